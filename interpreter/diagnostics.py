@@ -1,0 +1,135 @@
+"""Diagnostics: what went wrong in the content, where, and how to mend it.
+
+Every stage of the pipeline reports problems as `Diagnostic` values collected
+in a `Report`; the reporters at the bottom turn a report into text (for a
+person at a terminal) or JSON (for editors and CI). Results and reporters are
+kept apart, as check-jsonschema does, so that a stage never prints.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a source file; line and column count from 1."""
+
+    path: str
+    line: int = 1
+    column: int = 1
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    position: Position
+    message: str
+    hint: str | None = None
+    severity: str = "error"
+
+    def sort_key(self):
+        return (self.position.path, self.position.line, self.position.column, self.message)
+
+
+class ContentError(Exception):
+    """Raised inside a stage to abandon one item; the caller turns it into a diagnostic."""
+
+    def __init__(self, message: str, position: Position | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.hint = hint
+
+
+@dataclass
+class Report:
+    """All diagnostics of one run, and the text of every file they point into."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    files_checked: int = 0
+
+    def error(self, position: Position, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(position, message, hint))
+
+    def warning(self, position: Position, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(position, message, hint, "warning"))
+
+    def add(self, exc: ContentError, fallback: Position) -> None:
+        self.error(exc.position or fallback, exc.message, exc.hint)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def sorted(self) -> list[Diagnostic]:
+        seen, out = set(), []
+        for d in sorted(self.diagnostics, key=Diagnostic.sort_key):
+            key = (d.position, d.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return out
+
+
+def source_line(text: str | None, line: int) -> str | None:
+    if text is None:
+        return None
+    lines = text.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+def render_text(report: Report, color: bool = False) -> str:
+    """The compiler-style listing: location, message, source line, caret, hint."""
+    out = []
+    for d in report.sorted():
+        label = d.severity
+        if color:
+            label = ("\033[1;31m" if d.severity == "error" else "\033[1;33m") + label + "\033[0m"
+        out.append(f"{d.position}: {label}: {d.message}")
+        src = source_line(report.sources.get(d.position.path), d.position.line)
+        if src is not None:
+            shown = src.expandtabs(1)
+            out.append("    " + shown)
+            col = max(1, d.position.column)
+            width = 1
+            if d.position.end_column and d.position.end_column > col:
+                width = d.position.end_column - col
+            width = max(1, min(width, max(1, len(shown) - col + 1)))
+            out.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
+        if d.hint:
+            out.append(f"    hint: {d.hint}")
+    n = len(report.errors)
+    w = len(report.diagnostics) - n
+    summary = f"{report.files_checked} file{'s' if report.files_checked != 1 else ''} checked: "
+    summary += f"{n} error{'s' if n != 1 else ''}"
+    if w:
+        summary += f", {w} warning{'s' if w != 1 else ''}"
+    out.append(summary)
+    return "\n".join(out)
+
+
+def render_json(report: Report) -> str:
+    items = [
+        {
+            "path": d.position.path,
+            "line": d.position.line,
+            "column": d.position.column,
+            "severity": d.severity,
+            "message": d.message,
+            "hint": d.hint,
+        }
+        for d in report.sorted()
+    ]
+    return json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
+                       "diagnostics": items}, ensure_ascii=False, indent=2)

@@ -1,0 +1,589 @@
+"""Stage 3, parse: rules texts into the typed tree of `nodes`.
+
+The Lark grammar (`grammar/regles.lark`) is built once per process with the
+LALR algorithm and an indentation post-lexer. Syntax errors say what was found,
+what was expected, and which construct is still open, in words a modder knows.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, UnexpectedEOF
+from lark.indenter import DedentError, Indenter
+
+from . import nodes as N
+from .diagnostics import ContentError, Position
+from .resources import grammar_path
+
+START_SYMBOLS = ("procedure", "ability", "condition")
+
+
+class _Indent(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
+                start=list(START_SYMBOLS), propagate_positions=True, maybe_placeholders=True,
+                cache=False)
+
+
+# Readable names of terminals, for "expected ..." --------------------------------
+
+_TERMINAL_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "_NL": "end of line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "end of text",
+    "CMP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "DASH": "'-'",
+    "COLON": "':'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "DOT": "'.'", "EQUAL": "'='", "TOP": "'top'", "BOTTOM": "'bottom'",
+}
+
+# The statements and clauses whose first word names what is still open.
+_OPENERS = ("move", "add", "remove", "pay", "gain", "lose", "set", "let", "score", "signal",
+            "call", "shuffle", "tag", "untag", "tap", "untap", "reveal", "log", "win", "exit",
+            "fail", "roll", "choose", "option", "if", "elif", "else", "for", "repeat", "while",
+            "when", "whenever", "action")
+
+
+def _describe_terminal(name: str, parser: Lark) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    try:
+        pattern = parser.get_terminal(name).pattern
+        if pattern.type == "str":
+            return f"'{pattern.value}'"
+    except KeyError:
+        pass
+    return name.lower()
+
+
+def _describe_token(tok) -> str:
+    if tok is None or tok.type == "$END":
+        return "end of text"
+    if tok.type == "_NL":
+        return "end of line"
+    if tok.type == "_INDENT":
+        return "indentation"
+    if tok.type == "_DEDENT":
+        return "the end of the block"
+    if tok.type == "NAME":
+        return f"name '{tok}'"
+    if tok.type == "NUMBER":
+        return f"number {tok}"
+    if tok.type == "STRING":
+        return f"string {tok}"
+    return f"'{tok}'"
+
+
+_STATEMENT_STARTS = {"MOVE", "ADD", "GAIN", "SCORE", "LET", "SET", "IF", "FOR", "CHOOSE", "BREAK"}
+
+
+def _expected_list(expected, parser: Lark) -> str:
+    expected = set(expected)
+    if len(expected & _STATEMENT_STARTS) >= 6:
+        # a statement could start here: say so rather than list forty words
+        expected = {e for e in expected if e in ("_NL", "_DEDENT", "$END", "COLON")}
+        words = ["a statement"] + sorted({_describe_terminal(e, parser) for e in expected})
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    words = sorted({_describe_terminal(e, parser) for e in expected if not e.startswith("__")})
+    # a long list helps nobody: name the few most useful
+    preferred = [w for w in words if w in ("':'", "end of line", "'to'", "'from'", "')'", "']'", "an indented block")]
+    if len(words) > 6:
+        rest = [w for w in words if w not in preferred]
+        words = preferred + rest[: max(0, 5 - len(preferred))] + ["..."]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _open_construct(text: str, line: int, column: int) -> str | None:
+    """The statement or clause begun earlier on the line of an error."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    before = lines[line - 1][: max(0, column - 1)]
+    opens = before.count("(") - before.count(")")
+    if opens > 0:
+        col = before.rfind("(") + 1
+        return f"the '(' at column {col} is still open"
+    opens = before.count("[") - before.count("]")
+    if opens > 0:
+        col = before.rfind("[") + 1
+        return f"the '[' at column {col} is still open"
+    first = re.match(r"\s*([^\W\d][\w']*)", before)
+    if first and first.group(1) in _OPENERS:
+        word = first.group(1)
+        kind = {"when": "trigger", "whenever": "trigger", "action": "action",
+                "option": "option", "elif": "elif clause", "else": "else clause"}.get(word, f"'{word}' statement")
+        if kind in ("trigger", "action", "option"):
+            kind = f"'{word}' {kind}"
+        return f"in the {kind}"
+    return None
+
+
+def _syntax_hint(found, expected) -> str | None:
+    exp = set(expected or ())
+    if found is not None and getattr(found, "type", None) == "_NL" and "COLON" in exp:
+        return "a block header ends with ':'"
+    if found is not None and getattr(found, "type", None) == "EQUAL" and "CMP" in exp:
+        return "compare with '==', assign with 'set' or 'let'"
+    if found is not None and getattr(found, "type", None) == "_INDENT":
+        return "indent only the lines of a block, after a line ending with ':'"
+    return None
+
+
+class _ToNodes(Transformer):
+    """Lark tree to `nodes`; positions mapped back into the content file."""
+
+    def __init__(self, where):
+        super().__init__()
+        self.where = where  # (line, column) inside text -> Position
+
+    def _p(self, meta_or_tok) -> Position:
+        line = getattr(meta_or_tok, "line", None)
+        if line is None:
+            return self.where(1, 1)
+        col = meta_or_tok.column
+        end = getattr(meta_or_tok, "end_column", None)
+        pos = self.where(line, col)
+        if end is not None and getattr(meta_or_tok, "end_line", line) == line:
+            pos = Position(pos.path, pos.line, pos.column, pos.column + (end - col))
+        return pos
+
+    # top level
+    @v_args(meta=True)
+    def procedure(self, meta, children):
+        return N.Procedure(self._p(meta), [c for c in children if c is not None])
+
+    @v_args(meta=True)
+    def ability(self, meta, children):
+        return [c for c in children if c is not None][0]
+
+    @v_args(meta=True)
+    def condition(self, meta, children):
+        return N.Condition(self._p(meta), [c for c in children if c is not None][0])
+
+    @v_args(meta=True)
+    def phrase_ability(self, meta, children):
+        phrase = children[0]
+        if len(children) > 1 and children[1] is not None:
+            phrase.body = children[1]
+        return N.PhraseAbility(self._p(meta), phrase)
+
+    @v_args(meta=True)
+    def phrase(self, meta, children):
+        words = []
+        for c in children:
+            if isinstance(c, Token):
+                kind = {"NAME": "name", "NUMBER": "number", "STRING": "string", "DASH": "dash"}[c.type]
+                value = int(c) if kind == "number" else (_unquote(c) if kind == "string" else str(c))
+                words.append(N.Word(self._p(c), kind, value))
+            else:
+                words.append(N.Word(c.pos, "expr", c))
+        return N.Phrase(self._p(meta), words)
+
+    @v_args(meta=True)
+    def trigger_ability(self, meta, ch):
+        trig, event, optional, cond, body = ch
+        return N.Trigger(self._p(meta), str(event), str(trig) == "whenever", optional is not None, cond, body)
+
+    def optional(self, _):
+        return True
+
+    @v_args(meta=True)
+    def action_ability(self, meta, ch):
+        label, windows, costs, limit, cond, body = ch
+        return N.Action(self._p(meta), _unquote(label) if label else None, windows or [], costs or [],
+                        limit, cond, body)
+
+    def windows(self, ch):
+        return [str(c) for c in ch]
+
+    def costs(self, ch):
+        return list(ch)
+
+    @v_args(meta=True)
+    def tap_cost(self, meta, ch):
+        return N.Cost(self._p(meta), "tap")
+
+    @v_args(meta=True)
+    def pay_cost(self, meta, ch):
+        return N.Cost(self._p(meta), "pay", ch[0], str(ch[1]))
+
+    @v_args(meta=True)
+    def spend_cost(self, meta, ch):
+        return N.Cost(self._p(meta), "spend", ch[0], str(ch[1]))
+
+    @v_args(meta=True)
+    def sacrifice_cost(self, meta, ch):
+        return N.Cost(self._p(meta), "sacrifice", None, str(ch[0]))
+
+    def limit(self, ch):
+        return str(ch[0])
+
+    def suite(self, ch):
+        return [c for c in ch if c is not None]
+
+    # statements
+    @v_args(meta=True)
+    def move_stmt(self, meta, ch):
+        return N.Move(self._p(meta), ch[0], ch[1], ch[2])
+
+    def position(self, ch):
+        return str(ch[0])
+
+    @v_args(meta=True)
+    def add_stmt(self, meta, ch):
+        return N.Add(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def remove_stmt(self, meta, ch):
+        return N.Remove(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def pay_stmt(self, meta, ch):
+        return N.Pay(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def gain_stmt(self, meta, ch):
+        return N.Gain(self._p(meta), ch[0], str(ch[1]), ch[2])
+
+    @v_args(meta=True)
+    def lose_stmt(self, meta, ch):
+        return N.Lose(self._p(meta), ch[0], str(ch[1]), ch[2])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, ch):
+        return N.SetStmt(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, ch):
+        return N.Let(self._p(meta), str(ch[0]), ch[1])
+
+    @v_args(meta=True)
+    def score_stmt(self, meta, ch):
+        return N.Score(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def signal_stmt(self, meta, ch):
+        return N.Signal(self._p(meta), str(ch[0]), ch[1] or [])
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, ch):
+        return N.CallProc(self._p(meta), str(ch[0]), ch[1] or [])
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, ch):
+        return N.Shuffle(self._p(meta), ch[0])
+
+    @v_args(meta=True)
+    def tag_stmt(self, meta, ch):
+        return N.Tag(self._p(meta), ch[0], str(ch[1]), True)
+
+    @v_args(meta=True)
+    def untag_stmt(self, meta, ch):
+        return N.Tag(self._p(meta), ch[0], str(ch[1]), False)
+
+    @v_args(meta=True)
+    def tap_stmt(self, meta, ch):
+        return N.TapStmt(self._p(meta), ch[0], True)
+
+    @v_args(meta=True)
+    def untap_stmt(self, meta, ch):
+        return N.TapStmt(self._p(meta), ch[0], False)
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, ch):
+        return N.Reveal(self._p(meta), ch[0])
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, ch):
+        return N.Log(self._p(meta), _unquote(ch[0]))
+
+    @v_args(meta=True)
+    def win_stmt(self, meta, ch):
+        return N.Win(self._p(meta), ch[0])
+
+    @v_args(meta=True)
+    def exit_stmt(self, meta, ch):
+        return N.Exit(self._p(meta), str(ch[0]))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, ch):
+        return N.Return(self._p(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, ch):
+        return N.Break(self._p(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, ch):
+        return N.Continue(self._p(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, ch):
+        return N.Pass(self._p(meta))
+
+    @v_args(meta=True)
+    def fail_stmt(self, meta, ch):
+        return N.Fail(self._p(meta), _unquote(ch[0]))
+
+    def phrase_stmt(self, ch):
+        return ch[0]
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, ch):
+        return N.Roll(self._p(meta), str(ch[0]), ch[1], ch[2])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, ch):
+        var, source, where, chooser, optional, prompt = ch
+        return N.Choose(self._p(meta), str(var), source, where, chooser, optional is not None,
+                        _unquote(prompt) if prompt else None)
+
+    def where(self, ch):
+        return ch[0]
+
+    def chooser(self, ch):
+        return ch[0]
+
+    @v_args(meta=True)
+    def menu_stmt(self, meta, ch):
+        chooser, prompt, *options = ch
+        return N.Menu(self._p(meta), chooser, _unquote(prompt) if prompt else None, list(options))
+
+    @v_args(meta=True)
+    def option(self, meta, ch):
+        label, var, source, cond, body = ch
+        return N.Option(self._p(meta), _unquote(label), str(var) if var else None, source, cond, body)
+
+    @v_args(meta=True)
+    def actions_option(self, meta, ch):
+        return N.ActionsOption(self._p(meta), str(ch[0]) if ch[0] else None)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, ch):
+        cond, body, *rest = ch
+        branches = [(cond, body)]
+        orelse = None
+        for r in rest:
+            if r is None:
+                continue
+            if r[0] == "elif":
+                branches.append((r[1], r[2]))
+            else:
+                orelse = r[1]
+        return N.If(self._p(meta), branches, orelse)
+
+    def elif_clause(self, ch):
+        return ("elif", ch[0], ch[1])
+
+    def else_clause(self, ch):
+        return ("else", ch[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, ch):
+        return N.For(self._p(meta), str(ch[0]), ch[1], ch[2], ch[3])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, ch):
+        return N.Repeat(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, ch):
+        return N.While(self._p(meta), ch[0], ch[1])
+
+    # expressions
+    @v_args(meta=True)
+    def or_(self, meta, ch):
+        return N.BoolOp(self._p(meta), "or", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def and_(self, meta, ch):
+        return N.BoolOp(self._p(meta), "and", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def not_(self, meta, ch):
+        return N.Not(self._p(meta), ch[0])
+
+    @v_args(meta=True)
+    def cmp(self, meta, ch):
+        return N.Compare(self._p(meta), str(ch[1]), ch[0], ch[2])
+
+    @v_args(meta=True)
+    def is_(self, meta, ch):
+        return N.Compare(self._p(meta), "is", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def is_not(self, meta, ch):
+        return N.Compare(self._p(meta), "isnot", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def in_(self, meta, ch):
+        return N.Compare(self._p(meta), "in", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def not_in(self, meta, ch):
+        return N.Compare(self._p(meta), "notin", ch[0], ch[1])
+
+    @v_args(meta=True)
+    def binop(self, meta, ch):
+        op = str(ch[1])
+        if op in ("\u2013", "\u2014"):
+            op = "-"
+        return N.BinOp(self._p(meta), op, ch[0], ch[2])
+
+    @v_args(meta=True)
+    def neg(self, meta, ch):
+        return N.Neg(self._p(meta), ch[1])
+
+    @v_args(meta=True)
+    def attr(self, meta, ch):
+        return N.Attr(self._p(meta), ch[0], str(ch[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, ch):
+        return N.Index(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def call(self, meta, ch):
+        return N.Call(self._p(meta), str(ch[0]), ch[1] or [])
+
+    def args(self, ch):
+        return list(ch)
+
+    @v_args(meta=True)
+    def each(self, meta, ch):
+        return N.Each(self._p(meta), str(ch[0]), ch[1], ch[2])
+
+    @v_args(meta=True)
+    def mapped(self, meta, ch):
+        return N.Mapped(self._p(meta), ch[0], str(ch[1]), ch[2], ch[3])
+
+    @v_args(meta=True)
+    def number(self, meta, ch):
+        return N.Number(self._p(meta), int(ch[0]))
+
+    @v_args(meta=True)
+    def string(self, meta, ch):
+        return N.String(self._p(meta), _unquote(ch[0]))
+
+    @v_args(meta=True)
+    def true(self, meta, ch):
+        return N.Bool(self._p(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta, ch):
+        return N.Bool(self._p(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta, ch):
+        return N.NoneLit(self._p(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, ch):
+        return N.Name(self._p(ch[0]), str(ch[0]))
+
+    @v_args(meta=True)
+    def list_(self, meta, ch):
+        return N.ListLit(self._p(meta), ch[0] or [])
+
+
+def _unquote(tok) -> str:
+    s = str(tok)
+    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
+        s = s[1:-1]
+    return s.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def parse(text: str, start: str, where=None, path: str = "<text>"):
+    """Parse `text` from grammar rule `start`.
+
+    `where(line, column)` maps a place in `text` to a file Position (by default
+    the text is its own file). Raises ContentError with a readable message.
+    """
+    if where is None:
+        def where(line, column, _path=path):
+            return Position(_path, line, column)
+    parser = lark_parser()
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = parser.parse(source, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, source, where, parser) from None
+    except DedentError:
+        raise ContentError("syntax error: this line is indented less than its block but more than the "
+                           "enclosing one", _dedent_position(source, where),
+                           "indent each line of a block by the same amount") from None
+    return _ToNodes(where).transform(tree)
+
+
+def _dedent_position(text, where):
+    levels = [0]
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        if indent > levels[-1]:
+            levels.append(indent)
+        else:
+            while indent < levels[-1]:
+                levels.pop()
+            if indent != levels[-1]:
+                return where(n, 1)
+    return where(1, 1)
+
+
+def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
+    if isinstance(exc, UnexpectedCharacters):
+        line, col = exc.line, exc.column
+        ch = text.splitlines()[line - 1][col - 1] if line - 1 < len(text.splitlines()) else "?"
+        hint = None
+        if ch == "'":
+            hint = "strings are written between double quotes"
+        elif ch in "=!" :
+            hint = "compare with '==' or '!=', assign with 'set' or 'let'"
+        elif ch == "\t":
+            hint = "indent with spaces"
+        message = f"syntax error: unexpected character '{ch}'"
+        opened = _open_construct(text, line, col)
+        if opened:
+            message += f" ({opened})"
+        return ContentError(message, where(line, col), hint)
+    token = getattr(exc, "token", None)
+    expected = getattr(exc, "expected", None) or getattr(exc, "accepts", None) or set()
+    if isinstance(exc, UnexpectedToken) and getattr(exc, "accepts", None):
+        expected = exc.accepts
+    if token is None or token.type == "$END" or isinstance(exc, UnexpectedEOF):
+        lines = text.rstrip("\n").splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    else:
+        line, col = token.line, token.column
+        if token.type in ("_NL",):
+            # the newline token starts at the end of the offending line
+            line = token.line
+            col = token.column
+        if token.type in ("_INDENT", "_DEDENT"):
+            # the post-lexer makes these from the newline before the line they open
+            all_lines = text.splitlines()
+            line = token.line or 1
+            for n in range(line + 1, len(all_lines) + 1):
+                content = all_lines[n - 1].strip()
+                if content and not content.startswith("#"):
+                    line = n
+                    break
+            here = all_lines[line - 1] if line <= len(all_lines) else ""
+            col = len(here) - len(here.lstrip(" \t")) + 1
+    message = f"syntax error: unexpected {_describe_token(token)}; expected {_expected_list(expected, parser)}"
+    opened = _open_construct(text, line, col)
+    if opened:
+        message += f" ({opened})"
+    return ContentError(message, where(max(1, line or 1), max(1, col or 1)), _syntax_hint(token, expected))

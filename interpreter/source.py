@@ -1,0 +1,261 @@
+"""Stage 1, load: YAML read safely, with the position of every value kept.
+
+`load_file` returns the document as plain Python data whose containers and
+strings remember where they came from (`Node.pos`), so that every later stage
+can point at a file, line and column. Only YAML's safe types are built: no
+tag can construct a Python object, and nothing in a file is ever executed.
+"""
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from .diagnostics import ContentError, Position
+
+try:  # libyaml is much faster where it is installed; both are safe loaders
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader
+
+MAX_BYTES = 4 * 1024 * 1024
+MAX_NODES = 200_000
+SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+class Node:
+    """Mixin for loaded values that know their position."""
+
+    pos: Position
+    __slots__ = ()
+
+
+class PStr(str):
+    """A string from a file; `text_position` maps a place inside it back to the file."""
+
+    def text_position(self, line: int, column: int) -> Position:
+        """Position in the file of (line, column) counted inside this string, from 1."""
+        base = self.pos
+        if self.style in ("|", ">"):
+            # block scalars start on the next line, indented by `lines[0]`
+            indent = self.lines or 0
+            return Position(base.path, base.line + line, indent + column)
+        if line == 1:
+            quote = 1 if self.style in ('"', "'") else 0
+            return Position(base.path, base.line, base.column + quote + column - 1)
+        return Position(base.path, base.line + line - 1, column)
+
+
+class PDict(dict):
+    pass
+
+
+class PList(list):
+    pass
+
+
+class PInt(int):
+    pass
+
+
+class PFloat(float):
+    pass
+
+
+def _pos(path: str, mark) -> Position:
+    return Position(path, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns a composed YAML node tree into positioned Python values."""
+
+    def __init__(self, path: str, loader):
+        self.path = path
+        self.loader = loader
+        self.count = 0
+        self.errors: list[ContentError] = []
+
+    def build(self, node):
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise ContentError(f"the document has more than {MAX_NODES} values (aliases expanded)",
+                               _pos(self.path, node.start_mark),
+                               "split the file, or avoid repeating large anchors")
+        pos = _pos(self.path, node.start_mark)
+        if isinstance(node, yaml.MappingNode):
+            out = PDict()
+            out.pos = pos
+            out.key_pos = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
+                                       "write the keys out in full")
+                key = self.build(key_node)
+                if not isinstance(key, str):
+                    raise ContentError(f"a key must be a string, not {type_name(key)}",
+                                       _pos(self.path, key_node.start_mark), "quote the key")
+                if key in out:
+                    first = out.key_pos[key]
+                    self.errors.append(ContentError(
+                        f"duplicate key '{key}' (first defined at line {first.line})",
+                        _pos(self.path, key_node.start_mark), "remove one of the two"))
+                    continue
+                out.key_pos[key] = _pos(self.path, key_node.start_mark)
+                out[key] = self.build(value_node)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            out = PList(self.build(v) for v in node.value)
+            out.pos = pos
+            return out
+        tag = node.tag
+        if tag == "tag:yaml.org,2002:str" or not tag.startswith("tag:yaml.org,2002:"):
+            if not tag.startswith("tag:yaml.org,2002:") and tag != "!":
+                raise ContentError(f"unsupported YAML tag '{tag}'", pos, "remove the tag: content files hold plain data")
+            s = PStr(node.value)
+            s.pos = pos
+            s.style = node.style
+            s.lines = None
+            if node.style in ("|", ">"):
+                s.lines = _block_indent(self.loader_text, node)
+            return s
+        value = self._scalar(node)
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int):
+            v = PInt(value)
+        elif isinstance(value, float):
+            v = PFloat(value)
+        else:  # timestamps, binary...: keep the text
+            v = PStr(node.value)
+            v.style, v.lines = node.style, None
+        v.pos = pos
+        return v
+
+    def _scalar(self, node):
+        constructor = yaml.SafeLoader.yaml_constructors.get(node.tag)
+        if constructor is None:
+            return node.value
+        try:
+            return constructor(self.loader, node)
+        except Exception as exc:  # a malformed scalar of a known tag
+            raise ContentError(f"cannot read value {node.value!r}: {exc}", _pos(self.path, node.start_mark))
+
+
+def _block_indent(text: str, node) -> int:
+    """Column (0-based) at which the lines of a block scalar start."""
+    lines = text.splitlines()
+    first = node.start_mark.line + 1
+    for i in range(first, min(len(lines), node.end_mark.line + 1)):
+        line = lines[i]
+        if line.strip():
+            return len(line) - len(line.lstrip(" "))
+    return 0
+
+
+def type_name(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+class SourceFile:
+    """One content file: its path as shown to the user, its text, its data."""
+
+    def __init__(self, path: str, text: str, data, schema_hint: str | None = None):
+        self.path = path
+        self.text = text
+        self.data = data
+        self.schema_hint = schema_hint
+
+
+def decode(path: str, raw: bytes) -> str:
+    if len(raw) > MAX_BYTES:
+        raise ContentError(f"file is too large ({len(raw) / 1048576:.1f} MB; the limit is "
+                           f"{MAX_BYTES // 1048576} MB)", Position(path, 1, 1),
+                           "split the content into several files")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
+        raise ContentError(f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                           Position(path, line, col), "save the file as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse_yaml(path: str, text: str):
+    """Positioned data of one YAML document; raises ContentError on bad YAML."""
+    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+        raise ContentError("file is empty", Position(path, 1, 1),
+                           "a content file starts with 'kind:' (game, cards, keywords, board, scenario or rules-test)")
+    if "\t" in text:
+        for n, line in enumerate(text.splitlines(), 1):
+            stripped = line.lstrip(" ")
+            if stripped.startswith("\t"):
+                raise ContentError("tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
+                                   "YAML indents with spaces only")
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = _pos(path, mark) if mark else Position(path, 1, 1)
+        problem = exc.problem or "invalid YAML"
+        context = f" ({exc.context})" if exc.context else ""
+        raise ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem)) from None
+    except yaml.YAMLError as exc:
+        raise ContentError(f"YAML error: {exc}", Position(path, 1, 1)) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise ContentError("file is empty", Position(path, 1, 1))
+    builder = _Builder(path, yaml.SafeLoader(""))
+    builder.loader_text = text
+    data = builder.build(node)
+    return data, builder.errors
+
+
+def _yaml_hint(problem: str) -> str | None:
+    if "mapping values are not allowed" in problem:
+        return "a value containing ': ' must be quoted, or written as a block with '|'"
+    if "found character '\\t'" in problem:
+        return "YAML indents with spaces only"
+    if "could not find expected ':'" in problem:
+        return "each line of a mapping needs 'key: value'"
+    if "found undefined alias" in problem:
+        return "define the anchor ('&name') before using it"
+    return None
+
+
+def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[ContentError]]:
+    """Read and load one file. Raises ContentError if it cannot be loaded at all;
+    returns the file and the non-fatal errors (duplicate keys) otherwise."""
+    if raw is None:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise ContentError(f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
+    text = decode(path, raw)
+    data, errors = parse_yaml(path, text)
+    hint = None
+    first = text.split("\n", 1)[0]
+    m = SCHEMA_COMMENT.search(first)
+    if m:
+        hint = m.group(1)
+    return SourceFile(path, text, data, hint), errors
