@@ -88,6 +88,11 @@ _STATEMENT_STARTS = {"MOVE", "ADD", "GAIN", "SCORE", "LET", "SET", "IF", "FOR", 
 
 def _expected_list(expected, parser: Lark) -> str:
     expected = set(expected)
+    if {"NUMBER", "NAME", "LPAR", "STRING"} <= expected:
+        # an expression could start here
+        rest = {e for e in expected if e in ("_NL", "RPAR", "RSQB", "COLON")}
+        words = ["an expression"] + sorted({_describe_terminal(e, parser) for e in rest})
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
     if len(expected & _STATEMENT_STARTS) >= 6:
         # a statement could start here: say so rather than list forty words
         expected = {e for e in expected if e in ("_NL", "_DEDENT", "$END", "COLON")}
@@ -143,17 +148,17 @@ def _syntax_hint(found, expected) -> str | None:
 class _ToNodes(Transformer):
     """Lark tree to `nodes`; positions mapped back into the content file."""
 
-    def __init__(self, where):
+    def __init__(self, locate):
         super().__init__()
-        self.where = where  # (line, column) inside text -> Position
+        self._locate = locate  # (line, column) inside text -> Position
 
     def _p(self, meta_or_tok) -> Position:
         line = getattr(meta_or_tok, "line", None)
         if line is None:
-            return self.where(1, 1)
+            return self._locate(1, 1)
         col = meta_or_tok.column
         end = getattr(meta_or_tok, "end_column", None)
-        pos = self.where(line, col)
+        pos = self._locate(line, col)
         if end is not None and getattr(meta_or_tok, "end_line", line) == line:
             pos = Position(pos.path, pos.line, pos.column, pos.column + (end - col))
         return pos

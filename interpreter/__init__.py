@@ -1,0 +1,8 @@
+"""regles: a rules-as-data interpreter for tabletop games.
+
+The pipeline, one module per stage: `source` (load YAML with positions),
+`validate` (JSON Schema), `parser` (the rules language, with `nodes` for its
+tree), `checker` (names, arities, types), `compiler` (closures, once per pack).
+`checking.check_paths` runs the stages behind `regles check`.
+"""
+__version__ = "0.1.0"

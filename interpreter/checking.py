@@ -1,0 +1,90 @@
+"""The checking pipeline behind `regles check`: stages 1 to 4 over paths.
+
+`check_paths` finds the packs among the given paths (game folders, or single
+files that belong to a game), runs load, validate, parse and check on each,
+and returns one Report with every error of every file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .checker import Checker
+from .diagnostics import ContentError, Position, Report
+from .model import GameDef
+from .pack import PackLoader, display_path, find_game_root, shipped_game, yaml_files
+from .source import load_file
+
+
+def load_pack(root: Path, report: Report, extra=()) -> GameDef | None:
+    loader = PackLoader(report)
+    game = loader.load_pack(root, list(extra))
+    if game is not None:
+        Checker(game, report).check()
+    return game
+
+
+def _named_game(path: Path, report: Report) -> Path | None:
+    """The game a lone file names with 'game:' (a shipped game or a folder)."""
+    try:
+        src, _ = load_file(display_path(path))
+    except ContentError:
+        return None
+    data = src.data
+    name = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        return None
+    shipped = shipped_game(name)
+    if shipped is not None:
+        return shipped
+    candidate = (path.parent / name)
+    if (candidate / "game.yaml").is_file():
+        return candidate
+    from .pack import shipped_games
+    from .names import did_you_mean
+    report.sources.setdefault(src.path, src.text)
+    report.error(name.pos, f"unknown game '{name}'",
+                 did_you_mean(name, shipped_games()) or "name a shipped game or the folder of a game")
+    return None
+
+
+def check_paths(paths: list[str]) -> Report:
+    report = Report()
+    packs: dict[Path, list[Path]] = {}
+    lone: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            roots = sorted({f.parent for f in yaml_files(p) if f.name in ("game.yaml", "game.yml")})
+            if not roots:
+                root = find_game_root(p)
+                if root is not None:
+                    packs.setdefault(root, [])
+                else:
+                    lone.extend(yaml_files(p))
+            for r in roots:
+                # an inner pack (an expansion folder with its own game file) is its own pack
+                packs.setdefault(r, [])
+        elif p.is_file():
+            if p.name in ("game.yaml", "game.yml"):
+                packs.setdefault(p.parent, [])
+                continue
+            root = find_game_root(p)
+            if root is not None:
+                packs.setdefault(root, [])
+            else:
+                lone.append(p)
+        else:
+            report.error(Position(raw), "no such file or folder")
+    for root, extra in packs.items():
+        load_pack(root, report, extra)
+    for f in lone:
+        game_root = _named_game(f, report)
+        if game_root is not None:
+            load_pack(game_root, report, [f])
+        else:
+            loader = PackLoader(report)
+            src = loader.load(f)
+            if src is not None and src.data.get("kind") not in ("game",) and report.ok:
+                report.error(src.data.pos, "this file belongs to no game",
+                             "put it in a game folder, or name its game with 'game: NAME'")
+    return report
