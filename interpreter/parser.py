@@ -73,7 +73,7 @@ def _describe_token(tok) -> str:
     if tok.type == "_INDENT":
         return "indentation"
     if tok.type == "_DEDENT":
-        return "the end of the block"
+        return "end of the block"
     if tok.type == "NAME":
         return f"name '{tok}'"
     if tok.type == "NUMBER":
@@ -109,20 +109,41 @@ def _expected_list(expected, parser: Lark) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _open_construct(text: str, line: int, column: int) -> str | None:
-    """The statement or clause begun earlier on the line of an error."""
+def _blank_strings(line: str) -> str:
+    """`line` with the inside of its double-quoted strings blanked, so brackets there are not counted."""
+    return re.sub(r'"([^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group(0)) - 1), line)
+
+
+def _no_comment(line: str) -> str:
+    """`line` without its comment: a '#' outside double quotes starts one."""
+    m = re.match(r'(?:[^"#]|"(?:[^"\\]|\\.)*"?)*', line)
+    return m.group(0) if m else line
+
+
+def _open_construct(text: str, line: int, column: int, where=None) -> str | None:
+    """The bracket still open at an error, or the statement or clause begun earlier on its line."""
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
         return None
     before = lines[line - 1][: max(0, column - 1)]
-    opens = before.count("(") - before.count(")")
-    if opens > 0:
-        col = before.rfind("(") + 1
-        return f"the '(' at column {col} is still open"
-    opens = before.count("[") - before.count("]")
-    if opens > 0:
-        col = before.rfind("[") + 1
-        return f"the '[' at column {col} is still open"
+    unmatched = []  # brackets may span lines: scan every line up to the error
+    for n in range(1, line + 1):
+        upto = lines[n - 1] if n < line else before
+        for i, ch in enumerate(_blank_strings(_no_comment(upto))):
+            if ch in "([":
+                unmatched.append((ch, n, i + 1))
+            elif ch in ")]" and unmatched and unmatched[-1][0] == "(["[")]".index(ch)]:
+                unmatched.pop()
+    if unmatched:
+        ch, n, col = unmatched[-1]
+        if where is not None:  # the place in the file, not in the text
+            place = where(n, col)
+            n, col = place.line, place.column
+            here = where(line, max(1, column)).line
+        else:
+            here = line
+        at = f"column {col}" if n == here else f"line {n}, column {col}"
+        return f"the '{ch}' at {at} is still open"
     first = re.match(r"\s*([^\W\d][\w']*)", before)
     if first and first.group(1) in _OPENERS:
         word = first.group(1)
@@ -138,7 +159,7 @@ def _syntax_hint(found, expected) -> str | None:
     exp = set(expected or ())
     if found is not None and getattr(found, "type", None) == "_NL" and "COLON" in exp:
         return "a block header ends with ':'"
-    if found is not None and getattr(found, "type", None) == "EQUAL" and "CMP" in exp:
+    if found is not None and getattr(found, "type", None) == "EQUAL" and "EQUAL" not in exp:
         return "compare with '==', assign with 'set' or 'let'"
     if found is not None and getattr(found, "type", None) == "_INDENT":
         return "indent only the lines of a block, after a line ending with ':'"
@@ -543,8 +564,20 @@ def _dedent_position(text, where):
             while indent < levels[-1]:
                 levels.pop()
             if indent != levels[-1]:
-                return where(n, 1)
+                return where(n, indent + 1)
     return where(1, 1)
+
+
+def _content_lines(text: str) -> list[str]:
+    """The lines of `text` up to the last one holding more than blanks or a comment."""
+    lines = text.splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].strip().startswith("#")):
+        lines.pop()
+    return lines
+
+
+def _content_after(text: str, line: int) -> bool:
+    return len(_content_lines(text)) > line
 
 
 def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
@@ -558,8 +591,9 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
             hint = "compare with '==' or '!=', assign with 'set' or 'let'"
         elif ch == "\t":
             hint = "indent with spaces"
-        message = f"syntax error: unexpected character '{ch}'"
-        opened = _open_construct(text, line, col)
+        shown = {"'": '"\'"', "\t": "'\\t' (a tab)"}.get(ch, f"'{ch}'")
+        message = f"syntax error: unexpected character {shown}"
+        opened = _open_construct(text, line, col, where)
         if opened:
             message += f" ({opened})"
         return ContentError(message, where(line, col), hint)
@@ -567,9 +601,12 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
     expected = getattr(exc, "expected", None) or getattr(exc, "accepts", None) or set()
     if isinstance(exc, UnexpectedToken) and getattr(exc, "accepts", None):
         expected = exc.accepts
+    if token is not None and token.type in ("_INDENT", "_DEDENT") and not _content_after(text, token.line or 0):
+        # the post-lexer closes every open block at the end of the text
+        token = Token("$END", "")
     if token is None or token.type == "$END" or isinstance(exc, UnexpectedEOF):
-        lines = text.rstrip("\n").splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
+        lines = _content_lines(text) or [""]
+        line, col = len(lines), len(lines[-1].rstrip()) + 1
     else:
         line, col = token.line, token.column
         if token.type in ("_NL",):
@@ -588,7 +625,7 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
             here = all_lines[line - 1] if line <= len(all_lines) else ""
             col = len(here) - len(here.lstrip(" \t")) + 1
     message = f"syntax error: unexpected {_describe_token(token)}; expected {_expected_list(expected, parser)}"
-    opened = _open_construct(text, line, col)
+    opened = _open_construct(text, line, col, where)
     if opened:
         message += f" ({opened})"
     return ContentError(message, where(max(1, line or 1), max(1, col or 1)), _syntax_hint(token, expected))

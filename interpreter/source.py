@@ -20,6 +20,10 @@ except ImportError:  # pragma: no cover
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
+MAX_DEPTH = 64
+_YAML = "tag:yaml.org,2002:"
+# The tags a content file may hold, written or implied: plain data only.
+SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
@@ -75,13 +79,44 @@ class _Builder:
         self.count = 0
         self.errors: list[ContentError] = []
 
-    def build(self, node):
+    def check_size(self, root) -> None:
+        """Refuse documents whose aliases expand to too many values ("billion laughs")
+        before building anything, pointing at the smallest value that is too large."""
+        sizes: dict[int, int] = {}
+        order = []
+        stack = [(root, False)]
+        while stack:  # post-order, iteratively: each shared (aliased) node is sized once
+            node, done = stack.pop()
+            if done:
+                children = _children(node)
+                sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(c)] for c in children))
+                order.append(node)
+                continue
+            if id(node) in sizes:
+                continue
+            sizes[id(node)] = 0  # a placeholder: YAML cannot make cycles, but be safe
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(_children(node)))
+        if sizes[id(root)] <= MAX_NODES:
+            return
+        culprit = next(n for n in order if sizes[id(n)] > MAX_NODES)
+        raise ContentError(f"this value expands to more than {MAX_NODES} values (aliases expanded)",
+                           _pos(self.path, culprit.start_mark),
+                           "split the file, or avoid repeating large anchors ('&name' and '*name')")
+
+    def build(self, node, depth: int = 0):
         self.count += 1
         if self.count > MAX_NODES:
             raise ContentError(f"the document has more than {MAX_NODES} values (aliases expanded)",
                                _pos(self.path, node.start_mark),
                                "split the file, or avoid repeating large anchors")
         pos = _pos(self.path, node.start_mark)
+        if depth > MAX_DEPTH:
+            raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,
+                               "content files hold shallow data: flatten this value")
+        if node.tag not in SAFE_TAGS and node.tag != "!":
+            raise ContentError(f"unsupported YAML tag '{_show_tag(node.tag)}'", pos,
+                               "remove the tag: content files hold plain data")
         if isinstance(node, yaml.MappingNode):
             out = PDict()
             out.pos = pos
@@ -90,7 +125,7 @@ class _Builder:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
                                        "write the keys out in full")
-                key = self.build(key_node)
+                key = self.build(key_node, depth + 1)
                 if not isinstance(key, str):
                     raise ContentError(f"a key must be a string, not {type_name(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
@@ -101,16 +136,14 @@ class _Builder:
                         _pos(self.path, key_node.start_mark), "remove one of the two"))
                     continue
                 out.key_pos[key] = _pos(self.path, key_node.start_mark)
-                out[key] = self.build(value_node)
+                out[key] = self.build(value_node, depth + 1)
             return out
         if isinstance(node, yaml.SequenceNode):
-            out = PList(self.build(v) for v in node.value)
+            out = PList(self.build(v, depth + 1) for v in node.value)
             out.pos = pos
             return out
         tag = node.tag
-        if tag == "tag:yaml.org,2002:str" or not tag.startswith("tag:yaml.org,2002:"):
-            if not tag.startswith("tag:yaml.org,2002:") and tag != "!":
-                raise ContentError(f"unsupported YAML tag '{tag}'", pos, "remove the tag: content files hold plain data")
+        if tag in (_YAML + "str", "!"):
             s = PStr(node.value)
             s.pos = pos
             s.style = node.style
@@ -139,6 +172,19 @@ class _Builder:
             return constructor(self.loader, node)
         except Exception as exc:  # a malformed scalar of a known tag
             raise ContentError(f"cannot read value {node.value!r}: {exc}", _pos(self.path, node.start_mark))
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _show_tag(tag: str) -> str:
+    """A tag as it is written in the file: 'tag:yaml.org,2002:python/name:os' is '!!python/name:os'."""
+    return "!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag
 
 
 def _block_indent(text: str, node) -> int:
@@ -213,11 +259,7 @@ def parse_yaml(path: str, text: str):
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        pos = _pos(path, mark) if mark else Position(path, 1, 1)
-        problem = exc.problem or "invalid YAML"
-        context = f" ({exc.context})" if exc.context else ""
-        raise ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem)) from None
+        raise _yaml_error(path, text, exc) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML error: {exc}", Position(path, 1, 1)) from None
     finally:
@@ -226,8 +268,47 @@ def parse_yaml(path: str, text: str):
         raise ContentError("file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
-    data = builder.build(node)
+    builder.check_size(node)
+    try:
+        data = builder.build(node)
+    except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
+        raise ContentError("the document nests too deeply to be read", Position(path, 1, 1)) from None
     return data, builder.errors
+
+
+# What is left open when a file ends too early, by the context PyYAML names.
+_UNCLOSED = {
+    "while scanning a quoted scalar": ("quoted string never closed", "close it with the quote it opens with"),
+    "while parsing a flow sequence": ("'[' never closed", "close the list with ']'"),
+    "while parsing a flow mapping": ("'{' never closed", "close the mapping with '}'"),
+}
+
+
+def pos_of(path: str, mark) -> Position:
+    return _pos(path, mark) if mark else Position(path, 1, 1)
+
+
+def _yaml_error(path: str, text: str, exc) -> ContentError:
+    problem = exc.problem or "invalid YAML"
+    context = f" ({exc.context})" if exc.context else ""
+    mark = exc.problem_mark or exc.context_mark
+    at_end = mark is not None and not text[mark.index:].strip()
+    if at_end and exc.context_mark is not None and exc.context in _UNCLOSED:
+        # the file ended inside a string, a list or a mapping: point where it opens
+        what, hint = _UNCLOSED[exc.context]
+        last = len(text.rstrip().splitlines()) or 1
+        return ContentError(f"YAML syntax error: {what}", _pos(path, exc.context_mark),
+                            f"{hint}; the file ends at line {last} before it is closed")
+    if problem == "but found another document":
+        return ContentError("YAML syntax error: a second document in one file", pos_of(path, mark),
+                            "a content file holds one YAML document: split it at '---' into two files")
+    if at_end:
+        # past the last line: point just after the end of the last line that holds something
+        lines = text.rstrip().splitlines() or [""]
+        pos = Position(path, len(lines), len(lines[-1]) + 1)
+    else:
+        pos = pos_of(path, mark)
+    return ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
 
 
 def _yaml_hint(problem: str) -> str | None:
@@ -239,6 +320,10 @@ def _yaml_hint(problem: str) -> str | None:
         return "each line of a mapping needs 'key: value'"
     if "found undefined alias" in problem:
         return "define the anchor ('&name') before using it"
+    if "expected '-' indicator" in problem or "did not find expected key" in problem:
+        return "check the indentation: the keys of one mapping, and the items of one list, line up"
+    if "cannot start any token" in problem:
+        return "quote a value that starts with '@', '`', '%' or another special character"
     return None
 
 
