@@ -151,6 +151,7 @@ class GameDef:
     data: dict
     procedures: dict
     heuristic: str | None
+    discard: str | None
     pos: Position
     file: str
     keywords: list = field(default_factory=list)

@@ -170,20 +170,22 @@ class PackLoader:
                 events={}, windows=[], score=d.get("score") if isinstance(d.get("score"), str) else None,
                 data=d.get("data") if isinstance(d.get("data"), dict) else {},
                 procedures={}, heuristic=d.get("heuristic") if isinstance(d.get("heuristic"), str) else None,
+                discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
                 pos=d.pos, file=src.path)
         except (AttributeError, TypeError):
             return None
         teams = d.get("teams")
         if isinstance(teams, dict):
             for count, groups in teams.items():
-                if isinstance(groups, list):
+                if isinstance(groups, list) and str(count).isdigit():
                     g.teams[int(count)] = [[_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
         for name, spec in _items(d.get("options")):
-            g.options[name] = OptionDef(name, spec.get("values"), spec.get("type"), spec.get("default"),
+            g.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
+                                        _str(spec.get("type")), spec.get("default"),
                                         _key_pos(d.get("options"), name, spec))
         for name, spec in _items(d.get("attributes")):
             values = [str(v) for v in spec.get("values", [])] if isinstance(spec.get("values"), list) else []
-            kind = spec.get("type") or ("class" if values else "number")
+            kind = _str(spec.get("type")) or ("class" if values else "number")
             g.attributes[name] = AttributeDef(name, kind, values, spec.get("default"), _key_pos(d.get("attributes"), name, spec))
             for v in values:
                 g.classes.setdefault(fold(v), (name, v))
@@ -191,36 +193,40 @@ class PackLoader:
                 pass
             if isinstance(spec.get("aliases"), dict):
                 for value, aliases in spec["aliases"].items():
-                    for a in aliases if isinstance(aliases, list) else []:
-                        g.classes.setdefault(fold(a), (name, str(value)))
-        for c in d.get("classes") or []:
+                    for a in _list(aliases):
+                        if isinstance(a, str):
+                            g.classes.setdefault(fold(a), (name, str(value)))
+        for c in _list(d.get("classes")):
             if isinstance(c, str):
                 g.classes.setdefault(fold(c), (None, str(c)))
         for name, spec in _items(d.get("components")):
-            g.components[name] = [a for a in spec.get("attributes", []) if isinstance(a, str)]
+            g.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
         if not g.components:
             g.components["card"] = list(g.attributes)
         for name, spec in _items(d.get("zones")):
-            g.zones[name] = ZoneDef(name, _scope(spec.get("scope")), spec.get("visibility", "public"),
+            g.zones[name] = ZoneDef(name, _scope(spec.get("scope")), _str(spec.get("visibility")) or "public",
                                     bool(spec.get("in_play", False)), bool(spec.get("ordered", True)),
-                                    spec.get("capacity"), _key_pos(d.get("zones"), name, spec))
+                                    _int(spec.get("capacity"), None), _key_pos(d.get("zones"), name, spec))
         for name, spec in _items(d.get("counters")):
-            g.counters[name] = CounterDef(name, _scope(spec.get("scope")), spec.get("min", 0), spec.get("max"),
-                                          spec.get("supply"), _int(spec.get("initial"), 0),
-                                          spec.get("visibility", "public"), _key_pos(d.get("counters"), name, spec),
-                                          [z for z in spec.get("keep_in") or [] if isinstance(z, str)])
+            supply = spec.get("supply")
+            g.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
+                                          _int(spec.get("max"), None),
+                                          supply if isinstance(supply, (str, int)) and not isinstance(supply, bool)
+                                          else None, _int(spec.get("initial"), 0),
+                                          _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
+                                          [z for z in _list(spec.get("keep_in")) if isinstance(z, str)])
         events = d.get("events")
         if isinstance(events, dict):
             for name, args in events.items():
                 g.events[name] = [str(a) for a in args] if isinstance(args, list) else []
-        g.windows = [w for w in d.get("windows") or [] if isinstance(w, str)]
+        g.windows = [w for w in _list(d.get("windows")) if isinstance(w, str)]
         procs = d.get("procedures")
         if isinstance(procs, dict):
             for name, spec in procs.items():
                 if isinstance(spec, str):
                     g.procedures[name] = ProcedureDef(name, [], spec, procs.key_pos.get(name, procs.pos))
                 elif isinstance(spec, dict) and isinstance(spec.get("body"), str):
-                    params = [str(p) for p in spec.get("params", []) if isinstance(p, str)]
+                    params = [str(p) for p in _list(spec.get("params")) if isinstance(p, str)]
                     g.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
         for proc in g.procedures.values():
             proc.tree = parse_text(proc.text, "procedure", self.report)
@@ -231,8 +237,8 @@ class PackLoader:
     # other kinds ---------------------------------------------------------
     def add_cards(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
-        component = d.get("component", "card")
-        if isinstance(component, str) and component not in g.components:
+        component = _str(d.get("component")) or "card"
+        if component not in g.components:
             self.report.error(getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
                               _mean(component, g.components))
         per_player = bool(d.get("per_player", False))
@@ -240,28 +246,28 @@ class PackLoader:
         if isinstance(start, str) and start not in g.zones:
             self.report.error(start.pos, f"unknown zone '{start}'", _mean(start, g.zones))
         authored_file = d.get("authored")
-        for item in d.get("cards") or []:
+        for item in _list(d.get("cards")):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
                 continue
             attrs = {k: v for k, v in item.items()
                      if k not in ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")}
             card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=str(component),
                            copies=_int(item.get("copies"), 1), attrs=attrs,
-                           tags=[str(t) for t in item.get("tags", []) if isinstance(t, str)],
+                           tags=[str(t) for t in _list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file))
             card.key_pos = item.key_pos
-            for text in item.get("abilities") or []:
+            for text in _list(item.get("abilities")):
                 if isinstance(text, str):
                     card.abilities.append(AbilityDef(str(text), text.pos, parse_text(text, "ability", self.report)))
             g.cards.append(card)
 
     def add_keywords(self, g: GameDef, src: SourceFile) -> None:
-        for item in src.data.get("keywords") or []:
+        for item in _list(src.data.get("keywords")):
             if not isinstance(item, dict) or not isinstance(item.get("pattern"), str):
                 continue
             texts = [item["ability"]] if isinstance(item.get("ability"), str) else \
-                [t for t in item.get("abilities") or [] if isinstance(t, str)]
+                [t for t in _list(item.get("abilities")) if isinstance(t, str)]
             if not texts:
                 continue
             pattern = item["pattern"]
@@ -296,7 +302,7 @@ class PackLoader:
                                       "after ':' a keyword pattern names its effect parameter, e.g. 'Intégration: EFFECT'")
             kw = KeywordDef(pattern=str(pattern), words=words, params=params, effect_param=effect,
                             ability_texts=[str(t) for t in texts], pos=pattern.pos, file=src.path,
-                            family=item.get("family"))
+                            family=_str(item.get("family")))
             kw.params_pos = getattr(item.get("params"), "key_pos", {})
             kw.trees = [parse_text(t, "ability", self.report) for t in texts]
             g.keywords.append(kw)
@@ -304,15 +310,16 @@ class PackLoader:
     def add_board(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
         board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path)
-        for n in d.get("nodes") or []:
-            if isinstance(n, dict) and "id" in n:
+        for n in _list(d.get("nodes")):
+            if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
                 key = str(n["id"])
                 if key in board.nodes:
-                    self.report.error(n["id"].pos, f"duplicate node id '{key}'", "node ids are unique on a board")
+                    self.report.error(getattr(n["id"], "pos", n.pos), f"duplicate node id '{key}'",
+                                      "node ids are unique on a board")
                     continue
                 board.nodes[key] = dict(n)
                 board.nodes[key]["_pos"] = n.pos
-        for e in d.get("edges") or []:
+        for e in _list(d.get("edges")):
             if isinstance(e, list) and len(e) == 2:
                 a, b = str(e[0]), str(e[1])
                 for end, raw in ((a, e[0]), (b, e[1])):
@@ -324,7 +331,7 @@ class PackLoader:
 
     def add_scenario(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
-        sc = ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), d, d.pos, src.path)
+        sc = ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos, src.path)
         if isinstance(d.get("setup"), str):
             sc.setup_tree = parse_text(d["setup"], "procedure", self.report)
         sc.procedure_trees = {}
@@ -335,22 +342,42 @@ class PackLoader:
 
     def add_rules_test(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
-        file_rules = [str(r) for r in d.get("rules") or []]
-        for t in d.get("tests") or []:
+        file_rules = [str(r) for r in _list(d.get("rules"))]
+        for t in _list(d.get("tests")):
             if not isinstance(t, dict):
                 continue
-            rt = RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in t.get("rules") or []], t, t.pos, src.path)
+            rt = RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
+                              _plain_options(t), t.pos, src.path)
             rt.given = parse_text(t["given"], "procedure", self.report) if isinstance(t.get("given"), str) else None
             rt.when = parse_text(t["when"], "procedure", self.report) if isinstance(t.get("when"), str) else None
-            rt.then = [(c, parse_text(c, "condition", self.report)) for c in t.get("then") or [] if isinstance(c, str)]
+            rt.then = [(c, parse_text(c, "condition", self.report)) for c in _list(t.get("then")) if isinstance(c, str)]
             g.tests.append(rt)
 
     def add_game(self, g, src):  # pragma: no cover - handled in load_pack
         pass
 
 
-def _int(value, default: int) -> int:
+def _int(value, default):
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _str(value) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _list(value) -> list:
+    """A list from a file, or nothing when the file holds something else there (the schema says what)."""
+    return value if isinstance(value, list) else []
+
+
+def _plain_options(data):
+    """`data` with an 'options' value that is not a mapping left out (the schema reports it),
+    so that later stages may read `data.get("options") or {}` as a mapping."""
+    if "options" not in data or isinstance(data["options"], dict) or not isinstance(data, PDict):
+        return data
+    out = PDict((k, v) for k, v in data.items() if k != "options")
+    out.pos, out.key_pos = data.pos, data.key_pos
+    return out
 
 
 def _items(mapping):
@@ -368,7 +395,7 @@ def _scope(value) -> tuple:
         return ("game",)
     if isinstance(value, str):
         return (value,)
-    return tuple(str(v) for v in value)
+    return tuple(str(v) for v in _list(value))
 
 
 def _mean(name, candidates):

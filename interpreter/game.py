@@ -1,0 +1,508 @@
+"""The front door: a checked and compiled game, and the states of its plays.
+
+    game = interpreter.load("karman-swap")          # a shipped game, or a folder
+    state = game.new_state(players=4, seed=1)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    state.returns()
+
+`GameState` follows OpenSpiel's State: `current_player`, `legal_actions`,
+`apply`, `clone`, `is_terminal`, `returns`, `observation`, plus `to_json` and
+`Game.state_from_json`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import nodes as N
+from . import vm
+from .checking import load_pack
+from .compiler import Code, Compiler, Ctx
+from .diagnostics import ContentError, Position, Report, render_text
+from .names import fold
+from .pack import shipped_game, shipped_games
+from .state import Decision, Frame, GameFault, State
+from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef, seed_for
+
+STEP_BUDGET = 2_000_000
+ZONE_LIMIT = 100_000
+
+
+class LoadError(Exception):
+    """The content has errors: the report says which."""
+
+    def __init__(self, report: Report):
+        super().__init__(render_text(report))
+        self.report = report
+
+
+class TriggerSpec:
+    __slots__ = ("event", "broadcast", "code")
+
+    def __init__(self, event, broadcast, code):
+        self.event, self.broadcast, self.code = event, broadcast, code
+
+
+class CompiledGame:
+    """Everything static about a game: definitions, components, compiled code."""
+
+    def __init__(self, defn, root: Path):
+        self.defn = defn
+        self.root = root
+        self.id = defn.id
+        self.step_budget = STEP_BUDGET
+        self.zone_limit = ZONE_LIMIT
+        self.data = _plain_data(defn.data)
+        self.codes: dict[str, Code] = {}
+        self._zone_cache: dict = {}
+        self._holder_cache: dict = {}
+        self._teams: dict = {}
+        self.seats = {n: tuple(Seat(i) for i in range(n)) for n in range(1, defn.max_players + 1)}
+        self.kept_counters = [(c.name, set(c.keep_in)) for c in defn.counters.values() if c.keep_in]
+        self.limit_events: set = set()
+        self.broadcast_events: set = set()
+        self.nodes: dict = {}
+        self.adj: dict = {}
+        for b in defn.boards:
+            for key, attrs in b.nodes.items():
+                self.nodes[key] = {k: _plain_data(v) for k, v in attrs.items() if k != "_pos"}
+                self.nodes[key]["board"] = b.id
+            for a, b2 in b.edges:
+                self.adj.setdefault(a, []).append(b2)
+                self.adj.setdefault(b2, []).append(a)
+        self.build_components()
+        self.compiler = Compiler(self)
+        self.procs: dict[str, Code] = {}
+        for name in defn.procedures:
+            self.procs[name] = Code(f"proc:{name}", "proc", proc=name)
+            self.codes[self.procs[name].name] = self.procs[name]
+        for name, proc in defn.procedures.items():
+            ctx = Ctx(self, self.procs[name], locals_=proc.params)
+            self.compiler.block(proc.tree.body, ctx)
+        self.compile_abilities()
+
+    # components ---------------------------------------------------------------
+    def build_components(self) -> None:
+        d = self.defn
+        self.comp_card, self.comp_owner, self.comp_start, self.comps = [], [], [], []
+        for card in d.cards:
+            owners = range(d.max_players) if card.per_player else [None]
+            for o in owners:
+                for _ in range(card.copies):
+                    self.comps.append(Comp(len(self.comps)))
+                    self.comp_card.append(card)
+                    self.comp_owner.append(o)
+                    self.comp_start.append(card.start)
+        self.comp_attrs = {}
+        for name, a in d.attributes.items():
+            default = a.default
+            vals = []
+            for card in self.comp_card:
+                v = card.attrs.get(name, default)
+                if a.type == "class" and isinstance(v, str):
+                    v = d.classes.get(fold(v), (None, v))[1]
+                vals.append(_plain_data(v))
+            self.comp_attrs[name] = vals
+        self.comp_classes = []
+        class_attrs = [n for n, a in d.attributes.items() if a.type == "class"]
+        per_card = {}
+        for card in self.comp_card:
+            if id(card) not in per_card:
+                keys = set()
+                for n in class_attrs:
+                    v = card.attrs.get(n, d.attributes[n].default)
+                    for x in (v if isinstance(v, list) else [v]):
+                        if isinstance(x, str):
+                            canon = d.classes.get(fold(x))
+                            keys.add(fold(canon[1]) if canon else fold(x))
+                for t in card.tags:
+                    canon = d.classes.get(fold(t))
+                    keys.add(fold(canon[1]) if canon else fold(t))
+                per_card[id(card)] = frozenset(keys)
+            self.comp_classes.append(per_card[id(card)])
+
+    def compile_abilities(self) -> None:
+        d = self.defn
+        per_card = {}
+        self.comp_triggers, self.comp_actions = [], []
+        for card in d.cards:
+            triggers: dict = {}
+            actions: list = []
+            for i, ab in enumerate(card.abilities):
+                self.compile_ability(card, i, ab, triggers, actions)
+            per_card[id(card)] = (triggers, actions)
+        for card in self.comp_card:
+            t, a = per_card[id(card)]
+            self.comp_triggers.append(t)
+            self.comp_actions.append(a)
+
+    def compile_ability(self, card, i, ab, triggers, actions) -> None:
+        tree = ab.tree
+        trees = [(tree, {})]
+        if isinstance(tree, N.PhraseAbility):
+            kw = ab.keyword
+            consts = {}
+            for p, v in ab.bindings.items():
+                ptype = kw.params.get(p)
+                if ptype == "effect":
+                    consts[p] = ("effect", v, {})
+                elif ptype == "class":
+                    consts[p] = ("class", fold(v))
+                elif isinstance(v, N.Node):
+                    consts[p] = ("expr", self.compiler.expr(v, Ctx(self, Code("tmp", "tmp"))))
+                else:
+                    consts[p] = ("const", v)
+            trees = [(t, consts) for t in kw.trees]
+        for j, t in enumerate(trees):
+            node, consts = t
+            name = f"card:{card.id}:{i}.{j}"
+            if isinstance(node, N.Trigger):
+                code = Code(name, "ability", source=ab)
+                self.codes[name] = code
+                ctx = Ctx(self, code, consts, self.defn.events.get(node.event, []) + ["cause"])
+                self._trigger_prologue(node, ctx)
+                self.compiler.block(node.body, ctx)
+                triggers.setdefault(node.event, []).append(TriggerSpec(node.event, node.broadcast, code))
+                if node.broadcast:
+                    self.broadcast_events.add(node.event)
+            elif isinstance(node, N.Action):
+                actions.append(self._action(card, len(actions), node, consts, ab, name))
+
+    def _trigger_prologue(self, node, ctx) -> None:
+        pos = node.pos
+        if node.cond is not None:
+            cond = self.compiler.expr(node.cond, ctx)
+
+            def check(st, fr):
+                if not cond(st, fr):
+                    st.frames.pop()
+            ctx.emit(check, pos)
+        if node.optional:
+            title_of = self
+
+            def ask(st, fr):
+                vm.ask(st, fr, fr.you, f"use {title_of.comp_card[fr.me].title} ({node.event})?", pos)
+            ctx.emit(ask, pos)
+
+    def _action(self, card, index, node, consts, ab, name):
+        code = Code(name, "action", source=ab)
+        self.codes[name] = code
+        ctx = Ctx(self, code, consts, ["cause"])
+        comp = self.compiler
+        checks = []
+        pos = node.pos
+        if node.cond is not None:
+            cond = comp.expr(node.cond, ctx)
+            checks.append(lambda st, fr: bool(cond(st, fr)))
+        for cost in node.costs:
+            if cost.kind == "tap":
+                checks.append(lambda st, fr: fr.me not in st.tapped)
+                ctx.emit(lambda st, fr, p=cost.pos: st.tap(fr.me, True, p), cost.pos)
+            elif cost.kind in ("pay", "spend"):
+                amount = comp.expr(cost.amount, ctx)
+                cdef = self.defn.counters[cost.name]
+                owner = (lambda st, fr: fr.you) if cost.kind == "pay" else (lambda st, fr: fr.me)
+                keyf = comp._counter_key_from(owner, cdef, cost.pos)
+
+                def can(st, fr, keyf=keyf, amount=amount, cdef=cdef):
+                    return st.counters.get(keyf(st, fr), cdef.initial) >= amount(st, fr)
+                checks.append(can)
+
+                def pay(st, fr, keyf=keyf, amount=amount, cdef=cdef, p=cost.pos, kind=cost.kind):
+                    st.add(keyf(st, fr), cdef, -amount(st, fr), p, kind)
+                ctx.emit(pay, cost.pos)
+            elif cost.kind == "sacrifice":
+                cls = consts[cost.name][1] if cost.name in consts else fold(self.defn.classes[fold(cost.name)][1])
+                classes = self.comp_classes
+
+                def candidates(st, fr, cls=cls):
+                    return [c for c in vm.in_play(st, fr.you)
+                            if c != fr.me and (cls in classes[c] or cls in st.tags.get(c, ()))]
+                checks.append(lambda st, fr, f=candidates: bool(f(st, fr)))
+                var = "\x00sacrifice"
+                spec = vm.ChooseSpec(var, candidates, None, None, False,
+                                     lambda st, fr: "card to sacrifice", cost.pos)
+                ctx.emit(lambda st, fr, spec=spec: vm.choose(st, fr, spec), cost.pos)
+                discard = self.defn.discard
+
+                def sacrifice(st, fr, p=cost.pos):
+                    c = fr.env.get(var)
+                    if c is not None:
+                        if discard is None:
+                            raise GameFault("a sacrifice needs the game to name its discard zone", p)
+                        st.move(c, st.zone_key(discard, None), False, p)
+                ctx.emit(sacrifice, cost.pos)
+        comp.block(node.body, ctx)
+        label_text = node.label or (f"{{self.title}}: {ab.text}")
+        label = comp.label(label_text, pos, ctx)
+
+        def usable(st, c, player):
+            fr = Frame(code, 0, {"cause": player}, c, player)
+            return all(check(st, fr) for check in checks)
+
+        def render(st, c):
+            return label(st, Frame(code, 0, {}, c, None))
+        if node.limit is not None:
+            self.limit_events.add(node.limit)
+        return vm.ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab)
+
+    # places ---------------------------------------------------------------------
+    def zone_def(self, key: str):
+        d = self._zone_cache.get(key)
+        if d is None:
+            d = self.defn.zones[key.split("#", 1)[0]]
+            self._zone_cache[key] = d
+        return d
+
+    def zone_holder(self, key: str):
+        h = self._holder_cache.get(key, _MISSING)
+        if h is _MISSING:
+            zdef = self.zone_def(key)
+            if "#" not in key:
+                h = None
+            else:
+                raw = key.split("#", 1)[1]
+                scope = zdef.scope[0]
+                if scope == "player":
+                    h = Seat(int(raw))
+                elif scope == "team":
+                    h = Team(int(raw.lstrip("t")))
+                elif scope == "node":
+                    h = NodeRef(raw)
+                else:
+                    h = self.comps[int(raw)]
+            self._holder_cache[key] = h
+        return h
+
+    def teams_for(self, n: int) -> list:
+        t = self._teams.get(n)
+        if t is None:
+            t = self.defn.teams.get(n) or [[i] for i in range(n)]
+            self._teams[n] = t
+        return t
+
+    def team_of(self, n: int) -> list:
+        key = ("of", n)
+        t = self._teams.get(key)
+        if t is None:
+            t = [0] * n
+            for ti, members in enumerate(self.teams_for(n)):
+                for s in members:
+                    t[s] = ti
+            self._teams[key] = t
+        return t
+
+    def player_name(self, i: int) -> str:
+        return f"player {i + 1}"
+
+
+_MISSING = object()
+
+
+def _plain_data(v):
+    if isinstance(v, dict):
+        return {str(k): _plain_data(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain_data(x) for x in v]
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+class GameState(State):
+    """A state of a game in progress, with the step API."""
+
+    __slots__ = ()
+
+    @property
+    def game(self):
+        return self.g
+
+    @property
+    def current_player(self) -> int:
+        """The seat (from 0) who must decide now; -1 when the game is over."""
+        if self.pending is None:
+            return -1
+        return int(self.pending.player)
+
+    def legal_actions(self) -> list:
+        """Indices of the options of the pending decision."""
+        if self.pending is None:
+            return []
+        return list(range(len(self.pending.labels)))
+
+    def action_label(self, action: int) -> str:
+        return self.pending.labels[action]
+
+    def labels(self) -> list:
+        return list(self.pending.labels) if self.pending is not None else []
+
+    @property
+    def prompt(self) -> str | None:
+        return self.pending.prompt if self.pending is not None else None
+
+    def apply(self, action) -> None:
+        """Apply an option of the pending decision, given by index or label."""
+        if self.pending is None:
+            raise GameFault("the game is over: no action can be applied")
+        if isinstance(action, str):
+            labels = self.pending.labels
+            if action not in labels:
+                matches = [i for i, l in enumerate(labels) if fold(l) == fold(action)]
+                if not matches:
+                    raise GameFault(f"no option '{action}' here; options: " + "; ".join(labels))
+                action = matches[0]
+            else:
+                action = labels.index(action)
+        if not isinstance(action, int) or not 0 <= action < len(self.pending.labels):
+            raise GameFault(f"illegal action {action!r}: options are 0..{len(self.pending.labels) - 1}")
+        vm.resolve(self, action)
+        vm.run(self)
+
+    def is_terminal(self) -> bool:
+        return self.pending is None
+
+    def returns(self) -> list:
+        """+1 for each winner and -1 for the others when some won; 0 for all otherwise."""
+        if self.winners is None or not self.winners:
+            return [0.0] * self.n
+        return [1.0 if i in self.winners else -1.0 for i in range(self.n)]
+
+    def scores(self) -> list:
+        name = self.g.defn.score
+        if name is None:
+            return [0] * self.n
+        cdef = self.g.defn.counters[name]
+        if cdef.scope[0] == "team":
+            return [self.counters.get(f"{name}#t{self.g.team_of(self.n)[i]}", cdef.initial) for i in range(self.n)]
+        return [self.counters.get(f"{name}#{i}", cdef.initial) for i in range(self.n)]
+
+    def clone(self) -> "GameState":
+        s = State.clone(self)
+        s.__class__ = GameState
+        return s
+
+    def observation(self, seat: int) -> dict:
+        from .observe import observation
+        return observation(self, seat)
+
+    def to_json(self) -> dict:
+        from .serial import state_to_json
+        return state_to_json(self)
+
+
+class Game:
+    """A loaded, checked and compiled game."""
+
+    def __init__(self, cg: CompiledGame, report: Report):
+        self.compiled = cg
+        self.report = report
+        self.id = cg.id
+        self.title = cg.defn.title
+        self.min_players = cg.defn.min_players
+        self.max_players = cg.defn.max_players
+
+    def options(self, given: dict | None = None) -> dict:
+        """The options of a play: defaults, overridden by `given` (values may be text)."""
+        d = self.compiled.defn
+        out = {name: o.default for name, o in d.options.items()}
+        for key, value in (given or {}).items():
+            if key not in d.options:
+                from .names import did_you_mean
+                hint = did_you_mean(key, d.options)
+                raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
+                                 + (f" (options: {', '.join(d.options)})" if d.options else " (this game has none)"))
+            out[key] = _option_value(d.options[key], value)
+        return out
+
+    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
+        d = self.compiled.defn
+        if not d.min_players <= players <= d.max_players:
+            raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
+        g = self.compiled
+        st = GameState(g, players, seed, self.options(options))
+        if trace:
+            st.trace = []
+        for name, c in d.counters.items():
+            if c.supply is not None and not isinstance(c.supply, str):
+                st.counters["$" + name] = c.supply
+        for name, c in d.counters.items():
+            scope = c.scope
+            if scope == ("game",):
+                st.counters[name] = c.initial
+            elif scope == ("player",):
+                for i in range(players):
+                    st.counters[f"{name}#{i}"] = c.initial
+            elif scope == ("team",):
+                for t in range(len(g.teams_for(players))):
+                    st.counters[f"{name}#t{t}"] = c.initial
+        for c, start in enumerate(g.comp_start):
+            if start is None:
+                continue
+            o = g.comp_owner[c]
+            if o is not None and o >= players:
+                continue
+            zdef = d.zones[start]
+            key = start if zdef.scope == ("game",) else f"{start}#{o if o is not None else 0}"
+            st.zones.setdefault(key, []).append(g.comps[c])
+            st.where[c] = ZoneRef(key)
+        if st.trace is not None:
+            st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options)
+        vm.push(st, g.procs["game"], {}, None, None, d.pos)
+        vm.run(st)
+        return st
+
+    def state_from_json(self, data: dict) -> GameState:
+        from .serial import state_from_json
+        return state_from_json(self, data)
+
+
+def _option_value(o, value):
+    if isinstance(value, str):
+        low = value.lower()
+        if o.type == "boolean" or isinstance(o.default, bool):
+            if low in ("true", "yes", "1", "on"):
+                return True
+            if low in ("false", "no", "0", "off"):
+                return False
+            raise ValueError(f"option '{o.name}' is true or false, not '{value}'")
+        if o.type == "number" or (isinstance(o.default, int) and not isinstance(o.default, bool)):
+            try:
+                value = int(value)
+            except ValueError:
+                raise ValueError(f"option '{o.name}' is a number, not '{value}'") from None
+    if o.values is not None and value not in o.values:
+        raise ValueError(f"option '{o.name}' is one of {', '.join(map(str, o.values))}, not '{value}'")
+    return value
+
+
+def load(name_or_path: str) -> Game:
+    """Load, check and compile a shipped game (by id) or a game folder."""
+    root = shipped_game(name_or_path)
+    if root is None:
+        p = Path(name_or_path)
+        if (p / "game.yaml").is_file():
+            root = p
+        else:
+            report = Report()
+            from .names import did_you_mean
+            hint = did_you_mean(name_or_path, shipped_games())
+            report.error(Position(str(name_or_path)), "no such game" + (f"; {hint}" if hint else "")
+                         + (f" (shipped games: {', '.join(shipped_games())})" if shipped_games() else ""))
+            raise LoadError(report)
+    report = Report()
+    defn = load_pack(root, report)
+    if defn is None or not report.ok:
+        raise LoadError(report)
+    try:
+        cg = CompiledGame(defn, root)
+    except GameFault as exc:
+        report.error(exc.pos or Position(str(root)), f"cannot compile: {exc.message}")
+        raise LoadError(report) from None
+    return Game(cg, report)

@@ -1,0 +1,254 @@
+"""The game state: plain data, cheap to clone, serialisable to JSON.
+
+Zones are lists of component ids keyed by zone key; counters are ints keyed
+by counter key; the seeded generator is one integer. The suspended procedure
+calls (frames) are part of the state too, so a game can be cloned, saved and
+restored in the middle of a turn. Every change goes through the methods here,
+which keep the invariants (each component in exactly one zone, counters
+within their floor, ceiling and supply) and write the trace.
+"""
+from __future__ import annotations
+
+from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef, owner_key
+
+
+class GameFault(Exception):
+    """The game cannot go on: a content rule did something impossible."""
+
+    def __init__(self, message: str, pos=None):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.spec = None
+
+    def __str__(self):
+        return f"{self.pos}: {self.message}" if self.pos else self.message
+
+
+class Frame:
+    """One running procedure or ability: its code, where it is, its locals."""
+
+    __slots__ = ("code", "pc", "env", "me", "you")
+
+    def __init__(self, code, pc, env, me, you):
+        self.code = code
+        self.pc = pc
+        self.env = env
+        self.me = me
+        self.you = you
+
+    def copy(self) -> "Frame":
+        return Frame(self.code, self.pc, dict(self.env), self.me, self.you)
+
+
+class Decision:
+    """A choice the game waits for: who decides, and the options with their labels."""
+
+    __slots__ = ("player", "prompt", "labels", "entries", "kind", "pos", "spec")
+
+    def __init__(self, player, prompt, labels, entries, kind, pos):
+        self.player = player
+        self.prompt = prompt
+        self.labels = labels
+        self.entries = entries
+        self.kind = kind
+        self.pos = pos
+        self.spec = None
+
+
+class State:
+    __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "labels_cache")
+
+    def __init__(self, g, n: int, seed: int, options: dict):
+        self.g = g
+        self.n = n
+        self.seed = seed
+        self.options = options
+        self.zones: dict[str, list] = {}
+        self.where: list = [None] * len(g.comp_card)
+        self.counters: dict[str, int] = {}
+        self.over: dict = {}
+        self.tags: dict[int, tuple] = {}
+        self.tapped: set = set()
+        self.used: set = set()
+        self.rng = Rng(seed)
+        self.frames: list[Frame] = []
+        self.pending: Decision | None = None
+        self.winners = None
+        self.trace = None
+        self.history: list[int] = []
+        self.ops = 0
+
+    # cloning ---------------------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.g, s.n, s.seed, s.options = self.g, self.n, self.seed, self.options
+        s.zones = {k: v[:] for k, v in self.zones.items()}
+        s.where = self.where[:]
+        s.counters = self.counters.copy()
+        s.over = self.over.copy()
+        s.tags = self.tags.copy()
+        s.tapped = self.tapped.copy()
+        s.used = self.used.copy()
+        s.rng = Rng(self.rng.state)
+        s.frames = [f.copy() for f in self.frames]
+        s.pending = self.pending
+        s.winners = self.winners
+        s.trace = None
+        s.history = self.history[:]
+        s.ops = self.ops
+        return s
+
+    # trace -----------------------------------------------------------------
+    def emit(self, kind: str, pos, **fields) -> None:
+        if self.trace is not None:
+            event = {"n": len(self.trace), "type": kind, **fields}
+            if pos is not None:
+                event["at"] = f"{pos.path}:{pos.line}"
+            self.trace.append(event)
+
+    # keys ------------------------------------------------------------------
+    def zone_key(self, name: str, owner) -> ZoneRef:
+        return ZoneRef(name if owner is None else f"{name}#{owner_key(owner)}")
+
+    def team_of(self, player) -> Team:
+        return Team(self.g.team_of(self.n)[int(player)])
+
+    # components ------------------------------------------------------------
+    def move(self, c, zone: str, bottom: bool, pos) -> None:
+        if type(c) is not Comp:
+            raise GameFault(f"only components can be moved, not {describe(c)}", pos)
+        if not isinstance(zone, ZoneRef):
+            raise GameFault(f"the destination of a move must be a zone, not {describe(zone)}", pos)
+        old = self.where[c]
+        if old == zone:
+            if bottom:
+                lst = self.zones[zone]
+                lst.remove(c)
+                lst.insert(0, c)
+            return
+        zdef = self.g.zone_def(zone)
+        target = self.zones.get(zone)
+        if target is None:
+            target = self.zones[zone] = []
+        if zdef.capacity is not None and len(target) >= zdef.capacity:
+            raise GameFault(f"zone {zone} is full (capacity {zdef.capacity})", pos)
+        if len(target) >= self.g.zone_limit:
+            raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
+        if old is not None:
+            self.zones[old].remove(c)
+        if bottom:
+            target.insert(0, c)
+        else:
+            target.append(c)
+        self.where[c] = zone
+        if c in self.tapped and not zdef.in_play:
+            self.tapped.discard(c)
+        for cname, keep in self.g.kept_counters:
+            key = f"{cname}#{c}"
+            if key in self.counters and zdef.name not in keep:
+                self.set_counter(key, self.g.counters[cname], 0, pos)
+        if self.trace is not None:
+            self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+
+    def shuffle(self, zone, pos) -> None:
+        lst = self.zones.get(zone)
+        if lst:
+            self.rng.shuffle(lst)
+        self.emit("shuffle", pos, zone=str(zone))
+
+    def tap(self, c, on: bool, pos) -> None:
+        if type(c) is not Comp:
+            raise GameFault(f"only components can be tapped, not {describe(c)}", pos)
+        if on and c not in self.tapped:
+            self.tapped.add(c)
+            self.emit("tap", pos, card=self.g.comp_card[c].id, id=int(c))
+        elif not on and c in self.tapped:
+            self.tapped.discard(c)
+            self.emit("untap", pos, card=self.g.comp_card[c].id, id=int(c))
+
+    def tag(self, c, key: str, on: bool, pos) -> None:
+        if type(c) is not Comp:
+            raise GameFault(f"only components can be tagged, not {describe(c)}", pos)
+        cur = self.tags.get(c, ())
+        if on and key not in cur:
+            self.tags[c] = cur + (key,)
+        elif not on and key in cur:
+            rest = tuple(t for t in cur if t != key)
+            if rest:
+                self.tags[c] = rest
+            else:
+                del self.tags[c]
+        else:
+            return
+        self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
+
+    def attr(self, c, name: str):
+        if self.over:
+            v = self.over.get((c, name), _MISSING)
+            if v is not _MISSING:
+                return v
+        return self.g.comp_attrs[name][c]
+
+    # counters --------------------------------------------------------------
+    def counter(self, key: str, cdef) -> int:
+        return self.counters.get(key, cdef.initial)
+
+    def supply_key(self, cdef) -> str | None:
+        if cdef.supply is None:
+            return None
+        return "$" + (cdef.supply if isinstance(cdef.supply, str) else cdef.name)
+
+    def set_counter(self, key: str, cdef, value: int, pos, reason: str = "set") -> int:
+        """Set a counter within its floor, ceiling and supply; returns the change made."""
+        old = self.counters.get(key, cdef.initial)
+        new = value
+        if cdef.maximum is not None and new > cdef.maximum:
+            new = cdef.maximum
+        if cdef.minimum is not None and new < cdef.minimum:
+            new = cdef.minimum
+        skey = self.supply_key(cdef)
+        if skey is not None and new > old:
+            left = self.counters.get(skey, 0)
+            if new - old > left:
+                new = old + left
+        delta = new - old
+        if delta == 0:
+            return 0
+        if skey is not None:
+            self.counters[skey] = self.counters.get(skey, 0) - delta
+        self.counters[key] = new
+        if self.trace is not None:
+            self.emit("counter", pos, counter=key, change=delta, value=new, reason=reason)
+        return delta
+
+    def add(self, key: str, cdef, amount: int, pos, reason: str = "add") -> int:
+        return self.set_counter(key, cdef, self.counters.get(key, cdef.initial) + amount, pos, reason)
+
+
+_MISSING = object()
+
+
+def describe(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, Seat):
+        return f"player {int(value) + 1}"
+    if isinstance(value, Team):
+        return f"team {int(value) + 1}"
+    if isinstance(value, ZoneRef):
+        return f"zone {value}"
+    if isinstance(value, NodeRef):
+        return f"node {value}"
+    if isinstance(value, bool):
+        return "a truth value"
+    if type(value) is Comp:
+        return f"component {int(value)}"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__

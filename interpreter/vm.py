@@ -1,0 +1,406 @@
+"""The machine that runs compiled code: frames, decisions, events and actions.
+
+`run` executes operations until the game needs a decision or ends. A choice
+(`choose`, a menu, an optional trigger) stops it with a `Decision`; `resolve`
+applies the picked option and `run` goes on. Events (`signal`) start the
+triggered abilities of components; menus offer the actions of components in
+play. A step budget and a depth limit stop runaway content with an error
+naming its line.
+"""
+from __future__ import annotations
+
+from .state import Decision, Frame, GameFault, describe
+from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
+
+MAX_DEPTH = 400
+
+
+class ChooseSpec:
+    __slots__ = ("var", "src", "cond", "chooser", "optional", "prompt", "pos")
+
+    def __init__(self, var, src, cond, chooser, optional, prompt, pos):
+        self.var, self.src, self.cond, self.chooser = var, src, cond, chooser
+        self.optional, self.prompt, self.pos = optional, prompt, pos
+
+
+class MenuOption:
+    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
+
+    def __init__(self, label, var, src, cond, start, window, pos):
+        self.label, self.var, self.src, self.cond = label, var, src, cond
+        self.start, self.window, self.pos = start, window, pos
+
+
+class MenuSpec:
+    __slots__ = ("chooser", "prompt", "options", "end", "pos")
+
+    def __init__(self, chooser, prompt, options, end, pos):
+        self.chooser, self.prompt, self.options, self.end, self.pos = chooser, prompt, options, end, pos
+
+
+class ActionSpec:
+    """An action ability of a component: when it may be used, what it costs, what it does."""
+
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source")
+
+    def __init__(self, index, code, label, windows, limit, usable, source):
+        self.index, self.code, self.label, self.windows = index, code, label, windows
+        self.limit, self.usable, self.source = limit, usable, source
+
+
+# running ------------------------------------------------------------------------
+
+def run(st) -> None:
+    """Execute until a decision is pending or the game is over."""
+    frames = st.frames
+    budget = st.g.step_budget
+    n = 0
+    fr = None
+    try:
+        while st.pending is None and frames:
+            fr = frames[-1]
+            code = fr.code
+            pc = fr.pc
+            if pc >= len(code.ops):
+                frames.pop()
+                continue
+            fr.pc = pc + 1
+            code.ops[pc](st, fr)
+            n += 1
+            if n > budget:
+                raise GameFault(f"runaway rules: {budget} steps without a decision "
+                                f"(an endless loop or recursion?)", code.pos[pc])
+    except GameFault as exc:
+        if exc.pos is None and fr is not None:
+            exc.pos = _pos_of(fr)
+        raise
+    except RecursionError:
+        raise GameFault("the rules nest too deeply", _pos_of(fr)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr)) from None
+    finally:
+        st.ops += n
+
+
+def _pos_of(fr):
+    if fr is None:
+        return None
+    pc = max(0, fr.pc - 1)
+    return fr.code.pos[pc] if pc < len(fr.code.pos) else None
+
+
+def push(st, code, env, me, you, pos) -> Frame:
+    if len(st.frames) >= MAX_DEPTH:
+        raise GameFault(f"procedures call each other too deeply (more than {MAX_DEPTH} levels)", pos)
+    fr = Frame(code, 0, env, me, you)
+    st.frames.append(fr)
+    return fr
+
+
+def op_return(st, fr) -> None:
+    st.frames.pop()
+
+
+def exit_proc(st, name: str, pos) -> None:
+    frames = st.frames
+    while frames:
+        fr = frames.pop()
+        if fr.code.proc == name and fr.code.kind == "proc":
+            return
+    raise GameFault(f"'exit {name}' outside procedure '{name}'", pos)
+
+
+def fail(st, fr, text: str, pos) -> None:
+    """Abandon the running ability (its effect is impossible, so it is lost)."""
+    st.emit("fail", pos, text=text)
+    frames = st.frames
+    while frames:
+        top = frames.pop()
+        if top.code.kind in ("ability", "action"):
+            return
+    raise GameFault(f"failed: {text}", pos)
+
+
+def win(st, who, pos) -> None:
+    seats = set()
+    for w in (who if isinstance(who, (list, tuple)) else [who]):
+        if type(w) is Seat:
+            seats.add(int(w))
+        elif type(w) is Team:
+            seats.update(int(p) for p in st.g.seats[st.n] if st.team_of(p) == w)
+        elif w is None:
+            continue
+        else:
+            raise GameFault(f"only players or teams can win, not {describe(w)}", pos)
+    st.winners = tuple(sorted(seats))
+    st.emit("win", pos, players=[s + 1 for s in st.winners])
+    st.frames.clear()
+    st.pending = None
+
+
+# decisions ----------------------------------------------------------------------
+
+def _chooser(st, fr, f, pos) -> Seat:
+    p = f(st, fr) if f is not None else fr.you
+    if type(p) is not Seat:
+        raise GameFault(f"a choice must be made by a player, not {describe(p)}", pos)
+    return p
+
+
+def choose(st, fr, spec: ChooseSpec) -> None:
+    items = spec.src(st, fr)
+    from .compiler import iterate
+    try:
+        items = iterate(st, items)
+    except TypeError as exc:
+        raise GameFault(str(exc), spec.pos) from None
+    if spec.cond is not None:
+        env = fr.env
+        old = env.get(spec.var, _MISSING)
+        kept = []
+        for x in items:
+            env[spec.var] = x
+            if spec.cond(st, fr):
+                kept.append(x)
+        if old is _MISSING:
+            env.pop(spec.var, None)
+        else:
+            env[spec.var] = old
+        items = kept
+    items = list(items)
+    if not items:
+        fr.env[spec.var] = None
+        return
+    if len(items) == 1 and not spec.optional:
+        fr.env[spec.var] = items[0]
+        return
+    player = _chooser(st, fr, spec.chooser, spec.pos)
+    labels = [label_of(st, x) for x in items]
+    if spec.optional:
+        items.append(None)
+        labels.append("none")
+    prompt = spec.prompt(st, fr) if spec.prompt else f"choose {spec.var}"
+    st.pending = Decision(player, prompt, labels, [("v", spec.var, x) for x in items], "choose", spec.pos)
+
+
+def menu(st, fr, spec: MenuSpec) -> None:
+    player = _chooser(st, fr, spec.chooser, spec.pos)
+    labels, entries = [], []
+    env = fr.env
+    for i, o in enumerate(spec.options):
+        if o.window is not None or o.start is None:
+            for c, a in usable_actions(st, player, o.window):
+                labels.append(a.label(st, c))
+                entries.append(("act", c, a.index))
+            continue
+        if o.src is None:
+            if o.cond is None or o.cond(st, fr):
+                labels.append(o.label(st, fr))
+                entries.append(("opt", i, None))
+            continue
+        from .compiler import iterate
+        old = env.get(o.var, _MISSING)
+        for x in list(iterate(st, o.src(st, fr))):
+            env[o.var] = x
+            if o.cond is None or o.cond(st, fr):
+                labels.append(o.label(st, fr))
+                entries.append(("opt", i, x))
+        if old is _MISSING:
+            env.pop(o.var, None)
+        else:
+            env[o.var] = old
+    if not entries:
+        raise GameFault("no option of this choice is possible", spec.pos)
+    prompt = spec.prompt(st, fr) if spec.prompt else "choose"
+    d = Decision(player, prompt, labels, entries, "menu", spec.pos)
+    d.spec = spec  # noqa: the menu being answered
+    if len(entries) == 1:
+        st.pending = d
+        resolve(st, 0, auto=True)
+        return
+    st.pending = d
+
+
+def ask(st, fr, player, prompt: str, pos) -> None:
+    """A yes/no decision: used for optional triggered abilities."""
+    st.pending = Decision(player, prompt, ["yes", "no"], [("yes",), ("no",)], "ask", pos)
+
+
+def resolve(st, index: int, auto: bool = False) -> None:
+    """Apply option `index` of the pending decision."""
+    d = st.pending
+    st.pending = None
+    fr = st.frames[-1]
+    entry = d.entries[index]
+    if not auto:
+        st.history.append(index)
+    if st.trace is not None:
+        st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+                label=d.labels[index], options=len(d.labels), auto=auto)
+    kind = entry[0]
+    if kind == "v":
+        fr.env[entry[1]] = entry[2]
+    elif kind == "opt":
+        spec = d.spec
+        o = spec.options[entry[1]]
+        if o.var:
+            fr.env[o.var] = entry[2]
+        fr.pc = o.start
+    elif kind == "act":
+        spec = d.spec
+        fr.pc = spec.end[0]
+        start_action(st, entry[1], entry[2], d.player, d.pos)
+    elif kind == "no":
+        st.frames.pop()
+
+
+# events and abilities -------------------------------------------------------------
+
+def signal(st, fr, event: str, args: list, pos) -> None:
+    g = st.g
+    names = g.defn.events.get(event, [])
+    if st.trace is not None:
+        st.emit("signal", pos, event=event, args=[plain(a) for a in args])
+    if event in g.limit_events:
+        prefix = event + "|"
+        st.used = {u for u in st.used if not u.startswith(prefix)}
+    listeners = []
+    subject = args[0] if args else None
+    if type(subject) is Comp:
+        for t in g.comp_triggers[subject].get(event, ()):
+            if not t.broadcast:
+                listeners.append((subject, t))
+    if event in g.broadcast_events:
+        for c in in_play(st, None):
+            for t in g.comp_triggers[c].get(event, ()):
+                if t.broadcast:
+                    listeners.append((c, t))
+    if not listeners:
+        return
+    base_env = dict(zip(names, args))
+    base_env["cause"] = fr.you
+    for c, t in reversed(listeners):
+        you = controller(st, c)
+        if you is None:
+            you = fr.you
+        push(st, t.code, dict(base_env), c, you, pos)
+
+
+def start_action(st, c, index: int, player, pos) -> None:
+    spec = st.g.comp_actions[c][index]
+    if spec.limit is not None:
+        st.used.add(f"{spec.limit}|{int(c)}|{index}")
+    if st.trace is not None:
+        st.emit("action", pos, card=st.g.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
+    push(st, spec.code, {"cause": player}, c, player, pos)
+
+
+def usable_actions(st, player, window):
+    """(component, action) pairs the player may use now in this window."""
+    out = []
+    g = st.g
+    for c in in_play(st, player):
+        actions = g.comp_actions[c]
+        if not actions:
+            continue
+        for a in actions:
+            if window is not None and a.windows and window not in a.windows:
+                continue
+            if a.limit is not None and f"{a.limit}|{int(c)}|{a.index}" in st.used:
+                continue
+            if a.usable(st, c, player):
+                out.append((c, a))
+    return out
+
+
+# places and owners --------------------------------------------------------------
+
+def holder(st, c):
+    """What the zone of component `c` belongs to: a player, team, node or component."""
+    if type(c) is not Comp:
+        return None
+    z = st.where[c]
+    if z is None:
+        return None
+    return st.g.zone_holder(z)
+
+
+def controller(st, c):
+    """The player whose zone holds `c`, following components that hold components."""
+    seen = 0
+    while type(c) is Comp and seen < 64:
+        h = holder(st, c)
+        if type(h) is Seat:
+            return h
+        if type(h) is not Comp:
+            return None
+        c = h
+        seen += 1
+    return None
+
+
+def owner(st, c):
+    if type(c) is not Comp:
+        return None
+    o = st.g.comp_owner[c]
+    return Seat(o) if o is not None else controller(st, c)
+
+
+def in_play(st, player=None) -> list:
+    """Components in zones that are in play, optionally only those a player controls."""
+    g = st.g
+    out = []
+    for key, comps in st.zones.items():
+        if comps and g.zone_def(key).in_play:
+            if player is None:
+                out.extend(comps)
+            else:
+                for c in comps:
+                    if controller(st, c) == player:
+                        out.extend((c,))
+    return out
+
+
+# readable values ----------------------------------------------------------------
+
+def label_of(st, v) -> str:
+    t = type(v)
+    if t is Comp:
+        return st.g.comp_card[v].title
+    if t is Seat:
+        return st.g.player_name(int(v))
+    if t is Team:
+        return f"team {int(v) + 1}"
+    if t is NodeRef:
+        node = st.g.nodes.get(v, {})
+        return str(node.get("name", v))
+    if t is ZoneRef:
+        return str(v)
+    if v is None:
+        return "none"
+    if t is bool:
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(label_of(st, x) for x in v)
+    return str(v)
+
+
+def plain(v):
+    """A JSON-ready form of a value, for the trace."""
+    t = type(v)
+    if t is Comp:
+        return int(v)
+    if t is Seat:
+        return f"player {int(v) + 1}"
+    if t is Team:
+        return f"team {int(v) + 1}"
+    if t is CounterMap:
+        return v.name
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if v is None or isinstance(v, (int, str, float, bool)):
+        return v if not isinstance(v, str) else str(v)
+    return str(v)
+
+
+_MISSING = object()
