@@ -18,7 +18,7 @@ from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, Gam
 from .names import fold
 from .parser import parse
 from .resources import content_dir
-from .source import PStr, SourceFile, load_file
+from .source import PDict, PStr, SourceFile, load_file
 from .validate import file_kind, validate
 
 YAML_SUFFIXES = (".yaml", ".yml")
