@@ -28,13 +28,22 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json"], default="text", help="how to print the report")
     check.add_argument("--color", choices=["auto", "always", "never"], default="auto")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.set_defaults(subparser=check)
     return parser
 
 
 def cmd_check(args) -> int:
+    import os
+
     from .checking import check_paths
     from .diagnostics import render_json, render_text
     from .resources import content_dir
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:  # a path that names nothing is a mistake in the command, not in the content
+        args.subparser.print_usage(sys.stderr)
+        for p in missing:
+            print(f"regles check: error: no such file or folder: {p}", file=sys.stderr)
+        return 2
     paths = args.paths or [str(content_dir())]
     report = check_paths(paths)
     if args.format == "json":
@@ -48,7 +57,10 @@ def cmd_check(args) -> int:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors (2), --help and --version (0): a status, not an exception
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
@@ -62,6 +74,9 @@ def main(argv=None) -> int:
         return 0
     except RecursionError:
         print("regles: error: the content nests too deeply to be read", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a fault of regles itself: say so in one line, never a traceback
+        print(f"regles: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 
 
