@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, UnexpectedEOF
 from lark.indenter import DedentError, Indenter
 
@@ -541,6 +541,11 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
             return Position(_path, line, column)
     parser = lark_parser()
     source = text if text.endswith("\n") else text + "\n"
+    for n, line in enumerate(source.splitlines(), 1):
+        lead = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in lead and line.strip():
+            raise ContentError("syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
+                               "indent with spaces")
     try:
         tree = parser.parse(source, start=start)
     except UnexpectedInput as exc:
@@ -549,7 +554,25 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
         raise ContentError("syntax error: this line is indented less than its block but more than the "
                            "enclosing one", _dedent_position(source, where),
                            "indent each line of a block by the same amount") from None
+    _check_depth(tree, where)
     return _ToNodes(where).transform(tree)
+
+
+MAX_DEPTH = 100
+
+
+def _check_depth(tree, where) -> None:
+    """Refuse trees nested deeper than MAX_DEPTH, which the later stages walk recursively."""
+    stack = [(tree, 1)]
+    while stack:  # iteratively: the tree may be far deeper than Python's recursion limit
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta if isinstance(node, Tree) else node
+            line, col = getattr(meta, "line", None), getattr(meta, "column", None)
+            raise ContentError(f"syntax error: blocks or expressions nested more than {MAX_DEPTH} levels deep",
+                               where(line or 1, col or 1), "split the expression with 'let', or the block into procedures")
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
 
 
 def _dedent_position(text, where):

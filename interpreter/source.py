@@ -47,6 +47,11 @@ class PStr(str):
         if line == 1:
             quote = 1 if self.style in ('"', "'") else 0
             return Position(base.path, base.line, base.column + quote + column - 1)
+        last = getattr(self, "end_line", None)
+        if last is not None and base.line + line - 1 > last:
+            # the line breaks came from escapes ('\n') or folding, not from the file:
+            # point at the string itself rather than past its end
+            return Position(base.path, base.line, base.column)
         return Position(base.path, base.line + line - 1, column)
 
 
@@ -148,6 +153,7 @@ class _Builder:
             s.pos = pos
             s.style = node.style
             s.lines = None
+            s.end_line = node.end_mark.line + 1
             if node.style in ("|", ">"):
                 s.lines = _block_indent(self.loader_text, node)
             return s

@@ -43,6 +43,10 @@ def file_kind(src: SourceFile) -> str:
         raise ContentError("missing key 'kind'", getattr(data, "pos", top),
                            "say which kind of file this is: " + ", ".join(KINDS))
     kind = data["kind"]
+    if not isinstance(kind, str):
+        raise ContentError(f"'kind' must be a string, not {type_name(kind)}",
+                           getattr(kind, "pos", data.key_pos.get("kind", data.pos) if isinstance(data, PDict) else top),
+                           "the kinds are: " + ", ".join(KINDS))
     if kind not in KINDS:
         where = getattr(kind, "pos", data.pos)
         hint = did_you_mean(str(kind), KINDS) if isinstance(kind, str) else None
