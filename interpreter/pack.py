@@ -228,8 +228,11 @@ class PackLoader:
                 elif isinstance(spec, dict) and isinstance(spec.get("body"), str):
                     params = [str(p) for p in _list(spec.get("params")) if isinstance(p, str)]
                     g.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
+                else:  # declared, but not as text (the schema says so): known, with no body to check
+                    g.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
         for proc in g.procedures.values():
-            proc.tree = parse_text(proc.text, "procedure", self.report)
+            if proc.text is not None:
+                proc.tree = parse_text(proc.text, "procedure", self.report)
         if g.heuristic:
             g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
         return g
