@@ -7,6 +7,7 @@ tag can construct a Python object, and nothing in a file is ever executed.
 """
 from __future__ import annotations
 
+import os
 import re
 
 import yaml
@@ -232,11 +233,15 @@ class SourceFile:
         self.schema_hint = schema_hint
 
 
+def _too_large(path: str, size: int) -> ContentError:
+    return ContentError(f"file is too large ({size / 1048576:.1f} MB; the limit is "
+                        f"{MAX_BYTES // 1048576} MB)", Position(path, 1, 1),
+                        "split the content into several files")
+
+
 def decode(path: str, raw: bytes) -> str:
     if len(raw) > MAX_BYTES:
-        raise ContentError(f"file is too large ({len(raw) / 1048576:.1f} MB; the limit is "
-                           f"{MAX_BYTES // 1048576} MB)", Position(path, 1, 1),
-                           "split the content into several files")
+        raise _too_large(path, len(raw))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -340,6 +345,9 @@ def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[Con
         try:
             with open(path, "rb") as fh:
                 raw = fh.read(MAX_BYTES + 1)
+                if len(raw) > MAX_BYTES:  # say how large the whole file is, not what was read of it
+                    size = os.fstat(fh.fileno()).st_size
+                    raise _too_large(path, max(size, len(raw)))
         except OSError as exc:
             raise ContentError(f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
     text = decode(path, raw)
