@@ -35,7 +35,7 @@ FUNCTIONS = {b.name: b for b in [
     Builtin("opponents", 1, 1, "the players not in a player's team"),
     Builtin("team", 1, 1, "the team of a player"),
     Builtin("members", 1, 1, "the players of a team"),
-    Builtin("seat", 1, 1, "the seat number of a player, from 1"),
+    Builtin("seat", 1, 1, "the seat number of a player, from 1 (for a team, its number from 1)"),
     Builtin("node", 1, 1, "the board node with this id"),
     Builtin("nodes", 0, 1, "every board node, or those of one kind"),
     Builtin("neighbors", 1, 1, "the nodes linked to a node"),
@@ -54,6 +54,8 @@ FUNCTIONS = {b.name: b for b in [
     Builtin("has", 2, 2, "whether a component carries a class (tag or attribute value), given by name"),
     Builtin("label", 1, 1, "the readable name of a value"),
     Builtin("range", 1, 2, "the numbers from 1 to N (or from A to B)"),
+    Builtin("select", 3, 3, "the second argument when the first is true, else the third (only the one chosen is evaluated)"),
+    Builtin("supply", 1, 1, "how many are left in the supply of a counter, by name"),
     Builtin("in_play", 0, 1, "every component in a zone that is in play (or only those a player controls)"),
 ]}
 

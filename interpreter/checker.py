@@ -32,7 +32,7 @@ _FUNC_TYPES = {"count": NUM, "sum": NUM, "max": NUM, "min": NUM, "any": BOOL, "a
                "nodes": LIST, "neighbors": LIST, "linked": BOOL, "zone_of": ZONE, "holder": ANY,
                "owner": PLAYER, "controller": PLAYER, "option": ANY, "random": ANY, "sorted": LIST,
                "reversed": LIST, "distinct": LIST, "most": ANY, "tapped": BOOL, "has": BOOL, "label": STR,
-               "range": LIST, "in_play": LIST}
+               "range": LIST, "in_play": LIST, "select": ANY, "supply": NUM}
 _PROPERTY_TYPES = {"id": STR, "title": STR, "kind": STR, "zone": ZONE, "owner": PLAYER, "controller": PLAYER,
                    "tapped": BOOL, "tags": LIST, "seat": NUM, "team": TEAM, "neighbors": LIST, "size": NUM}
 
@@ -72,6 +72,11 @@ class Checker:
             if proc.tree is not None:
                 params = {p: ANY for p in proc.params}
                 self.block(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name))
+        for f in g.functions.values():
+            if f.name in FUNCTIONS:
+                self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
+            if f.tree is not None:
+                self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
         if "game" not in g.procedures:
             self.error(g.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
         if getattr(g, "heuristic_tree", None) is not None:
@@ -116,6 +121,8 @@ class Checker:
             for a in attrs:
                 if a not in g.attributes:
                     self.error(g.pos, f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
+        if g.discard is not None and g.discard not in g.zones:
+            self.error(g.pos, f"unknown zone '{g.discard}' for the discard", did_you_mean(g.discard, g.zones))
         if g.score is not None and g.score not in g.counters:
             self.error(g.score.pos, f"unknown counter '{g.score}' for the score", did_you_mean(g.score, g.counters))
         for o in g.options.values():
@@ -765,8 +772,14 @@ class Checker:
         b = FUNCTIONS.get(e.func)
         for a in e.args:
             self.expr(a, scope)
+        if b is None and e.func in self.g.functions:
+            f = self.g.functions[e.func]
+            if len(e.args) != len(f.params):
+                self.error(e.pos, f"{e.func}() takes {_n(len(f.params), 'argument')}, got {len(e.args)}",
+                           f"{e.func}({', '.join(f.params)})")
+            return ANY
         if b is None:
-            self.error(e.pos, f"unknown function '{e.func}'", did_you_mean(e.func, FUNCTIONS))
+            self.error(e.pos, f"unknown function '{e.func}'", did_you_mean(e.func, list(FUNCTIONS) + list(self.g.functions)))
             return ANY
         n = len(e.args)
         if not b.min_args <= n <= b.max_args:

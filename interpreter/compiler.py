@@ -263,6 +263,11 @@ class Compiler:
         return index
 
     def x_Call(self, e, ctx):
+        if e.func == "select":
+            test, yes, no = (self.expr(a, ctx) for a in e.args)
+            return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
+        if e.func not in _FUNCS:
+            return self.user_call(e, ctx)
         impl = _FUNCS[e.func]
         args = [self.expr(a, ctx) for a in e.args]
         pos = e.pos
@@ -274,7 +279,26 @@ class Compiler:
             return lambda st, fr: impl(st, pos, a0(st, fr), a1(st, fr))
         return lambda st, fr: impl(st, pos, *[a(st, fr) for a in args])
 
+    def user_call(self, e, ctx):
+        """A call of a function the game defines: its body runs with the arguments bound."""
+        f = self.g.functions[e.func]
+        body = self.cg.function_body(f.name)
+        args = [self.expr(a, ctx) for a in e.args]
+        params = f.params
+        pos = e.pos
+        from .state import Frame
+
+        def call(st, fr):
+            env = {p: a(st, fr) for p, a in zip(params, args)}
+            try:
+                return body[0](st, Frame(None, 0, env, fr.me, fr.you))
+            except RecursionError:
+                raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
+        return call
+
     def x_ListLit(self, e, ctx):
+        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
+            return self.expr(e.items[0], ctx)  # [each x in S where C] is the list itself
         items = [self.expr(i, ctx) for i in e.items]
         return lambda st, fr: [i(st, fr) for i in items]
 
@@ -566,7 +590,8 @@ class Compiler:
 
         def call(st, fr):
             env = {p: a(st, fr) for p, a in zip(params, args)}
-            vm.push(st, procs[name], env, fr.me, fr.you, pos)
+            # a procedure with a parameter named 'you' acts for that player
+            vm.push(st, procs[name], env, fr.me, env.get("you", fr.you), pos)
         ctx.emit(call, pos)
 
     def s_Shuffle(self, s, ctx):
@@ -1040,7 +1065,7 @@ _FUNCS = {
     "opponents": _f_opponents,
     "team": lambda st, pos, p: st.team_of(_player(p, pos)),
     "members": _f_members,
-    "seat": lambda st, pos, p: int(_player(p, pos)) + 1,
+    "seat": lambda st, pos, p: int(p) + 1 if type(p) is Team else int(_player(p, pos)) + 1,
     "node": _f_node,
     "nodes": _f_nodes,
     "neighbors": lambda st, pos, n: [NodeRef(x) for x in st.g.adj.get(str(n), ())],
@@ -1060,6 +1085,8 @@ _FUNCS = {
     "label": lambda st, pos, v: vm.label_of(st, v),
     "range": _f_range,
     "in_play": lambda st, pos, p=None: vm.in_play(st, p),
+    "supply": lambda st, pos, name: st.counters.get("$" + str(name), 0),
+    "select": None,  # compiled specially: only the chosen branch is evaluated
 }
 
 assert set(_FUNCS) == set(FUNCTIONS), set(_FUNCS) ^ set(FUNCTIONS)

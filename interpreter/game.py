@@ -72,6 +72,7 @@ class CompiledGame:
                 self.adj.setdefault(b2, []).append(a)
         self.build_components()
         self.compiler = Compiler(self)
+        self._function_bodies: dict = {}
         self.procs: dict[str, Code] = {}
         for name in defn.procedures:
             self.procs[name] = Code(f"proc:{name}", "proc", proc=name)
@@ -245,6 +246,16 @@ class CompiledGame:
         if node.limit is not None:
             self.limit_events.add(node.limit)
         return vm.ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab)
+
+    def function_body(self, name: str) -> list:
+        """A one-cell list holding the compiled body of a game function (filled on first need,
+        so that functions may call each other in any order)."""
+        cell = self._function_bodies.get(name)
+        if cell is None:
+            cell = self._function_bodies[name] = [None]
+            f = self.defn.functions[name]
+            cell[0] = self.compiler.expr(f.tree, Ctx(self, Code(f"function:{name}", "function"), locals_=f.params))
+        return cell
 
     # places ---------------------------------------------------------------------
     def zone_def(self, key: str):

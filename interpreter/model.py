@@ -64,6 +64,15 @@ class ProcedureDef:
 
 
 @dataclass
+class FunctionDef:
+    name: str
+    params: list
+    text: str
+    pos: Position
+    tree: object = None  # nodes.Condition once parsed
+
+
+@dataclass
 class KeywordDef:
     pattern: str
     words: list  # of (kind, value): ("lit", folded word) / ("param", NAME) / ("dash", "-")
@@ -154,6 +163,7 @@ class GameDef:
     discard: str | None
     pos: Position
     file: str
+    functions: dict = field(default_factory=dict)
     keywords: list = field(default_factory=list)
     cards: list = field(default_factory=list)
     boards: list = field(default_factory=list)

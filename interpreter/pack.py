@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import nodes as N
 from .diagnostics import ContentError, Position, Report
-from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, GameDef, KeywordDef, OptionDef,
+from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, FunctionDef, GameDef, KeywordDef, OptionDef,
                     ProcedureDef, RulesTestDef, ScenarioDef, ZoneDef)
 from .names import fold
 from .parser import parse
@@ -134,6 +134,8 @@ class PackLoader:
                 files.append(p)
         sources = [s for s in (self.load(p) for p in files) if s is not None]
         games = [s for s in sources if s.data.get("kind") == "game"]
+        if not games and any(is_game_file(p) for p in files):
+            return None  # the game file could not be loaded: its error is reported already
         if not games:
             self.report.error(Position(display_path(root)), "no game file (kind: game) in this folder",
                               "a game folder holds a game.yaml")
