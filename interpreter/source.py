@@ -132,6 +132,11 @@ class _Builder:
                     raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
                                        "write the keys out in full")
                 key = self.build(key_node, depth + 1)
+                if isinstance(key, (int, float)) and not isinstance(key, bool):
+                    # numbers as keys (player counts, levels) are read as their text, as JSON would
+                    text = PStr(key_node.value)
+                    text.pos, text.style, text.lines = key.pos, None, None
+                    key = text
                 if not isinstance(key, str):
                     raise ContentError(f"a key must be a string, not {type_name(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
