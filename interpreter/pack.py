@@ -237,6 +237,16 @@ class PackLoader:
                 proc.tree = parse_text(proc.text, "procedure", self.report)
         if g.heuristic:
             g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
+        funcs = d.get("functions")
+        if isinstance(funcs, dict):
+            for name, spec in funcs.items():
+                text = spec if isinstance(spec, str) else spec.get("body") if isinstance(spec, dict) else None
+                if not isinstance(text, str):
+                    continue
+                params = [str(x) for x in _list(spec.get("params")) if isinstance(x, str)] if isinstance(spec, dict) else []
+                f = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
+                f.tree = parse_text(text, "condition", self.report)
+                g.functions[name] = f
         return g
 
     # other kinds ---------------------------------------------------------
