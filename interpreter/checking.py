@@ -75,16 +75,25 @@ def check_paths(paths: list[str]) -> Report:
                 lone.append(p)
         else:
             report.error(Position(raw), "no such file or folder")
-    for root, extra in packs.items():
-        load_pack(root, report, extra)
+    orphans: list[tuple[Path, int]] = []
     for f in lone:
+        before = len(report.errors)
         game_root = _named_game(f, report)
         if game_root is not None:
-            load_pack(game_root, report, [f])
+            # the files naming one game are checked together, with it, once
+            extra = packs.setdefault(game_root, [])
+            if f not in extra:
+                extra.append(f)
         else:
-            loader = PackLoader(report)
-            src = loader.load(f)
-            if src is not None and src.data.get("kind") not in ("game",) and report.ok:
-                report.error(src.data.pos, "this file belongs to no game",
-                             "put it in a game folder, or name its game with 'game: NAME'")
+            orphans.append((f, len(report.errors) - before))
+    for root, extra in packs.items():
+        load_pack(root, report, extra)
+    for f, found in orphans:
+        before = len(report.errors)
+        loader = PackLoader(report)
+        src = loader.load(f)
+        if src is not None and src.data.get("kind") not in ("game",) and not found and len(report.errors) == before:
+            # said only of a file that is otherwise sound: its own errors come first
+            report.error(src.data.pos, "this file belongs to no game",
+                         "put it in a game folder, or name its game with 'game: NAME'")
     return report

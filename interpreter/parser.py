@@ -145,6 +145,11 @@ def _open_construct(text: str, line: int, column: int, where=None) -> str | None
         at = f"column {col}" if n == here else f"line {n}, column {col}"
         return f"the '{ch}' at {at} is still open"
     first = re.match(r"\s*([^\W\d][\w']*)", before)
+    if not (first and first.group(1) in _OPENERS):
+        # a statement after a header on the same line: 'Activation: gain 1 resource'
+        plain = _blank_strings(_no_comment(before))
+        if ":" in plain:
+            first = re.match(r"\s*([^\W\d][\w']*)", before[plain.rindex(":") + 1:])
     if first and first.group(1) in _OPENERS:
         word = first.group(1)
         kind = {"when": "trigger", "whenever": "trigger", "action": "action",
