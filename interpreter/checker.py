@@ -487,7 +487,10 @@ class Checker:
             if s.owner is not None:
                 self.expr(s.owner, scope)
         elif t is N.SetStmt:
-            if isinstance(s.target, N.Name):
+            if isinstance(s.target, N.Name) and self.global_name(s.target.name) == COUNTER \
+                    and s.target.name not in scope.names:
+                pass  # a counter of the whole game
+            elif isinstance(s.target, N.Name):
                 if s.target.name not in scope.names:
                     self.error(s.target.pos, f"cannot set '{s.target.name}': it is not a local name",
                                "introduce it with 'let'")
@@ -602,13 +605,17 @@ class Checker:
         # Return, Pass: nothing to check
 
     def check_labels(self, text: str, pos: Position, scope: Scope) -> None:
-        """Names inside {braces} of a label must be visible."""
+        """Each {expression} inside a label must read and resolve."""
         import re
+        from .diagnostics import ContentError
+        from .parser import parse
         for m in re.finditer(r"\{([^{}]*)\}", text):
-            inner = m.group(1).strip()
-            head = inner.split(".")[0]
-            if head and head not in scope.names and head not in SPECIAL_NAMES and not self.global_name(head):
-                self.error(pos, f"unknown name '{head}' in text \"{text}\"", did_you_mean(head, scope.names))
+            try:
+                tree = parse(m.group(1), "condition", lambda line, col: pos)
+            except ContentError as exc:
+                self.error(pos, f"in text \"{text}\": {{{m.group(1)}}} does not read: {exc.message}")
+                continue
+            self.expr(tree.expr, scope)
 
     # expressions -------------------------------------------------------------
     def expect(self, e, scope, want: str, what: str) -> str:

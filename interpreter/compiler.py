@@ -542,6 +542,11 @@ class Compiler:
 
     def s_SetStmt(self, s, ctx):
         value, pos, t = self.expr(s.value, ctx), s.pos, s.target
+        g = self.g
+        if isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters:
+            keyf, cdef = self.counter_target(t, ctx)
+            ctx.emit(lambda st, fr: st.set_counter(keyf(st, fr), cdef, _num(value(st, fr), pos), pos), pos)
+            return
         if isinstance(t, N.Name):
             n = t.name
 

@@ -148,7 +148,7 @@ class State:
         for cname, keep in self.g.kept_counters:
             key = f"{cname}#{c}"
             if key in self.counters and zdef.name not in keep:
-                self.set_counter(key, self.g.counters[cname], 0, pos)
+                self.set_counter(key, self.g.defn.counters[cname], 0, pos)
         if self.trace is not None:
             self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 
