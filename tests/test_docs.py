@@ -474,7 +474,8 @@ def test_schema_is_described(kind):
 _SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in CONTENT.rglob("*.yaml")) or
+@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in CONTENT.rglob("*")
+                                         if p.suffix in (".yaml", ".yml")) or
                          [pytest.param(None, marks=pytest.mark.skip(reason="no shipped content"))])
 def test_content_file_names_its_schema(path):
     file = ROOT / path
