@@ -11,7 +11,7 @@ from pathlib import Path
 from .checker import Checker
 from .diagnostics import ContentError, Position, Report
 from .model import GameDef
-from .pack import PackLoader, display_path, find_game_root, shipped_game, yaml_files
+from .pack import PackLoader, display_path, find_game_root, is_dir, is_file, shipped_game, yaml_files
 from .source import load_file
 
 
@@ -37,7 +37,7 @@ def _named_game(path: Path, report: Report) -> Path | None:
     if shipped is not None:
         return shipped
     candidate = (path.parent / name)
-    if (candidate / "game.yaml").is_file():
+    if is_file(candidate / "game.yaml"):
         return candidate
     from .pack import shipped_games
     from .names import did_you_mean
@@ -53,7 +53,7 @@ def check_paths(paths: list[str]) -> Report:
     lone: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
+        if is_dir(p):
             roots = sorted({f.parent for f in yaml_files(p) if f.name in ("game.yaml", "game.yml")})
             if not roots:
                 root = find_game_root(p)
@@ -64,7 +64,7 @@ def check_paths(paths: list[str]) -> Report:
             for r in roots:
                 # an inner pack (an expansion folder with its own game file) is its own pack
                 packs.setdefault(r, [])
-        elif p.is_file():
+        elif is_file(p):
             if p.name in ("game.yaml", "game.yml"):
                 packs.setdefault(p.parent, [])
                 continue

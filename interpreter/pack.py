@@ -58,9 +58,31 @@ def find_game_root(start: Path) -> Path | None:
     return None
 
 
+def is_file(path: Path) -> bool:
+    """`path.is_file()`, False for a name no file system accepts (too long, a NUL byte...)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def shipped_game(name: str) -> Path | None:
     folder = content_dir() / name
-    if (folder / "game.yaml").is_file():
+    if is_file(folder / "game.yaml"):
         return folder
     return None
 
@@ -153,7 +175,7 @@ class PackLoader:
                 continue
             named = src.data.get("game")
             if isinstance(named, str) and fold(named) != fold(game.id) and shipped_game(named) is None \
-                    and not (Path(src.path).parent / named).exists():
+                    and not exists(Path(src.path).parent / named):
                 self.report.error(named.pos, f"this file names game '{named}', but it is checked with game '{game.id}'",
                                   f"write 'game: {game.id}'")
             getattr(self, "add_" + kind.replace("-", "_"))(game, src)

@@ -145,6 +145,8 @@ CASES = [
     ("duplicate_shipped_card_id.yaml", 1, [
         f"duplicate_shipped_card_id.yaml:4:5: error: duplicate card id 'apprenti' "
         f"(first at {_shown(SHIPPED_SAMPLE)}:12)"]),
+    ("names_overlong_game.yaml", 1, [  # a name too long for the file system is only unknown
+        "names_overlong_game.yaml:2:7: error: unknown game '" + "seeders-exodus-" * 20 + "'"]),
     ("no_game.yaml", 1, [
         "no_game.yaml:1:1: error: this file belongs to no game",
         "    hint: put it in a game folder, or name its game with 'game: NAME'"]),
