@@ -54,6 +54,8 @@ FUNCTIONS = {b.name: b for b in [
     Builtin("has", 2, 2, "whether a component carries a class (tag or attribute value), given by name"),
     Builtin("label", 1, 1, "the readable name of a value"),
     Builtin("range", 1, 2, "the numbers from 1 to N (or from A to B)"),
+    Builtin("card", 1, 1, "the component with this card id (the first copy)"),
+    Builtin("cards", 1, 1, "every copy of the component with this card id"),
     Builtin("select", 3, 3, "the second argument when the first is true, else the third (only the one chosen is evaluated)"),
     Builtin("supply", 1, 1, "how many are left in the supply of a counter, by name"),
     Builtin("in_play", 0, 1, "every component in a zone that is in play (or only those a player controls)"),

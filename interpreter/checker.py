@@ -32,7 +32,7 @@ _FUNC_TYPES = {"count": NUM, "sum": NUM, "max": NUM, "min": NUM, "any": BOOL, "a
                "nodes": LIST, "neighbors": LIST, "linked": BOOL, "zone_of": ZONE, "holder": ANY,
                "owner": PLAYER, "controller": PLAYER, "option": ANY, "random": ANY, "sorted": LIST,
                "reversed": LIST, "distinct": LIST, "most": ANY, "tapped": BOOL, "has": BOOL, "label": STR,
-               "range": LIST, "in_play": LIST, "select": ANY, "supply": NUM}
+               "range": LIST, "in_play": LIST, "select": ANY, "supply": NUM, "card": COMP, "cards": LIST}
 _PROPERTY_TYPES = {"id": STR, "title": STR, "kind": STR, "zone": ZONE, "owner": PLAYER, "controller": PLAYER,
                    "tapped": BOOL, "tags": LIST, "seat": NUM, "team": TEAM, "neighbors": LIST, "size": NUM}
 
@@ -792,6 +792,10 @@ class Checker:
         if not b.min_args <= n <= b.max_args:
             want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             self.error(e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}")
+        if e.func in ("card", "cards") and e.args and isinstance(e.args[0], N.String) \
+                and fold(e.args[0].value) not in {fold(c.id) for c in self.g.cards}:
+            self.error(e.args[0].pos, f"no card with id '{e.args[0].value}'",
+                       did_you_mean(e.args[0].value, [c.id for c in self.g.cards]))
         if e.func == "option" and e.args and isinstance(e.args[0], N.String) and e.args[0].value not in self.g.options:
             self.error(e.args[0].pos, f"unknown option '{e.args[0].value}'", did_you_mean(e.args[0].value, self.g.options))
         return _FUNC_TYPES.get(e.func, ANY)

@@ -1044,6 +1044,13 @@ def _f_range(st, pos, a, b=_MISSING):
     return list(range(_num(a, pos), _num(b, pos) + 1))
 
 
+def _f_cards(st, pos, key):
+    found = st.g.cards_by_id.get(fold(str(key)))
+    if not found:
+        raise GameFault(f"no card with id '{key}'", pos)
+    return found
+
+
 def _f_distinct(st, pos, s):
     out = []
     for x in _iter(st, s, pos):
@@ -1091,6 +1098,8 @@ _FUNCS = {
     "range": _f_range,
     "in_play": lambda st, pos, p=None: vm.in_play(st, p),
     "supply": lambda st, pos, name: st.counters.get("$" + str(name), 0),
+    "card": lambda st, pos, key: _f_cards(st, pos, key)[0],
+    "cards": lambda st, pos, key: _f_cards(st, pos, key),
     "select": None,  # compiled specially: only the chosen branch is evaluated
 }
 

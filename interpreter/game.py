@@ -94,6 +94,9 @@ class CompiledGame:
                     self.comp_card.append(card)
                     self.comp_owner.append(o)
                     self.comp_start.append(card.start)
+        self.cards_by_id: dict = {}
+        for c, card in enumerate(self.comp_card):
+            self.cards_by_id.setdefault(fold(card.id), []).append(self.comps[c])
         self.comp_attrs = {}
         for name, a in d.attributes.items():
             default = a.default
@@ -433,6 +436,14 @@ class Game:
         return out
 
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
+        """A new game, run up to its first decision."""
+        st = self.blank_state(players, seed, options, trace)
+        vm.push(st, self.compiled.procs["game"], {}, None, None, self.compiled.defn.pos)
+        vm.run(st)
+        return st
+
+    def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
+        """A state with every component in its starting zone and the game not yet begun."""
         d = self.compiled.defn
         if not d.min_players <= players <= d.max_players:
             raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
@@ -465,8 +476,6 @@ class Game:
             st.where[c] = ZoneRef(key)
         if st.trace is not None:
             st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options)
-        vm.push(st, g.procs["game"], {}, None, None, d.pos)
-        vm.run(st)
         return st
 
     def state_from_json(self, data: dict) -> GameState:

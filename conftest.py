@@ -1,0 +1,69 @@
+"""Shared test set-up: rules-test files of the shipped games become pytest items.
+
+Every `kind: rules-test` file under content/*/ is collected; each of its tests
+is one item carrying the pytest marker `rule(...)` with the rule IDs it
+checks, so that ../shared/tools/rule_coverage.py counts it.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+CONTENT = ROOT / "content"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "rule(*ids): rule IDs this test checks")
+
+
+@lru_cache(maxsize=None)
+def loaded_game(name: str):
+    import interpreter
+    return interpreter.load(str(CONTENT / name))
+
+
+class RulesTestItem(pytest.Item):
+    def __init__(self, *, game: str, index: int, **kwargs):
+        super().__init__(**kwargs)
+        self.game = game
+        self.index = index
+
+    def runtest(self):
+        from interpreter.ruletest import run_test
+        game = loaded_game(self.game)
+        test = [t for t in game.compiled.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
+        result = run_test(game, test)
+        if not result.passed:
+            tail = "\n".join(f"    {e}" for e in result.trace[-12:])
+            raise AssertionError(f"{result.message}\n  last events:\n{tail}")
+
+    def reportinfo(self):
+        return self.path, 0, f"rules test: {self.name}"
+
+    def repr_failure(self, excinfo):
+        return str(excinfo.value)
+
+
+class RulesTestFile(pytest.File):
+    def collect(self):
+        import yaml
+        data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+        game = self.path.relative_to(CONTENT).parts[0]
+        file_rules = list(data.get("rules") or [])
+        for i, t in enumerate(data.get("tests") or []):
+            item = RulesTestItem.from_parent(self, name=str(t.get("name", f"test {i + 1}")), game=game, index=i)
+            ids = file_rules + list(t.get("rules") or [])
+            if ids:
+                item.add_marker(pytest.mark.rule(*ids))
+            yield item
+
+
+def pytest_collect_file(parent, file_path: Path):
+    if file_path.suffix in (".yaml", ".yml") and CONTENT in file_path.parents:
+        head = file_path.read_text(encoding="utf-8", errors="replace")[:2000]
+        if "kind: rules-test" in head:
+            return RulesTestFile.from_parent(parent, path=file_path)
+    return None
