@@ -54,16 +54,19 @@ def check_paths(paths: list[str]) -> Report:
     for raw in paths:
         p = Path(raw)
         if is_dir(p):
-            roots = sorted({f.parent for f in yaml_files(p) if f.name in ("game.yaml", "game.yml")})
-            if not roots:
-                root = find_game_root(p)
-                if root is not None:
-                    packs.setdefault(root, [])
-                else:
-                    lone.extend(yaml_files(p))
+            files = yaml_files(p)
+            roots = sorted({f.parent for f in files if f.name in ("game.yaml", "game.yml")})
             for r in roots:
                 # an inner pack (an expansion folder with its own game file) is its own pack
                 packs.setdefault(r, [])
+            above = find_game_root(p)
+            for f in files:
+                if any(r in f.parents for r in roots):
+                    continue  # checked with its pack
+                if above is not None:
+                    packs.setdefault(above, [])
+                elif f not in lone:
+                    lone.append(f)  # a file of no game folder: checked with the game it names
         elif is_file(p):
             if p.name in ("game.yaml", "game.yml"):
                 packs.setdefault(p.parent, [])

@@ -358,11 +358,13 @@ def test_non_utf8_generated(tmp_path, capsys, monkeypatch):
         "latin1.yaml:3:4: error: file is not valid UTF-8 (byte 0xe9)"])
 
 
-def test_whole_corpus_at_once(capsys, monkeypatch):
-    """All the broken files in one run: every diagnostic of every file, in one report."""
+@pytest.mark.parametrize("by", ["names", "folder"])
+def test_whole_corpus_at_once(by, capsys, monkeypatch):
+    """All the broken files in one run, named one by one or as their folder (which holds game
+    folders too): every file is reported, in one report."""
     monkeypatch.chdir(CORPUS)
     names = [_case_id(c) for c in CASES]
-    code = cli.main(["check", *names])
+    code = cli.main(["check", *(names if by == "names" else ["."])])
     captured = capsys.readouterr()
     assert code == 1
     assert "Traceback" not in captured.out + captured.err
