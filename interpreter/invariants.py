@@ -1,0 +1,119 @@
+"""Generic invariants of any game, checked after every step with `--check`.
+
+- every component placed at the start is in exactly one zone, and the
+  state's index of where each component lies agrees with the zones;
+- no counter below its floor (`min`, default 0) or above its ceiling (`max`);
+- limited supplies never negative, and conserved: for a counter with a
+  numeric `supply`, the counters drawing on it (itself and those naming it
+  as their `supply`) plus what is left in the supply always add up to what
+  they added up to when the game began;
+- the game ends within a bound of decisions (`did not end`).
+
+    checker = Invariants(state)      # right after new_state
+    checker.check(state)             # after each apply; raises InvariantError
+"""
+from __future__ import annotations
+
+MAX_DECISIONS = 20_000
+
+
+class InvariantError(Exception):
+    """A state broke an invariant of every game."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def check_bound(state, max_decisions: int) -> None:
+    """The game must end within a bound of decisions."""
+    if len(state.history) > max_decisions:
+        raise InvariantError(f"did not end: more than {max_decisions} decisions")
+
+
+class Invariants:
+    def __init__(self, state, max_decisions: int = MAX_DECISIONS):
+        g = state.g
+        self.max_decisions = max_decisions
+        self.placed = [c for c, z in enumerate(state.where) if z is not None]
+        self.n_comps = len(g.comps)
+        counters = g.defn.counters
+        # supply name -> (counter names drawing on it)
+        self.supplies: dict[str, list] = {}
+        for name, cdef in counters.items():
+            if cdef.supply is None:
+                continue
+            root = cdef.supply if isinstance(cdef.supply, str) else name
+            self.supplies.setdefault(root, []).append(name)
+        self.supplies = {k: v for k, v in self.supplies.items()
+                         if k in counters and isinstance(counters[k].supply, int)}
+        self.totals = {root: self._total(state, root, names) for root, names in self.supplies.items()}
+        self.notes = []  # not errors: facts of the start worth telling a designer
+        for root, total in self.totals.items():
+            if total != counters[root].supply:
+                self.notes.append(f"the supply of {root} is {counters[root].supply}, but {total} exist at the "
+                                  f"start (initial values are not taken from the supply)")
+        self.check(state)
+
+    @staticmethod
+    def _total(state, root, names) -> int:
+        names = set(names)
+        total = state.counters.get("$" + root, 0)
+        for key, v in state.counters.items():
+            if not key.startswith("$") and key.split("#", 1)[0] in names:
+                total += v
+        return total
+
+    def check(self, state) -> None:
+        self.check_components(state)
+        self.check_counters(state)
+        check_bound(state, self.max_decisions)
+
+    def check_components(self, state) -> None:
+        where = state.where
+        seen: dict[int, str] = {}
+        for key, comps in state.zones.items():
+            for c in comps:
+                c = int(c)
+                if not 0 <= c < self.n_comps:
+                    raise InvariantError(f"zone {key} holds {c}, which is no component")
+                if c in seen:
+                    other = seen[c]
+                    raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is in two places: "
+                                         + (f"zone {key} twice" if other == key else f"zones {other} and {key}"))
+                seen[c] = key
+                if where[c] != key:
+                    raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) lies in zone {key} "
+                                         f"but the state says it is in {where[c] or 'no zone'}")
+        for c in self.placed:
+            if c not in seen:
+                raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is in no zone "
+                                     f"(the state says {where[c] or 'no zone'})")
+        for c, z in enumerate(where):
+            if z is not None and c not in seen:
+                raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is said to be in {z} "
+                                     f"but is not there")
+
+    def check_counters(self, state) -> None:
+        counters = state.g.defn.counters
+        for key, v in state.counters.items():
+            if key.startswith("$"):
+                if v < 0:
+                    raise InvariantError(f"the supply of {key[1:]} is negative: {v}")
+                continue
+            cdef = counters.get(key.split("#", 1)[0])
+            if cdef is None:
+                raise InvariantError(f"counter {key} is of no declared counter")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise InvariantError(f"counter {key} holds {v!r}, not a whole number")
+            floor = cdef.minimum if cdef.minimum is not None else 0
+            if v < floor:
+                raise InvariantError(f"counter {key} is {v}, below its floor {floor}")
+            if cdef.maximum is not None and v > cdef.maximum:
+                raise InvariantError(f"counter {key} is {v}, above its ceiling {cdef.maximum}")
+        for root, names in self.supplies.items():
+            total = self._total(state, root, names)
+            if total != self.totals[root]:
+                drawn = " and ".join(sorted(names))
+                raise InvariantError(f"the supply of {root} is not conserved: {drawn} with what is left "
+                                     f"add up to {total}, not {self.totals[root]}")
