@@ -29,7 +29,185 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=["auto", "always", "never"], default="auto")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.set_defaults(subparser=check)
+    _add_play_commands(sub)
     return parser
+
+
+def _add_play_commands(sub) -> None:
+    """The subcommands that run games: simulate, play, replay."""
+    def game_args(p):
+        p.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+        p.add_argument("--players", "-n", type=int, default=None, help="number of players (default: the fewest)")
+        p.add_argument("--seed", "-s", type=int, default=1, help="the seed (default 1)")
+        p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                       help="a game option; may be repeated")
+
+    sim = sub.add_parser("simulate", help="play many games with bots and report win rates, scores and speed",
+                         description="Play many games with bots. Game i uses seed seed_for(SEED, i), so a run "
+                                     "gives the same results whatever the number of workers. A game that "
+                                     "raises is an error: reported with its seed, its trace saved. Exit "
+                                     "status 1 when any game failed.")
+    game_args(sim)
+    sim.add_argument("--games", "-k", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--agents", "-a", default="random",
+                     help="bots, one per seat or one for all: random, greedy (default random)")
+    sim.add_argument("--check", action="store_true", help="check the generic invariants after every step")
+    sim.add_argument("--json", metavar="FILE", help="write the results as a JSON object")
+    sim.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    sim.add_argument("--trace-dir", default="traces", metavar="DIR",
+                     help="where the traces of failed games go (default ./traces)")
+    sim.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                     help="a game with more decisions did not end: an error (default 20000)")
+    sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sim.set_defaults(subparser=sim)
+
+    play = sub.add_parser("play", help="play a game at the terminal against bots",
+                          description="Play seat 1 (or --seat) at the terminal against bots; every event is "
+                                      "told as it happens, showing only what your seat may see. "
+                                      "Type the number of an option; q quits.")
+    game_args(play)
+    play.add_argument("--agents", "-a", default="greedy",
+                      help="the bots of the other seats, one for all or one per other seat (default greedy)")
+    play.add_argument("--seat", type=int, default=1, help="the seat you play, from 1 (default 1)")
+    play.add_argument("--save", metavar="TRACE", help="write the game's trace to this file")
+    play.set_defaults(subparser=play)
+
+    rep = sub.add_parser("replay", help="play a saved trace again and check every event is the same",
+                         description="Re-play a trace from its game, seed, options and choices; exit status 1 "
+                                     "at the first event that differs.")
+    rep.add_argument("trace", metavar="TRACE", help="a trace file (JSON lines)")
+    rep.set_defaults(subparser=rep)
+
+
+def _usage_error(args, message: str) -> int:
+    args.subparser.print_usage(sys.stderr)
+    print(f"regles {args.command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _setup_game(args):
+    """(game, players, options) from the arguments, or an exit status (1 content, 2 usage)."""
+    import os
+
+    from .game import LoadError, load
+    try:
+        game = load(args.game)
+    except LoadError as exc:
+        diags = exc.report.diagnostics
+        if len(diags) == 1 and diags[0].message.startswith("no such game"):
+            what = "not a game folder (it has no game.yaml)" if os.path.isdir(args.game) else diags[0].message
+            return _usage_error(args, f"{args.game}: {what}")
+        print(str(exc), file=sys.stderr)
+        return 1
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        return _usage_error(args, f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                                  f"not {players}")
+    given = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            return _usage_error(args, f"--option takes KEY=VALUE, not '{item}'")
+        given[key.strip()] = value.strip()
+    try:
+        options = game.options(given)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    return game, players, options
+
+
+def cmd_simulate(args) -> int:
+    import json
+
+    from rich.console import Console
+
+    from . import simulate as S
+    from .agents import parse_agents
+    got = _setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if args.games < 1:
+        return _usage_error(args, "--games must be at least 1")
+    if args.workers < 1:
+        return _usage_error(args, "--workers must be at least 1")
+    if args.max_decisions < 1:
+        return _usage_error(args, "--max-decisions must be at least 1")
+    try:
+        agents = parse_agents(args.agents, players)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
+                     args.max_decisions, args.trace_dir)
+    err = Console(file=sys.stderr)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task(f"{game.id}", total=args.games)
+        pool_first = args.workers > 1  # start the workers before the bar's thread
+        if pool_first:
+            results, seconds = _run_with_bar(S, game, spec, args.workers, bar, task)
+        else:
+            with bar:
+                results, seconds = S.run(game, spec, 1, lambda k: bar.advance(task, k))
+    else:
+        results, seconds = S.run(game, spec, args.workers)
+    summary = S.summarise(game, spec, results, seconds)
+    S.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=2, ensure_ascii=False)
+                f.write("\n")
+        except OSError as exc:
+            print(f"regles simulate: error: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    return 1 if summary["errors"] else 0
+
+
+def _run_with_bar(S, game, spec, workers, bar, task):
+    # the pool forks its workers when made: make it before the bar starts its refresh thread
+    started = []
+
+    def progress(k):
+        if not started:
+            bar.start()
+            started.append(True)
+        bar.advance(task, k)
+    try:
+        return S.run(game, spec, workers, progress)
+    finally:
+        if started:
+            bar.stop()
+
+
+def cmd_play(args) -> int:
+    from .agents import HumanAgent, parse_agents
+    from .play import play_at_terminal
+    got = _setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if not 1 <= args.seat <= players:
+        return _usage_error(args, f"--seat is a seat from 1 to {players}, not {args.seat}")
+    try:
+        bots = parse_agents(args.agents, players - 1, default="greedy") if players > 1 else []
+    except ValueError as exc:
+        return _usage_error(args, str(exc).replace(f"for {players - 1} players", f"for the {players - 1} other seats"))
+    return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
+                            save=args.save, source=args.game)
+
+
+def cmd_replay(args) -> int:
+    import os
+
+    from .trace import replay
+    if not os.path.isfile(args.trace):
+        return _usage_error(args, f"no such trace file: {args.trace}")
+    return replay(args.trace)
 
 
 def cmd_check(args) -> int:
