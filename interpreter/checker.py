@@ -320,7 +320,8 @@ class Checker:
                     self.error(pos, f"unknown key '{attr}' for a {card.component}",
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
                     continue
-                self.check_attr_value(g.attributes[attr], value, getattr(value, "pos", pos))
+                if attr in g.attributes:  # else the component's declaration is reported already
+                    self.check_attr_value(g.attributes[attr], value, getattr(value, "pos", pos))
             for t in card.tags:
                 if fold(t) not in g.classes:
                     self.error(card.key_pos.get("tags", card.pos), f"unknown class '{t}' in tags",
