@@ -1,0 +1,304 @@
+"""`regles simulate`, the invariants, and random play in the style of
+OpenSpiel's random_sim_test on each fixture game: clones behave as the
+original, a state saved to JSON mid-game continues the same, the invariants
+hold after every step."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter import simulate as S
+from interpreter.cli import main
+from interpreter.invariants import InvariantError, Invariants
+from interpreter.values import Comp, Rng, ZoneRef
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+GAMES = [("nim", 2, {}), ("nim", 2, {"misere": True, "most": 2}), ("envoys", 2, {}), ("envoys", 3, {}),
+         ("envoys", 4, {}), ("broken", 2, {"mode": "fine"}), ("docs-game", 4, {})]
+
+
+@lru_cache(maxsize=None)
+def game(name: str):
+    return interpreter.load(str(FIXTURES / name))
+
+
+def _json(st):
+    return json.dumps(st.to_json(), sort_keys=True)
+
+
+# random play ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,players,options", GAMES)
+def test_random_sim(name, players, options):
+    g = game(name)
+    for seed in range(12):
+        rng = Rng(seed)
+        st = g.new_state(players=players, seed=seed, options=options)
+        inv = Invariants(st)
+        saved = None
+        steps = 0
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            assert legal and len(st.labels()) == len(legal) and st.current_player in range(players)
+            obs = st.observation(st.current_player)
+            json.dumps(obs)
+            assert obs["options"] == st.labels()
+            a = legal[rng.below(len(legal))]
+            twin = st.clone()
+            assert _json(twin) == _json(st)
+            st.apply(a)
+            twin.apply(a)
+            assert _json(twin) == _json(st), "a clone given the same action must reach the same state"
+            inv.check(st)
+            steps += 1
+            if steps == 3:
+                saved = (st.to_json(), len(st.history))
+        assert st.current_player == -1 and st.legal_actions() == []
+        r = st.returns()
+        assert len(r) == players and (all(x == 0 for x in r) or sorted(set(r)) in ([1.0], [-1.0, 1.0]))
+        if saved is not None:  # restored mid-game, the same choices give the same end
+            data, k = saved
+            restored = g.state_from_json(json.loads(json.dumps(data)))
+            for a in st.history[k:]:
+                restored.apply(a)
+            assert _json(restored) == _json(st)
+
+
+def test_clone_does_not_share_state():
+    g = game("envoys")
+    st = g.new_state(players=2, seed=4)
+    before = _json(st)
+    c = st.clone()
+    while not c.is_terminal():
+        c.apply(c.legal_actions()[-1])
+    assert _json(st) == before
+
+
+# invariants ----------------------------------------------------------------------------
+
+def _state():
+    g = game("envoys")
+    st = g.new_state(players=2, seed=4)
+    return st, Invariants(st)
+
+
+def test_invariants_catch_a_duplicated_card():
+    st, inv = _state()
+    c = st.zones["hand#0"][0]
+    st.zones["hand#1"].append(c)
+    with pytest.raises(InvariantError, match=rf"component {int(c)} \(\w+\) is in two places: zones hand#0 and hand#1"):
+        inv.check(st)
+
+
+def test_invariants_catch_a_lost_card():
+    st, inv = _state()
+    c = st.zones["deck"].pop()
+    with pytest.raises(InvariantError, match=rf"component {int(c)} \(\w+\) is in no zone \(the state says deck\)"):
+        inv.check(st)
+    st.where[c] = None
+    with pytest.raises(InvariantError, match=rf"component {int(c)} .* is in no zone \(the state says no zone\)"):
+        inv.check(st)
+
+
+def test_invariants_catch_a_misplaced_card():
+    st, inv = _state()
+    c = st.zones["hand#0"][0]
+    st.where[c] = ZoneRef("hand#1")
+    with pytest.raises(InvariantError, match="lies in zone hand#0 but the state says it is in hand#1"):
+        inv.check(st)
+
+
+def test_invariants_catch_counters_out_of_bounds_and_supplies_not_conserved():
+    st, inv = _state()
+    st.counters["favor#0"] = -1
+    with pytest.raises(InvariantError, match="counter favor#0 is -1, below its floor 0"):
+        inv.check(st)
+    st.counters["favor#0"] = 2  # two favours out of nowhere
+    with pytest.raises(InvariantError, match="the supply of favor is not conserved: .* add up to 8, not 6"):
+        inv.check(st)
+    st.counters["$favor"] = -2
+    with pytest.raises(InvariantError, match="the supply of favor is negative"):
+        inv.check(st)
+
+
+def test_invariants_note_initial_values_not_taken_from_the_supply():
+    g = game("docs-game")  # coins: supply 50, initial 3
+    st = g.new_state(players=2, seed=1)
+    inv = Invariants(st)
+    assert any("coins" in n and "56" in n for n in inv.notes)
+
+
+def test_invariants_bound_the_game():
+    g = game("broken")
+    st = g.new_state(players=1, seed=1, options={"mode": "endless"})
+    inv = Invariants(st, max_decisions=50)
+    with pytest.raises(InvariantError, match="did not end: more than 50 decisions"):
+        while True:
+            st.apply(0)
+            inv.check(st)
+
+
+def test_components_not_placed_are_not_required():
+    st, inv = _state()
+    assert all(isinstance(c, int) for c in inv.placed)
+    assert len(inv.placed) == sum(len(z) for z in st.zones.values())
+    assert Comp(0) in [st.g.comps[c] for c in inv.placed]
+
+
+# runs ------------------------------------------------------------------------------------
+
+def spec(name, players=2, games=20, seed=1, agents=None, options=None, **kw):
+    g = game(name)
+    return g, S.RunSpec(str(FIXTURES / name), players, seed, games, agents or ["random"] * players,
+                        g.options(options), **kw)
+
+
+def summary(name, workers=1, **kw):
+    g, sp = spec(name, **kw)
+    results, seconds = S.run(g, sp, workers)
+    return S.summarise(g, sp, results, seconds)
+
+
+def test_same_seed_same_results_different_seed_different():
+    a = summary("envoys", players=3, games=30, seed=5, agents=["greedy", "random", "random"])
+    b = summary("envoys", players=3, games=30, seed=5, agents=["greedy", "random", "random"])
+    c = summary("envoys", players=3, games=30, seed=6, agents=["greedy", "random", "random"])
+    assert S.comparable(a) == S.comparable(b)
+    assert S.comparable(a) != S.comparable(c)
+
+
+def test_workers_do_not_change_results(tmp_path):
+    one = summary("envoys", players=4, games=40, seed=3, agents=["greedy", "random", "random", "greedy"])
+    two = summary("envoys", players=4, games=40, seed=3, agents=["greedy", "random", "random", "greedy"],
+                  workers=2)
+    assert S.comparable(one) == S.comparable(two)
+
+
+def test_summary_counts_wins_draws_and_teams():
+    s = summary("envoys", players=4, games=60, seed=2)
+    assert s["games"] == 60 and s["completed"] == 60 and s["errors"] == []
+    assert s["teams"] == [[1, 3], [2, 4]]
+    assert s["wins"][0] == s["wins"][2] == s["team_wins"][0]
+    assert sum(s["team_wins"]) + s["draws"] == 60
+    assert s["draws"] > 0
+    for r in s["win_rates"] + s["team_win_rates"]:
+        assert 0 <= r["low"] <= r["rate"] <= r["high"] <= 1
+    assert len(s["mean_scores"]) == 4 and s["decisions_per_game"] > 0
+    assert s["games_per_second"] > 0 and s["decisions_per_second"] > 0
+    assert "teams" not in summary("envoys", players=2, games=5)
+
+
+def test_wilson_interval():
+    assert S.wilson(0, 10)[0] == 0.0
+    low, high = S.wilson(5, 10)
+    assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3
+    assert S.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_errors_are_recorded_and_the_run_goes_on(tmp_path):
+    s = summary("broken", players=1, games=12, seed=4, options={"mode": "fault"}, trace_dir=str(tmp_path))
+    errors = s["errors"]
+    assert 0 < len(errors) < 12 and s["completed"] == 12 - len(errors)
+    for e in errors:
+        assert set(e) == {"seed", "index", "message", "trace"}
+        assert "broken/game.yaml:" in e["message"] and "failed: exploded in turn" in e["message"]
+        assert e["seed"] == S.seed_for(4, e["index"])
+        lines = Path(e["trace"]).read_text().splitlines()
+        header = json.loads(lines[0])
+        assert header["seed"] == e["seed"] and header["error"]["type"] == "GameFault"
+        assert [json.loads(x)["type"] for x in lines[-2:]] == ["choice", "fail"]
+        assert json.loads(lines[-2])["label"] == "Explode"
+
+
+def test_a_game_that_does_not_end_is_an_error(tmp_path):
+    s = summary("broken", players=1, games=1, options={"mode": "endless"}, max_decisions=100,
+                trace_dir=str(tmp_path))
+    assert [e["message"] for e in s["errors"]] == ["did not end: more than 100 decisions"]
+
+
+def test_greedy_lookahead_fault_is_the_game_s_error(tmp_path):
+    s = summary("broken", players=2, games=3, options={"mode": "fault"}, agents=["greedy", "greedy"],
+                trace_dir=str(tmp_path))
+    assert len(s["errors"]) == 3  # greedy looks at Explode first thing: the fault is found and reported
+
+
+# the command -------------------------------------------------------------------------------
+
+def run_cli(capsys, *args):
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_simulate_command_json(tmp_path, capsys):
+    nim = str(FIXTURES / "nim")
+    files = []
+    for workers in ("1", "2"):
+        f = tmp_path / f"run{workers}.json"
+        status, out, err = run_cli(capsys, "simulate", nim, "--games", "30", "--seed", "9", "--agents",
+                                   "greedy,random", "--check", "--json", str(f), "--workers", workers)
+        assert status == 0, err
+        assert "win rate" in out and "95% CI" in out and "games/s" in out and "decisions/s" in out
+        assert "━" not in err  # no progress bar when stderr is not a terminal
+        files.append(json.loads(f.read_text()))
+    for key in ("games", "errors", "wins", "mean_scores", "decisions_per_game", "games_per_second",
+                "decisions_per_second", "draws", "win_rates"):
+        assert key in files[0]
+    assert S.comparable(files[0]) == S.comparable(files[1])
+    assert files[0]["agents"] == ["greedy", "random"] and files[0]["games"] == 30
+
+
+def test_simulate_command_errors_exit_1(tmp_path, capsys):
+    status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "broken"), "--games", "5", "--seed", "4",
+                               "--trace-dir", str(tmp_path / "tr"))
+    assert status == 1
+    assert "error in game " in out and "(seed " in out and "trace: " in out
+    assert list((tmp_path / "tr").iterdir())
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--players", "3"], "Nim is for 2 to 2 players, not 3"),
+    (["--option", "colour=red"], "unknown option 'colour'"),
+    (["--option", "most=9"], "option 'most' is one of 2, 3, not '9'"),
+    (["--option", "most"], "--option takes KEY=VALUE"),
+    (["--agents", "clever"], "unknown agent 'clever'"),
+    (["--agents", "random,random,random"], "3 agents for 2 players"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--workers", "0"], "--workers must be at least 1"),
+])
+def test_simulate_usage_errors_exit_2(capsys, args, message):
+    status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), *args)
+    assert status == 2 and message in err
+
+
+def test_simulate_unknown_game_is_a_usage_error(capsys, tmp_path):
+    status, _, err = run_cli(capsys, "simulate", "no-such-game")
+    assert status == 2 and "no such game" in err
+    status, _, err = run_cli(capsys, "simulate", str(tmp_path))
+    assert status == 2 and "not a game folder" in err
+
+
+def test_simulate_content_errors_exit_1(capsys, tmp_path):
+    bad = tmp_path / "nim"
+    bad.mkdir()
+    for f in (FIXTURES / "nim").rglob("*.yaml"):
+        target = bad / f.relative_to(FIXTURES / "nim")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f.read_text().replace("score 1 to p", "scroe 1 to p"))
+    status, out, err = run_cli(capsys, "simulate", str(bad))
+    assert status == 1 and "game.yaml:" in err and "error:" in err
+
+
+def test_simulate_shipped_game_runs(capsys, tmp_path):
+    # whatever state the shipped content is in, the runner reports, it does not crash
+    f = tmp_path / "s.json"
+    status, out, err = run_cli(capsys, "simulate", "seeders-exodus", "--games", "3", "--json", str(f),
+                               "--trace-dir", str(tmp_path / "tr"), "--check")
+    assert status in (0, 1)
+    data = json.loads(f.read_text())
+    assert data["games"] == 3 and data["completed"] + len(data["errors"]) == 3
