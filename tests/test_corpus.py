@@ -267,6 +267,20 @@ CASES = [
                     "it reports \"X of keyword 'Écho X' must be a number, found 'X'\" and misses the cycle")),
     ("keyword_cycle.yaml", 1, [
         "keyword_cycle.yaml:4:14: error: keyword 'Ping' is defined in terms of itself (Ping -> Pong -> Ping)"]),
+    # -- boards, scenarios, rules tests ----------------------------------------------------------
+    ("board_errors.yaml", 1, [
+        "board_errors.yaml:6:10: error: duplicate node id 'north'",
+        "board_errors.yaml:9:13: error: edge names unknown node 'sud'"]),
+    ("scenario_errors.yaml", 1, [
+        "scenario_errors.yaml:5:11: error: unknown option 'expret'",
+        "    hint: did you mean 'expert'?",
+        "scenario_errors.yaml:8:24: error: unknown name 'discrad'",
+        "scenario_errors.yaml:10:15: error: scenario replaces unknown procedure 'integraton'"]),
+    ("rules_test_errors.yaml", 1, [
+        "rules_test_errors.yaml:8:7: error: procedure 'foundation' takes 0 arguments, got 1",
+        "rules_test_errors.yaml:10:12: error: syntax error: unexpected '='; expected end of line or end of text",
+        "    hint: compare with '==', assign with 'set' or 'let'",
+        "rules_test_errors.yaml:11:26: error: syntax error: unexpected end of line; expected an expression"]),
     # -- game folders ----------------------------------------------------------------------------
     ("game_errors", 1, [
         "game_errors/game.yaml:10:3: error: counter 'gold' shares the supply of unknown counter 'silver'",
