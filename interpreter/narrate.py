@@ -251,6 +251,9 @@ class Narrator:
                     return f"  ({seat_name(who, seat)}: {label}, the only option)"
                 return f"{seat_name(who, seat).capitalize()} chose: {label}"
             what = label if self._option_shown(who, ev) else "an option you cannot see"
+            prompt = ev.get("prompt") or ""
+            if prompt and not any(h in prompt for h in self.hidden_titles()):
+                what += f"  [{prompt}]"
             return f"Player {who + 1} chose: {what}" + ("" if not ev.get("auto") else " (the only option)")
         if t == "action":
             c = ev["id"]

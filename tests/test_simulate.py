@@ -125,6 +125,20 @@ def test_invariants_catch_counters_out_of_bounds_and_supplies_not_conserved():
         inv.check(st)
 
 
+def test_kept_counters_go_back_to_their_supply():
+    st, inv = _state()
+    g = st.g
+    patron = next(c for c in g.comps if g.comp_card[c].id == "patron")
+    cdef = g.defn.counters["blessing"]
+    st.move(patron, ZoneRef("table#0"), False, None)
+    st.add(f"blessing#{int(patron)}", cdef, 3, None)
+    assert st.counters["$blessing"] == 1
+    inv.check(st)
+    st.move(patron, ZoneRef("discard"), False, None)  # blessings are kept only on the table
+    assert st.counters["$blessing"] == 4 and st.counters[f"blessing#{int(patron)}"] == 0
+    inv.check(st)
+
+
 def test_invariants_note_initial_values_not_taken_from_the_supply():
     g = game("docs-game")  # coins: supply 50, initial 3
     st = g.new_state(players=2, seed=1)
