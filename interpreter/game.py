@@ -1,6 +1,6 @@
 """The front door: a checked and compiled game, and the states of its plays.
 
-    game = interpreter.load("karman-swap")          # a shipped game, or a folder
+    game = interpreter.load("GAME-ID")              # a shipped game, or a folder
     state = game.new_state(players=4, seed=1)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])

@@ -1,6 +1,6 @@
 """Names as modders write them: accents and case do not matter.
 
-`Geôlier`, `Geolier` and `geolier` are one name. `fold` gives the key under
+`Écluse`, `Ecluse` and `ecluse` are one name. `fold` gives the key under
 which every table of the checker files a name; `suggest` gives the "did you
 mean" of a hint.
 """
