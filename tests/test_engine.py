@@ -1,0 +1,187 @@
+"""The engine on small games written for the test: semantics of the language at run time,
+guards against runaway content, and the generic-engine contract."""
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.game import LoadError
+from interpreter.state import GameFault
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GAME = """\
+kind: game
+id: tiny
+title: Tiny
+players: {{min: 2, max: 4}}
+teams:
+  4: [[1, 3], [2, 4]]
+attributes:
+  value: {{type: number, default: 0}}
+  suit: {{values: [Sun, Moon]}}
+classes: [Marked]
+zones:
+  deck: {{scope: game, visibility: hidden}}
+  hand: {{scope: player, visibility: owner}}
+  table: {{scope: player, in_play: true}}
+  pile: {{scope: game}}
+counters:
+  coins: {{scope: player, supply: 10}}
+  points: {{scope: player}}
+  gems: {{scope: team}}
+  tokens: {{scope: card, supply: 3, keep_in: [table]}}
+  ticks: {{scope: game}}
+events:
+  played: [card]
+  tick: []
+windows: [main]
+score: points
+procedures:
+{procedures}
+"""
+
+CARDS = """\
+kind: cards
+game: tiny
+start: deck
+cards:
+  - {id: one, title: One, value: 1, suit: Sun}
+  - {id: two, title: Two, value: 2, suit: Moon}
+  - {id: three, title: Three, value: 3, suit: Sun, abilities: ["when played: gain 1 coins"]}
+  - {id: four, title: Four, value: 4, suit: Moon, abilities: ["action \\"Cash in\\" during main cost tap: gain 2 coins"]}
+"""
+
+
+def _line(pos) -> str:
+    return Path(pos.path).read_text(encoding="utf-8").splitlines()[pos.line - 1]
+
+
+def make_game(tmp_path, procedures: str, cards: str = CARDS):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    body = textwrap.indent(procedures, "  ")
+    (folder / "game.yaml").write_text(GAME.format(procedures=body), encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    return interpreter.load(str(folder))
+
+
+def test_runaway_loop_is_stopped_naming_its_line(tmp_path):
+    game = make_game(tmp_path, "game: |\n  repeat:\n    add 1 to ticks\n")
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    assert "runaway rules" in err.value.message
+    assert err.value.pos.path.endswith("game.yaml")
+    assert _line(err.value.pos).strip() in ("add 1 to ticks", "repeat:")
+
+
+def test_endless_recursion_is_stopped(tmp_path):
+    game = make_game(tmp_path, "game: |\n  call again\nagain: |\n  call again\n")
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    assert "too deeply" in err.value.message
+    assert _line(err.value.pos).strip() == "call again"
+
+
+def test_supply_limits_gains_and_keep_in_returns_tokens(tmp_path):
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          gain 7 coins to players[1]
+          gain 7 coins to players[2]
+          let c = card("one")
+          move c to players[1].table
+          add 5 to c.tokens
+          move c to pile
+        """))
+    st = game.new_state(players=2)
+    assert st.counters["coins#0"] == 7 and st.counters["coins#1"] == 3  # only 10 in the supply
+    assert st.counters["$coins"] == 0
+    assert st.counters["tokens#0"] == 0 and st.counters["$tokens"] == 3  # 3 given, all back
+
+
+def test_team_counters_are_shared_by_partners(tmp_path):
+    game = make_game(tmp_path, "game: |\n  gain 2 gems to players[1]\n  gain 3 gems to players[3]\n  gain 1 gems to players[2]\n")
+    st = game.new_state(players=4)
+    assert st.counters["gems#t0"] == 5 and st.counters["gems#t1"] == 1
+
+
+def test_choices_clone_and_json_round_trip(tmp_path):
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          move deck to players[1].hand
+          repeat 3 times:
+            choose c from players[1].hand by players[1] "Card to play"
+            move c to players[1].table
+            signal played(c)
+          choose by players[1] "Then":
+            option "Score {count(players[1].table)}":
+              score count(players[1].table) to players[1]
+            option actions during main
+          win players[1]
+        """))
+    st = game.new_state(players=2, seed=3)
+    assert st.current_player == 0 and st.labels() == ["One", "Two", "Three", "Four"]
+    twin = st.clone()
+    st.apply("Three")
+    assert st.counters["coins#0"] == 1  # its 'when played' ability ran
+    assert twin.counters["coins#0"] == 0 and twin.labels() == ["One", "Two", "Three", "Four"]
+    saved = json.loads(json.dumps(st.to_json()))
+    restored = game.state_from_json(saved)
+    for s in (st, restored):
+        s.apply("Four")
+        s.apply("One")
+    assert st.to_json() == restored.to_json()
+    assert st.labels() == ["Score 3", "Cash in"]
+    st.apply(1)  # the action of Four: tap it, gain 2 coins
+    assert st.counters["coins#0"] == 3 and st.is_terminal() and st.returns() == [1.0, -1.0]
+
+
+def test_optional_trigger_asks_and_exit_unwinds(tmp_path):
+    cards = CARDS.replace('"when played: gain 1 coins"', '"when played optionally: gain 1 coins"')
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          call inner
+          score 1 to players[2]
+        inner: |
+          move card("three") to players[1].table
+          signal played(card("three"))
+          exit inner
+          score 100 to players[1]
+        """), cards)
+    st = game.new_state(players=2)
+    assert st.prompt.startswith("use Three") and st.labels() == ["yes", "no"]
+    st.apply("no")
+    assert st.is_terminal()
+    assert st.counters["coins#0"] == 0 and st.counters["points#0"] == 0 and st.counters["points#1"] == 1
+
+
+def test_same_seed_same_shuffle(tmp_path):
+    game = make_game(tmp_path, "game: |\n  shuffle deck\n  choose c from deck by players[1]\n")
+    a, b = (game.new_state(players=2, seed=s) for s in (5, 5))
+    assert a.labels() == b.labels() and a.to_json() == b.to_json()
+    orders = {tuple(game.new_state(players=2, seed=s).labels()) for s in range(12)}
+    assert len(orders) > 1  # the seed matters
+
+
+def test_load_error_has_a_report(tmp_path):
+    with pytest.raises(LoadError) as err:
+        make_game(tmp_path, "game: |\n  gain 1 coinz\n")
+    assert "unknown counter 'coinz'" in str(err.value)
+
+
+ENGINE_WORDS = re.compile(r"ge[oô]lier|jailer|mutag[eè]n|n[eé]gociat|negotiat|karman|seeders|etherium|kb12|"
+                          r"plan[eè]te|planet|colonis|cr[eé]ature|pr[eé]dat|seke|intricom|arche\b", re.I)
+
+
+def test_engine_holds_no_game_vocabulary():
+    offenders = []
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if ENGINE_WORDS.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert offenders == []
