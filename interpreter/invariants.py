@@ -36,6 +36,7 @@ class Invariants:
         g = state.g
         self.max_decisions = max_decisions
         self.placed = [c for c, z in enumerate(state.where) if z is not None]
+        self._info: dict = {}
         self.n_comps = len(g.comps)
         counters = g.defn.counters
         # supply name -> (counter names drawing on it)
@@ -70,6 +71,28 @@ class Invariants:
         check_bound(state, self.max_decisions)
 
     def check_components(self, state) -> None:
+        # fast path: each component listed in a zone is indexed there, and there are as many
+        # listings as indexed components (a copy or a loss breaks one or the other)
+        where = state.where
+        total = 0
+        try:
+            for key, comps in state.zones.items():
+                for c in comps:
+                    if where[c] != key:
+                        break
+                else:
+                    total += len(comps)
+                    continue
+                break
+            else:
+                if total == len(where) - where.count(None) and all(where[c] is not None for c in self.placed):
+                    return
+        except (IndexError, TypeError):
+            pass
+        self._explain_components(state)
+        raise InvariantError("the components are not where the state says they are")
+
+    def _explain_components(self, state) -> None:
         where = state.where
         seen: dict[int, str] = {}
         for key, comps in state.zones.items():
@@ -94,26 +117,45 @@ class Invariants:
                 raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is said to be in {z} "
                                      f"but is not there")
 
+    def _key_info(self, state, key):
+        """(floor, ceiling, supply root or None) of a counter key; None for a supply key."""
+        if key.startswith("$"):
+            return None
+        cdef = state.g.defn.counters.get(key.split("#", 1)[0])
+        if cdef is None:
+            raise InvariantError(f"counter {key} is of no declared counter")
+        root = None
+        for r, names in self.supplies.items():
+            if cdef.name in names:
+                root = r
+        info = (cdef.minimum if cdef.minimum is not None else 0, cdef.maximum, root)
+        self._info[key] = info
+        return info
+
     def check_counters(self, state) -> None:
-        counters = state.g.defn.counters
+        totals = dict.fromkeys(self.supplies, 0)
+        info_of = self._info
         for key, v in state.counters.items():
-            if key.startswith("$"):
-                if v < 0:
-                    raise InvariantError(f"the supply of {key[1:]} is negative: {v}")
-                continue
-            cdef = counters.get(key.split("#", 1)[0])
-            if cdef is None:
-                raise InvariantError(f"counter {key} is of no declared counter")
-            if not isinstance(v, int) or isinstance(v, bool):
+            info = info_of.get(key)
+            if info is None:
+                info = self._key_info(state, key)
+                if info is None:  # what is left of a supply
+                    if v < 0:
+                        raise InvariantError(f"the supply of {key[1:]} is negative: {v}")
+                    if key[1:] in totals:
+                        totals[key[1:]] += v
+                    continue
+            floor, ceiling, root = info
+            if type(v) is not int:
                 raise InvariantError(f"counter {key} holds {v!r}, not a whole number")
-            floor = cdef.minimum if cdef.minimum is not None else 0
             if v < floor:
                 raise InvariantError(f"counter {key} is {v}, below its floor {floor}")
-            if cdef.maximum is not None and v > cdef.maximum:
-                raise InvariantError(f"counter {key} is {v}, above its ceiling {cdef.maximum}")
-        for root, names in self.supplies.items():
-            total = self._total(state, root, names)
+            if ceiling is not None and v > ceiling:
+                raise InvariantError(f"counter {key} is {v}, above its ceiling {ceiling}")
+            if root is not None:
+                totals[root] += v
+        for root, total in totals.items():
             if total != self.totals[root]:
-                drawn = " and ".join(sorted(names))
+                drawn = " and ".join(sorted(self.supplies[root]))
                 raise InvariantError(f"the supply of {root} is not conserved: {drawn} with what is left "
                                      f"add up to {total}, not {self.totals[root]}")
