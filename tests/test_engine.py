@@ -73,6 +73,7 @@ def make_game(tmp_path, procedures: str, cards: str = CARDS):
 
 def test_runaway_loop_is_stopped_naming_its_line(tmp_path):
     game = make_game(tmp_path, "game: |\n  repeat:\n    add 1 to ticks\n")
+    game.compiled.step_budget = 20_000  # the default is larger; the guard is the same
     with pytest.raises(GameFault) as err:
         game.new_state(players=2)
     assert "runaway rules" in err.value.message
@@ -185,3 +186,21 @@ def test_engine_holds_no_game_vocabulary():
             if ENGINE_WORDS.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("text", ["Affinité 2 - Module", "Geôlier", "Recrutement Converti", "Affinité 1 – Ouvrier",
+                                  "Majorité 3 - Bio-Consortium", "Semis", "Activation 2"])
+def test_printed_phrases_read_fast_give_the_grammars_tree(text, monkeypatch):
+    from interpreter import nodes as N
+    from interpreter import parser as P
+
+    def dump(n):
+        if isinstance(n, N.Node):
+            return (type(n).__name__, n.pos, {k: dump(v) for k, v in vars(n).items() if k != "pos"})
+        if isinstance(n, list):
+            return [dump(x) for x in n]
+        return n
+    fast = P.parse(text, "ability")
+    monkeypatch.setattr(P, "_printed_phrase", lambda source, where: None)
+    P._TREES.clear()
+    assert dump(fast) == dump(P.parse(text, "ability"))

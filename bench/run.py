@@ -1,0 +1,192 @@
+"""Benchmarks of regles: where the time goes, against the targets of the project.
+
+    python bench/run.py [--quick] [--json bench/results.json]
+
+Prints a table and writes bench/results.json. Every figure is the median of
+several runs, with their min and max. This is a benchmark, not a test: it
+asserts nothing, it reports.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import interpreter  # noqa: E402
+from interpreter.checking import check_paths  # noqa: E402
+from interpreter.pack import shipped_games  # noqa: E402
+from interpreter.resources import content_dir  # noqa: E402
+
+TARGETS = {
+    "decisions_per_second": 30_000,
+    "karman-swap_4p_games_per_second": 150,
+    "seeders-exodus_4p_games_per_second": 20,
+    "cards_checked_per_second": 2_000,
+    "clone_microseconds": 100,
+    "clone_speedup_over_deepcopy": 20,
+}
+
+
+def summary(samples):
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples), "runs": len(samples)}
+
+
+def cold_load(game: str, runs: int):
+    code = ("import time; t=time.perf_counter(); import interpreter; "
+            f"interpreter.load({game!r}); print(time.perf_counter()-t)")
+    out = []
+    for _ in range(runs):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(HERE.parent))
+        out.append(float(r.stdout.strip().splitlines()[-1]))
+    return summary(out)
+
+
+def warm_load(game: str, runs: int):
+    interpreter.load(game)
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        interpreter.load(game)
+        out.append(time.perf_counter() - t)
+    return summary(out)
+
+
+def cards_checked(runs: int):
+    folder = content_dir()
+    g_cards = sum(len(interpreter.load(g).compiled.defn.cards) for g in shipped_games())
+    check_paths([str(folder)])
+    out = []
+    from interpreter import parser
+    for _ in range(runs):
+        parser._TREES.clear()  # as a fresh `regles check` would: every text parsed anew
+        t = time.perf_counter()
+        check_paths([str(folder)])
+        out.append(g_cards / (time.perf_counter() - t))
+    return summary(out), g_cards
+
+
+def playouts(game, players: int, games: int, runs: int):
+    per_game, per_decision = [], []
+    for r in range(runs):
+        decisions = 0
+        t = time.perf_counter()
+        for i in range(games):
+            st = game.new_state(players=players, seed=r * 10_000 + i)
+            rng = random.Random(i)
+            while not st.is_terminal():
+                acts = st.legal_actions()
+                st.apply(acts[rng.randrange(len(acts))])
+                decisions += 1
+        el = time.perf_counter() - t
+        per_game.append(games / el)
+        per_decision.append(decisions / el)
+    return summary(per_game), summary(per_decision)
+
+
+def mid_game_state(game, players: int, steps: int = 60):
+    st = game.new_state(players=players, seed=7)
+    rng = random.Random(7)
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    return st
+
+
+def clone_times(game, players: int, runs: int):
+    st = mid_game_state(game, players)
+    n = 2000
+    clones, deeps = [], []
+    for _ in range(runs):
+        t = time.perf_counter()
+        for _ in range(n):
+            st.clone()
+        clones.append((time.perf_counter() - t) / n * 1e6)
+        t = time.perf_counter()
+        for _ in range(20):
+            copy.deepcopy(st)
+        deeps.append((time.perf_counter() - t) / 20 * 1e6)
+    return summary(clones), summary(deeps)
+
+
+def peak_memory(game, players: int):
+    tracemalloc.start()
+    st = game.new_state(players=players, seed=1)
+    rng = random.Random(1)
+    while not st.is_terminal():
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer runs and games")
+    ap.add_argument("--json", default=str(HERE / "results.json"))
+    args = ap.parse_args(argv)
+    runs = 3 if args.quick else 5
+    games_per_run = 10 if args.quick else 40
+    results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
+                           "cores": os.cpu_count()}, "load": {}, "play": {}, "clone": {}, "memory": {}}
+    rows = []
+    for name in shipped_games():
+        results["load"][name] = {"cold_seconds": cold_load(name, runs), "warm_seconds": warm_load(name, runs)}
+        rows.append((f"load {name} (cold / warm)",
+                     f"{results['load'][name]['cold_seconds']['median']:.3f} s / "
+                     f"{results['load'][name]['warm_seconds']['median']:.3f} s", ""))
+    cps, ncards = cards_checked(runs)
+    results["cards_checked_per_second"] = cps
+    rows.append((f"cards checked per second ({ncards} cards)", f"{cps['median']:.0f}",
+                 _verdict(cps["median"] >= TARGETS["cards_checked_per_second"], TARGETS["cards_checked_per_second"])))
+    worst_dps = None
+    for name in shipped_games():
+        game = interpreter.load(name)
+        for players in range(game.min_players, game.max_players + 1):
+            gps, dps = playouts(game, players, games_per_run, runs)
+            results["play"][f"{name}/{players}p"] = {"games_per_second": gps, "decisions_per_second": dps}
+            target = TARGETS.get(f"{name}_{players}p_games_per_second")
+            rows.append((f"{name} {players}p random playouts", f"{gps['median']:.1f} games/s, {dps['median']:.0f} decisions/s",
+                         _verdict(gps["median"] >= target, target, "games/s") if target else ""))
+            worst_dps = dps["median"] if worst_dps is None else min(worst_dps, dps["median"])
+    rows.append(("slowest decisions per second", f"{worst_dps:.0f}",
+                 _verdict(worst_dps >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"])))
+    for name in shipped_games():
+        game = interpreter.load(name)
+        players = game.max_players
+        c, d = clone_times(game, players, runs)
+        results["clone"][f"{name}/{players}p"] = {"clone_us": c, "deepcopy_us": d, "speedup": d["median"] / c["median"]}
+        rows.append((f"clone {name} {players}p (deepcopy)", f"{c['median']:.1f} us ({d['median']:.0f} us, x{d['median'] / c['median']:.0f})",
+                     _verdict(c["median"] <= TARGETS["clone_microseconds"] and d["median"] / c["median"] >= 20,
+                              "<100 us, x20")))
+        results["memory"][f"{name}/{players}p"] = peak_memory(game, players)
+        rows.append((f"peak memory of one {name} {players}p game", f"{results['memory'][f'{name}/{players}p'] / 1e3:.0f} kB", ""))
+    results["targets"] = TARGETS
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'median':<40}  target")
+    for label, value, verdict in rows:
+        print(f"{label:<{width}}  {value:<40}  {verdict}")
+    Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten {args.json}")
+
+
+def _verdict(ok: bool, target, unit: str = "") -> str:
+    return ("met" if ok else "SHORT") + f" (target {target}{' ' + unit if unit else ''})"
+
+
+if __name__ == "__main__":
+    main()
