@@ -293,6 +293,8 @@ CASES = [
     ("game_missing_game_procedure", 1, [
         "game_missing_game_procedure/game.yaml:1:1: error: players.min (4) is more than players.max (2)",
         "game_missing_game_procedure/game.yaml:1:1: error: the game has no procedure 'game'"]),
+    ("game_component_unknown_attribute", 1, [  # once a KeyError in the checker (found by test_property)
+        "game_component_unknown_attribute/game.yaml:1:1: error: component 'card' names unknown attribute 'type'"]),
     ("game_bad_types", 1, [
         "game_bad_types/game.yaml:4:10: error: players: expected a mapping, found a string",
         "game_bad_types/game.yaml:5:8: error: zones: expected a mapping, found a list",
