@@ -451,3 +451,19 @@ def test_usage_errors_in_process(args, message, capsys, monkeypatch):
     assert code == 2
     assert message in captured.err
     assert captured.out == ""
+
+
+@pytest.mark.parametrize("name", ["yaml_unclosed_quote.yaml", "schema_unknown_card_key.yaml",
+                                  "rules_missing_colon.yaml", "game_errors", "empty.yaml"])
+def test_json_report_holds_the_same_diagnostics(name, capsys, monkeypatch):
+    import json
+
+    _, status, expected = next(c for c in CASES if _case_id(c) == name)
+    monkeypatch.chdir(CORPUS)
+    code = cli.main(["check", "--format", "json", name])
+    captured = capsys.readouterr()
+    assert code == status
+    report = json.loads(captured.out)
+    shown = [f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}" for d in report["diagnostics"]]
+    assert shown == [e for e in expected if DIAGNOSTIC.match(e)]
+    assert report["errors"] == len(shown)
