@@ -84,9 +84,23 @@ class Compiler:
     def __init__(self, cg):
         self.cg = cg  # interpreter.game.CompiledGame
         self.g = cg.defn
+        from .pygen import ExprGen, Source, base_namespace
+        self.src = Source(base_namespace())
+        self.src.ns["R_index"] = _index
+        self.src.ns["FN"] = {}
+        self.gen = ExprGen(self, self.src)
+        self.builtin_names = set(_FUNCS)
 
     # expressions -------------------------------------------------------------
     def expr(self, e, ctx: Ctx):
+        """A function (state, frame) -> value: the expression compiled to Python (see pygen)."""
+        return self.gen.function(e, ctx)
+
+    def builtin(self, name: str):
+        return _FUNCS[name]
+
+    def closure(self, e, ctx: Ctx):
+        """The same expression as a tree of closures (kept to cross-check the generated code)."""
         m = getattr(self, "x_" + type(e).__name__)
         return m(e, ctx)
 
@@ -106,7 +120,7 @@ class Compiler:
         return lambda st, fr: None
 
     def x_Condition(self, e, ctx):
-        return self.expr(e.expr, ctx)
+        return self.closure(e.expr, ctx)
 
     def x_Name(self, e, ctx):
         n = e.name
@@ -158,7 +172,7 @@ class Compiler:
         if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in ctx.locals:
             v = self.cg.data.get(n)
             return lambda st, fr: v
-        obj = self.expr(e.obj, ctx)
+        obj = self.closure(e.obj, ctx)
         if n in g.zones:
             zname = n
             zdef = g.zones[n]
@@ -231,18 +245,18 @@ class Compiler:
             return (lambda st, fr: k), g.counters[k]
         if isinstance(e, N.Attr) and e.name in g.counters:
             cdef = g.counters[e.name]
-            return self._counter_key_from(self.expr(e.obj, ctx), cdef, e.pos), cdef
+            return self._counter_key_from(self.closure(e.obj, ctx), cdef, e.pos), cdef
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
             cdef = g.counters[e.obj.name]
-            first = self.expr(e.obj.obj, ctx)
-            second = self.expr(e.key, ctx)
+            first = self.closure(e.obj.obj, ctx)
+            second = self.closure(e.key, ctx)
             name = cdef.name
             return (lambda st, fr: f"{name}#{owner_key(first(st, fr))}#{owner_key(second(st, fr))}"), cdef
         raise GameFault("not a counter", e.pos)
 
     def x_Index(self, e, ctx):
-        obj = self.expr(e.obj, ctx)
-        key = self.expr(e.key, ctx)
+        obj = self.closure(e.obj, ctx)
+        key = self.closure(e.key, ctx)
         pos = e.pos
         counters = self.g.counters
 
@@ -264,12 +278,12 @@ class Compiler:
 
     def x_Call(self, e, ctx):
         if e.func == "select":
-            test, yes, no = (self.expr(a, ctx) for a in e.args)
+            test, yes, no = (self.closure(a, ctx) for a in e.args)
             return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
         if e.func not in _FUNCS:
             return self.user_call(e, ctx)
         impl = _FUNCS[e.func]
-        args = [self.expr(a, ctx) for a in e.args]
+        args = [self.closure(a, ctx) for a in e.args]
         pos = e.pos
         if len(args) == 1:
             a0 = args[0]
@@ -283,29 +297,47 @@ class Compiler:
         """A call of a function the game defines: its body runs with the arguments bound."""
         f = self.g.functions[e.func]
         body = self.cg.function_body(f.name)
-        args = [self.expr(a, ctx) for a in e.args]
+        args = [self.closure(a, ctx) for a in e.args]
         params = f.params
         pos = e.pos
+        name = f.name
+        pure, contextual = self.cg.function_traits(name)
         from .state import Frame
 
         def call(st, fr):
-            env = {p: a(st, fr) for p, a in zip(params, args)}
+            values = tuple(a(st, fr) for a in args)
+            key = None
+            if pure:
+                # a game function gives the same result until the state changes
+                if st.memo_version != st.version:
+                    st.memo.clear()
+                    st.memo_version = st.version
+                key = (name, values, fr.me, fr.you) if contextual else (name, values)
+                try:
+                    return st.memo[key]
+                except KeyError:
+                    pass
+                except TypeError:  # an unhashable argument (a list): no memo
+                    key = None
             try:
-                return body[0](st, Frame(None, 0, env, fr.me, fr.you))
+                result = body[0](st, Frame(None, 0, dict(zip(params, values)), fr.me, fr.you))
             except RecursionError:
                 raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
+            if key is not None:
+                st.memo[key] = tuple(result) if type(result) is list else result
+            return result
         return call
 
     def x_ListLit(self, e, ctx):
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
-            return self.expr(e.items[0], ctx)  # [each x in S where C] is the list itself
-        items = [self.expr(i, ctx) for i in e.items]
+            return self.closure(e.items[0], ctx)  # [each x in S where C] is the list itself
+        items = [self.closure(i, ctx) for i in e.items]
         return lambda st, fr: [i(st, fr) for i in items]
 
     def _binder(self, var, source, where, ctx):
         ctx.locals.add(var)
-        src = self.expr(source, ctx)
-        cond = self.expr(where, ctx) if where is not None else None
+        src = self.closure(source, ctx)
+        cond = self.closure(where, ctx) if where is not None else None
         return src, cond
 
     def x_Each(self, e, ctx):
@@ -333,7 +365,7 @@ class Compiler:
     def x_Mapped(self, e, ctx):
         var = e.var
         src, cond = self._binder(var, e.source, e.where, ctx)
-        val = self.expr(e.expr, ctx)
+        val = self.closure(e.expr, ctx)
         pos = e.pos
 
         def mapped(st, fr):
@@ -352,7 +384,7 @@ class Compiler:
         return mapped
 
     def x_BinOp(self, e, ctx):
-        a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
         op, pos = e.op, e.pos
         if op == "+":
             def plus(st, fr):
@@ -374,16 +406,16 @@ class Compiler:
         return divide
 
     def x_Neg(self, e, ctx):
-        a = self.expr(e.operand, ctx)
+        a = self.closure(e.operand, ctx)
         pos = e.pos
         return lambda st, fr: -_num(a(st, fr), pos)
 
     def x_Not(self, e, ctx):
-        a = self.expr(e.operand, ctx)
+        a = self.closure(e.operand, ctx)
         return lambda st, fr: not a(st, fr)
 
     def x_BoolOp(self, e, ctx):
-        a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
         if e.op == "and":
             return lambda st, fr: bool(a(st, fr) and b(st, fr))
         return lambda st, fr: bool(a(st, fr) or b(st, fr))
@@ -403,7 +435,7 @@ class Compiler:
 
     def x_Compare(self, e, ctx):
         op, pos = e.op, e.pos
-        a = self.expr(e.left, ctx)
+        a = self.closure(e.left, ctx)
         if op in ("is", "isnot"):
             cls = self.class_key(e.right, ctx)
             if cls is not None:
@@ -417,11 +449,11 @@ class Compiler:
                     r = cls in classes[x] or (cls in st.tags.get(x, ()))
                     return r != negate
                 return is_class
-            b = self.expr(e.right, ctx)
+            b = self.closure(e.right, ctx)
             if op == "is":
                 return lambda st, fr: _same(a(st, fr), b(st, fr))
             return lambda st, fr: not _same(a(st, fr), b(st, fr))
-        b = self.expr(e.right, ctx)
+        b = self.closure(e.right, ctx)
         if op == "==":
             return lambda st, fr: _same(a(st, fr), b(st, fr))
         if op == "!=":
@@ -569,6 +601,7 @@ class Compiler:
                     raise GameFault(f"cannot set '{n}' of {describe(o)}", pos)
                 v = value(st, fr)
                 st.over[(o, n)] = v
+                st.version += 1
                 st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=n, value=vm.plain(v))
             ctx.emit(set_attr, pos)
             return
@@ -856,6 +889,20 @@ def _same(a, b) -> bool:
     if ta is not tb:
         return ta in (int, float) and tb in (int, float) and a == b
     return a == b
+
+
+def _index(st, o, k, pos):
+    if type(o) is CounterMap:
+        cdef = st.g.defn.counters[o.name]
+        return st.counters.get(f"{o.name}#{owner_key(o.first)}#{owner_key(k)}", cdef.initial)
+    try:
+        if isinstance(o, (list, tuple)):
+            return o[k - 1] if isinstance(k, int) and k >= 1 else None
+        if isinstance(o, dict):
+            return o.get(k, o.get(str(k)))
+    except (IndexError, TypeError):
+        return None
+    raise GameFault(f"cannot index {describe(o)}", pos)
 
 
 def _iter(st, v, pos):

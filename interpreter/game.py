@@ -73,6 +73,7 @@ class CompiledGame:
         self.build_components()
         self.compiler = Compiler(self)
         self._function_bodies: dict = {}
+        self._fn_building: set = set()
         self.procs: dict[str, Code] = {}
         for name in defn.procedures:
             self.procs[name] = Code(f"proc:{name}", "proc", proc=name)
@@ -250,6 +251,35 @@ class CompiledGame:
             self.limit_events.add(node.limit)
         return vm.ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab)
 
+    def function_traits(self, name: str, seen=None) -> tuple:
+        """(pure, contextual) of a game function: pure when it draws no random value
+        (directly or through the functions it calls); contextual when it reads
+        self, you or cause."""
+        seen = set() if seen is None else seen
+        if name in seen:
+            return True, False
+        seen.add(name)
+        pure, contextual = True, False
+        for n in N.walk(self.defn.functions[name].tree):
+            if isinstance(n, N.Call):
+                if n.func == "random":
+                    pure = False
+                elif n.func in self.defn.functions:
+                    p, c = self.function_traits(n.func, seen)
+                    pure, contextual = pure and p, contextual or c
+            elif isinstance(n, N.Name) and n.name in ("self", "you", "cause"):
+                contextual = True
+        return pure, contextual
+
+    def python_function(self, name: str) -> None:
+        """Compile game function `name` to a Python function, once (see pygen)."""
+        fns = self.compiler.src.ns["FN"]
+        if name in fns or name in self._fn_building:
+            return
+        self._fn_building.add(name)
+        pure, contextual = self.function_traits(name)
+        fns[name] = self.compiler.gen.game_function(name, self.defn.functions[name], pure, contextual)
+
     def function_body(self, name: str) -> list:
         """A one-cell list holding the compiled body of a game function (filled on first need,
         so that functions may call each other in any order)."""
@@ -349,13 +379,13 @@ class GameState(State):
         """Indices of the options of the pending decision."""
         if self.pending is None:
             return []
-        return list(range(len(self.pending.labels)))
+        return list(range(len(self.pending.entries)))
 
     def action_label(self, action: int) -> str:
-        return self.pending.labels[action]
+        return self.pending.labels_for(self)[action]
 
     def labels(self) -> list:
-        return list(self.pending.labels) if self.pending is not None else []
+        return list(self.pending.labels_for(self)) if self.pending is not None else []
 
     @property
     def prompt(self) -> str | None:
@@ -366,7 +396,7 @@ class GameState(State):
         if self.pending is None:
             raise GameFault("the game is over: no action can be applied")
         if isinstance(action, str):
-            labels = self.pending.labels
+            labels = self.pending.labels_for(self)
             if action not in labels:
                 matches = [i for i, l in enumerate(labels) if fold(l) == fold(action)]
                 if not matches:
@@ -374,8 +404,8 @@ class GameState(State):
                 action = matches[0]
             else:
                 action = labels.index(action)
-        if not isinstance(action, int) or not 0 <= action < len(self.pending.labels):
-            raise GameFault(f"illegal action {action!r}: options are 0..{len(self.pending.labels) - 1}")
+        if not isinstance(action, int) or not 0 <= action < len(self.pending.entries):
+            raise GameFault(f"illegal action {action!r}: options are 0..{len(self.pending.entries) - 1}")
         vm.resolve(self, action)
         vm.run(self)
 

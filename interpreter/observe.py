@@ -60,7 +60,7 @@ def observation(st, seat: int) -> dict:
         obs["to_play"] = int(st.pending.player)
         if int(st.pending.player) == seat:
             obs["prompt"] = st.pending.prompt
-            obs["options"] = list(st.pending.labels)
+            obs["options"] = list(st.pending.labels_for(st))
     if st.winners is not None:
         obs["winners"] = [w for w in st.winners]
     return obs

@@ -59,11 +59,11 @@ def run_test(game: Game, test) -> TestResult:
             while st.pending is not None:
                 if part == "given":
                     raise GameFault(f"'given' asked a choice ({st.pending.prompt}: "
-                                    f"{'; '.join(st.pending.labels)}): set the situation up without choices",
+                                    f"{'; '.join(st.pending.labels_for(st))}): set the situation up without choices",
                                     st.pending.pos)
                 if not answers:
                     raise GameFault(f"a choice was asked and 'choices' has no answer left: "
-                                    f"{st.pending.prompt}: {'; '.join(st.pending.labels)}", st.pending.pos)
+                                    f"{st.pending.prompt}: {'; '.join(st.pending.labels_for(st))}", st.pending.pos)
                 GameState.apply(st, answers.pop(0))
             env = fr.env
     except GameFault as exc:

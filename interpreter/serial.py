@@ -75,7 +75,7 @@ def state_to_json(st) -> dict:
     pending = None
     if st.pending is not None:
         d = st.pending
-        pending = {"player": int(d.player), "prompt": d.prompt, "labels": list(d.labels),
+        pending = {"player": int(d.player), "prompt": d.prompt, "labels": list(d.labels_for(st)),
                    "entries": [enc(list(e)) for e in d.entries], "kind": d.kind,
                    "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
     return {

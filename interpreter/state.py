@@ -42,11 +42,14 @@ class Frame:
 
 
 class Decision:
-    """A choice the game waits for: who decides, and the options with their labels."""
+    """A choice the game waits for: who decides, and the options with their labels.
 
-    __slots__ = ("player", "prompt", "labels", "entries", "kind", "pos", "spec")
+    Labels are only needed by people, traces and scripts: a menu's are rendered
+    on first request (`labels_for`), not each time a bot decides."""
 
-    def __init__(self, player, prompt, labels, entries, kind, pos):
+    __slots__ = ("player", "prompt", "labels", "entries", "kind", "pos", "spec", "render")
+
+    def __init__(self, player, prompt, labels, entries, kind, pos, render=None):
         self.player = player
         self.prompt = prompt
         self.labels = labels
@@ -54,11 +57,18 @@ class Decision:
         self.kind = kind
         self.pos = pos
         self.spec = None
+        self.render = render
+
+    def labels_for(self, st) -> list:
+        """The labels, rendered against `st` (the state whose decision this is)."""
+        if self.labels is None:
+            self.labels = self.render(st, self)
+        return self.labels
 
 
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "labels_cache")
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -79,6 +89,9 @@ class State:
         self.trace = None
         self.history: list[int] = []
         self.ops = 0
+        self.version = 0  # counts changes: results of game functions are kept while it stands still
+        self.memo: dict = {}
+        self.memo_version = -1
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -98,6 +111,9 @@ class State:
         s.trace = None
         s.history = self.history[:]
         s.ops = self.ops
+        s.version = self.version
+        s.memo = {}
+        s.memo_version = -1
         return s
 
     # trace -----------------------------------------------------------------
@@ -127,6 +143,7 @@ class State:
                 lst = self.zones[zone]
                 lst.remove(c)
                 lst.insert(0, c)
+                self.version += 1
             return
         zdef = self.g.zone_def(zone)
         target = self.zones.get(zone)
@@ -143,6 +160,7 @@ class State:
         else:
             target.append(c)
         self.where[c] = zone
+        self.version += 1
         if c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         for cname, keep in self.g.kept_counters:
@@ -156,11 +174,13 @@ class State:
         lst = self.zones.get(zone)
         if lst:
             self.rng.shuffle(lst)
+            self.version += 1
         self.emit("shuffle", pos, zone=str(zone))
 
     def tap(self, c, on: bool, pos) -> None:
         if type(c) is not Comp:
             raise GameFault(f"only components can be tapped, not {describe(c)}", pos)
+        self.version += 1
         if on and c not in self.tapped:
             self.tapped.add(c)
             self.emit("tap", pos, card=self.g.comp_card[c].id, id=int(c))
@@ -172,6 +192,7 @@ class State:
         if type(c) is not Comp:
             raise GameFault(f"only components can be tagged, not {describe(c)}", pos)
         cur = self.tags.get(c, ())
+        self.version += 1
         if on and key not in cur:
             self.tags[c] = cur + (key,)
         elif not on and key in cur:
@@ -216,6 +237,7 @@ class State:
         delta = new - old
         if delta == 0:
             return 0
+        self.version += 1
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new

@@ -186,17 +186,15 @@ def choose(st, fr, spec: ChooseSpec) -> None:
 
 def menu(st, fr, spec: MenuSpec) -> None:
     player = _chooser(st, fr, spec.chooser, spec.pos)
-    labels, entries = [], []
+    entries = []
     env = fr.env
     for i, o in enumerate(spec.options):
         if o.window is not None or o.start is None:
             for c, a in usable_actions(st, player, o.window):
-                labels.append(a.label(st, c))
                 entries.append(("act", c, a.index))
             continue
         if o.src is None:
             if o.cond is None or o.cond(st, fr):
-                labels.append(o.label(st, fr))
                 entries.append(("opt", i, None))
             continue
         from .compiler import iterate
@@ -204,7 +202,6 @@ def menu(st, fr, spec: MenuSpec) -> None:
         for x in list(iterate(st, o.src(st, fr))):
             env[o.var] = x
             if o.cond is None or o.cond(st, fr):
-                labels.append(o.label(st, fr))
                 entries.append(("opt", i, x))
         if old is _MISSING:
             env.pop(o.var, None)
@@ -213,13 +210,37 @@ def menu(st, fr, spec: MenuSpec) -> None:
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
     prompt = spec.prompt(st, fr) if spec.prompt else "choose"
-    d = Decision(player, prompt, labels, entries, "menu", spec.pos)
+    d = Decision(player, prompt, None, entries, "menu", spec.pos, _menu_labels)
     d.spec = spec  # noqa: the menu being answered
     if len(entries) == 1:
         st.pending = d
         resolve(st, 0, auto=True)
         return
     st.pending = d
+
+
+def _menu_labels(st, d) -> list:
+    """The labels of menu `d` of `st`, rendered in the frame that asked it."""
+    spec = d.spec
+    fr = st.frames[-1]
+    env = fr.env
+    labels = []
+    for entry in d.entries:
+        if entry[0] == "act":
+            labels.append(st.g.comp_actions[entry[1]][entry[2]].label(st, entry[1]))
+            continue
+        o = spec.options[entry[1]]
+        if o.var is None:
+            labels.append(o.label(st, fr))
+            continue
+        old = env.get(o.var, _MISSING)
+        env[o.var] = entry[2]
+        labels.append(o.label(st, fr))
+        if old is _MISSING:
+            env.pop(o.var, None)
+        else:
+            env[o.var] = old
+    return labels
 
 
 def ask(st, fr, player, prompt: str, pos) -> None:
@@ -237,7 +258,7 @@ def resolve(st, index: int, auto: bool = False) -> None:
         st.history.append(index)
     if st.trace is not None:
         st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
-                label=d.labels[index], options=len(d.labels), auto=auto)
+                label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
     kind = entry[0]
     if kind == "v":
         fr.env[entry[1]] = entry[2]
