@@ -131,6 +131,11 @@ def test_random_text_after_a_card_header_never_crashes(text, capsys):
 
 # -- (b) mutations of the shipped content -----------------------------------------------------------
 
+# words of the language and of the games, so that mutated rules texts often still parse and reach the checker
+WORDS = st.sampled_from("you self each in where is not and or count sum max top first in_play players opponents "
+                        "score move to from add gain pay resource pp hand ark deck discard Module Équipage Mutant "
+                        "c p x 0 1 2 ( ) [ ] . , == < + - * if for repeat break return none true signal call "
+                        "integrated scoring setup option choose by tap EFFECT X Y Coffre Affinité".split())
 GARBAGE = st.text(alphabet=st.sampled_from(list("()[]:,.\"'=<>!-+*/%#$@\\ \tabcXY0129é\n")), min_size=1, max_size=8)
 KEY_VALUE = re.compile(r"^(\s*-?\s*[\w$-]+:)\s*(\S.*)$")
 
@@ -160,7 +165,7 @@ def mutated(draw, names=tuple(SHIPPED)):
     lines = SHIPPED[name].split("\n")
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(st.sampled_from(["delete", "swap", "duplicate", "swap_values", "garbage", "garbage",
-                                     "indent", "truncate"]))
+                                     "indent", "truncate", "word", "word"]))
         if not lines:
             break
         i = draw(st.integers(0, len(lines) - 1))
@@ -182,6 +187,16 @@ def mutated(draw, names=tuple(SHIPPED)):
             t = draw(st.sampled_from(targets))
             at = draw(st.integers(0, len(lines[t])))
             lines[t] = lines[t][:at] + draw(GARBAGE) + lines[t][at:]
+        elif kind == "word":
+            targets = _rules_lines(lines) or [i]
+            t = draw(st.sampled_from(targets))
+            words = lines[t].split(" ")
+            k = draw(st.integers(0, len(words) - 1))
+            if words[k].strip():
+                words[k] = draw(WORDS)
+            else:
+                words.insert(k, draw(WORDS))
+            lines[t] = " ".join(words)
         elif kind == "indent":
             delta = draw(st.sampled_from([-4, -2, -1, 1, 2, 4]))
             lines[i] = " " * delta + lines[i] if delta > 0 else lines[i][min(-delta, len(lines[i]) - len(lines[i].lstrip(" "))):]
