@@ -67,6 +67,10 @@ CASES = [
     ("yaml_python_tag.yaml", 1, [
         "yaml_python_tag.yaml:5:12: error: unsupported YAML tag '!!python/object/apply:os.system'",
         "    hint: remove the tag: content files hold plain data"]),
+    ("yaml_python_name_tag.yaml", 1, [
+        "yaml_python_name_tag.yaml:5:12: error: unsupported YAML tag '!!python/name:os.system'"]),
+    ("yaml_python_object_tag.yaml", 1, [
+        "yaml_python_object_tag.yaml:3:8: error: unsupported YAML tag '!!python/object:builtins.dict'"]),
     ("yaml_custom_tag.yaml", 1, [
         "yaml_custom_tag.yaml:5:12: error: unsupported YAML tag '!card'"]),
     ("yaml_merge_key.yaml", 1, [
