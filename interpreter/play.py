@@ -39,8 +39,9 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     try:
         state = game.new_state(players, seed, options, trace=True)
         narrator = Narrator(state, seat, out)
-        print(f"You are {seat_name(seat, None)}; the others: "
-              + ", ".join(f"player {s + 1} ({agent_names[s]})" for s in range(players) if s != seat), file=out)
+        others = ", ".join(f"player {s + 1} ({agent_names[s]})" for s in range(players) if s != seat)
+        print(f"You are {seat_name(seat, None)}; " + (f"the others: {others}" if others else "you play alone"),
+              file=out)
         narrator.flush()
         while not state.is_terminal():
             p = state.current_player
