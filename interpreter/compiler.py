@@ -883,12 +883,14 @@ def _num(v, pos):
 
 
 def _same(a, b) -> bool:
+    ta, tb = type(a), type(b)
+    if ta is tb:
+        if ta is str:
+            return a == b or fold(a) == fold(b)
+        return a == b
     if isinstance(a, str) and isinstance(b, str):
         return a == b or fold(a) == fold(b)
-    ta, tb = type(a), type(b)
-    if ta is not tb:
-        return ta in (int, float) and tb in (int, float) and a == b
-    return a == b
+    return ta in (int, float) and tb in (int, float) and a == b
 
 
 def _index(st, o, k, pos):

@@ -154,7 +154,11 @@ class State:
         if len(target) >= self.g.zone_limit:
             raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
         if old is not None:
-            self.zones[old].remove(c)
+            lst = self.zones[old]
+            if lst[-1] is c:  # most moves take the top: no scan of a long list
+                lst.pop()
+            else:
+                lst.remove(c)
         if bottom:
             target.insert(0, c)
         else:
@@ -163,10 +167,14 @@ class State:
         self.version += 1
         if c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
-        for cname, keep in self.g.kept_counters:
-            key = f"{cname}#{c}"
-            if key in self.counters and zdef.name not in keep:
-                self.set_counter(key, self.g.defn.counters[cname], 0, pos)
+        lost = self.g.counters_lost_in.get(zdef.name)
+        if lost is None:
+            lost = self.g.counters_lost_in[zdef.name] = [
+                (cname, self.g.defn.counters[cname]) for cname, keep in self.g.kept_counters if zdef.name not in keep]
+        for cname, cdef in lost:
+            key = f"{cname}#{int(c)}"
+            if key in self.counters:
+                self.set_counter(key, cdef, 0, pos)
         if self.trace is not None:
             self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 

@@ -371,15 +371,25 @@ def owner(st, c):
 def in_play(st, player=None) -> list:
     """Components in zones that are in play, optionally only those a player controls."""
     g = st.g
+    playing = g.in_play_zone
     out = []
     for key, comps in st.zones.items():
-        if comps and g.zone_def(key).in_play:
-            if player is None:
-                out.extend(comps)
-            else:
-                for c in comps:
-                    if controller(st, c) == player:
-                        out.extend((c,))
+        if not comps:
+            continue
+        ip = playing.get(key)
+        if ip is None:
+            ip = playing[key] = g.zone_def(key).in_play
+        if not ip:
+            continue
+        if player is None:
+            out.extend(comps)
+            continue
+        # everything in one zone has one controller: the zone's holder, or its controller
+        h = g.zone_holder(key)
+        if type(h) is Comp:
+            h = controller(st, h)
+        if h == player and type(h) is Seat:
+            out.extend(comps)
     return out
 
 
