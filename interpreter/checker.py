@@ -687,7 +687,7 @@ class Checker:
         if t is N.BinOp:
             for side in (e.left, e.right):
                 got = self.expr(side, scope)
-                if got not in _NUMERIC and not (e.op == "+" and got == LIST):
+                if got not in _NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
                     self.error(side.pos, f"'{e.op}' works on numbers, not {_TYPE_WORDS.get(got, got)}")
             return NUM
         if t is N.Compare:

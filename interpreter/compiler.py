@@ -389,8 +389,8 @@ class Compiler:
         if op == "+":
             def plus(st, fr):
                 x, y = a(st, fr), b(st, fr)
-                if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
-                    return list(x) + list(y)
+                if isinstance(x, (list, tuple, ZoneRef)) and isinstance(y, (list, tuple, ZoneRef)):
+                    return list(iterate(st, x)) + list(iterate(st, y))
                 return _num(x, pos) + _num(y, pos)
             return plus
         if op == "-":

@@ -471,7 +471,11 @@ class Game:
         """A new game, run up to its first decision."""
         st = self.blank_state(players, seed, options, trace)
         vm.push(st, self.compiled.procs["game"], {}, None, None, self.compiled.defn.pos)
-        vm.run(st)
+        try:
+            vm.run(st)
+        except GameFault as exc:
+            exc.state = st  # the trace so far goes with the fault
+            raise
         return st
 
     def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
@@ -489,13 +493,21 @@ class Game:
         for name, c in d.counters.items():
             scope = c.scope
             if scope == ("game",):
-                st.counters[name] = c.initial
+                keys = [name]
             elif scope == ("player",):
-                for i in range(players):
-                    st.counters[f"{name}#{i}"] = c.initial
+                keys = [f"{name}#{i}" for i in range(players)]
             elif scope == ("team",):
-                for t in range(len(g.teams_for(players))):
-                    st.counters[f"{name}#t{t}"] = c.initial
+                keys = [f"{name}#t{t}" for t in range(len(g.teams_for(players)))]
+            else:
+                continue
+            for key in keys:
+                st.counters[key] = c.initial
+            skey = st.supply_key(c)
+            if skey is not None and c.initial:
+                # starting amounts come out of the supply
+                st.counters[skey] = st.counters.get(skey, 0) - c.initial * len(keys)
+                if st.counters[skey] < 0:
+                    raise ValueError(f"counter '{name}' starts with more than its supply holds at {players} players")
         for c, start in enumerate(g.comp_start):
             if start is None:
                 continue

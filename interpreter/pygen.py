@@ -241,7 +241,7 @@ class ExprGen:
 
     def g_BinOp(self, e, ctx, sc):
         if e.op == "+" and not (self.numeric(e.left, ctx) and self.numeric(e.right, ctx)):
-            return f"R_plus({self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
+            return f"R_plus(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
         a, b = self.num(e.left, ctx, sc), self.num(e.right, ctx, sc)
         if e.op in ("+", "-", "*"):
             return f"({a} {e.op} {b})"
@@ -340,9 +340,14 @@ def _member(st, x, s, pos):
         raise GameFault(str(exc), pos) from None
 
 
-def _plus(a, b, pos):
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return list(a) + list(b)
+_SEQUENCES = (list, tuple, ZoneRef)
+
+
+def _plus(st, a, b, pos):
+    """Numbers add up; lists and zones join into one list."""
+    if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
+        from .compiler import iterate
+        return list(iterate(st, a)) + list(iterate(st, b))
     from .compiler import _num
     return _num(a, pos) + _num(b, pos)
 

@@ -139,11 +139,12 @@ def test_kept_counters_go_back_to_their_supply():
     inv.check(st)
 
 
-def test_invariants_note_initial_values_not_taken_from_the_supply():
+def test_initial_values_are_taken_from_the_supply():
     g = game("docs-game")  # coins: supply 50, initial 3
-    st = g.new_state(players=2, seed=1)
+    st = g.blank_state(players=2, seed=1)
+    assert st.counters["coins#0"] == 3 and st.counters["coins#1"] == 3 and st.counters["$coins"] == 44
     inv = Invariants(st)
-    assert any("coins" in n and "56" in n for n in inv.notes)
+    assert not any("coins" in n for n in inv.notes)
 
 
 def test_invariants_bound_the_game():
