@@ -510,6 +510,8 @@ class Checker:
                 self.error(s.pos, "'score' needs the game to name its score counter", "add 'score: COUNTER' to the game file")
             if s.owner is not None:
                 self.expr(s.owner, scope)
+            if s.source is not None:
+                self.expr(s.source, scope)
         elif t is N.Signal:
             if s.event not in self.g.events:
                 self.error(s.pos, f"unknown event '{s.event}'", did_you_mean(s.event, self.g.events)

@@ -570,7 +570,15 @@ class Compiler:
     def s_Score(self, s, ctx):
         keyf, cdef = self._owned_counter(self.g.score, s.owner, ctx, s.pos)
         amount, pos = self.expr(s.amount, ctx), s.pos
-        ctx.emit(lambda st, fr: st.add(keyf(st, fr), cdef, _num(amount(st, fr), pos), pos, "score"), pos)
+        source = self.expr(s.source, ctx) if s.source is not None else (lambda st, fr: fr.me)
+
+        def score(st, fr):
+            given = st.add(keyf(st, fr), cdef, _num(amount(st, fr), pos), pos, "score")
+            c = source(st, fr)
+            if given and type(c) is Comp:
+                # who brought the points: designers read these per card, per caste...
+                st.credit[c] = st.credit.get(c, 0) + given
+        ctx.emit(score, pos)
 
     def s_SetStmt(self, s, ctx):
         value, pos, t = self.expr(s.value, ctx), s.pos, s.target

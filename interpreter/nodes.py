@@ -184,6 +184,7 @@ class Let(Node):
 class Score(Node):
     amount: Node
     owner: Node | None
+    source: Node | None = None  # the component the points are credited to
 
 
 @dataclass(eq=False)

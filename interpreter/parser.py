@@ -301,7 +301,7 @@ class _ToNodes(Transformer):
 
     @v_args(meta=True)
     def score_stmt(self, meta, ch):
-        return N.Score(self._p(meta), ch[0], ch[1])
+        return N.Score(self._p(meta), ch[0], ch[1], ch[2])
 
     @v_args(meta=True)
     def signal_stmt(self, meta, ch):

@@ -68,7 +68,7 @@ class Decision:
 
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version")
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -92,6 +92,7 @@ class State:
         self.version = 0  # counts changes: results of game functions are kept while it stands still
         self.memo: dict = {}
         self.memo_version = -1
+        self.credit: dict = {}  # component -> points scored on its account
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -114,6 +115,7 @@ class State:
         s.version = self.version
         s.memo = {}
         s.memo_version = -1
+        s.credit = self.credit.copy()
         return s
 
     # trace -----------------------------------------------------------------
