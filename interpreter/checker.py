@@ -121,6 +121,9 @@ class Checker:
             for a in attrs:
                 if a not in g.attributes:
                     self.error(g.pos, f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
+        for a in g.report_by:
+            if a not in g.attributes:
+                self.error(g.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, g.attributes))
         if g.discard is not None and g.discard not in g.zones:
             self.error(g.pos, f"unknown zone '{g.discard}' for the discard", did_you_mean(g.discard, g.zones))
         if g.score is not None and g.score not in g.counters:

@@ -59,6 +59,8 @@ def _add_play_commands(sub) -> None:
     sim.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
                      help="a game with more decisions did not end: an error (default 20000)")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sim.add_argument("--by", action="append", default=[], metavar="ATTRIBUTE",
+                     help="report the points cards brought their owners by this attribute (default: the game's report_by)")
     sim.set_defaults(subparser=sim)
 
     play = sub.add_parser("play", help="play a game at the terminal against bots",
@@ -138,7 +140,7 @@ def cmd_simulate(args) -> int:
     except ValueError as exc:
         return _usage_error(args, str(exc))
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
-                     args.max_decisions, args.trace_dir)
+                     args.max_decisions, args.trace_dir, by=args.by)
     err = Console(file=sys.stderr)
     show_bar = not args.quiet and sys.stderr.isatty()
     if show_bar:

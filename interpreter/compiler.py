@@ -573,11 +573,12 @@ class Compiler:
         source = self.expr(s.source, ctx) if s.source is not None else (lambda st, fr: fr.me)
 
         def score(st, fr):
-            given = st.add(keyf(st, fr), cdef, _num(amount(st, fr), pos), pos, "score")
+            key = keyf(st, fr)
+            given = st.add(key, cdef, _num(amount(st, fr), pos), pos, "score")
             c = source(st, fr)
             if given and type(c) is Comp:
-                # who brought the points: designers read these per card, per caste...
-                st.credit[c] = st.credit.get(c, 0) + given
+                # who brought the points to whom: designers read these per card, per caste...
+                st.credit[(c, key)] = st.credit.get((c, key), 0) + given
         ctx.emit(score, pos)
 
     def s_SetStmt(self, s, ctx):

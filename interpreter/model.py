@@ -161,6 +161,7 @@ class GameDef:
     procedures: dict
     heuristic: str | None
     discard: str | None
+    report_by: list
     pos: Position
     file: str
     functions: dict = field(default_factory=dict)
@@ -169,3 +170,9 @@ class GameDef:
     boards: list = field(default_factory=list)
     scenarios: list = field(default_factory=list)
     tests: list = field(default_factory=list)
+
+    def cards_by_id(self) -> dict:
+        index = getattr(self, "_cards_by_id", None)
+        if index is None:
+            index = self._cards_by_id = {c.id: c for c in self.cards}
+        return index

@@ -195,6 +195,7 @@ class PackLoader:
                 data=d.get("data") if isinstance(d.get("data"), dict) else {},
                 procedures={}, heuristic=d.get("heuristic") if isinstance(d.get("heuristic"), str) else None,
                 discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
+                report_by=[a for a in _list(d.get("report_by")) if isinstance(a, str)],
                 pos=d.pos, file=src.path)
         except (AttributeError, TypeError):
             return None

@@ -92,7 +92,7 @@ def state_to_json(st) -> dict:
         "winners": list(st.winners) if st.winners is not None else None,
         "history": list(st.history),
         "ops": st.ops,
-        "credit": {str(int(c)): v for c, v in st.credit.items()},
+        "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
     }
 
 
@@ -131,5 +131,5 @@ def state_from_json(game, data: dict):
     st.winners = tuple(data["winners"]) if data["winners"] is not None else None
     st.history = list(data["history"])
     st.ops = data.get("ops", 0)
-    st.credit = {g.comps[int(c)]: v for c, v in (data.get("credit") or {}).items()}
+    st.credit = {(g.comps[c], key): v for c, key, v in (data.get("credit") or [])}
     return st

@@ -36,6 +36,7 @@ class GameResult:
     decisions: int
     error: dict | None = None
     notes: list = field(default_factory=list)
+    credits: list = field(default_factory=list)  # [card id, seat from 0, points]
 
 
 @dataclass
@@ -49,6 +50,7 @@ class RunSpec:
     check: bool = False
     max_decisions: int = MAX_DECISIONS
     trace_dir: str = "traces"
+    by: list = field(default_factory=list)  # attributes to report credited points by
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
@@ -86,10 +88,33 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
                                   check=spec.check, max_decisions=spec.max_decisions)
     if exc is None:
         winners = list(state.winners) if state.winners else None
-        return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes)
+        return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
+                          credits=_credits(state))
     return GameResult(index, seed, None, list(state.scores()) if state is not None else [],
                       len(state.history) if state is not None else 0,
                       error=_record_error(game, spec, index, seed, exc), notes=notes)
+
+
+def _credits(state) -> list:
+    """Points each card brought each seat: [card id, seat, points] (team points count for each member).
+    The pieces each player owns a copy of are left out: they are no card of the game."""
+    g = state.g
+    out: dict = {}
+    for (c, key), points in state.credit.items():
+        if g.comp_owner[c] is not None:
+            continue  # a player's own piece (a pawn, a negotiator), not a card of the game
+        owner = key.split("#", 1)[1] if "#" in key else None
+        if owner is None:
+            continue
+        if owner.startswith("t"):
+            team = int(owner[1:])
+            seats = [s for s in range(state.n) if g.team_of(state.n)[s] == team]
+        else:
+            seats = [int(owner)]
+        for s in seats:
+            k = (g.comp_card[c].id, s)
+            out[k] = out.get(k, 0) + points
+    return [[card, seat, points] for (card, seat), points in sorted(out.items())]
 
 
 def _record_error(game, spec: RunSpec, index: int, seed: int, exc) -> dict:
@@ -214,6 +239,10 @@ def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
         tw = [sum(1 for r in done if r.winners and any(s in r.winners for s in t)) for t in teams]
         out["team_wins"] = tw
         out["team_win_rates"] = [_rate(k, c) for k in tw]
+    by = spec.by or list(game.compiled.defn.report_by)
+    if by:
+        out["by"] = {a: _by_attribute(game, done, a) for a in by}
+        out["cards"] = _by_card(game, done)
     notes = []
     for r in results:
         for note in r.notes:
@@ -222,6 +251,52 @@ def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
     if notes:
         out["notes"] = notes
     return out
+
+
+def _card_attr(game, card_id: str, attribute: str):
+    card = game.compiled.defn.cards_by_id()[card_id]
+    value = card.attrs.get(attribute, game.compiled.defn.attributes[attribute].default)
+    return str(value) if value is not None else "–"
+
+
+def _by_attribute(game, done: list, attribute: str) -> list:
+    """Per value of `attribute`: mean points per game its cards brought their owners,
+    and the win rate of a seat in the games where they brought it the most points."""
+    points: dict = {}
+    games_with: dict = {}
+    for r in done:
+        per_seat: dict = {}
+        for card, seat, p in r.credits:
+            v = _card_attr(game, card, attribute)
+            points[v] = points.get(v, 0) + p
+            per_seat.setdefault(v, {}).setdefault(seat, 0)
+            per_seat[v][seat] += p
+        for v, seats in per_seat.items():
+            best = max(seats, key=lambda s: (seats[s], -s))
+            w, n = games_with.get(v, (0, 0))
+            games_with[v] = (w + (1 if r.winners and best in r.winners else 0), n + 1)
+    total = sum(points.values()) or 1
+    c = len(done) or 1
+    rows = []
+    for v in sorted(points, key=lambda v: -points[v]):
+        w, n = games_with.get(v, (0, 0))
+        rows.append({"value": v, "points_per_game": round(points[v] / c, 3), "share": round(points[v] / total, 4),
+                     "lead_win_rate": _rate(w, n)})
+    return rows
+
+
+def _by_card(game, done: list) -> list:
+    """Per card: mean points it brought per game, and the win rate of the seats it scored for."""
+    points: dict = {}
+    wins: dict = {}
+    for r in done:
+        for card, seat, p in r.credits:
+            points[card] = points.get(card, 0) + p
+            w, n = wins.get(card, (0, 0))
+            wins[card] = (w + (1 if r.winners and seat in r.winners else 0), n + 1)
+    c = len(done) or 1
+    return [{"card": card, "points_per_game": round(points[card] / c, 3), "owner_win_rate": _rate(*wins[card])}
+            for card in sorted(points, key=lambda k: -points[k])]
 
 
 def _rate(k: int, n: int) -> dict:
@@ -266,6 +341,29 @@ def render(summary: dict, console) -> None:
             tt.add_row(str(i + 1), ", ".join(map(str, members)), str(summary["team_wins"][i]), _pct(r["rate"]),
                        f"{_pct(r['low'])} – {_pct(r['high'])}")
         console.print(tt)
+    for attribute, rows in summary.get("by", {}).items():
+        bt = Table(title=f"points brought, by {attribute}", title_justify="left")
+        bt.add_column(attribute)
+        bt.add_column("points per game", justify="right")
+        bt.add_column("share", justify="right")
+        bt.add_column("win rate of its top seat", justify="right")
+        bt.add_column("95% CI", justify="right")
+        for row in rows:
+            r = row["lead_win_rate"]
+            bt.add_row(row["value"], f"{row['points_per_game']:.2f}", _pct(row["share"]), _pct(r["rate"]),
+                       f"{_pct(r['low'])} – {_pct(r['high'])}")
+        console.print(bt)
+    if summary.get("cards"):
+        cards = summary["cards"]
+        ct = Table(title=f"cards bringing the most and the fewest points ({len(cards)} scored)", title_justify="left")
+        ct.add_column("card")
+        ct.add_column("points per game", justify="right")
+        ct.add_column("win rate of the seats it scored for", justify="right")
+        shown = cards if len(cards) <= 10 else cards[:5] + cards[-5:]
+        for row in shown:
+            r = row["owner_win_rate"]
+            ct.add_row(row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_pct(r['low'])} – {_pct(r['high'])})")
+        console.print(ct)
     dpg = summary["decisions_per_game"]
     gps, dps = summary["games_per_second"], summary["decisions_per_second"]
     errors = summary["errors"]

@@ -92,7 +92,7 @@ class State:
         self.version = 0  # counts changes: results of game functions are kept while it stands still
         self.memo: dict = {}
         self.memo_version = -1
-        self.credit: dict = {}  # component -> points scored on its account
+        self.credit: dict = {}  # (component, score counter key) -> points scored on its account
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
