@@ -102,7 +102,7 @@ def _credits(state) -> list:
     out: dict = {}
     for (c, key), points in state.credit.items():
         if g.comp_owner[c] is not None:
-            continue  # a player's own piece (a pawn, a negotiator), not a card of the game
+            continue  # a piece each player owns a copy of (a pawn, a worker), not a card of the game
         owner = key.split("#", 1)[1] if "#" in key else None
         if owner is None:
             continue
