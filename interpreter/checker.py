@@ -77,6 +77,9 @@ class Checker:
                 self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
             if f.tree is not None:
                 self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
+        for text, tree in g.invariants:
+            if tree is not None:
+                self.expr(tree.expr, Scope({}))
         if "game" not in g.procedures:
             self.error(g.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
         if getattr(g, "heuristic_tree", None) is not None:

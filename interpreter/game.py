@@ -84,6 +84,8 @@ class CompiledGame:
             ctx = Ctx(self, self.procs[name], locals_=proc.params)
             self.compiler.block(proc.tree.body, ctx)
         self.compile_abilities()
+        self.invariants = [(text, self.compiler.expr(tree, Ctx(self, Code("invariant", "invariant"))))
+                           for text, tree in defn.invariants]
 
     # components ---------------------------------------------------------------
     def build_components(self) -> None:

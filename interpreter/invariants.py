@@ -68,7 +68,17 @@ class Invariants:
     def check(self, state) -> None:
         self.check_components(state)
         self.check_counters(state)
+        self.check_declared(state)
         check_bound(state, self.max_decisions)
+
+    def check_declared(self, state) -> None:
+        """The invariants the game file declares (`invariants:`), as conditions."""
+        from .state import Frame
+        for text, test in state.g.invariants:
+            if not test(state, Frame(None, 0, {}, None, None)):
+                where = getattr(text, "pos", None)
+                raise InvariantError(f"the game's invariant '{text}'" + (f" ({where})" if where else "")
+                                     + " does not hold")
 
     def check_components(self, state) -> None:
         # fast path: each component listed in a zone is indexed there, and there are as many

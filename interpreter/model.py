@@ -165,6 +165,7 @@ class GameDef:
     pos: Position
     file: str
     functions: dict = field(default_factory=dict)
+    invariants: list = field(default_factory=list)  # (text, tree)
     keywords: list = field(default_factory=list)
     cards: list = field(default_factory=list)
     boards: list = field(default_factory=list)

@@ -260,6 +260,9 @@ class PackLoader:
                 proc.tree = parse_text(proc.text, "procedure", self.report)
         if g.heuristic:
             g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
+        for text in _list(d.get("invariants")):
+            if isinstance(text, str):
+                g.invariants.append((text, parse_text(text, "condition", self.report)))
         funcs = d.get("functions")
         if isinstance(funcs, dict):
             for name, spec in funcs.items():

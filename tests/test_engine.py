@@ -239,3 +239,24 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
             st.apply(rng.choice(st.legal_actions()))
             steps += 1
     assert compared > 20
+
+
+def test_declared_invariants_are_checked(tmp_path):
+    from interpreter.invariants import InvariantError, Invariants
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          add 1 to ticks
+          choose c from deck by players[1]
+          add 5 to ticks
+          choose c from deck by players[1]
+        """))
+    game_file = tmp_path / "tiny" / "game.yaml"
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace(
+        "score: points\n", "score: points\ninvariants:\n  - \"ticks < 3\"\n"), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    st = game.new_state(players=2)
+    inv = Invariants(st)  # holds at the start: ticks is 1
+    st.apply(0)
+    with pytest.raises(InvariantError) as err:
+        inv.check(st)
+    assert "the game's invariant 'ticks < 3'" in str(err.value) and "game.yaml" in str(err.value)
