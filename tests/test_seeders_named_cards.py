@@ -1,0 +1,151 @@
+"""Seeders from Sereis: Exodus, the named cards and the glossary over whole games.
+
+The rules tests of content/seeders-exodus/tests/ (abilities-*, cards-*,
+glossary-*, integration-*) set up one situation each; these tests play whole
+games with seeded random choices and check what only whole games show: the
+public discard and the hidden deck in every seat's view, the Morphoplaste's
+face-down negotiators always revealed by the end of the negotiation, the
+keyword families of the card anatomy.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+import interpreter
+
+
+@lru_cache(maxsize=None)
+def game():
+    return interpreter.load("seeders-exodus")
+
+
+def named_cards():
+    return [c for c in game().compiled.defn.cards if c.file.endswith("named.yaml")]
+
+
+@pytest.mark.rule("SX-GLO-1")
+@pytest.mark.parametrize("players", [2, 3])
+def test_discard_public_and_deck_hidden_in_every_seat_view(players):
+    st = game().new_state(players=players, seed=5)
+    rng = random.Random(5)
+    seen_discard = False
+    while not st.is_terminal():
+        for seat in range(players):
+            obs = st.observation(seat)
+            deck = obs["zones"].get("deck")
+            if deck is not None:
+                assert isinstance(deck, dict) and set(deck) == {"count"}, deck
+            discard = obs["zones"].get("discard")
+            if discard:
+                assert isinstance(discard, list), discard
+                assert [c["id"] for c in discard] == [int(c) for c in st.zones["discard"]]
+                seen_discard = True
+        st.apply(rng.choice(st.legal_actions()))
+    assert seen_discard
+
+
+def _prefer(labels, rng):
+    """Random choices that use a Morphoplaste and place face down whenever they can."""
+    for i, label in enumerate(labels):
+        if label.startswith("Morphoplaste:") or label.endswith("face down"):
+            return i
+    return rng.randrange(len(labels))
+
+
+@pytest.mark.rule("SX-CRD-5")
+def test_morphoplaste_negotiators_are_all_revealed_by_the_end_of_each_negotiation():
+    g = game()
+    hidden_seen = revealed = 0
+    for seed in range(40):
+        st = g.new_state(players=2 + seed % 3, seed=seed, trace=True)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            if st.prompt == "Integration":
+                # the negotiation is over: nobody holds a negotiator face down or in the hand
+                for i in range(st.n):
+                    assert not st.zones.get(f"face_down#{i}"), (seed, i)
+                    assert not st.zones.get(f"concealed#{i}"), (seed, i)
+                    assert st.counters.get(f"morph#{i}", 0) == 0
+                assert not any(v for k, v in st.counters.items() if k.startswith("masked#"))
+                # and every negotiator is back on its board
+                for i in range(st.n):
+                    assert len(st.zones.get(f"home#{i}", [])) == 6
+            if any(st.zones.get(f"face_down#{i}") for i in range(st.n)):
+                hidden_seen += 1
+            st.apply(_prefer(st.labels(), rng))
+        revealed += sum(1 for e in st.trace if e["type"] == "move" and str(e.get("from", "")).startswith("face_down#"))
+    assert hidden_seen and revealed, "no game placed a negotiator face down"
+
+
+@pytest.mark.rule("SX-CRD-5")
+def test_a_face_down_negotiator_is_hidden_from_the_other_seats():
+    g = game()
+    for seed in range(40):
+        st = g.new_state(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            holders = [i for i in range(st.n) if st.zones.get(f"face_down#{i}")]
+            if holders:
+                i = holders[0]
+                mine = st.observation(i)["zones"][f"face_down#{i}"]
+                theirs = st.observation(1 - i)["zones"][f"face_down#{i}"]
+                assert isinstance(mine, list) and len(mine) == 1
+                assert theirs == {"count": 1}
+                return
+            st.apply(_prefer(st.labels(), rng))
+    pytest.fail("no game placed a negotiator face down")
+
+
+@pytest.mark.rule("SX-GLO-5")
+def test_card_anatomy_abilities_are_caste_technical_or_prestige():
+    """Every keyword printed on a named card belongs to one of the three families of the anatomy."""
+    families = {kw.name: kw.family for kw in game().compiled.defn.keywords}
+    assert set(families.values()) == {"caste", "technical", "prestige"}
+    printed = 0
+    for card in named_cards():
+        assert card.attrs.get("caste") and card.attrs.get("type"), card.id
+        for name in ("recycle", "cost", "prestige"):
+            assert isinstance(card.attrs.get(name), int), (card.id, name)
+        for ab in card.abilities:
+            if ab.keyword is not None:
+                printed += 1
+                assert ab.keyword.family in ("caste", "technical", "prestige"), (card.id, ab.text)
+    assert printed >= 20
+
+
+NAMED = {
+    # id: (title, caste, type, copies)
+    "apprenti": ("Apprenti", "Architectes", "Équipage", 2),
+    "ouvrier-arche": ("Ouvrier", "Noyau", "Équipage", 3),
+    "novice": ("Novice", "Théocrates", "Équipage", 2),
+    "converti-arche": ("Converti", "Théocrates", "Équipage", 2),
+    "pretre-arche": ("Prêtre", "Théocrates", "Équipage", 2),
+    "archives": ("Archives", "Architectes", "Module", 1),
+    "conspirateur": ("Conspirateur", "Déviants", "Équipage", 1),
+    "contrebandier": ("Contrebandier", "Déviants", "Équipage", 1),
+    "departement-rd": ("Département R&D", "Architectes", "Module", 2),
+    "morphoplaste": ("Morphoplaste", "Bio-Consortium", "Équipage", 1),
+    "fille-de-joie": ("Fille de joie", "Déviants", "Équipage", 1),
+    "obscura-mutatio": ("Obscura Mutatio", "Bio-Consortium", "Module", 1),
+    "hacker": ("Hacker", "Architectes", "Équipage", 1),
+    "usine-de-reconversion": ("Usine de Reconversion", "Architectes", "Module", 1),
+    "meca-optimiseur": ("Méca-Optimiseur", "Architectes", "Équipage", 1),
+    "technopole": ("Technopôle", "Architectes", "Module", 1),
+    "diplomate": ("Diplomate", "Originels", "Équipage", 1),
+}
+
+
+@pytest.mark.rule("SX-GLO-5")
+def test_named_cards_are_in_the_arche_deck_with_their_anatomy():
+    cards = {c.id: c for c in named_cards()}
+    for cid, (title, caste, ctype, copies) in NAMED.items():
+        c = cards[cid]
+        assert (c.title, c.attrs["caste"], c.attrs["type"], c.copies) == (title, caste, ctype, copies), cid
+        assert c.start == "deck", cid
+    st = game().blank_state(2, 0)
+    g = game().compiled
+    in_deck = {g.comp_card[c].id for c in st.zones["deck"]}
+    assert set(NAMED) <= in_deck
