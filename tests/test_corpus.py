@@ -26,7 +26,15 @@ from interpreter.resources import content_dir
 
 CORPUS = Path(__file__).parent / "corpus"
 DIAGNOSTIC = re.compile(r"^\S.*:\d+:\d+: error: ")
-SHIPPED_SAMPLE = content_dir() / "seeders-exodus" / "cards" / "named.yaml"
+
+
+def _shipped_card(card_id: str) -> str:
+    """'file:line' of a shipped Seeders card, wherever the content keeps it."""
+    for path in sorted((content_dir() / "seeders-exodus").rglob("*.yaml")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip() == f"- id: {card_id}":
+                return f"{_shown(path)}:{n}"
+    raise LookupError(card_id)
 
 
 def _shown(path: Path) -> str:
@@ -148,7 +156,7 @@ CASES = [
         "    hint: give each card its own id; use 'copies' for several identical cards"]),
     ("duplicate_shipped_card_id.yaml", 1, [
         f"duplicate_shipped_card_id.yaml:4:5: error: duplicate card id 'apprenti' "
-        f"(first at {_shown(SHIPPED_SAMPLE)}:20)"]),
+        f"(first at {_shipped_card('apprenti')})"]),
     ("names_overlong_game.yaml", 1, [  # a name too long for the file system is only unknown
         "names_overlong_game.yaml:2:7: error: unknown game '" + "seeders-exodus-" * 20 + "'"]),
     ("no_game.yaml", 1, [
