@@ -891,15 +891,28 @@ def _num(v, pos):
     raise GameFault(f"expected a number, got {describe(v)}", pos)
 
 
+_REFERENCES = (Comp, Seat, Team)
+
+
 def _same(a, b) -> bool:
+    """Equality in the rules language: names accent- and case-blind, a component never
+    equal to a player or a number, lists equal member by member."""
     ta, tb = type(a), type(b)
     if ta is tb:
         if ta is str:
             return a == b or fold(a) == fold(b)
+        if ta is list or ta is tuple:
+            return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
         return a == b
     if isinstance(a, str) and isinstance(b, str):
         return a == b or fold(a) == fold(b)
-    return ta in (int, float) and tb in (int, float) and a == b
+    if ta in _REFERENCES or tb in _REFERENCES or ta is bool or tb is bool:
+        return False
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return False
 
 
 def _index(st, o, k, pos):

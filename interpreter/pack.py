@@ -236,7 +236,8 @@ class PackLoader:
             supply = spec.get("supply")
             g.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
                                           _int(spec.get("max"), None),
-                                          supply if isinstance(supply, (str, int)) and not isinstance(supply, bool)
+                                          (str(supply) if isinstance(supply, str) else int(supply))
+                                          if isinstance(supply, (str, int)) and not isinstance(supply, bool)
                                           else None, _int(spec.get("initial"), 0),
                                           _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
                                           [z for z in _list(spec.get("keep_in")) if isinstance(z, str)])

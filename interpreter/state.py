@@ -141,11 +141,17 @@ class State:
             raise GameFault(f"the destination of a move must be a zone, not {describe(zone)}", pos)
         old = self.where[c]
         if old == zone:
-            if bottom:
-                lst = self.zones[zone]
+            # already there: it goes on top (or to the bottom), as a move into the zone would
+            lst = self.zones[zone]
+            if (lst[0] is not c) if bottom else (lst[-1] is not c):
                 lst.remove(c)
-                lst.insert(0, c)
+                if bottom:
+                    lst.insert(0, c)
+                else:
+                    lst.append(c)
                 self.version += 1
+                if self.trace is not None:
+                    self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
         zdef = self.g.zone_def(zone)
         target = self.zones.get(zone)

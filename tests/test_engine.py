@@ -260,3 +260,21 @@ def test_declared_invariants_are_checked(tmp_path):
     with pytest.raises(InvariantError) as err:
         inv.check(st)
     assert "the game's invariant 'ticks < 3'" in str(err.value) and "game.yaml" in str(err.value)
+
+
+def test_equality_in_the_language(tmp_path):
+    from interpreter.compiler import _same
+    from interpreter.values import Comp, Seat
+    assert _same("Module", "module") and _same("Équipage", "equipage")
+    assert not _same(Comp(0), 0) and not _same(Seat(0), Comp(0)) and not _same(True, 1)
+    assert _same([Seat(0), Seat(1)], (Seat(0), Seat(1))) and not _same([Seat(0)], (Seat(1),))
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          move card("one") to pile
+          move card("two") to pile
+          move card("one") to pile
+        """))
+    st = game.blank_state(players=2)
+    assert st.counters["$coins"] == 10 and type(st.counters["$coins"]) is int
+    st = game.new_state(players=2)
+    assert [st.g.comp_card[c].id for c in st.zones["pile"]] == ["two", "one"]  # moved again: on top
