@@ -100,12 +100,13 @@ def render_text(report: Report, color: bool = False) -> str:
         src = source_line(report.sources.get(d.position.path), d.position.line)
         if src is not None:
             shown = src.expandtabs(1)
-            out.append("    " + shown)
             col = max(1, d.position.column)
             width = 1
             if d.position.end_column and d.position.end_column > col:
                 width = d.position.end_column - col
             width = max(1, min(width, max(1, len(shown) - col + 1)))
+            shown, col, width = _window(shown, col, width)
+            out.append("    " + shown)
             out.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
         if d.hint:
             out.append(f"    hint: {d.hint}")
@@ -117,6 +118,23 @@ def render_text(report: Report, color: bool = False) -> str:
         summary += f", {w} warning{'s' if w != 1 else ''}"
     out.append(summary)
     return "\n".join(out)
+
+
+MAX_SHOWN = 160  # characters of a source line shown around the column of a diagnostic
+
+
+def _window(line: str, col: int, width: int) -> tuple[str, int, int]:
+    """A long source line cut to MAX_SHOWN characters around `col`, with the caret moved to match."""
+    if len(line) <= MAX_SHOWN:
+        return line, col, width
+    start = max(0, min(col - 1 - MAX_SHOWN // 3, len(line) - MAX_SHOWN))
+    end = start + MAX_SHOWN
+    before = "..." if start > 0 else ""
+    after = "..." if end < len(line) else ""
+    col = col - start + len(before)
+    shown = before + line[start:end]
+    width = max(1, min(width, len(shown) - col + 1))
+    return shown + after, col, width
 
 
 def render_json(report: Report) -> str:

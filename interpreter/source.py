@@ -113,9 +113,8 @@ class _Builder:
     def build(self, node, depth: int = 0):
         self.count += 1
         if self.count > MAX_NODES:
-            raise ContentError(f"the document has more than {MAX_NODES} values (aliases expanded)",
-                               _pos(self.path, node.start_mark),
-                               "split the file, or avoid repeating large anchors")
+            raise ContentError(f"the document has more than {MAX_NODES} values",
+                               _pos(self.path, node.start_mark), "split the content into several files")
         pos = _pos(self.path, node.start_mark)
         if depth > MAX_DEPTH:
             raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,

@@ -517,3 +517,29 @@ def test_json_report_holds_the_same_diagnostics(name, capsys, monkeypatch):
     shown = [f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}" for d in report["diagnostics"]]
     assert shown == [e for e in expected if DIAGNOSTIC.match(e)]
     assert report["errors"] == len(shown)
+
+
+def test_long_lines_are_shown_around_the_error(tmp_path, capsys, monkeypatch):
+    """A 20,000-character line is cut around the column, and the caret still points at the mistake."""
+    filler = ", ".join("Mutant" for _ in range(3000))
+    (tmp_path / "long.yaml").write_text(
+        "kind: cards\ngame: seeders-exodus\ncards:\n  - id: long-card\n    title: Long card\n"
+        f"    tags: [{filler}, Mutnt, {filler}]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["check", "long.yaml"])
+    out = capsys.readouterr().out
+    _check_output(out, "", code, 1, ["long.yaml:6:5: error: unknown class 'Mutnt' in tags"])
+    assert max(len(line) for line in out.splitlines()) < 200, out
+
+
+def test_too_many_values_without_aliases(tmp_path, capsys, monkeypatch):
+    (tmp_path / "many.yaml").write_text("kind: cards\ngame: seeders-exodus\ncards: [" + ",".join(["1"] * 200_100)
+                                        + "]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["check", "many.yaml"])
+    out = capsys.readouterr().out
+    _check_output(out, "", code, 1, ["many.yaml:3:399995: error: the document has more than 200000 values"])
+    caret = next(line for line in out.splitlines() if line.strip().startswith("^"))
+    shown = out.splitlines()[out.splitlines().index(caret) - 1]
+    assert shown[caret.index("^")] == "1"
+    assert max(len(line) for line in out.splitlines()) < 200
