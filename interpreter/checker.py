@@ -124,6 +124,9 @@ class Checker:
             for a in attrs:
                 if a not in g.attributes:
                     self.error(g.pos, f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
+        for z in g.tags_kept_in or []:
+            if z not in g.zones:
+                self.error(g.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, g.zones))
         for a in g.report_by:
             if a not in g.attributes:
                 self.error(g.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, g.attributes))

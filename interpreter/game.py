@@ -57,6 +57,7 @@ class CompiledGame:
         self._zone_cache: dict = {}
         self.in_play_zone: dict = {}  # zone key -> whether what lies there is in play
         self.counters_lost_in: dict = {}  # zone name -> component counters not kept there
+        self.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None
         self._holder_cache: dict = {}
         self._teams: dict = {}
         self.seats = {n: tuple(Seat(i) for i in range(n)) for n in range(1, defn.max_players + 1)}

@@ -166,6 +166,7 @@ class GameDef:
     file: str
     functions: dict = field(default_factory=dict)
     invariants: list = field(default_factory=list)  # (text, tree)
+    tags_kept_in: list | None = None  # zones where given classes stay; None: everywhere
     keywords: list = field(default_factory=list)
     cards: list = field(default_factory=list)
     boards: list = field(default_factory=list)

@@ -261,6 +261,8 @@ class PackLoader:
                 proc.tree = parse_text(proc.text, "procedure", self.report)
         if g.heuristic:
             g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
+        if isinstance(d.get("tags_kept_in"), list):
+            g.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
         for text in _list(d.get("invariants")):
             if isinstance(text, str):
                 g.invariants.append((text, parse_text(text, "condition", self.report)))

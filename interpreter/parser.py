@@ -171,6 +171,13 @@ def _syntax_hint(found, expected) -> str | None:
     return None
 
 
+class Located(str):
+    """A name from a rules text, equal to the plain string, with its `pos` in the file
+    (so that a message about it can point at it rather than at its statement)."""
+
+    pos: Position
+
+
 class _ToNodes(Transformer):
     """Lark tree to `nodes`; positions mapped back into the content file."""
 
@@ -224,7 +231,8 @@ class _ToNodes(Transformer):
     @v_args(meta=True)
     def trigger_ability(self, meta, ch):
         trig, event, optional, cond, body = ch
-        return N.Trigger(self._p(meta), str(event), str(trig) == "whenever", optional is not None, cond, body)
+        return N.Trigger(self._p(meta), self._located(event), str(trig) == "whenever", optional is not None,
+                         cond, body)
 
     def optional(self, _):
         return True
@@ -236,7 +244,13 @@ class _ToNodes(Transformer):
                         limit, cond, body)
 
     def windows(self, ch):
-        return [str(c) for c in ch]
+        return [self._located(c) for c in ch]
+
+    def _located(self, tok) -> "Located":
+        """A name of the text (an event, a window) that knows where it is written."""
+        out = Located(str(tok))
+        out.pos = self._p(tok)
+        return out
 
     def costs(self, ch):
         return list(ch)

@@ -175,6 +175,10 @@ class State:
         self.version += 1
         if c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
+        if self.tags and c in self.tags and self.g.tag_zones is not None and zdef.name not in self.g.tag_zones:
+            for t in self.tags[c]:
+                self.emit("untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=t)
+            del self.tags[c]
         lost = self.g.counters_lost_in.get(zdef.name)
         if lost is None:
             lost = self.g.counters_lost_in[zdef.name] = [

@@ -501,7 +501,9 @@ def test_prestige_offers_only_crew_moves_and_no_ability_runs(players):
             if phase != "prestige_start":
                 continue
             # nothing but crews moving between modules and prestige being scored
-            assert e["type"] in ("signal", "move", "counter", "choice", "log", "decision", "answer"), e
+            assert e["type"] in ("signal", "move", "counter", "choice", "log", "decision", "answer", "tag", "untag"), e
+            if e["type"] in ("tag", "untag"):
+                assert e["tag"] == "moved", e  # a crew moved once this phase (the ruling that ends reorganising)
             if e["type"] == "move":
                 assert str(e["from"]).startswith("crews#") and str(e["to"]).startswith("crews#"), e
             if e["type"] == "counter":
