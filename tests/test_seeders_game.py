@@ -533,3 +533,15 @@ def test_prestige_scored_in_turn_order(players):
         assert positions == sorted(positions)
         scored += bool(seq)
     assert scored >= 2
+
+
+@pytest.mark.rule("SX-SET-4")
+def test_the_arche_deck_holds_162_cards_27_per_caste_and_the_secondary_piles_30():
+    import collections
+    cg = game().compiled
+    castes = collections.Counter(cg.comp_attrs["caste"][c] for c, card in enumerate(cg.comp_card) if card.start == "deck")
+    assert sum(castes.values()) == 162
+    assert set(castes.values()) == {27} and len(castes) == 6
+    piles = collections.Counter(cg.comp_attrs["crew"][c] for c, card in enumerate(cg.comp_card)
+                                if card.start == "secondary_crews")
+    assert piles == {"Ouvrier": 12, "Converti": 9, "Prêtre": 9}
