@@ -47,6 +47,22 @@ def test_discard_public_and_deck_hidden_in_every_seat_view(players):
     assert seen_discard
 
 
+def _with_morphoplaste(seed, players):
+    """A new game in which seat 0 controls the Morphoplaste from the start (housed in a module
+    taken from the Arche deck), or None when the seed dealt either card away from the deck."""
+    g = game()
+    st = g.new_state(players=players, seed=seed, trace=True)
+    cg = g.compiled
+    deck = st.zones["deck"]
+    morph = next(c for c in cg.comps if cg.comp_card[c].id == "morphoplaste")
+    host = next((c for c in deck if cg.comp_attrs["type"][c] == "Module"), None)
+    if morph not in deck or host is None:
+        return None
+    st.move(host, st.zone_key("ark", 0), False, None)
+    st.move(morph, st.zone_key("crews", host), False, None)
+    return st
+
+
 def _prefer(labels, rng):
     """Random choices that use a Morphoplaste and place face down whenever they can."""
     for i, label in enumerate(labels):
@@ -57,10 +73,11 @@ def _prefer(labels, rng):
 
 @pytest.mark.rule("SX-CRD-5")
 def test_morphoplaste_negotiators_are_all_revealed_by_the_end_of_each_negotiation():
-    g = game()
     hidden_seen = revealed = 0
-    for seed in range(40):
-        st = g.new_state(players=2 + seed % 3, seed=seed, trace=True)
+    for seed in range(12):
+        st = _with_morphoplaste(seed, 2 + seed % 3)
+        if st is None:
+            continue
         rng = random.Random(seed)
         while not st.is_terminal():
             if st.prompt == "Integration":
@@ -82,9 +99,10 @@ def test_morphoplaste_negotiators_are_all_revealed_by_the_end_of_each_negotiatio
 
 @pytest.mark.rule("SX-CRD-5")
 def test_a_face_down_negotiator_is_hidden_from_the_other_seats():
-    g = game()
-    for seed in range(40):
-        st = g.new_state(players=2, seed=seed)
+    for seed in range(12):
+        st = _with_morphoplaste(seed, 2)
+        if st is None:
+            continue
         rng = random.Random(seed)
         while not st.is_terminal():
             holders = [i for i in range(st.n) if st.zones.get(f"face_down#{i}")]
