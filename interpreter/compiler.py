@@ -175,17 +175,9 @@ class Compiler:
         obj = self.closure(e.obj, ctx)
         if n in g.zones:
             zname = n
-            zdef = g.zones[n]
-            team_scoped = zdef.scope[0] == "team"
-
-            def zone(st, fr):
-                o = obj(st, fr)
-                if o is None:
-                    raise GameFault(f"'{zname}' of none", pos)
-                if team_scoped and type(o) is Seat:
-                    o = st.team_of(o)
-                return ZoneRef(f"{zname}#{owner_key(o)}")
-            return zone
+            from .pygen import _zone
+            team_scoped = g.zones[n].scope[0] == "team"
+            return lambda st, fr: _zone(st, obj(st, fr), zname, team_scoped, pos)
         if n in g.counters:
             cdef = g.counters[n]
             if len(cdef.scope) == 2:
@@ -194,48 +186,20 @@ class Compiler:
             init = cdef.initial
             return lambda st, fr: st.counters.get(keyf(st, fr), init)
         if n in g.attributes:
+            from .pygen import _attr
             attr_values = self.cg.comp_attrs.get(n)
-            nodes = self.cg.nodes
-
-            def attribute(st, fr):
-                o = obj(st, fr)
-                t = type(o)
-                if t is Comp:
-                    if st.over:
-                        v = st.over.get((o, n), _MISSING)
-                        if v is not _MISSING:
-                            return v
-                    return attr_values[o]
-                if t is NodeRef:
-                    return nodes[o].get(n)
-                if o is None:
-                    return None
-                raise GameFault(f"{describe(o)} has no attribute '{n}'", pos)
-            return attribute
+            return lambda st, fr: _attr(st, obj(st, fr), n, attr_values, pos)
         prop = _PROPERTIES.get(n)
         if prop is not None:
             return lambda st, fr: prop(st, obj(st, fr), pos)
-        nodes = self.cg.nodes
-
-        def node_attr(st, fr):
-            o = obj(st, fr)
-            if type(o) is NodeRef:
-                return nodes[o].get(n)
-            raise GameFault(f"{describe(o)} has no attribute '{n}'", pos)
-        return node_attr
+        from .pygen import _node_attr
+        return lambda st, fr: _node_attr(st, obj(st, fr), n, pos)
 
     def _counter_key_from(self, obj, cdef, pos):
-        name = cdef.name
-        team_scoped = cdef.scope[0] == "team"
-
-        def key(st, fr):
-            o = obj(st, fr)
-            if o is None:
-                raise GameFault(f"counter '{name}' of none", pos)
-            if team_scoped and type(o) is Seat:
-                o = st.team_of(o)
-            return f"{name}#{owner_key(o)}"
-        return key
+        """The key function of counter `cdef` of the owner computed by `obj`."""
+        from .pygen import _ckey
+        name, team_scoped = cdef.name, cdef.scope[0] == "team"
+        return lambda st, fr: _ckey(st, obj(st, fr), name, team_scoped, pos)
 
     def counter_target(self, e, ctx):
         """(key function, counter definition) of a counter reference."""
@@ -258,23 +222,7 @@ class Compiler:
         obj = self.closure(e.obj, ctx)
         key = self.closure(e.key, ctx)
         pos = e.pos
-        counters = self.g.counters
-
-        def index(st, fr):
-            o = obj(st, fr)
-            k = key(st, fr)
-            if type(o) is CounterMap:
-                cdef = counters[o.name]
-                return st.counters.get(f"{o.name}#{owner_key(o.first)}#{owner_key(k)}", cdef.initial)
-            try:
-                if isinstance(o, (list, tuple)):
-                    return o[k - 1] if isinstance(k, int) and k >= 1 else None
-                if isinstance(o, dict):
-                    return o.get(k, o.get(str(k)))
-            except (IndexError, TypeError):
-                return None
-            raise GameFault(f"cannot index {describe(o)}", pos)
-        return index
+        return lambda st, fr: _index(st, obj(st, fr), key(st, fr), pos)
 
     def x_Call(self, e, ctx):
         if e.func == "select":
@@ -780,12 +728,19 @@ class Compiler:
         for end in ends:
             end[0] = ctx.here()
 
-    def _loop(self, ctx, head_cell, body_fn):
+    def _loop(self, ctx, head, exit_cell, body, pos) -> None:
+        """The body of a loop, the jump back to its head, and its exit (where 'break' goes)."""
         breaks: list = []
-        ctx.loops.append((head_cell, breaks))
-        body_fn()
+        ctx.loops.append((head, breaks))
+        self.block(body, ctx)
         ctx.loops.pop()
-        return breaks
+
+        def back(st, fr):
+            fr.pc = head[0]
+        ctx.emit(back, pos)
+        exit_cell[0] = ctx.here()
+        for b in breaks:
+            b[0] = exit_cell[0]
 
     def s_For(self, s, ctx):
         ctx.locals.add(s.var)
@@ -812,14 +767,7 @@ class Compiler:
             env[index] = i
             fr.pc = exit_cell[0]
         ctx.emit(step, pos)
-        breaks = self._loop(ctx, head, lambda: self.block(s.body, ctx))
-
-        def back(st, fr):
-            fr.pc = head[0]
-        ctx.emit(back, pos)
-        exit_cell[0] = ctx.here()
-        for b in breaks:
-            b[0] = exit_cell[0]
+        self._loop(ctx, head, exit_cell, s.body, pos)
 
     def s_Repeat(self, s, ctx):
         pos = s.pos
@@ -842,14 +790,7 @@ class Compiler:
             ctx.emit(step, pos)
         else:
             head = [ctx.here()]
-        breaks = self._loop(ctx, head, lambda: self.block(s.body, ctx))
-
-        def back(st, fr):
-            fr.pc = head[0]
-        ctx.emit(back, pos)
-        exit_cell[0] = ctx.here()
-        for b in breaks:
-            b[0] = exit_cell[0]
+        self._loop(ctx, head, exit_cell, s.body, pos)
 
     def s_While(self, s, ctx):
         test, pos = self.expr(s.cond, ctx), s.pos
@@ -860,14 +801,7 @@ class Compiler:
             if not test(st, fr):
                 fr.pc = exit_cell[0]
         ctx.emit(check, pos)
-        breaks = self._loop(ctx, head, lambda: self.block(s.body, ctx))
-
-        def back(st, fr):
-            fr.pc = head[0]
-        ctx.emit(back, pos)
-        exit_cell[0] = ctx.here()
-        for b in breaks:
-            b[0] = exit_cell[0]
+        self._loop(ctx, head, exit_cell, s.body, pos)
 
     def s_Phrase(self, s, ctx):
         # only the effect parameter of a keyword reaches here: splice the card's body in
