@@ -98,7 +98,8 @@ def render_observation(g, obs: dict) -> list:
             lines.append(f"  {name}: {items}")
         elif z.get("count"):
             n = z["count"]
-            lines.append(f"  {name}: {n} hidden card{'s' if n != 1 else ''}")
+            yours = ", ".join(x["title"] for x in z.get("yours", []))
+            lines.append(f"  {name}: {n} hidden card{'s' if n != 1 else ''}" + (f" (yours: {yours})" if yours else ""))
     supplies, counters = [], []
     for key in sorted(obs["counters"]):
         v = obs["counters"][key]

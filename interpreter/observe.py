@@ -40,6 +40,13 @@ def observation(st, seat: int) -> dict:
                            **({"tapped": True} if c in st.tapped else {})} for c in comps]
         else:
             zones[key] = {"count": len(comps)}
+            holder = g.zone_holder(key)
+            if zdef.visibility == "owner" and type(holder) not in (Seat, Team):
+                # a zone of the board or of a component: each sees its own pieces there
+                mine = [c for c in comps if g.comp_owner[c] == seat]
+                if mine:
+                    zones[key]["yours"] = [{"id": int(c), "card": g.comp_card[c].id,
+                                            "title": g.comp_card[c].title} for c in mine]
     counters = {}
     for key, value in st.counters.items():
         if key.startswith("$"):

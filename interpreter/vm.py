@@ -381,16 +381,32 @@ def in_play(st, player=None) -> list:
             ip = playing[key] = g.zone_def(key).in_play
         if not ip:
             continue
+        h = g.zone_holder(key)
+        if type(h) is Comp and not _live(st, h):
+            continue  # the zone of a component that is itself out of play
         if player is None:
             out.extend(comps)
             continue
         # everything in one zone has one controller: the zone's holder, or its controller
-        h = g.zone_holder(key)
         if type(h) is Comp:
             h = controller(st, h)
         if h == player and type(h) is Seat:
             out.extend(comps)
     return out
+
+
+def _live(st, c) -> bool:
+    """Whether component `c` lies in play (in an in-play zone of something in play)."""
+    g = st.g
+    for _ in range(64):
+        z = st.where[c]
+        if z is None or not g.zone_def(z).in_play:
+            return False
+        h = g.zone_holder(z)
+        if type(h) is not Comp:
+            return True
+        c = h
+    return False
 
 
 # readable values ----------------------------------------------------------------

@@ -278,3 +278,30 @@ def test_equality_in_the_language(tmp_path):
     assert st.counters["$coins"] == 10 and type(st.counters["$coins"]) is int
     st = game.new_state(players=2)
     assert [st.g.comp_card[c].id for c in st.zones["pile"]] == ["two", "one"]  # moved again: on top
+
+
+def test_out_of_play_holders_and_owned_pieces_on_the_board(tmp_path):
+    from interpreter import vm
+    game = make_game(tmp_path, "game: |\n  pass\n")
+    folder = tmp_path / "tiny"
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("  pile: {scope: game}\n", "  pile: {scope: game}\n  inside: {scope: card, in_play: true}\n"
+                        "  secret: {scope: card, visibility: owner}\n")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    (folder / "pawns.yaml").write_text("kind: cards\ngame: tiny\ncomponent: card\nstart: hand\nper_player: true\n"
+                                       "cards:\n  - {id: pawn, title: Pawn}\n", encoding="utf-8")
+    game = interpreter.load(str(folder))
+    st = game.blank_state(players=2)
+    g = st.g
+    one, two = (g.cards_by_id[k][0] for k in ("one", "two"))
+    st.move(one, st.zone_key("table", 0), False, None)
+    st.move(two, st.zone_key("inside", one), False, None)
+    assert two in vm.in_play(st, 0)
+    st.move(one, st.zone_key("pile", None), False, None)  # its holder leaves play: so does what it holds
+    assert two not in vm.in_play(st) and one not in vm.in_play(st)
+    pawn0, pawn1 = g.cards_by_id["pawn"][:2]  # one pawn per seat
+    st.move(pawn0, st.zone_key("secret", one), False, None)
+    st.move(pawn1, st.zone_key("secret", one), False, None)
+    seen = st.observation(0)["zones"][f"secret#{int(one)}"]
+    assert seen["count"] == 2 and [x["card"] for x in seen["yours"]] == ["pawn"]
+    assert seen["yours"][0]["id"] == int(pawn0)
