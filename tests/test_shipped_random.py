@@ -2,7 +2,8 @@
 invariants checked after every step: each component in exactly one place, no
 counter below its floor or beyond its ceiling, supplies conserved, the game
 ends. `regles simulate GAME --check` runs the same checks over thousands of
-games; this runs REGLES_RANDOM_GAMES games per player count (default 30).
+games; this runs REGLES_RANDOM_GAMES games per player count (default 100, so a
+few hundred games of each shipped game in the default suite).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import interpreter
 from interpreter import simulate as S
 from interpreter.pack import shipped_games
 
-GAMES_PER_COUNT = int(os.environ.get("REGLES_RANDOM_GAMES", "30"))
+GAMES_PER_COUNT = int(os.environ.get("REGLES_RANDOM_GAMES", "100"))
 
 
 def _cases():
@@ -36,4 +37,5 @@ def test_random_games_keep_the_invariants(name, players, tmp_path):
                      trace_dir=str(tmp_path))
     results, _ = S.run(g, spec)
     errors = [r.error for r in results if r.error]
+    assert len(results) == GAMES_PER_COUNT and all(r.decisions > 0 for r in results)
     assert not errors, "\n".join(f"game {e['index']} (seed {e['seed']}): {e['message']}" for e in errors[:5])
