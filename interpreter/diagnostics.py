@@ -8,6 +8,7 @@ kept apart, as check-jsonschema does, so that a stage never prints.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 
@@ -80,10 +81,22 @@ class Report:
         return out
 
 
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a content file as YAML counts them (and so every position): broken at
+    '\r\n', '\r', '\n', NEL, U+2028 and U+2029, unlike str.splitlines, which breaks at more."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def source_line(text: str | None, line: int) -> str | None:
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = lines_of(text)
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None

@@ -122,7 +122,7 @@ def _no_comment(line: str) -> str:
 
 def _open_construct(text: str, line: int, column: int, where=None) -> str | None:
     """The bracket still open at an error, or the statement or clause begun earlier on its line."""
-    lines = text.splitlines()
+    lines = _text_lines(text)
     if not 1 <= line <= len(lines):
         return None
     before = lines[line - 1][: max(0, column - 1)]
@@ -560,7 +560,7 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
             return Position(_path, line, column)
     parser = lark_parser()
     source = text if text.endswith("\n") else text + "\n"
-    for n, line in enumerate(source.splitlines(), 1):
+    for n, line in enumerate(_text_lines(source), 1):
         lead = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in lead and line.strip():
             raise ContentError("syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
@@ -646,7 +646,7 @@ def _check_depth(tree, where) -> None:
 
 def _dedent_position(text, where):
     levels = [0]
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(_text_lines(text), 1):
         if not line.strip():
             continue
         indent = len(line) - len(line.lstrip(" \t"))
@@ -660,9 +660,18 @@ def _dedent_position(text, where):
     return where(1, 1)
 
 
+def _text_lines(text: str) -> list[str]:
+    """The lines of a rules text as the lexer counts them: split at '\n' only (str.splitlines
+    also splits at form feeds, U+2028 and others, which the grammar reads as characters)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def _content_lines(text: str) -> list[str]:
     """The lines of `text` up to the last one holding more than blanks or a comment."""
-    lines = text.splitlines()
+    lines = _text_lines(text)
     while lines and (not lines[-1].strip() or lines[-1].strip().startswith("#")):
         lines.pop()
     return lines
@@ -675,7 +684,7 @@ def _content_after(text: str, line: int) -> bool:
 def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
     if isinstance(exc, UnexpectedCharacters):
         line, col = exc.line, exc.column
-        ch = text.splitlines()[line - 1][col - 1] if line - 1 < len(text.splitlines()) else "?"
+        ch = _text_lines(text)[line - 1][col - 1] if line - 1 < len(_text_lines(text)) else "?"
         hint = None
         if ch == "'":
             hint = "strings are written between double quotes"
@@ -683,7 +692,7 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
             hint = "compare with '==' or '!=', assign with 'set' or 'let'"
         elif ch == "\t":
             hint = "indent with spaces"
-        shown = {"'": '"\'"', "\t": "'\\t' (a tab)"}.get(ch, f"'{ch}'")
+        shown = {"'": '"\'"', "\t": "'\\t' (a tab)"}.get(ch, f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}")
         message = f"syntax error: unexpected character {shown}"
         opened = _open_construct(text, line, col, where)
         if opened:
@@ -707,7 +716,7 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
             col = token.column
         if token.type in ("_INDENT", "_DEDENT"):
             # the post-lexer makes these from the newline before the line they open
-            all_lines = text.splitlines()
+            all_lines = _text_lines(text)
             line = token.line or 1
             for n in range(line + 1, len(all_lines) + 1):
                 content = all_lines[n - 1].strip()

@@ -12,7 +12,7 @@ import re
 
 import yaml
 
-from .diagnostics import ContentError, Position
+from .diagnostics import ContentError, Position, lines_of
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -200,7 +200,7 @@ def _show_tag(tag: str) -> str:
 
 def _block_indent(text: str, node) -> int:
     """Column (0-based) at which the lines of a block scalar start."""
-    lines = text.splitlines()
+    lines = lines_of(text)
     first = node.start_mark.line + 1
     for i in range(first, min(len(lines), node.end_mark.line + 1)):
         line = lines[i]
@@ -249,9 +249,9 @@ def decode(path: str, raw: bytes) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
+        before = lines_of(raw[: exc.start].decode("utf-8") + "\x00")  # valid up to the bad byte
+        line = len(before)
+        col = len(before[-1])
         raise ContentError(f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
                            Position(path, line, col), "save the file as UTF-8") from None
     if text.startswith("\ufeff"):
@@ -261,11 +261,11 @@ def decode(path: str, raw: bytes) -> str:
 
 def parse_yaml(path: str, text: str):
     """Positioned data of one YAML document; raises ContentError on bad YAML."""
-    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in lines_of(text)):
         raise ContentError("file is empty", Position(path, 1, 1),
                            "a content file starts with 'kind:' (game, cards, keywords, board, scenario or rules-test)")
     if "\t" in text:
-        for n, line in enumerate(text.splitlines(), 1):
+        for n, line in enumerate(lines_of(text), 1):
             stripped = line.lstrip(" ")
             if stripped.startswith("\t"):
                 raise ContentError("tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
@@ -312,7 +312,7 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     if at_end and exc.context_mark is not None and exc.context in _UNCLOSED:
         # the file ended inside a string, a list or a mapping: point where it opens
         what, hint = _UNCLOSED[exc.context]
-        last = len(text.rstrip().splitlines()) or 1
+        last = len(lines_of(text.rstrip())) or 1
         return ContentError(f"YAML syntax error: {what}", _pos(path, exc.context_mark),
                             f"{hint}; the file ends at line {last} before it is closed")
     if problem == "but found another document":
@@ -320,7 +320,7 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
                             "a content file holds one YAML document: split it at '---' into two files")
     if at_end:
         # past the last line: point just after the end of the last line that holds something
-        lines = text.rstrip().splitlines() or [""]
+        lines = lines_of(text.rstrip()) or [""]
         pos = Position(path, len(lines), len(lines[-1]) + 1)
     else:
         pos = pos_of(path, mark)

@@ -556,3 +556,30 @@ def test_parser_gives_event_and_window_names_their_positions():
     action = parse("action during negotiation, integraton cost tap:\n  pass\n", "ability")
     assert action.windows == ["negotiation", "integraton"]
     assert [(w.pos.line, w.pos.column) for w in action.windows] == [(1, 15), (1, 28)]
+
+
+@pytest.mark.parametrize("breaks, line", [("\r\n", 4), ("\r", 4), ("\u2028", 4), ("\x85", 4)])
+def test_lines_are_counted_as_yaml_counts_them(breaks, line, tmp_path, capsys, monkeypatch):
+    """CR, NEL and U+2028 end lines for YAML: positions and the source line shown agree."""
+    text = breaks.join(["kind: cards", "game: seeders-exodus", "cards:", "  - id: [a, b", ""])
+    (tmp_path / "breaks.yaml").write_text(text, encoding="utf-8", newline="")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["check", "breaks.yaml"])
+    out = capsys.readouterr().out
+    _check_output(out, "", code, 1, [f"breaks.yaml:{line}:9: error: YAML syntax error: '[' never closed",
+                                     "      - id: [a, b"])
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\u2028", "\x0b"])
+def test_odd_characters_in_a_rules_text(char, tmp_path, capsys, monkeypatch):
+    """A form feed or a line separator inside a rules text is an unexpected character (once an IndexError)."""
+    ability = "when scoring:\\n  score 1" + char.encode("unicode_escape").decode() + " + 2"
+    (tmp_path / "odd.yaml").write_text(
+        "kind: cards\ngame: seeders-exodus\ncards:\n  - id: odd-card\n    title: Odd card\n"
+        f'    abilities: ["{ability}"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["check", "odd.yaml"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"syntax error: unexpected character U+{ord(char):04X} (in the 'score' statement)" in out, out
+    assert "Traceback" not in out
