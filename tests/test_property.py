@@ -135,7 +135,8 @@ WORDS = st.sampled_from("you self each in where is not and or count sum max top 
                         "score move to from add gain pay resource pp hand ark deck discard Module Équipage Mutant "
                         "c p x 0 1 2 ( ) [ ] . , == < + - * if for repeat break return none true signal call "
                         "integrated scoring setup option choose by tap EFFECT X Y Coffre Affinité".split())
-GARBAGE = st.text(alphabet=st.sampled_from(list("()[]:,.\"'=<>!-+*/%#$@\\ \tabcXY0129é\n")), min_size=1, max_size=8)
+GARBAGE = st.text(alphabet=st.sampled_from(list("()[]:,.\"'=<>!-+*/%#$@\\ \tabcXY0129é\n\r\x0c\x85\u2028\ufeff")),
+                  min_size=1, max_size=8)
 KEY_VALUE = re.compile(r"^(\s*-?\s*[\w$-]+:)\s*(\S.*)$")
 
 
