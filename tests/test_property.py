@@ -242,3 +242,72 @@ def test_seeders_folder_is_clean():
     """The unmutated game is the baseline: clean, so that errors come from the mutations."""
     report = check_paths([str(GAME)])
     assert report.ok, render_text(report)
+
+
+# -- (c) the parser alone, on many mutated rules texts (fast: no pack to load) -------------------------
+
+def _rules_texts() -> list[tuple[str, str]]:
+    """(text, start symbol) of every rules text in the shipped content."""
+    from interpreter.source import load_file
+
+    starts = {"abilities": "ability", "ability": "ability", "pattern": "ability", "body": "procedure",
+              "given": "procedure", "when": "procedure", "setup": "procedure", "then": "condition",
+              "heuristic": "condition"}
+    out = []
+
+    def walk(value, key=None):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, "body" if key == "procedures" and isinstance(v, str) else k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key in starts:
+            out.append((str(value), starts[key]))
+
+    for folder in FOLDERS:
+        for path in sorted(folder.rglob("*.yaml")):
+            src, _ = load_file(str(path))
+            walk(src.data)
+    return out
+
+
+RULES_TEXTS = _rules_texts()
+
+
+@st.composite
+def mutated_rules_text(draw):
+    text, start = draw(st.sampled_from(RULES_TEXTS))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        kind = draw(st.sampled_from(["insert", "word", "delete", "newline"]))
+        if kind == "insert":
+            text = text[:at] + draw(GARBAGE) + text[at:]
+        elif kind == "word":
+            text = text[:at] + " " + draw(WORDS) + " " + text[at:]
+        elif kind == "delete":
+            text = text[:at] + text[at + draw(st.integers(1, 6)):]
+        else:
+            text = text[:at] + "\n" + " " * draw(st.integers(0, 6)) + text[at:]
+    return text, draw(st.sampled_from([start, start, "procedure", "ability", "condition"]))
+
+
+@settings(max_examples=int(400 * SCALE), **SETTINGS)
+@given(case=mutated_rules_text())
+def test_parser_raises_only_positioned_content_errors(case):
+    from interpreter.diagnostics import ContentError
+    from interpreter.parser import parse
+
+    text, start = case
+    try:
+        parse(text, start)
+    except ContentError as exc:
+        lines = text.split("\n")
+        assert exc.position is not None and exc.message.startswith("syntax error")
+        assert 1 <= exc.position.line <= len(lines) + 1, (exc.position, exc.message)
+        assert exc.position.column >= 1
+
+
+def test_rules_texts_are_found():
+    assert len(RULES_TEXTS) > 50
+    assert {start for _, start in RULES_TEXTS} == {"ability", "procedure", "condition"}
