@@ -77,6 +77,51 @@ def cards_checked(runs: int):
     return summary(out), g_cards
 
 
+def marginal_cards(runs: int, extra: int = 1000):
+    """Cards per second that a pack's check takes for each card more: a copy of the
+    Seeders pack with `extra` more cards (the shipped ones again, under new ids)."""
+    import shutil
+    import tempfile
+    import yaml
+    from interpreter import parser
+    src = content_dir() / "seeders-exodus"
+    cards = []
+    for f in sorted((src / "cards").glob("*.yaml")):
+        data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        if data.get("start") == "deck":
+            cards.extend(data["cards"])
+    more = []
+    for i in range(extra):
+        c = dict(cards[i % len(cards)])
+        c["id"] = f"{c['id']}-bench-{i}"
+        c.pop("copies", None)
+        more.append(c)
+    class NoCache(dict):  # every text parsed, even one repeated on several cards
+        def __setitem__(self, key, value):
+            pass
+    saved, parser._TREES = parser._TREES, NoCache()
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = Path(tmp) / "pack"
+        shutil.copytree(src, pack)
+        shutil.rmtree(pack / "tests", ignore_errors=True)
+        base = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            check_paths([str(pack)])
+            base.append(time.perf_counter() - t)
+        (pack / "cards" / "bench.yaml").write_text(yaml.safe_dump(
+            {"kind": "cards", "game": "seeders-exodus", "component": "card", "start": "deck", "cards": more},
+            allow_unicode=True), encoding="utf-8")
+        for i in range(runs):
+            t = time.perf_counter()
+            report = check_paths([str(pack)])
+            out.append(extra / max(1e-9, time.perf_counter() - t - statistics.median(base)))
+        assert report.ok, "the bench pack does not check"
+    parser._TREES = saved
+    return summary(out)
+
+
 def playouts(game, players: int, games: int, runs: int):
     per_game, per_decision = [], []
     for r in range(runs):
@@ -117,7 +162,8 @@ def clone_times(game, players: int, runs: int):
         clones.append((time.perf_counter() - t) / n * 1e6)
         t = time.perf_counter()
         for _ in range(20):
-            copy.deepcopy(st)
+            # the static game (rules, compiled code) is shared, as clone() shares it: only the state is copied
+            copy.deepcopy(st, {id(st.g): st.g})
         deeps.append((time.perf_counter() - t) / 20 * 1e6)
     return summary(clones), summary(deeps)
 
@@ -151,8 +197,11 @@ def main(argv=None):
                      f"{results['load'][name]['warm_seconds']['median']:.3f} s", ""))
     cps, ncards = cards_checked(runs)
     results["cards_checked_per_second"] = cps
-    rows.append((f"cards checked per second ({ncards} cards)", f"{cps['median']:.0f}",
-                 _verdict(cps["median"] >= TARGETS["cards_checked_per_second"], TARGETS["cards_checked_per_second"])))
+    rows.append((f"whole shipped content checked ({ncards} cards)", f"{cps['median']:.0f} cards/s", ""))
+    mcps = marginal_cards(runs)
+    results["cards_checked_per_second_marginal"] = mcps
+    rows.append(("cards checked per second (1,000 more in a pack)", f"{mcps['median']:.0f}",
+                 _verdict(mcps["median"] >= TARGETS["cards_checked_per_second"], TARGETS["cards_checked_per_second"])))
     worst_dps = None
     for name in shipped_games():
         game = interpreter.load(name)
