@@ -386,8 +386,8 @@ def test_a_three_one_negotiator_offers_only_which_side_gets_the_three():
     run_procedure(st, "place_negotiator", you=Seat(0), n=n)
     st.apply("slot 1-2")
     assert st.prompt == "Chamber that gets 3 cubes"
-    assert st.labels() == ["c1", "c2"]
-    st.apply("c1")
+    assert st.labels() == ["chamber 1", "chamber 2"]
+    st.apply("chamber 1")
     assert (st.counters.get("cubes#c1#0"), st.counters.get("cubes#c2#0")) == (3, 1)
 
 
