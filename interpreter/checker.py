@@ -570,7 +570,6 @@ class Checker:
         elif t is N.Menu:
             if s.chooser is not None:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
-            inner = Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc)
             for o in s.options:
                 if isinstance(o, N.ActionsOption):
                     if o.window is not None and o.window not in self.g.windows:
@@ -583,7 +582,6 @@ class Checker:
                 self.check_labels(o.label, o.pos, scope)
                 # 'break' in an option leaves the innermost loop around the menu
                 self.block(o.body, scope)
-            del inner
         elif t is N.If:
             for cond, body in s.branches:
                 self.expr(cond, scope)

@@ -1,10 +1,12 @@
-"""Stage 5, compile: checked trees become Python closures, once per pack.
+"""Stage 5, compile: checked trees become Python code, once per pack.
 
-Expressions become functions `f(state, frame) -> value`. Statements become a
-flat list of operations per procedure or ability (`Code`), with jumps for
-loops and branches, so that a running game is plain data: a stack of frames,
-each a code object, a position in it and its locals. A choice suspends the
-game between two operations; nothing is re-parsed or re-walked while playing.
+Expressions become functions `f(state, frame) -> value`, written as Python
+source by `pygen`. Statements become a flat list of operations per procedure
+or ability (`Code`), with jumps for loops and branches, so that a running game
+is plain data: a stack of frames, each a code object, a position in it and its
+locals. A choice suspends the game between two operations; nothing is
+re-parsed or re-walked while playing. The functions every game may call are
+in `library`; `closures` compiles expressions another way, to check `pygen`.
 """
 from __future__ import annotations
 
@@ -12,12 +14,13 @@ import re
 
 from . import nodes as N
 from . import vm
-from .builtins import FUNCTIONS
 from .diagnostics import Position
 from .names import fold
 from .parser import parse
 from .state import GameFault, describe
-from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef, owner_key
+from .closures import ClosureExprs
+from .library import _FUNCS, _index, _iter, _num, iterate  # noqa: F401 (iterate: re-exported)
+from .values import Comp, ZoneRef, owner_key
 
 
 class Code:
@@ -64,21 +67,9 @@ class Ctx:
         return f"\x00{what}{self.hidden}"
 
 
-def iterate(st, v):
-    """The members of a set-like value, as a list or tuple."""
-    if v is None:
-        return ()
-    t = type(v)
-    if t is ZoneRef:
-        return st.zones.get(v, ())
-    if t is list or t is tuple:
-        return v
-    if t is Comp or t is Seat or t is NodeRef or t is Team:
-        return (v,)
-    raise TypeError(f"{describe(v)} is not a set of things")
 
 
-class Compiler:
+class Compiler(ClosureExprs):
     """Compiles the trees of one checked GameDef; holds what the closures need."""
 
     def __init__(self, cg):
@@ -99,101 +90,13 @@ class Compiler:
     def builtin(self, name: str):
         return _FUNCS[name]
 
-    def closure(self, e, ctx: Ctx):
-        """The same expression as a tree of closures (kept to cross-check the generated code)."""
-        m = getattr(self, "x_" + type(e).__name__)
-        return m(e, ctx)
 
-    def x_Number(self, e, ctx):
-        v = e.value
-        return lambda st, fr: v
 
-    def x_String(self, e, ctx):
-        v = e.value
-        return lambda st, fr: v
 
-    def x_Bool(self, e, ctx):
-        v = e.value
-        return lambda st, fr: v
 
-    def x_NoneLit(self, e, ctx):
-        return lambda st, fr: None
 
-    def x_Condition(self, e, ctx):
-        return self.closure(e.expr, ctx)
 
-    def x_Name(self, e, ctx):
-        n = e.name
-        pos = e.pos
-        if n in ctx.consts:
-            kind, value = ctx.consts[n][0], ctx.consts[n][1]
-            if kind == "const":
-                return lambda st, fr: value
-            if kind == "expr":
-                return value  # compiled in the card's context
-        if n in ctx.locals:
-            def local(st, fr):
-                try:
-                    return fr.env[n]
-                except KeyError:
-                    raise GameFault(f"'{n}' is used before it is given a value", pos) from None
-            return local
-        if n == "self":
-            return lambda st, fr: fr.me
-        if n == "you":
-            return lambda st, fr: fr.you
-        if n == "cause":
-            return lambda st, fr: fr.env.get("cause")
-        if n == "players":
-            return lambda st, fr: st.g.seats[st.n]
-        if n == "teams":
-            return lambda st, fr: tuple(Team(i) for i in range(len(st.g.teams_for(st.n))))
-        if n == "player_count":
-            return lambda st, fr: st.n
-        g = self.g
-        if n in g.zones and g.zones[n].scope == ("game",):
-            z = ZoneRef(n)
-            return lambda st, fr: z
-        if n in g.counters and g.counters[n].scope == ("game",):
-            cdef = g.counters[n]
-            init = cdef.initial
-            return lambda st, fr: st.counters.get(n, init)
-        key = fold(n)
-        if key in g.classes:
-            cls = fold(g.classes[key][1])
-            return lambda st, fr: cls
-        raise GameFault(f"unknown name '{n}'", pos)
 
-    def x_Attr(self, e, ctx):
-        g = self.g
-        n, pos = e.name, e.pos
-        if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in ctx.locals:
-            return lambda st, fr: st.options.get(n)
-        if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in ctx.locals:
-            v = self.cg.data.get(n)
-            return lambda st, fr: v
-        obj = self.closure(e.obj, ctx)
-        if n in g.zones:
-            zname = n
-            from .pygen import _zone
-            team_scoped = g.zones[n].scope[0] == "team"
-            return lambda st, fr: _zone(st, obj(st, fr), zname, team_scoped, pos)
-        if n in g.counters:
-            cdef = g.counters[n]
-            if len(cdef.scope) == 2:
-                return lambda st, fr: CounterMap(n, obj(st, fr))
-            keyf = self._counter_key_from(obj, cdef, pos)
-            init = cdef.initial
-            return lambda st, fr: st.counters.get(keyf(st, fr), init)
-        if n in g.attributes:
-            from .pygen import _attr
-            attr_values = self.cg.comp_attrs.get(n)
-            return lambda st, fr: _attr(st, obj(st, fr), n, attr_values, pos)
-        prop = _PROPERTIES.get(n)
-        if prop is not None:
-            return lambda st, fr: prop(st, obj(st, fr), pos)
-        from .pygen import _node_attr
-        return lambda st, fr: _node_attr(st, obj(st, fr), n, pos)
 
     def _counter_key_from(self, obj, cdef, pos):
         """The key function of counter `cdef` of the owner computed by `obj`."""
@@ -218,155 +121,16 @@ class Compiler:
             return (lambda st, fr: f"{name}#{owner_key(first(st, fr))}#{owner_key(second(st, fr))}"), cdef
         raise GameFault("not a counter", e.pos)
 
-    def x_Index(self, e, ctx):
-        obj = self.closure(e.obj, ctx)
-        key = self.closure(e.key, ctx)
-        pos = e.pos
-        return lambda st, fr: _index(st, obj(st, fr), key(st, fr), pos)
 
-    def x_Call(self, e, ctx):
-        if e.func == "select":
-            test, yes, no = (self.closure(a, ctx) for a in e.args)
-            return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
-        if e.func not in _FUNCS:
-            return self.user_call(e, ctx)
-        impl = _FUNCS[e.func]
-        args = [self.closure(a, ctx) for a in e.args]
-        pos = e.pos
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda st, fr: impl(st, pos, a0(st, fr))
-        if len(args) == 2:
-            a0, a1 = args
-            return lambda st, fr: impl(st, pos, a0(st, fr), a1(st, fr))
-        return lambda st, fr: impl(st, pos, *[a(st, fr) for a in args])
 
-    def user_call(self, e, ctx):
-        """A call of a function the game defines: its body runs with the arguments bound."""
-        f = self.g.functions[e.func]
-        body = self.cg.function_body(f.name)
-        args = [self.closure(a, ctx) for a in e.args]
-        params = f.params
-        pos = e.pos
-        name = f.name
-        pure, contextual = self.cg.function_traits(name)
-        from .state import Frame
 
-        def call(st, fr):
-            values = tuple(a(st, fr) for a in args)
-            key = None
-            if pure:
-                # a game function gives the same result until the state changes
-                if st.memo_version != st.version:
-                    st.memo.clear()
-                    st.memo_version = st.version
-                key = (name, values, fr.me, fr.you) if contextual else (name, values)
-                try:
-                    return st.memo[key]
-                except KeyError:
-                    pass
-                except TypeError:  # an unhashable argument (a list): no memo
-                    key = None
-            try:
-                result = body[0](st, Frame(None, 0, dict(zip(params, values)), fr.me, fr.you))
-            except RecursionError:
-                raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
-            if key is not None:
-                st.memo[key] = tuple(result) if type(result) is list else result
-            return result
-        return call
 
-    def x_ListLit(self, e, ctx):
-        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
-            return self.closure(e.items[0], ctx)  # [each x in S where C] is the list itself
-        items = [self.closure(i, ctx) for i in e.items]
-        return lambda st, fr: [i(st, fr) for i in items]
 
-    def _binder(self, var, source, where, ctx):
-        ctx.locals.add(var)
-        src = self.closure(source, ctx)
-        cond = self.closure(where, ctx) if where is not None else None
-        return src, cond
 
-    def x_Each(self, e, ctx):
-        var = e.var
-        src, cond = self._binder(var, e.source, e.where, ctx)
-        pos = e.pos
-        if cond is None:
-            return lambda st, fr: list(_iter(st, src(st, fr), pos))
 
-        def each(st, fr):
-            env = fr.env
-            old = env.get(var, _MISSING)
-            out = []
-            for x in _iter(st, src(st, fr), pos):
-                env[var] = x
-                if cond(st, fr):
-                    out.append(x)
-            if old is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = old
-            return out
-        return each
 
-    def x_Mapped(self, e, ctx):
-        var = e.var
-        src, cond = self._binder(var, e.source, e.where, ctx)
-        val = self.closure(e.expr, ctx)
-        pos = e.pos
 
-        def mapped(st, fr):
-            env = fr.env
-            old = env.get(var, _MISSING)
-            out = []
-            for x in _iter(st, src(st, fr), pos):
-                env[var] = x
-                if cond is None or cond(st, fr):
-                    out.append(val(st, fr))
-            if old is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = old
-            return out
-        return mapped
 
-    def x_BinOp(self, e, ctx):
-        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
-        op, pos = e.op, e.pos
-        if op == "+":
-            def plus(st, fr):
-                x, y = a(st, fr), b(st, fr)
-                if isinstance(x, (list, tuple, ZoneRef)) and isinstance(y, (list, tuple, ZoneRef)):
-                    return list(iterate(st, x)) + list(iterate(st, y))
-                return _num(x, pos) + _num(y, pos)
-            return plus
-        if op == "-":
-            return lambda st, fr: _num(a(st, fr), pos) - _num(b(st, fr), pos)
-        if op == "*":
-            return lambda st, fr: _num(a(st, fr), pos) * _num(b(st, fr), pos)
-
-        def divide(st, fr):
-            x, y = _num(a(st, fr), pos), _num(b(st, fr), pos)
-            if y == 0:
-                raise GameFault("division by zero", pos)
-            return x // y if op == "/" else x % y
-        return divide
-
-    def x_Neg(self, e, ctx):
-        a = self.closure(e.operand, ctx)
-        pos = e.pos
-        return lambda st, fr: -_num(a(st, fr), pos)
-
-    def x_Not(self, e, ctx):
-        a = self.closure(e.operand, ctx)
-        return lambda st, fr: not a(st, fr)
-
-    def x_BoolOp(self, e, ctx):
-        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
-        if e.op == "and":
-            return lambda st, fr: bool(a(st, fr) and b(st, fr))
-        return lambda st, fr: bool(a(st, fr) or b(st, fr))
 
     def class_key(self, e, ctx):
         """The folded class a name stands for in `x is NAME`, or None when it is a value."""
@@ -381,45 +145,7 @@ class Compiler:
                 return fold(self.g.classes[key][1])
         return None
 
-    def x_Compare(self, e, ctx):
-        op, pos = e.op, e.pos
-        a = self.closure(e.left, ctx)
-        if op in ("is", "isnot"):
-            cls = self.class_key(e.right, ctx)
-            if cls is not None:
-                classes = self.cg.comp_classes
-                negate = op == "isnot"
 
-                def is_class(st, fr):
-                    x = a(st, fr)
-                    if type(x) is not Comp:
-                        return negate
-                    r = cls in classes[x] or (cls in st.tags.get(x, ()))
-                    return r != negate
-                return is_class
-            b = self.closure(e.right, ctx)
-            if op == "is":
-                return lambda st, fr: _same(a(st, fr), b(st, fr))
-            return lambda st, fr: not _same(a(st, fr), b(st, fr))
-        b = self.closure(e.right, ctx)
-        if op == "==":
-            return lambda st, fr: _same(a(st, fr), b(st, fr))
-        if op == "!=":
-            return lambda st, fr: not _same(a(st, fr), b(st, fr))
-        if op in ("in", "notin"):
-            negate = op == "notin"
-
-            def member(st, fr):
-                x, s = a(st, fr), b(st, fr)
-                r = x in iterate(st, s) if s is not None else False
-                return r != negate
-            return member
-        cmp = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-               ">=": lambda x, y: x >= y}[op]
-        return lambda st, fr: cmp(_num(a(st, fr), pos), _num(b(st, fr), pos))
-
-    def x_Phrase(self, e, ctx):
-        raise GameFault("a keyword is not a value", e.pos)
 
     # labels -----------------------------------------------------------------
     def label(self, text: str, pos: Position, ctx: Ctx):
@@ -812,300 +538,3 @@ class Compiler:
         self.block(body, ctx)
         ctx.consts = saved
 
-
-# helpers used by the closures ---------------------------------------------------
-
-def _num(v, pos):
-    if type(v) is int or type(v) is bool:
-        return int(v)
-    if isinstance(v, (int, float)) and type(v) not in (Comp, Seat, Team):
-        return int(v)
-    if v is None:
-        return 0
-    raise GameFault(f"expected a number, got {describe(v)}", pos)
-
-
-_REFERENCES = (Comp, Seat, Team)
-
-
-def _same(a, b) -> bool:
-    """Equality in the rules language: names accent- and case-blind, a component never
-    equal to a player or a number, lists equal member by member."""
-    ta, tb = type(a), type(b)
-    if ta is tb:
-        if ta is str:
-            return a == b or fold(a) == fold(b)
-        if ta is list or ta is tuple:
-            return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-        return a == b
-    if isinstance(a, str) and isinstance(b, str):
-        return a == b or fold(a) == fold(b)
-    if ta in _REFERENCES or tb in _REFERENCES or ta is bool or tb is bool:
-        return False
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return False
-
-
-def _index(st, o, k, pos):
-    if type(o) is CounterMap:
-        cdef = st.g.defn.counters[o.name]
-        return st.counters.get(f"{o.name}#{owner_key(o.first)}#{owner_key(k)}", cdef.initial)
-    try:
-        if isinstance(o, (list, tuple)):
-            return o[k - 1] if isinstance(k, int) and k >= 1 else None
-        if isinstance(o, dict):
-            return o.get(k, o.get(str(k)))
-    except (IndexError, TypeError):
-        return None
-    raise GameFault(f"cannot index {describe(o)}", pos)
-
-
-def _iter(st, v, pos):
-    try:
-        return iterate(st, v)
-    except TypeError as exc:
-        raise GameFault(str(exc), pos) from None
-
-
-# properties and builtin functions -------------------------------------------------
-
-def _prop_id(st, o, pos):
-    if type(o) is Comp:
-        return st.g.comp_card[o].id
-    return str(o) if o is not None else None
-
-
-def _prop_title(st, o, pos):
-    if type(o) is Comp:
-        return st.g.comp_card[o].title
-    return vm.label_of(st, o)
-
-
-def _prop_kind(st, o, pos):
-    if type(o) is Comp:
-        return st.g.comp_card[o].component
-    if type(o) is NodeRef:
-        return st.g.nodes[o].get("kind")
-    return None
-
-
-def _prop_zone(st, o, pos):
-    if type(o) is Comp:
-        return st.where[o]
-    raise GameFault(f"{describe(o)} lies in no zone", pos)
-
-
-def _prop_size(st, o, pos):
-    return len(iterate(st, o))
-
-
-_PROPERTIES = {
-    "id": _prop_id,
-    "title": _prop_title,
-    "kind": _prop_kind,
-    "zone": _prop_zone,
-    "owner": lambda st, o, pos: vm.owner(st, o),
-    "controller": lambda st, o, pos: vm.controller(st, o),
-    "tapped": lambda st, o, pos: o in st.tapped,
-    "tags": lambda st, o, pos: list(st.tags.get(o, ())),
-    "seat": lambda st, o, pos: int(o) + 1 if type(o) is Seat else None,
-    "team": lambda st, o, pos: st.team_of(o) if type(o) is Seat else None,
-    "neighbors": lambda st, o, pos: [NodeRef(x) for x in st.g.adj.get(o, ())],
-    "size": _prop_size,
-}
-
-
-def _numbers(st, pos, v):
-    return [_num(x, pos) for x in iterate(st, v)]
-
-
-def _f_max(st, pos, a, b=_MISSING):
-    if b is not _MISSING:
-        return max(_num(a, pos), _num(b, pos))
-    xs = _numbers(st, pos, a)
-    return max(xs) if xs else 0
-
-
-def _f_min(st, pos, a, b=_MISSING):
-    if b is not _MISSING:
-        return min(_num(a, pos), _num(b, pos))
-    xs = _numbers(st, pos, a)
-    return min(xs) if xs else 0
-
-
-def _f_top(st, pos, z, n=_MISSING):
-    items = _iter(st, z, pos)
-    if n is _MISSING:
-        return items[-1] if items else None
-    k = _num(n, pos)
-    return list(reversed(items[-k:])) if k > 0 else []
-
-
-def _f_bottom(st, pos, z, n=_MISSING):
-    items = _iter(st, z, pos)
-    if n is _MISSING:
-        return items[0] if items else None
-    k = _num(n, pos)
-    return list(items[:k]) if k > 0 else []
-
-
-def _player(v, pos) -> Seat:
-    if type(v) is not Seat:
-        raise GameFault(f"expected a player, got {describe(v)}", pos)
-    return v
-
-
-def _f_next(st, pos, p, k=1):
-    return Seat((int(_player(p, pos)) + _num(k, pos)) % st.n)
-
-
-def _f_previous(st, pos, p, k=1):
-    return Seat((int(_player(p, pos)) - _num(k, pos)) % st.n)
-
-
-def _f_partners(st, pos, p):
-    t = st.team_of(_player(p, pos))
-    return [q for q in st.g.seats[st.n] if st.team_of(q) == t and q != p]
-
-
-def _f_opponents(st, pos, p):
-    t = st.team_of(_player(p, pos))
-    return [q for q in st.g.seats[st.n] if st.team_of(q) != t]
-
-
-def _f_members(st, pos, t):
-    if type(t) is Seat:
-        t = st.team_of(t)
-    return [q for q in st.g.seats[st.n] if st.team_of(q) == t]
-
-
-def _f_node(st, pos, key):
-    k = str(key)
-    if k not in st.g.nodes:
-        raise GameFault(f"no board node '{k}'", pos)
-    return NodeRef(k)
-
-
-def _f_nodes(st, pos, kind=_MISSING):
-    if kind is _MISSING:
-        return [NodeRef(k) for k in st.g.nodes]
-    return [NodeRef(k) for k, v in st.g.nodes.items() if _same(v.get("kind"), kind)]
-
-
-def _f_random(st, pos, s):
-    items = _iter(st, s, pos)
-    if not items:
-        return None
-    return items[st.rng.below(len(items))]
-
-
-def _sort_key(v):
-    if isinstance(v, (list, tuple)):
-        return tuple(_sort_key(x) for x in v)
-    if v is None:
-        return (0, 0)
-    if isinstance(v, (int, float)):
-        return (1, v)
-    return (2, str(v))
-
-
-def _f_sorted(st, pos, s, keys=_MISSING):
-    items = list(_iter(st, s, pos))
-    if keys is _MISSING:
-        return sorted(items, key=_sort_key)
-    ks = list(_iter(st, keys, pos))
-    if len(ks) != len(items):
-        raise GameFault("sorted(): the list of keys must be as long as the list", pos)
-    order = sorted(range(len(items)), key=lambda i: (_sort_key(ks[i]), i))
-    return [items[i] for i in order]
-
-
-def _f_most(st, pos, s):
-    counts: dict = {}
-    for x in _iter(st, s, pos):
-        counts[x] = counts.get(x, 0) + 1
-    if not counts:
-        return None
-    best = max(counts.values())
-    top = [k for k, v in counts.items() if v == best]
-    return top[0] if len(top) == 1 else None
-
-
-def _f_has(st, pos, c, name):
-    if type(c) is not Comp:
-        return False
-    key = fold(str(name))
-    canon = st.g.defn.classes.get(key)
-    key = fold(canon[1]) if canon else key
-    return key in st.g.comp_classes[c] or key in st.tags.get(c, ())
-
-
-def _f_range(st, pos, a, b=_MISSING):
-    if b is _MISSING:
-        return list(range(1, _num(a, pos) + 1))
-    return list(range(_num(a, pos), _num(b, pos) + 1))
-
-
-def _f_cards(st, pos, key):
-    found = st.g.cards_by_id.get(fold(str(key)))
-    if not found:
-        raise GameFault(f"no card with id '{key}'", pos)
-    return found
-
-
-def _f_distinct(st, pos, s):
-    out = []
-    for x in _iter(st, s, pos):
-        if x not in out:
-            out.append(x)
-    return out
-
-
-_FUNCS = {
-    "count": lambda st, pos, s: len(_iter(st, s, pos)),
-    "sum": lambda st, pos, s: sum(_numbers(st, pos, s)),
-    "max": _f_max,
-    "min": _f_min,
-    "any": lambda st, pos, s: any(_iter(st, s, pos)),
-    "all": lambda st, pos, s: all(_iter(st, s, pos)),
-    "first": lambda st, pos, s: (lambda xs: xs[0] if xs else None)(_iter(st, s, pos)),
-    "last": lambda st, pos, s: (lambda xs: xs[-1] if xs else None)(_iter(st, s, pos)),
-    "top": _f_top,
-    "bottom": _f_bottom,
-    "abs": lambda st, pos, v: abs(_num(v, pos)),
-    "next": _f_next,
-    "previous": _f_previous,
-    "partners": _f_partners,
-    "opponents": _f_opponents,
-    "team": lambda st, pos, p: st.team_of(_player(p, pos)),
-    "members": _f_members,
-    "seat": lambda st, pos, p: int(p) + 1 if type(p) is Team else int(_player(p, pos)) + 1,
-    "node": _f_node,
-    "nodes": _f_nodes,
-    "neighbors": lambda st, pos, n: [NodeRef(x) for x in st.g.adj.get(str(n), ())],
-    "linked": lambda st, pos, a, b: str(b) in st.g.adj.get(str(a), ()),
-    "zone_of": lambda st, pos, c: st.where[c] if type(c) is Comp else None,
-    "holder": lambda st, pos, c: vm.holder(st, c),
-    "owner": lambda st, pos, c: vm.owner(st, c),
-    "controller": lambda st, pos, c: vm.controller(st, c),
-    "option": lambda st, pos, name: st.options.get(str(name)),
-    "random": _f_random,
-    "sorted": _f_sorted,
-    "reversed": lambda st, pos, s: list(reversed(list(_iter(st, s, pos)))),
-    "distinct": _f_distinct,
-    "most": _f_most,
-    "tapped": lambda st, pos, c: c in st.tapped,
-    "has": _f_has,
-    "label": lambda st, pos, v: vm.label_of(st, v),
-    "range": _f_range,
-    "in_play": lambda st, pos, p=None: vm.in_play(st, p),
-    "supply": lambda st, pos, name: st.counters.get("$" + str(name), 0),
-    "card": lambda st, pos, key: _f_cards(st, pos, key)[0],
-    "cards": lambda st, pos, key: _f_cards(st, pos, key),
-    "select": None,  # compiled specially: only the chosen branch is evaluated
-}
-
-assert set(_FUNCS) == set(FUNCTIONS), set(_FUNCS) ^ set(FUNCTIONS)

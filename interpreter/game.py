@@ -18,11 +18,11 @@ from . import nodes as N
 from . import vm
 from .checking import load_pack
 from .compiler import Code, Compiler, Ctx
-from .diagnostics import ContentError, Position, Report, render_text
+from .diagnostics import Position, Report, render_text
 from .names import fold
 from .pack import shipped_game, shipped_games
-from .state import Decision, Frame, GameFault, State
-from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef, seed_for
+from .state import Frame, GameFault, State
+from .values import Comp, NodeRef, Seat, Team, ZoneRef
 
 STEP_BUDGET = 2_000_000
 ZONE_LIMIT = 100_000

@@ -175,7 +175,7 @@ class ExprGen:
         if n in g.attributes:
             values = self.src.const(self.cg.comp_attrs.get(n), "A")
             return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
-        from .compiler import _PROPERTIES
+        from .library import _PROPERTIES
         if n in _PROPERTIES:
             return f"{self.src.const(_PROPERTIES[n], 'Q')}(st, {obj}, {p})"
         return f"R_node_attr(st, {obj}, {n!r}, {p})"
@@ -333,7 +333,7 @@ def _is(st, x, cls):
 def _member(st, x, s, pos):
     if s is None:
         return False
-    from .compiler import iterate
+    from .library import iterate
     try:
         return x in iterate(st, s)
     except TypeError as exc:
@@ -346,9 +346,9 @@ _SEQUENCES = (list, tuple, ZoneRef)
 def _plus(st, a, b, pos):
     """Numbers add up; lists and zones join into one list."""
     if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
-        from .compiler import iterate
+        from .library import iterate
         return list(iterate(st, a)) + list(iterate(st, b))
-    from .compiler import _num
+    from .library import _num
     return _num(a, pos) + _num(b, pos)
 
 
@@ -363,7 +363,7 @@ def _teams(st):
 
 
 def base_namespace() -> dict:
-    from .compiler import _iter, _num, _same
+    from .library import _iter, _num, _same
     return {
         "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
                          "KeyError": KeyError, "TypeError": TypeError},

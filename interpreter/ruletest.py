@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from . import vm
 from .compiler import Code, Ctx
-from .diagnostics import Position
 from .game import Game, GameState
 from .state import GameFault
 

@@ -126,7 +126,6 @@ def validate(src: SourceFile) -> list[ContentError]:
         return [exc]
     data = src.data
     errors = []
-    props_of = schema(kind)
     for error in sorted(validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator in ("anyOf", "oneOf") and error.context:
             error = best_match(error.context, key=relevance)

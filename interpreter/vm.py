@@ -150,7 +150,7 @@ def _chooser(st, fr, f, pos) -> Seat:
 
 def choose(st, fr, spec: ChooseSpec) -> None:
     items = spec.src(st, fr)
-    from .compiler import iterate
+    from .library import iterate
     try:
         items = iterate(st, items)
     except TypeError as exc:
@@ -197,7 +197,7 @@ def menu(st, fr, spec: MenuSpec) -> None:
             if o.cond is None or o.cond(st, fr):
                 entries.append(("opt", i, None))
             continue
-        from .compiler import iterate
+        from .library import iterate
         old = env.get(o.var, _MISSING)
         for x in list(iterate(st, o.src(st, fr))):
             env[o.var] = x

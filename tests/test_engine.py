@@ -263,7 +263,7 @@ def test_declared_invariants_are_checked(tmp_path):
 
 
 def test_equality_in_the_language(tmp_path):
-    from interpreter.compiler import _same
+    from interpreter.library import _same
     from interpreter.values import Comp, Seat
     assert _same("Module", "module") and _same("Équipage", "equipage")
     assert not _same(Comp(0), 0) and not _same(Seat(0), Comp(0)) and not _same(True, 1)
