@@ -2,8 +2,15 @@
 
 The pipeline, one module per stage: `source` (load YAML with positions),
 `validate` (JSON Schema), `parser` (the rules language, with `nodes` for its
-tree), `checker` (names, arities, types), `compiler` (closures, once per pack).
-`checking.check_paths` runs the stages behind `regles check`.
+tree), `checker` (names, arities, types), `compiler` with `pygen` (statements
+and expressions compiled once per pack; `library` holds the built-in
+functions). `checking.check_paths` runs the stages behind `regles check`.
+
+Running: `game` is the front door (`load`, `Game.new_state`, the step API of
+`GameState`), `state` the plain-data state, `vm` the machine that runs the
+compiled code, `observe` what a seat may see, `serial` the JSON form.
+Around it: `agents`, `simulate`, `play`, `narrate`, `trace` (and replay),
+`invariants`, `ruletest`; `cli` is the `regles` command.
 """
 __version__ = "0.1.0"
 
