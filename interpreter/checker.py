@@ -218,7 +218,9 @@ class Checker:
         candidates = self.keywords_by_first.get(fold(words[0].value), [])
         failures = []
         for kw in candidates:
+            self._outer_params = params or {}
             bindings, why = self._match(kw, words, phrase.body)
+            self._outer_params = {}
             if bindings is not None:
                 return kw, bindings
             failures.append((kw, why))
@@ -274,6 +276,10 @@ class Checker:
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound)
             return (w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
         ptype = kw.params.get(value)
+        outer = getattr(self, "_outer_params", None)
+        if outer and w.kind == "name" and outer.get(w.value) == ptype and ptype != "effect":
+            # inside a keyword's definition, its own parameter stands for a value of that type
+            return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: N.Name(w.pos, w.value)})
         if ptype == "number":
             if w.kind == "number" or w.kind == "expr":
                 val = w.value if w.kind == "number" else w.value
@@ -382,7 +388,8 @@ class Checker:
         if isinstance(tree, N.Trigger):
             names = dict(names)
             if tree.event not in self.g.events:
-                self.error(tree.pos, f"unknown event '{tree.event}'", did_you_mean(tree.event, self.g.events)
+                self.error(getattr(tree.event, "pos", tree.pos), f"unknown event '{tree.event}'",
+                           did_you_mean(tree.event, self.g.events)
                            or ("events: " + ", ".join(self.g.events) if self.g.events else "declare it under events:"))
             else:
                 for a in self.g.events[tree.event]:
@@ -395,7 +402,7 @@ class Checker:
         if isinstance(tree, N.Action):
             for w in tree.windows:
                 if w not in self.g.windows:
-                    self.error(tree.pos, f"unknown window '{w}'", did_you_mean(w, self.g.windows)
+                    self.error(getattr(w, "pos", tree.pos), f"unknown window '{w}'", did_you_mean(w, self.g.windows)
                                or ("windows: " + ", ".join(self.g.windows) if self.g.windows else "declare it under windows:"))
             if tree.limit is not None and tree.limit not in self.g.events:
                 self.error(tree.pos, f"'once per {tree.limit}': unknown event '{tree.limit}'",

@@ -230,18 +230,14 @@ CASES = [
     ("names_unknown_function.yaml", 1, [
         "names_unknown_function.yaml:9:17: error: unknown function 'cout'",
         "    hint: did you mean 'count'?"]),
-    pytest.param("names_unknown_event.yaml", 1, [
+    ("names_unknown_event.yaml", 1, [
         "names_unknown_event.yaml:8:14: error: unknown event 'integrate'",
-        "    hint: did you mean 'integrated'?"],
-        marks=xfail("checker reports an unknown trigger event at 'when' (8:9), not at the event name "
-                    "(the parser gives the name its position: Trigger.event.pos)")),
+        "    hint: did you mean 'integrated'?"]),
     ("names_unknown_signal.yaml", 1, [
         "names_unknown_signal.yaml:9:11: error: unknown event 'round_begin'"]),
-    pytest.param("names_unknown_window.yaml", 1, [
+    ("names_unknown_window.yaml", 1, [
         "names_unknown_window.yaml:8:23: error: unknown window 'integraton'",
-        "    hint: did you mean 'integration'?"],
-        marks=xfail("checker reports an unknown window at 'action' (8:9), not at the window name "
-                    "(the parser gives each window its position: Action.windows[i].pos)")),
+        "    hint: did you mean 'integration'?"]),
     ("names_unknown_procedure.yaml", 1, [
         "names_unknown_procedure.yaml:9:11: error: unknown procedure 'fondation'",
         "    hint: did you mean 'foundation'?"]),
@@ -275,10 +271,8 @@ CASES = [
     # -- keywords defined in terms of themselves -------------------------------------------------
     ("keyword_self_reference_plain.yaml", 1, [
         "keyword_self_reference_plain.yaml:4:14: error: keyword 'Écho' is defined in terms of itself"]),
-    pytest.param("keyword_self_reference.yaml", 1, [
-        "keyword_self_reference.yaml:4:14: error: keyword 'Écho X' is defined in terms of itself"],
-        marks=xfail("checker does not accept a keyword's own parameter (X) as a value inside its definition: "
-                    "it reports \"X of keyword 'Écho X' must be a number, found 'X'\" and misses the cycle")),
+    ("keyword_self_reference.yaml", 1, [
+        "keyword_self_reference.yaml:4:14: error: keyword 'Écho X' is defined in terms of itself"]),
     ("keyword_cycle.yaml", 1, [
         "keyword_cycle.yaml:4:14: error: keyword 'Ping' is defined in terms of itself (Ping -> Pong -> Ping)"]),
     # -- boards, scenarios, rules tests ----------------------------------------------------------
