@@ -56,6 +56,7 @@ class CompiledGame:
         self.codes: dict[str, Code] = {}
         self._zone_cache: dict = {}
         self.in_play_zone: dict = {}  # zone key -> whether what lies there is in play
+        self.zone_refs: dict = {}  # (zone name, owner) -> its key, made once
         self.counters_lost_in: dict = {}  # zone name -> component counters not kept there
         self.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None
         self._holder_cache: dict = {}
@@ -276,6 +277,50 @@ class CompiledGame:
                 contextual = True
         return pure, contextual
 
+    # what a function may read and still give the same value all game long
+    _STATIC_CALLS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "last", "abs", "node", "nodes",
+                               "neighbors", "linked", "option", "sorted", "reversed", "distinct", "most", "range",
+                               "select", "label", "seat", "next", "previous", "partners", "opponents", "team",
+                               "members", "card", "cards"})
+    _STATIC_PROPERTIES = frozenset({"id", "title", "kind", "seat", "team", "neighbors"})
+
+    def function_is_static(self, name: str, seen=None) -> bool:
+        """Whether game function `name` gives the same value all game long for the same
+        arguments: it reads only its parameters, options, data, the player count and the
+        board's nodes, never a zone, a counter, a tag or a component's attribute."""
+        seen = set() if seen is None else seen
+        if name in seen:
+            return True
+        seen.add(name)
+        d = self.defn
+        f = d.functions[name]
+        bound = set(f.params) | {n.var for n in N.walk(f.tree) if isinstance(n, (N.Each, N.Mapped))}
+        component_attrs = {a for attrs in d.components.values() for a in attrs}
+        for n in N.walk(f.tree):
+            if isinstance(n, N.Name):
+                if n.name in bound or n.name in ("player_count", "players", "teams", "options", "data"):
+                    continue
+                if fold(n.name) in d.classes and n.name not in d.zones and n.name not in d.counters:
+                    continue
+                return False
+            if isinstance(n, N.Attr):
+                if isinstance(n.obj, N.Name) and n.obj.name in ("options", "data"):
+                    continue
+                if n.name in d.zones or n.name in d.counters or n.name in component_attrs:
+                    return False
+                if n.name not in d.attributes and n.name not in self._STATIC_PROPERTIES and \
+                        n.name in ("zone", "owner", "controller", "tapped", "tags", "size"):
+                    return False
+            elif isinstance(n, N.Call):
+                if n.func in d.functions and n.func not in self._STATIC_CALLS:
+                    if not self.function_is_static(n.func, seen):
+                        return False
+                elif n.func not in self._STATIC_CALLS:
+                    return False
+            elif isinstance(n, N.Compare) and n.op in ("is", "isnot"):
+                return False  # a class test reads tags
+        return True
+
     def python_function(self, name: str) -> None:
         """Compile game function `name` to a Python function, once (see pygen)."""
         fns = self.compiler.src.ns["FN"]
@@ -283,7 +328,8 @@ class CompiledGame:
             return
         self._fn_building.add(name)
         pure, contextual = self.function_traits(name)
-        fns[name] = self.compiler.gen.game_function(name, self.defn.functions[name], pure, contextual)
+        static = pure and not contextual and self.function_is_static(name)
+        fns[name] = self.compiler.gen.game_function(name, self.defn.functions[name], pure, contextual, static)
 
     def function_body(self, name: str) -> list:
         """A one-cell list holding the compiled body of a game function (filled on first need,

@@ -64,8 +64,10 @@ class ExprGen:
         code = compile(f"lambda st, fr: {text}", f"<expr {e.pos}>", "eval")
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
-    def game_function(self, name: str, f, pure: bool, contextual: bool):
-        """A game function as a Python function (st, fr, *args)."""
+    def game_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
+        """A game function as a Python function (st, fr, *args). A pure function keeps its
+        results until the state changes; a static one (see CompiledGame.function_is_static)
+        all game long."""
         scope = Scope()
         params = []
         for p in f.params:
@@ -76,7 +78,19 @@ class ExprGen:
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
         key = f"({name!r}, {', '.join(params)}{',' if len(params) == 1 else ''}" + (", fr.me, fr.you)" if contextual else ")")
-        if pure:
+        if static:
+            lines = [f"def fn({sig}):",
+                     f"    key = {key}",
+                     "    try:",
+                     "        return st.static[key]",
+                     "    except KeyError:",
+                     "        pass",
+                     "    except TypeError:",
+                     f"        return {body}",
+                     f"    r = {body}",
+                     "    st.static[key] = tuple(r) if type(r) is list else r",
+                     "    return r"]
+        elif pure:
             lines = [f"def fn({sig}):",
                      "    if st.memo_version != st.version:",
                      "        st.memo.clear()",
@@ -285,11 +299,18 @@ class ExprGen:
 # run-time helpers named by the generated code ------------------------------------
 
 def _zone(st, o, name, team_scoped, pos):
+    if not team_scoped:
+        z = st.g.zone_refs.get((name, type(o), o))
+        if z is not None:
+            return z
     if o is None:
         raise GameFault(f"'{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
-    return ZoneRef(f"{name}#{owner_key(o)}")
+    z = ZoneRef(f"{name}#{owner_key(o)}")
+    if not team_scoped:
+        st.g.zone_refs[(name, type(o), o)] = z  # keys of player, node and component zones, made once
+    return z
 
 
 def _ckey(st, o, name, team_scoped, pos):

@@ -68,7 +68,7 @@ class Decision:
 
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit")
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -93,6 +93,7 @@ class State:
         self.memo: dict = {}
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
+        self.static: dict = {}  # results of game functions that never change in a game
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -116,6 +117,7 @@ class State:
         s.memo = {}
         s.memo_version = -1
         s.credit = self.credit.copy()
+        s.static = self.static  # shared: the same in every state of one game
         return s
 
     # trace -----------------------------------------------------------------

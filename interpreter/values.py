@@ -55,7 +55,12 @@ class CounterMap:
 
 def owner_key(value) -> str:
     """The part of a zone or counter key naming its owner."""
-    return str(value) if not isinstance(value, Team) else f"t{int(value)}"
+    t = type(value)
+    if t is NodeRef or t is str:
+        return value
+    if t is Team:
+        return f"t{int(value)}"
+    return int.__repr__(value) if t is Seat or t is Comp else str(value)
 
 
 MASK64 = (1 << 64) - 1
