@@ -123,7 +123,8 @@ class Checker:
         for kind, attrs in g.components.items():
             for a in attrs:
                 if a not in g.attributes:
-                    self.error(g.pos, f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
+                    self.error(getattr(g, "attribute_name_pos", {}).get((kind, a), g.pos),
+                               f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
         for z in g.tags_kept_in or []:
             if z not in g.zones:
                 self.error(g.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, g.zones))
@@ -138,7 +139,8 @@ class Checker:
             if o.values is not None and o.default not in o.values:
                 self.error(o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
         if g.min_players > g.max_players:
-            self.error(g.pos, f"players.min ({g.min_players}) is more than players.max ({g.max_players})")
+            self.error(getattr(g, "players_pos", g.pos),
+                       f"players.min ({g.min_players}) is more than players.max ({g.max_players})")
         for count, teams in g.teams.items():
             seats = [s for t in teams for s in t]
             if sorted(seats) != list(range(count)):
@@ -789,7 +791,10 @@ class Checker:
             return ANY
         candidates = list(g.zones) + list(g.counters) + list(g.attributes) + list(_PROPERTY_TYPES)
         del owner_scopes
-        self.error(e.pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
+        pos = e.pos
+        if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
+            pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner
+        self.error(pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
         return ANY
 
     def call(self, e: N.Call, scope: Scope) -> str:

@@ -224,8 +224,12 @@ class PackLoader:
         for c in _list(d.get("classes")):
             if isinstance(c, str):
                 g.classes.setdefault(fold(c), (None, str(c)))
+        g.players_pos = getattr(d.get("players"), "pos", d.pos)
+        g.attribute_name_pos = {}
         for name, spec in _items(d.get("components")):
             g.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
+            for a in g.components[name]:
+                g.attribute_name_pos.setdefault((name, a), getattr(a, "pos", spec.pos))
         if not g.components:
             g.components["card"] = list(g.attributes)
         for name, spec in _items(d.get("zones")):

@@ -199,7 +199,7 @@ CASES = [
         "rules_tab_in_quoted_text.yaml:7:9: error: syntax error: tab character used for indentation"]),
     # -- names -----------------------------------------------------------------------------------
     ("names_unknown_zone.yaml", 1, [
-        "names_unknown_zone.yaml:9:24: error: unknown attribute 'hnad'",
+        "names_unknown_zone.yaml:9:28: error: unknown attribute 'hnad'",
         "    hint: did you mean 'hand'?"]),
     ("names_unknown_start_zone.yaml", 1, [
         "names_unknown_start_zone.yaml:3:8: error: unknown zone 'dek'",
@@ -222,7 +222,7 @@ CASES = [
     ("names_unknown_tag_class.yaml", 1, [
         "names_unknown_tag_class.yaml:6:5: error: unknown class 'Mutnt' in tags"]),
     ("names_unknown_attribute.yaml", 1, [
-        "names_unknown_attribute.yaml:9:17: error: unknown attribute 'prestij'",
+        "names_unknown_attribute.yaml:9:22: error: unknown attribute 'prestij'",
         "    hint: did you mean 'prestige'?"]),
     ("names_unknown_attribute_value.yaml", 1, [
         "names_unknown_attribute_value.yaml:7:11: error: 'Modul' is not a value of 'type'",
@@ -293,16 +293,16 @@ CASES = [
     ("game_errors", 1, [
         "game_errors/game.yaml:10:3: error: counter 'gold' shares the supply of unknown counter 'silver'",
         "game_errors/game.yaml:14:8: error: unknown counter 'points' for the score",
-        "game_errors/game.yaml:18:28: error: unknown attribute 'hnd'",
+        "game_errors/game.yaml:18:30: error: unknown attribute 'hnd'",
         "game_errors/game.yaml:19:5: error: unknown procedure 'cleanup'",
         "game_errors/game.yaml:20:5: error: event 'drawn' takes 1 argument, got 0",
         "game_errors/game.yaml:22:24: error: syntax error: unexpected end of line; expected ':' "
         "(in the 'if' statement)"]),
     ("game_missing_game_procedure", 1, [
-        "game_missing_game_procedure/game.yaml:1:1: error: players.min (4) is more than players.max (2)",
+        "game_missing_game_procedure/game.yaml:4:10: error: players.min (4) is more than players.max (2)",
         "game_missing_game_procedure/game.yaml:1:1: error: the game has no procedure 'game'"]),
     ("game_component_unknown_attribute", 1, [  # once a KeyError in the checker (found by test_property)
-        "game_component_unknown_attribute/game.yaml:1:1: error: component 'card' names unknown attribute 'type'"]),
+        "game_component_unknown_attribute/game.yaml:8:29: error: component 'card' names unknown attribute 'type'"]),
     ("game_bad_types", 1, [
         "game_bad_types/game.yaml:4:10: error: players: expected a mapping, found a string",
         "game_bad_types/game.yaml:5:8: error: zones: expected a mapping, found a list",
