@@ -319,16 +319,9 @@ def main(argv: list[str]) -> int:
     if "--stdout" in argv:
         sys.stdout.write(text)
         return 0
-    if "--check" in argv:
-        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if current != text:
-            print(f"{PAGE.relative_to(ROOT)} is out of date: run 'python docs/gen_content_reference.py'",
-                  file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(text, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pagegen import write_or_check
+    return write_or_check(PAGE, text, argv, "python docs/gen_content_reference.py", ROOT)
 
 
 if __name__ == "__main__":

@@ -72,15 +72,9 @@ def page() -> str:
 
 
 def main(argv) -> int:
-    text = page()
-    if "--check" in argv:
-        if not PAGE.is_file() or PAGE.read_text(encoding="utf-8") != text:
-            print("docs/rulings.md is out of date: run python docs/gen_rulings.py", file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(text, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pagegen import write_or_check
+    return write_or_check(PAGE, page(), argv, "python docs/gen_rulings.py", ROOT)
 
 
 if __name__ == "__main__":

@@ -689,18 +689,13 @@ class Checker:
             for i in e.items:
                 self.expr(i, scope)
             return LIST
-        if t is N.Each:
+        if t is N.Each or t is N.Mapped:
             self.expr(e.source, scope)
             inner = Scope({**scope.names, e.var: ANY}, scope.loops, scope.in_ability, scope.proc)
             if e.where is not None:
                 self.expr(e.where, inner)
-            return LIST
-        if t is N.Mapped:
-            self.expr(e.source, scope)
-            inner = Scope({**scope.names, e.var: ANY}, scope.loops, scope.in_ability, scope.proc)
-            if e.where is not None:
-                self.expr(e.where, inner)
-            self.expr(e.expr, inner)
+            if t is N.Mapped:
+                self.expr(e.expr, inner)
             return LIST
         if t is N.BinOp:
             for side in (e.left, e.right):
