@@ -80,6 +80,20 @@ def _add_play_commands(sub) -> None:
     rep.add_argument("trace", metavar="TRACE", help="a trace file (JSON lines)")
     rep.set_defaults(subparser=rep)
 
+    test = sub.add_parser("test", help="run a game's rules tests (its executable rulings)",
+                          description="Run the rules tests (kind: rules-test) of a game; exit status 1 when one fails.")
+    test.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
+    test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
+    test.set_defaults(subparser=test)
+
+    exp = sub.add_parser("explain", help="show how the engine reads a card",
+                         description="Show a card's attributes and classes, and for each ability the keyword it "
+                                     "matches and what the engine does with it.")
+    exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    exp.set_defaults(subparser=exp)
+
 
 def _usage_error(args, message: str) -> int:
     args.subparser.print_usage(sys.stderr)
@@ -201,6 +215,62 @@ def cmd_play(args) -> int:
         return _usage_error(args, str(exc).replace(f"for {players - 1} players", f"for the {players - 1} other seats"))
     return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
                             save=args.save, source=args.game)
+
+
+def _load_only(args):
+    """The game named in the arguments, or an exit status (1 content errors, 2 no such game)."""
+    import os
+
+    from .game import LoadError, load
+    try:
+        return load(args.game)
+    except LoadError as exc:
+        diags = exc.report.diagnostics
+        if len(diags) == 1 and diags[0].message.startswith("no such game"):
+            what = "not a game folder (it has no game.yaml)" if os.path.isdir(args.game) else diags[0].message
+            return _usage_error(args, f"{args.game}: {what}")
+        print(str(exc), file=sys.stderr)
+        return 1
+
+
+def cmd_test(args) -> int:
+    from .ruletest import run_test
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    tests = game.compiled.defn.tests
+    if args.rule:
+        tests = [t for t in tests if any(r in t.rules for r in args.rule)]
+    if args.k:
+        tests = [t for t in tests if args.k.casefold() in t.name.casefold()]
+    if not tests:
+        return _usage_error(args, "no rules test matches" if game.compiled.defn.tests else f"{game.id} has no rules test")
+    passed = failed = 0
+    for t in tests:
+        r = run_test(game, t)
+        rules = f" [{', '.join(r.rules)}]" if r.rules else ""
+        if r.passed:
+            passed += 1
+            print(f"ok      {r.name}{rules}")
+        else:
+            failed += 1
+            print(f"FAILED  {r.name}{rules}  ({r.file}:{r.line})")
+            for line in r.message.splitlines():
+                print(f"        {line}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain, find_card
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    card, hint = find_card(game.compiled.defn, args.card)
+    if card is None:
+        return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
+    print(explain(game, card))
+    return 0
 
 
 def cmd_replay(args) -> int:
