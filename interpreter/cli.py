@@ -103,18 +103,9 @@ def _usage_error(args, message: str) -> int:
 
 def _setup_game(args):
     """(game, players, options) from the arguments, or an exit status (1 content, 2 usage)."""
-    import os
-
-    from .game import LoadError, load
-    try:
-        game = load(args.game)
-    except LoadError as exc:
-        diags = exc.report.diagnostics
-        if len(diags) == 1 and diags[0].message.startswith("no such game"):
-            what = "not a game folder (it has no game.yaml)" if os.path.isdir(args.game) else diags[0].message
-            return _usage_error(args, f"{args.game}: {what}")
-        print(str(exc), file=sys.stderr)
-        return 1
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
         return _usage_error(args, f"{game.title} is for {game.min_players} to {game.max_players} players, "
