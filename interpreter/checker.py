@@ -177,7 +177,6 @@ class Checker:
 
     def check_keyword_cycles(self) -> None:
         graph: dict[int, list] = {}
-        by_id = {id(k): k for k in self.g.keywords}
         for kw in self.g.keywords:
             refs = []
             for tree in kw.trees:
@@ -198,7 +197,6 @@ class Checker:
                 else:
                     msg = f"keyword '{path[0].name}' is defined in terms of itself ({chain})"
                 self.error(path[0].pos, msg, "a keyword's ability must not use the keyword itself, directly or not")
-        del by_id
 
     def _cycle_from(self, kw, graph, path):
         if any(k is kw for k in path):
@@ -481,9 +479,7 @@ class Checker:
                 ended = None  # one warning per block
             self.stmt(stmt, scope)
             if isinstance(stmt, (N.Return, N.Break, N.Continue, N.Exit, N.Fail, N.Win)):
-                ended = type(stmt).__name__.lower().replace("fail", "fail")
-            if isinstance(stmt, N.Return):
-                ended = "return"
+                ended = type(stmt).__name__.lower()
 
     def stmt(self, s, scope: Scope) -> None:
         t = type(s)
@@ -769,7 +765,6 @@ class Checker:
         obj = self.expr(e.obj, scope)
         g = self.g
         n = e.name
-        owner_scopes = {PLAYER: {"player"}, TEAM: {"team"}, NODE: {"node"}, COMP: {"component"}}.get(obj)
         if n in g.zones:
             return ZONE
         if n in g.counters:
@@ -780,12 +775,9 @@ class Checker:
             return _PROPERTY_TYPES[n]
         if obj in ("options", "data"):
             return ANY
-        if obj == ANY and any(n in b.get("_attrs", ()) for b in ()):  # pragma: no cover
-            return ANY
         if obj in (ANY, NODE) and any(n in node for b in g.boards for node in b.nodes.values()):
             return ANY
         candidates = list(g.zones) + list(g.counters) + list(g.attributes) + list(_PROPERTY_TYPES)
-        del owner_scopes
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
             pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner

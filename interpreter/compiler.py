@@ -26,12 +26,13 @@ from .values import Comp, ZoneRef, owner_key
 class Code:
     """The operations of one procedure or ability, with the position of each."""
 
-    __slots__ = ("name", "ops", "pos", "kind", "proc", "source")
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus")
 
     def __init__(self, name, kind, proc=None, source=None):
         self.name = name
         self.ops = []
         self.pos = []
+        self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
         self.kind = kind
         self.proc = proc
         self.source = source
@@ -406,7 +407,7 @@ class Compiler(ClosureExprs):
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         options = []
         spec = vm.MenuSpec(chooser, prompt, options, [None], s.pos)
-        ctx.emit(lambda st, fr: vm.menu(st, fr, spec), s.pos)
+        ctx.code.menus[ctx.emit(lambda st, fr: vm.menu(st, fr, spec), s.pos)] = spec
         ends = []
         for o in s.options:
             if isinstance(o, N.ActionsOption):

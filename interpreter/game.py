@@ -189,10 +189,8 @@ class CompiledGame:
                     st.frames.pop()
             ctx.emit(check, pos)
         if node.optional:
-            title_of = self
-
             def ask(st, fr):
-                vm.ask(st, fr, fr.you, f"use {title_of.comp_card[fr.me].title} ({node.event})?", pos)
+                vm.ask(st, fr, fr.you, f"use {st.g.comp_card[fr.me].title} ({node.event})?", pos)
             ctx.emit(ask, pos)
 
     def _action(self, card, index, node, consts, ab, name):

@@ -401,9 +401,6 @@ class PackLoader:
             rt.then = [(c, parse_text(c, "condition", self.report)) for c in _list(t.get("then")) if isinstance(c, str)]
             g.tests.append(rt)
 
-    def add_game(self, g, src):  # pragma: no cover - handled in load_pack
-        pass
-
 
 def _int(value, default):
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else default

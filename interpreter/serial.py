@@ -57,16 +57,6 @@ def dec(g, v):
     return v
 
 
-def _menu_spec(code, pc):
-    """The menu of a frame whose last operation asked a menu (found by position)."""
-    op = code.ops[pc - 1]
-    for cell in op.__closure__ or ():
-        from .vm import MenuSpec
-        if isinstance(cell.cell_contents, MenuSpec):
-            return cell.cell_contents
-    return None
-
-
 def state_to_json(st) -> dict:
     frames = []
     for f in st.frames:
@@ -126,7 +116,7 @@ def state_from_json(game, data: dict):
         d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
         if p["kind"] == "menu":
             top = st.frames[-1]
-            d.spec = _menu_spec(top.code, top.pc)
+            d.spec = top.code.menus.get(top.pc - 1)  # the menu operation that asked it
         st.pending = d
     st.winners = tuple(data["winners"]) if data["winners"] is not None else None
     st.history = list(data["history"])
