@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from . import assemble
 from . import nodes as N
 from . import vm
 from .diagnostics import Position
@@ -19,6 +20,7 @@ from .names import fold
 from .parser import parse
 from .state import GameFault, describe
 from .closures import ClosureExprs
+from .pygen import Scope
 from .library import _FUNCS, _index, _iter, _num, iterate  # noqa: F401 (iterate: re-exported)
 from .values import Comp, ZoneRef, owner_key
 
@@ -26,12 +28,13 @@ from .values import Comp, ZoneRef, owner_key
 class Code:
     """The operations of one procedure or ability, with the position of each."""
 
-    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus")
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs")
 
     def __init__(self, name, kind, proc=None, source=None):
         self.name = name
         self.ops = []
         self.pos = []
+        self.srcs = []  # the Python source of each operation still to be assembled (or None)
         self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
         self.kind = kind
         self.proc = proc
@@ -56,8 +59,19 @@ class Ctx:
         self.hidden = 0
 
     def emit(self, op, pos) -> int:
+        """Append an operation given as a function (state, frame)."""
         self.code.ops.append(op)
         self.code.pos.append(pos)
+        self.code.srcs.append(None)
+        return len(self.code.ops) - 1
+
+    def emit_src(self, lines, pos, flow: str = "next") -> int:
+        """Append an operation given as lines of Python source (or a function giving
+        them once jumps are known); `flow` says whether the run may go on after it:
+        always ("next"), unless it returned ("branch"), or never ("end")."""
+        self.code.ops.append(None)
+        self.code.pos.append(pos)
+        self.code.srcs.append(assemble.Src(lines, flow))
         return len(self.code.ops) - 1
 
     def here(self) -> int:
@@ -82,6 +96,7 @@ class Compiler(ClosureExprs):
         self.src.ns["FN"] = {}
         self.gen = ExprGen(self, self.src)
         self.builtin_names = set(_FUNCS)
+        self._tagged = None
 
     # expressions -------------------------------------------------------------
     def expr(self, e, ctx: Ctx):
@@ -90,6 +105,26 @@ class Compiler(ClosureExprs):
 
     def builtin(self, name: str):
         return _FUNCS[name]
+
+    def tagged_classes(self) -> set:
+        """The classes some statement of the pack may tag a component with."""
+        if self._tagged is None:
+            g = self.g
+            roots = [p.tree for p in g.procedures.values()]
+            for kw in g.keywords:
+                roots.extend(kw.trees)
+            for t in g.tests:  # a rules test's set-up may tag too
+                roots.extend(v for v in vars(t).values() if isinstance(v, (N.Node, list, dict)))
+            for card in g.cards:
+                for ab in card.abilities:
+                    roots.append(ab.tree)
+                    roots.extend(v for v in ab.bindings.values() if isinstance(v, (N.Node, list)))
+            roots = [list(r.values()) if isinstance(r, dict) else r for r in roots]
+            self._tagged = {fold(g.classes[fold(n.tag)][1]) if fold(n.tag) in g.classes else fold(n.tag)
+                            for r in roots for n in N.walk(r) if isinstance(n, N.Tag)}
+            # the classes declared on their own (not values of an attribute) exist to be tagged
+            self._tagged |= {fold(name) for attr, name in g.classes.values() if attr is None}
+        return self._tagged
 
 
 
@@ -173,50 +208,66 @@ class Compiler(ClosureExprs):
         return render
 
     # statements -------------------------------------------------------------
+    # Each statement becomes a few lines of Python source (see `assemble`), with
+    # the source of its expressions inline: no closure calls another closure.
+    def body(self, body, ctx: Ctx) -> None:
+        """Compile a whole body into `ctx.code`, then turn its operations into functions."""
+        self.block(body, ctx)
+        assemble.finish(ctx.code, self.src.ns)
+
     def block(self, body, ctx: Ctx) -> None:
         for s in body:
             getattr(self, "s_" + type(s).__name__)(s, ctx)
+
+    def x(self, e, ctx) -> str:
+        """The Python source of expression `e`."""
+        return self.gen.gen(e, ctx, Scope())
+
+    def k(self, value, prefix="K") -> str:
+        """The name of a constant of the generated code."""
+        return self.src.const(value, prefix)
+
+    def n(self, e, ctx) -> str:
+        """The Python source of number expression `e`."""
+        return self.gen.num(e, ctx, Scope())
 
     def s_Pass(self, s, ctx):
         pass
 
     def s_Move(self, s, ctx):
-        what, to = self.expr(s.what, ctx), self.expr(s.to, ctx)
-        bottom, pos = s.end == "bottom", s.pos
+        p = self.k(s.pos, "P")
+        bottom = s.end == "bottom"
+        ctx.emit_src([f"_w = {self.x(s.what, ctx)}",
+                      f"_z = {self.x(s.to, ctx)}",
+                      f"if type(_w) is Comp: st.move(_w, _z, {bottom}, {p})",
+                      f"elif _w is not None: R_move(st, _w, _z, {bottom}, {p})"], s.pos)
 
-        def move(st, fr):
-            w = what(st, fr)
-            z = to(st, fr)
-            if w is None:
-                return
-            if type(w) is Comp:
-                st.move(w, z, bottom, pos)
-            elif isinstance(w, (list, tuple)) or type(w) is ZoneRef:
-                for c in list(iterate(st, w)):
-                    st.move(c, z, bottom, pos)
-            else:
-                st.move(w, z, bottom, pos)
-        ctx.emit(move, pos)
+    def counter_key(self, e, ctx) -> tuple:
+        """(source of the key, counter definition) of a counter reference."""
+        g = self.g
+        if isinstance(e, N.Name) and e.name in g.counters and e.name not in ctx.locals:
+            return repr(e.name), g.counters[e.name]
+        if isinstance(e, N.Attr) and e.name in g.counters:
+            cdef = g.counters[e.name]
+            return self.gen.counter_key(self.x(e.obj, ctx), cdef, self.k(e.pos, "P")), cdef
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
+            cdef = g.counters[e.obj.name]
+            return f"R_pkey({cdef.name!r}, {self.x(e.obj.obj, ctx)}, {self.x(e.key, ctx)})", cdef
+        raise GameFault("not a counter", e.pos)
 
     def _amount_op(self, s, ctx, sign: int, kind: str):
-        amount = self.expr(s.amount, ctx)
-        keyf, cdef = self.counter_target(s.target, ctx)
-        pos = s.pos
+        key, cdef = self.counter_key(s.target, ctx)
+        p, c = self.k(s.pos, "P"), self.k(cdef, "C")
+        amount = self.n(s.amount, ctx)
         if kind == "pay":
-            def pay(st, fr):
-                n = _num(amount(st, fr), pos)
-                key = keyf(st, fr)
-                have = st.counters.get(key, cdef.initial)
-                if have < n:
-                    vm.fail(st, fr, f"cannot pay {n} {cdef.name}: only {have}", pos)
-                    return
-                st.add(key, cdef, -n, pos, "pay")
-            ctx.emit(pay, pos)
+            ctx.emit_src([f"_n = {amount}",
+                          f"_k = {key}",
+                          f"if st.counters.get(_k, {cdef.initial!r}) < _n:",
+                          f"    R_cannot_pay(st, fr, _k, {c}, _n, {p})",
+                          "    return",
+                          f"st.add(_k, {c}, -_n, {p}, 'pay')"], s.pos, "branch")
             return
-
-        def change(st, fr):
-            st.add(keyf(st, fr), cdef, sign * _num(amount(st, fr), pos), pos, kind)
-        ctx.emit(change, pos)
+        ctx.emit_src([f"st.add({key}, {c}, {'-' if sign < 0 else ''}{amount}, {p}, {kind!r})"], s.pos)
 
     def s_Add(self, s, ctx):
         self._amount_op(s, ctx, 1, "add")
@@ -227,187 +278,139 @@ class Compiler(ClosureExprs):
     def s_Pay(self, s, ctx):
         self._amount_op(s, ctx, -1, "pay")
 
-    def _owned_counter(self, name, owner, ctx, pos):
+    def owned_counter(self, name, owner, ctx, pos) -> tuple:
         cdef = self.g.counters[name]
-        obj = self.expr(owner, ctx) if owner is not None else (lambda st, fr: fr.you)
-        return self._counter_key_from(obj, cdef, pos), cdef
+        obj = self.x(owner, ctx) if owner is not None else "fr.you"
+        return self.gen.counter_key(obj, cdef, self.k(pos, "P")), cdef
 
     def s_Gain(self, s, ctx):
-        keyf, cdef = self._owned_counter(s.counter, s.owner, ctx, s.pos)
-        amount, pos = self.expr(s.amount, ctx), s.pos
-        ctx.emit(lambda st, fr: st.add(keyf(st, fr), cdef, _num(amount(st, fr), pos), pos, "gain"), pos)
+        key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
+        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, {self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'gain')"],
+                     s.pos)
 
     def s_Lose(self, s, ctx):
-        keyf, cdef = self._owned_counter(s.counter, s.owner, ctx, s.pos)
-        amount, pos = self.expr(s.amount, ctx), s.pos
-        ctx.emit(lambda st, fr: st.add(keyf(st, fr), cdef, -_num(amount(st, fr), pos), pos, "lose"), pos)
+        key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
+        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, -{self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'lose')"],
+                     s.pos)
 
     def s_Score(self, s, ctx):
-        keyf, cdef = self._owned_counter(self.g.score, s.owner, ctx, s.pos)
-        amount, pos = self.expr(s.amount, ctx), s.pos
-        source = self.expr(s.source, ctx) if s.source is not None else (lambda st, fr: fr.me)
-
-        def score(st, fr):
-            key = keyf(st, fr)
-            given = st.add(key, cdef, _num(amount(st, fr), pos), pos, "score")
-            c = source(st, fr)
-            if given and type(c) is Comp:
-                # who brought the points to whom: designers read these per card, per caste...
-                st.credit[(c, key)] = st.credit.get((c, key), 0) + given
-        ctx.emit(score, pos)
+        key, cdef = self.owned_counter(self.g.score, s.owner, ctx, s.pos)
+        source = self.x(s.source, ctx) if s.source is not None else "fr.me"
+        ctx.emit_src([f"_k = {key}",
+                      f"_n = {self.n(s.amount, ctx)}",
+                      f"R_score(st, _k, {self.k(cdef, 'C')}, _n, {self.k(s.pos, 'P')}, {source})"], s.pos)
 
     def s_SetStmt(self, s, ctx):
-        value, pos, t = self.expr(s.value, ctx), s.pos, s.target
-        g = self.g
-        if isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters:
-            keyf, cdef = self.counter_target(t, ctx)
-            ctx.emit(lambda st, fr: st.set_counter(keyf(st, fr), cdef, _num(value(st, fr), pos), pos), pos)
+        t, g = s.target, self.g
+        p = self.k(s.pos, "P")
+        counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters) or \
+            (isinstance(t, N.Attr) and t.name in g.counters) or \
+            (isinstance(t, N.Index) and isinstance(t.obj, N.Attr) and t.obj.name in g.counters)
+        if counter:
+            key, cdef = self.counter_key(t, ctx)
+            ctx.emit_src([f"_n = {self.n(s.value, ctx)}",
+                          f"st.set_counter({key}, {self.k(cdef, 'C')}, _n, {p})"], s.pos)
             return
         if isinstance(t, N.Name):
-            n = t.name
-
-            def set_local(st, fr):
-                fr.env[n] = value(st, fr)
-            ctx.emit(set_local, pos)
-            return
-        g = self.g
-        if (isinstance(t, N.Attr) and t.name in g.counters) or isinstance(t, N.Index) and \
-                isinstance(t.obj, N.Attr) and t.obj.name in g.counters:
-            keyf, cdef = self.counter_target(t, ctx)
-            ctx.emit(lambda st, fr: st.set_counter(keyf(st, fr), cdef, _num(value(st, fr), pos), pos), pos)
+            ctx.emit_src([f"fr.env[{t.name!r}] = {self.x(s.value, ctx)}"], s.pos)
             return
         if isinstance(t, N.Attr) and t.name in g.attributes:
-            obj, n = self.expr(t.obj, ctx), t.name
-
-            def set_attr(st, fr):
-                o = obj(st, fr)
-                if type(o) is not Comp:
-                    raise GameFault(f"cannot set '{n}' of {describe(o)}", pos)
-                v = value(st, fr)
-                st.over[(o, n)] = v
-                st.version += 1
-                st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=n, value=vm.plain(v))
-            ctx.emit(set_attr, pos)
+            canon = {k: v[1] for k, v in g.classes.items()} if g.attributes[t.name].type == "class" else None
+            ctx.emit_src([f"_o = {self.x(t.obj, ctx)}",
+                          f"R_set_attr(st, _o, {t.name!r}, {self.x(s.value, ctx)}, {self.k(canon)}, {p})"], s.pos)
             return
-        raise GameFault("this cannot be set", pos)
+        raise GameFault("this cannot be set", s.pos)
 
     def s_Let(self, s, ctx):
         ctx.locals.add(s.name)
-        value, n = self.expr(s.value, ctx), s.name
-
-        def let(st, fr):
-            fr.env[n] = value(st, fr)
-        ctx.emit(let, s.pos)
+        ctx.emit_src([f"fr.env[{s.name!r}] = {self.x(s.value, ctx)}"], s.pos)
 
     def s_Signal(self, s, ctx):
-        args = [self.expr(a, ctx) for a in s.args]
-        event, pos = s.event, s.pos
-        ctx.emit(lambda st, fr: vm.signal(st, fr, event, [a(st, fr) for a in args], pos), pos)
+        args = ", ".join(self.x(a, ctx) for a in s.args)
+        ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.k(s.pos, 'P')})"], s.pos, "end")
 
     def s_CallProc(self, s, ctx):
-        args = [self.expr(a, ctx) for a in s.args]
-        name, pos = s.proc, s.pos
-        procs = self.cg.procs
-        params = self.g.procedures[name].params
-
-        def call(st, fr):
-            env = {p: a(st, fr) for p, a in zip(params, args)}
-            # a procedure with a parameter named 'you' acts for that player
-            vm.push(st, procs[name], env, fr.me, env.get("you", fr.you), pos)
-        ctx.emit(call, pos)
+        params = self.g.procedures[s.proc].params
+        env = ", ".join(f"{p!r}: {self.x(a, ctx)}" for p, a in zip(params, s.args))
+        # a procedure with a parameter named 'you' acts for that player
+        you = "_e['you']" if "you" in params[:len(s.args)] else "fr.you"
+        ctx.emit_src([f"_e = {{{env}}}",
+                      f"vm.push(st, {self.k(self.cg.procs[s.proc], 'CODE')}, _e, fr.me, {you}, {self.k(s.pos, 'P')})"],
+                     s.pos, "end")
 
     def s_Shuffle(self, s, ctx):
-        zone, pos = self.expr(s.zone, ctx), s.pos
-        ctx.emit(lambda st, fr: st.shuffle(zone(st, fr), pos), pos)
+        ctx.emit_src([f"st.shuffle({self.x(s.zone, ctx)}, {self.k(s.pos, 'P')})"], s.pos)
 
     def s_Tag(self, s, ctx):
-        what, pos, on = self.expr(s.what, ctx), s.pos, s.on
         key = fold(self.g.classes[fold(s.tag)][1])
-
-        def tag(st, fr):
-            for c in list(iterate(st, what(st, fr))):
-                st.tag(c, key, on, pos)
-        ctx.emit(tag, pos)
+        p = self.k(s.pos, "P")
+        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+                      f"    st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
 
     def s_TapStmt(self, s, ctx):
-        what, pos, on = self.expr(s.what, ctx), s.pos, s.on
-
-        def tap(st, fr):
-            for c in list(iterate(st, what(st, fr))):
-                st.tap(c, on, pos)
-        ctx.emit(tap, pos)
+        p = self.k(s.pos, "P")
+        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+                      f"    st.tap(_c, {s.on}, {p})"], s.pos)
 
     def s_Reveal(self, s, ctx):
-        what, pos = self.expr(s.what, ctx), s.pos
-        ctx.emit(lambda st, fr: st.emit("reveal", pos, what=vm.plain(what(st, fr)),
-                                        label=vm.label_of(st, what(st, fr))), pos)
+        ctx.emit_src([f"_v = {self.x(s.what, ctx)}",
+                      "if st.trace is not None:",
+                      f"    st.emit('reveal', {self.k(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v))"],
+                     s.pos)
 
     def s_Log(self, s, ctx):
-        text, pos = self.label(s.text, s.pos, ctx), s.pos
-        ctx.emit(lambda st, fr: st.emit("log", pos, text=text(st, fr)), pos)
+        # the text is only rendered for a trace: bots playing thousands of games never read it
+        text = self.k(self.label(s.text, s.pos, ctx), "L")
+        ctx.emit_src(["if st.trace is not None:",
+                      f"    st.emit('log', {self.k(s.pos, 'P')}, text={text}(st, fr))"], s.pos)
 
     def s_Win(self, s, ctx):
-        who, pos = self.expr(s.who, ctx), s.pos
-        ctx.emit(lambda st, fr: vm.win(st, who(st, fr), pos), pos)
+        ctx.emit_src([f"vm.win(st, {self.x(s.who, ctx)}, {self.k(s.pos, 'P')})"], s.pos, "end")
 
     def s_Exit(self, s, ctx):
-        name, pos = s.proc, s.pos
-        ctx.emit(lambda st, fr: vm.exit_proc(st, name, pos), pos)
+        ctx.emit_src([f"vm.exit_proc(st, {s.proc!r}, {self.k(s.pos, 'P')})"], s.pos, "end")
 
     def s_Return(self, s, ctx):
-        ctx.emit(vm.op_return, s.pos)
+        ctx.emit_src(["st.frames.pop()"], s.pos, "end")
 
     def s_Fail(self, s, ctx):
-        text, pos = self.label(s.text, s.pos, ctx), s.pos
-        ctx.emit(lambda st, fr: vm.fail(st, fr, text(st, fr), pos), pos)
+        text = self.k(self.label(s.text, s.pos, ctx), "L")
+        ctx.emit_src([f"vm.fail(st, fr, {text}(st, fr), {self.k(s.pos, 'P')})"], s.pos, "end")
+
+    def jump(self, cell, ctx, pos) -> None:
+        ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, "end")
 
     def s_Break(self, s, ctx):
-        patch = ctx.loops[-1][1]
         cell = [None]
-        patch.append(cell)
-
-        def brk(st, fr):
-            fr.pc = cell[0]
-        ctx.emit(brk, s.pos)
+        ctx.loops[-1][1].append(cell)
+        self.jump(cell, ctx, s.pos)
 
     def s_Continue(self, s, ctx):
-        cell = ctx.loops[-1][0]
-
-        def cont(st, fr):
-            fr.pc = cell[0]
-        ctx.emit(cont, s.pos)
+        self.jump(ctx.loops[-1][0], ctx, s.pos)
 
     def s_Roll(self, s, ctx):
-        count = self.expr(s.count, ctx)
-        sides = self.expr(s.sides, ctx) if s.sides is not None else (lambda st, fr: 6)
-        name, pos = s.name, s.pos
-        ctx.locals.add(name)
-
-        def roll(st, fr):
-            n, k = _num(count(st, fr), pos), _num(sides(st, fr), pos)
-            if k < 1:
-                raise GameFault("dice need at least one side", pos)
-            result = tuple(1 + st.rng.below(k) for _ in range(max(0, n)))
-            fr.env[name] = result
-            st.emit("roll", pos, dice=list(result))
-        ctx.emit(roll, pos)
+        ctx.locals.add(s.name)
+        sides = self.n(s.sides, ctx) if s.sides is not None else "6"
+        ctx.emit_src([f"fr.env[{s.name!r}] = R_roll(st, {self.n(s.count, ctx)}, {sides}, {self.k(s.pos, 'P')})"],
+                     s.pos)
 
     def s_Choose(self, s, ctx):
         ctx.locals.add(s.var)
-        src, cond = self.expr(s.source, ctx), None
-        if s.where is not None:
-            cond = self.expr(s.where, ctx)
+        src, cond = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos), None
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         spec = vm.ChooseSpec(s.var, src, cond, chooser, s.optional, prompt, s.pos)
-        ctx.emit(lambda st, fr: vm.choose(st, fr, spec), s.pos)
+        # a choice with one possible answer is made at once, and the run goes on
+        ctx.emit_src([f"vm.choose(st, fr, {self.k(spec, 'S')})",
+                      "if st.pending is not None:",
+                      "    return"], s.pos, "branch")
 
     def s_Menu(self, s, ctx):
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         options = []
         spec = vm.MenuSpec(chooser, prompt, options, [None], s.pos)
-        ctx.code.menus[ctx.emit(lambda st, fr: vm.menu(st, fr, spec), s.pos)] = spec
+        ctx.code.menus[ctx.emit_src([f"vm.menu(st, fr, {self.k(spec, 'S')})"], s.pos, "end")] = spec
         ends = []
         for o in s.options:
             if isinstance(o, N.ActionsOption):
@@ -415,40 +418,36 @@ class Compiler(ClosureExprs):
                 continue
             if o.var:
                 ctx.locals.add(o.var)
-            src = self.expr(o.source, ctx) if o.source is not None else None
-            cond = self.expr(o.cond, ctx) if o.cond is not None else None
+            if o.source is not None:  # the values the option is offered for
+                src, cond = self.gen.members_where(o.var, o.source, o.cond, ctx, o.pos), None
+            else:
+                src, cond = None, self.expr(o.cond, ctx) if o.cond is not None else None
             label = self.label(o.label, o.pos, ctx)
             start = ctx.here()
             options.append(vm.MenuOption(label, o.var, src, cond, start, None, o.pos))
             self.block(o.body, ctx)
             cell = [None]
             ends.append(cell)
-
-            def to_end(st, fr, cell=cell):
-                fr.pc = cell[0]
-            ctx.emit(to_end, o.pos)
+            self.jump(cell, ctx, o.pos)
         end = ctx.here()
         spec.end[0] = end
         for cell in ends:
             cell[0] = end
 
+    def branch_unless(self, test: str, cell, ctx, pos) -> None:
+        """Go on when `test` holds, else jump to the position in `cell`."""
+        ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, "branch")
+
     def s_If(self, s, ctx):
         ends = []
-        for cond, body in s.branches:
-            test = self.expr(cond, ctx)
+        for i, (cond, body) in enumerate(s.branches):
             skip = [None]
-
-            def branch(st, fr, test=test, skip=skip):
-                if not test(st, fr):
-                    fr.pc = skip[0]
-            ctx.emit(branch, cond.pos)
+            self.branch_unless(self.gen.test(cond, ctx, Scope()), skip, ctx, cond.pos)
             self.block(body, ctx)
-            end = [None]
-            ends.append(end)
-
-            def jump(st, fr, end=end):
-                fr.pc = end[0]
-            ctx.emit(jump, cond.pos)
+            if i < len(s.branches) - 1 or s.orelse:
+                end = [None]
+                ends.append(end)
+                self.jump(end, ctx, cond.pos)
             skip[0] = ctx.here()
         if s.orelse:
             self.block(s.orelse, ctx)
@@ -461,74 +460,54 @@ class Compiler(ClosureExprs):
         ctx.loops.append((head, breaks))
         self.block(body, ctx)
         ctx.loops.pop()
-
-        def back(st, fr):
-            fr.pc = head[0]
-        ctx.emit(back, pos)
+        self.jump(head, ctx, pos)
         exit_cell[0] = ctx.here()
         for b in breaks:
             b[0] = exit_cell[0]
 
     def s_For(self, s, ctx):
         ctx.locals.add(s.var)
-        src = self.expr(s.source, ctx)
-        cond = self.expr(s.where, ctx) if s.where is not None else None
-        items, index, var, pos = ctx.fresh("items"), ctx.fresh("i"), s.var, s.pos
-
-        def start(st, fr):
-            fr.env[items] = tuple(_iter(st, src(st, fr), pos))
-            fr.env[index] = 0
-        ctx.emit(start, pos)
+        items, index, var = ctx.fresh("items"), ctx.fresh("i"), s.var
+        p = self.k(s.pos, "P")
+        ctx.emit_src([f"fr.env[{items!r}] = tuple(R_it(st, {self.x(s.source, ctx)}, {p}))",
+                      f"fr.env[{index!r}] = 0"], s.pos)
+        cond = self.x(s.where, ctx) if s.where is not None else None
         head = [ctx.here()]
         exit_cell = [None]
-
-        def step(st, fr):
-            env = fr.env
-            seq, i = env[items], env[index]
-            while i < len(seq):
-                env[var] = seq[i]
-                i += 1
-                if cond is None or cond(st, fr):
-                    env[index] = i
-                    return
-            env[index] = i
-            fr.pc = exit_cell[0]
-        ctx.emit(step, pos)
-        self._loop(ctx, head, exit_cell, s.body, pos)
+        take = [f"    _env[{var!r}] = _s[_i]", "    _i += 1"]
+        take += [f"    if {cond}:", "        break"] if cond is not None else ["    break"]
+        ctx.emit_src(lambda: ["_env = fr.env",
+                              f"_s = _env[{items!r}]",
+                              f"_i = _env[{index!r}]",
+                              "while True:",
+                              "    if _i >= len(_s):",
+                              f"        _env[{index!r}] = _i",
+                              f"        fr.pc = {exit_cell[0]}",
+                              "        return",
+                              *take,
+                              f"_env[{index!r}] = _i"], s.pos, "branch")
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_Repeat(self, s, ctx):
-        pos = s.pos
         exit_cell = [None]
         if s.count is not None:
-            count = self.expr(s.count, ctx)
             left = ctx.fresh("left")
-
-            def start(st, fr):
-                fr.env[left] = _num(count(st, fr), pos)
-            ctx.emit(start, pos)
+            ctx.emit_src([f"fr.env[{left!r}] = {self.n(s.count, ctx)}"], s.pos)
             head = [ctx.here()]
-
-            def step(st, fr):
-                n = fr.env[left]
-                if n <= 0:
-                    fr.pc = exit_cell[0]
-                else:
-                    fr.env[left] = n - 1
-            ctx.emit(step, pos)
+            ctx.emit_src(lambda: [f"_n = fr.env[{left!r}]",
+                                  "if _n <= 0:",
+                                  f"    fr.pc = {exit_cell[0]}",
+                                  "    return",
+                                  f"fr.env[{left!r}] = _n - 1"], s.pos, "branch")
         else:
             head = [ctx.here()]
-        self._loop(ctx, head, exit_cell, s.body, pos)
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_While(self, s, ctx):
-        test, pos = self.expr(s.cond, ctx), s.pos
         exit_cell = [None]
         head = [ctx.here()]
-
-        def check(st, fr):
-            if not test(st, fr):
-                fr.pc = exit_cell[0]
-        ctx.emit(check, pos)
-        self._loop(ctx, head, exit_cell, s.body, pos)
+        self.branch_unless(self.gen.test(s.cond, ctx, Scope()), exit_cell, ctx, s.pos)
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_Phrase(self, s, ctx):
         # only the effect parameter of a keyword reaches here: splice the card's body in
@@ -538,4 +517,3 @@ class Compiler(ClosureExprs):
         ctx.consts = card_ctx_consts
         self.block(body, ctx)
         ctx.consts = saved
-

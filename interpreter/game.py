@@ -56,8 +56,9 @@ class CompiledGame:
         self.codes: dict[str, Code] = {}
         self._zone_cache: dict = {}
         self.in_play_zone: dict = {}  # zone key -> whether what lies there is in play
+        self.counter_keys: dict = {}  # (counter name, owner type, owner) -> its key, made once
         self.zone_refs: dict = {}  # (zone name, owner) -> its key, made once
-        self.counters_lost_in: dict = {}  # zone name -> component counters not kept there
+        self.counters_lost_in: dict = {}  # (zone name, component) -> its counters not kept there
         self.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None
         self._holder_cache: dict = {}
         self._teams: dict = {}
@@ -66,6 +67,7 @@ class CompiledGame:
         self.limit_events: set = set()
         self.broadcast_events: set = set()
         self.nodes: dict = {}
+        self.node_lists: dict = {}  # lists of nodes by kind, made on first need
         self.adj: dict = {}
         for b in defn.boards:
             for key, attrs in b.nodes.items():
@@ -84,7 +86,7 @@ class CompiledGame:
             self.codes[self.procs[name].name] = self.procs[name]
         for name, proc in defn.procedures.items():
             ctx = Ctx(self, self.procs[name], locals_=proc.params)
-            self.compiler.block(proc.tree.body, ctx)
+            self.compiler.body(proc.tree.body, ctx)
         self.compile_abilities()
         self.invariants = [(text, self.compiler.expr(tree, Ctx(self, Code("invariant", "invariant"))))
                            for text, tree in defn.invariants]
@@ -172,7 +174,7 @@ class CompiledGame:
                 self.codes[name] = code
                 ctx = Ctx(self, code, consts, self.defn.events.get(node.event, []) + ["cause"])
                 self._trigger_prologue(node, ctx)
-                self.compiler.block(node.body, ctx)
+                self.compiler.body(node.body, ctx)
                 triggers.setdefault(node.event, []).append(TriggerSpec(node.event, node.broadcast, code))
                 if node.broadcast:
                     self.broadcast_events.add(node.event)
@@ -241,7 +243,7 @@ class CompiledGame:
                             raise GameFault("a sacrifice needs the game to name its discard zone", p)
                         st.move(c, st.zone_key(discard, None), False, p)
                 ctx.emit(sacrifice, cost.pos)
-        comp.block(node.body, ctx)
+        comp.body(node.body, ctx)
         label_text = node.label or (f"{{self.title}}: {ab.text}")
         label = comp.label(label_text, pos, ctx)
 
@@ -346,6 +348,14 @@ class CompiledGame:
             d = self.defn.zones[key.split("#", 1)[0]]
             self._zone_cache[key] = d
         return d
+
+    def lost_counters(self, zone: str, c) -> tuple:
+        """(key, definition) of the counters component `c` loses on entering zone `zone`:
+        those kept only in some zones."""
+        lost = tuple((f"{name}#{int(c)}", self.defn.counters[name]) for name, keep in self.kept_counters
+                     if zone not in keep)
+        self.counters_lost_in[(zone, c)] = lost
+        return lost
 
     def zone_holder(self, key: str):
         h = self._holder_cache.get(key, _MISSING)

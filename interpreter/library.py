@@ -205,9 +205,16 @@ def _f_node(st, pos, key):
 
 
 def _f_nodes(st, pos, kind=_MISSING):
-    if kind is _MISSING:
-        return [NodeRef(k) for k in st.g.nodes]
-    return [NodeRef(k) for k, v in st.g.nodes.items() if _same(v.get("kind"), kind)]
+    cached = type(kind) is str or kind is _MISSING
+    found = st.g.node_lists.get(kind) if cached else None  # boards never change: each list is made once
+    if found is None:
+        if kind is _MISSING:
+            found = tuple(NodeRef(k) for k in st.g.nodes)
+        else:
+            found = tuple(NodeRef(k) for k, v in st.g.nodes.items() if _same(v.get("kind"), kind))
+        if cached:
+            st.g.node_lists[kind] = found
+    return found
 
 
 def _f_random(st, pos, s):

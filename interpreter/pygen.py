@@ -10,6 +10,8 @@ content is ever executed as Python.
 """
 from __future__ import annotations
 
+import re
+
 from . import nodes as N
 from . import vm
 from .names import fold
@@ -23,6 +25,8 @@ class Source:
     def __init__(self, base: dict):
         self.ns = dict(base)
         self.count = 0
+        self.comp_idents: set = set()  # identifiers that surely hold a component (members of a zone)
+        self.tables: dict = {}  # (what, name) -> identifier of a key table made once
 
     def const(self, value, prefix="K") -> str:
         self.count += 1
@@ -47,6 +51,11 @@ class Scope:
 
 NUMERIC_CALLS = {"count", "sum", "max", "min", "abs", "seat"}
 
+# generated text that may be evaluated twice at no cost and with no effect:
+# a local, or the component or player a frame acts for
+_SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you)\Z")
+_CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
+
 
 class ExprGen:
     """Writes the Python source of expressions of one compiled game."""
@@ -62,6 +71,23 @@ class ExprGen:
         """A Python function (st, fr) -> value computing expression `e`."""
         text = self.gen(e, ctx, Scope())
         code = compile(f"lambda st, fr: {text}", f"<expr {e.pos}>", "eval")
+        return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
+
+    def members_where(self, var: str, source, where, ctx, pos):
+        """A Python function (st, fr) -> the members of `source` for which `where` holds,
+        `var` naming each in turn (the candidates of a choice or of a menu's option)."""
+        src = self.gen(source, ctx, Scope())
+        inner, v = Scope().bind(self.src, var)
+        if self.zone_source(source, ctx, Scope()):
+            self.src.comp_idents.add(v)
+            members = f"st.zones.get({src}, ())"
+        else:
+            members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"
+        if where is None:
+            text = f"list({members})"
+        else:
+            text = f"[{v} for {v} in {members} if {self.test(where, ctx, inner)}]"
+        code = compile(f"lambda st, fr: {text}", f"<expr {source.pos}>", "eval")
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
     def game_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
@@ -110,6 +136,70 @@ class ExprGen:
         ns = self.src.ns
         exec(compile("\n".join(lines), f"<function {name}>", "exec"), ns)  # noqa: S102 - generated source
         return ns.pop("fn")
+
+    # specialisations ----------------------------------------------------------
+    # The common reads (a zone, a counter, an attribute or a class of a component)
+    # are written inline when the owner is a plain local: a type test and a table
+    # indexed by the component or seat, with the general helper as the fallback.
+    def table(self, what: str, name: str, build) -> str:
+        key = (what, name)
+        ident = self.src.tables.get(key)
+        if ident is None:
+            ident = self.src.tables[key] = self.src.const(build(), "T")
+        return ident
+
+    def owner_table(self, prefix: str, scope: str):
+        """(type name, table) of the keys `prefix#owner` for one kind of owner, or None."""
+        cg = self.cg
+        if scope == "player":
+            return "Seat", self.table("keys", f"{prefix}|player",
+                                      lambda: tuple(f"{prefix}#{i}" for i in range(self.g.max_players)))
+        if scope in ("game", "team", "node"):
+            return None
+        return "Comp", self.table("keys", f"{prefix}|comp",
+                                  lambda: tuple(f"{prefix}#{i}" for i in range(len(cg.comp_card))))
+
+    def counter_key(self, obj: str, cdef, p: str) -> str:
+        """Source of the key of counter `cdef` of the owner `obj` gives."""
+        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p})"
+        tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
+        if tab is not None:
+            return f"({tab[1]}[{obj}] if type({obj}) is {tab[0]} else {general})"
+        return general
+
+    def zone_source(self, e, ctx, sc) -> bool:
+        """Whether expression `e` surely gives a zone (so iterating it reads the zone's list)."""
+        if isinstance(e, N.Attr) and e.name in self.g.zones and not (
+                isinstance(e.obj, N.Name) and e.obj.name in ("options", "data")):
+            return True
+        return isinstance(e, N.Name) and e.name not in sc.names and e.name not in ctx.locals \
+            and e.name not in ctx.consts and e.name in self.g.zones and self.g.zones[e.name].scope == ("game",)
+
+    def members(self, e, ctx, sc) -> str:
+        """Python source iterating the members of set-like expression `e`."""
+        text = self.gen(e, ctx, sc)
+        if self.zone_source(e, ctx, sc):
+            return f"st.zones.get({text}, ())"
+        return f"R_it(st, {text}, {self.pos(e)})"
+
+    def is_class(self, left: str, cls: str) -> str:
+        if not _SIMPLE.match(left):
+            return f"R_is(st, {left}, {cls!r})"
+        flags = self.table("class", cls, lambda: tuple(cls in k for k in self.cg.comp_classes))
+        if cls in self.c.tagged_classes():
+            return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
+        return f"(type({left}) is Comp and {flags}[{left}])"
+
+    def canonical(self, e) -> bool:
+        """Whether `e` surely gives a class name in its declared spelling, or none."""
+        g = self.g
+        if isinstance(e, N.Attr) and e.name in g.attributes and g.attributes[e.name].type == "class":
+            # components give declared spellings (set canonicalises them); a board node might not
+            return not any(e.name in attrs for attrs in self.cg.nodes.values())
+        if isinstance(e, N.String):
+            c = g.classes.get(fold(e.value))
+            return c is not None and c[1] == e.value
+        return False
 
     # the generator --------------------------------------------------------------
     def gen(self, e, ctx, sc: Scope) -> str:
@@ -179,15 +269,24 @@ class ExprGen:
             return self.src.const(self.cg.data.get(n))
         obj = self.gen(e.obj, ctx, sc)
         p = self.pos(e)
+        simple = _SIMPLE.match(obj) is not None
         if n in g.zones:
-            return f"R_zone(st, {obj}, {n!r}, {g.zones[n].scope[0] == 'team'}, {p})"
+            scope = g.zones[n].scope[0]
+            general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p})"
+            tab = self.owner_table(n, scope) if simple else None
+            if tab is not None:
+                table = self.table("zones", f"{n}|{tab[0]}", lambda: tuple(ZoneRef(k) for k in self.src.ns[tab[1]]))
+                return f"({table}[{obj}] if type({obj}) is {tab[0]} else {general})"
+            return general
         if n in g.counters:
             cdef = g.counters[n]
             if len(cdef.scope) == 2:
                 return f"R_cmap({n!r}, {obj})"
-            return f"st.counters.get(R_ckey(st, {obj}, {n!r}, {cdef.scope[0] == 'team'}, {p}), {cdef.initial!r})"
+            return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
         if n in g.attributes:
             values = self.src.const(self.cg.comp_attrs.get(n), "A")
+            if simple:
+                return f"({values}[{obj}] if type({obj}) is Comp and not st.over else R_attr(st, {obj}, {n!r}, {values}, {p}))"
             return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
         from .library import _PROPERTIES
         if n in _PROPERTIES:
@@ -195,36 +294,107 @@ class ExprGen:
         return f"R_node_attr(st, {obj}, {n!r}, {p})"
 
     def g_Index(self, e, ctx, sc):
+        g = self.g
+        if isinstance(e.obj, N.Attr) and e.obj.name in g.counters and len(g.counters[e.obj.name].scope) == 2:
+            cdef = g.counters[e.obj.name]
+            first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
+            return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
         return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"
 
     def g_Call(self, e, ctx, sc):
+        f = e.func
+        if f in ("any", "all", "first") and len(e.args) == 1 and isinstance(e.args[0], (N.Each, N.Mapped)):
+            # stop at the first member that decides
+            lazy = self.generator(e.args[0], ctx, sc)
+            return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
         args = [self.gen(a, ctx, sc) for a in e.args]
-        if e.func == "select":
+        if f == "select":
             return f"({args[1]} if {args[0]} else {args[2]})"
-        if e.func == "count" and len(args) == 1:
+        if f == "count" and len(args) == 1:
+            if self.zone_source(e.args[0], ctx, sc):
+                return f"len(st.zones.get({args[0]}, ()))"
+            if isinstance(e.args[0], (N.Each, N.Mapped)):
+                return f"len({args[0]})"
             return f"len(R_it(st, {args[0]}, {self.pos(e)}))"
-        if e.func in self.g.functions and e.func not in self.c.builtin_names:
-            self.cg.python_function(e.func)
-            return f"FN[{e.func!r}](st, fr{''.join(', ' + a for a in args)})"
-        impl = self.c.builtin(e.func)
+        if f in self.g.functions and f not in self.c.builtin_names:
+            inline = self.inline(f, args)
+            if inline is not None:
+                return inline
+            self.cg.python_function(f)
+            return f"FN[{f!r}](st, fr{''.join(', ' + a for a in args)})"
+        impl = self.c.builtin(f)
         return f"{self.src.const(impl, 'F')}(st, {self.pos(e)}{''.join(', ' + a for a in args)})"
+
+    def generator(self, e, ctx, sc) -> str:
+        """A Python generator over the values of comprehension `e`."""
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        value = self.gen(e.expr, ctx, inner) if isinstance(e, N.Mapped) else v
+        return f"({value} for {v} in {source}{cond})"
+
+    def cheap(self, name: str, seen=()) -> bool:
+        """Whether game function `name` is small and pure enough to be written inline at
+        its calls: no comprehension, no random value, only cheap functions called."""
+        known = self.src.tables.get(("cheap", name))
+        if known is not None:
+            return known
+        f = self.g.functions[name]
+        ok = name not in seen and self.cg.function_traits(name)[0]
+        size = 0
+        for n in N.walk(f.tree) if ok else ():
+            size += 1
+            if isinstance(n, (N.Each, N.Mapped)) or size > 40:
+                ok = False
+            elif isinstance(n, N.Call) and n.func in self.g.functions and n.func not in self.c.builtin_names:
+                ok = ok and self.cheap(n.func, (*seen, name))
+            if not ok:
+                break
+        if not seen:
+            self.src.tables[("cheap", name)] = ok
+        return ok
+
+    def inline(self, name: str, args: list):
+        """The body of cheap game function `name` written for these arguments, or None
+        when an argument is not a plain local or constant (it would be computed twice)."""
+        f = self.g.functions[name]
+        if len(args) != len(f.params) or not all(_SIMPLE.match(a) or _CONSTANT.match(a) for a in args):
+            return None
+        if not self.cheap(name):
+            return None
+        from .compiler import Ctx, Code
+        ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
+        return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"
+
+    def test(self, e, ctx, sc) -> str:
+        """Source of `e` where only its truth matters (no need to make it a bool)."""
+        if isinstance(e, N.BoolOp):
+            return f"({self.test(e.left, ctx, sc)} {e.op} {self.test(e.right, ctx, sc)})"
+        if isinstance(e, N.Condition):
+            return self.test(e.expr, ctx, sc)
+        return self.gen(e, ctx, sc)
 
     def g_ListLit(self, e, ctx, sc):
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
             return self.gen(e.items[0], ctx, sc)
         return "[" + ", ".join(self.gen(i, ctx, sc) for i in e.items) + "]"
 
-    def g_Each(self, e, ctx, sc):
-        source = self.gen(e.source, ctx, sc)
+    def bind_member(self, e, ctx, sc):
+        """(source text, inner scope, identifier) of the variable of a comprehension."""
+        source = self.members(e.source, ctx, sc)
         inner, v = sc.bind(self.src, e.var)
-        cond = f" if {self.gen(e.where, ctx, inner)}" if e.where is not None else ""
-        return f"[{v} for {v} in R_it(st, {source}, {self.pos(e)}){cond}]"
+        if self.zone_source(e.source, ctx, sc):
+            self.src.comp_idents.add(v)
+        return source, inner, v
+
+    def g_Each(self, e, ctx, sc):
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        return f"[{v} for {v} in {source}{cond}]"
 
     def g_Mapped(self, e, ctx, sc):
-        source = self.gen(e.source, ctx, sc)
-        inner, v = sc.bind(self.src, e.var)
-        cond = f" if {self.gen(e.where, ctx, inner)}" if e.where is not None else ""
-        return f"[{self.gen(e.expr, ctx, inner)} for {v} in R_it(st, {source}, {self.pos(e)}){cond}]"
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        return f"[{self.gen(e.expr, ctx, inner)} for {v} in {source}{cond}]"
 
     def numeric(self, e, ctx=None) -> bool:
         """Whether `e` is surely a number, so that plain Python arithmetic applies."""
@@ -254,6 +424,9 @@ class ExprGen:
         return text if self.numeric(e, ctx) else f"R_num({text}, {self.pos(e)})"
 
     def g_BinOp(self, e, ctx, sc):
+        if e.op == "+" and isinstance(e.left, (N.Each, N.Mapped, N.ListLit)) and \
+                isinstance(e.right, (N.Each, N.Mapped, N.ListLit)):
+            return f"({self.gen(e.left, ctx, sc)} + {self.gen(e.right, ctx, sc)})"  # two lists join
         if e.op == "+" and not (self.numeric(e.left, ctx) and self.numeric(e.right, ctx)):
             return f"R_plus(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
         a, b = self.num(e.left, ctx, sc), self.num(e.right, ctx, sc)
@@ -265,10 +438,10 @@ class ExprGen:
         return f"(-{self.num(e.operand, ctx, sc)})"
 
     def g_Not(self, e, ctx, sc):
-        return f"(not {self.gen(e.operand, ctx, sc)})"
+        return f"(not {self.test(e.operand, ctx, sc)})"
 
     def g_BoolOp(self, e, ctx, sc):
-        return f"bool({self.gen(e.left, ctx, sc)} {e.op} {self.gen(e.right, ctx, sc)})"
+        return f"(True if {self.test(e, ctx, sc)} else False)"
 
     def g_Compare(self, e, ctx, sc):
         op = e.op
@@ -278,14 +451,22 @@ class ExprGen:
                 cls = self.c.class_key(e.right, ctx)
             left = self.gen(e.left, ctx, sc)
             if cls is not None:
-                test = f"R_is(st, {left}, {cls!r})"
+                test = self.is_class(left, cls)
                 return test if op == "is" else f"(not {test})"
             same = f"R_same({left}, {self.gen(e.right, ctx, sc)})"
             return same if op == "is" else f"(not {same})"
         if op in ("==", "!="):
-            if self.numeric(e.left, ctx) and self.numeric(e.right, ctx):
+            if self.numeric(e.left, ctx) and self.numeric(e.right, ctx) or \
+                    self.canonical(e.left) and self.canonical(e.right):
                 return f"({self.gen(e.left, ctx, sc)} {op} {self.gen(e.right, ctx, sc)})"
-            same = f"R_same({self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)})"
+            a, b = self.gen(e.left, ctx, sc), self.gen(e.right, ctx, sc)
+            if b in self.src.comp_idents:
+                a, b = b, a
+            if a in self.src.comp_idents and _SIMPLE.match(b):
+                # a component equals only itself (components are ints: a player of the same number is not it)
+                same = f"({a} == {b} and type({b}) is Comp)"
+                return same if op == "==" else f"(not {same})"
+            same = f"R_same({a}, {b})"
             return same if op == "==" else f"(not {same})"
         if op in ("in", "notin"):
             test = f"R_member(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
@@ -314,11 +495,17 @@ def _zone(st, o, name, team_scoped, pos):
 
 
 def _ckey(st, o, name, team_scoped, pos):
-    if o is None:
-        raise GameFault(f"counter '{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
-    return f"{name}#{owner_key(o)}"
+    t = type(o)
+    k = st.g.counter_keys.get((name, t, o))
+    if k is None:
+        if o is None:
+            raise GameFault(f"counter '{name}' of none", pos)
+        k = f"{name}#{owner_key(o)}"
+        if t is Comp or t is Seat or t is Team or t is NodeRef:
+            st.g.counter_keys[(name, t, o)] = k  # keys of the owners of a game, made once
+    return k
 
 
 _MISSING = object()
@@ -349,6 +536,53 @@ def _is(st, x, cls):
     if type(x) is not Comp:
         return False
     return cls in st.g.comp_classes[x] or cls in st.tags.get(x, ())
+
+
+def _pair(st, name, first, second, initial):
+    return st.counters.get(f"{name}#{owner_key(first)}#{owner_key(second)}", initial)
+
+
+def _pkey(name, first, second):
+    return f"{name}#{owner_key(first)}#{owner_key(second)}"
+
+
+def _move(st, w, z, bottom, pos):
+    """Move a list or zone of components (one component is moved by st.move itself)."""
+    if isinstance(w, (list, tuple)) or type(w) is ZoneRef:
+        from .library import iterate
+        for c in list(iterate(st, w)):
+            st.move(c, z, bottom, pos)
+    else:
+        st.move(w, z, bottom, pos)
+
+
+def _cannot_pay(st, fr, key, cdef, n, pos):
+    vm.fail(st, fr, f"cannot pay {n} {cdef.name}: only {st.counters.get(key, cdef.initial)}", pos)
+
+
+def _score(st, key, cdef, amount, pos, c):
+    given = st.add(key, cdef, amount, pos, "score")
+    if given and type(c) is Comp:
+        # who brought the points to whom: designers read these per card, per caste...
+        st.credit[(c, key)] = st.credit.get((c, key), 0) + given
+
+
+def _set_attr(st, o, name, v, canon, pos):
+    if type(o) is not Comp:
+        raise GameFault(f"cannot set '{name}' of {describe(o)}", pos)
+    if canon is not None and type(v) is str:
+        v = canon.get(fold(v), v)  # a class keeps its declared spelling
+    st.over[(o, name)] = v
+    st.version += 1
+    st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
+
+
+def _roll(st, n, k, pos):
+    if k < 1:
+        raise GameFault("dice need at least one side", pos)
+    result = tuple(1 + st.rng.below(k) for _ in range(max(0, n)))
+    st.emit("roll", pos, dice=list(result))
+    return result
 
 
 def _member(st, x, s, pos):
@@ -387,8 +621,10 @@ def base_namespace() -> dict:
     from .library import _iter, _num, _same
     return {
         "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
-                         "KeyError": KeyError, "TypeError": TypeError},
+                         "KeyError": KeyError, "TypeError": TypeError, "range": range,
+                         "any": any, "all": all, "next": next},
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
-        "R_teams": _teams, "R_cmap": CounterMap, "R_index": None, "vm": vm,
+        "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,
+        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "Comp": Comp, "Seat": Seat, "Team": Team, "R_cmap": CounterMap, "R_index": None, "vm": vm,
     }

@@ -31,7 +31,7 @@ def _compile(game: Game, test, part: str, tree, locals_):
     cg = game.compiled
     code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
     ctx = Ctx(cg, code, locals_=locals_)
-    cg.compiler.block(tree.body, ctx)
+    cg.compiler.body(tree.body, ctx)
     return code, ctx.locals
 
 

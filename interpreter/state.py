@@ -68,7 +68,8 @@ class Decision:
 
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static")
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
+                 "in_play_cache")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -94,6 +95,7 @@ class State:
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
+        self.in_play_cache = [-1, {}]  # [version, {player or None: components in play}]
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -118,6 +120,7 @@ class State:
         s.memo_version = -1
         s.credit = self.credit.copy()
         s.static = self.static  # shared: the same in every state of one game
+        s.in_play_cache = [-1, {}]
         return s
 
     # trace -----------------------------------------------------------------
@@ -155,13 +158,14 @@ class State:
                 if self.trace is not None:
                     self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
-        zdef = self.g.zone_def(zone)
+        g = self.g
+        zdef = g._zone_cache.get(zone) or g.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
         if zdef.capacity is not None and len(target) >= zdef.capacity:
             raise GameFault(f"zone {zone} is full (capacity {zdef.capacity})", pos)
-        if len(target) >= self.g.zone_limit:
+        if len(target) >= g.zone_limit:
             raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
         if old is not None:
             lst = self.zones[old]
@@ -175,22 +179,22 @@ class State:
             target.append(c)
         self.where[c] = zone
         self.version += 1
-        if c in self.tapped and not zdef.in_play:
+        if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
-        if self.tags and c in self.tags and self.g.tag_zones is not None and zdef.name not in self.g.tag_zones:
+        if self.tags and c in self.tags and g.tag_zones is not None and zdef.name not in g.tag_zones:
             for t in self.tags[c]:
-                self.emit("untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=t)
+                self.emit("untag", pos, card=g.comp_card[c].id, id=int(c), tag=t)
             del self.tags[c]
-        lost = self.g.counters_lost_in.get(zdef.name)
+        lost = g.counters_lost_in.get((zdef.name, c))
         if lost is None:
-            lost = self.g.counters_lost_in[zdef.name] = [
-                (cname, self.g.defn.counters[cname]) for cname, keep in self.g.kept_counters if zdef.name not in keep]
-        for cname, cdef in lost:
-            key = f"{cname}#{int(c)}"
-            if key in self.counters:
-                self.set_counter(key, cdef, 0, pos)
+            lost = g.lost_counters(zdef.name, c)
+        if lost:
+            counters = self.counters
+            for key, cdef in lost:
+                if key in counters:
+                    self.set_counter(key, cdef, 0, pos)
         if self.trace is not None:
-            self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+            self.emit("move", pos, card=g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 
     def shuffle(self, zone, pos) -> None:
         lst = self.zones.get(zone)

@@ -149,13 +149,9 @@ def _chooser(st, fr, f, pos) -> Seat:
 
 
 def choose(st, fr, spec: ChooseSpec) -> None:
+    """Ask `spec`'s chooser to pick among its candidates (`spec.src` gives them, filtered)."""
     items = spec.src(st, fr)
-    from .library import iterate
-    try:
-        items = iterate(st, items)
-    except TypeError as exc:
-        raise GameFault(str(exc), spec.pos) from None
-    if spec.cond is not None:
+    if spec.cond is not None:  # a choice made by the engine itself, filtered here
         env = fr.env
         old = env.get(spec.var, _MISSING)
         kept = []
@@ -168,7 +164,6 @@ def choose(st, fr, spec: ChooseSpec) -> None:
         else:
             env[spec.var] = old
         items = kept
-    items = list(items)
     if not items:
         fr.env[spec.var] = None
         return
@@ -176,12 +171,15 @@ def choose(st, fr, spec: ChooseSpec) -> None:
         fr.env[spec.var] = items[0]
         return
     player = _chooser(st, fr, spec.chooser, spec.pos)
-    labels = [label_of(st, x) for x in items]
+    entries = [("v", spec.var, x) for x in items]
     if spec.optional:
-        items.append(None)
-        labels.append("none")
+        entries.append(("v", spec.var, None))
     prompt = spec.prompt(st, fr) if spec.prompt else f"choose {spec.var}"
-    st.pending = Decision(player, prompt, labels, [("v", spec.var, x) for x in items], "choose", spec.pos)
+    st.pending = Decision(player, prompt, None, entries, "choose", spec.pos, _choose_labels)
+
+
+def _choose_labels(st, d) -> list:
+    return [label_of(st, e[2]) for e in d.entries]
 
 
 def menu(st, fr, spec: MenuSpec) -> None:
@@ -197,16 +195,8 @@ def menu(st, fr, spec: MenuSpec) -> None:
             if o.cond is None or o.cond(st, fr):
                 entries.append(("opt", i, None))
             continue
-        from .library import iterate
-        old = env.get(o.var, _MISSING)
-        for x in list(iterate(st, o.src(st, fr))):
-            env[o.var] = x
-            if o.cond is None or o.cond(st, fr):
-                entries.append(("opt", i, x))
-        if old is _MISSING:
-            env.pop(o.var, None)
-        else:
-            env[o.var] = old
+        for x in o.src(st, fr):
+            entries.append(("opt", i, x))
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
     prompt = spec.prompt(st, fr) if spec.prompt else "choose"
@@ -368,8 +358,22 @@ def owner(st, c):
     return Seat(o) if o is not None else controller(st, c)
 
 
-def in_play(st, player=None) -> list:
-    """Components in zones that are in play, optionally only those a player controls."""
+def in_play(st, player=None) -> tuple:
+    """Components in zones that are in play, optionally only those a player controls.
+    Kept until the state changes: events, menus and rules ask it many times a step."""
+    cache = st.in_play_cache
+    if cache[0] != st.version:
+        cache[0] = st.version
+        cache[1].clear()
+    else:
+        r = cache[1].get(player)
+        if r is not None:
+            return r
+    r = cache[1][player] = tuple(_in_play(st, player))
+    return r
+
+
+def _in_play(st, player) -> list:
     g = st.g
     playing = g.in_play_zone
     out = []
