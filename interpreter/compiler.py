@@ -315,7 +315,8 @@ class Compiler(ClosureExprs):
             ctx.emit_src([f"fr.env[{t.name!r}] = {self.x(s.value, ctx)}"], s.pos)
             return
         if isinstance(t, N.Attr) and t.name in g.attributes:
-            canon = {k: v[1] for k, v in g.classes.items()} if g.attributes[t.name].type == "class" else None
+            kind = g.attributes[t.name].type
+            canon = {k: v[1] for k, v in g.classes.items()} if kind == "class" else "number" if kind == "number" else None
             ctx.emit_src([f"_o = {self.x(t.obj, ctx)}",
                           f"R_set_attr(st, _o, {t.name!r}, {self.x(s.value, ctx)}, {self.k(canon)}, {p})"], s.pos)
             return

@@ -55,7 +55,7 @@ class CompiledGame:
         self.data = _plain_data(defn.data)
         self.codes: dict[str, Code] = {}
         self._zone_cache: dict = {}
-        self.in_play_zone: dict = {}  # zone key -> whether what lies there is in play
+        self.in_play_zone: dict = {}  # zone key -> False when not in play, else (holder, held by a component)
         self.counter_keys: dict = {}  # (counter name, owner type, owner) -> its key, made once
         self.zone_refs: dict = {}  # (zone name, owner) -> its key, made once
         self.counters_lost_in: dict = {}  # (zone name, component) -> its counters not kept there

@@ -154,7 +154,9 @@ class ExprGen:
         if scope == "player":
             return "Seat", self.table("keys", f"{prefix}|player",
                                       lambda: tuple(f"{prefix}#{i}" for i in range(self.g.max_players)))
-        if scope in ("game", "team", "node"):
+        if scope == "node":
+            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in cg.nodes})
+        if scope in ("game", "team"):
             return None
         return "Comp", self.table("keys", f"{prefix}|comp",
                                   lambda: tuple(f"{prefix}#{i}" for i in range(len(cg.comp_card))))
@@ -163,6 +165,8 @@ class ExprGen:
         """Source of the key of counter `cdef` of the owner `obj` gives."""
         general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p})"
         tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
+        if tab is not None and tab[0] == "NodeRef":
+            return f"({tab[1]}.get({obj}) or {general})"
         if tab is not None:
             return f"({tab[1]}[{obj}] if type({obj}) is {tab[0]} else {general})"
         return general
@@ -189,6 +193,14 @@ class ExprGen:
         if cls in self.c.tagged_classes():
             return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
         return f"(type({left}) is Comp and {flags}[{left}])"
+
+    def number_attribute(self, name: str) -> bool:
+        """Whether attribute `name` is surely a number: a number attribute with a default
+        that no board node overrides (setting one checks its value: see _set_attr)."""
+        a = self.g.attributes[name]
+        return a.type == "number" and isinstance(a.default, int) and not isinstance(a.default, bool) and \
+            all(type(v) is int for v in self.cg.comp_attrs.get(name, ())) and \
+            not any(name in attrs for attrs in self.cg.nodes.values())
 
     def canonical(self, e) -> bool:
         """Whether `e` surely gives a class name in its declared spelling, or none."""
@@ -274,6 +286,9 @@ class ExprGen:
             scope = g.zones[n].scope[0]
             general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p})"
             tab = self.owner_table(n, scope) if simple else None
+            if tab is not None and tab[0] == "NodeRef":
+                table = self.table("zones", f"{n}|node", lambda: {k: ZoneRef(v) for k, v in self.src.ns[tab[1]].items()})
+                return f"({table}.get({obj}) or {general})"
             if tab is not None:
                 table = self.table("zones", f"{n}|{tab[0]}", lambda: tuple(ZoneRef(k) for k in self.src.ns[tab[1]]))
                 return f"({table}[{obj}] if type({obj}) is {tab[0]} else {general})"
@@ -410,6 +425,8 @@ class ExprGen:
             return True
         if isinstance(e, N.Attr) and e.name in self.g.counters and len(self.g.counters[e.name].scope) == 1:
             return True
+        if isinstance(e, N.Attr) and e.name in self.g.attributes:
+            return self.number_attribute(e.name)
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.g.counters:
             return True
         if isinstance(e, N.Name) and e.name in self.g.counters and self.g.counters[e.name].scope == ("game",):
@@ -570,7 +587,10 @@ def _score(st, key, cdef, amount, pos, c):
 def _set_attr(st, o, name, v, canon, pos):
     if type(o) is not Comp:
         raise GameFault(f"cannot set '{name}' of {describe(o)}", pos)
-    if canon is not None and type(v) is str:
+    if canon == "number":
+        from .library import _num
+        v = _num(v, pos)  # a number attribute stays a number
+    elif canon is not None and type(v) is str:
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
     st.version += 1

@@ -218,7 +218,6 @@ class State:
         if type(c) is not Comp:
             raise GameFault(f"only components can be tagged, not {describe(c)}", pos)
         cur = self.tags.get(c, ())
-        self.version += 1
         if on and key not in cur:
             self.tags[c] = cur + (key,)
         elif not on and key in cur:
@@ -228,7 +227,8 @@ class State:
             else:
                 del self.tags[c]
         else:
-            return
+            return  # nothing changes: what was computed from the state still holds
+        self.version += 1
         self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
 
     def attr(self, c, name: str):

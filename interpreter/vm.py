@@ -373,6 +373,20 @@ def in_play(st, player=None) -> tuple:
     return r
 
 
+def _play_info(g, key):
+    """What `_in_play` needs of zone `key`: False when it is not in play, else its holder
+    and whether that holder is a component (itself in play or not)."""
+    info = g.in_play_zone.get(key)
+    if info is None:
+        if not g.zone_def(key).in_play:
+            info = False
+        else:
+            h = g.zone_holder(key)
+            info = (h, type(h) is Comp)
+        g.in_play_zone[key] = info
+    return info
+
+
 def _in_play(st, player) -> list:
     g = st.g
     playing = g.in_play_zone
@@ -380,19 +394,19 @@ def _in_play(st, player) -> list:
     for key, comps in st.zones.items():
         if not comps:
             continue
-        ip = playing.get(key)
-        if ip is None:
-            ip = playing[key] = g.zone_def(key).in_play
-        if not ip:
+        info = playing.get(key)
+        if info is None:
+            info = _play_info(g, key)
+        if info is False:
             continue
-        h = g.zone_holder(key)
-        if type(h) is Comp and not _live(st, h):
+        h, held = info
+        if held and not _live(st, h):
             continue  # the zone of a component that is itself out of play
         if player is None:
             out.extend(comps)
             continue
         # everything in one zone has one controller: the zone's holder, or its controller
-        if type(h) is Comp:
+        if held:
             h = controller(st, h)
         if h == player and type(h) is Seat:
             out.extend(comps)
@@ -402,14 +416,20 @@ def _in_play(st, player) -> list:
 def _live(st, c) -> bool:
     """Whether component `c` lies in play (in an in-play zone of something in play)."""
     g = st.g
+    playing = g.in_play_zone
+    where = st.where
     for _ in range(64):
-        z = st.where[c]
-        if z is None or not g.zone_def(z).in_play:
+        z = where[c]
+        if z is None:
             return False
-        h = g.zone_holder(z)
-        if type(h) is not Comp:
+        info = playing.get(z)
+        if info is None:
+            info = _play_info(g, z)
+        if info is False:
+            return False
+        if not info[1]:
             return True
-        c = h
+        c = info[0]
     return False
 
 
