@@ -322,6 +322,8 @@ class ExprGen:
             # stop at the first member that decides
             lazy = self.generator(e.args[0], ctx, sc)
             return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
+        if f == "sum" and len(e.args) == 1 and isinstance(e.args[0], N.Mapped) and self.numeric(e.args[0].expr, ctx):
+            return f"sum({self.gen(e.args[0], ctx, sc)})"
         args = [self.gen(a, ctx, sc) for a in e.args]
         if f == "select":
             return f"({args[1]} if {args[0]} else {args[2]})"
@@ -556,11 +558,24 @@ def _is(st, x, cls):
 
 
 def _pair(st, name, first, second, initial):
-    return st.counters.get(f"{name}#{owner_key(first)}#{owner_key(second)}", initial)
+    return st.counters.get(_pkey(name, first, second), initial)
+
+
+_PAIR_KEYS: dict = {}  # (name, owners and their types) -> key: made once per pair of owners
 
 
 def _pkey(name, first, second):
-    return f"{name}#{owner_key(first)}#{owner_key(second)}"
+    k = (name, type(first), first, type(second), second)
+    try:
+        return _PAIR_KEYS[k]
+    except KeyError:
+        pass
+    except TypeError:  # an owner that is no key (a list): not kept
+        return f"{name}#{owner_key(first)}#{owner_key(second)}"
+    key = _PAIR_KEYS[k] = f"{name}#{owner_key(first)}#{owner_key(second)}"
+    if len(_PAIR_KEYS) > 100_000:
+        _PAIR_KEYS.clear()
+    return key
 
 
 def _move(st, w, z, bottom, pos):
@@ -642,7 +657,7 @@ def base_namespace() -> dict:
     return {
         "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
                          "KeyError": KeyError, "TypeError": TypeError, "range": range,
-                         "any": any, "all": all, "next": next},
+                         "any": any, "all": all, "next": next, "sum": sum},
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
         "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,
