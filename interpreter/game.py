@@ -277,6 +277,61 @@ class CompiledGame:
                 contextual = True
         return pure, contextual
 
+    # what the built-in functions and properties read of the state: z zones, c counters,
+    # t tags and taps (a function given a zone as a value reads it: iterating reads zones)
+    _ITERATING = frozenset({"count", "sum", "max", "min", "any", "all", "first", "last", "top", "bottom",
+                            "sorted", "reversed", "distinct", "most", "random", "has"})
+    _READS = {"zone_of": "z", "holder": "z", "owner": "z", "controller": "z", "in_play": "z",
+              "tapped": "t", "supply": "c", "zone": "z", "size": "z", "tags": "t"}
+    _READS_NOTHING = frozenset({"abs", "next", "previous", "partners", "opponents", "team", "members", "seat",
+                                "node", "nodes", "neighbors", "linked", "option", "label", "range", "card", "cards",
+                                "select", "id", "title", "kind"})
+
+    def function_reads(self, name: str, seen=None) -> set:
+        """The version counters of the state (vz, vc, vt, vo) that game function `name`
+        depends on, through the functions it calls; all four when unsure."""
+        everything = {"vz", "vc", "vt", "vo"}
+        seen = set() if seen is None else seen
+        if name in seen:
+            return set()
+        seen.add(name)
+        d = self.defn
+        reads: set = set()
+        for n in N.walk(d.functions[name].tree):
+            if isinstance(n, (N.Each, N.Mapped)):
+                reads.add("vz")
+            elif isinstance(n, N.Name):
+                if n.name in d.zones:
+                    reads.add("vz")
+                elif n.name in d.counters:
+                    reads.add("vc")
+            elif isinstance(n, N.Attr):
+                if n.name in d.zones:
+                    reads.add("vz")
+                elif n.name in d.counters:
+                    reads.add("vc")
+                elif n.name in d.attributes:
+                    reads.add("vo")
+                elif n.name in self._READS:
+                    reads.add("v" + self._READS[n.name])
+                elif n.name not in self._READS_NOTHING and n.name in _property_names():
+                    return everything
+            elif isinstance(n, N.Compare):
+                if n.op in ("is", "isnot"):
+                    reads.add("vt")
+                elif n.op in ("in", "notin"):
+                    reads.add("vz")
+            elif isinstance(n, N.Call):
+                if n.func in d.functions and n.func not in self.compiler.builtin_names:
+                    reads |= self.function_reads(n.func, seen)
+                elif n.func in self._ITERATING:
+                    reads.add("vz")
+                elif n.func in self._READS:
+                    reads.add("v" + self._READS[n.func])
+                elif n.func not in self._READS_NOTHING:
+                    return everything
+        return reads
+
     # what a function may read and still give the same value all game long
     _STATIC_CALLS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "last", "abs", "node", "nodes",
                                "neighbors", "linked", "option", "sorted", "reversed", "distinct", "most", "range",
@@ -400,6 +455,11 @@ class CompiledGame:
 
 
 _MISSING = object()
+
+
+def _property_names():
+    from .library import _PROPERTIES
+    return _PROPERTIES
 
 
 def _plain_data(v):

@@ -117,19 +117,24 @@ class ExprGen:
                      "    st.static[key] = tuple(r) if type(r) is list else r",
                      "    return r"]
         elif pure:
+            # results are kept while the parts of the state the function reads stand still
+            # (each version only grows, so their sum changes when one of them does)
+            stamp = " + ".join(f"st.{v}" for v in sorted(self.cg.function_reads(name))) or "0"
             lines = [f"def fn({sig}):",
-                     "    if st.memo_version != st.version:",
-                     "        st.memo.clear()",
-                     "        st.memo_version = st.version",
+                     f"    m = st.memo.get({name!r})",
+                     f"    s = {stamp}",
+                     "    if m is None or m[0] != s:",
+                     f"        m = st.memo[{name!r}] = (s, {{}})",
+                     "    d = m[1]",
                      f"    key = {key}",
                      "    try:",
-                     "        return st.memo[key]",
+                     "        return d[key]",
                      "    except KeyError:",
                      "        pass",
                      "    except TypeError:",
                      f"        return {body}",
                      f"    r = {body}",
-                     "    st.memo[key] = tuple(r) if type(r) is list else r",
+                     "    d[key] = tuple(r) if type(r) is list else r",
                      "    return r"]
         else:
             lines = [f"def fn({sig}):", f"    return {body}"]
@@ -193,6 +198,15 @@ class ExprGen:
         if cls in self.c.tagged_classes():
             return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
         return f"(type({left}) is Comp and {flags}[{left}])"
+
+    def node_number(self, name: str) -> bool:
+        """Whether `x.name` is surely a number: an attribute every board node has, as a
+        number, and that is nothing else (no zone, counter, attribute or property)."""
+        from .library import _PROPERTIES
+        g, nodes = self.g, self.cg.nodes
+        if not nodes or name in g.zones or name in g.counters or name in g.attributes or name in _PROPERTIES:
+            return False
+        return all(isinstance(a.get(name), int) and not isinstance(a.get(name), bool) for a in nodes.values())
 
     def number_attribute(self, name: str) -> bool:
         """Whether attribute `name` is surely a number: a number attribute with a default
@@ -306,7 +320,11 @@ class ExprGen:
         from .library import _PROPERTIES
         if n in _PROPERTIES:
             return f"{self.src.const(_PROPERTIES[n], 'Q')}(st, {obj}, {p})"
-        return f"R_node_attr(st, {obj}, {n!r}, {p})"
+        general = f"R_node_attr(st, {obj}, {n!r}, {p})"
+        if simple:  # a board's nodes never change: their attributes are read from a table
+            values = self.table("node_attrs", n, lambda: {k: a.get(n) for k, a in self.cg.nodes.items()})
+            return f"({values}.get({obj}) if type({obj}) is NodeRef else {general})"
+        return general
 
     def g_Index(self, e, ctx, sc):
         g = self.g
@@ -429,6 +447,8 @@ class ExprGen:
             return True
         if isinstance(e, N.Attr) and e.name in self.g.attributes:
             return self.number_attribute(e.name)
+        if isinstance(e, N.Attr) and self.node_number(e.name):
+            return True
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.g.counters:
             return True
         if isinstance(e, N.Name) and e.name in self.g.counters and self.g.counters[e.name].scope == ("game",):
@@ -609,6 +629,7 @@ def _set_attr(st, o, name, v, canon, pos):
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
     st.version += 1
+    st.vo += 1
     st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 
 
@@ -661,5 +682,5 @@ def base_namespace() -> dict:
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
         "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,
-        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "Comp": Comp, "Seat": Seat, "Team": Team, "R_cmap": CounterMap, "R_index": None, "vm": vm,
+        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "R_cmap": CounterMap, "R_index": None, "vm": vm,
     }

@@ -69,7 +69,7 @@ class Decision:
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
-                 "in_play_cache")
+                 "in_play_cache", "vz", "vc", "vt", "vo")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -91,6 +91,9 @@ class State:
         self.history: list[int] = []
         self.ops = 0
         self.version = 0  # counts changes: results of game functions are kept while it stands still
+        # changes by kind, for results that read only some of the state: zones, counters,
+        # tags (and taps), attributes set by the rules; each only grows
+        self.vz = self.vc = self.vt = self.vo = 0
         self.memo: dict = {}
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
@@ -116,6 +119,7 @@ class State:
         s.history = self.history[:]
         s.ops = self.ops
         s.version = self.version
+        s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
         s.memo = {}
         s.memo_version = -1
         s.credit = self.credit.copy()
@@ -155,6 +159,7 @@ class State:
                 else:
                     lst.append(c)
                 self.version += 1
+                self.vz += 1
                 if self.trace is not None:
                     self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
@@ -179,6 +184,7 @@ class State:
             target.append(c)
         self.where[c] = zone
         self.version += 1
+        self.vz += 1
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         if self.tags and c in self.tags and g.tag_zones is not None and zdef.name not in g.tag_zones:
@@ -201,18 +207,22 @@ class State:
         if lst:
             self.rng.shuffle(lst)
             self.version += 1
+            self.vz += 1
         self.emit("shuffle", pos, zone=str(zone))
 
     def tap(self, c, on: bool, pos) -> None:
         if type(c) is not Comp:
             raise GameFault(f"only components can be tapped, not {describe(c)}", pos)
-        self.version += 1
         if on and c not in self.tapped:
             self.tapped.add(c)
             self.emit("tap", pos, card=self.g.comp_card[c].id, id=int(c))
         elif not on and c in self.tapped:
             self.tapped.discard(c)
             self.emit("untap", pos, card=self.g.comp_card[c].id, id=int(c))
+        else:
+            return
+        self.version += 1
+        self.vt += 1
 
     def tag(self, c, key: str, on: bool, pos) -> None:
         if type(c) is not Comp:
@@ -229,6 +239,7 @@ class State:
         else:
             return  # nothing changes: what was computed from the state still holds
         self.version += 1
+        self.vt += 1
         self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
 
     def attr(self, c, name: str):
@@ -264,6 +275,7 @@ class State:
         if delta == 0:
             return 0
         self.version += 1
+        self.vc += 1
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new

@@ -362,8 +362,8 @@ def in_play(st, player=None) -> tuple:
     """Components in zones that are in play, optionally only those a player controls.
     Kept until the state changes: events, menus and rules ask it many times a step."""
     cache = st.in_play_cache
-    if cache[0] != st.version:
-        cache[0] = st.version
+    if cache[0] != st.vz:  # only moves change what is in play
+        cache[0] = st.vz
         cache[1].clear()
     else:
         r = cache[1].get(player)
