@@ -8,9 +8,10 @@ waits or an end). The machine (`vm.run`) thus dispatches once per straight
 run of statements, not once per statement, while every operation keeps its
 own entry, so jumps, saved frames and menus still name operations by index.
 
-Before each operation it runs inline, the function sets `frame.pc` as the
-machine would have: an error then names the line of the statement that made
-it, and a choice resumes at the right place.
+Before an operation it runs inline that may wait, start other code or end
+the run, the function sets `frame.pc` as the machine would have, so a choice
+resumes at the right place. Each line of the source keeps the position of its
+statement (`Code.line_pos`): an error names the statement that made it.
 """
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ class Src:
     """The Python source of one operation; `flow` says if the run goes on after it:
     "next" (always), "branch" (unless it returned) or "end" (never)."""
 
-    __slots__ = ("lines", "flow")
+    __slots__ = ("lines", "flow", "line_pos")
 
-    def __init__(self, lines, flow: str):
+    def __init__(self, lines, flow: str, line_pos=None):
         self.lines = lines
         self.flow = flow
+        self.line_pos = line_pos  # the position of each line, when not all the operation's
 
     def render(self) -> list:
         return self.lines() if callable(self.lines) else self.lines
@@ -37,27 +39,46 @@ def finish(code, ns: dict) -> None:
     if not any(s is not None for s in srcs):
         return
     rendered = [s.render() if s is not None else None for s in srcs]
-    parts = []
+    text: list = []
+    line_pos = {}
+
+    def put(line, pos):
+        text.append(line)
+        line_pos[len(text)] = pos
+
     for i, s in enumerate(srcs):
         if s is None or code.ops[i] is not None:
             continue
-        body = []
+        put(f"def op_{i}(st, fr):", code.pos[i])
         j = i
         while True:
-            if j > i:
-                body.append(f"fr.pc = {j + 1}")
-            body.extend(rendered[j])
-            if srcs[j].flow == "end":
+            last = srcs[j].flow == "end" or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
+            if j > i and (last or srcs[j].flow != "next"):
+                # where the frame resumes if this operation waits or starts other code
+                put(f"    fr.pc = {j + 1}", code.pos[j])
+            poss = srcs[j].line_pos
+            for k, line in enumerate(rendered[j]):
+                put(f"    {line}", poss[k] if poss is not None and poss[k] is not None else code.pos[j])
+            if last:
                 break
             j += 1
-            if j >= len(srcs) or srcs[j] is None or j - i >= MAX_RUN:
-                break
-        parts.append(f"def op_{i}(st, fr):\n" + "".join(f"    {line}\n" for line in body))
-    text = "\n".join(parts)
+        put("", None)
+    code.filename = f"<code {code.name}>"
     local: dict = {}
     # our own generated source: content enters it only as constants of `ns` and repr'd names
-    exec(compile(text, f"<code {code.name}>", "exec"), ns, local)  # noqa: S102
+    exec(compile("\n".join(text), code.filename, "exec"), ns, local)  # noqa: S102
     for i, s in enumerate(srcs):
         if s is not None and code.ops[i] is None:
             code.ops[i] = local[f"op_{i}"]
+    code.line_pos = line_pos
     code.srcs = [None] * len(srcs)  # assembled: nothing left to do
+
+
+def position_of(code, tb):
+    """The position of the statement of `code` that raised, from traceback `tb`."""
+    found = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == code.filename:
+            found = code.line_pos.get(tb.tb_lineno)
+        tb = tb.tb_next
+    return found

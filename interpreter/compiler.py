@@ -20,6 +20,7 @@ from .names import fold
 from .parser import parse
 from .state import GameFault, describe
 from .closures import ClosureExprs
+from .native import NativeBlocks
 from .pygen import Scope
 from .library import _FUNCS, _index, _iter, _num, iterate  # noqa: F401 (iterate: re-exported)
 from .values import Comp, ZoneRef, owner_key
@@ -28,13 +29,15 @@ from .values import Comp, ZoneRef, owner_key
 class Code:
     """The operations of one procedure or ability, with the position of each."""
 
-    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs")
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs", "filename", "line_pos")
 
     def __init__(self, name, kind, proc=None, source=None):
         self.name = name
         self.ops = []
         self.pos = []
         self.srcs = []  # the Python source of each operation still to be assembled (or None)
+        self.filename = None  # of the assembled source, whose line numbers map to positions:
+        self.line_pos = {}  # line -> position of the statement it belongs to
         self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
         self.kind = kind
         self.proc = proc
@@ -57,6 +60,8 @@ class Ctx:
         self.locals = set(locals_)
         self.loops: list[tuple[list, list]] = []  # (continue target cell, break patch list)
         self.hidden = 0
+        self.capture = None  # while compiling a native block (see native): its statements' source
+        self.native_loops = 0  # loops of the native block being compiled, around this point
 
     def emit(self, op, pos) -> int:
         """Append an operation given as a function (state, frame)."""
@@ -65,13 +70,17 @@ class Ctx:
         self.code.srcs.append(None)
         return len(self.code.ops) - 1
 
-    def emit_src(self, lines, pos, flow: str = "next") -> int:
+    def emit_src(self, lines, pos, flow: str = "next", line_pos=None) -> int:
         """Append an operation given as lines of Python source (or a function giving
         them once jumps are known); `flow` says whether the run may go on after it:
-        always ("next"), unless it returned ("branch"), or never ("end")."""
+        always ("next"), unless it returned ("branch"), or never ("end"). While a
+        native block is compiled, the lines go into it instead."""
+        if self.capture is not None:
+            self.capture.append((lines, flow, pos))
+            return -1
         self.code.ops.append(None)
         self.code.pos.append(pos)
-        self.code.srcs.append(assemble.Src(lines, flow))
+        self.code.srcs.append(assemble.Src(lines, flow, line_pos))
         return len(self.code.ops) - 1
 
     def here(self) -> int:
@@ -84,7 +93,7 @@ class Ctx:
 
 
 
-class Compiler(ClosureExprs):
+class Compiler(ClosureExprs, NativeBlocks):
     """Compiles the trees of one checked GameDef; holds what the closures need."""
 
     def __init__(self, cg):
@@ -222,6 +231,9 @@ class Compiler(ClosureExprs):
     def x(self, e, ctx) -> str:
         """The Python source of expression `e`."""
         return self.gen.gen(e, ctx, Scope())
+
+    def scope(self) -> Scope:
+        return Scope()
 
     def k(self, value, prefix="K") -> str:
         """The name of a constant of the generated code."""
@@ -382,11 +394,17 @@ class Compiler(ClosureExprs):
         ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, "end")
 
     def s_Break(self, s, ctx):
+        if ctx.capture is not None:  # in a native loop (see native)
+            ctx.capture.append((["break"], "next", s.pos))
+            return
         cell = [None]
         ctx.loops[-1][1].append(cell)
         self.jump(cell, ctx, s.pos)
 
     def s_Continue(self, s, ctx):
+        if ctx.capture is not None:
+            ctx.capture.append((["continue"], "next", s.pos))
+            return
         self.jump(ctx.loops[-1][0], ctx, s.pos)
 
     def s_Roll(self, s, ctx):
@@ -440,6 +458,9 @@ class Compiler(ClosureExprs):
         ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, "branch")
 
     def s_If(self, s, ctx):
+        if self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
+            self.native_if(s, ctx)
+            return
         ends = []
         for i, (cond, body) in enumerate(s.branches):
             skip = [None]
@@ -467,6 +488,9 @@ class Compiler(ClosureExprs):
             b[0] = exit_cell[0]
 
     def s_For(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_for(s, ctx)
+            return
         ctx.locals.add(s.var)
         items, index, var = ctx.fresh("items"), ctx.fresh("i"), s.var
         p = self.k(s.pos, "P")
@@ -490,6 +514,9 @@ class Compiler(ClosureExprs):
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_Repeat(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_repeat(s, ctx)
+            return
         exit_cell = [None]
         if s.count is not None:
             left = ctx.fresh("left")
@@ -505,6 +532,9 @@ class Compiler(ClosureExprs):
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_While(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_while(s, ctx)
+            return
         exit_cell = [None]
         head = [ctx.here()]
         self.branch_unless(self.gen.test(s.cond, ctx, Scope()), exit_cell, ctx, s.pos)

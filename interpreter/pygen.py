@@ -633,6 +633,11 @@ def _set_attr(st, o, name, v, canon, pos):
     st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 
 
+def _runaway(pos):
+    raise GameFault(f"runaway rules: a loop ran more than the step budget without a decision "
+                    f"(an endless loop?)", pos)
+
+
 def _roll(st, n, k, pos):
     if k < 1:
         raise GameFault("dice need at least one side", pos)
@@ -682,5 +687,5 @@ def base_namespace() -> dict:
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
         "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,
-        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "R_cmap": CounterMap, "R_index": None, "vm": vm,
+        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "R_runaway": _runaway, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "R_cmap": CounterMap, "R_index": None, "vm": vm,
     }

@@ -9,6 +9,7 @@ naming its line.
 """
 from __future__ import annotations
 
+from . import assemble
 from .state import Decision, Frame, GameFault, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -72,19 +73,24 @@ def run(st) -> None:
                                 f"(an endless loop or recursion?)", code.pos[pc])
     except GameFault as exc:
         if exc.pos is None and fr is not None:
-            exc.pos = _pos_of(fr)
+            exc.pos = _pos_of(fr, exc)
         raise
-    except RecursionError:
-        raise GameFault("the rules nest too deeply", _pos_of(fr)) from None
+    except RecursionError as exc:
+        raise GameFault("the rules nest too deeply", _pos_of(fr, exc)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-        raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr)) from None
+        raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr, exc)) from None
     finally:
         st.ops += n
 
 
-def _pos_of(fr):
+def _pos_of(fr, exc=None):
+    """The position of the statement frame `fr` was running when `exc` was raised."""
     if fr is None:
         return None
+    if exc is not None and fr.code.filename is not None:
+        found = assemble.position_of(fr.code, exc.__traceback__)
+        if found is not None:
+            return found
     pc = max(0, fr.pc - 1)
     return fr.code.pos[pc] if pc < len(fr.code.pos) else None
 
