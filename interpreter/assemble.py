@@ -53,7 +53,7 @@ def finish(code, ns: dict) -> None:
         j = i
         while True:
             last = srcs[j].flow == "end" or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
-            if j > i and (last or srcs[j].flow != "next"):
+            if j > i and (last or srcs[j].flow != "next") and not (rendered[j] and rendered[j][0].startswith("fr.pc = ")):
                 # where the frame resumes if this operation waits or starts other code
                 put(f"    fr.pc = {j + 1}", code.pos[j])
             poss = srcs[j].line_pos

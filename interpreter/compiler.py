@@ -348,7 +348,8 @@ class Compiler(ClosureExprs, NativeBlocks):
         # a procedure with a parameter named 'you' acts for that player
         you = "_e['you']" if "you" in params[:len(s.args)] else "fr.you"
         ctx.emit_src([f"_e = {{{env}}}",
-                      f"vm.push(st, {self.k(self.cg.procs[s.proc], 'CODE')}, _e, fr.me, {you}, {self.k(s.pos, 'P')})"],
+                      f"if len(st.frames) >= {vm.MAX_DEPTH}: R_too_deep({self.k(s.pos, 'P')})",
+                      f"st.frames.append(Frame({self.k(self.cg.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],
                      s.pos, "end")
 
     def s_Shuffle(self, s, ctx):

@@ -15,7 +15,7 @@ import re
 from . import nodes as N
 from . import vm
 from .names import fold
-from .state import GameFault, describe
+from .state import Frame, GameFault, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef, owner_key
 
 
@@ -338,7 +338,7 @@ class ExprGen:
         f = e.func
         if f in ("any", "all", "first") and len(e.args) == 1 and isinstance(e.args[0], (N.Each, N.Mapped)):
             # stop at the first member that decides
-            lazy = self.generator(e.args[0], ctx, sc)
+            lazy = self.generator(e.args[0], ctx, sc, truth=f != "first")
             return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
         if f == "sum" and len(e.args) == 1 and isinstance(e.args[0], N.Mapped) and self.numeric(e.args[0].expr, ctx):
             return f"sum({self.gen(e.args[0], ctx, sc)})"
@@ -357,14 +357,22 @@ class ExprGen:
                 return inline
             self.cg.python_function(f)
             return f"FN[{f!r}](st, fr{''.join(', ' + a for a in args)})"
+        if f == "in_play":
+            return f"vm.in_play(st{', ' + args[0] if args else ''})"
+        if f == "holder" and len(args) == 1:
+            return f"vm.holder(st, {args[0]})"
+        if f == "zone_of" and len(args) == 1 and _SIMPLE.match(args[0]):
+            return f"(st.where[{args[0]}] if type({args[0]}) is Comp else None)"
         impl = self.c.builtin(f)
         return f"{self.src.const(impl, 'F')}(st, {self.pos(e)}{''.join(', ' + a for a in args)})"
 
-    def generator(self, e, ctx, sc) -> str:
-        """A Python generator over the values of comprehension `e`."""
+    def generator(self, e, ctx, sc, truth: bool = False) -> str:
+        """A Python generator over the values of comprehension `e` (only their truth
+        matters when `truth`)."""
         source, inner, v = self.bind_member(e, ctx, sc)
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
-        value = self.gen(e.expr, ctx, inner) if isinstance(e, N.Mapped) else v
+        value = (self.test(e.expr, ctx, inner) if truth else self.gen(e.expr, ctx, inner)) \
+            if isinstance(e, N.Mapped) else v
         return f"({value} for {v} in {source}{cond})"
 
     def cheap(self, name: str, seen=()) -> bool:
@@ -494,6 +502,9 @@ class ExprGen:
                 return test if op == "is" else f"(not {test})"
             same = f"R_same({left}, {self.gen(e.right, ctx, sc)})"
             return same if op == "is" else f"(not {same})"
+        if op in ("==", "!=") and (isinstance(e.left, N.NoneLit) or isinstance(e.right, N.NoneLit)):
+            other = e.right if isinstance(e.left, N.NoneLit) else e.left  # only none equals none
+            return f"({self.gen(other, ctx, sc)} {'is' if op == '==' else 'is not'} None)"
         if op in ("==", "!="):
             if self.numeric(e.left, ctx) and self.numeric(e.right, ctx) or \
                     self.canonical(e.left) and self.canonical(e.right):
@@ -633,6 +644,10 @@ def _set_attr(st, o, name, v, canon, pos):
     st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 
 
+def _too_deep(pos):
+    raise GameFault(f"procedures call each other too deeply (more than {vm.MAX_DEPTH} levels)", pos)
+
+
 def _runaway(pos):
     raise GameFault(f"runaway rules: a loop ran more than the step budget without a decision "
                     f"(an endless loop?)", pos)
@@ -687,5 +702,5 @@ def base_namespace() -> dict:
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
         "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,
-        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "R_runaway": _runaway, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "R_cmap": CounterMap, "R_index": None, "vm": vm,
+        "R_score": _score, "R_set_attr": _set_attr, "R_roll": _roll, "R_runaway": _runaway, "R_too_deep": _too_deep, "Frame": Frame, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "R_cmap": CounterMap, "R_index": None, "vm": vm,
     }
