@@ -358,8 +358,10 @@ class Compiler(ClosureExprs, NativeBlocks):
     def s_Tag(self, s, ctx):
         key = fold(self.g.classes[fold(s.tag)][1])
         p = self.k(s.pos, "P")
+        # only the components whose tags change are touched
         ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
-                      f"    st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
+                      f"    if ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())) or type(_c) is not Comp:",
+                      f"        st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
 
     def s_TapStmt(self, s, ctx):
         p = self.k(s.pos, "P")

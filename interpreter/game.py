@@ -76,6 +76,8 @@ class CompiledGame:
             for a, b2 in b.edges:
                 self.adj.setdefault(a, []).append(b2)
                 self.adj.setdefault(b2, []).append(a)
+        for i, zdef in enumerate(defn.zones.values()):
+            zdef.index = i
         self.build_components()
         self.compiler = Compiler(self)
         self._function_bodies: dict = {}
@@ -288,46 +290,60 @@ class CompiledGame:
                                 "select", "id", "title", "kind"})
 
     def function_reads(self, name: str, seen=None) -> set:
-        """The version counters of the state (vz, vc, vt, vo) that game function `name`
-        depends on, through the functions it calls; all four when unsure."""
-        everything = {"vz", "vc", "vt", "vo"}
+        """What game function `name` reads of the state, through the functions it calls,
+        as the version counters it depends on: `st.zv[i]` for zone i, `st.vz` for any
+        zone, `st.vc` counters, `st.vt` tags and taps, `st.vo` attributes set by rules.
+        All of them when unsure."""
+        everything = {"st.vz", "st.vc", "st.vt", "st.vo"}
         seen = set() if seen is None else seen
         if name in seen:
             return set()
         seen.add(name)
         d = self.defn
+        f = d.functions[name]
+        bound = {n.var for n in N.walk(f.tree) if isinstance(n, (N.Each, N.Mapped))}
         reads: set = set()
-        for n in N.walk(d.functions[name].tree):
+
+        def iterated(e) -> None:
+            """`e` is iterated: a value that may be a zone not named here reads any zone."""
+            if isinstance(e, N.Name) and e.name not in d.zones and e.name not in bound and \
+                    e.name not in ("self", "you", "cause", "players", "teams"):
+                reads.add("st.vz")
+            elif isinstance(e, N.Index):
+                reads.add("st.vz")
+
+        for n in N.walk(f.tree):
             if isinstance(n, (N.Each, N.Mapped)):
-                reads.add("vz")
+                iterated(n.source)
             elif isinstance(n, N.Name):
                 if n.name in d.zones:
-                    reads.add("vz")
+                    reads.add(f"st.zv[{d.zones[n.name].index}]")
                 elif n.name in d.counters:
-                    reads.add("vc")
+                    reads.add("st.vc")
             elif isinstance(n, N.Attr):
                 if n.name in d.zones:
-                    reads.add("vz")
+                    reads.add(f"st.zv[{d.zones[n.name].index}]")
                 elif n.name in d.counters:
-                    reads.add("vc")
+                    reads.add("st.vc")
                 elif n.name in d.attributes:
-                    reads.add("vo")
+                    reads.add("st.vo")
                 elif n.name in self._READS:
-                    reads.add("v" + self._READS[n.name])
+                    reads.add("st.v" + self._READS[n.name])
                 elif n.name not in self._READS_NOTHING and n.name in _property_names():
                     return everything
             elif isinstance(n, N.Compare):
                 if n.op in ("is", "isnot"):
-                    reads.add("vt")
+                    reads.add("st.vt")
                 elif n.op in ("in", "notin"):
-                    reads.add("vz")
+                    iterated(n.right)
             elif isinstance(n, N.Call):
                 if n.func in d.functions and n.func not in self.compiler.builtin_names:
                     reads |= self.function_reads(n.func, seen)
                 elif n.func in self._ITERATING:
-                    reads.add("vz")
+                    for a in n.args:
+                        iterated(a)
                 elif n.func in self._READS:
-                    reads.add("v" + self._READS[n.func])
+                    reads.add("st.v" + self._READS[n.func])
                 elif n.func not in self._READS_NOTHING:
                     return everything
         return reads

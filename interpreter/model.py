@@ -21,6 +21,7 @@ class ZoneDef:
     ordered: bool
     capacity: int | None
     pos: Position
+    index: int = -1  # its place among the game's zones (versions of the state are kept per zone)
 
 
 @dataclass

@@ -51,9 +51,10 @@ class Scope:
 
 NUMERIC_CALLS = {"count", "sum", "max", "min", "abs", "seat"}
 
-# generated text that may be evaluated twice at no cost and with no effect:
-# a local, or the component or player a frame acts for
-_SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you)\Z")
+# generated text that may be evaluated twice at little cost and with no effect:
+# a local (of a comprehension or of the running procedure), or the component or
+# player a frame acts for
+_SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
 _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
 
 
@@ -119,7 +120,7 @@ class ExprGen:
         elif pure:
             # results are kept while the parts of the state the function reads stand still
             # (each version only grows, so their sum changes when one of them does)
-            stamp = " + ".join(f"st.{v}" for v in sorted(self.cg.function_reads(name))) or "0"
+            stamp = " + ".join(sorted(self.cg.function_reads(name))) or "0"
             lines = [f"def fn({sig}):",
                      f"    m = st.memo.get({name!r})",
                      f"    s = {stamp}",
@@ -215,6 +216,9 @@ class ExprGen:
         return a.type == "number" and isinstance(a.default, int) and not isinstance(a.default, bool) and \
             all(type(v) is int for v in self.cg.comp_attrs.get(name, ())) and \
             not any(name in attrs for attrs in self.cg.nodes.values())
+
+    def canon_names(self) -> str:
+        return self.table("canon", "", lambda: frozenset(c[1] for c in self.g.classes.values()))
 
     def canonical(self, e) -> bool:
         """Whether `e` surely gives a class name in its declared spelling, or none."""
@@ -510,6 +514,13 @@ class ExprGen:
                     self.canonical(e.left) and self.canonical(e.right):
                 return f"({self.gen(e.left, ctx, sc)} {op} {self.gen(e.right, ctx, sc)})"
             a, b = self.gen(e.left, ctx, sc), self.gen(e.right, ctx, sc)
+            if self.canonical(e.right) and not self.canonical(e.left):
+                a, b = b, a
+            if self.canonical(e.left) and _SIMPLE.match(b):
+                # a class name in its declared spelling equals another such name only when
+                # equal; anything else is compared the general way
+                same = f"({a} == {b} if type({b}) is str and {b} in {self.canon_names()} else R_same({a}, {b}))"
+                return same if op == "==" else f"(not {same})"
             if b in self.src.comp_idents:
                 a, b = b, a
             if a in self.src.comp_idents and _SIMPLE.match(b):
@@ -698,7 +709,7 @@ def base_namespace() -> dict:
     return {
         "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
                          "KeyError": KeyError, "TypeError": TypeError, "range": range,
-                         "any": any, "all": all, "next": next, "sum": sum},
+                         "any": any, "all": all, "next": next, "sum": sum, "str": str},
         "R_it": _iter, "R_num": _num, "R_same": _same, "R_zone": _zone, "R_ckey": _ckey, "R_attr": _attr,
         "R_node_attr": _node_attr, "R_is": _is, "R_member": _member, "R_plus": _plus, "R_div": _div,
         "R_teams": _teams, "R_pair": _pair, "R_pkey": _pkey, "R_move": _move, "R_cannot_pay": _cannot_pay,

@@ -69,7 +69,7 @@ class Decision:
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -94,6 +94,7 @@ class State:
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
+        self.zv = [0] * len(g.defn.zones)  # changes per zone (all zones of one name together)
         self.memo: dict = {}
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
@@ -120,6 +121,7 @@ class State:
         s.ops = self.ops
         s.version = self.version
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
+        s.zv = self.zv[:]
         s.memo = {}
         s.memo_version = -1
         s.credit = self.credit.copy()
@@ -160,6 +162,7 @@ class State:
                     lst.append(c)
                 self.version += 1
                 self.vz += 1
+                self.zv[self.g.zone_def(zone).index] += 1
                 if self.trace is not None:
                     self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
@@ -185,6 +188,10 @@ class State:
         self.where[c] = zone
         self.version += 1
         self.vz += 1
+        zv = self.zv
+        zv[zdef.index] += 1
+        if old is not None:
+            zv[(g._zone_cache.get(old) or g.zone_def(old)).index] += 1
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         if self.tags and c in self.tags and g.tag_zones is not None and zdef.name not in g.tag_zones:
@@ -208,6 +215,7 @@ class State:
             self.rng.shuffle(lst)
             self.version += 1
             self.vz += 1
+            self.zv[self.g.zone_def(zone).index] += 1
         self.emit("shuffle", pos, zone=str(zone))
 
     def tap(self, c, on: bool, pos) -> None:
