@@ -348,49 +348,11 @@ class CompiledGame:
                     return everything
         return reads
 
-    # what a function may read and still give the same value all game long
-    _STATIC_CALLS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "last", "abs", "node", "nodes",
-                               "neighbors", "linked", "option", "sorted", "reversed", "distinct", "most", "range",
-                               "select", "label", "seat", "next", "previous", "partners", "opponents", "team",
-                               "members", "card", "cards"})
-    _STATIC_PROPERTIES = frozenset({"id", "title", "kind", "seat", "team", "neighbors"})
-
-    def function_is_static(self, name: str, seen=None) -> bool:
+    def function_is_static(self, name: str) -> bool:
         """Whether game function `name` gives the same value all game long for the same
-        arguments: it reads only its parameters, options, data, the player count and the
-        board's nodes, never a zone, a counter, a tag or a component's attribute."""
-        seen = set() if seen is None else seen
-        if name in seen:
-            return True
-        seen.add(name)
-        d = self.defn
-        f = d.functions[name]
-        bound = set(f.params) | {n.var for n in N.walk(f.tree) if isinstance(n, (N.Each, N.Mapped))}
-        component_attrs = {a for attrs in d.components.values() for a in attrs}
-        for n in N.walk(f.tree):
-            if isinstance(n, N.Name):
-                if n.name in bound or n.name in ("player_count", "players", "teams", "options", "data"):
-                    continue
-                if fold(n.name) in d.classes and n.name not in d.zones and n.name not in d.counters:
-                    continue
-                return False
-            if isinstance(n, N.Attr):
-                if isinstance(n.obj, N.Name) and n.obj.name in ("options", "data"):
-                    continue
-                if n.name in d.zones or n.name in d.counters or n.name in component_attrs:
-                    return False
-                if n.name not in d.attributes and n.name not in self._STATIC_PROPERTIES and \
-                        n.name in ("zone", "owner", "controller", "tapped", "tags", "size"):
-                    return False
-            elif isinstance(n, N.Call):
-                if n.func in d.functions and n.func not in self._STATIC_CALLS:
-                    if not self.function_is_static(n.func, seen):
-                        return False
-                elif n.func not in self._STATIC_CALLS:
-                    return False
-            elif isinstance(n, N.Compare) and n.op in ("is", "isnot"):
-                return False  # a class test reads tags
-        return True
+        arguments: it reads nothing of the state (only its parameters, options, data,
+        the player count and the board), not even a zone given to it as a value."""
+        return not self.function_reads(name)
 
     def python_function(self, name: str) -> None:
         """Compile game function `name` to a Python function, once (see pygen)."""

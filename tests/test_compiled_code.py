@@ -1,0 +1,158 @@
+"""How compiled code runs: straight runs of statements assembled into one function,
+branches and loops that never wait compiled as native Python blocks, game functions
+kept while what they read stands still. Each test checks an outcome of the rules
+language (values, errors and their lines, resumed choices), not the generated text."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from interpreter.serial import state_from_json
+from interpreter.state import GameFault
+from test_engine import _line, make_game
+
+
+def _run(tmp_path, procedures: str, players: int = 2):
+    game = make_game(tmp_path, textwrap.dedent(procedures))
+    return game, game.new_state(players=players, seed=3)
+
+
+def test_native_loops_break_continue_and_nest(tmp_path):
+    _, st = _run(tmp_path, """\
+        game: |
+          for each c in deck:
+            if c.value == 2:
+              continue
+            add c.value to ticks
+          repeat 5 times:
+            add 10 to ticks
+            if ticks > 30:
+              break
+          let n = 0
+          while n < 3:
+            set n = n + 1
+            for each c in deck where c.suit == "Sun":
+              add 100 to ticks
+        """)
+    # 1 + 3 + 4 (the 2 skipped), then three tens until ticks > 30, then 3 rounds of the two Suns
+    assert st.counters["ticks"] == 8 + 30 + 3 * 2 * 100
+    assert st.is_terminal()
+
+
+def test_an_error_inside_a_native_loop_names_its_own_line(tmp_path):
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          for each c in deck:
+            if c.value == 3:
+              add 1 to ticks
+              move 3 to pile
+        """))
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    assert "only components can be moved" in err.value.message
+    assert _line(err.value.pos).strip() == "move 3 to pile"
+    assert err.value.state.counters["ticks"] == 1  # the statements before it ran
+
+
+def test_an_endless_native_while_is_stopped_naming_its_line(tmp_path):
+    game = make_game(tmp_path, "game: |\n  while ticks >= 0:\n    add 1 to ticks\n")
+    game.compiled.step_budget = 5_000
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    assert "runaway rules" in err.value.message
+    assert _line(err.value.pos).strip() == "while ticks >= 0:"
+
+
+def test_a_choice_in_a_straight_run_resumes_after_itself(tmp_path):
+    game, st = _run(tmp_path, """\
+        game: |
+          add 1 to ticks
+          choose c from deck by players[1] "Pick"
+          add c.value to ticks
+          move c to players[1].hand
+          choose d from deck by players[2] "Pick again"
+          add 10 * d.value to ticks
+        """)
+    assert st.counters["ticks"] == 1 and st.prompt == "Pick"
+    saved = st.to_json()
+    st.apply("Three")
+    assert st.counters["ticks"] == 4 and st.prompt == "Pick again"
+    st.apply("Two")
+    assert st.counters["ticks"] == 24 and st.is_terminal()
+    again = state_from_json(game, saved)  # restored in the middle of the run
+    again.apply("Three")
+    again.apply("Two")
+    assert again.counters == st.counters and again.history == st.history
+
+
+def test_a_failed_payment_in_a_native_branch_abandons_the_ability(tmp_path):
+    cards = textwrap.dedent("""\
+        kind: cards
+        game: tiny
+        start: deck
+        cards:
+          - {id: one, title: One, value: 1, suit: Sun, abilities: ["when played:\\n  if true:\\n    pay 5 from you.coins\\n    add 100 to ticks\\n  add 1000 to ticks"]}
+        """)
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          move card("one") to players[1].table
+          signal played(card("one"))
+          add 1 to ticks
+        """), cards)
+    st = game.new_state(players=2)
+    assert st.counters["ticks"] == 1  # the ability stopped at the payment; the game went on
+
+
+@pytest.fixture
+def fn_game(tmp_path):
+    from test_engine import GAME, CARDS
+    folder = tmp_path / "fn"
+    folder.mkdir()
+    game = GAME.format(procedures=textwrap.indent(textwrap.dedent("""\
+        game: |
+          let a = [size_of(players[1].hand), hand_count(), sun_count(), ticks_plus(), marked_count()]
+          move card("one") to players[1].hand
+          add 5 to ticks
+          tag card("two") as Marked
+          let b = [size_of(players[1].hand), hand_count(), sun_count(), ticks_plus(), marked_count()]
+          set ticks = 0
+          add a[1] + 10 * a[2] + 100 * a[3] + 1000 * a[4] + 10000 * a[5] to ticks
+          add b[1] + 10 * b[2] + 100 * b[3] + 1000 * b[4] + 10000 * b[5] to players[1].points
+        """), "  "))
+    game += textwrap.dedent("""\
+        functions:
+          size_of: {params: [z], body: "count(z)"}
+          hand_count: {params: [], body: "count(players[1].hand)"}
+          sun_count: {params: [], body: "count(each c in deck where c.suit == \\"Sun\\")"}
+          ticks_plus: {params: [], body: "ticks + 1"}
+          marked_count: {params: [], body: "count(each c in deck where c is Marked)"}
+        """)
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    import interpreter
+    return interpreter.load(str(folder))
+
+
+def test_kept_results_follow_each_kind_of_change(fn_game):
+    st = fn_game.new_state(players=2)
+    # before: hand empty, 2 Suns in the deck (one and three of four cards), ticks 0 -> 1, nothing marked
+    assert st.counters["ticks"] == 0 + 10 * 0 + 100 * 2 + 1000 * 1 + 10000 * 0
+    # after: one in the hand (a Sun gone from the deck), ticks 5 -> 6, two marked in the deck
+    assert st.counters["points#0"] == 1 + 10 * 1 + 100 * 1 + 1000 * 6 + 10000 * 1
+
+
+def test_set_keeps_class_spellings_and_numbers(tmp_path):
+    game, st = _run(tmp_path, """\
+        game: |
+          set card("two").suit = "sun"
+          if card("two").suit == card("one").suit:
+            add 1 to ticks
+          set card("two").value = 5
+          add card("two").value + card("one").value to ticks
+        """)
+    assert st.counters["ticks"] == 1 + 6
+    (tmp_path / "b").mkdir()
+    with pytest.raises(GameFault) as err:
+        make_game(tmp_path / "b", 'game: |\n  set card("two").value = "many"\n').new_state(players=2)
+    assert "expected a number" in err.value.message
