@@ -249,9 +249,12 @@ class CompiledGame:
         label_text = node.label or (f"{{self.title}}: {ab.text}")
         label = comp.label(label_text, pos, ctx)
 
+        scratch = Frame(code, 0, {"cause": None}, None, None)  # reused: a check never waits
+
         def usable(st, c, player):
-            fr = Frame(code, 0, {"cause": player}, c, player)
-            return all(check(st, fr) for check in checks)
+            scratch.me, scratch.you = c, player
+            scratch.env["cause"] = player
+            return all(check(st, scratch) for check in checks)
 
         def render(st, c):
             return label(st, Frame(code, 0, {}, c, None))

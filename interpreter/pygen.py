@@ -443,6 +443,17 @@ class ExprGen:
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
         return f"[{self.gen(e.expr, ctx, inner)} for {v} in {source}{cond}]"
 
+    def numeric_function(self, name: str) -> bool:
+        """Whether game function `name` surely gives a number."""
+        key = ("numeric", name)
+        known = self.src.tables.get(key)
+        if known is None:
+            self.src.tables[key] = False  # while deciding: a recursive call proves nothing
+            known = self.src.tables[key] = self.numeric(self.g.functions[name].tree.expr
+                                                        if isinstance(self.g.functions[name].tree, N.Condition)
+                                                        else self.g.functions[name].tree)
+        return known
+
     def numeric(self, e, ctx=None) -> bool:
         """Whether `e` is surely a number, so that plain Python arithmetic applies."""
         if isinstance(e, N.Number):
@@ -455,6 +466,8 @@ class ExprGen:
             return True
         if isinstance(e, N.Call) and e.func in NUMERIC_CALLS and e.func not in self.g.functions:
             return True
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+            return self.numeric_function(e.func)
         if isinstance(e, N.Attr) and e.name in self.g.counters and len(self.g.counters[e.name].scope) == 1:
             return True
         if isinstance(e, N.Attr) and e.name in self.g.attributes:
@@ -687,6 +700,8 @@ _SEQUENCES = (list, tuple, ZoneRef)
 
 def _plus(st, a, b, pos):
     """Numbers add up; lists and zones join into one list."""
+    if type(a) is int and type(b) is int:
+        return a + b
     if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
         from .library import iterate
         return list(iterate(st, a)) + list(iterate(st, b))

@@ -47,17 +47,34 @@ class Decision:
     Labels are only needed by people, traces and scripts: a menu's are rendered
     on first request (`labels_for`), not each time a bot decides."""
 
-    __slots__ = ("player", "prompt", "labels", "entries", "kind", "pos", "spec", "render")
+    __slots__ = ("player", "_prompt", "labels", "entries", "kind", "pos", "spec", "render", "_asked")
 
     def __init__(self, player, prompt, labels, entries, kind, pos, render=None):
         self.player = player
-        self.prompt = prompt
+        self._prompt = prompt
         self.labels = labels
         self.entries = entries
         self.kind = kind
         self.pos = pos
         self.spec = None
         self.render = render
+        self._asked = None
+
+    def defer_prompt(self, text, st, fr) -> None:
+        """Render the prompt (`text(st, fr)`) only when someone reads it."""
+        self._asked = (text, st, fr)
+
+    @property
+    def prompt(self) -> str:
+        if self._asked is not None:
+            text, st, fr = self._asked
+            self._asked = None
+            self._prompt = text(st, fr)
+        return self._prompt
+
+    @prompt.setter
+    def prompt(self, value: str) -> None:
+        self._prompt, self._asked = value, None
 
     def labels_for(self, st) -> list:
         """The labels, rendered against `st` (the state whose decision this is)."""
@@ -114,6 +131,8 @@ class State:
         s.used = self.used.copy()
         s.rng = Rng(self.rng.state)
         s.frames = [f.copy() for f in self.frames]
+        if self.pending is not None:
+            self.pending.prompt  # noqa: B018 - rendered now, while the frames it reads are this state's
         s.pending = self.pending
         s.winners = self.winners
         s.trace = None

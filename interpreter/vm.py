@@ -180,8 +180,9 @@ def choose(st, fr, spec: ChooseSpec) -> None:
     entries = [("v", spec.var, x) for x in items]
     if spec.optional:
         entries.append(("v", spec.var, None))
-    prompt = spec.prompt(st, fr) if spec.prompt else f"choose {spec.var}"
-    st.pending = Decision(player, prompt, None, entries, "choose", spec.pos, _choose_labels)
+    d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
+    if spec.prompt:
+        d.defer_prompt(spec.prompt, st, fr)
 
 
 def _choose_labels(st, d) -> list:
@@ -205,8 +206,9 @@ def menu(st, fr, spec: MenuSpec) -> None:
             entries.append(("opt", i, x))
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
-    prompt = spec.prompt(st, fr) if spec.prompt else "choose"
-    d = Decision(player, prompt, None, entries, "menu", spec.pos, _menu_labels)
+    d = Decision(player, "choose", None, entries, "menu", spec.pos, _menu_labels)
+    if spec.prompt:
+        d.defer_prompt(spec.prompt, st, fr)
     d.spec = spec  # noqa: the menu being answered
     if len(entries) == 1:
         st.pending = d
