@@ -62,6 +62,8 @@ def finish(code, ns: dict) -> None:
             if last:
                 break
             j += 1
+        if j == len(srcs) - 1 and srcs[j].flow != "end":
+            put("    st.frames.pop()", code.pos[j])  # the end of the code: leave it here, not in the machine
         put("", None)
     code.filename = f"<code {code.name}>"
     local: dict = {}

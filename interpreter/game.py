@@ -58,7 +58,7 @@ class CompiledGame:
         self.in_play_zone: dict = {}  # zone key -> False when not in play, else (holder, held by a component)
         self.counter_keys: dict = {}  # (counter name, owner type, owner) -> its key, made once
         self.zone_refs: dict = {}  # (zone name, owner) -> its key, made once
-        self.counters_lost_in: dict = {}  # (zone name, component) -> its counters not kept there
+        self.counters_lost_in: list = []  # [zone index][component] -> its counters not kept there
         self.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None
         self._holder_cache: dict = {}
         self._teams: dict = {}
@@ -78,7 +78,10 @@ class CompiledGame:
                 self.adj.setdefault(b2, []).append(a)
         for i, zdef in enumerate(defn.zones.values()):
             zdef.index = i
+        for i, cdef in enumerate(defn.counters.values()):
+            cdef.index = i
         self.build_components()
+        self.counters_lost_in = [[None] * len(self.comps) for _ in defn.zones]
         self.compiler = Compiler(self)
         self._function_bodies: dict = {}
         self._fn_building: set = set()
@@ -295,8 +298,8 @@ class CompiledGame:
     def function_reads(self, name: str, seen=None) -> set:
         """What game function `name` reads of the state, through the functions it calls,
         as the version counters it depends on: `st.zv[i]` for zone i, `st.vz` for any
-        zone, `st.vc` counters, `st.vt` tags and taps, `st.vo` attributes set by rules.
-        All of them when unsure."""
+        zone, `st.cv[i]` for counter i, `st.vc` any counter, `st.vt` tags and taps,
+        `st.vo` attributes set by rules. All of them when unsure."""
         everything = {"st.vz", "st.vc", "st.vt", "st.vo"}
         seen = set() if seen is None else seen
         if name in seen:
@@ -322,12 +325,12 @@ class CompiledGame:
                 if n.name in d.zones:
                     reads.add(f"st.zv[{d.zones[n.name].index}]")
                 elif n.name in d.counters:
-                    reads.add("st.vc")
+                    reads.add(f"st.cv[{d.counters[n.name].index}]")
             elif isinstance(n, N.Attr):
                 if n.name in d.zones:
                     reads.add(f"st.zv[{d.zones[n.name].index}]")
                 elif n.name in d.counters:
-                    reads.add("st.vc")
+                    reads.add(f"st.cv[{d.counters[n.name].index}]")
                 elif n.name in d.attributes:
                     reads.add("st.vo")
                 elif n.name in self._READS:
@@ -336,7 +339,10 @@ class CompiledGame:
                     return everything
             elif isinstance(n, N.Compare):
                 if n.op in ("is", "isnot"):
-                    reads.add("st.vt")
+                    cls = fold(n.right.name) if isinstance(n.right, N.Name) else None
+                    cls = fold(d.classes[cls][1]) if cls in d.classes else None
+                    if cls is None or cls in self.compiler.tagged_classes():
+                        reads.add("st.vt")  # a class no statement tags is read from the cards alone
                 elif n.op in ("in", "notin"):
                     iterated(n.right)
             elif isinstance(n, N.Call):
@@ -385,12 +391,12 @@ class CompiledGame:
             self._zone_cache[key] = d
         return d
 
-    def lost_counters(self, zone: str, c) -> tuple:
-        """(key, definition) of the counters component `c` loses on entering zone `zone`:
-        those kept only in some zones."""
+    def lost_counters(self, zdef, c) -> tuple:
+        """(key, definition) of the counters component `c` loses on entering a zone of
+        `zdef`: those kept only in some zones."""
         lost = tuple((f"{name}#{int(c)}", self.defn.counters[name]) for name, keep in self.kept_counters
-                     if zone not in keep)
-        self.counters_lost_in[(zone, c)] = lost
+                     if zdef.name not in keep)
+        self.counters_lost_in[zdef.index][c] = lost
         return lost
 
     def zone_holder(self, key: str):

@@ -35,6 +35,7 @@ class CounterDef:
     visibility: str
     pos: Position
     keep_in: list = field(default_factory=list)
+    index: int = -1  # its place among the game's counters (versions of the state are kept per counter)
 
 
 @dataclass

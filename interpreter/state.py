@@ -86,7 +86,7 @@ class Decision:
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -112,6 +112,7 @@ class State:
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
         self.zv = [0] * len(g.defn.zones)  # changes per zone (all zones of one name together)
+        self.cv = [0] * len(g.defn.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
@@ -141,6 +142,7 @@ class State:
         s.version = self.version
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
         s.zv = self.zv[:]
+        s.cv = self.cv[:]
         s.memo = {}
         s.memo_version = -1
         s.credit = self.credit.copy()
@@ -167,7 +169,7 @@ class State:
     def move(self, c, zone: str, bottom: bool, pos) -> None:
         if type(c) is not Comp:
             raise GameFault(f"only components can be moved, not {describe(c)}", pos)
-        if not isinstance(zone, ZoneRef):
+        if type(zone) is not ZoneRef and not isinstance(zone, ZoneRef):
             raise GameFault(f"the destination of a move must be a zone, not {describe(zone)}", pos)
         old = self.where[c]
         if old == zone:
@@ -217,9 +219,9 @@ class State:
             for t in self.tags[c]:
                 self.emit("untag", pos, card=g.comp_card[c].id, id=int(c), tag=t)
             del self.tags[c]
-        lost = g.counters_lost_in.get((zdef.name, c))
+        lost = g.counters_lost_in[zdef.index][c]
         if lost is None:
-            lost = g.lost_counters(zdef.name, c)
+            lost = g.lost_counters(zdef, c)
         if lost:
             counters = self.counters
             for key, cdef in lost:
@@ -303,6 +305,7 @@ class State:
             return 0
         self.version += 1
         self.vc += 1
+        self.cv[cdef.index] += 1
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new
