@@ -86,7 +86,7 @@ class Decision:
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys")
 
     def __init__(self, g, n: int, seed: int, options: dict):
         self.g = g
@@ -118,6 +118,7 @@ class State:
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
         self.in_play_cache = [-1, {}]  # [version, {player or None: components in play}]
+        self.play_keys = (0, ())  # (number of zones, keys of the in-play ones, in order)
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -148,6 +149,7 @@ class State:
         s.credit = self.credit.copy()
         s.static = self.static  # shared: the same in every state of one game
         s.in_play_cache = [-1, {}]
+        s.play_keys = self.play_keys
         return s
 
     # trace -----------------------------------------------------------------

@@ -398,16 +398,16 @@ def _play_info(g, key):
 def _in_play(st, player) -> list:
     g = st.g
     playing = g.in_play_zone
+    zones = st.zones
+    keys = st.play_keys
+    if keys[0] != len(zones):  # zones are only ever added: list the in-play ones anew when one is
+        keys = st.play_keys = (len(zones), tuple(k for k in zones if _play_info(g, k) is not False))
     out = []
-    for key, comps in st.zones.items():
+    for key in keys[1]:
+        comps = zones[key]
         if not comps:
             continue
-        info = playing.get(key)
-        if info is None:
-            info = _play_info(g, key)
-        if info is False:
-            continue
-        h, held = info
+        h, held = playing[key]
         if held and not _live(st, h):
             continue  # the zone of a component that is itself out of play
         if player is None:
