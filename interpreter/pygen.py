@@ -66,6 +66,7 @@ class ExprGen:
         self.cg = compiler.cg
         self.g = compiler.g
         self.src = src
+        self.inlining: set = set()  # game functions being written inline
 
     # entry points ---------------------------------------------------------------
     def function(self, e, ctx):
@@ -379,26 +380,17 @@ class ExprGen:
             if isinstance(e, N.Mapped) else v
         return f"({value} for {v} in {source}{cond})"
 
-    def cheap(self, name: str, seen=()) -> bool:
+    def cheap(self, name: str) -> bool:
         """Whether game function `name` is small and pure enough to be written inline at
-        its calls: no comprehension, no random value, only cheap functions called."""
+        its calls: no comprehension and no random value of its own (the functions it
+        calls keep their own results, or are written inline in turn)."""
         known = self.src.tables.get(("cheap", name))
-        if known is not None:
-            return known
-        f = self.g.functions[name]
-        ok = name not in seen and self.cg.function_traits(name)[0]
-        size = 0
-        for n in N.walk(f.tree) if ok else ():
-            size += 1
-            if isinstance(n, (N.Each, N.Mapped)) or size > 40:
-                ok = False
-            elif isinstance(n, N.Call) and n.func in self.g.functions and n.func not in self.c.builtin_names:
-                ok = ok and self.cheap(n.func, (*seen, name))
-            if not ok:
-                break
-        if not seen:
-            self.src.tables[("cheap", name)] = ok
-        return ok
+        if known is None:
+            f = self.g.functions[name]
+            known = self.cg.function_traits(name)[0] and sum(1 for _ in N.walk(f.tree)) <= 40 and \
+                not any(isinstance(n, (N.Each, N.Mapped)) for n in N.walk(f.tree))
+            self.src.tables[("cheap", name)] = known
+        return known
 
     def inline(self, name: str, args: list):
         """The body of cheap game function `name` written for these arguments, or None
@@ -406,11 +398,15 @@ class ExprGen:
         f = self.g.functions[name]
         if len(args) != len(f.params) or not all(_SIMPLE.match(a) or _CONSTANT.match(a) for a in args):
             return None
-        if not self.cheap(name):
+        if not self.cheap(name) or name in self.inlining:
             return None
         from .compiler import Ctx, Code
         ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
-        return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"
+        self.inlining.add(name)  # a function calling itself is called, not written out again
+        try:
+            return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"
+        finally:
+            self.inlining.discard(name)
 
     def test(self, e, ctx, sc) -> str:
         """Source of `e` where only its truth matters (no need to make it a bool)."""
