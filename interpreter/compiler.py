@@ -1,12 +1,15 @@
 """Stage 5, compile: checked trees become Python code, once per pack.
 
-Expressions become functions `f(state, frame) -> value`, written as Python
-source by `pygen`. Statements become a flat list of operations per procedure
-or ability (`Code`), with jumps for loops and branches, so that a running game
-is plain data: a stack of frames, each a code object, a position in it and its
-locals. A choice suspends the game between two operations; nothing is
-re-parsed or re-walked while playing. The functions every game may call are
-in `library`; `closures` compiles expressions another way, to check `pygen`.
+Expressions are written as Python source by `pygen`. Statements become a flat
+list of operations per procedure or ability (`Code`), each given as a few lines
+of Python with its expressions inline, with jumps for loops and branches, so
+that a running game is plain data: a stack of frames, each a code object, a
+position in it and its locals. A choice suspends the game between two
+operations. `assemble` then turns each straight run of operations into one
+Python function, and `native` compiles branches and loops that never wait into
+one Python block. Nothing is re-parsed or re-walked while playing. The
+functions every game may call are in `library`; `closures` compiles
+expressions another way, to check `pygen`.
 """
 from __future__ import annotations
 
@@ -18,12 +21,12 @@ from . import vm
 from .diagnostics import Position
 from .names import fold
 from .parser import parse
-from .state import GameFault, describe
+from .state import GameFault
 from .closures import ClosureExprs
 from .native import NativeBlocks
 from .pygen import Scope
-from .library import _FUNCS, _index, _iter, _num, iterate  # noqa: F401 (iterate: re-exported)
-from .values import Comp, ZoneRef, owner_key
+from .library import _FUNCS, _index
+from .values import owner_key
 
 
 class Code:

@@ -669,8 +669,8 @@ def _too_deep(pos):
 
 
 def _runaway(pos):
-    raise GameFault(f"runaway rules: a loop ran more than the step budget without a decision "
-                    f"(an endless loop?)", pos)
+    raise GameFault("runaway rules: a loop ran more than the step budget without a decision "
+                    "(an endless loop?)", pos)
 
 
 def _roll(st, n, k, pos):

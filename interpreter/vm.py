@@ -192,7 +192,6 @@ def _choose_labels(st, d) -> list:
 def menu(st, fr, spec: MenuSpec) -> None:
     player = _chooser(st, fr, spec.chooser, spec.pos)
     entries = []
-    env = fr.env
     for i, o in enumerate(spec.options):
         if o.window is not None or o.start is None:
             for c, a in usable_actions(st, player, o.window):
