@@ -109,6 +109,8 @@ class Compiler(ClosureExprs, NativeBlocks):
         self.gen = ExprGen(self, self.src)
         self.builtin_names = set(_FUNCS)
         self._tagged = None
+        self._nodes = None
+        self._sets = None
 
     # expressions -------------------------------------------------------------
     def expr(self, e, ctx: Ctx):
@@ -118,25 +120,41 @@ class Compiler(ClosureExprs, NativeBlocks):
     def builtin(self, name: str):
         return _FUNCS[name]
 
-    def tagged_classes(self) -> set:
-        """The classes some statement of the pack may tag a component with."""
-        if self._tagged is None:
+    def statement_nodes(self) -> list:
+        """Every node of every statement the pack may run: procedures, keywords, card
+        abilities and their bindings, the set-ups of rules tests."""
+        if self._nodes is None:
             g = self.g
             roots = [p.tree for p in g.procedures.values()]
             for kw in g.keywords:
                 roots.extend(kw.trees)
-            for t in g.tests:  # a rules test's set-up may tag too
+            for t in g.tests:
                 roots.extend(v for v in vars(t).values() if isinstance(v, (N.Node, list, dict)))
             for card in g.cards:
                 for ab in card.abilities:
                     roots.append(ab.tree)
                     roots.extend(v for v in ab.bindings.values() if isinstance(v, (N.Node, list)))
             roots = [list(r.values()) if isinstance(r, dict) else r for r in roots]
+            self._nodes = [n for r in roots for n in N.walk(r)]
+        return self._nodes
+
+    def tagged_classes(self) -> set:
+        """The classes some statement of the pack may tag a component with."""
+        if self._tagged is None:
+            g = self.g
             self._tagged = {fold(g.classes[fold(n.tag)][1]) if fold(n.tag) in g.classes else fold(n.tag)
-                            for r in roots for n in N.walk(r) if isinstance(n, N.Tag)}
+                            for n in self.statement_nodes() if isinstance(n, N.Tag)}
             # the classes declared on their own (not values of an attribute) exist to be tagged
             self._tagged |= {fold(name) for attr, name in g.classes.values() if attr is None}
         return self._tagged
+
+    def attributes_set(self) -> bool:
+        """Whether some statement of the pack sets an attribute of a component."""
+        if self._sets is None:
+            g = self.g
+            self._sets = any(isinstance(n, N.SetStmt) and isinstance(n.target, N.Attr) and n.target.name in g.attributes
+                             for n in self.statement_nodes())
+        return self._sets
 
 
 

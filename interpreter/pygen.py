@@ -80,8 +80,9 @@ class ExprGen:
         `var` naming each in turn (the candidates of a choice or of a menu's option)."""
         src = self.gen(source, ctx, Scope())
         inner, v = Scope().bind(self.src, var)
-        if self.zone_source(source, ctx, Scope()):
+        if self.components(source, ctx, Scope()):
             self.src.comp_idents.add(v)
+        if self.zone_source(source, ctx, Scope()):
             members = f"st.zones.get({src}, ())"
         else:
             members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"
@@ -174,6 +175,8 @@ class ExprGen:
         tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
         if tab is not None and tab[0] == "NodeRef":
             return f"({tab[1]}.get({obj}) or {general})"
+        if tab is not None and tab[0] == "Comp" and obj in self.src.comp_idents:
+            return f"{tab[1]}[{obj}]"
         if tab is not None:
             return f"({tab[1]}[{obj}] if type({obj}) is {tab[0]} else {general})"
         return general
@@ -186,6 +189,29 @@ class ExprGen:
         return isinstance(e, N.Name) and e.name not in sc.names and e.name not in ctx.locals \
             and e.name not in ctx.consts and e.name in self.g.zones and self.g.zones[e.name].scope == ("game",)
 
+    def components(self, e, ctx, sc, seen=()) -> bool:
+        """Whether iterating `e` surely gives components only: a zone, what is in play,
+        or a comprehension or game function made of them."""
+        if self.zone_source(e, ctx, sc):
+            return True
+        if isinstance(e, N.Call) and e.func == "in_play" and e.func not in self.g.functions:
+            return True
+        if isinstance(e, N.Each):
+            return self.components(e.source, ctx, sc, seen)
+        if isinstance(e, N.BinOp) and e.op == "+":
+            return self.components(e.left, ctx, sc, seen) and self.components(e.right, ctx, sc, seen)
+        if isinstance(e, N.ListLit) and len(e.items) == 1 and isinstance(e.items[0], N.Each):
+            return self.components(e.items[0], ctx, sc, seen)
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names \
+                and e.func not in seen:
+            f = self.g.functions[e.func]
+            body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
+            # the function's own names mean nothing here: only its shape counts
+            from .compiler import Ctx, Code
+            return self.components(body, Ctx(self.cg, Code("shape", "function"), locals_=f.params),
+                                   Scope({p: "?" for p in f.params}), (*seen, e.func))
+        return False
+
     def members(self, e, ctx, sc) -> str:
         """Python source iterating the members of set-like expression `e`."""
         text = self.gen(e, ctx, sc)
@@ -197,6 +223,10 @@ class ExprGen:
         if not _SIMPLE.match(left):
             return f"R_is(st, {left}, {cls!r})"
         flags = self.table("class", cls, lambda: tuple(cls in k for k in self.cg.comp_classes))
+        if left in self.src.comp_idents:
+            if cls in self.c.tagged_classes():
+                return f"({flags}[{left}] or {cls!r} in st.tags.get({left}, ()))"
+            return f"{flags}[{left}]"
         if cls in self.c.tagged_classes():
             return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
         return f"(type({left}) is Comp and {flags}[{left}])"
@@ -310,6 +340,8 @@ class ExprGen:
                 return f"({table}.get({obj}) or {general})"
             if tab is not None:
                 table = self.table("zones", f"{n}|{tab[0]}", lambda: tuple(ZoneRef(k) for k in self.src.ns[tab[1]]))
+                if tab[0] == "Comp" and obj in self.src.comp_idents:
+                    return f"{table}[{obj}]"
                 return f"({table}[{obj}] if type({obj}) is {tab[0]} else {general})"
             return general
         if n in g.counters:
@@ -319,6 +351,8 @@ class ExprGen:
             return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
         if n in g.attributes:
             values = self.src.const(self.cg.comp_attrs.get(n), "A")
+            if obj in self.src.comp_idents and not self.c.attributes_set():
+                return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
             if simple:
                 return f"({values}[{obj}] if type({obj}) is Comp and not st.over else R_attr(st, {obj}, {n!r}, {values}, {p}))"
             return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
@@ -425,7 +459,7 @@ class ExprGen:
         """(source text, inner scope, identifier) of the variable of a comprehension."""
         source = self.members(e.source, ctx, sc)
         inner, v = sc.bind(self.src, e.var)
-        if self.zone_source(e.source, ctx, sc):
+        if self.components(e.source, ctx, sc):
             self.src.comp_idents.add(v)
         return source, inner, v
 
