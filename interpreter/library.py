@@ -128,7 +128,7 @@ _PROPERTIES = {
     "tags": lambda st, o, pos: list(st.tags.get(o, ())),
     "seat": lambda st, o, pos: int(o) + 1 if type(o) is Seat else None,
     "team": lambda st, o, pos: st.team_of(o) if type(o) is Seat else None,
-    "neighbors": lambda st, o, pos: [NodeRef(x) for x in st.g.adj.get(o, ())],
+    "neighbors": lambda st, o, pos: _neighbors(st, o),
     "size": _prop_size,
 }
 
@@ -202,6 +202,13 @@ def _f_node(st, pos, key):
     if k not in st.g.nodes:
         raise GameFault(f"no board node '{k}'", pos)
     return NodeRef(k)
+
+
+def _neighbors(st, n) -> tuple:
+    found = st.g.node_lists.get(("neighbors", n))  # boards never change: made once per node
+    if found is None:
+        found = st.g.node_lists[("neighbors", n)] = tuple(NodeRef(x) for x in st.g.adj.get(n, ()))
+    return found
 
 
 def _f_nodes(st, pos, kind=_MISSING):
@@ -307,7 +314,7 @@ _FUNCS = {
     "seat": lambda st, pos, p: int(p) + 1 if type(p) is Team else int(_player(p, pos)) + 1,
     "node": _f_node,
     "nodes": _f_nodes,
-    "neighbors": lambda st, pos, n: [NodeRef(x) for x in st.g.adj.get(str(n), ())],
+    "neighbors": lambda st, pos, n: _neighbors(st, str(n)),
     "linked": lambda st, pos, a, b: str(b) in st.g.adj.get(str(a), ()),
     "zone_of": lambda st, pos, c: st.where[c] if type(c) is Comp else None,
     "holder": lambda st, pos, c: vm.holder(st, c),
