@@ -231,6 +231,8 @@ def main(argv=None):
         print(f"{label:<{width}}  {value:<40}  {verdict}")
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"\nwritten {args.json}")
+    if any(r[2].startswith("SHORT") for r in rows):
+        print("where the time goes and why a target is short: docs/performance.md")
 
 
 def _verdict(ok: bool, target, unit: str = "") -> str:

@@ -239,7 +239,8 @@ class State:
             self.version += 1
             self.vz += 1
             self.zv[self.g.zone_def(zone).index] += 1
-        self.emit("shuffle", pos, zone=str(zone))
+        if self.trace is not None:
+            self.emit("shuffle", pos, zone=str(zone))
 
     def tap(self, c, on: bool, pos) -> None:
         if type(c) is not Comp:
@@ -271,7 +272,8 @@ class State:
             return  # nothing changes: what was computed from the state still holds
         self.version += 1
         self.vt += 1
-        self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
+        if self.trace is not None:
+            self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
 
     def attr(self, c, name: str):
         if self.over:
