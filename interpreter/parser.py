@@ -542,6 +542,273 @@ class _ToNodes(Transformer):
         return N.ListLit(self._p(meta), ch[0] or [])
 
 
+# The fast path: Lark's own tables, run by a loop that builds `nodes` as it reduces -----------
+
+class _Meta:
+    """The positions that Lark's `propagate_positions` gives a tree, for the `_ToNodes` methods."""
+
+    __slots__ = ("line", "column", "end_line", "end_column")
+
+
+class _GiveUp(Exception):
+    """The fast parser met something it leaves to Lark: a syntax error, a bad dedent, a deep tree."""
+
+
+# Kinds of the values on the fast parser's stack.
+_TOKEN, _TREE, _INLINE, _NOTHING = range(4)
+_NONE_ENTRY = (None, None, None, None, None, 0, _NOTHING)  # a placeholder of an absent `[item]`
+
+
+class _FastParser:
+    """Parses with the grammar's LALR tables and contextual lexers exactly as Lark does, but
+    calls the `_ToNodes` methods at each reduction instead of building a Tree to transform.
+
+    Lark spends most of a parse building Trees and their positions, then `_ToNodes` walks them
+    again. Here each stack entry is `(value, line, column, end_line, end_column, height, kind)`,
+    the span being the one Lark's `PropagatePositions` gives the tree (or token) the value
+    stands for: a rule spans from its first to its last child that has a place, keywords and
+    newlines included. The language accepted is Lark's own (same tables, same lexers, same
+    indentation rules); whatever this loop does not take exactly as Lark would (any syntax
+    error, a bad dedent, a tree deeper than MAX_DEPTH) raises `_GiveUp`, and the text is
+    parsed again by Lark, which reports it as before.
+    """
+
+    def __init__(self, lark: Lark):
+        from lark.lexer import UnlessCallback
+        from lark.parse_tree_builder import maybe_create_child_filter
+        from lark.parsers.lalr_analysis import Shift
+        from lark.visitors import _VArgsWrapper, _vargs_meta
+
+        table = lark.parser.parser.parser.parse_table
+        self.start_states = table.start_states
+        self.end_states = table.end_states
+        rules = {}
+        for rule in lark.rules:
+            rules[rule] = self._rule(rule, lark.options.maybe_placeholders, maybe_create_child_filter,
+                                     _VArgsWrapper, _vargs_meta)
+        self.states = {state: {sym: (True, arg) if action is Shift else (False, rules[arg])
+                               for sym, (action, arg) in actions.items()}
+                       for state, actions in table.states.items()}
+        contextual = lark.parser.lexer.lexer
+        self.lexers = {}
+        for state, basic in contextual.lexers.items():
+            scanner = basic.scanner
+            unless = {}
+            for type_, callback in basic.callback.items():
+                if not isinstance(callback, UnlessCallback) or type_ in basic.ignore_types:
+                    raise TypeError(f"unexpected lexer callback for {type_}")
+                words = {}
+                for t in callback.scanner.terminals:  # a full match of literal words is a look-up
+                    if t.pattern.type != "str" or t.pattern.flags:
+                        raise TypeError(f"unexpected keyword terminal {t.name}")
+                    words.setdefault(t.pattern.value, t.name)
+                unless[type_] = words
+            self.lexers[state] = (tuple(scanner._mres), unless, basic.ignore_types, basic.newline_types)
+        indenter = lark.options.postlex
+        self.indenter = (indenter.NL_type, indenter.INDENT_type, indenter.DEDENT_type,
+                         frozenset(indenter.OPEN_PAREN_types), frozenset(indenter.CLOSE_PAREN_types),
+                         indenter.tab_len)
+
+    @staticmethod
+    def _rule(rule, placeholders, child_filter, wrapper_type, meta_wrapper):
+        """(size, goto symbol, builder data) of one rule, from Lark's own tree-building choices."""
+        size = len(rule.expansion)
+        origin = rule.origin.name
+        expand1 = bool(rule.options.expand1) and not rule.alias
+        made = child_filter(rule.expansion, rule.options.keep_all_tokens, False,
+                            rule.options.empty_indices if placeholders else None)
+        if made is None:  # every child kept as it is
+            include, trailing = [(i, False, 0) for i in range(size)], 0
+        elif len(made.args) == 2:  # ChildFilterLALR: (to_include, nones_to_add)
+            include, trailing = made.args
+        else:  # ChildFilterLALR_NoPlaceholders: (to_include,)
+            include, trailing = [(i, x, 0) for i, x in made.args[0]], 0
+        include = tuple(include)
+        if expand1 and size == 1 and include == ((0, False, 0),) and not trailing:
+            return (size, origin, None)  # `?rule: child`: the child itself, its span unchanged
+        if origin.startswith("_"):
+            return (size, origin, (include, trailing, "inline", None, False))
+        name = rule.alias or rule.options.template_source or origin
+        func, wants_meta = _ToNodes.__dict__.get(name), False
+        if isinstance(func, wrapper_type):
+            func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
+        elif not callable(func):
+            func = None
+        return (size, origin, (include, trailing, "expand1" if expand1 else "node", func, wants_meta))
+
+    def parse(self, text: str, start: str, where):
+        try:
+            return self._parse(text, start, _ToNodes(where))
+        except _GiveUp:
+            return None
+
+    def _parse(self, text, start, tn):
+        states, lexers = self.states, self.lexers
+        nl_type, indent_type, dedent_type, opening, closing, tab_len = self.indenter
+        stack = [self.start_states[start]]
+        entries = []
+        build = self._build
+
+        def feed(tok, type_):
+            while True:
+                action = states[stack[-1]].get(type_)
+                if action is None:
+                    raise _GiveUp
+                if action[0]:
+                    stack.append(action[1])
+                    entries.append((tok, tok.line, tok.column, tok.end_line, tok.end_column, 0, _TOKEN))
+                    return
+                size, origin, how = action[1]
+                if how is None:
+                    del stack[-1]
+                else:
+                    if size:
+                        kids = entries[-size:]
+                        del stack[-size:]
+                        del entries[-size:]
+                    else:
+                        kids = []
+                    entries.append(build(how, kids, tn))
+                stack.append(states[stack[-1]][origin][1])
+
+        pos, end, line, line_start = 0, len(text), 1, 0
+        paren, levels, last = 0, [0], None
+        while True:
+            mres, unless, ignore, newlines = lexers[stack[-1]]
+            tok = None
+            while pos < end:
+                for mre in mres:
+                    m = mre.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    raise _GiveUp  # Lark reports the unexpected character
+                value, type_ = m.group(0), m.lastgroup
+                tok_line, tok_column, tok_pos = line, pos - line_start + 1, pos
+                if type_ in newlines:
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                if type_ in ignore:
+                    continue
+                if type_ in unless:
+                    type_ = unless[type_].get(value, type_)
+                tok = Token(type_, value, tok_pos, tok_line, tok_column, line, pos - line_start + 1, pos)
+                break
+            if tok is None:
+                break
+            last = tok
+            if type_ == nl_type:  # Lark's Indenter
+                if not paren:
+                    feed(tok, type_)
+                    if "\n" not in value:
+                        raise _GiveUp
+                    indent_str = value.rsplit("\n", 1)[1]
+                    indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
+                    if indent > levels[-1]:
+                        levels.append(indent)
+                        feed(Token.new_borrow_pos(indent_type, indent_str, tok), indent_type)
+                    else:
+                        while indent < levels[-1]:
+                            levels.pop()
+                            feed(Token.new_borrow_pos(dedent_type, indent_str, tok), dedent_type)
+                        if indent != levels[-1]:
+                            raise _GiveUp  # DedentError
+            else:
+                feed(tok, type_)
+            if type_ in opening:
+                paren += 1
+            elif type_ in closing:
+                paren -= 1
+                if paren < 0:
+                    raise _GiveUp
+        while len(levels) > 1:
+            levels.pop()
+            feed(Token.new_borrow_pos(dedent_type, "", last), dedent_type)
+        # the end of the text: reduce until the start symbol is complete
+        end_state = self.end_states[start]
+        while True:
+            action = states[stack[-1]].get("$END")
+            if action is None or action[0]:
+                raise _GiveUp
+            size, origin, how = action[1]
+            if how is None:
+                del stack[-1]
+            else:
+                kids = entries[-size:] if size else []
+                if size:
+                    del stack[-size:]
+                    del entries[-size:]
+                entries.append(build(how, kids, tn))
+            stack.append(states[stack[-1]][origin][1])
+            if stack[-1] == end_state:
+                break
+        root = entries[-1]
+        if root[5] > MAX_DEPTH:
+            raise _GiveUp  # Lark's tree is checked and refused
+        return root[0]
+
+    @staticmethod
+    def _build(how, kids, tn):
+        """The stack entry of one reduction: what Lark's ChildFilter, ExpandSingleChild and
+        PropagatePositions make of the children, and then the `_ToNodes` method of the rule."""
+        include, trailing, kind, func, wants_meta = how
+        line = column = end_line = end_column = None
+        for k in kids:
+            if k[1] is not None:
+                line, column = k[1], k[2]
+                break
+        for k in reversed(kids):
+            if k[3] is not None:
+                end_line, end_column = k[3], k[4]
+                break
+        children = []
+        for i, expand, nones in include:
+            if nones:
+                children += [_NONE_ENTRY] * nones
+            if expand:
+                if children:
+                    children += kids[i][0]
+                else:  # left recursion: go on with the list of the inlined rule
+                    children = kids[i][0]
+            else:
+                children.append(kids[i])
+        if trailing:
+            children += [_NONE_ENTRY] * trailing
+        if kind == "inline":  # `_rule`: its children go into the rule that holds it
+            return (children, line, column, end_line, end_column, 0, _INLINE)
+        if kind == "expand1":
+            if len(children) != 1:
+                raise _GiveUp  # a Tree of a `?rule` (this grammar has none)
+            child = children[0]
+            if child[6] == _TREE and line is not None:
+                if child[1] is None:
+                    raise _GiveUp  # an empty tree given a place afterwards (this grammar has none)
+                # Lark gives the tree the span of this rule (brackets included), keeping its own
+                return (child[0], line, column, end_line, end_column, child[5], _TREE)
+            return child
+        if func is None:
+            raise _GiveUp
+        values = [c[0] for c in children]
+        height = 1 + max([c[5] for c in children], default=0)
+        if wants_meta:
+            meta = _Meta()
+            if line is not None:
+                meta.line, meta.column, meta.end_line, meta.end_column = line, column, end_line, end_column
+            return (func(tn, meta, values), line, column, end_line, end_column, height, _TREE)
+        return (func(tn, values), line, column, end_line, end_column, height, _TREE)
+
+
+@lru_cache(maxsize=1)
+def _fast_parser() -> _FastParser | None:
+    try:
+        return _FastParser(lark_parser())
+    except (TypeError, AttributeError, KeyError, ValueError):  # a Lark this loop does not know: Lark alone
+        return None
+
+
 def _unquote(tok) -> str:
     s = str(tok)
     if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
@@ -569,6 +836,11 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
         fast = _printed_phrase(source, where)
         if fast is not None:
             return fast
+    fast = _fast_parser()
+    if fast is not None:
+        node = fast.parse(source, start, where)
+        if node is not None:
+            return node
     tree = _TREES.get((source, start))
     if tree is None:
         try:
