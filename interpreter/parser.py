@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, UnexpectedEOF
@@ -544,10 +545,17 @@ class _ToNodes(Transformer):
 
 # The fast path: Lark's own tables, run by a loop that builds `nodes` as it reduces -----------
 
-class _Meta:
-    """The positions that Lark's `propagate_positions` gives a tree, for the `_ToNodes` methods."""
+class _Meta(NamedTuple):
+    """The span that Lark's `propagate_positions` gives a tree or a token, read by `_ToNodes._p`
+    as it reads Lark's Meta (a tree with no place has None for all four)."""
 
-    __slots__ = ("line", "column", "end_line", "end_column")
+    line: int | None
+    column: int | None
+    end_line: int | None
+    end_column: int | None
+
+
+_NOWHERE = _Meta(None, None, None, None)
 
 
 class _GiveUp(Exception):
@@ -556,7 +564,7 @@ class _GiveUp(Exception):
 
 # Kinds of the values on the fast parser's stack.
 _TOKEN, _TREE, _INLINE, _NOTHING = range(4)
-_NONE_ENTRY = (None, None, None, None, None, 0, _NOTHING)  # a placeholder of an absent `[item]`
+_NONE_ENTRY = (None, None, 0, _NOTHING)  # a placeholder of an absent `[item]`
 
 
 class _FastParser:
@@ -564,10 +572,10 @@ class _FastParser:
     calls the `_ToNodes` methods at each reduction instead of building a Tree to transform.
 
     Lark spends most of a parse building Trees and their positions, then `_ToNodes` walks them
-    again. Here each stack entry is `(value, line, column, end_line, end_column, height, kind)`,
-    the span being the one Lark's `PropagatePositions` gives the tree (or token) the value
-    stands for: a rule spans from its first to its last child that has a place, keywords and
-    newlines included. The language accepted is Lark's own (same tables, same lexers, same
+    again. Here each stack entry is `(value, span, height, kind)`, the span (a `_Meta`, or None)
+    being the one Lark's `PropagatePositions` gives the tree (or token) the value stands for:
+    a rule spans from its first to its last child that has a place, keywords and newlines
+    included; the height is that of the Lark tree, for MAX_DEPTH. The language accepted is Lark's own (same tables, same lexers, same
     indentation rules); whatever this loop does not take exactly as Lark would (any syntax
     error, a bad dedent, a tree deeper than MAX_DEPTH) raises `_GiveUp`, and the text is
     parsed again by Lark, which reports it as before.
@@ -582,13 +590,18 @@ class _FastParser:
         table = lark.parser.parser.parser.parse_table
         self.start_states = table.start_states
         self.end_states = table.end_states
-        rules = {}
+        self.ends = frozenset(table.end_states.values())
+        rules, kept = {}, set()
         for rule in lark.rules:
-            rules[rule] = self._rule(rule, lark.options.maybe_placeholders, maybe_create_child_filter,
-                                     _VArgsWrapper, _vargs_meta)
-        self.states = {state: {sym: (True, arg) if action is Shift else (False, rules[arg])
+            rules[rule], include = self._rule(rule, lark.options.maybe_placeholders, maybe_create_child_filter,
+                                              _VArgsWrapper, _vargs_meta)
+            kept.update(str(rule.expansion[i].name) for i, _, _ in include if rule.expansion[i].is_term)
+        self.kept = frozenset(kept)  # the tokens some rule keeps as a child; others only give a place
+        # names as plain str: Lark's are often Tokens, whose == is a Python call at every look-up
+        self.states = {state: {str(sym): (True, arg) if action is Shift else (False, rules[arg])
                                for sym, (action, arg) in actions.items()}
                        for state, actions in table.states.items()}
+        self.units = {}  # (state below, state, next token) -> state after the `?rule: child` reductions
         contextual = lark.parser.lexer.lexer
         self.lexers = {}
         for state, basic in contextual.lexers.items():
@@ -601,19 +614,21 @@ class _FastParser:
                 for t in callback.scanner.terminals:  # a full match of literal words is a look-up
                     if t.pattern.type != "str" or t.pattern.flags:
                         raise TypeError(f"unexpected keyword terminal {t.name}")
-                    words.setdefault(t.pattern.value, t.name)
-                unless[type_] = words
-            self.lexers[state] = (tuple(scanner._mres), unless, basic.ignore_types, basic.newline_types)
+                    words.setdefault(str(t.pattern.value), str(t.name))
+                unless[str(type_)] = words
+            self.lexers[state] = (tuple(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
+                                  frozenset(map(str, basic.newline_types)))
         indenter = lark.options.postlex
-        self.indenter = (indenter.NL_type, indenter.INDENT_type, indenter.DEDENT_type,
-                         frozenset(indenter.OPEN_PAREN_types), frozenset(indenter.CLOSE_PAREN_types),
-                         indenter.tab_len)
+        self.indenter = (str(indenter.NL_type), str(indenter.INDENT_type), str(indenter.DEDENT_type),
+                         frozenset(map(str, indenter.OPEN_PAREN_types)),
+                         frozenset(map(str, indenter.CLOSE_PAREN_types)), indenter.tab_len)
 
     @staticmethod
     def _rule(rule, placeholders, child_filter, wrapper_type, meta_wrapper):
-        """(size, goto symbol, builder data) of one rule, from Lark's own tree-building choices."""
+        """(size, goto symbol, builder or None for `?rule: child`) of one rule, and the children
+        it keeps, from Lark's own tree-building choices."""
         size = len(rule.expansion)
-        origin = rule.origin.name
+        origin = str(rule.origin.name)
         expand1 = bool(rule.options.expand1) and not rule.alias
         made = child_filter(rule.expansion, rule.options.keep_all_tokens, False,
                             rule.options.empty_indices if placeholders else None)
@@ -625,16 +640,18 @@ class _FastParser:
             include, trailing = [(i, x, 0) for i, x in made.args[0]], 0
         include = tuple(include)
         if expand1 and size == 1 and include == ((0, False, 0),) and not trailing:
-            return (size, origin, None)  # `?rule: child`: the child itself, its span unchanged
+            return (size, origin, None), include  # the child itself, its span unchanged
         if origin.startswith("_"):
-            return (size, origin, (include, trailing, "inline", None, False))
-        name = rule.alias or rule.options.template_source or origin
-        func, wants_meta = _ToNodes.__dict__.get(name), False
-        if isinstance(func, wrapper_type):
-            func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
-        elif not callable(func):
-            func = None
-        return (size, origin, (include, trailing, "expand1" if expand1 else "node", func, wants_meta))
+            kind, func, wants_meta = "inline", None, False
+        else:
+            kind = "expand1" if expand1 else "node"
+            name = str(rule.alias or rule.options.template_source or origin)
+            func, wants_meta = _ToNodes.__dict__.get(name), False
+            if isinstance(func, wrapper_type):
+                func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
+            elif not callable(func):
+                func = None
+        return (size, origin, _builder(include, trailing, kind, func, wants_meta)), include
 
     def parse(self, text: str, start: str, where):
         try:
@@ -643,39 +660,17 @@ class _FastParser:
             return None
 
     def _parse(self, text, start, tn):
-        states, lexers = self.states, self.lexers
+        states, lexers, units, kept = self.states, self.lexers, self.units, self.kept
         nl_type, indent_type, dedent_type, opening, closing, tab_len = self.indenter
+        end_state, ends = self.end_states[start], self.ends
         stack = [self.start_states[start]]
         entries = []
-        build = self._build
-
-        def feed(tok, type_):
-            while True:
-                action = states[stack[-1]].get(type_)
-                if action is None:
-                    raise _GiveUp
-                if action[0]:
-                    stack.append(action[1])
-                    entries.append((tok, tok.line, tok.column, tok.end_line, tok.end_column, 0, _TOKEN))
-                    return
-                size, origin, how = action[1]
-                if how is None:
-                    del stack[-1]
-                else:
-                    if size:
-                        kids = entries[-size:]
-                        del stack[-size:]
-                        del entries[-size:]
-                    else:
-                        kids = []
-                    entries.append(build(how, kids, tn))
-                stack.append(states[stack[-1]][origin][1])
-
         pos, end, line, line_start = 0, len(text), 1, 0
         paren, levels, last = 0, [0], None
-        while True:
+        done = False
+        while not done:
             mres, unless, ignore, newlines = lexers[stack[-1]]
-            tok = None
+            entry = None
             while pos < end:
                 for mre in mres:
                     m = mre.match(text, pos)
@@ -695,75 +690,112 @@ class _FastParser:
                     continue
                 if type_ in unless:
                     type_ = unless[type_].get(value, type_)
-                tok = Token(type_, value, tok_pos, tok_line, tok_column, line, pos - line_start + 1, pos)
+                tok_end = pos - line_start + 1
+                tok = Token(type_, value, tok_pos, tok_line, tok_column, line, tok_end, pos) if type_ in kept else None
+                entry = (tok, _Meta(tok_line, tok_column, line, tok_end), 0, _TOKEN)
                 break
-            if tok is None:
-                break
-            last = tok
-            if type_ == nl_type:  # Lark's Indenter
-                if not paren:
-                    feed(tok, type_)
-                    if "\n" not in value:
-                        raise _GiveUp
-                    indent_str = value.rsplit("\n", 1)[1]
-                    indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
-                    if indent > levels[-1]:
-                        levels.append(indent)
-                        feed(Token.new_borrow_pos(indent_type, indent_str, tok), indent_type)
-                    else:
-                        while indent < levels[-1]:
-                            levels.pop()
-                            feed(Token.new_borrow_pos(dedent_type, indent_str, tok), dedent_type)
-                        if indent != levels[-1]:
-                            raise _GiveUp  # DedentError
-            else:
-                feed(tok, type_)
-            if type_ in opening:
-                paren += 1
-            elif type_ in closing:
-                paren -= 1
-                if paren < 0:
+            if entry is None:  # the end of the text: the Indenter closes the open blocks, then $END
+                todo = [((None, last[1], 0, _TOKEN), dedent_type)] * (len(levels) - 1)
+                todo.append((None, "$END"))
+                done = True
+            elif type_ == nl_type:  # Lark's Indenter
+                last = entry
+                if paren:
+                    continue
+                if "\n" not in value:
                     raise _GiveUp
-        while len(levels) > 1:
-            levels.pop()
-            feed(Token.new_borrow_pos(dedent_type, "", last), dedent_type)
-        # the end of the text: reduce until the start symbol is complete
-        end_state = self.end_states[start]
-        while True:
-            action = states[stack[-1]].get("$END")
-            if action is None or action[0]:
-                raise _GiveUp
-            size, origin, how = action[1]
-            if how is None:
-                del stack[-1]
+                indent_str = value.rsplit("\n", 1)[1]
+                indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
+                # INDENT and DEDENT take the place of the newline token
+                borrowed = (None, entry[1], 0, _TOKEN)
+                if indent > levels[-1]:
+                    levels.append(indent)
+                    todo = ((entry, type_), (borrowed, indent_type))
+                else:
+                    todo = [(entry, type_)]
+                    while indent < levels[-1]:
+                        levels.pop()
+                        todo.append((borrowed, dedent_type))
+                    if indent != levels[-1]:
+                        raise _GiveUp  # DedentError
             else:
-                kids = entries[-size:] if size else []
-                if size:
-                    del stack[-size:]
-                    del entries[-size:]
-                entries.append(build(how, kids, tn))
-            stack.append(states[stack[-1]][origin][1])
-            if stack[-1] == end_state:
-                break
-        root = entries[-1]
-        if root[5] > MAX_DEPTH:
-            raise _GiveUp  # Lark's tree is checked and refused
-        return root[0]
+                last = entry
+                todo = ((entry, type_),)
+                if type_ in opening:
+                    paren += 1
+                elif type_ in closing:
+                    paren -= 1
+                    if paren < 0:
+                        raise _GiveUp
+            for entry, type_ in todo:  # Lark's LALR parser, fed one token
+                while True:
+                    top = stack[-1]
+                    action = states[top].get(type_)
+                    if action is None:
+                        raise _GiveUp  # Lark reports the unexpected token
+                    if action[0]:
+                        if entry is None:
+                            raise _GiveUp
+                        stack.append(action[1])
+                        entries.append(entry)
+                        break
+                    size, origin, build = action[1]
+                    if build is None:  # `?rule: child`, often several in a row: their end state kept
+                        key = (stack[-2], top, type_)
+                        after = units.get(key)
+                        if after is None:
+                            below, after = stack[-2], states[stack[-2]][origin][1]
+                            while True:
+                                nxt = states[after].get(type_)
+                                if nxt is None or nxt[0] or nxt[1][2] is not None or after in ends:
+                                    break
+                                after = states[below][nxt[1][1]][1]
+                            units[key] = after
+                        stack[-1] = after
+                    else:
+                        if size:
+                            kids = entries[-size:]
+                            del stack[-size:]
+                            del entries[-size:]
+                        else:
+                            kids = []
+                        entries.append(build(kids, tn))
+                        stack.append(states[stack[-1]][origin][1])
+                    if done and stack[-1] == end_state and type_ == "$END":
+                        root = entries[-1]
+                        if root[2] > MAX_DEPTH:
+                            raise _GiveUp  # Lark's tree is checked and refused
+                        return root[0]
+        raise _GiveUp
 
-    @staticmethod
-    def _build(how, kids, tn):
-        """The stack entry of one reduction: what Lark's ChildFilter, ExpandSingleChild and
-        PropagatePositions make of the children, and then the `_ToNodes` method of the rule."""
-        include, trailing, kind, func, wants_meta = how
-        line = column = end_line = end_column = None
-        for k in kids:
-            if k[1] is not None:
-                line, column = k[1], k[2]
-                break
-        for k in reversed(kids):
-            if k[3] is not None:
-                end_line, end_column = k[3], k[4]
-                break
+
+def _span(kids):
+    """What Lark's PropagatePositions gives a rule: from the start of its first child that has a
+    place to the end of its last."""
+    for k in kids:
+        first = k[1]
+        if first is not None:
+            break
+    else:
+        return None
+    for k in reversed(kids):
+        last = k[1]
+        if last is not None:
+            break
+    if first is last:
+        return first
+    return _Meta(first[0], first[1], last[2], last[3])
+
+
+def _builder(include, trailing, kind, func, wants_meta):
+    """The function making the stack entry of one reduction: what Lark's ChildFilter,
+    ExpandSingleChild and PropagatePositions make of the children, then the `_ToNodes` method."""
+    plain = not trailing and all(not expand and not nones for _, expand, nones in include)
+    picks = tuple(i for i, _, _ in include)
+
+    def children_of(kids):
+        if plain:
+            return [kids[i] for i in picks]
         children = []
         for i, expand, nones in include:
             if nones:
@@ -777,28 +809,39 @@ class _FastParser:
                 children.append(kids[i])
         if trailing:
             children += [_NONE_ENTRY] * trailing
-        if kind == "inline":  # `_rule`: its children go into the rule that holds it
-            return (children, line, column, end_line, end_column, 0, _INLINE)
-        if kind == "expand1":
+        return children
+
+    if kind == "inline":  # `_rule`: its children go into the rule that holds it
+        def build(kids, tn):
+            return (children_of(kids), _span(kids), 0, _INLINE)
+    elif kind == "expand1":
+        def build(kids, tn):
+            children = children_of(kids)
             if len(children) != 1:
                 raise _GiveUp  # a Tree of a `?rule` (this grammar has none)
             child = children[0]
-            if child[6] == _TREE and line is not None:
+            span = _span(kids)
+            if child[3] == _TREE and span is not None:
                 if child[1] is None:
                     raise _GiveUp  # an empty tree given a place afterwards (this grammar has none)
                 # Lark gives the tree the span of this rule (brackets included), keeping its own
-                return (child[0], line, column, end_line, end_column, child[5], _TREE)
+                return (child[0], span, child[2], _TREE)
             return child
-        if func is None:
+    elif func is None:
+        def build(kids, tn):
             raise _GiveUp
-        values = [c[0] for c in children]
-        height = 1 + max([c[5] for c in children], default=0)
-        if wants_meta:
-            meta = _Meta()
-            if line is not None:
-                meta.line, meta.column, meta.end_line, meta.end_column = line, column, end_line, end_column
-            return (func(tn, meta, values), line, column, end_line, end_column, height, _TREE)
-        return (func(tn, values), line, column, end_line, end_column, height, _TREE)
+    elif wants_meta:
+        def build(kids, tn):
+            children = children_of(kids)
+            span = _span(kids)
+            return (func(tn, span or _NOWHERE, [c[0] for c in children]), span,
+                    1 + max([c[2] for c in children], default=0), _TREE)
+    else:
+        def build(kids, tn):
+            children = children_of(kids)
+            return (func(tn, [c[0] for c in children]), _span(kids),
+                    1 + max([c[2] for c in children], default=0), _TREE)
+    return build
 
 
 @lru_cache(maxsize=1)
