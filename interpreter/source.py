@@ -30,6 +30,22 @@ SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
+def position(path: str, line: int, column: int, end_column: int | None = None) -> Position:
+    """`Position(path, line, column, end_column)`, made faster: a position is a frozen dataclass,
+    whose __init__ sets each field through object.__setattr__, and a check makes one for every
+    value of every file and every node of every rules text. Same class, same fields."""
+    made = _new(Position)
+    fields = made.__dict__
+    fields["path"] = path
+    fields["line"] = line
+    fields["column"] = column
+    fields["end_column"] = end_column
+    return made
+
+
+_new = object.__new__
+
+
 class Node:
     """Mixin for loaded values that know their position."""
 
@@ -46,16 +62,16 @@ class PStr(str):
         if self.style in ("|", ">"):
             # block scalars start on the next line, indented by `lines[0]`
             indent = self.lines or 0
-            return Position(base.path, base.line + line, indent + column)
+            return position(base.path, base.line + line, indent + column)
         if line == 1:
             quote = 1 if self.style in ('"', "'") else 0
-            return Position(base.path, base.line, base.column + quote + column - 1)
+            return position(base.path, base.line, base.column + quote + column - 1)
         last = getattr(self, "end_line", None)
         if last is not None and base.line + line - 1 > last:
             # the line breaks came from escapes ('\n') or folding, not from the file:
             # point at the string itself rather than past its end
-            return Position(base.path, base.line, base.column)
-        return Position(base.path, base.line + line - 1, column)
+            return position(base.path, base.line, base.column)
+        return position(base.path, base.line + line - 1, column)
 
 
 class PDict(dict):
@@ -124,7 +140,7 @@ class _Builder:
         if self.count > MAX_NODES:
             raise ContentError(f"the document has more than {MAX_NODES} values",
                                _pos(self.path, mark), "split the content into several files")
-        pos = Position(self.path, mark.line + 1, mark.column + 1)
+        pos = position(self.path, mark.line + 1, mark.column + 1)
         if depth > MAX_DEPTH:
             raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,
                                "content files hold shallow data: flatten this value")
