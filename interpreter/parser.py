@@ -17,6 +17,7 @@ from lark.indenter import DedentError, Indenter
 from . import nodes as N
 from .diagnostics import ContentError, Position
 from .resources import grammar_path
+from .source import position
 
 START_SYMBOLS = ("procedure", "ability", "condition")
 
@@ -194,7 +195,7 @@ class _ToNodes(Transformer):
         end = getattr(meta_or_tok, "end_column", None)
         pos = self._locate(line, col)
         if end is not None and getattr(meta_or_tok, "end_line", line) == line:
-            pos = Position(pos.path, pos.line, pos.column, pos.column + (end - col))
+            pos = position(pos.path, pos.line, pos.column, pos.column + (end - col))
         return pos
 
     # top level
@@ -616,8 +617,8 @@ class _FastParser:
                         raise TypeError(f"unexpected keyword terminal {t.name}")
                     words.setdefault(str(t.pattern.value), str(t.name))
                 unless[str(type_)] = words
-            self.lexers[state] = (tuple(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
-                                  frozenset(map(str, basic.newline_types)))
+            self.lexers[state] = (_scan_function(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
+                                  frozenset(map(str, basic.newline_types)), _skips_blanks(scanner, basic.ignore_types))
         indenter = lark.options.postlex
         self.indenter = (str(indenter.NL_type), str(indenter.INDENT_type), str(indenter.DEDENT_type),
                          frozenset(map(str, indenter.OPEN_PAREN_types)),
@@ -661,6 +662,7 @@ class _FastParser:
 
     def _parse(self, text, start, tn):
         states, lexers, units, kept = self.states, self.lexers, self.units, self.kept
+        new_meta, blanks = tuple.__new__, _BLANKS.match
         nl_type, indent_type, dedent_type, opening, closing, tab_len = self.indenter
         end_state, ends = self.end_states[start], self.ends
         stack = [self.start_states[start]]
@@ -669,16 +671,17 @@ class _FastParser:
         paren, levels, last = 0, [0], None
         done = False
         while not done:
-            mres, unless, ignore, newlines = lexers[stack[-1]]
+            scan, unless, ignore, newlines, skips_blanks = lexers[stack[-1]]
             entry = None
             while pos < end:
-                for mre in mres:
-                    m = mre.match(text, pos)
-                    if m is not None:
+                if skips_blanks and text[pos] in " \t":  # most tokens follow a space: no need to scan it
+                    pos = blanks(text, pos).end()
+                    if pos == end:
                         break
-                else:
+                m = scan(text, pos)
+                if m is None:
                     raise _GiveUp  # Lark reports the unexpected character
-                value, type_ = m.group(0), m.lastgroup
+                value, type_ = m.group(), m.lastgroup
                 tok_line, tok_column, tok_pos = line, pos - line_start + 1, pos
                 if type_ in newlines:
                     count = value.count("\n")
@@ -692,7 +695,7 @@ class _FastParser:
                     type_ = unless[type_].get(value, type_)
                 tok_end = pos - line_start + 1
                 tok = Token(type_, value, tok_pos, tok_line, tok_column, line, tok_end, pos) if type_ in kept else None
-                entry = (tok, _Meta(tok_line, tok_column, line, tok_end), 0, _TOKEN)
+                entry = (tok, new_meta(_Meta, (tok_line, tok_column, line, tok_end)), 0, _TOKEN)
                 break
             if entry is None:  # the end of the text: the Indenter closes the open blocks, then $END
                 todo = [((None, last[1], 0, _TOKEN), dedent_type)] * (len(levels) - 1)
@@ -769,9 +772,41 @@ class _FastParser:
         raise _GiveUp
 
 
+_BLANKS = re.compile(r"[\t ]+")
+
+
+def _skips_blanks(scanner, ignore) -> bool:
+    """Whether spaces and tabs are always ignored by this lexer, whole: then they can be skipped
+    before scanning (which would find them, as one ignored token, and scan again)."""
+    ignored = [t for t in scanner.terminals if t.name in ignore]
+    if not any(t.pattern.to_regexp() in ("[\t ]+", "[ \t]+", r"[\t ]+", r"[ \t]+") for t in ignored):
+        return False
+    probes = (" ", "\t", " a", "\t1", ' "x"', " #", " \n", " -", " (", " =", " .", "\t\t")
+    return not any(re.match(t.pattern.to_regexp(), p) for t in scanner.terminals if t.name not in ignore
+                   for p in probes)
+
+
+def _scan_function(mres):
+    """Lark's Scanner.match: the first of its regular expressions that matches."""
+    if len(mres) == 1:
+        return mres[0].match
+
+    def scan(text, pos):
+        for mre in mres:
+            m = mre.match(text, pos)
+            if m is not None:
+                return m
+        return None
+    return scan
+
+
 def _span(kids):
     """What Lark's PropagatePositions gives a rule: from the start of its first child that has a
     place to the end of its last."""
+    if kids:
+        first, last = kids[0][1], kids[-1][1]
+        if first is not None and last is not None:  # most often
+            return first if first is last else tuple.__new__(_Meta, (first[0], first[1], last[2], last[3]))
     for k in kids:
         first = k[1]
         if first is not None:
@@ -930,7 +965,7 @@ def _printed_phrase(source: str, where):
             return None  # let the grammar decide
         col = m.start() + 1
         pos = where(1, col)
-        pos = Position(pos.path, pos.line, pos.column, pos.column + len(text))
+        pos = position(pos.path, pos.line, pos.column, pos.column + len(text))
         if text[0].isdigit():
             words.append(N.Word(pos, "number", int(text)))
         elif text in ("-", "\u2013", "\u2014"):
@@ -938,8 +973,8 @@ def _printed_phrase(source: str, where):
         else:
             words.append(N.Word(pos, "name", text))
     first, last = words[0].pos, words[-1].pos
-    phrase = N.Phrase(Position(first.path, first.line, first.column, last.end_column), words)
-    return N.PhraseAbility(Position(first.path, first.line, first.column), phrase)
+    phrase = N.Phrase(position(first.path, first.line, first.column, last.end_column), words)
+    return N.PhraseAbility(position(first.path, first.line, first.column), phrase)
 
 
 MAX_DEPTH = 100
