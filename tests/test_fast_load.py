@@ -81,3 +81,26 @@ def test_size_check_refuses_what_the_plain_walk_refuses_and_points_at_the_same_v
         assert got == expected, text
         outcomes.add(got is None)
     assert outcomes == {True, False}
+
+
+def test_positions_made_fast_are_positions():
+    from interpreter.diagnostics import Position
+    for args in [("f.yaml", 3, 7), ("f.yaml", 3, 7, 12), ("<text>", 1, 1, None)]:
+        fast, plain = source.position(*args), Position(*args)
+        assert type(fast) is Position
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain) and str(fast) == str(plain)
+        assert vars(fast) == vars(plain)
+    assert source.position("a", 1, 2) < Position("a", 1, 3) < source.position("a", 2, 1)
+    with pytest.raises(AttributeError):
+        source.position("a", 1, 2).line = 3  # still frozen
+
+
+def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
+    import gc
+
+    from interpreter.checking import check_paths
+    before = gc.get_threshold()
+    check_paths([str(tmp_path / "missing")])
+    (tmp_path / "bad.yaml").write_text("kind: [\n", encoding="utf-8")
+    check_paths([str(tmp_path / "bad.yaml")])
+    assert gc.get_threshold() == before
