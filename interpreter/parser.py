@@ -17,7 +17,7 @@ from lark.indenter import DedentError, Indenter
 from . import nodes as N
 from .diagnostics import ContentError, Position
 from .resources import grammar_path
-from .source import position
+from .source import PStr, position
 
 START_SYMBOLS = ("procedure", "ability", "condition")
 
@@ -186,6 +186,8 @@ class _ToNodes(Transformer):
     def __init__(self, locate):
         super().__init__()
         self._locate = locate  # (line, column) inside text -> Position
+        # the place of a text of a file also spans to an end column in one go
+        self._span = locate if getattr(locate, "__func__", None) is PStr.text_position else None
 
     def _p(self, meta_or_tok) -> Position:
         line = getattr(meta_or_tok, "line", None)
@@ -193,10 +195,12 @@ class _ToNodes(Transformer):
             return self._locate(1, 1)
         col = meta_or_tok.column
         end = getattr(meta_or_tok, "end_column", None)
-        pos = self._locate(line, col)
         if end is not None and getattr(meta_or_tok, "end_line", line) == line:
-            pos = position(pos.path, pos.line, pos.column, pos.column + (end - col))
-        return pos
+            if self._span is not None:
+                return self._span(line, col, end)
+            pos = self._locate(line, col)
+            return position(pos.path, pos.line, pos.column, pos.column + (end - col))
+        return self._locate(line, col)
 
     # top level
     @v_args(meta=True)
@@ -652,7 +656,7 @@ class _FastParser:
                 func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
             elif not callable(func):
                 func = None
-        return (size, origin, _builder(include, trailing, kind, func, wants_meta)), include
+        return (size, origin, _builder(size, include, trailing, kind, func, wants_meta)), include
 
     def parse(self, text: str, start: str, where):
         try:
@@ -822,13 +826,18 @@ def _span(kids):
     return _Meta(first[0], first[1], last[2], last[3])
 
 
-def _builder(include, trailing, kind, func, wants_meta):
+def _builder(size, include, trailing, kind, func, wants_meta):
     """The function making the stack entry of one reduction: what Lark's ChildFilter,
-    ExpandSingleChild and PropagatePositions make of the children, then the `_ToNodes` method."""
+    ExpandSingleChild and PropagatePositions make of the children, then the `_ToNodes` method.
+    Written out for the frequent cases (every child kept; first and last children placed)."""
     plain = not trailing and all(not expand and not nones for _, expand, nones in include)
     picks = tuple(i for i, _, _ in include)
+    whole = plain and size > 0 and picks == tuple(range(size))  # the children are the kids
+    new = tuple.__new__
 
     def children_of(kids):
+        if whole:
+            return kids
         if plain:
             return [kids[i] for i in picks]
         children = []
@@ -847,8 +856,16 @@ def _builder(include, trailing, kind, func, wants_meta):
         return children
 
     if kind == "inline":  # `_rule`: its children go into the rule that holds it
-        def build(kids, tn):
-            return (children_of(kids), _span(kids), 0, _INLINE)
+        if whole:
+            def build(kids, tn):
+                first, last = kids[0][1], kids[-1][1]
+                if first is None or last is None:
+                    return (kids, _span(kids), 0, _INLINE)
+                return (kids, first if first is last else new(_Meta, (first[0], first[1], last[2], last[3])),
+                        0, _INLINE)
+        else:
+            def build(kids, tn):
+                return (children_of(kids), _span(kids), 0, _INLINE)
     elif kind == "expand1":
         def build(kids, tn):
             children = children_of(kids)
@@ -865,17 +882,25 @@ def _builder(include, trailing, kind, func, wants_meta):
     elif func is None:
         def build(kids, tn):
             raise _GiveUp
-    elif wants_meta:
+    elif size > 0:
         def build(kids, tn):
-            children = children_of(kids)
-            span = _span(kids)
-            return (func(tn, span or _NOWHERE, [c[0] for c in children]), span,
-                    1 + max([c[2] for c in children], default=0), _TREE)
+            children = kids if whole else children_of(kids)
+            first, last = kids[0][1], kids[-1][1]
+            if first is None or last is None:
+                span = _span(kids)
+            else:
+                span = first if first is last else new(_Meta, (first[0], first[1], last[2], last[3]))
+            values = [c[0] for c in children]
+            height = 1 + max([c[2] for c in children], default=0)
+            if wants_meta:
+                return (func(tn, span or _NOWHERE, values), span, height, _TREE)
+            return (func(tn, values), span, height, _TREE)
     else:
         def build(kids, tn):
             children = children_of(kids)
-            return (func(tn, [c[0] for c in children]), _span(kids),
-                    1 + max([c[2] for c in children], default=0), _TREE)
+            values = [c[0] for c in children]
+            height = 1 + max([c[2] for c in children], default=0)
+            return (func(tn, _NOWHERE, values) if wants_meta else func(tn, values), None, height, _TREE)
     return build
 
 

@@ -56,22 +56,27 @@ class Node:
 class PStr(str):
     """A string from a file; `text_position` maps a place inside it back to the file."""
 
-    def text_position(self, line: int, column: int) -> Position:
-        """Position in the file of (line, column) counted inside this string, from 1."""
+    def text_position(self, line: int, column: int, end_column: int | None = None) -> Position:
+        """Position in the file of (line, column) counted inside this string, from 1; given the
+        `end_column` of a span on that line, the position ends as far from its start."""
         base = self.pos
         if self.style in ("|", ">"):
             # block scalars start on the next line, indented by `lines[0]`
             indent = self.lines or 0
-            return position(base.path, base.line + line, indent + column)
-        if line == 1:
+            at_line, at_column = base.line + line, indent + column
+        elif line == 1:
             quote = 1 if self.style in ('"', "'") else 0
-            return position(base.path, base.line, base.column + quote + column - 1)
-        last = getattr(self, "end_line", None)
-        if last is not None and base.line + line - 1 > last:
-            # the line breaks came from escapes ('\n') or folding, not from the file:
-            # point at the string itself rather than past its end
-            return position(base.path, base.line, base.column)
-        return position(base.path, base.line + line - 1, column)
+            at_line, at_column = base.line, base.column + quote + column - 1
+        else:
+            last = getattr(self, "end_line", None)
+            if last is not None and base.line + line - 1 > last:
+                # the line breaks came from escapes ('\n') or folding, not from the file:
+                # point at the string itself rather than past its end
+                at_line, at_column = base.line, base.column
+            else:
+                at_line, at_column = base.line + line - 1, column
+        return position(base.path, at_line, at_column,
+                        None if end_column is None else at_column + (end_column - column))
 
 
 class PDict(dict):

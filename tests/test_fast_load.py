@@ -104,3 +104,17 @@ def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
     (tmp_path / "bad.yaml").write_text("kind: [\n", encoding="utf-8")
     check_paths([str(tmp_path / "bad.yaml")])
     assert gc.get_threshold() == before
+
+
+def test_a_text_s_span_is_its_start_position_stretched_to_the_end_column():
+    text = ("kind: cards\nplain: gain 1 x\nquoted: \"gain \\\"2\\\" x\"\nblock: |\n  if x:\n    pass\n"
+            "folded: >\n  a b\n  c d\nescaped: \"a\\nb\"\n")
+    data, _ = source.parse_yaml("f.yaml", text)
+    for key in ("plain", "quoted", "block", "folded", "escaped"):
+        s = data[key]
+        for line in (1, 2, 3):
+            for column in (1, 2, 5):
+                for end in (column, column + 1, column + 4):
+                    start = s.text_position(line, column)
+                    assert s.text_position(line, column, end) == source.position(
+                        start.path, start.line, start.column, start.column + (end - column))
