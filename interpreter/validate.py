@@ -52,7 +52,19 @@ class _Unsupported(Exception):
 def _all(checks):
     if len(checks) == 1:
         return checks[0]
+    if len(checks) == 2:  # most schemas: a type and one more keyword
+        first, second = checks
+        return lambda x: first(x) and second(x)
     return lambda x: all(c(x) for c in checks)
+
+
+def _every(item):
+    def check(values):
+        for v in values:
+            if not item(v):
+                return False
+        return True
+    return check
 
 
 def _compile(node, root, refs):
@@ -76,14 +88,17 @@ def _compile(node, root, refs):
             continue
         if key == "type":
             preds = [types[t] for t in (value if isinstance(value, list) else [value])]
-            checks.append(lambda x, preds=preds: any(p(checker, x) for p in preds))
+            if len(preds) == 1:
+                checks.append(lambda x, pred=preds[0]: pred(checker, x))
+            else:
+                checks.append(lambda x, preds=preds: any(p(checker, x) for p in preds))
         elif key in ("properties", "patternProperties", "additionalProperties", "required"):
             continue  # checked together below
         elif key == "items":
             if "prefixItems" in node:
                 raise _Unsupported("prefixItems")
-            item = _compile(value, root, refs)
-            checks.append(lambda x, item=item: not is_array(checker, x) or all(item(v) for v in x))
+            every = _every(_compile(value, root, refs))
+            checks.append(lambda x, every=every: not is_array(checker, x) or every(x))
         elif key == "minItems":
             checks.append(lambda x, n=value: not is_array(checker, x) or len(x) >= n)
         elif key == "maxItems":
