@@ -187,7 +187,7 @@ class _ToNodes(Transformer):
         super().__init__()
         self._locate = locate  # (line, column) inside text -> Position
         # the place of a text of a file also spans to an end column in one go
-        self._span = locate if getattr(locate, "__func__", None) is PStr.text_position else None
+        self._locate_span = locate if getattr(locate, "__func__", None) is PStr.text_position else None
 
     def _p(self, meta_or_tok) -> Position:
         line = getattr(meta_or_tok, "line", None)
@@ -196,8 +196,8 @@ class _ToNodes(Transformer):
         col = meta_or_tok.column
         end = getattr(meta_or_tok, "end_column", None)
         if end is not None and getattr(meta_or_tok, "end_line", line) == line:
-            if self._span is not None:
-                return self._span(line, col, end)
+            if self._locate_span is not None:
+                return self._locate_span(line, col, end)
             pos = self._locate(line, col)
             return position(pos.path, pos.line, pos.column, pos.column + (end - col))
         return self._locate(line, col)
@@ -580,10 +580,12 @@ class _FastParser:
     again. Here each stack entry is `(value, span, height, kind)`, the span (a `_Meta`, or None)
     being the one Lark's `PropagatePositions` gives the tree (or token) the value stands for:
     a rule spans from its first to its last child that has a place, keywords and newlines
-    included; the height is that of the Lark tree, for MAX_DEPTH. The language accepted is Lark's own (same tables, same lexers, same
-    indentation rules); whatever this loop does not take exactly as Lark would (any syntax
-    error, a bad dedent, a tree deeper than MAX_DEPTH) raises `_GiveUp`, and the text is
-    parsed again by Lark, which reports it as before.
+    included; the height is that of the Lark tree, for MAX_DEPTH.
+
+    The language accepted is Lark's own (same tables, same lexers, same indentation rules);
+    whatever this loop does not take exactly as Lark would (any syntax error, a bad dedent, a
+    tree deeper than MAX_DEPTH) raises `_GiveUp`, and the text is parsed again by Lark, which
+    reports it as before. tests/test_fast_parse.py compares both on every shipped text.
     """
 
     def __init__(self, lark: Lark):
@@ -646,7 +648,9 @@ class _FastParser:
         include = tuple(include)
         if expand1 and size == 1 and include == ((0, False, 0),) and not trailing:
             return (size, origin, None), include  # the child itself, its span unchanged
-        if origin.startswith("_"):
+        if origin.startswith("_") and expand1:
+            kind, func, wants_meta = "node", None, False  # not in this grammar: left to Lark
+        elif origin.startswith("_"):
             kind, func, wants_meta = "inline", None, False
         else:
             kind = "expand1" if expand1 else "node"
@@ -659,9 +663,12 @@ class _FastParser:
         return (size, origin, _builder(size, include, trailing, kind, func, wants_meta)), include
 
     def parse(self, text: str, start: str, where):
+        """The tree of `text`, or None to let Lark parse it (and report what is wrong)."""
         try:
             return self._parse(text, start, _ToNodes(where))
         except _GiveUp:
+            return None
+        except Exception:  # whatever it is, Lark meets it as before (the tests check it never happens)
             return None
 
     def _parse(self, text, start, tn):
@@ -785,6 +792,7 @@ def _skips_blanks(scanner, ignore) -> bool:
     ignored = [t for t in scanner.terminals if t.name in ignore]
     if not any(t.pattern.to_regexp() in ("[\t ]+", "[ \t]+", r"[\t ]+", r"[ \t]+") for t in ignored):
         return False
+    # and no other terminal starts with a blank: tried on a few texts that do
     probes = (" ", "\t", " a", "\t1", ' "x"', " #", " \n", " -", " (", " =", " .", "\t\t")
     return not any(re.match(t.pattern.to_regexp(), p) for t in scanner.terminals if t.name not in ignore
                    for p in probes)
@@ -908,7 +916,7 @@ def _builder(size, include, trailing, kind, func, wants_meta):
 def _fast_parser() -> _FastParser | None:
     try:
         return _FastParser(lark_parser())
-    except (TypeError, AttributeError, KeyError, ValueError):  # a Lark this loop does not know: Lark alone
+    except Exception:  # a Lark whose insides are not those this loop knows: Lark alone
         return None
 
 
