@@ -194,7 +194,7 @@ class _Builder:
                 if not isinstance(key, str):
                     raise ContentError(f"a key must be a string, not {type_name(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
-                # key.pos is where key_node starts
+                # the key's own position is where key_node starts: no need to make another
                 if key in out:
                     first = key_pos[key]
                     self.errors.append(ContentError(
