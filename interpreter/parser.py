@@ -604,10 +604,14 @@ class _FastParser:
                                               _VArgsWrapper, _vargs_meta)
             kept.update(str(rule.expansion[i].name) for i, _, _ in include if rule.expansion[i].is_term)
         self.kept = frozenset(kept)  # the tokens some rule keeps as a child; others only give a place
+        # Token(...) without the check of Token.__new__ for a deprecated keyword argument
+        self.new_token = getattr(Token, "_future_new", Token)
         # names as plain str: Lark's are often Tokens, whose == is a Python call at every look-up
         self.states = {state: {str(sym): (True, arg) if action is Shift else (False, rules[arg])
                                for sym, (action, arg) in actions.items()}
                        for state, actions in table.states.items()}
+        self.gotos = {state: {str(sym): arg for sym, (action, arg) in actions.items() if action is Shift}
+                      for state, actions in table.states.items()}  # where a reduced rule leads
         self.units = {}  # (state below, state, next token) -> state after the `?rule: child` reductions
         contextual = lark.parser.lexer.lexer
         self.lexers = {}
@@ -672,8 +676,8 @@ class _FastParser:
             return None
 
     def _parse(self, text, start, tn):
-        states, lexers, units, kept = self.states, self.lexers, self.units, self.kept
-        new_meta, blanks = tuple.__new__, _BLANKS.match
+        states, gotos, lexers, units, kept = self.states, self.gotos, self.lexers, self.units, self.kept
+        new_meta, blanks, new_token = tuple.__new__, _BLANKS.match, self.new_token
         nl_type, indent_type, dedent_type, opening, closing, tab_len = self.indenter
         end_state, ends = self.end_states[start], self.ends
         stack = [self.start_states[start]]
@@ -705,7 +709,7 @@ class _FastParser:
                 if type_ in unless:
                     type_ = unless[type_].get(value, type_)
                 tok_end = pos - line_start + 1
-                tok = Token(type_, value, tok_pos, tok_line, tok_column, line, tok_end, pos) if type_ in kept else None
+                tok = new_token(type_, value, tok_pos, tok_line, tok_column, line, tok_end, pos) if type_ in kept else None
                 entry = (tok, new_meta(_Meta, (tok_line, tok_column, line, tok_end)), 0, _TOKEN)
                 break
             if entry is None:  # the end of the text: the Indenter closes the open blocks, then $END
@@ -758,12 +762,12 @@ class _FastParser:
                         key = (stack[-2], top, type_)
                         after = units.get(key)
                         if after is None:
-                            below, after = stack[-2], states[stack[-2]][origin][1]
+                            below, after = stack[-2], gotos[stack[-2]][origin]
                             while True:
                                 nxt = states[after].get(type_)
                                 if nxt is None or nxt[0] or nxt[1][2] is not None or after in ends:
                                     break
-                                after = states[below][nxt[1][1]][1]
+                                after = gotos[below][nxt[1][1]]
                             units[key] = after
                         stack[-1] = after
                     else:
@@ -774,7 +778,7 @@ class _FastParser:
                         else:
                             kids = []
                         entries.append(build(kids, tn))
-                        stack.append(states[stack[-1]][origin][1])
+                        stack.append(gotos[stack[-1]][origin])
                     if done and stack[-1] == end_state and type_ == "$END":
                         root = entries[-1]
                         if root[2] > MAX_DEPTH:
