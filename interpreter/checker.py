@@ -265,20 +265,21 @@ class Checker:
 
     def _match(self, kw: KeywordDef, words, body):
         """Bindings when `words` fit the pattern of `kw`, else (None, (pos, message, hint))."""
-        usage = f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
-                                     if kw.params else " takes no value")
+        def usage():  # for a hint: made only when the words do not fit
+            return f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
+                                        if kw.params else " takes no value")
         result = self._match_from(kw, kw.words, 0, words, 0, {})
         if isinstance(result, dict):
             if kw.effect_param and body is None:
                 return None, (words[-1].pos, f"keyword '{kw.name}' needs an effect after ':'",
-                              f"write it as {usage.split(' takes')[0]}")
+                              f"write it as {usage().split(' takes')[0]}")
             if not kw.effect_param and body is not None:
                 return None, (words[-1].pos, f"keyword '{kw.name}' takes no effect after ':'", None)
             if kw.effect_param:
                 result[kw.effect_param] = body
             return result, None
         pos, message = result
-        return None, (pos, message, f"{usage}")
+        return None, (pos, message, f"{usage()}")
 
     def _match_from(self, kw, pat, i, words, j, bound):
         if i == len(pat):
