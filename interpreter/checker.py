@@ -47,6 +47,28 @@ class Scope:
         self.proc = proc
 
 
+# Nodes that hold no statement, only expressions and words: no local is bound inside them.
+_NO_STATEMENTS = (N.Number, N.String, N.Bool, N.NoneLit, N.Name, N.Attr, N.Index, N.Call, N.ListLit, N.Each,
+                  N.Mapped, N.BinOp, N.Compare, N.BoolOp, N.Not, N.Neg, N.Word)
+
+
+def _statement_nodes(node):
+    """The nodes of `N.walk(node)` but for those inside expressions, in the same order (what
+    `bound_names` looks for is never there, and walking every name and number costs)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, N.Node):
+            if isinstance(n, _NO_STATEMENTS):
+                continue
+            yield n
+            for value in vars(n).values():
+                if isinstance(value, (N.Node, list, tuple)):
+                    stack.append(value)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+
+
 class Checker:
     def __init__(self, game: GameDef, report: Report):
         self.g = game
@@ -55,6 +77,7 @@ class Checker:
         self.attr_types = {name: (CLASS if a.type == "class" else {"number": NUM, "string": STR, "boolean": BOOL,
                                                                     "list": LIST}.get(a.type, ANY))
                            for name, a in game.attributes.items()}
+        self._class_values_of: dict[int, tuple] = {}
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
         self.report.error(pos, message, hint)
@@ -242,20 +265,21 @@ class Checker:
 
     def _match(self, kw: KeywordDef, words, body):
         """Bindings when `words` fit the pattern of `kw`, else (None, (pos, message, hint))."""
-        usage = f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
-                                     if kw.params else " takes no value")
+        def usage():  # for a hint: made only when the words do not fit
+            return f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
+                                        if kw.params else " takes no value")
         result = self._match_from(kw, kw.words, 0, words, 0, {})
         if isinstance(result, dict):
             if kw.effect_param and body is None:
                 return None, (words[-1].pos, f"keyword '{kw.name}' needs an effect after ':'",
-                              f"write it as {usage.split(' takes')[0]}")
+                              f"write it as {usage().split(' takes')[0]}")
             if not kw.effect_param and body is not None:
                 return None, (words[-1].pos, f"keyword '{kw.name}' takes no effect after ':'", None)
             if kw.effect_param:
                 result[kw.effect_param] = body
             return result, None
         pos, message = result
-        return None, (pos, message, f"{usage}")
+        return None, (pos, message, f"{usage()}")
 
     def _match_from(self, kw, pat, i, words, j, bound):
         if i == len(pat):
@@ -349,8 +373,7 @@ class Checker:
         if attr.type == "class":
             values = value if isinstance(value, list) else [value]
             for v in values:
-                if not isinstance(v, str) or fold(v) not in {fold(x) for x in attr.values} | {
-                        k for k, (a, _) in self.g.classes.items() if a == attr.name}:
+                if not isinstance(v, str) or fold(v) not in self._class_values(attr):
                     hint = did_you_mean(str(v), attr.values)
                     self.error(getattr(v, "pos", pos), f"'{v}' is not a value of '{attr.name}'",
                                hint or "values: " + ", ".join(attr.values))
@@ -361,6 +384,16 @@ class Checker:
             self.error(pos, f"'{attr.name}' must be true or false, found {_show(value)}")
         elif attr.type == "string" and not isinstance(value, str):
             self.error(pos, f"'{attr.name}' must be a string, found {_show(value)}")
+
+    def _class_values(self, attr) -> set:
+        """The folded values and aliases of a class attribute, gathered once per check (the game's
+        attributes and classes do not change while it is checked), not once per card."""
+        known = self._class_values_of.get(id(attr))
+        if known is None or known[0] is not attr:
+            known = (attr, {fold(x) for x in attr.values} | {k for k, (a, _) in self.g.classes.items()
+                                                             if a == attr.name})
+            self._class_values_of[id(attr)] = known
+        return known[1]
 
     def card_ability(self, ab: AbilityDef) -> None:
         tree = ab.tree
@@ -459,7 +492,7 @@ class Checker:
     def bound_names(self, body, names: dict) -> dict:
         """Every local a block binds (let, choose, for, roll, option), with what is given."""
         out = dict(names)
-        for n in N.walk(body):
+        for n in _statement_nodes(body):
             if isinstance(n, N.Let):
                 out.setdefault(n.name, ANY)
             elif isinstance(n, (N.Choose, N.For)):

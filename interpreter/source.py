@@ -12,7 +12,7 @@ import re
 
 import yaml
 
-from .diagnostics import ContentError, Position, lines_of
+from .diagnostics import _LINE_BREAK, ContentError, Position, lines_of
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -23,9 +23,27 @@ MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
 MAX_DEPTH = 64
 _YAML = "tag:yaml.org,2002:"
+_STR = _YAML + "str"
+_SCALAR = yaml.ScalarNode
 # The tags a content file may hold, written or implied: plain data only.
 SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+def position(path: str, line: int, column: int, end_column: int | None = None) -> Position:
+    """`Position(path, line, column, end_column)`, made faster: a position is a frozen dataclass,
+    whose __init__ sets each field through object.__setattr__, and a check makes one for every
+    value of every file and every node of every rules text. Same class, same fields."""
+    made = _new(Position)
+    fields = made.__dict__
+    fields["path"] = path
+    fields["line"] = line
+    fields["column"] = column
+    fields["end_column"] = end_column
+    return made
+
+
+_new = object.__new__
 
 
 class Node:
@@ -38,22 +56,27 @@ class Node:
 class PStr(str):
     """A string from a file; `text_position` maps a place inside it back to the file."""
 
-    def text_position(self, line: int, column: int) -> Position:
-        """Position in the file of (line, column) counted inside this string, from 1."""
+    def text_position(self, line: int, column: int, end_column: int | None = None) -> Position:
+        """Position in the file of (line, column) counted inside this string, from 1; given the
+        `end_column` of a span on that line, the position ends as far from its start."""
         base = self.pos
         if self.style in ("|", ">"):
             # block scalars start on the next line, indented by `lines[0]`
             indent = self.lines or 0
-            return Position(base.path, base.line + line, indent + column)
-        if line == 1:
+            at_line, at_column = base.line + line, indent + column
+        elif line == 1:
             quote = 1 if self.style in ('"', "'") else 0
-            return Position(base.path, base.line, base.column + quote + column - 1)
-        last = getattr(self, "end_line", None)
-        if last is not None and base.line + line - 1 > last:
-            # the line breaks came from escapes ('\n') or folding, not from the file:
-            # point at the string itself rather than past its end
-            return Position(base.path, base.line, base.column)
-        return Position(base.path, base.line + line - 1, column)
+            at_line, at_column = base.line, base.column + quote + column - 1
+        else:
+            last = getattr(self, "end_line", None)
+            if last is not None and base.line + line - 1 > last:
+                # the line breaks came from escapes ('\n') or folding, not from the file:
+                # point at the string itself rather than past its end
+                at_line, at_column = base.line, base.column
+            else:
+                at_line, at_column = base.line + line - 1, column
+        return position(base.path, at_line, at_column,
+                        None if end_column is None else at_column + (end_column - column))
 
 
 class PDict(dict):
@@ -84,25 +107,31 @@ class _Builder:
         self.loader = loader
         self.count = 0
         self.errors: list[ContentError] = []
+        self.lines: list[str] | None = None
 
     def check_size(self, root) -> None:
         """Refuse documents whose aliases expand to too many values ("billion laughs")
         before building anything, pointing at the smallest value that is too large."""
+        scalar = yaml.ScalarNode
+        if isinstance(root, scalar):
+            return
         sizes: dict[int, int] = {}
         order = []
         stack = [(root, False)]
         while stack:  # post-order, iteratively: each shared (aliased) node is sized once
             node, done = stack.pop()
             if done:
-                children = _children(node)
-                sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(c)] for c in children))
+                total = 1
+                for c in _children(node):  # a scalar is one value: most are, and need no entry
+                    total += 1 if isinstance(c, scalar) else sizes[id(c)]
+                sizes[id(node)] = min(MAX_NODES + 1, total)
                 order.append(node)
                 continue
             if id(node) in sizes:
                 continue
             sizes[id(node)] = 0  # a placeholder: YAML cannot make cycles, but be safe
             stack.append((node, True))
-            stack.extend((c, False) for c in reversed(_children(node)))
+            stack.extend((c, False) for c in reversed(_children(node)) if not isinstance(c, scalar))
         if sizes[id(root)] <= MAX_NODES:
             return
         culprit = next(n for n in order if sizes[id(n)] > MAX_NODES)
@@ -112,20 +141,46 @@ class _Builder:
 
     def build(self, node, depth: int = 0):
         self.count += 1
+        mark = node.start_mark
         if self.count > MAX_NODES:
             raise ContentError(f"the document has more than {MAX_NODES} values",
-                               _pos(self.path, node.start_mark), "split the content into several files")
-        pos = _pos(self.path, node.start_mark)
+                               _pos(self.path, mark), "split the content into several files")
+        pos = position(self.path, mark.line + 1, mark.column + 1)
         if depth > MAX_DEPTH:
             raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,
                                "content files hold shallow data: flatten this value")
-        if node.tag not in SAFE_TAGS and node.tag != "!":
-            raise ContentError(f"unsupported YAML tag '{_show_tag(node.tag)}'", pos,
+        tag = node.tag
+        if tag not in SAFE_TAGS and tag != "!":
+            raise ContentError(f"unsupported YAML tag '{_show_tag(tag)}'", pos,
                                "remove the tag: content files hold plain data")
+        if isinstance(node, _SCALAR):  # the most frequent first
+            if tag == _STR or tag == "!":
+                s = PStr(node.value)
+                s.pos = pos
+                s.style = node.style
+                s.lines = None
+                s.end_line = node.end_mark.line + 1
+                if node.style in ("|", ">"):
+                    if self.lines is None:  # cut once for all the block scalars of the file
+                        self.lines = lines_of(self.loader_text)
+                    s.lines = _block_indent(self.lines, node)
+                return s
+            value = self._scalar(node)
+            if isinstance(value, bool) or value is None:
+                return value
+            if isinstance(value, int):
+                v = PInt(value)
+            elif isinstance(value, float):
+                v = PFloat(value)
+            else:  # timestamps, binary...: keep the text
+                v = PStr(node.value)
+                v.style, v.lines = node.style, None
+            v.pos = pos
+            return v
         if isinstance(node, yaml.MappingNode):
             out = PDict()
             out.pos = pos
-            out.key_pos = {}
+            out.key_pos = key_pos = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
@@ -139,41 +194,19 @@ class _Builder:
                 if not isinstance(key, str):
                     raise ContentError(f"a key must be a string, not {type_name(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
+                # the key's own position is where key_node starts: no need to make another
                 if key in out:
-                    first = out.key_pos[key]
+                    first = key_pos[key]
                     self.errors.append(ContentError(
                         f"duplicate key '{key}' (first defined at line {first.line})",
-                        _pos(self.path, key_node.start_mark), "remove one of the two"))
+                        key.pos, "remove one of the two"))
                     continue
-                out.key_pos[key] = _pos(self.path, key_node.start_mark)
+                key_pos[key] = key.pos
                 out[key] = self.build(value_node, depth + 1)
             return out
-        if isinstance(node, yaml.SequenceNode):
-            out = PList(self.build(v, depth + 1) for v in node.value)
-            out.pos = pos
-            return out
-        tag = node.tag
-        if tag in (_YAML + "str", "!"):
-            s = PStr(node.value)
-            s.pos = pos
-            s.style = node.style
-            s.lines = None
-            s.end_line = node.end_mark.line + 1
-            if node.style in ("|", ">"):
-                s.lines = _block_indent(self.loader_text, node)
-            return s
-        value = self._scalar(node)
-        if isinstance(value, bool) or value is None:
-            return value
-        if isinstance(value, int):
-            v = PInt(value)
-        elif isinstance(value, float):
-            v = PFloat(value)
-        else:  # timestamps, binary...: keep the text
-            v = PStr(node.value)
-            v.style, v.lines = node.style, None
-        v.pos = pos
-        return v
+        out = PList([self.build(v, depth + 1) for v in node.value])  # a sequence
+        out.pos = pos
+        return out
 
     def _scalar(self, node):
         constructor = yaml.SafeLoader.yaml_constructors.get(node.tag)
@@ -198,9 +231,8 @@ def _show_tag(tag: str) -> str:
     return "!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag
 
 
-def _block_indent(text: str, node) -> int:
-    """Column (0-based) at which the lines of a block scalar start."""
-    lines = lines_of(text)
+def _block_indent(lines: list[str], node) -> int:
+    """Column (0-based) at which the lines of a block scalar start (`lines`: those of the file)."""
     first = node.start_mark.line + 1
     for i in range(first, min(len(lines), node.end_mark.line + 1)):
         line = lines[i]
@@ -261,7 +293,7 @@ def decode(path: str, raw: bytes) -> str:
 
 def parse_yaml(path: str, text: str):
     """Positioned data of one YAML document; raises ContentError on bad YAML."""
-    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in lines_of(text)):
+    if not text.strip() or _only_comments(text):
         raise ContentError("file is empty", Position(path, 1, 1),
                            "a content file starts with 'kind:' (game, cards, keywords, board, scenario or rules-test)")
     if "\t" in text:
@@ -290,6 +322,19 @@ def parse_yaml(path: str, text: str):
     except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
         raise ContentError("the document nests too deeply to be read", Position(path, 1, 1)) from None
     return data, builder.errors
+
+
+def _only_comments(text: str) -> bool:
+    """Whether every line of `text` (as `lines_of` cuts them) is blank or a comment, reading
+    no further than the first line that is not (usually the first)."""
+    start = 0
+    for m in _LINE_BREAK.finditer(text):
+        line = text[start:m.start()]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return False
+        start = m.end()
+    line = text[start:]
+    return not (line.strip() and not line.lstrip().startswith("#"))
 
 
 # What is left open when a file ends too early, by the context PyYAML names.

@@ -8,6 +8,7 @@ best match is shown, as jsonschema's `best_match` picks it.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 
 from jsonschema import Draft202012Validator
@@ -30,6 +31,172 @@ def schema(kind: str) -> dict:
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     return Draft202012Validator(schema(kind))
+
+
+# A yes/no check of a whole file, much faster than jsonschema's walk -----------------
+#
+# Most files are valid, and jsonschema spends its time building the context of errors that
+# are not there. The keywords our schemas use are compiled once into plain functions that
+# only say whether a value is valid, with jsonschema's own meaning of each keyword (its type
+# predicates, its `equal`, `re.search`). Only a file they find invalid is given to jsonschema,
+# which finds and describes its errors as before. A schema with a keyword not handled here
+# is always left to jsonschema.
+
+_ANNOTATIONS = frozenset(("$schema", "$id", "$comment", "title", "description", "$defs", "default", "examples"))
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _all(checks):
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:  # most schemas: a type and one more keyword
+        first, second = checks
+        return lambda x: first(x) and second(x)
+    return lambda x: all(c(x) for c in checks)
+
+
+def _every(item):
+    def check(values):
+        for v in values:
+            if not item(v):
+                return False
+        return True
+    return check
+
+
+def _compile(node, root, refs):
+    """A function value -> bool saying whether `value` is valid against schema `node`."""
+    if node is True:
+        return lambda x: True
+    if node is False:
+        return lambda x: False
+    if not isinstance(node, dict):
+        raise _Unsupported(repr(node))
+    from jsonschema._utils import equal
+    types = Draft202012Validator.TYPE_CHECKER._type_checkers
+    checker = Draft202012Validator.TYPE_CHECKER
+    is_object, is_array, is_string, is_number = (types["object"], types["array"], types["string"],
+                                                types["number"])
+    if node is not root and "$id" in node:
+        raise _Unsupported("$id")  # a new base for the references below it
+    checks = []
+    for key, value in node.items():
+        if key in _ANNOTATIONS:
+            continue
+        if key == "type":
+            preds = [types[t] for t in (value if isinstance(value, list) else [value])]
+            if len(preds) == 1:
+                checks.append(lambda x, pred=preds[0]: pred(checker, x))
+            else:
+                checks.append(lambda x, preds=preds: any(p(checker, x) for p in preds))
+        elif key in ("properties", "patternProperties", "additionalProperties", "required"):
+            continue  # checked together below
+        elif key == "items":
+            if "prefixItems" in node:
+                raise _Unsupported("prefixItems")
+            every = _every(_compile(value, root, refs))
+            checks.append(lambda x, every=every: not is_array(checker, x) or every(x))
+        elif key == "minItems":
+            checks.append(lambda x, n=value: not is_array(checker, x) or len(x) >= n)
+        elif key == "maxItems":
+            checks.append(lambda x, n=value: not is_array(checker, x) or len(x) <= n)
+        elif key == "minLength":
+            checks.append(lambda x, n=value: not is_string(checker, x) or len(x) >= n)
+        elif key == "maxLength":
+            checks.append(lambda x, n=value: not is_string(checker, x) or len(x) <= n)
+        elif key == "pattern":
+            checks.append(lambda x, p=value: not is_string(checker, x) or re.search(p, x) is not None)
+        elif key == "minimum":
+            checks.append(lambda x, n=value: not is_number(checker, x) or not x < n)
+        elif key == "maximum":
+            checks.append(lambda x, n=value: not is_number(checker, x) or not x > n)
+        elif key == "const":
+            checks.append(lambda x, c=value: equal(x, c))
+        elif key == "enum":
+            checks.append(lambda x, e=value: any(equal(each, x) for each in e))
+        elif key in ("anyOf", "oneOf", "allOf"):
+            subs = [_compile(v, root, refs) for v in value]
+            if key == "anyOf":
+                checks.append(lambda x, subs=subs: any(f(x) for f in subs))
+            elif key == "oneOf":
+                checks.append(lambda x, subs=subs: sum(1 for f in subs if f(x)) == 1)
+            else:
+                checks.append(lambda x, subs=subs: all(f(x) for f in subs))
+        elif key == "$ref":
+            if not isinstance(value, str) or not value.startswith("#/"):
+                raise _Unsupported(value)
+            checks.append(_reference(value, root, refs))
+        else:
+            raise _Unsupported(key)
+    if any(k in node for k in ("properties", "patternProperties", "additionalProperties", "required")):
+        checks.append(_object_check(node, root, refs, is_object, checker))
+    if not checks:
+        return lambda x: True
+    return _all(checks)
+
+
+def _object_check(node, root, refs, is_object, checker):
+    """properties, patternProperties, additionalProperties and required, in one pass over the keys."""
+    props = {k: _compile(v, root, refs) for k, v in node.get("properties", {}).items()}
+    patterns = [(p, _compile(v, root, refs)) for p, v in node.get("patternProperties", {}).items()]
+    joined = "|".join(node.get("patternProperties", {}))
+    extra = node.get("additionalProperties", True)
+    extra = None if extra is True else _compile(extra, root, refs)
+    required = list(node.get("required", []))
+
+    def check(x):
+        if not is_object(checker, x):
+            return True
+        for k in required:
+            if k not in x:
+                return False
+        for k, v in x.items():
+            f = props.get(k)
+            if f is not None and not f(v):
+                return False
+            for p, g in patterns:
+                if re.search(p, k) and not g(v):
+                    return False
+            if extra is not None and f is None and not (joined and re.search(joined, k)) and not extra(v):
+                return False
+        return True
+    return check
+
+
+def _reference(ref, root, refs):
+    """A local reference, compiled once even when it refers to itself."""
+    if ref not in refs:
+        refs[ref] = None  # being compiled
+        target = root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(target, dict) or part not in target:
+                raise _Unsupported(ref)
+            target = target[part]
+        refs[ref] = _compile(target, root, refs)
+    return lambda x: refs[ref](x)
+
+
+def _quickly_valid(kind: str, data) -> bool:
+    quick = quick_check(kind)
+    if quick is None:
+        return False
+    try:
+        return quick(data)
+    except Exception:  # whatever it is, jsonschema meets it as before
+        return False
+
+
+@lru_cache(maxsize=None)
+def quick_check(kind: str):
+    """The yes/no check of a kind's schema, or None when it is left to jsonschema."""
+    try:
+        return _compile(schema(kind), schema(kind), {})
+    except _Unsupported:
+        return None
 
 
 def file_kind(src: SourceFile) -> str:
@@ -125,6 +292,8 @@ def validate(src: SourceFile) -> list[ContentError]:
     except ContentError as exc:
         return [exc]
     data = src.data
+    if _quickly_valid(kind, data):
+        return []
     errors = []
     for error in sorted(validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator in ("anyOf", "oneOf") and error.context:

@@ -1,0 +1,56 @@
+"""The checker's shortcuts against what they replace: the locals of a block found without
+walking its expressions, and the values of a class attribute gathered once per check."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter import checker as C
+from interpreter import nodes as N
+from interpreter.diagnostics import Report
+from interpreter.names import fold
+
+BINDERS = (N.Let, N.Choose, N.For, N.Roll, N.Option)
+
+
+def _trees(defn):
+    for card in defn.cards:
+        for ab in card.abilities:
+            yield ab.tree
+    for kw in defn.keywords:
+        yield from kw.trees
+    for proc in defn.procedures.values():
+        yield getattr(proc, "tree", None)
+    for sc in defn.scenarios:
+        yield getattr(sc, "setup_tree", None)
+        for _, tree in getattr(sc, "procedure_trees", {}).values():
+            yield tree
+    for t in defn.tests:
+        yield t.given
+        yield t.when
+
+
+@pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
+def test_locals_are_found_in_the_same_order_without_walking_expressions(game_id):
+    defn = interpreter.load(game_id).compiled.defn
+    trees = [t for t in _trees(defn) if t is not None]
+    assert len(trees) > 50
+    binders = 0
+    for tree in trees:
+        plain = [n for n in N.walk(tree) if isinstance(n, BINDERS)]
+        quick = [n for n in C._statement_nodes(tree) if isinstance(n, BINDERS)]
+        assert [id(n) for n in quick] == [id(n) for n in plain]
+        binders += len(plain)
+    assert binders > 20
+
+
+@pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
+def test_values_of_a_class_attribute_are_those_gathered_each_time(game_id):
+    defn = interpreter.load(game_id).compiled.defn
+    check = C.Checker(defn, Report())
+    classes = [a for a in defn.attributes.values() if a.type == "class"]
+    assert classes
+    for attr in classes:
+        plain = {fold(x) for x in attr.values} | {k for k, (a, _) in defn.classes.items() if a == attr.name}
+        assert check._class_values(attr) == plain
+        assert check._class_values(attr) is check._class_values(attr)

@@ -1,0 +1,120 @@
+"""The loader's quick paths against the plain ones they replace: the test for a file holding
+only comments, and the size of documents whose aliases repeat values."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import yaml
+
+from interpreter import source
+from interpreter.diagnostics import ContentError, lines_of
+
+
+def _only_comments_plainly(text):
+    return all(not line.strip() or line.lstrip().startswith("#") for line in lines_of(text))
+
+
+def test_only_comments_reads_lines_as_lines_of_cuts_them():
+    rng = random.Random(7)
+    pieces = ["", " ", "\t", "#", "# c", "  # c", "kind: x", "a", "\r\n", "\n", "\r", "\x85", "\u2028", "\u2029",
+              "\x0c", "\x1c", "\u00a0", " #x\n"]
+    texts = ["", "\n", "# a\n# b", "#\r\n  \r\nkind: cards\n", "a\u2028#", "#\u2028a", "# a\x1cb"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(5000)]
+    for text in texts:
+        assert source._only_comments(text) == _only_comments_plainly(text), repr(text)
+
+
+def _check_size_plainly(path, root, limit):
+    """The size check as it was first written: every value sized in one post-order walk."""
+    sizes, order, stack = {}, [], [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            children = source._children(node)
+            sizes[id(node)] = min(limit + 1, 1 + sum(sizes[id(c)] for c in children))
+            order.append(node)
+            continue
+        if id(node) in sizes:
+            continue
+        sizes[id(node)] = 0
+        stack.append((node, True))
+        stack.extend((c, False) for c in reversed(source._children(node)))
+    if sizes[id(root)] <= limit:
+        return None
+    culprit = next(n for n in order if sizes[id(n)] > limit)
+    return source._pos(path, culprit.start_mark)
+
+
+def _aliased_document(rng):
+    lines, anchors = [], []
+    for i in range(rng.randint(1, 6)):
+        kind = rng.random()
+        if anchors and kind < 0.4:
+            lines.append(f"k{i}: [{', '.join('*' + rng.choice(anchors) for _ in range(rng.randint(1, 5)))}]")
+        elif kind < 0.7:
+            lines.append(f"k{i}: &a{i} [{', '.join(str(n) for n in range(rng.randint(0, 6)))}]")
+            anchors.append(f"a{i}")
+        elif anchors and kind < 0.85:
+            lines.append(f"k{i}: &a{i} {{x: *{rng.choice(anchors)}, y: *{rng.choice(anchors)}, z: 1}}")
+            anchors.append(f"a{i}")
+        else:
+            lines.append(f"k{i}: &a{i} word{i}")
+            anchors.append(f"a{i}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("limit", [5, 12, 40])
+def test_size_check_refuses_what_the_plain_walk_refuses_and_points_at_the_same_value(limit, monkeypatch):
+    monkeypatch.setattr(source, "MAX_NODES", limit)
+    rng = random.Random(limit)
+    outcomes = set()
+    for _ in range(400):
+        text = _aliased_document(rng)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        expected = _check_size_plainly("f.yaml", root, limit)
+        try:
+            source._Builder("f.yaml", None).check_size(root)
+            got = None
+        except ContentError as exc:
+            got = exc.position
+        assert got == expected, text
+        outcomes.add(got is None)
+    assert outcomes == {True, False}
+
+
+def test_positions_made_fast_are_positions():
+    from interpreter.diagnostics import Position
+    for args in [("f.yaml", 3, 7), ("f.yaml", 3, 7, 12), ("<text>", 1, 1, None)]:
+        fast, plain = source.position(*args), Position(*args)
+        assert type(fast) is Position
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain) and str(fast) == str(plain)
+        assert vars(fast) == vars(plain)
+    assert source.position("a", 1, 2) < Position("a", 1, 3) < source.position("a", 2, 1)
+    with pytest.raises(AttributeError):
+        source.position("a", 1, 2).line = 3  # still frozen
+
+
+def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
+    import gc
+
+    from interpreter.checking import check_paths
+    before = gc.get_threshold()
+    check_paths([str(tmp_path / "missing")])
+    (tmp_path / "bad.yaml").write_text("kind: [\n", encoding="utf-8")
+    check_paths([str(tmp_path / "bad.yaml")])
+    assert gc.get_threshold() == before
+
+
+def test_a_text_s_span_is_its_start_position_stretched_to_the_end_column():
+    text = ("kind: cards\nplain: gain 1 x\nquoted: \"gain \\\"2\\\" x\"\nblock: |\n  if x:\n    pass\n"
+            "folded: >\n  a b\n  c d\nescaped: \"a\\nb\"\n")
+    data, _ = source.parse_yaml("f.yaml", text)
+    for key in ("plain", "quoted", "block", "folded", "escaped"):
+        s = data[key]
+        for line in (1, 2, 3):
+            for column in (1, 2, 5):
+                for end in (column, column + 1, column + 4):
+                    start = s.text_position(line, column)
+                    assert s.text_position(line, column, end) == source.position(
+                        start.path, start.line, start.column, start.column + (end - column))

@@ -1,0 +1,154 @@
+"""The fast parser (Lark's tables run by our own loop, nodes built while reducing) against
+Lark itself: for every rules text of the shipped content and of the test files, and for
+thousands of damaged variants of them, the same tree with the same positions, or the
+same error with the same message, position and hint."""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from interpreter import nodes as N
+from interpreter import parser as P
+from interpreter.checking import check_paths
+from interpreter.diagnostics import ContentError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def dump(n):
+    """A node tree as plain data, positions included (those of names as well)."""
+    if isinstance(n, N.Node):
+        return (type(n).__name__, n.pos, {k: dump(v) for k, v in vars(n).items() if k != "pos"})
+    if isinstance(n, (list, tuple)):
+        return [type(n).__name__] + [dump(x) for x in n]
+    if isinstance(n, P.Located):
+        return ("Located", str(n), n.pos)
+    return (type(n).__name__, n)
+
+
+def outcome(text, start, where):
+    P._TREES.clear()
+    try:
+        return ("tree", dump(P.parse(text, start, where)))
+    except ContentError as exc:
+        return ("error", exc.message, exc.position, exc.hint)
+
+
+@lru_cache(maxsize=1)
+def rules_texts():
+    """Every (text, start, where) that checking the content and the test files parses."""
+    seen = {}
+    real = P.parse
+
+    def record(text, start, where=None, path="<text>"):
+        seen.setdefault((str(text), start, getattr(where, "__self__", None) and where.__self__.pos), (str(text), start, where))
+        return real(text, start, where, path)
+    P.parse = record
+    try:
+        import interpreter.pack as pack
+        pack.parse = record
+        # in one call: the files that name one game are checked with it once
+        check_paths([str(ROOT / "content")] + [str(f) for folder in ("tests/corpus", "tests/fixtures")
+                                               for f in sorted((ROOT / folder).rglob("*.yaml"))])
+    finally:
+        P.parse = real
+        pack.parse = real
+    return list(seen.values())
+
+
+def test_many_texts_are_collected():
+    texts = rules_texts()
+    assert len(texts) > 500
+    assert {s for _, s, _ in texts} == {"ability", "procedure", "condition"}
+
+
+def _compare(cases, monkeypatch):
+    fast = [outcome(*c) for c in cases]
+    assert P._fast_parser() is not None
+    monkeypatch.setattr(P, "_fast_parser", lambda: None)
+    slow = [outcome(*c) for c in cases]
+    mismatches = [(c[0], c[1], f, s) for c, f, s in zip(cases, fast, slow) if f != s]
+    assert mismatches == []
+    return fast
+
+
+def test_every_shipped_and_test_text_gives_lark_s_tree_and_positions(monkeypatch):
+    texts = rules_texts()
+    results = _compare(texts, monkeypatch)
+    assert sum(r[0] == "tree" for r in results) > 500
+
+
+def test_the_fast_parser_reads_every_text_lark_reads():
+    """It leaves to Lark only what Lark refuses (else it would be slow, silently)."""
+    fast = P._fast_parser()
+    for text, start, where in rules_texts():
+        source = text if text.endswith("\n") else text + "\n"
+        try:
+            P.parse(text, start, where)
+        except ContentError:
+            continue
+        if start == "ability" and P._printed_phrase(source, where or (lambda l, c: P.Position("<t>", l, c))):
+            continue
+        assert fast.parse(source, start, where or (lambda l, c: P.Position("<t>", l, c))) is not None, text
+
+
+def _damaged(text: str, rng: random.Random) -> str:
+    pieces = ["(", ")", "[", "]", ":", ",", ".", "\n", "\n    ", "\n  ", " if ", " each ", " - ", "\u2013",
+              "\"", "'", "=", "==", " not ", "#", " 3", " x", "\t", "optionally", "\n\n"]
+    out = text
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(out) + 1)
+        choice = rng.random()
+        if choice < 0.4 and out:
+            j = min(len(out), i + rng.randint(1, 6))
+            out = out[:i] + out[j:]
+        elif choice < 0.8:
+            out = out[:i] + rng.choice(pieces) + out[i:]
+        else:  # a line repeated or moved in or out
+            lines = out.split("\n")
+            k = rng.randrange(len(lines))
+            lines.insert(k, ("  " if rng.random() < 0.5 else "") + lines[rng.randrange(len(lines))])
+            out = "\n".join(lines)
+    return out
+
+
+def test_damaged_texts_give_lark_s_tree_or_error(monkeypatch):
+    rng = random.Random(20240607)
+    texts = rules_texts()
+    cases = []
+    for _ in range(3000):
+        text, start, where = texts[rng.randrange(len(texts))]
+        cases.append((_damaged(text, rng), start, where))
+    results = _compare(cases, monkeypatch)
+    kinds = {r[0] for r in results}
+    assert kinds == {"tree", "error"}  # both sides were exercised
+
+
+EDGE_TEXTS = [
+    ("(" * 150 + "1" + ")" * 150, "condition"),
+    ("".join("  " * i + "if x:\n" for i in range(60)) + "  " * 60 + "pass\n", "procedure"),
+    ("-" * 120 + "1", "condition"),
+    *[("not " * k + "x", "condition") for k in range(96, 101)],  # around MAX_DEPTH
+    *[("gain " + "-" * k + "1 x", "procedure") for k in range(95, 100)],
+    ("x" + ".y" * 200, "condition"),
+    ("if x:\n    pass\n  pass\n", "procedure"),
+    ("gain (1 +\n  2) coins\nif (a and\nb):\n  pass\n", "procedure"),
+    ("when played optionally if x: gain 1 coins", "ability"),
+    ("action \"Go\" during main, other cost tap, pay 2 coins once per turn if x: pass", "ability"),
+    ("choose c from [each p in players where p is x, q for each q in y] by you optionally \"P\"", "procedure"),
+    ("choose by you \"Pick\":\n  option \"A\" for each c in hand if c is x:\n    pass\n  option actions during main\n",
+     "procedure"),
+    ("\n\n# only a comment\ngain 1 coins # trailing\n\n", "procedure"),
+    ("Affinit\u00e9 2 \u2013 Module: gain 1 x\n", "ability"),
+    ("move top to bottom at top", "procedure"),
+    ("", "procedure"),
+    ("   ", "condition"),
+]
+
+
+@pytest.mark.parametrize("text,start", EDGE_TEXTS, ids=[f"edge{i}" for i in range(len(EDGE_TEXTS))])
+def test_edge_texts_give_lark_s_tree_or_error(text, start, monkeypatch):
+    _compare([(text, start, None)], monkeypatch)
