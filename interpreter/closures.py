@@ -95,7 +95,7 @@ class ClosureExprs:
         obj = self.closure(e.obj, ctx)
         if n in g.zones:
             zname = n
-            from .pygen import _zone
+            from .runtime import _zone
             team_scoped = g.zones[n].scope[0] == "team"
             return lambda st, fr: _zone(st, obj(st, fr), zname, team_scoped, pos)
         if n in g.counters:
@@ -106,13 +106,13 @@ class ClosureExprs:
             init = cdef.initial
             return lambda st, fr: st.counters.get(keyf(st, fr), init)
         if n in g.attributes:
-            from .pygen import _attr
+            from .runtime import _attr
             attr_values = self.cg.comp_attrs.get(n)
             return lambda st, fr: _attr(st, obj(st, fr), n, attr_values, pos)
         prop = _PROPERTIES.get(n)
         if prop is not None:
             return lambda st, fr: prop(st, obj(st, fr), pos)
-        from .pygen import _node_attr
+        from .runtime import _node_attr
         return lambda st, fr: _node_attr(st, obj(st, fr), n, pos)
 
     def x_Index(self, e, ctx):

@@ -102,7 +102,8 @@ class Compiler(ClosureExprs, NativeBlocks):
     def __init__(self, cg):
         self.cg = cg  # interpreter.game.CompiledGame
         self.g = cg.defn
-        from .pygen import ExprGen, Source, base_namespace
+        from .pygen import ExprGen, Source
+        from .runtime import base_namespace
         self.src = Source(base_namespace())
         self.src.ns["R_index"] = _index
         self.src.ns["FN"] = {}
@@ -166,7 +167,7 @@ class Compiler(ClosureExprs, NativeBlocks):
 
     def _counter_key_from(self, obj, cdef, pos):
         """The key function of counter `cdef` of the owner computed by `obj`."""
-        from .pygen import _ckey
+        from .runtime import _ckey
         name, team_scoped = cdef.name, cdef.scope[0] == "team"
         return lambda st, fr: _ckey(st, obj(st, fr), name, team_scoped, pos)
 
