@@ -79,6 +79,11 @@ def _index(st, o, k, pos):
 
 
 def _iter(st, v, pos):
+    t = type(v)
+    if t is list or t is tuple:  # the common cases first, without a further call
+        return v
+    if t is ZoneRef:
+        return st.zones.get(v, ())
     try:
         return iterate(st, v)
     except TypeError as exc:

@@ -89,6 +89,8 @@ class ExprGen:
             self.src.comp_idents.add(v)
         if self.zone_source(source, ctx, Scope()):
             members = f"st.zones.get({src}, ())"
+        elif self.sequence(source):
+            members = src
         else:
             members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"
         if where is None:
@@ -222,7 +224,24 @@ class ExprGen:
         text = self.gen(e, ctx, sc)
         if self.zone_source(e, ctx, sc):
             return f"st.zones.get({text}, ())"
+        if self.sequence(e):
+            return text
         return f"R_it(st, {text}, {self.pos(e)})"
+
+    _SEQUENCE_CALLS = frozenset({"in_play", "nodes", "neighbors"})  # built-ins that give a tuple
+
+    def sequence(self, e, seen=()) -> bool:
+        """Whether `e` surely gives a list or a tuple (so iterating it needs no test)."""
+        if isinstance(e, (N.Each, N.Mapped, N.ListLit)):
+            return True
+        if isinstance(e, N.BinOp) and e.op == "+":
+            return self.sequence(e.left, seen) and self.sequence(e.right, seen)
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+            if e.func in seen:
+                return False
+            f = self.g.functions[e.func]
+            return self.sequence(f.tree.expr if isinstance(f.tree, N.Condition) else f.tree, (*seen, e.func))
+        return isinstance(e, N.Call) and e.func in self._SEQUENCE_CALLS and e.func not in self.g.functions
 
     def is_class(self, left: str, cls: str) -> str:
         if not _SIMPLE.match(left):
@@ -392,7 +411,7 @@ class ExprGen:
         if f == "count" and len(args) == 1:
             if self.zone_source(e.args[0], ctx, sc):
                 return f"len(st.zones.get({args[0]}, ()))"
-            if isinstance(e.args[0], (N.Each, N.Mapped)):
+            if self.sequence(e.args[0]):
                 return f"len({args[0]})"
             return f"len(R_it(st, {args[0]}, {self.pos(e)}))"
         if f in self.g.functions and f not in self.c.builtin_names:
