@@ -94,8 +94,7 @@ def _move(st, w, z, bottom, pos):
     """Move a list or zone of components (one component is moved by st.move itself)."""
     if isinstance(w, (list, tuple)) or type(w) is ZoneRef:
         from .library import iterate
-        for c in list(iterate(st, w)):
-            st.move(c, z, bottom, pos)
+        st.move_many(list(iterate(st, w)), z, bottom, pos)
     else:
         st.move(w, z, bottom, pos)
 

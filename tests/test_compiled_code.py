@@ -156,3 +156,23 @@ def test_set_keeps_class_spellings_and_numbers(tmp_path):
     with pytest.raises(GameFault) as err:
         make_game(tmp_path / "b", 'game: |\n  set card("two").value = "many"\n').new_state(players=2)
     assert "expected a number" in err.value.message
+
+
+@pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
+def test_a_trace_changes_nothing_of_the_game(game_id):
+    """Some work is done only for a trace (log texts, moves one by one): with or without
+    it, the same seed and choices give the same game, down to the order of every zone."""
+    import random
+
+    import interpreter
+    game = interpreter.load(game_id)
+    for players, seed in [(2, s) for s in range(8)] + [(4, 1), (4, 6)]:
+        ends = []
+        for traced in (True, False):
+            st = game.new_state(players=players, seed=seed, trace=traced)
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                st.apply(rng.randrange(len(st.legal_actions())))
+            ends.append((st.history, st.returns(), list(st.zones.items()), st.counters, st.tags))
+        assert ends[0] == ends[1]
+        assert len(ends[0][0]) > 50  # a whole game was played
