@@ -187,18 +187,18 @@ class CompiledGame:
                 actions.append(self._action(card, len(actions), node, consts, ab, name))
 
     def _trigger_prologue(self, node, ctx) -> None:
-        pos = node.pos
-        if node.cond is not None:
-            cond = self.compiler.expr(node.cond, ctx)
-
-            def check(st, fr):
-                if not cond(st, fr):
-                    st.frames.pop()
-            ctx.emit(check, pos)
+        comp, pos = self.compiler, node.pos
+        p = comp.k(pos, "P")
+        if node.cond is not None:  # not met: the ability does nothing
+            ctx.emit_src([f"if not ({comp.gen.test(node.cond, ctx, comp.scope())}):",
+                          "    st.frames.pop()",
+                          "    return"], pos, "branch")
         if node.optional:
-            def ask(st, fr):
-                vm.ask(st, fr, fr.you, f"use {st.g.comp_card[fr.me].title} ({node.event})?", pos)
-            ctx.emit(ask, pos)
+            event = node.event
+
+            def prompt(st, fr):
+                return f"use {st.g.comp_card[fr.me].title} ({event})?"
+            ctx.emit_src([f"vm.ask(st, fr, fr.you, {comp.k(prompt, 'L')}, {p})"], pos, "end")
 
     def _action(self, card, index, node, consts, ab, name):
         code = Code(name, "action", source=ab)

@@ -240,9 +240,14 @@ def _menu_labels(st, d) -> list:
     return labels
 
 
-def ask(st, fr, player, prompt: str, pos) -> None:
-    """A yes/no decision: used for optional triggered abilities."""
-    st.pending = Decision(player, prompt, ["yes", "no"], [("yes",), ("no",)], "ask", pos)
+def ask(st, fr, player, prompt, pos) -> None:
+    """A yes/no decision: used for optional triggered abilities. The prompt is a text, or
+    a function (state, frame) -> text rendered when read."""
+    d = st.pending = Decision(player, "use?", ["yes", "no"], [("yes",), ("no",)], "ask", pos)
+    if callable(prompt):
+        d.defer_prompt(prompt, st, fr)
+    else:
+        d.prompt = prompt
 
 
 def resolve(st, index: int, auto: bool = False) -> None:
