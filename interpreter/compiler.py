@@ -26,7 +26,6 @@ from .closures import ClosureExprs
 from .native import NativeBlocks
 from .pygen import Scope
 from .library import _FUNCS, _index
-from .values import owner_key
 
 
 class Code:
@@ -94,8 +93,6 @@ class Ctx:
         return f"\x00{what}{self.hidden}"
 
 
-
-
 class Compiler(ClosureExprs, NativeBlocks):
     """Compiles the trees of one checked GameDef; holds what the closures need."""
 
@@ -157,47 +154,11 @@ class Compiler(ClosureExprs, NativeBlocks):
                              for n in self.statement_nodes())
         return self._sets
 
-
-
-
-
-
-
-
-
     def _counter_key_from(self, obj, cdef, pos):
         """The key function of counter `cdef` of the owner computed by `obj`."""
         from .runtime import _ckey
         name, team_scoped = cdef.name, cdef.scope[0] == "team"
         return lambda st, fr: _ckey(st, obj(st, fr), name, team_scoped, pos)
-
-    def counter_target(self, e, ctx):
-        """(key function, counter definition) of a counter reference."""
-        g = self.g
-        if isinstance(e, N.Name) and e.name in g.counters and e.name not in ctx.locals:
-            k = e.name
-            return (lambda st, fr: k), g.counters[k]
-        if isinstance(e, N.Attr) and e.name in g.counters:
-            cdef = g.counters[e.name]
-            return self._counter_key_from(self.closure(e.obj, ctx), cdef, e.pos), cdef
-        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
-            cdef = g.counters[e.obj.name]
-            first = self.closure(e.obj.obj, ctx)
-            second = self.closure(e.key, ctx)
-            name = cdef.name
-            return (lambda st, fr: f"{name}#{owner_key(first(st, fr))}#{owner_key(second(st, fr))}"), cdef
-        raise GameFault("not a counter", e.pos)
-
-
-
-
-
-
-
-
-
-
-
 
     def class_key(self, e, ctx):
         """The folded class a name stands for in `x is NAME`, or None when it is a value."""
@@ -211,8 +172,6 @@ class Compiler(ClosureExprs, NativeBlocks):
             if key in self.g.classes and e.name not in ("self", "you", "cause"):
                 return fold(self.g.classes[key][1])
         return None
-
-
 
     # labels -----------------------------------------------------------------
     def label(self, text: str, pos: Position, ctx: Ctx):
