@@ -8,7 +8,15 @@ from __future__ import annotations
 from .state import Decision, Frame, GameFault
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
-FORMAT = 1
+FORMAT = 2  # 2: frames name the layout of their code
+
+
+def layout(code) -> str:
+    """A short digest of how `code` is laid out (its operations and their places): a frame
+    resumes at a position in it, which means nothing in code compiled differently."""
+    import hashlib
+    text = f"{len(code.ops)}|" + "|".join(f"{p.line}:{p.column}" if p is not None else "-" for p in code.pos)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def enc(v):
@@ -60,8 +68,8 @@ def dec(g, v):
 def state_to_json(st) -> dict:
     frames = []
     for f in st.frames:
-        frames.append({"code": f.code.name, "pc": f.pc, "env": {k: enc(v) for k, v in f.env.items()},
-                       "me": enc(f.me), "you": enc(f.you)})
+        frames.append({"code": f.code.name, "layout": layout(f.code), "pc": f.pc,
+                       "env": {k: enc(v) for k, v in f.env.items()}, "me": enc(f.me), "you": enc(f.you)})
     pending = None
     if st.pending is not None:
         d = st.pending
@@ -105,7 +113,10 @@ def state_from_json(game, data: dict):
     st.rng = Rng(data["rng"])
     st.frames = []
     for f in data["frames"]:
-        code = g.codes[f["code"]]
+        code = g.codes.get(f["code"])
+        if code is None or f.get("layout") != layout(code):
+            raise GameFault(f"this state was saved with other rules of {g.id} or another version of regles "
+                            f"({f['code']} has changed): it cannot resume in the middle of a turn")
         st.frames.append(Frame(code, f["pc"], {k: dec(g, v) for k, v in f["env"].items()},
                                dec(g, f["me"]), dec(g, f["you"])))
     p = data["pending"]

@@ -176,3 +176,22 @@ def test_a_trace_changes_nothing_of_the_game(game_id):
             ends.append((st.history, st.returns(), list(st.zones.items()), st.counters, st.tags))
         assert ends[0] == ends[1]
         assert len(ends[0][0]) > 50  # a whole game was played
+
+
+def test_a_state_saved_under_other_rules_is_refused(tmp_path):
+    game, st = _run(tmp_path, """\
+        game: |
+          choose c from deck by players[1] "Pick"
+          add c.value to ticks
+        """)
+    saved = st.to_json()
+    assert game.state_from_json(saved).prompt == "Pick"  # the same rules resume it
+    (tmp_path / "edited").mkdir()
+    edited = make_game(tmp_path / "edited", textwrap.dedent("""\
+        game: |
+          add 1 to ticks
+          choose c from deck by players[1] "Pick"
+          add c.value to ticks
+        """))
+    with pytest.raises(GameFault, match="saved with other rules of tiny .*cannot resume in the middle of a turn"):
+        edited.state_from_json(saved)
