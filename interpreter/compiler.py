@@ -399,10 +399,10 @@ class Compiler(ClosureExprs, NativeBlocks):
 
     def s_Choose(self, s, ctx):
         ctx.locals.add(s.var)
-        src, cond = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos), None
+        src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
-        spec = vm.ChooseSpec(s.var, src, cond, chooser, s.optional, prompt, s.pos)
+        spec = vm.ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos)
         # a choice with one possible answer is made at once, and the run goes on
         ctx.emit_src([f"vm.choose(st, fr, {self.k(spec, 'S')})",
                       "if st.pending is not None:",

@@ -236,7 +236,7 @@ class CompiledGame:
                             if c != fr.me and (cls in classes[c] or cls in st.tags.get(c, ()))]
                 checks.append(lambda st, fr, f=candidates: bool(f(st, fr)))
                 var = "\x00sacrifice"
-                spec = vm.ChooseSpec(var, candidates, None, None, False,
+                spec = vm.ChooseSpec(var, candidates, None, False,
                                      lambda st, fr: "card to sacrifice", cost.pos)
                 ctx.emit(lambda st, fr, spec=spec: vm.choose(st, fr, spec), cost.pos)
                 discard = self.defn.discard

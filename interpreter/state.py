@@ -198,6 +198,13 @@ class State:
             raise GameFault(f"zone {zone} is full (capacity {zdef.capacity})", pos)
         if len(target) >= g.zone_limit:
             raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
+        self._place(c, old, zone, zdef, target, bottom, pos)
+
+    def _place(self, c, old, zone, zdef, target, bottom: bool, pos) -> None:
+        """Take `c` from zone `old` into `target` (the list of `zone`, a zone of `zdef`), count
+        the change, and drop what it does not keep there: its tap out of play, its tags
+        outside the zones that keep them, the counters not kept there."""
+        g = self.g
         if old is not None:
             lst = self.zones[old]
             if lst[-1] is c:  # most moves take the top: no scan of a long list
@@ -233,46 +240,25 @@ class State:
             self.emit("move", pos, card=g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 
     def move_many(self, comps, zone, bottom: bool, pos) -> None:
-        """Move components one after the other, exactly as `move` would (same checks, same
-        order), with what is the same for all of them looked up once: a round's set-up
-        moves whole decks."""
-        if self.trace is not None or bottom or type(zone) is not ZoneRef:
-            for c in comps:
+        """Move components one after the other, exactly as `move` would, with the zone's
+        definition, list and checks looked up once: a round's set-up moves whole decks."""
+        if type(zone) is not ZoneRef or not comps:
+            for c in comps:  # the general case, with its errors (and no zone made for nothing)
                 self.move(c, zone, bottom, pos)
             return
-        if not comps:
-            return  # nothing moves: no zone made (the order zones are made in is the order of in_play)
         g = self.g
         zdef = g._zone_cache.get(zone) or g.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
         room = g.zone_limit if zdef.capacity is None else min(zdef.capacity, g.zone_limit)
-        where, zones, zv, counters = self.where, self.zones, self.zv, self.counters
-        tapped, tags = self.tapped, self.tags
-        lost_row, zi = g.counters_lost_in[zdef.index], zdef.index
+        where = self.where
         for c in comps:
             old = where[c] if type(c) is Comp else None
-            if old is None or old == zone or len(target) >= room or c in tapped or c in tags:
-                self.move(c, zone, bottom, pos)  # the general case, with its errors and cleaning
-                continue
-            lst = zones[old]
-            if lst[-1] is c:
-                lst.pop()
+            if old is None or old == zone or len(target) >= room:
+                self.move(c, zone, bottom, pos)
             else:
-                lst.remove(c)
-            target.append(c)
-            where[c] = zone
-            self.version += 1
-            self.vz += 1
-            zv[zi] += 1
-            zv[(g._zone_cache.get(old) or g.zone_def(old)).index] += 1
-            lost = lost_row[c]
-            if lost is None:
-                lost = g.lost_counters(zdef, c)
-            for key, cdef in lost:
-                if key in counters:
-                    self.set_counter(key, cdef, 0, pos)
+                self._place(c, old, zone, zdef, target, bottom, pos)
 
     def shuffle(self, zone, pos) -> None:
         lst = self.zones.get(zone)

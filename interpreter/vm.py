@@ -17,10 +17,12 @@ MAX_DEPTH = 400
 
 
 class ChooseSpec:
-    __slots__ = ("var", "src", "cond", "chooser", "optional", "prompt", "pos")
+    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
 
-    def __init__(self, var, src, cond, chooser, optional, prompt, pos):
-        self.var, self.src, self.cond, self.chooser = var, src, cond, chooser
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos")
+
+    def __init__(self, var, src, chooser, optional, prompt, pos):
+        self.var, self.src, self.chooser = var, src, chooser
         self.optional, self.prompt, self.pos = optional, prompt, pos
 
 
@@ -157,19 +159,6 @@ def _chooser(st, fr, f, pos) -> Seat:
 def choose(st, fr, spec: ChooseSpec) -> None:
     """Ask `spec`'s chooser to pick among its candidates (`spec.src` gives them, filtered)."""
     items = spec.src(st, fr)
-    if spec.cond is not None:  # a choice made by the engine itself, filtered here
-        env = fr.env
-        old = env.get(spec.var, _MISSING)
-        kept = []
-        for x in items:
-            env[spec.var] = x
-            if spec.cond(st, fr):
-                kept.append(x)
-        if old is _MISSING:
-            env.pop(spec.var, None)
-        else:
-            env[spec.var] = old
-        items = kept
     if not items:
         fr.env[spec.var] = None
         return
