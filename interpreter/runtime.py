@@ -119,7 +119,6 @@ def _set_attr(st, o, name, v, canon, pos):
     elif canon is not None and type(v) is str:
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
-    st.version += 1
     st.vo += 1
     st.emit("set", pos, card=st.g.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 

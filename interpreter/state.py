@@ -85,7 +85,7 @@ class Decision:
 
 class State:
     __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "version", "memo", "memo_version", "credit", "static",
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "memo_version", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys")
 
     def __init__(self, g, n: int, seed: int, options: dict):
@@ -107,7 +107,6 @@ class State:
         self.trace = None
         self.history: list[int] = []
         self.ops = 0
-        self.version = 0  # counts changes: results of game functions are kept while it stands still
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
@@ -117,8 +116,13 @@ class State:
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
-        self.in_play_cache = [-1, {}]  # [version, {player or None: components in play}]
+        self.in_play_cache = [-1, {}]  # [vz when made, {player or None: components in play}]
         self.play_keys = (0, ())  # (number of zones, keys of the in-play ones, in order)
+
+    @property
+    def version(self) -> int:
+        """All changes so far: it stands still exactly while nothing changes."""
+        return self.vz + self.vc + self.vt + self.vo
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -140,7 +144,6 @@ class State:
         s.trace = None
         s.history = self.history[:]
         s.ops = self.ops
-        s.version = self.version
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
         s.zv = self.zv[:]
         s.cv = self.cv[:]
@@ -183,7 +186,6 @@ class State:
                     lst.insert(0, c)
                 else:
                     lst.append(c)
-                self.version += 1
                 self.vz += 1
                 self.zv[self.g.zone_def(zone).index] += 1
                 if self.trace is not None:
@@ -216,7 +218,6 @@ class State:
         else:
             target.append(c)
         self.where[c] = zone
-        self.version += 1
         self.vz += 1
         zv = self.zv
         zv[zdef.index] += 1
@@ -264,7 +265,6 @@ class State:
         lst = self.zones.get(zone)
         if lst:
             self.rng.shuffle(lst)
-            self.version += 1
             self.vz += 1
             self.zv[self.g.zone_def(zone).index] += 1
         if self.trace is not None:
@@ -281,7 +281,6 @@ class State:
             self.emit("untap", pos, card=self.g.comp_card[c].id, id=int(c))
         else:
             return
-        self.version += 1
         self.vt += 1
 
     def tag(self, c, key: str, on: bool, pos) -> None:
@@ -298,7 +297,6 @@ class State:
                 del self.tags[c]
         else:
             return  # nothing changes: what was computed from the state still holds
-        self.version += 1
         self.vt += 1
         if self.trace is not None:
             self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
@@ -335,7 +333,6 @@ class State:
         delta = new - old
         if delta == 0:
             return 0
-        self.version += 1
         self.vc += 1
         self.cv[cdef.index] += 1
         if skey is not None:
