@@ -11,6 +11,7 @@ import pytest
 
 from interpreter import validate as V
 from interpreter.diagnostics import ContentError
+from interpreter.game import _plain_data as _plain  # YAML values as plain Python ones
 from interpreter.source import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,17 +31,6 @@ def documents():
             if isinstance(data, dict) and data.get("kind") in V.KINDS:
                 out.append((data["kind"], data))
     return out
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    for t in (bool, int, float, str):
-        if isinstance(value, t):
-            return t(value)
-    return value
 
 
 POOL = [None, True, False, 0, -1, 1, 101, 1.5, 2.0, float("nan"), "", "x", "Bad Id", "ok-id", "SX-NEG-3",
