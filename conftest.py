@@ -32,7 +32,7 @@ class RulesTestItem(pytest.Item):
         self.index = index
 
     def runtest(self):
-        from interpreter.ruletest import run_test
+        from interpreter.tools.ruletest import run_test
         game = loaded_game(self.game)
         test = [t for t in game.compiled.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
         result = run_test(game, test)

@@ -25,8 +25,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import interpreter  # noqa: E402
-from interpreter.checking import check_paths  # noqa: E402
-from interpreter.pack import shipped_games  # noqa: E402
+from interpreter.tools.check import check_paths  # noqa: E402
+from interpreter.content.folders import shipped_games  # noqa: E402
 from interpreter.resources import content_dir  # noqa: E402
 
 TARGETS = {
@@ -68,7 +68,7 @@ def cards_checked(runs: int):
     g_cards = sum(len(interpreter.load(g).compiled.defn.cards) for g in shipped_games())
     check_paths([str(folder)])
     out = []
-    from interpreter import parser
+    from interpreter.language import parser
     for _ in range(runs):
         parser._TREES.clear()  # as a fresh `regles check` would: every text parsed anew
         t = time.perf_counter()
@@ -83,7 +83,7 @@ def marginal_cards(runs: int, extra: int = 1000):
     import shutil
     import tempfile
     import yaml
-    from interpreter import parser
+    from interpreter.language import parser
     src = content_dir() / "seeders-exodus"
     cards = []
     for f in sorted((src / "cards").glob("*.yaml")):

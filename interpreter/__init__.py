@@ -1,21 +1,72 @@
 """regles: a rules-as-data interpreter for tabletop games.
 
-The pipeline, one module per stage: `source` (load YAML with positions),
-`validate` (JSON Schema), `parser` (the rules language, with `nodes` for its
-tree), `checker` (names, arities, types), `compiler` with `pygen` (statements
-and expressions compiled once per pack; `library` holds the built-in
-functions). `checking.check_paths` runs the stages behind `regles check`.
+The package is laid out as its pipeline, one subpackage per wing:
 
-Running: `game` is the front door (`load`, `Game.new_state`, the step API of
-`GameState`), `state` the plain-data state, `vm` the machine that runs the
-compiled code, `observe` what a seat may see, `serial` the JSON form.
-Around it: `agents`, `simulate`, `play`, `narrate`, `trace` (and replay),
-`invariants`, `ruletest`; `cli` is the `regles` command.
+    content/   stages 1-2: YAML read with positions, JSON Schema, a pack gathered
+    language/  stages 3-4: the rules language parsed, names and types checked
+    compile/   stage 5: checked trees compiled to Python, once per pack
+    engine/    stage 6: values, the state, the machine, the run-time library
+    tools/     the `regles` command and what it runs: check, simulate, play, traces
+
+`diagnostics`, `names` and `resources` are shared by every wing. This module is
+the front door: `load` reads as the pipeline, one line a stage.
 """
+from __future__ import annotations
+
+from pathlib import Path
+
+from .compile import compile_game
+from .content.folders import is_file, shipped_game, shipped_games
+from .content.model import GameDef
+from .content.pack import few_collections, read_pack
+from .diagnostics import LoadError, Position, Report
+from .engine.game import Game, GameState
+from .engine.state import GameFault
+from .language.checker import check_pack
+from .names import did_you_mean
+
 __version__ = "0.1.0"
+__all__ = ["Game", "GameFault", "GameState", "LoadError", "load", "read_and_check"]
 
 
-def load(name_or_path: str):
+def load(name_or_path: str) -> Game:
     """Load, check and compile a game: a shipped game by id, or a game folder."""
-    from .game import load as _load
-    return _load(name_or_path)
+    root = _locate(name_or_path)
+    report = Report()
+    defn, found = read_and_check(root, report)      # stages 1-4: load, validate, parse, check
+    if defn is None or not report.ok:
+        raise LoadError(report)
+    program = _compile(defn, found, root, report)   # stage 5: compile
+    return Game(program, report)                    # stage 6 runs in the states it makes
+
+
+def read_and_check(root: Path, report: Report, extra=()) -> tuple[GameDef | None, object]:
+    """Stages 1 to 4 over the pack in folder `root`: its files (and the files `extra` that name
+    its game) read, validated and parsed into a GameDef, then checked. Every error goes to
+    `report`; returns the definitions and what the checker found."""
+    with few_collections():
+        defn = read_pack(root, report, extra)
+        found = check_pack(defn, report) if defn is not None else None
+    return defn, found
+
+
+def _locate(name_or_path: str) -> Path:
+    """The folder of a shipped game (by id) or of a game folder; LoadError when there is none."""
+    root = shipped_game(name_or_path)
+    if root is not None:
+        return root
+    if is_file(Path(name_or_path) / "game.yaml"):
+        return Path(name_or_path)
+    report = Report()
+    hint = did_you_mean(name_or_path, shipped_games())
+    report.error(Position(str(name_or_path)), "no such game" + (f"; {hint}" if hint else "")
+                 + (f" (shipped games: {', '.join(shipped_games())})" if shipped_games() else ""))
+    raise LoadError(report)
+
+
+def _compile(defn: GameDef, found, root: Path, report: Report):
+    try:
+        return compile_game(defn, found, root)
+    except GameFault as exc:
+        report.error(exc.pos or Position(str(root)), f"cannot compile: {exc.message}")
+        raise LoadError(report) from None

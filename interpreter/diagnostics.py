@@ -164,3 +164,11 @@ def render_json(report: Report) -> str:
     ]
     return json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
                        "diagnostics": items}, ensure_ascii=False, indent=2)
+
+
+class LoadError(Exception):
+    """The content has errors: the report says which."""
+
+    def __init__(self, report: Report):
+        super().__init__(render_text(report))
+        self.report = report

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
+from interpreter.tools.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
                                 make_agent, parse_agents)
-from interpreter.values import Rng
+from interpreter.engine.values import Rng
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -1,5 +1,5 @@
 """`regles test` runs a game's executable rulings; `regles explain` shows how a card is read."""
-from interpreter import cli
+from interpreter.tools import cli
 
 
 def test_regles_test_runs_the_rulings_of_one_rule(capsys):

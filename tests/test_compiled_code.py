@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from interpreter.serial import state_from_json
-from interpreter.state import GameFault
+from interpreter.engine.serial import state_from_json
+from interpreter.engine.state import GameFault
 from test_engine import _line, make_game
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.tools import cli
 from interpreter.resources import content_dir
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -322,12 +322,12 @@ def _shipped_files_loaded_once():
     Every corpus file still goes through the whole pipeline on each run; only the unchanged
     files of content/ (the same for every case) are read from this cache. The subprocess
     cases below run the real command with no cache at all."""
-    import interpreter.checking
-    import interpreter.pack
+    import interpreter.tools.check
+    import interpreter.content.pack
 
     shipped = content_dir().resolve()
     loads, validations = {}, {}
-    real_load, real_validate = interpreter.pack.load_file, interpreter.pack.validate
+    real_load, real_validate = interpreter.content.pack.load_file, interpreter.content.pack.validate
 
     def load_file(path, raw=None):
         p = Path(path).resolve()
@@ -348,9 +348,9 @@ def _shipped_files_loaded_once():
         return real_validate(src)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(interpreter.pack, "load_file", load_file)
-        mp.setattr(interpreter.checking, "load_file", load_file)
-        mp.setattr(interpreter.pack, "validate", validate)
+        mp.setattr(interpreter.content.pack, "load_file", load_file)
+        mp.setattr(interpreter.tools.check, "load_file", load_file)
+        mp.setattr(interpreter.content.pack, "validate", validate)
         yield
 
 
@@ -437,12 +437,12 @@ def test_whole_corpus_at_once(by, capsys, monkeypatch):
 
 
 def test_internal_error_is_one_line_without_traceback(capsys, monkeypatch):
-    import interpreter.checking
+    import interpreter.tools.check
 
     def boom(paths):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(interpreter.checking, "check_paths", boom)
+    monkeypatch.setattr(interpreter.tools.check, "check_paths", boom)
     code = cli.main(["check", str(CORPUS / "empty.yaml")])
     captured = capsys.readouterr()
     assert code == 1
@@ -543,7 +543,7 @@ def test_too_many_values_without_aliases(tmp_path, capsys, monkeypatch):
 
 def test_parser_gives_event_and_window_names_their_positions():
     """What the checker needs to point at a misspelt event or window rather than at its statement."""
-    from interpreter.parser import parse
+    from interpreter.language.parser import parse
 
     trigger = parse("when integrate:\n  pass\n", "ability")
     assert trigger.event == "integrate" and (trigger.event.pos.line, trigger.event.pos.column) == (1, 6)

@@ -41,10 +41,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
-from interpreter.checking import check_paths
+from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from interpreter.tools.check import check_paths
 from interpreter.diagnostics import ContentError, render_text
-from interpreter.parser import lark_parser, parse
+from interpreter.language.parser import lark_parser, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -337,7 +337,7 @@ def transcripts():
 
 @pytest.mark.parametrize("block,files", transcripts())
 def test_transcript(block, files, tmp_path, monkeypatch):
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")

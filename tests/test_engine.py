@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.game import LoadError
-from interpreter.state import GameFault
+from interpreter import LoadError
+from interpreter.engine.state import GameFault
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -191,8 +191,8 @@ def test_engine_holds_no_game_vocabulary():
 @pytest.mark.parametrize("text", ["Affinité 2 - Module", "Geôlier", "Recrutement Converti", "Affinité 1 – Ouvrier",
                                   "Majorité 3 - Bio-Consortium", "Semis", "Activation 2"])
 def test_printed_phrases_read_fast_give_the_grammars_tree(text, monkeypatch):
-    from interpreter import nodes as N
-    from interpreter import parser as P
+    from interpreter.language import nodes as N
+    from interpreter.language import parser as P
 
     def dump(n):
         if isinstance(n, N.Node):
@@ -212,9 +212,9 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
     source (what the engine runs) and compiled to closures, along random games."""
     import random as _random
 
-    from interpreter import nodes as N
-    from interpreter.compiler import Code, Ctx
-    from interpreter.state import Frame
+    from interpreter.language import nodes as N
+    from interpreter.compile.statements import Code, Ctx
+    from interpreter.engine.state import Frame
     game = interpreter.load(game_id)
     cg = game.compiled
     funcs = {name: f for name, f in cg.defn.functions.items() if not f.params}
@@ -242,7 +242,7 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
 
 
 def test_declared_invariants_are_checked(tmp_path):
-    from interpreter.invariants import InvariantError, Invariants
+    from interpreter.engine.invariants import InvariantError, Invariants
     game = make_game(tmp_path, textwrap.dedent("""\
         game: |
           add 1 to ticks
@@ -263,8 +263,8 @@ def test_declared_invariants_are_checked(tmp_path):
 
 
 def test_equality_in_the_language(tmp_path):
-    from interpreter.library import _same
-    from interpreter.values import Comp, Seat
+    from interpreter.engine.library import _same
+    from interpreter.engine.values import Comp, Seat
     assert _same("Module", "module") and _same("Équipage", "equipage")
     assert not _same(Comp(0), 0) and not _same(Seat(0), Comp(0)) and not _same(True, 1)
     assert _same([Seat(0), Seat(1)], (Seat(0), Seat(1))) and not _same([Seat(0)], (Seat(1),))
@@ -281,7 +281,7 @@ def test_equality_in_the_language(tmp_path):
 
 
 def test_out_of_play_holders_and_owned_pieces_on_the_board(tmp_path):
-    from interpreter import vm
+    from interpreter.engine import machine as vm
     game = make_game(tmp_path, "game: |\n  pass\n")
     folder = tmp_path / "tiny"
     text = (folder / "game.yaml").read_text(encoding="utf-8")

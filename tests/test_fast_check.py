@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter import checker as C
-from interpreter import nodes as N
+from interpreter.language import checker as C
+from interpreter.language import nodes as N
 from interpreter.diagnostics import Report
 from interpreter.names import fold
 

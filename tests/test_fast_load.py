@@ -7,7 +7,7 @@ import random
 import pytest
 import yaml
 
-from interpreter import source
+from interpreter.content import source
 from interpreter.diagnostics import ContentError, lines_of
 
 
@@ -98,7 +98,7 @@ def test_positions_made_fast_are_positions():
 def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
     import gc
 
-    from interpreter.checking import check_paths
+    from interpreter.tools.check import check_paths
     before = gc.get_threshold()
     check_paths([str(tmp_path / "missing")])
     (tmp_path / "bad.yaml").write_text("kind: [\n", encoding="utf-8")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import nodes as N
-from interpreter import parser as P
-from interpreter.checking import check_paths
+from interpreter.language import nodes as N
+from interpreter.language import parser as P
+from interpreter.tools.check import check_paths
 from interpreter.diagnostics import ContentError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +48,7 @@ def rules_texts():
         return real(text, start, where, path)
     P.parse = record
     try:
-        import interpreter.pack as pack
+        import interpreter.content.pack as pack
         pack.parse = record
         # in one call: the files that name one game are checked with it once
         check_paths([str(ROOT / "content")] + [str(f) for folder in ("tests/corpus", "tests/fixtures")

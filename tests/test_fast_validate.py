@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import validate as V
+from interpreter.content import validate as V
 from interpreter.diagnostics import ContentError
-from interpreter.game import _plain_data as _plain  # YAML values as plain Python ones
-from interpreter.source import load_file
+from interpreter.content.source import plain_data as _plain  # YAML values as plain Python ones
+from interpreter.content.source import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

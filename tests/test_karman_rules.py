@@ -16,13 +16,13 @@ from types import SimpleNamespace
 import pytest
 
 import interpreter
-from interpreter import vm
-from interpreter.compiler import Code, Ctx
+from interpreter.engine import machine as vm
+from interpreter.compile.statements import Code, Ctx
 from interpreter.diagnostics import Position
-from interpreter.parser import parse
-from interpreter.ruletest import _compile
-from interpreter.state import Frame
-from interpreter.values import ZoneRef
+from interpreter.language.parser import parse
+from interpreter.tools.ruletest import _compile
+from interpreter.engine.state import Frame
+from interpreter.engine.values import ZoneRef
 
 rule = pytest.mark.rule
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.agents import HumanAgent, RandomAgent, SeatView
-from interpreter.cli import main
-from interpreter.narrate import Narrator
-from interpreter.play import play_at_terminal
-from interpreter.trace import replay
+from interpreter.tools.agents import HumanAgent, RandomAgent, SeatView
+from interpreter.tools.cli import main
+from interpreter.tools.narrate import Narrator
+from interpreter.tools.play import play_at_terminal
+from interpreter.tools.trace import replay
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import interpreter.checking
-from interpreter import cli
-from interpreter.checking import check_paths
+import interpreter.tools.check
+from interpreter.tools import cli
+from interpreter.tools.check import check_paths
 from interpreter.diagnostics import lines_of, render_json, render_text
 from interpreter.resources import content_dir
 
@@ -53,12 +53,12 @@ def run_pipeline(path: Path, capsys, mutated_file: Path | None = None) -> None:
         return reports[-1]
 
     capsys.readouterr()
-    real_check_paths = interpreter.checking.check_paths
-    interpreter.checking.check_paths = spy
+    real_check_paths = interpreter.tools.check.check_paths
+    interpreter.tools.check.check_paths = spy
     try:
         status = cli.main(["check", str(path)])
     finally:
-        interpreter.checking.check_paths = real_check_paths
+        interpreter.tools.check.check_paths = real_check_paths
     out, err = capsys.readouterr()
     assert "Traceback" not in out and "Traceback" not in err, out + err
     assert "internal error" not in err, err
@@ -248,7 +248,7 @@ def test_seeders_folder_is_clean():
 
 def _rules_texts() -> list[tuple[str, str]]:
     """(text, start symbol) of every rules text in the shipped content."""
-    from interpreter.source import load_file
+    from interpreter.content.source import load_file
 
     starts = {"abilities": "ability", "ability": "ability", "pattern": "ability", "body": "procedure",
               "given": "procedure", "when": "procedure", "setup": "procedure", "then": "condition",
@@ -296,7 +296,7 @@ def mutated_rules_text(draw):
 @given(case=mutated_rules_text())
 def test_parser_raises_only_positioned_content_errors(case):
     from interpreter.diagnostics import ContentError
-    from interpreter.parser import parse
+    from interpreter.language.parser import parse
 
     text, start = case
     try:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.agents import RandomAgent, SeatView
-from interpreter.cli import main
-from interpreter.trace import read_trace, replay, save_state_trace, source_of
+from interpreter.tools.agents import RandomAgent, SeatView
+from interpreter.tools.cli import main
+from interpreter.tools.trace import read_trace, replay, save_state_trace, source_of
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -158,7 +158,7 @@ def test_not_a_trace(tmp_path, capsys, text, message):
 
 
 def test_replay_of_a_failed_game_reproduces_the_fault(tmp_path, capsys):
-    from interpreter import simulate as S
+    from interpreter.tools import simulate as S
     g = game("broken")
     sp = S.RunSpec(str(FIXTURES / "broken"), 2, 4, 3, ["random", "random"], g.options({"mode": "fault"}),
                    trace_dir=str(tmp_path))

@@ -14,8 +14,8 @@ from functools import lru_cache
 import pytest
 
 import interpreter
-from interpreter import vm
-from interpreter.values import Seat
+from interpreter.engine import machine as vm
+from interpreter.engine.values import Seat
 
 PHASES = ("round_start", "preparation_start", "foundation_start", "negotiation_start",
           "integration_start", "prestige_start", "round_end")

@@ -12,8 +12,8 @@ import os
 import pytest
 
 import interpreter
-from interpreter import simulate as S
-from interpreter.pack import shipped_games
+from interpreter.tools import simulate as S
+from interpreter.content.folders import shipped_games
 
 GAMES_PER_COUNT = int(os.environ.get("REGLES_RANDOM_GAMES", "100"))
 

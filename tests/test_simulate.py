@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter import simulate as S
-from interpreter.cli import main
-from interpreter.invariants import InvariantError, Invariants
-from interpreter.values import Comp, Rng, ZoneRef
+from interpreter.tools import simulate as S
+from interpreter.tools.cli import main
+from interpreter.engine.invariants import InvariantError, Invariants
+from interpreter.engine.values import Comp, Rng, ZoneRef
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GAMES = [("nim", 2, {}), ("nim", 2, {"misere": True, "most": 2}), ("envoys", 2, {}), ("envoys", 3, {}),

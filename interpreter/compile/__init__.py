@@ -1,0 +1,10 @@
+"""Stage 5: checked trees compiled to Python, once per pack.
+
+`program` holds the compiled program's tables; `statements` compiles
+statements to operations, `expressions` writes expressions as Python source,
+`native` compiles branches and loops that never wait into one block, and
+`assemble` turns runs of operations into Python functions.
+"""
+from .program import compile_game
+
+__all__ = ["compile_game"]

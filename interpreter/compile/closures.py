@@ -1,0 +1,306 @@
+"""Expressions compiled to a tree of Python closures: the reference compiler.
+
+The engine runs expressions compiled to Python source (`pygen`). This second,
+independent compiler of the same trees is kept as a reference: a test
+compares the two on every game function along random games, so that a
+mistake in the generated code shows.
+"""
+from __future__ import annotations
+
+from ..language import nodes as N
+from ..engine.library import _FUNCS, _PROPERTIES, _index, _iter, _num, _same, iterate
+from ..names import fold
+from ..engine.state import GameFault
+from ..engine.values import Comp, CounterMap, Team, ZoneRef
+
+_MISSING = object()
+
+
+class ClosureExprs:
+    """The closure compiler of expressions, mixed into `compiler.Compiler`."""
+
+    def closure(self, e, ctx):
+        """The same expression as a tree of closures (kept to cross-check the generated code)."""
+        m = getattr(self, "x_" + type(e).__name__)
+        return m(e, ctx)
+
+    def x_Number(self, e, ctx):
+        v = e.value
+        return lambda st, fr: v
+
+    def x_String(self, e, ctx):
+        v = e.value
+        return lambda st, fr: v
+
+    def x_Bool(self, e, ctx):
+        v = e.value
+        return lambda st, fr: v
+
+    def x_NoneLit(self, e, ctx):
+        return lambda st, fr: None
+
+    def x_Condition(self, e, ctx):
+        return self.closure(e.expr, ctx)
+
+    def x_Name(self, e, ctx):
+        n = e.name
+        pos = e.pos
+        if n in ctx.consts:
+            kind, value = ctx.consts[n][0], ctx.consts[n][1]
+            if kind == "const":
+                return lambda st, fr: value
+            if kind == "expr":
+                return value  # compiled in the card's context
+        if n in ctx.locals:
+            def local(st, fr):
+                try:
+                    return fr.env[n]
+                except KeyError:
+                    raise GameFault(f"'{n}' is used before it is given a value", pos) from None
+            return local
+        if n == "self":
+            return lambda st, fr: fr.me
+        if n == "you":
+            return lambda st, fr: fr.you
+        if n == "cause":
+            return lambda st, fr: fr.env.get("cause")
+        if n == "players":
+            return lambda st, fr: st.g.seats[st.n]
+        if n == "teams":
+            return lambda st, fr: tuple(Team(i) for i in range(len(st.g.teams_for(st.n))))
+        if n == "player_count":
+            return lambda st, fr: st.n
+        g = self.g
+        if n in g.zones and g.zones[n].scope == ("game",):
+            z = ZoneRef(n)
+            return lambda st, fr: z
+        if n in g.counters and g.counters[n].scope == ("game",):
+            cdef = g.counters[n]
+            init = cdef.initial
+            return lambda st, fr: st.counters.get(n, init)
+        key = fold(n)
+        if key in g.classes:
+            cls = fold(g.classes[key][1])
+            return lambda st, fr: cls
+        raise GameFault(f"unknown name '{n}'", pos)
+
+    def x_Attr(self, e, ctx):
+        g = self.g
+        n, pos = e.name, e.pos
+        if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in ctx.locals:
+            return lambda st, fr: st.options.get(n)
+        if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in ctx.locals:
+            v = self.cg.data.get(n)
+            return lambda st, fr: v
+        obj = self.closure(e.obj, ctx)
+        if n in g.zones:
+            zname = n
+            from ..engine.runtime import _zone
+            team_scoped = g.zones[n].scope[0] == "team"
+            return lambda st, fr: _zone(st, obj(st, fr), zname, team_scoped, pos)
+        if n in g.counters:
+            cdef = g.counters[n]
+            if len(cdef.scope) == 2:
+                return lambda st, fr: CounterMap(n, obj(st, fr))
+            keyf = self._counter_key_from(obj, cdef, pos)
+            init = cdef.initial
+            return lambda st, fr: st.counters.get(keyf(st, fr), init)
+        if n in g.attributes:
+            from ..engine.runtime import _attr
+            attr_values = self.cg.comp_attrs.get(n)
+            return lambda st, fr: _attr(st, obj(st, fr), n, attr_values, pos)
+        prop = _PROPERTIES.get(n)
+        if prop is not None:
+            return lambda st, fr: prop(st, obj(st, fr), pos)
+        from ..engine.runtime import _node_attr
+        return lambda st, fr: _node_attr(st, obj(st, fr), n, pos)
+
+    def x_Index(self, e, ctx):
+        obj = self.closure(e.obj, ctx)
+        key = self.closure(e.key, ctx)
+        pos = e.pos
+        return lambda st, fr: _index(st, obj(st, fr), key(st, fr), pos)
+
+    def x_Call(self, e, ctx):
+        if e.func == "select":
+            test, yes, no = (self.closure(a, ctx) for a in e.args)
+            return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
+        if e.func not in _FUNCS:
+            return self.user_call(e, ctx)
+        impl = _FUNCS[e.func]
+        args = [self.closure(a, ctx) for a in e.args]
+        pos = e.pos
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda st, fr: impl(st, pos, a0(st, fr))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda st, fr: impl(st, pos, a0(st, fr), a1(st, fr))
+        return lambda st, fr: impl(st, pos, *[a(st, fr) for a in args])
+
+    def user_call(self, e, ctx):
+        """A call of a function the game defines: its body runs with the arguments bound."""
+        f = self.g.functions[e.func]
+        body = self.cg.function_body(f.name)
+        args = [self.closure(a, ctx) for a in e.args]
+        params = f.params
+        pos = e.pos
+        name = f.name
+        pure, contextual = self.cg.function_traits(name)
+        from ..engine.state import Frame
+
+        def call(st, fr):
+            values = tuple(a(st, fr) for a in args)
+            key = None
+            if pure:
+                # a game function gives the same result until the state changes
+                if st.memo_version != st.version:
+                    st.memo.clear()
+                    st.memo_version = st.version
+                key = (name, values, fr.me, fr.you) if contextual else (name, values)
+                try:
+                    return st.memo[key]
+                except KeyError:
+                    pass
+                except TypeError:  # an unhashable argument (a list): no memo
+                    key = None
+            try:
+                result = body[0](st, Frame(None, 0, dict(zip(params, values)), fr.me, fr.you))
+            except RecursionError:
+                raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
+            if key is not None:
+                st.memo[key] = tuple(result) if type(result) is list else result
+            return result
+        return call
+
+    def x_ListLit(self, e, ctx):
+        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
+            return self.closure(e.items[0], ctx)  # [each x in S where C] is the list itself
+        items = [self.closure(i, ctx) for i in e.items]
+        return lambda st, fr: [i(st, fr) for i in items]
+
+    def _binder(self, var, source, where, ctx):
+        ctx.locals.add(var)
+        src = self.closure(source, ctx)
+        cond = self.closure(where, ctx) if where is not None else None
+        return src, cond
+
+    def x_Each(self, e, ctx):
+        var = e.var
+        src, cond = self._binder(var, e.source, e.where, ctx)
+        pos = e.pos
+        if cond is None:
+            return lambda st, fr: list(_iter(st, src(st, fr), pos))
+
+        def each(st, fr):
+            env = fr.env
+            old = env.get(var, _MISSING)
+            out = []
+            for x in _iter(st, src(st, fr), pos):
+                env[var] = x
+                if cond(st, fr):
+                    out.append(x)
+            if old is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = old
+            return out
+        return each
+
+    def x_Mapped(self, e, ctx):
+        var = e.var
+        src, cond = self._binder(var, e.source, e.where, ctx)
+        val = self.closure(e.expr, ctx)
+        pos = e.pos
+
+        def mapped(st, fr):
+            env = fr.env
+            old = env.get(var, _MISSING)
+            out = []
+            for x in _iter(st, src(st, fr), pos):
+                env[var] = x
+                if cond is None or cond(st, fr):
+                    out.append(val(st, fr))
+            if old is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = old
+            return out
+        return mapped
+
+    def x_BinOp(self, e, ctx):
+        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
+        op, pos = e.op, e.pos
+        if op == "+":
+            def plus(st, fr):
+                x, y = a(st, fr), b(st, fr)
+                if isinstance(x, (list, tuple, ZoneRef)) and isinstance(y, (list, tuple, ZoneRef)):
+                    return list(iterate(st, x)) + list(iterate(st, y))
+                return _num(x, pos) + _num(y, pos)
+            return plus
+        if op == "-":
+            return lambda st, fr: _num(a(st, fr), pos) - _num(b(st, fr), pos)
+        if op == "*":
+            return lambda st, fr: _num(a(st, fr), pos) * _num(b(st, fr), pos)
+
+        def divide(st, fr):
+            x, y = _num(a(st, fr), pos), _num(b(st, fr), pos)
+            if y == 0:
+                raise GameFault("division by zero", pos)
+            return x // y if op == "/" else x % y
+        return divide
+
+    def x_Neg(self, e, ctx):
+        a = self.closure(e.operand, ctx)
+        pos = e.pos
+        return lambda st, fr: -_num(a(st, fr), pos)
+
+    def x_Not(self, e, ctx):
+        a = self.closure(e.operand, ctx)
+        return lambda st, fr: not a(st, fr)
+
+    def x_BoolOp(self, e, ctx):
+        a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
+        if e.op == "and":
+            return lambda st, fr: bool(a(st, fr) and b(st, fr))
+        return lambda st, fr: bool(a(st, fr) or b(st, fr))
+
+    def x_Compare(self, e, ctx):
+        op, pos = e.op, e.pos
+        a = self.closure(e.left, ctx)
+        if op in ("is", "isnot"):
+            cls = self.class_key(e.right, ctx)
+            if cls is not None:
+                classes = self.cg.comp_classes
+                negate = op == "isnot"
+
+                def is_class(st, fr):
+                    x = a(st, fr)
+                    if type(x) is not Comp:
+                        return negate
+                    r = cls in classes[x] or (cls in st.tags.get(x, ()))
+                    return r != negate
+                return is_class
+            b = self.closure(e.right, ctx)
+            if op == "is":
+                return lambda st, fr: _same(a(st, fr), b(st, fr))
+            return lambda st, fr: not _same(a(st, fr), b(st, fr))
+        b = self.closure(e.right, ctx)
+        if op == "==":
+            return lambda st, fr: _same(a(st, fr), b(st, fr))
+        if op == "!=":
+            return lambda st, fr: not _same(a(st, fr), b(st, fr))
+        if op in ("in", "notin"):
+            negate = op == "notin"
+
+            def member(st, fr):
+                x, s = a(st, fr), b(st, fr)
+                r = x in iterate(st, s) if s is not None else False
+                return r != negate
+            return member
+        cmp = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+               ">=": lambda x, y: x >= y}[op]
+        return lambda st, fr: cmp(_num(a(st, fr), pos), _num(b(st, fr), pos))
+
+    def x_Phrase(self, e, ctx):
+        raise GameFault("a keyword is not a value", e.pos)

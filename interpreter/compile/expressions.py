@@ -1,0 +1,605 @@
+"""Expressions compiled to Python source, then to Python functions.
+
+The checked tree of an expression is turned into the text of one Python
+expression, compiled once per pack with `compile()`: no tree is walked while
+playing, the locals of comprehensions and of game functions are real Python
+locals, and game functions become Python functions. Only our own code is
+written this way: every name of the content becomes a generated identifier
+(`v3`), and every text of the content enters the source through `repr`, so no
+content is ever executed as Python.
+
+The common reads are written inline (a zone, counter, attribute or class of a
+local; a comparison of components or of class names; a cheap game function's
+body), with the helpers of `runtime` for the general case. A game function
+keeps its results while the parts of the state it reads stand still
+(`CompiledGame.function_reads`).
+"""
+from __future__ import annotations
+
+import re
+
+from ..language import nodes as N
+from ..names import fold
+from ..engine.state import GameFault
+from ..engine.values import ZoneRef
+
+
+class Source:
+    """The namespace the generated code runs in, and the constants it names."""
+
+    def __init__(self, base: dict):
+        self.ns = dict(base)
+        self.count = 0
+        self.comp_idents: set = set()  # identifiers that surely hold a component (members of a zone)
+        self.tables: dict = {}  # (what, name) -> identifier of a key table made once
+
+    def const(self, value, prefix="K") -> str:
+        self.count += 1
+        name = f"{prefix}{self.count}"
+        self.ns[name] = value
+        return name
+
+
+class Scope:
+    """Python locals visible at a point of an expression: content name -> identifier."""
+
+    def __init__(self, names=None):
+        self.names = dict(names or {})
+
+    def bind(self, src: Source, name: str) -> tuple["Scope", str]:
+        src.count += 1
+        ident = f"v{src.count}"
+        inner = Scope(self.names)
+        inner.names[name] = ident
+        return inner, ident
+
+
+NUMERIC_CALLS = {"count", "sum", "max", "min", "abs", "seat"}
+
+# generated text that may be evaluated twice at little cost and with no effect:
+# a local (of a comprehension or of the running procedure), or the component or
+# player a frame acts for
+_SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
+_CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
+
+
+class ExprGen:
+    """Writes the Python source of expressions of one compiled game."""
+
+    def __init__(self, compiler, src: Source):
+        self.c = compiler          # interpreter.compiler.Compiler
+        self.cg = compiler.cg
+        self.g = compiler.g
+        self.src = src
+        self.inlining: set = set()  # game functions being written inline
+
+    # entry points ---------------------------------------------------------------
+    def function(self, e, ctx):
+        """A Python function (st, fr) -> value computing expression `e`."""
+        text = self.gen(e, ctx, Scope())
+        code = compile(f"lambda st, fr: {text}", f"<expr {e.pos}>", "eval")
+        return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
+
+    def members_where(self, var: str, source, where, ctx, pos):
+        """A Python function (st, fr) -> the members of `source` for which `where` holds,
+        `var` naming each in turn (the candidates of a choice or of a menu's option)."""
+        src = self.gen(source, ctx, Scope())
+        inner, v = Scope().bind(self.src, var)
+        if self.components(source, ctx, Scope()):
+            self.src.comp_idents.add(v)
+        if self.zone_source(source, ctx, Scope()):
+            members = f"st.zones.get({src}, ())"
+        elif self.sequence(source):
+            members = src
+        else:
+            members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"
+        if where is None:
+            text = f"list({members})"
+        else:
+            text = f"[{v} for {v} in {members} if {self.test(where, ctx, inner)}]"
+        code = compile(f"lambda st, fr: {text}", f"<expr {source.pos}>", "eval")
+        return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
+
+    def game_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
+        """A game function as a Python function (st, fr, *args). A pure function keeps its
+        results until the state changes; a static one (see CompiledGame.function_is_static)
+        all game long."""
+        scope = Scope()
+        params = []
+        for p in f.params:
+            scope, ident = scope.bind(self.src, p)
+            params.append(ident)
+        from .statements import Ctx, Code
+        ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
+        body = self.gen(f.tree, ctx, scope)
+        sig = ", ".join(["st", "fr", *params])
+        key = f"({name!r}, {', '.join(params)}{',' if len(params) == 1 else ''}" + (", fr.me, fr.you)" if contextual else ")")
+        if static:
+            lines = [f"def fn({sig}):",
+                     f"    key = {key}",
+                     "    try:",
+                     "        return st.static[key]",
+                     "    except KeyError:",
+                     "        pass",
+                     "    except TypeError:",
+                     f"        return {body}",
+                     f"    r = {body}",
+                     "    st.static[key] = tuple(r) if type(r) is list else r",
+                     "    return r"]
+        elif pure:
+            # results are kept while the parts of the state the function reads stand still
+            # (each version only grows, so their sum changes when one of them does)
+            stamp = " + ".join(sorted(self.cg.function_reads(name))) or "0"
+            lines = [f"def fn({sig}):",
+                     f"    m = st.memo.get({name!r})",
+                     f"    s = {stamp}",
+                     "    if m is None or m[0] != s:",
+                     f"        m = st.memo[{name!r}] = (s, {{}})",
+                     "    d = m[1]",
+                     f"    key = {key}",
+                     "    try:",
+                     "        return d[key]",
+                     "    except KeyError:",
+                     "        pass",
+                     "    except TypeError:",
+                     f"        return {body}",
+                     f"    r = {body}",
+                     "    d[key] = tuple(r) if type(r) is list else r",
+                     "    return r"]
+        else:
+            lines = [f"def fn({sig}):", f"    return {body}"]
+        ns = self.src.ns
+        exec(compile("\n".join(lines), f"<function {name}>", "exec"), ns)  # noqa: S102 - generated source
+        return ns.pop("fn")
+
+    # specialisations ----------------------------------------------------------
+    # The common reads (a zone, a counter, an attribute or a class of a component)
+    # are written inline when the owner is a plain local: a type test and a table
+    # indexed by the component or seat, with the general helper as the fallback.
+    def table(self, what: str, name: str, build) -> str:
+        key = (what, name)
+        ident = self.src.tables.get(key)
+        if ident is None:
+            ident = self.src.tables[key] = self.src.const(build(), "T")
+        return ident
+
+    def owner_table(self, prefix: str, scope: str):
+        """(type name, table) of the keys `prefix#owner` for one kind of owner, or None."""
+        cg = self.cg
+        if scope == "player":
+            return "Seat", self.table("keys", f"{prefix}|player",
+                                      lambda: tuple(f"{prefix}#{i}" for i in range(self.g.max_players)))
+        if scope == "node":
+            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in cg.nodes})
+        if scope in ("game", "team"):
+            return None
+        return "Comp", self.table("keys", f"{prefix}|comp",
+                                  lambda: tuple(f"{prefix}#{i}" for i in range(len(cg.comp_card))))
+
+    def counter_key(self, obj: str, cdef, p: str) -> str:
+        """Source of the key of counter `cdef` of the owner `obj` gives."""
+        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p})"
+        tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
+        if tab is not None and tab[0] == "NodeRef":
+            return f"({tab[1]}.get({obj}) or {general})"
+        if tab is not None and tab[0] == "Comp" and obj in self.src.comp_idents:
+            return f"{tab[1]}[{obj}]"
+        if tab is not None:
+            return f"({tab[1]}[{obj}] if type({obj}) is {tab[0]} else {general})"
+        return general
+
+    def zone_source(self, e, ctx, sc) -> bool:
+        """Whether expression `e` surely gives a zone (so iterating it reads the zone's list)."""
+        if isinstance(e, N.Attr) and e.name in self.g.zones and not (
+                isinstance(e.obj, N.Name) and e.obj.name in ("options", "data")):
+            return True
+        return isinstance(e, N.Name) and e.name not in sc.names and e.name not in ctx.locals \
+            and e.name not in ctx.consts and e.name in self.g.zones and self.g.zones[e.name].scope == ("game",)
+
+    def components(self, e, ctx, sc, seen=()) -> bool:
+        """Whether iterating `e` surely gives components only: a zone, what is in play,
+        or a comprehension or game function made of them."""
+        if self.zone_source(e, ctx, sc):
+            return True
+        if isinstance(e, N.Call) and e.func == "in_play" and e.func not in self.g.functions:
+            return True
+        if isinstance(e, N.Each):
+            return self.components(e.source, ctx, sc, seen)
+        if isinstance(e, N.BinOp) and e.op == "+":
+            return self.components(e.left, ctx, sc, seen) and self.components(e.right, ctx, sc, seen)
+        if isinstance(e, N.ListLit) and len(e.items) == 1 and isinstance(e.items[0], N.Each):
+            return self.components(e.items[0], ctx, sc, seen)
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names \
+                and e.func not in seen:
+            f = self.g.functions[e.func]
+            body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
+            # the function's own names mean nothing here: only its shape counts
+            from .statements import Ctx, Code
+            return self.components(body, Ctx(self.cg, Code("shape", "function"), locals_=f.params),
+                                   Scope({p: "?" for p in f.params}), (*seen, e.func))
+        return False
+
+    def members(self, e, ctx, sc) -> str:
+        """Python source iterating the members of set-like expression `e`."""
+        text = self.gen(e, ctx, sc)
+        if self.zone_source(e, ctx, sc):
+            return f"st.zones.get({text}, ())"
+        if self.sequence(e):
+            return text
+        return f"R_it(st, {text}, {self.pos(e)})"
+
+    _SEQUENCE_CALLS = frozenset({"in_play", "nodes", "neighbors"})  # built-ins that give a tuple
+
+    def sequence(self, e, seen=()) -> bool:
+        """Whether `e` surely gives a list or a tuple (so iterating it needs no test)."""
+        if isinstance(e, (N.Each, N.Mapped, N.ListLit)):
+            return True
+        if isinstance(e, N.BinOp) and e.op == "+":
+            return self.sequence(e.left, seen) and self.sequence(e.right, seen)
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+            if e.func in seen:
+                return False
+            f = self.g.functions[e.func]
+            return self.sequence(f.tree.expr if isinstance(f.tree, N.Condition) else f.tree, (*seen, e.func))
+        return isinstance(e, N.Call) and e.func in self._SEQUENCE_CALLS and e.func not in self.g.functions
+
+    def is_class(self, left: str, cls: str) -> str:
+        if not _SIMPLE.match(left):
+            return f"R_is(st, {left}, {cls!r})"
+        flags = self.table("class", cls, lambda: tuple(cls in k for k in self.cg.comp_classes))
+        if left in self.src.comp_idents:
+            if cls in self.c.tagged_classes():
+                return f"({flags}[{left}] or {cls!r} in st.tags.get({left}, ()))"
+            return f"{flags}[{left}]"
+        if cls in self.c.tagged_classes():
+            return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
+        return f"(type({left}) is Comp and {flags}[{left}])"
+
+    def node_number(self, name: str) -> bool:
+        """Whether `x.name` is surely a number: an attribute every board node has, as a
+        number, and that is nothing else (no zone, counter, attribute or property)."""
+        from ..engine.library import _PROPERTIES
+        g, nodes = self.g, self.cg.nodes
+        if not nodes or name in g.zones or name in g.counters or name in g.attributes or name in _PROPERTIES:
+            return False
+        return all(isinstance(a.get(name), int) and not isinstance(a.get(name), bool) for a in nodes.values())
+
+    def number_attribute(self, name: str) -> bool:
+        """Whether attribute `name` is surely a number: a number attribute with a default
+        that no board node overrides (setting one checks its value: see _set_attr)."""
+        a = self.g.attributes[name]
+        return a.type == "number" and isinstance(a.default, int) and not isinstance(a.default, bool) and \
+            all(type(v) is int for v in self.cg.comp_attrs.get(name, ())) and \
+            not any(name in attrs for attrs in self.cg.nodes.values())
+
+    def canon_names(self) -> str:
+        return self.table("canon", "", lambda: frozenset(c[1] for c in self.g.classes.values()))
+
+    def canonical(self, e) -> bool:
+        """Whether `e` surely gives a class name in its declared spelling, or none."""
+        g = self.g
+        if isinstance(e, N.Attr) and e.name in g.attributes and g.attributes[e.name].type == "class":
+            # components give declared spellings (set canonicalises them); a board node might not
+            return not any(e.name in attrs for attrs in self.cg.nodes.values())
+        if isinstance(e, N.String):
+            c = g.classes.get(fold(e.value))
+            return c is not None and c[1] == e.value
+        return False
+
+    # the generator --------------------------------------------------------------
+    def gen(self, e, ctx, sc: Scope) -> str:
+        return getattr(self, "g_" + type(e).__name__)(e, ctx, sc)
+
+    def pos(self, e) -> str:
+        return self.src.const(e.pos, "P")
+
+    def g_Condition(self, e, ctx, sc):
+        return self.gen(e.expr, ctx, sc)
+
+    def g_Number(self, e, ctx, sc):
+        return repr(int(e.value))
+
+    def g_String(self, e, ctx, sc):
+        return repr(str(e.value))
+
+    def g_Bool(self, e, ctx, sc):
+        return "True" if e.value else "False"
+
+    def g_NoneLit(self, e, ctx, sc):
+        return "None"
+
+    def g_Name(self, e, ctx, sc):
+        n = e.name
+        if n in sc.names:
+            return sc.names[n]
+        if n in ctx.consts:
+            kind, value = ctx.consts[n][0], ctx.consts[n][1]
+            if kind == "const":
+                return repr(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else self.src.const(value)
+            if kind == "class":
+                return repr(value)
+            if kind == "expr":
+                return f"{self.src.const(value)}(st, fr)"
+        if n in ctx.locals:
+            return f"fr.env[{n!r}]"
+        if n == "self":
+            return "fr.me"
+        if n == "you":
+            return "fr.you"
+        if n == "cause":
+            return "fr.env.get('cause')"
+        if n == "players":
+            return "st.g.seats[st.n]"
+        if n == "teams":
+            return "R_teams(st)"
+        if n == "player_count":
+            return "st.n"
+        g = self.g
+        if n in g.zones and g.zones[n].scope == ("game",):
+            return self.src.const(ZoneRef(n))
+        if n in g.counters and g.counters[n].scope == ("game",):
+            return f"st.counters.get({n!r}, {g.counters[n].initial!r})"
+        key = fold(n)
+        if key in g.classes:
+            return repr(fold(g.classes[key][1]))
+        raise GameFault(f"unknown name '{n}'", e.pos)
+
+    def g_Attr(self, e, ctx, sc):
+        g = self.g
+        n = e.name
+        if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in ctx.locals \
+                and e.obj.name not in sc.names:
+            if e.obj.name == "options":
+                return f"st.options.get({n!r})"
+            return self.src.const(self.cg.data.get(n))
+        obj = self.gen(e.obj, ctx, sc)
+        p = self.pos(e)
+        simple = _SIMPLE.match(obj) is not None
+        if n in g.zones:
+            scope = g.zones[n].scope[0]
+            general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p})"
+            tab = self.owner_table(n, scope) if simple else None
+            if tab is not None and tab[0] == "NodeRef":
+                table = self.table("zones", f"{n}|node", lambda: {k: ZoneRef(v) for k, v in self.src.ns[tab[1]].items()})
+                return f"({table}.get({obj}) or {general})"
+            if tab is not None:
+                table = self.table("zones", f"{n}|{tab[0]}", lambda: tuple(ZoneRef(k) for k in self.src.ns[tab[1]]))
+                if tab[0] == "Comp" and obj in self.src.comp_idents:
+                    return f"{table}[{obj}]"
+                return f"({table}[{obj}] if type({obj}) is {tab[0]} else {general})"
+            return general
+        if n in g.counters:
+            cdef = g.counters[n]
+            if len(cdef.scope) == 2:
+                return f"R_cmap({n!r}, {obj})"
+            return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
+        if n in g.attributes:
+            values = self.src.const(self.cg.comp_attrs.get(n), "A")
+            if obj in self.src.comp_idents and not self.c.attributes_set():
+                return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
+            if simple:
+                return f"({values}[{obj}] if type({obj}) is Comp and not st.over else R_attr(st, {obj}, {n!r}, {values}, {p}))"
+            return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
+        from ..engine.library import _PROPERTIES
+        if n in _PROPERTIES:
+            return f"{self.src.const(_PROPERTIES[n], 'Q')}(st, {obj}, {p})"
+        general = f"R_node_attr(st, {obj}, {n!r}, {p})"
+        if simple:  # a board's nodes never change: their attributes are read from a table
+            values = self.table("node_attrs", n, lambda: {k: a.get(n) for k, a in self.cg.nodes.items()})
+            return f"({values}.get({obj}) if type({obj}) is NodeRef else {general})"
+        return general
+
+    def g_Index(self, e, ctx, sc):
+        g = self.g
+        if isinstance(e.obj, N.Attr) and e.obj.name in g.counters and len(g.counters[e.obj.name].scope) == 2:
+            cdef = g.counters[e.obj.name]
+            first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
+            return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
+        return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"
+
+    def g_Call(self, e, ctx, sc):
+        f = e.func
+        if f in ("any", "all", "first") and len(e.args) == 1 and isinstance(e.args[0], (N.Each, N.Mapped)):
+            # stop at the first member that decides
+            lazy = self.generator(e.args[0], ctx, sc, truth=f != "first")
+            return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
+        if f == "sum" and len(e.args) == 1 and isinstance(e.args[0], N.Mapped) and self.numeric(e.args[0].expr, ctx):
+            return f"sum({self.gen(e.args[0], ctx, sc)})"
+        args = [self.gen(a, ctx, sc) for a in e.args]
+        if f == "select":
+            return f"({args[1]} if {args[0]} else {args[2]})"
+        if f == "count" and len(args) == 1:
+            if self.zone_source(e.args[0], ctx, sc):
+                return f"len(st.zones.get({args[0]}, ()))"
+            if self.sequence(e.args[0]):
+                return f"len({args[0]})"
+            return f"len(R_it(st, {args[0]}, {self.pos(e)}))"
+        if f in self.g.functions and f not in self.c.builtin_names:
+            inline = self.inline(f, args)
+            if inline is not None:
+                return inline
+            self.cg.python_function(f)
+            return f"FN[{f!r}](st, fr{''.join(', ' + a for a in args)})"
+        if f == "in_play":
+            return f"vm.in_play(st{', ' + args[0] if args else ''})"
+        if f == "holder" and len(args) == 1:
+            return f"vm.holder(st, {args[0]})"
+        if f == "zone_of" and len(args) == 1 and _SIMPLE.match(args[0]):
+            return f"(st.where[{args[0]}] if type({args[0]}) is Comp else None)"
+        impl = self.c.builtin(f)
+        return f"{self.src.const(impl, 'F')}(st, {self.pos(e)}{''.join(', ' + a for a in args)})"
+
+    def generator(self, e, ctx, sc, truth: bool = False) -> str:
+        """A Python generator over the values of comprehension `e` (only their truth
+        matters when `truth`)."""
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        value = (self.test(e.expr, ctx, inner) if truth else self.gen(e.expr, ctx, inner)) \
+            if isinstance(e, N.Mapped) else v
+        return f"({value} for {v} in {source}{cond})"
+
+    def cheap(self, name: str) -> bool:
+        """Whether game function `name` is small and pure enough to be written inline at
+        its calls: no comprehension and no random value of its own (the functions it
+        calls keep their own results, or are written inline in turn)."""
+        known = self.src.tables.get(("cheap", name))
+        if known is None:
+            f = self.g.functions[name]
+            known = self.cg.function_traits(name)[0] and sum(1 for _ in N.walk(f.tree)) <= 40 and \
+                not any(isinstance(n, (N.Each, N.Mapped)) for n in N.walk(f.tree))
+            self.src.tables[("cheap", name)] = known
+        return known
+
+    def inline(self, name: str, args: list):
+        """The body of cheap game function `name` written for these arguments, or None
+        when an argument is not a plain local or constant (it would be computed twice)."""
+        f = self.g.functions[name]
+        if len(args) != len(f.params) or not all(_SIMPLE.match(a) or _CONSTANT.match(a) for a in args):
+            return None
+        if not self.cheap(name) or name in self.inlining:
+            return None
+        from .statements import Ctx, Code
+        ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
+        self.inlining.add(name)  # a function calling itself is called, not written out again
+        try:
+            return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"
+        finally:
+            self.inlining.discard(name)
+
+    def test(self, e, ctx, sc) -> str:
+        """Source of `e` where only its truth matters (no need to make it a bool)."""
+        if isinstance(e, N.BoolOp):
+            return f"({self.test(e.left, ctx, sc)} {e.op} {self.test(e.right, ctx, sc)})"
+        if isinstance(e, N.Condition):
+            return self.test(e.expr, ctx, sc)
+        return self.gen(e, ctx, sc)
+
+    def g_ListLit(self, e, ctx, sc):
+        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
+            return self.gen(e.items[0], ctx, sc)
+        return "[" + ", ".join(self.gen(i, ctx, sc) for i in e.items) + "]"
+
+    def bind_member(self, e, ctx, sc):
+        """(source text, inner scope, identifier) of the variable of a comprehension."""
+        source = self.members(e.source, ctx, sc)
+        inner, v = sc.bind(self.src, e.var)
+        if self.components(e.source, ctx, sc):
+            self.src.comp_idents.add(v)
+        return source, inner, v
+
+    def g_Each(self, e, ctx, sc):
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        return f"[{v} for {v} in {source}{cond}]"
+
+    def g_Mapped(self, e, ctx, sc):
+        source, inner, v = self.bind_member(e, ctx, sc)
+        cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
+        return f"[{self.gen(e.expr, ctx, inner)} for {v} in {source}{cond}]"
+
+    def numeric_function(self, name: str) -> bool:
+        """Whether game function `name` surely gives a number."""
+        key = ("numeric", name)
+        known = self.src.tables.get(key)
+        if known is None:
+            self.src.tables[key] = False  # while deciding: a recursive call proves nothing
+            known = self.src.tables[key] = self.numeric(self.g.functions[name].tree.expr
+                                                        if isinstance(self.g.functions[name].tree, N.Condition)
+                                                        else self.g.functions[name].tree)
+        return known
+
+    def numeric(self, e, ctx=None) -> bool:
+        """Whether `e` is surely a number, so that plain Python arithmetic applies."""
+        if isinstance(e, N.Number):
+            return True
+        if isinstance(e, N.BinOp) and e.op != "+":
+            return True
+        if isinstance(e, N.BinOp):
+            return self.numeric(e.left) and self.numeric(e.right)
+        if isinstance(e, N.Neg):
+            return True
+        if isinstance(e, N.Call) and e.func in NUMERIC_CALLS and e.func not in self.g.functions:
+            return True
+        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+            return self.numeric_function(e.func)
+        if isinstance(e, N.Attr) and e.name in self.g.counters and len(self.g.counters[e.name].scope) == 1:
+            return True
+        if isinstance(e, N.Attr) and e.name in self.g.attributes:
+            return self.number_attribute(e.name)
+        if isinstance(e, N.Attr) and self.node_number(e.name):
+            return True
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.g.counters:
+            return True
+        if isinstance(e, N.Name) and e.name in self.g.counters and self.g.counters[e.name].scope == ("game",):
+            return True
+        if ctx is not None and isinstance(e, N.Name) and e.name in ctx.consts and ctx.consts[e.name][0] == "const" \
+                and isinstance(ctx.consts[e.name][1], int):
+            return True
+        return False
+
+    def num(self, e, ctx, sc) -> str:
+        text = self.gen(e, ctx, sc)
+        return text if self.numeric(e, ctx) else f"R_num({text}, {self.pos(e)})"
+
+    def g_BinOp(self, e, ctx, sc):
+        if e.op == "+" and isinstance(e.left, (N.Each, N.Mapped, N.ListLit)) and \
+                isinstance(e.right, (N.Each, N.Mapped, N.ListLit)):
+            return f"({self.gen(e.left, ctx, sc)} + {self.gen(e.right, ctx, sc)})"  # two lists join
+        if e.op == "+" and not (self.numeric(e.left, ctx) and self.numeric(e.right, ctx)):
+            return f"R_plus(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
+        a, b = self.num(e.left, ctx, sc), self.num(e.right, ctx, sc)
+        if e.op in ("+", "-", "*"):
+            return f"({a} {e.op} {b})"
+        return f"R_div({a}, {b}, {e.op == '/'}, {self.pos(e)})"
+
+    def g_Neg(self, e, ctx, sc):
+        return f"(-{self.num(e.operand, ctx, sc)})"
+
+    def g_Not(self, e, ctx, sc):
+        return f"(not {self.test(e.operand, ctx, sc)})"
+
+    def g_BoolOp(self, e, ctx, sc):
+        return f"(True if {self.test(e, ctx, sc)} else False)"
+
+    def g_Compare(self, e, ctx, sc):
+        op = e.op
+        if op in ("is", "isnot"):
+            cls = None
+            if not (isinstance(e.right, N.Name) and e.right.name in sc.names):
+                cls = self.c.class_key(e.right, ctx)
+            left = self.gen(e.left, ctx, sc)
+            if cls is not None:
+                test = self.is_class(left, cls)
+                return test if op == "is" else f"(not {test})"
+            same = f"R_same({left}, {self.gen(e.right, ctx, sc)})"
+            return same if op == "is" else f"(not {same})"
+        if op in ("==", "!=") and (isinstance(e.left, N.NoneLit) or isinstance(e.right, N.NoneLit)):
+            other = e.right if isinstance(e.left, N.NoneLit) else e.left  # only none equals none
+            return f"({self.gen(other, ctx, sc)} {'is' if op == '==' else 'is not'} None)"
+        if op in ("==", "!="):
+            if self.numeric(e.left, ctx) and self.numeric(e.right, ctx) or \
+                    self.canonical(e.left) and self.canonical(e.right):
+                return f"({self.gen(e.left, ctx, sc)} {op} {self.gen(e.right, ctx, sc)})"
+            a, b = self.gen(e.left, ctx, sc), self.gen(e.right, ctx, sc)
+            if self.canonical(e.right) and not self.canonical(e.left):
+                a, b = b, a
+            if self.canonical(e.left) and _SIMPLE.match(b):
+                # a class name in its declared spelling equals another such name only when
+                # equal; anything else is compared the general way
+                same = f"({a} == {b} if type({b}) is str and {b} in {self.canon_names()} else R_same({a}, {b}))"
+                return same if op == "==" else f"(not {same})"
+            if b in self.src.comp_idents:
+                a, b = b, a
+            if a in self.src.comp_idents and _SIMPLE.match(b):
+                # a component equals only itself (components are ints: a player of the same number is not it)
+                same = f"({a} == {b} and type({b}) is Comp)"
+                return same if op == "==" else f"(not {same})"
+            same = f"R_same({a}, {b})"
+            return same if op == "==" else f"(not {same})"
+        if op in ("in", "notin"):
+            test = f"R_member(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
+            return test if op == "in" else f"(not {test})"
+        return f"({self.num(e.left, ctx, sc)} {op} {self.num(e.right, ctx, sc)})"
+
+    def g_Phrase(self, e, ctx, sc):
+        raise GameFault("a keyword is not a value", e.pos)

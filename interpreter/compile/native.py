@@ -1,0 +1,149 @@
+"""Statements that never wait, compiled to one block of Python.
+
+A branch or a loop whose statements can neither wait for a decision nor start
+other code (no choice, menu, call or signal) runs from start to end in one go.
+It then needs no jumps between operations: it becomes a single operation whose
+source is a real Python `if`, `for` or `while`, with the statements' own source
+inside (captured from the compiler, see `Ctx.capture`). Loops that might not
+end count their rounds against the game's step budget, as the machine does.
+The position of every line is kept, so an error names its own statement.
+"""
+from __future__ import annotations
+
+from ..language import nodes as N
+
+# statements that finish without waiting and without starting other code
+_PLAIN = (N.Move, N.Add, N.Remove, N.Pay, N.Gain, N.Lose, N.Score, N.SetStmt, N.Let, N.Shuffle, N.Tag,
+          N.TapStmt, N.Reveal, N.Log, N.Roll, N.Pass)
+# statements after which the running code stops (the block returns)
+_FINAL = (N.Win, N.Exit, N.Return, N.Fail)
+
+
+def runs_through(body, in_loop: bool) -> bool:
+    """Whether statements `body` run through without waiting; `break` and `continue`
+    count only inside a loop of the block itself."""
+    for s in body:
+        if isinstance(s, _PLAIN) or isinstance(s, _FINAL):
+            continue
+        if isinstance(s, (N.Break, N.Continue)):
+            if not in_loop:
+                return False
+            continue
+        if isinstance(s, N.If):
+            if not all(runs_through(b, in_loop) for _, b in s.branches) or not runs_through(s.orelse or [], in_loop):
+                return False
+            continue
+        if isinstance(s, (N.For, N.Repeat, N.While)):
+            if not runs_through(s.body, True):
+                return False
+            continue
+        return False
+    return True
+
+
+class Block:
+    """Lines of Python with the position of each, and whether one may return."""
+
+    def __init__(self):
+        self.lines: list = []
+        self.pos: list = []
+        self.returns = False
+
+    def add(self, line: str, pos, depth: int = 0) -> None:
+        self.lines.append("    " * depth + line)
+        self.pos.append(pos)
+
+    def extend(self, entries, depth: int) -> None:
+        """Add statements captured from the compiler: (lines, flow, position) each."""
+        start = len(self.lines)
+        for lines, flow, pos in entries:
+            if isinstance(lines, Block):
+                self.lines.extend("    " * depth + line for line in lines.lines)
+                self.pos.extend(lines.pos)
+                self.returns = self.returns or lines.returns
+                continue
+            for line in lines() if callable(lines) else lines:
+                self.add(line, pos, depth)
+            if flow == "end":
+                self.add("return", pos, depth)  # the code stopped: leave the block
+            if flow != "next":
+                self.returns = True
+        if len(self.lines) == start:
+            self.add("pass", None, depth)
+
+
+class NativeBlocks:
+    """Mixed into `compiler.Compiler`: branches and loops compiled as native blocks."""
+
+    def captured(self, body, ctx, loop: bool = False) -> list:
+        """The statements of `body`, compiled to captured source instead of operations."""
+        saved, ctx.capture = ctx.capture, []
+        if loop:
+            ctx.native_loops += 1
+        try:
+            self.block(body, ctx)
+            return ctx.capture
+        finally:
+            ctx.capture = saved
+            if loop:
+                ctx.native_loops -= 1
+
+    def can_inline(self, bodies, ctx, loop: bool) -> bool:
+        in_loop = loop or (ctx.capture is not None and ctx.native_loops > 0)
+        return all(runs_through(b, in_loop) for b in bodies)
+
+    def put(self, block: Block, ctx, pos) -> None:
+        """Emit a finished block: as one operation, or into the block being captured."""
+        if ctx.capture is not None:
+            ctx.capture.append((block, "next", pos))
+            return
+        ctx.emit_src(block.lines, pos, "branch" if block.returns else "next", block.pos)
+
+    def native_if(self, s, ctx) -> None:
+        b = Block()
+        for i, (cond, body) in enumerate(s.branches):
+            b.add(f"{'if' if i == 0 else 'elif'} {self.gen.test(cond, ctx, self.scope())}:", cond.pos)
+            b.extend(self.captured(body, ctx), 1)
+        if s.orelse:
+            b.add("else:", s.pos)
+            b.extend(self.captured(s.orelse, ctx), 1)
+        self.put(b, ctx, s.pos)
+
+    def _counted(self, b: Block, depth: int, pos) -> None:
+        """Count a round of a loop that might not end against the step budget."""
+        b.add(f"_k{depth} += 1", pos, 1)
+        b.add(f"if _k{depth} > st.g.step_budget: R_runaway({self.k(pos, 'P')})", pos, 1)
+
+    def native_for(self, s, ctx) -> None:
+        ctx.locals.add(s.var)
+        d = ctx.native_loops
+        b = Block()
+        source = self.x(s.source, ctx)
+        b.add(f"for _x{d} in tuple(R_it(st, {source}, {self.k(s.pos, 'P')})):", s.pos)
+        b.add(f"fr.env[{s.var!r}] = _x{d}", s.pos, 1)
+        if s.where is not None:
+            b.add(f"if not ({self.gen.test(s.where, ctx, self.scope())}):", s.pos, 1)
+            b.add("continue", s.pos, 2)
+        b.extend(self.captured(s.body, ctx, loop=True), 1)
+        self.put(b, ctx, s.pos)
+
+    def native_repeat(self, s, ctx) -> None:
+        d = ctx.native_loops
+        b = Block()
+        if s.count is not None:
+            b.add(f"for _r{d} in range({self.n(s.count, ctx)}):", s.pos)
+        else:
+            b.add(f"_k{d} = 0", s.pos)
+            b.add("while True:", s.pos)
+            self._counted(b, d, s.pos)
+        b.extend(self.captured(s.body, ctx, loop=True), 1)
+        self.put(b, ctx, s.pos)
+
+    def native_while(self, s, ctx) -> None:
+        d = ctx.native_loops
+        b = Block()
+        b.add(f"_k{d} = 0", s.pos)
+        b.add(f"while {self.gen.test(s.cond, ctx, self.scope())}:", s.pos)
+        self._counted(b, d, s.pos)
+        b.extend(self.captured(s.body, ctx, loop=True), 1)
+        self.put(b, ctx, s.pos)

@@ -1,0 +1,534 @@
+"""Stage 5, compile: checked trees become Python code, once per pack.
+
+Expressions are written as Python source by `pygen`. Statements become a flat
+list of operations per procedure or ability (`Code`), each given as a few lines
+of Python with its expressions inline, with jumps for loops and branches, so
+that a running game is plain data: a stack of frames, each a code object, a
+position in it and its locals. A choice suspends the game between two
+operations. `assemble` then turns each straight run of operations into one
+Python function, and `native` compiles branches and loops that never wait into
+one Python block. Nothing is re-parsed or re-walked while playing. The
+functions every game may call are in `library`; `closures` compiles
+expressions another way, to check `pygen`.
+"""
+from __future__ import annotations
+
+import re
+
+from . import assemble
+from ..language import nodes as N
+from ..engine import machine as vm
+from ..diagnostics import Position
+from ..names import fold
+from ..language.parser import parse
+from ..engine.state import GameFault
+from .closures import ClosureExprs
+from .native import NativeBlocks
+from .expressions import Scope
+from ..engine.library import _FUNCS, _index
+
+
+class Code:
+    """The operations of one procedure or ability, with the position of each."""
+
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs", "filename", "line_pos")
+
+    def __init__(self, name, kind, proc=None, source=None):
+        self.name = name
+        self.ops = []
+        self.pos = []
+        self.srcs = []  # the Python source of each operation still to be assembled (or None)
+        self.filename = None  # of the assembled source, whose line numbers map to positions:
+        self.line_pos = {}  # line -> position of the statement it belongs to
+        self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
+        self.kind = kind
+        self.proc = proc
+        self.source = source
+
+    def __repr__(self):
+        return f"<Code {self.name}>"
+
+
+_MISSING = object()
+
+
+class Ctx:
+    """What the compiler knows while compiling one body."""
+
+    def __init__(self, cg, code: Code, consts=None, locals_=()):
+        self.cg = cg
+        self.code = code
+        self.consts = consts or {}
+        self.locals = set(locals_)
+        self.loops: list[tuple[list, list]] = []  # (continue target cell, break patch list)
+        self.hidden = 0
+        self.capture = None  # while compiling a native block (see native): its statements' source
+        self.native_loops = 0  # loops of the native block being compiled, around this point
+
+    def emit(self, op, pos) -> int:
+        """Append an operation given as a function (state, frame)."""
+        self.code.ops.append(op)
+        self.code.pos.append(pos)
+        self.code.srcs.append(None)
+        return len(self.code.ops) - 1
+
+    def emit_src(self, lines, pos, flow: str = "next", line_pos=None) -> int:
+        """Append an operation given as lines of Python source (or a function giving
+        them once jumps are known); `flow` says whether the run may go on after it:
+        always ("next"), unless it returned ("branch"), or never ("end"). While a
+        native block is compiled, the lines go into it instead."""
+        if self.capture is not None:
+            self.capture.append((lines, flow, pos))
+            return -1
+        self.code.ops.append(None)
+        self.code.pos.append(pos)
+        self.code.srcs.append(assemble.Src(lines, flow, line_pos))
+        return len(self.code.ops) - 1
+
+    def here(self) -> int:
+        return len(self.code.ops)
+
+    def fresh(self, what: str) -> str:
+        self.hidden += 1
+        return f"\x00{what}{self.hidden}"
+
+
+class Compiler(ClosureExprs, NativeBlocks):
+    """Compiles the trees of one checked GameDef; holds what the closures need."""
+
+    def __init__(self, cg):
+        self.cg = cg  # interpreter.game.CompiledGame
+        self.g = cg.defn
+        from .expressions import ExprGen, Source
+        from ..engine.runtime import base_namespace
+        self.src = Source(base_namespace())
+        self.src.ns["R_index"] = _index
+        self.src.ns["FN"] = {}
+        self.gen = ExprGen(self, self.src)
+        self.builtin_names = set(_FUNCS)
+        self._tagged = None
+        self._nodes = None
+        self._sets = None
+
+    # expressions -------------------------------------------------------------
+    def expr(self, e, ctx: Ctx):
+        """A function (state, frame) -> value: the expression compiled to Python (see pygen)."""
+        return self.gen.function(e, ctx)
+
+    def builtin(self, name: str):
+        return _FUNCS[name]
+
+    def statement_nodes(self) -> list:
+        """Every node of every statement the pack may run: procedures, keywords, card
+        abilities and their bindings, the set-ups of rules tests."""
+        if self._nodes is None:
+            g = self.g
+            roots = [p.tree for p in g.procedures.values()]
+            for kw in g.keywords:
+                roots.extend(kw.trees)
+            for t in g.tests:
+                roots.extend(v for v in vars(t).values() if isinstance(v, (N.Node, list, dict)))
+            for card in g.cards:
+                for ab in card.abilities:
+                    roots.append(ab.tree)
+                    roots.extend(v for v in ab.bindings.values() if isinstance(v, (N.Node, list)))
+            roots = [list(r.values()) if isinstance(r, dict) else r for r in roots]
+            self._nodes = [n for r in roots for n in N.walk(r)]
+        return self._nodes
+
+    def tagged_classes(self) -> set:
+        """The classes some statement of the pack may tag a component with."""
+        if self._tagged is None:
+            g = self.g
+            self._tagged = {fold(g.classes[fold(n.tag)][1]) if fold(n.tag) in g.classes else fold(n.tag)
+                            for n in self.statement_nodes() if isinstance(n, N.Tag)}
+            # the classes declared on their own (not values of an attribute) exist to be tagged
+            self._tagged |= {fold(name) for attr, name in g.classes.values() if attr is None}
+        return self._tagged
+
+    def attributes_set(self) -> bool:
+        """Whether some statement of the pack sets an attribute of a component."""
+        if self._sets is None:
+            g = self.g
+            self._sets = any(isinstance(n, N.SetStmt) and isinstance(n.target, N.Attr) and n.target.name in g.attributes
+                             for n in self.statement_nodes())
+        return self._sets
+
+    def _counter_key_from(self, obj, cdef, pos):
+        """The key function of counter `cdef` of the owner computed by `obj`."""
+        from ..engine.runtime import _ckey
+        name, team_scoped = cdef.name, cdef.scope[0] == "team"
+        return lambda st, fr: _ckey(st, obj(st, fr), name, team_scoped, pos)
+
+    def class_key(self, e, ctx):
+        """The folded class a name stands for in `x is NAME`, or None when it is a value."""
+        if isinstance(e, N.Name) and e.name not in ctx.locals:
+            if e.name in ctx.consts:
+                kind, value = ctx.consts[e.name][0], ctx.consts[e.name][1]
+                if kind == "class":
+                    return value
+                return None
+            key = fold(e.name)
+            if key in self.g.classes and e.name not in ("self", "you", "cause"):
+                return fold(self.g.classes[key][1])
+        return None
+
+    # labels -----------------------------------------------------------------
+    def label(self, text: str, pos: Position, ctx: Ctx):
+        """A text with {expressions} inside, rendered with the values' readable names."""
+        parts = []
+        last = 0
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            if m.start() > last:
+                parts.append(text[last:m.start()])
+            try:
+                tree = parse(m.group(1), "condition", lambda l, c: pos)
+                parts.append(self.expr(tree, ctx))
+            except Exception:
+                parts.append(m.group(0))
+            last = m.end()
+        if last < len(text):
+            parts.append(text[last:])
+        if all(isinstance(p, str) for p in parts):
+            s = "".join(parts)
+            return lambda st, fr: s
+
+        def render(st, fr):
+            return "".join(p if isinstance(p, str) else vm.label_of(st, p(st, fr)) for p in parts)
+        return render
+
+    # statements -------------------------------------------------------------
+    # Each statement becomes a few lines of Python source (see `assemble`), with
+    # the source of its expressions inline: no closure calls another closure.
+    def body(self, body, ctx: Ctx) -> None:
+        """Compile a whole body into `ctx.code`, then turn its operations into functions."""
+        self.block(body, ctx)
+        assemble.finish(ctx.code, self.src.ns)
+
+    def block(self, body, ctx: Ctx) -> None:
+        for s in body:
+            getattr(self, "s_" + type(s).__name__)(s, ctx)
+
+    def x(self, e, ctx) -> str:
+        """The Python source of expression `e`."""
+        return self.gen.gen(e, ctx, Scope())
+
+    def scope(self) -> Scope:
+        return Scope()
+
+    def k(self, value, prefix="K") -> str:
+        """The name of a constant of the generated code."""
+        return self.src.const(value, prefix)
+
+    def n(self, e, ctx) -> str:
+        """The Python source of number expression `e`."""
+        return self.gen.num(e, ctx, Scope())
+
+    def s_Pass(self, s, ctx):
+        pass
+
+    def s_Move(self, s, ctx):
+        p = self.k(s.pos, "P")
+        bottom = s.end == "bottom"
+        ctx.emit_src([f"_w = {self.x(s.what, ctx)}",
+                      f"_z = {self.x(s.to, ctx)}",
+                      f"if type(_w) is Comp: st.move(_w, _z, {bottom}, {p})",
+                      f"elif _w is not None: R_move(st, _w, _z, {bottom}, {p})"], s.pos)
+
+    def counter_key(self, e, ctx) -> tuple:
+        """(source of the key, counter definition) of a counter reference."""
+        g = self.g
+        if isinstance(e, N.Name) and e.name in g.counters and e.name not in ctx.locals:
+            return repr(e.name), g.counters[e.name]
+        if isinstance(e, N.Attr) and e.name in g.counters:
+            cdef = g.counters[e.name]
+            return self.gen.counter_key(self.x(e.obj, ctx), cdef, self.k(e.pos, "P")), cdef
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
+            cdef = g.counters[e.obj.name]
+            return f"R_pkey({cdef.name!r}, {self.x(e.obj.obj, ctx)}, {self.x(e.key, ctx)})", cdef
+        raise GameFault("not a counter", e.pos)
+
+    def _amount_op(self, s, ctx, sign: int, kind: str):
+        key, cdef = self.counter_key(s.target, ctx)
+        p, c = self.k(s.pos, "P"), self.k(cdef, "C")
+        amount = self.n(s.amount, ctx)
+        if kind == "pay":
+            ctx.emit_src([f"_n = {amount}",
+                          f"_k = {key}",
+                          f"if st.counters.get(_k, {cdef.initial!r}) < _n:",
+                          f"    R_cannot_pay(st, fr, _k, {c}, _n, {p})",
+                          "    return",
+                          f"st.add(_k, {c}, -_n, {p}, 'pay')"], s.pos, "branch")
+            return
+        ctx.emit_src([f"st.add({key}, {c}, {'-' if sign < 0 else ''}{amount}, {p}, {kind!r})"], s.pos)
+
+    def s_Add(self, s, ctx):
+        self._amount_op(s, ctx, 1, "add")
+
+    def s_Remove(self, s, ctx):
+        self._amount_op(s, ctx, -1, "remove")
+
+    def s_Pay(self, s, ctx):
+        self._amount_op(s, ctx, -1, "pay")
+
+    def owned_counter(self, name, owner, ctx, pos) -> tuple:
+        cdef = self.g.counters[name]
+        obj = self.x(owner, ctx) if owner is not None else "fr.you"
+        return self.gen.counter_key(obj, cdef, self.k(pos, "P")), cdef
+
+    def s_Gain(self, s, ctx):
+        key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
+        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, {self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'gain')"],
+                     s.pos)
+
+    def s_Lose(self, s, ctx):
+        key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
+        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, -{self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'lose')"],
+                     s.pos)
+
+    def s_Score(self, s, ctx):
+        key, cdef = self.owned_counter(self.g.score, s.owner, ctx, s.pos)
+        source = self.x(s.source, ctx) if s.source is not None else "fr.me"
+        ctx.emit_src([f"_k = {key}",
+                      f"_n = {self.n(s.amount, ctx)}",
+                      f"R_score(st, _k, {self.k(cdef, 'C')}, _n, {self.k(s.pos, 'P')}, {source})"], s.pos)
+
+    def s_SetStmt(self, s, ctx):
+        t, g = s.target, self.g
+        p = self.k(s.pos, "P")
+        counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters) or \
+            (isinstance(t, N.Attr) and t.name in g.counters) or \
+            (isinstance(t, N.Index) and isinstance(t.obj, N.Attr) and t.obj.name in g.counters)
+        if counter:
+            key, cdef = self.counter_key(t, ctx)
+            ctx.emit_src([f"_n = {self.n(s.value, ctx)}",
+                          f"st.set_counter({key}, {self.k(cdef, 'C')}, _n, {p})"], s.pos)
+            return
+        if isinstance(t, N.Name):
+            ctx.emit_src([f"fr.env[{t.name!r}] = {self.x(s.value, ctx)}"], s.pos)
+            return
+        if isinstance(t, N.Attr) and t.name in g.attributes:
+            kind = g.attributes[t.name].type
+            canon = {k: v[1] for k, v in g.classes.items()} if kind == "class" else "number" if kind == "number" else None
+            ctx.emit_src([f"_o = {self.x(t.obj, ctx)}",
+                          f"R_set_attr(st, _o, {t.name!r}, {self.x(s.value, ctx)}, {self.k(canon)}, {p})"], s.pos)
+            return
+        raise GameFault("this cannot be set", s.pos)
+
+    def s_Let(self, s, ctx):
+        ctx.locals.add(s.name)
+        ctx.emit_src([f"fr.env[{s.name!r}] = {self.x(s.value, ctx)}"], s.pos)
+
+    def s_Signal(self, s, ctx):
+        args = ", ".join(self.x(a, ctx) for a in s.args)
+        ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.k(s.pos, 'P')})"], s.pos, "end")
+
+    def s_CallProc(self, s, ctx):
+        params = self.g.procedures[s.proc].params
+        env = ", ".join(f"{p!r}: {self.x(a, ctx)}" for p, a in zip(params, s.args))
+        # a procedure with a parameter named 'you' acts for that player
+        you = "_e['you']" if "you" in params[:len(s.args)] else "fr.you"
+        ctx.emit_src([f"_e = {{{env}}}",
+                      f"if len(st.frames) >= {vm.MAX_DEPTH}: R_too_deep({self.k(s.pos, 'P')})",
+                      f"st.frames.append(Frame({self.k(self.cg.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],
+                     s.pos, "end")
+
+    def s_Shuffle(self, s, ctx):
+        ctx.emit_src([f"st.shuffle({self.x(s.zone, ctx)}, {self.k(s.pos, 'P')})"], s.pos)
+
+    def s_Tag(self, s, ctx):
+        key = fold(self.g.classes[fold(s.tag)][1])
+        p = self.k(s.pos, "P")
+        # only the components whose tags change are touched
+        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+                      f"    if ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())) or type(_c) is not Comp:",
+                      f"        st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
+
+    def s_TapStmt(self, s, ctx):
+        p = self.k(s.pos, "P")
+        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+                      f"    st.tap(_c, {s.on}, {p})"], s.pos)
+
+    def s_Reveal(self, s, ctx):
+        ctx.emit_src([f"_v = {self.x(s.what, ctx)}",
+                      "if st.trace is not None:",
+                      f"    st.emit('reveal', {self.k(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v))"],
+                     s.pos)
+
+    def s_Log(self, s, ctx):
+        # the text is only rendered for a trace: bots playing thousands of games never read it
+        text = self.k(self.label(s.text, s.pos, ctx), "L")
+        ctx.emit_src(["if st.trace is not None:",
+                      f"    st.emit('log', {self.k(s.pos, 'P')}, text={text}(st, fr))"], s.pos)
+
+    def s_Win(self, s, ctx):
+        ctx.emit_src([f"vm.win(st, {self.x(s.who, ctx)}, {self.k(s.pos, 'P')})"], s.pos, "end")
+
+    def s_Exit(self, s, ctx):
+        ctx.emit_src([f"vm.exit_proc(st, {s.proc!r}, {self.k(s.pos, 'P')})"], s.pos, "end")
+
+    def s_Return(self, s, ctx):
+        ctx.emit_src(["st.frames.pop()"], s.pos, "end")
+
+    def s_Fail(self, s, ctx):
+        text = self.k(self.label(s.text, s.pos, ctx), "L")
+        ctx.emit_src([f"vm.fail(st, fr, {text}(st, fr), {self.k(s.pos, 'P')})"], s.pos, "end")
+
+    def jump(self, cell, ctx, pos) -> None:
+        ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, "end")
+
+    def s_Break(self, s, ctx):
+        if ctx.capture is not None:  # in a native loop (see native)
+            ctx.capture.append((["break"], "next", s.pos))
+            return
+        cell = [None]
+        ctx.loops[-1][1].append(cell)
+        self.jump(cell, ctx, s.pos)
+
+    def s_Continue(self, s, ctx):
+        if ctx.capture is not None:
+            ctx.capture.append((["continue"], "next", s.pos))
+            return
+        self.jump(ctx.loops[-1][0], ctx, s.pos)
+
+    def s_Roll(self, s, ctx):
+        ctx.locals.add(s.name)
+        sides = self.n(s.sides, ctx) if s.sides is not None else "6"
+        ctx.emit_src([f"fr.env[{s.name!r}] = R_roll(st, {self.n(s.count, ctx)}, {sides}, {self.k(s.pos, 'P')})"],
+                     s.pos)
+
+    def s_Choose(self, s, ctx):
+        ctx.locals.add(s.var)
+        src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
+        chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
+        prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
+        spec = vm.ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos)
+        # a choice with one possible answer is made at once, and the run goes on
+        ctx.emit_src([f"vm.choose(st, fr, {self.k(spec, 'S')})",
+                      "if st.pending is not None:",
+                      "    return"], s.pos, "branch")
+
+    def s_Menu(self, s, ctx):
+        chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
+        prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
+        options = []
+        spec = vm.MenuSpec(chooser, prompt, options, [None], s.pos)
+        ctx.code.menus[ctx.emit_src([f"vm.menu(st, fr, {self.k(spec, 'S')})"], s.pos, "end")] = spec
+        ends = []
+        for o in s.options:
+            if isinstance(o, N.ActionsOption):
+                options.append(vm.MenuOption(None, None, None, None, None, o.window, o.pos))
+                continue
+            if o.var:
+                ctx.locals.add(o.var)
+            if o.source is not None:  # the values the option is offered for
+                src, cond = self.gen.members_where(o.var, o.source, o.cond, ctx, o.pos), None
+            else:
+                src, cond = None, self.expr(o.cond, ctx) if o.cond is not None else None
+            label = self.label(o.label, o.pos, ctx)
+            start = ctx.here()
+            options.append(vm.MenuOption(label, o.var, src, cond, start, None, o.pos))
+            self.block(o.body, ctx)
+            cell = [None]
+            ends.append(cell)
+            self.jump(cell, ctx, o.pos)
+        end = ctx.here()
+        spec.end[0] = end
+        for cell in ends:
+            cell[0] = end
+
+    def branch_unless(self, test: str, cell, ctx, pos) -> None:
+        """Go on when `test` holds, else jump to the position in `cell`."""
+        ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, "branch")
+
+    def s_If(self, s, ctx):
+        if self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
+            self.native_if(s, ctx)
+            return
+        ends = []
+        for i, (cond, body) in enumerate(s.branches):
+            skip = [None]
+            self.branch_unless(self.gen.test(cond, ctx, Scope()), skip, ctx, cond.pos)
+            self.block(body, ctx)
+            if i < len(s.branches) - 1 or s.orelse:
+                end = [None]
+                ends.append(end)
+                self.jump(end, ctx, cond.pos)
+            skip[0] = ctx.here()
+        if s.orelse:
+            self.block(s.orelse, ctx)
+        for end in ends:
+            end[0] = ctx.here()
+
+    def _loop(self, ctx, head, exit_cell, body, pos) -> None:
+        """The body of a loop, the jump back to its head, and its exit (where 'break' goes)."""
+        breaks: list = []
+        ctx.loops.append((head, breaks))
+        self.block(body, ctx)
+        ctx.loops.pop()
+        self.jump(head, ctx, pos)
+        exit_cell[0] = ctx.here()
+        for b in breaks:
+            b[0] = exit_cell[0]
+
+    def s_For(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_for(s, ctx)
+            return
+        ctx.locals.add(s.var)
+        items, index, var = ctx.fresh("items"), ctx.fresh("i"), s.var
+        p = self.k(s.pos, "P")
+        ctx.emit_src([f"fr.env[{items!r}] = tuple(R_it(st, {self.x(s.source, ctx)}, {p}))",
+                      f"fr.env[{index!r}] = 0"], s.pos)
+        cond = self.x(s.where, ctx) if s.where is not None else None
+        head = [ctx.here()]
+        exit_cell = [None]
+        take = [f"    _env[{var!r}] = _s[_i]", "    _i += 1"]
+        take += [f"    if {cond}:", "        break"] if cond is not None else ["    break"]
+        ctx.emit_src(lambda: ["_env = fr.env",
+                              f"_s = _env[{items!r}]",
+                              f"_i = _env[{index!r}]",
+                              "while True:",
+                              "    if _i >= len(_s):",
+                              f"        _env[{index!r}] = _i",
+                              f"        fr.pc = {exit_cell[0]}",
+                              "        return",
+                              *take,
+                              f"_env[{index!r}] = _i"], s.pos, "branch")
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
+
+    def s_Repeat(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_repeat(s, ctx)
+            return
+        exit_cell = [None]
+        if s.count is not None:
+            left = ctx.fresh("left")
+            ctx.emit_src([f"fr.env[{left!r}] = {self.n(s.count, ctx)}"], s.pos)
+            head = [ctx.here()]
+            ctx.emit_src(lambda: [f"_n = fr.env[{left!r}]",
+                                  "if _n <= 0:",
+                                  f"    fr.pc = {exit_cell[0]}",
+                                  "    return",
+                                  f"fr.env[{left!r}] = _n - 1"], s.pos, "branch")
+        else:
+            head = [ctx.here()]
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
+
+    def s_While(self, s, ctx):
+        if self.can_inline([s.body], ctx, True):
+            self.native_while(s, ctx)
+            return
+        exit_cell = [None]
+        head = [ctx.here()]
+        self.branch_unless(self.gen.test(s.cond, ctx, Scope()), exit_cell, ctx, s.pos)
+        self._loop(ctx, head, exit_cell, s.body, s.pos)
+
+    def s_Phrase(self, s, ctx):
+        # only the effect parameter of a keyword reaches here: splice the card's body in
+        name = s.words[0].value
+        kind, body, card_ctx_consts = ctx.consts[name]
+        saved = ctx.consts
+        ctx.consts = card_ctx_consts
+        self.block(body, ctx)
+        ctx.consts = saved

@@ -1,0 +1,399 @@
+"""Gathering a pack: its files loaded (stage 1), validated (stage 2), their
+rules texts parsed (stage 3), and their definitions collected in a `GameDef`.
+
+A pack is a game folder: one `kind: game` file and any number of card sets,
+keyword libraries, boards, scenarios and rules tests, in any sub-folders. A
+file outside a game folder names its game with `game:` (a shipped game or a
+path), so a modder can check a card file of their own against a real game.
+"""
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..language import nodes as N
+from ..diagnostics import ContentError, Position, Report
+from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, FunctionDef, GameDef, KeywordDef, OptionDef,
+                    ProcedureDef, RulesTestDef, ScenarioDef, ZoneDef)
+from ..names import fold
+from ..language.parser import parse
+from .source import PDict, PStr, SourceFile, load_file
+from .folders import display_path, exists, is_game_file, shipped_game, yaml_files
+from .validate import file_kind, validate
+
+def where_in(text: PStr):
+    """The function mapping (line, column) inside a rules text to its file position."""
+    if isinstance(text, PStr):
+        return text.text_position
+    return lambda line, column: Position("<text>", line, column)
+
+
+def parse_text(text, start: str, report: Report):
+    """Parse a rules text of a file; on error report it and return None."""
+    try:
+        return parse(str(text), start, where_in(text))
+    except ContentError as exc:
+        report.add(exc, getattr(text, "pos", Position("<text>")))
+        return None
+
+
+# Collections of the youngest generation, once per this many new objects (Python's default: 700).
+YOUNG_COLLECTION_EVERY = 100_000
+
+
+@contextmanager
+def few_collections():
+    """Loading a pack makes hundreds of thousands of small objects (positioned values, nodes,
+    positions) that all live as long as the pack: the cycle collector, run every 700 new
+    objects, would walk them again and again (and the older generations with them) for
+    nothing, some 15% of a check. It still runs, less often; the thresholds are put back after."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], YOUNG_COLLECTION_EVERY), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def read_pack(root: Path, report: Report, extra=()) -> GameDef | None:
+    """Stages 1 to 3 over the pack in folder `root` (and the files `extra` that name its game)."""
+    return PackLoader(report).load_pack(root, list(extra))
+
+
+class PackLoader:
+    """Loads the files of one pack into a GameDef, reporting every error on the way."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.loaded: dict[str, SourceFile] = {}
+
+    # stage 1 and 2 for one file
+    def load(self, path: Path) -> SourceFile | None:
+        shown = display_path(path)
+        if shown in self.loaded:
+            return self.loaded[shown]
+        self.report.files_checked += 1
+        try:
+            src, errors = load_file(shown)
+        except ContentError as exc:
+            self.report.add(exc, Position(shown))
+            self._remember_text(shown)
+            return None
+        self.report.sources[shown] = src.text
+        for exc in errors:
+            self.report.add(exc, Position(shown))
+        schema_errors = validate(src)
+        for exc in schema_errors:
+            self.report.add(exc, Position(shown))
+        self.loaded[shown] = src
+        try:
+            file_kind(src)
+        except ContentError:
+            return None
+        return src
+
+    def _remember_text(self, shown: str) -> None:
+        try:
+            with open(shown, "rb") as fh:
+                self.report.sources[shown] = fh.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            pass
+
+    def load_pack(self, root: Path, extra: list[Path] = ()) -> GameDef | None:
+        files = yaml_files(root)
+        for p in extra:
+            if p.resolve() not in {f.resolve() for f in files}:
+                files.append(p)
+        sources = [s for s in (self.load(p) for p in files) if s is not None]
+        games = [s for s in sources if s.data.get("kind") == "game"]
+        if not games and any(is_game_file(p) for p in files):
+            return None  # the game file could not be loaded: its error is reported already
+        if not games:
+            self.report.error(Position(display_path(root)), "no game file (kind: game) in this folder",
+                              "a game folder holds a game.yaml")
+            return None
+        if len(games) > 1:
+            for g in games[1:]:
+                self.report.error(g.data.pos, f"a second game file in one pack (the first is {games[0].path})",
+                                  "one game per folder: move expansions into a folder of their own")
+        game = self.build_game(games[0])
+        if game is None:
+            return None
+        for src in sources:
+            kind = src.data.get("kind")
+            if src is games[0] or kind == "game":
+                continue
+            named = src.data.get("game")
+            if isinstance(named, str) and fold(named) != fold(game.id) and shipped_game(named) is None \
+                    and not exists(Path(src.path).parent / named):
+                self.report.error(named.pos, f"this file names game '{named}', but it is checked with game '{game.id}'",
+                                  f"write 'game: {game.id}'")
+            getattr(self, "add_" + kind.replace("-", "_"))(game, src)
+        return game
+
+    # the game file -------------------------------------------------------
+    def build_game(self, src: SourceFile) -> GameDef | None:
+        d = src.data
+        try:
+            players = d.get("players") or {}
+            g = GameDef(
+                id=str(d.get("id", "")), title=str(d.get("title", "")),
+                min_players=_int(players.get("min"), 1) if isinstance(players, dict) else 1,
+                max_players=_int(players.get("max"), 1) if isinstance(players, dict) else 1,
+                teams={}, options={}, attributes={}, classes={}, components={}, zones={}, counters={},
+                events={}, windows=[], score=d.get("score") if isinstance(d.get("score"), str) else None,
+                data=d.get("data") if isinstance(d.get("data"), dict) else {},
+                procedures={}, heuristic=d.get("heuristic") if isinstance(d.get("heuristic"), str) else None,
+                discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
+                report_by=[a for a in _list(d.get("report_by")) if isinstance(a, str)],
+                pos=d.pos, file=src.path)
+        except (AttributeError, TypeError):
+            return None
+        teams = d.get("teams")
+        if isinstance(teams, dict):
+            for count, groups in teams.items():
+                if isinstance(groups, list) and str(count).isdigit():
+                    g.teams[int(count)] = [[_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
+        for name, spec in _items(d.get("options")):
+            g.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
+                                        _str(spec.get("type")), spec.get("default"),
+                                        _key_pos(d.get("options"), name, spec))
+        for name, spec in _items(d.get("attributes")):
+            values = [str(v) for v in spec.get("values", [])] if isinstance(spec.get("values"), list) else []
+            kind = _str(spec.get("type")) or ("class" if values else "number")
+            g.attributes[name] = AttributeDef(name, kind, values, spec.get("default"), _key_pos(d.get("attributes"), name, spec))
+            for v in values:
+                g.classes.setdefault(fold(v), (name, v))
+            for value, aliases in _items(spec.get("aliases")) if isinstance(spec.get("aliases"), dict) else []:
+                pass
+            if isinstance(spec.get("aliases"), dict):
+                for value, aliases in spec["aliases"].items():
+                    for a in _list(aliases):
+                        if isinstance(a, str):
+                            g.classes.setdefault(fold(a), (name, str(value)))
+        for c in _list(d.get("classes")):
+            if isinstance(c, str):
+                g.classes.setdefault(fold(c), (None, str(c)))
+        g.players_pos = getattr(d.get("players"), "pos", d.pos)
+        g.attribute_name_pos = {}
+        for name, spec in _items(d.get("components")):
+            g.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
+            for a in g.components[name]:
+                g.attribute_name_pos.setdefault((name, a), getattr(a, "pos", spec.pos))
+        if not g.components:
+            g.components["card"] = list(g.attributes)
+        for name, spec in _items(d.get("zones")):
+            g.zones[name] = ZoneDef(name, _scope(spec.get("scope")), _str(spec.get("visibility")) or "public",
+                                    bool(spec.get("in_play", False)), bool(spec.get("ordered", True)),
+                                    _int(spec.get("capacity"), None), _key_pos(d.get("zones"), name, spec))
+        for name, spec in _items(d.get("counters")):
+            supply = spec.get("supply")
+            g.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
+                                          _int(spec.get("max"), None),
+                                          (str(supply) if isinstance(supply, str) else int(supply))
+                                          if isinstance(supply, (str, int)) and not isinstance(supply, bool)
+                                          else None, _int(spec.get("initial"), 0),
+                                          _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
+                                          [z for z in _list(spec.get("keep_in")) if isinstance(z, str)])
+        events = d.get("events")
+        if isinstance(events, dict):
+            for name, args in events.items():
+                g.events[name] = [str(a) for a in args] if isinstance(args, list) else []
+        g.windows = [w for w in _list(d.get("windows")) if isinstance(w, str)]
+        procs = d.get("procedures")
+        if isinstance(procs, dict):
+            for name, spec in procs.items():
+                if isinstance(spec, str):
+                    g.procedures[name] = ProcedureDef(name, [], spec, procs.key_pos.get(name, procs.pos))
+                elif isinstance(spec, dict) and isinstance(spec.get("body"), str):
+                    params = [str(p) for p in _list(spec.get("params")) if isinstance(p, str)]
+                    g.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
+                else:  # declared, but not as text (the schema says so): known, with no body to check
+                    g.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
+        for proc in g.procedures.values():
+            if proc.text is not None:
+                proc.tree = parse_text(proc.text, "procedure", self.report)
+        if g.heuristic:
+            g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
+        if isinstance(d.get("tags_kept_in"), list):
+            g.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
+        for text in _list(d.get("invariants")):
+            if isinstance(text, str):
+                g.invariants.append((text, parse_text(text, "condition", self.report)))
+        funcs = d.get("functions")
+        if isinstance(funcs, dict):
+            for name, spec in funcs.items():
+                text = spec if isinstance(spec, str) else spec.get("body") if isinstance(spec, dict) else None
+                if not isinstance(text, str):
+                    continue
+                params = [str(x) for x in _list(spec.get("params")) if isinstance(x, str)] if isinstance(spec, dict) else []
+                f = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
+                f.tree = parse_text(text, "condition", self.report)
+                g.functions[name] = f
+        return g
+
+    # other kinds ---------------------------------------------------------
+    def add_cards(self, g: GameDef, src: SourceFile) -> None:
+        d = src.data
+        component = _str(d.get("component")) or "card"
+        if component not in g.components:
+            self.report.error(getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
+                              _mean(component, g.components))
+        per_player = bool(d.get("per_player", False))
+        start = d.get("start")
+        if isinstance(start, str) and start not in g.zones:
+            self.report.error(start.pos, f"unknown zone '{start}'", _mean(start, g.zones))
+        authored_file = d.get("authored")
+        for item in _list(d.get("cards")):
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                continue
+            attrs = {k: v for k, v in item.items()
+                     if k not in ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")}
+            card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=str(component),
+                           copies=_int(item.get("copies"), 1), attrs=attrs,
+                           tags=[str(t) for t in _list(item.get("tags")) if isinstance(t, str)],
+                           abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
+                           pos=item.pos, file=src.path, authored=item.get("authored", authored_file))
+            card.key_pos = item.key_pos
+            for text in _list(item.get("abilities")):
+                if isinstance(text, str):
+                    card.abilities.append(AbilityDef(str(text), text.pos, parse_text(text, "ability", self.report)))
+            g.cards.append(card)
+
+    def add_keywords(self, g: GameDef, src: SourceFile) -> None:
+        for item in _list(src.data.get("keywords")):
+            if not isinstance(item, dict) or not isinstance(item.get("pattern"), str):
+                continue
+            texts = [item["ability"]] if isinstance(item.get("ability"), str) else \
+                [t for t in _list(item.get("abilities")) if isinstance(t, str)]
+            if not texts:
+                continue
+            pattern = item["pattern"]
+            params = {k: v for k, v in (item.get("params") or {}).items() if isinstance(v, str)} \
+                if isinstance(item.get("params"), dict) else {}
+            tree = parse_text(pattern, "ability", self.report)
+            if tree is None:
+                continue
+            if not isinstance(tree, N.PhraseAbility):
+                self.report.error(pattern.pos, "a keyword pattern is the keyword as printed, e.g. 'Affinité X - Y'",
+                                  "start the pattern with the keyword's name")
+                continue
+            words, effect = [], None
+            for w in tree.phrase.words:
+                if w.kind == "name" and w.value in params:
+                    words.append(("param", w.value, w.pos))
+                elif w.kind == "name":
+                    words.append(("lit", fold(w.value), w.pos))
+                elif w.kind == "dash":
+                    words.append(("dash", "-", w.pos))
+                elif w.kind == "number":
+                    words.append(("lit", str(w.value), w.pos))
+                else:
+                    self.report.error(w.pos, "a keyword pattern holds words, '-' and parameter names only")
+            if tree.phrase.body is not None:
+                body = tree.phrase.body
+                if len(body) == 1 and isinstance(body[0], N.Phrase) and len(body[0].words) == 1 \
+                        and body[0].words[0].value in params:
+                    effect = body[0].words[0].value
+                else:
+                    self.report.error(tree.phrase.body[0].pos if body else pattern.pos,
+                                      "after ':' a keyword pattern names its effect parameter, e.g. 'Intégration: EFFECT'")
+            kw = KeywordDef(pattern=str(pattern), words=words, params=params, effect_param=effect,
+                            ability_texts=[str(t) for t in texts], pos=pattern.pos, file=src.path,
+                            family=_str(item.get("family")))
+            kw.params_pos = getattr(item.get("params"), "key_pos", {})
+            kw.trees = [parse_text(t, "ability", self.report) for t in texts]
+            g.keywords.append(kw)
+
+    def add_board(self, g: GameDef, src: SourceFile) -> None:
+        d = src.data
+        board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path)
+        for n in _list(d.get("nodes")):
+            if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
+                key = str(n["id"])
+                if key in board.nodes:
+                    self.report.error(getattr(n["id"], "pos", n.pos), f"duplicate node id '{key}'",
+                                      "node ids are unique on a board")
+                    continue
+                board.nodes[key] = dict(n)
+                board.nodes[key]["_pos"] = n.pos
+        for e in _list(d.get("edges")):
+            if isinstance(e, list) and len(e) == 2:
+                a, b = str(e[0]), str(e[1])
+                for end, raw in ((a, e[0]), (b, e[1])):
+                    if end not in board.nodes:
+                        self.report.error(getattr(raw, "pos", e.pos), f"edge names unknown node '{end}'",
+                                          _mean(end, board.nodes))
+                board.edges.append((a, b))
+        g.boards.append(board)
+
+    def add_scenario(self, g: GameDef, src: SourceFile) -> None:
+        d = src.data
+        sc = ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos, src.path)
+        if isinstance(d.get("setup"), str):
+            sc.setup_tree = parse_text(d["setup"], "procedure", self.report)
+        sc.procedure_trees = {}
+        for name, text in (d.get("procedures") or {}).items() if isinstance(d.get("procedures"), dict) else []:
+            if isinstance(text, str):
+                sc.procedure_trees[name] = (text, parse_text(text, "procedure", self.report))
+        g.scenarios.append(sc)
+
+    def add_rules_test(self, g: GameDef, src: SourceFile) -> None:
+        d = src.data
+        file_rules = [str(r) for r in _list(d.get("rules"))]
+        for t in _list(d.get("tests")):
+            if not isinstance(t, dict):
+                continue
+            rt = RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
+                              _plain_options(t), t.pos, src.path)
+            rt.given = parse_text(t["given"], "procedure", self.report) if isinstance(t.get("given"), str) else None
+            rt.when = parse_text(t["when"], "procedure", self.report) if isinstance(t.get("when"), str) else None
+            rt.then = [(c, parse_text(c, "condition", self.report)) for c in _list(t.get("then")) if isinstance(c, str)]
+            g.tests.append(rt)
+
+
+def _int(value, default):
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _str(value) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _list(value) -> list:
+    """A list from a file, or nothing when the file holds something else there (the schema says what)."""
+    return value if isinstance(value, list) else []
+
+
+def _plain_options(data):
+    """`data` with an 'options' value that is not a mapping left out (the schema reports it),
+    so that later stages may read `data.get("options") or {}` as a mapping."""
+    if "options" not in data or isinstance(data["options"], dict) or not isinstance(data, PDict):
+        return data
+    out = PDict((k, v) for k, v in data.items() if k != "options")
+    out.pos, out.key_pos = data.pos, data.key_pos
+    return out
+
+
+def _items(mapping):
+    if not isinstance(mapping, dict):
+        return []
+    return [(k, v) for k, v in mapping.items() if isinstance(v, dict)]
+
+
+def _key_pos(mapping, key, fallback):
+    return getattr(mapping, "key_pos", {}).get(key, getattr(fallback, "pos", Position("<game>")))
+
+
+def _scope(value) -> tuple:
+    if value is None:
+        return ("game",)
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in _list(value))
+
+
+def _mean(name, candidates):
+    from ..names import did_you_mean
+    return did_you_mean(str(name), list(candidates))

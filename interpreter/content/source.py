@@ -1,0 +1,427 @@
+"""Stage 1, load: YAML read safely, with the position of every value kept.
+
+`load_file` returns the document as plain Python data whose containers and
+strings remember where they came from (`Node.pos`), so that every later stage
+can point at a file, line and column. Only YAML's safe types are built: no
+tag can construct a Python object, and nothing in a file is ever executed.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import yaml
+
+from ..diagnostics import _LINE_BREAK, ContentError, Position, lines_of
+
+try:  # libyaml is much faster where it is installed; both are safe loaders
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader
+
+MAX_BYTES = 4 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+_YAML = "tag:yaml.org,2002:"
+_STR = _YAML + "str"
+_SCALAR = yaml.ScalarNode
+# The tags a content file may hold, written or implied: plain data only.
+SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
+SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+def position(path: str, line: int, column: int, end_column: int | None = None) -> Position:
+    """`Position(path, line, column, end_column)`, made faster: a position is a frozen dataclass,
+    whose __init__ sets each field through object.__setattr__, and a check makes one for every
+    value of every file and every node of every rules text. Same class, same fields."""
+    made = _new(Position)
+    fields = made.__dict__
+    fields["path"] = path
+    fields["line"] = line
+    fields["column"] = column
+    fields["end_column"] = end_column
+    return made
+
+
+_new = object.__new__
+
+
+class Node:
+    """Mixin for loaded values that know their position."""
+
+    pos: Position
+    __slots__ = ()
+
+
+class PStr(str):
+    """A string from a file; `text_position` maps a place inside it back to the file."""
+
+    def text_position(self, line: int, column: int, end_column: int | None = None) -> Position:
+        """Position in the file of (line, column) counted inside this string, from 1; given the
+        `end_column` of a span on that line, the position ends as far from its start."""
+        base = self.pos
+        if self.style in ("|", ">"):
+            # block scalars start on the next line, indented by `lines[0]`
+            indent = self.lines or 0
+            at_line, at_column = base.line + line, indent + column
+        elif line == 1:
+            quote = 1 if self.style in ('"', "'") else 0
+            at_line, at_column = base.line, base.column + quote + column - 1
+        else:
+            last = getattr(self, "end_line", None)
+            if last is not None and base.line + line - 1 > last:
+                # the line breaks came from escapes ('\n') or folding, not from the file:
+                # point at the string itself rather than past its end
+                at_line, at_column = base.line, base.column
+            else:
+                at_line, at_column = base.line + line - 1, column
+        return position(base.path, at_line, at_column,
+                        None if end_column is None else at_column + (end_column - column))
+
+
+class PDict(dict):
+    pass
+
+
+class PList(list):
+    pass
+
+
+class PInt(int):
+    pass
+
+
+class PFloat(float):
+    pass
+
+
+def _pos(path: str, mark) -> Position:
+    return Position(path, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns a composed YAML node tree into positioned Python values."""
+
+    def __init__(self, path: str, loader):
+        self.path = path
+        self.loader = loader
+        self.count = 0
+        self.errors: list[ContentError] = []
+        self.lines: list[str] | None = None
+
+    def check_size(self, root) -> None:
+        """Refuse documents whose aliases expand to too many values ("billion laughs")
+        before building anything, pointing at the smallest value that is too large."""
+        scalar = yaml.ScalarNode
+        if isinstance(root, scalar):
+            return
+        sizes: dict[int, int] = {}
+        order = []
+        stack = [(root, False)]
+        while stack:  # post-order, iteratively: each shared (aliased) node is sized once
+            node, done = stack.pop()
+            if done:
+                total = 1
+                for c in _children(node):  # a scalar is one value: most are, and need no entry
+                    total += 1 if isinstance(c, scalar) else sizes[id(c)]
+                sizes[id(node)] = min(MAX_NODES + 1, total)
+                order.append(node)
+                continue
+            if id(node) in sizes:
+                continue
+            sizes[id(node)] = 0  # a placeholder: YAML cannot make cycles, but be safe
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(_children(node)) if not isinstance(c, scalar))
+        if sizes[id(root)] <= MAX_NODES:
+            return
+        culprit = next(n for n in order if sizes[id(n)] > MAX_NODES)
+        raise ContentError(f"this value expands to more than {MAX_NODES} values (aliases expanded)",
+                           _pos(self.path, culprit.start_mark),
+                           "split the file, or avoid repeating large anchors ('&name' and '*name')")
+
+    def build(self, node, depth: int = 0):
+        self.count += 1
+        mark = node.start_mark
+        if self.count > MAX_NODES:
+            raise ContentError(f"the document has more than {MAX_NODES} values",
+                               _pos(self.path, mark), "split the content into several files")
+        pos = position(self.path, mark.line + 1, mark.column + 1)
+        if depth > MAX_DEPTH:
+            raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,
+                               "content files hold shallow data: flatten this value")
+        tag = node.tag
+        if tag not in SAFE_TAGS and tag != "!":
+            raise ContentError(f"unsupported YAML tag '{_show_tag(tag)}'", pos,
+                               "remove the tag: content files hold plain data")
+        if isinstance(node, _SCALAR):  # the most frequent first
+            if tag == _STR or tag == "!":
+                s = PStr(node.value)
+                s.pos = pos
+                s.style = node.style
+                s.lines = None
+                s.end_line = node.end_mark.line + 1
+                if node.style in ("|", ">"):
+                    if self.lines is None:  # cut once for all the block scalars of the file
+                        self.lines = lines_of(self.loader_text)
+                    s.lines = _block_indent(self.lines, node)
+                return s
+            value = self._scalar(node)
+            if isinstance(value, bool) or value is None:
+                return value
+            if isinstance(value, int):
+                v = PInt(value)
+            elif isinstance(value, float):
+                v = PFloat(value)
+            else:  # timestamps, binary...: keep the text
+                v = PStr(node.value)
+                v.style, v.lines = node.style, None
+            v.pos = pos
+            return v
+        if isinstance(node, yaml.MappingNode):
+            out = PDict()
+            out.pos = pos
+            out.key_pos = key_pos = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
+                                       "write the keys out in full")
+                key = self.build(key_node, depth + 1)
+                if isinstance(key, (int, float)) and not isinstance(key, bool):
+                    # numbers as keys (player counts, levels) are read as their text, as JSON would
+                    text = PStr(key_node.value)
+                    text.pos, text.style, text.lines = key.pos, None, None
+                    key = text
+                if not isinstance(key, str):
+                    raise ContentError(f"a key must be a string, not {type_name(key)}",
+                                       _pos(self.path, key_node.start_mark), "quote the key")
+                # the key's own position is where key_node starts: no need to make another
+                if key in out:
+                    first = key_pos[key]
+                    self.errors.append(ContentError(
+                        f"duplicate key '{key}' (first defined at line {first.line})",
+                        key.pos, "remove one of the two"))
+                    continue
+                key_pos[key] = key.pos
+                out[key] = self.build(value_node, depth + 1)
+            return out
+        out = PList([self.build(v, depth + 1) for v in node.value])  # a sequence
+        out.pos = pos
+        return out
+
+    def _scalar(self, node):
+        constructor = yaml.SafeLoader.yaml_constructors.get(node.tag)
+        if constructor is None:
+            return node.value
+        try:
+            return constructor(self.loader, node)
+        except Exception as exc:  # a malformed scalar of a known tag
+            raise ContentError(f"cannot read value {node.value!r}: {exc}", _pos(self.path, node.start_mark))
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _show_tag(tag: str) -> str:
+    """A tag as it is written in the file: 'tag:yaml.org,2002:python/name:os' is '!!python/name:os'."""
+    return "!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag
+
+
+def _block_indent(lines: list[str], node) -> int:
+    """Column (0-based) at which the lines of a block scalar start (`lines`: those of the file)."""
+    first = node.start_mark.line + 1
+    for i in range(first, min(len(lines), node.end_mark.line + 1)):
+        line = lines[i]
+        if line.strip():
+            return len(line) - len(line.lstrip(" "))
+    return 0
+
+
+def type_name(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+class SourceFile:
+    """One content file: its path as shown to the user, its text, its data."""
+
+    def __init__(self, path: str, text: str, data, schema_hint: str | None = None):
+        self.path = path
+        self.text = text
+        self.data = data
+        self.schema_hint = schema_hint
+
+
+def _too_large(path: str, size: int) -> ContentError:
+    return ContentError(f"file is too large ({size / 1048576:.1f} MB; the limit is "
+                        f"{MAX_BYTES // 1048576} MB)", Position(path, 1, 1),
+                        "split the content into several files")
+
+
+def decode(path: str, raw: bytes) -> str:
+    if len(raw) > MAX_BYTES:
+        raise _too_large(path, len(raw))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = lines_of(raw[: exc.start].decode("utf-8") + "\x00")  # valid up to the bad byte
+        line = len(before)
+        col = len(before[-1])
+        raise ContentError(f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                           Position(path, line, col), "save the file as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse_yaml(path: str, text: str):
+    """Positioned data of one YAML document; raises ContentError on bad YAML."""
+    if not text.strip() or _only_comments(text):
+        raise ContentError("file is empty", Position(path, 1, 1),
+                           "a content file starts with 'kind:' (game, cards, keywords, board, scenario or rules-test)")
+    if "\t" in text:
+        for n, line in enumerate(lines_of(text), 1):
+            stripped = line.lstrip(" ")
+            if stripped.startswith("\t"):
+                raise ContentError("tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
+                                   "YAML indents with spaces only")
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(path, text, exc) from None
+    except yaml.YAMLError as exc:
+        raise ContentError(f"YAML error: {exc}", Position(path, 1, 1)) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise ContentError("file is empty", Position(path, 1, 1))
+    builder = _Builder(path, yaml.SafeLoader(""))
+    builder.loader_text = text
+    if "*" in text:  # only aliases can make a document larger than its text
+        builder.check_size(node)
+    try:
+        data = builder.build(node)
+    except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
+        raise ContentError("the document nests too deeply to be read", Position(path, 1, 1)) from None
+    return data, builder.errors
+
+
+def _only_comments(text: str) -> bool:
+    """Whether every line of `text` (as `lines_of` cuts them) is blank or a comment, reading
+    no further than the first line that is not (usually the first)."""
+    start = 0
+    for m in _LINE_BREAK.finditer(text):
+        line = text[start:m.start()]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return False
+        start = m.end()
+    line = text[start:]
+    return not (line.strip() and not line.lstrip().startswith("#"))
+
+
+# What is left open when a file ends too early, by the context PyYAML names.
+_UNCLOSED = {
+    "while scanning a quoted scalar": ("quoted string never closed", "close it with the quote it opens with"),
+    "while parsing a flow sequence": ("'[' never closed", "close the list with ']'"),
+    "while parsing a flow mapping": ("'{' never closed", "close the mapping with '}'"),
+}
+
+
+def pos_of(path: str, mark) -> Position:
+    return _pos(path, mark) if mark else Position(path, 1, 1)
+
+
+def _yaml_error(path: str, text: str, exc) -> ContentError:
+    problem = exc.problem or "invalid YAML"
+    context = f" ({exc.context})" if exc.context else ""
+    mark = exc.problem_mark or exc.context_mark
+    at_end = mark is not None and not text[mark.index:].strip()
+    if at_end and exc.context_mark is not None and exc.context in _UNCLOSED:
+        # the file ended inside a string, a list or a mapping: point where it opens
+        what, hint = _UNCLOSED[exc.context]
+        last = len(lines_of(text.rstrip())) or 1
+        return ContentError(f"YAML syntax error: {what}", _pos(path, exc.context_mark),
+                            f"{hint}; the file ends at line {last} before it is closed")
+    if problem == "but found another document":
+        return ContentError("YAML syntax error: a second document in one file", pos_of(path, mark),
+                            "a content file holds one YAML document: split it at '---' into two files")
+    if at_end:
+        # past the last line: point just after the end of the last line that holds something
+        lines = lines_of(text.rstrip()) or [""]
+        pos = Position(path, len(lines), len(lines[-1]) + 1)
+    else:
+        pos = pos_of(path, mark)
+    return ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
+
+
+def _yaml_hint(problem: str) -> str | None:
+    if "mapping values are not allowed" in problem:
+        return "a value containing ': ' must be quoted, or written as a block with '|'"
+    if "found character '\\t'" in problem:
+        return "YAML indents with spaces only"
+    if "could not find expected ':'" in problem:
+        return "each line of a mapping needs 'key: value'"
+    if "found undefined alias" in problem:
+        return "define the anchor ('&name') before using it"
+    if "expected '-' indicator" in problem or "did not find expected key" in problem:
+        return "check the indentation: the keys of one mapping, and the items of one list, line up"
+    if "cannot start any token" in problem:
+        return "quote a value that starts with '@', '`', '%' or another special character"
+    return None
+
+
+def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[ContentError]]:
+    """Read and load one file. Raises ContentError if it cannot be loaded at all;
+    returns the file and the non-fatal errors (duplicate keys) otherwise."""
+    if raw is None:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_BYTES + 1)
+                if len(raw) > MAX_BYTES:  # say how large the whole file is, not what was read of it
+                    size = os.fstat(fh.fileno()).st_size
+                    raise _too_large(path, max(size, len(raw)))
+        except OSError as exc:
+            raise ContentError(f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
+    text = decode(path, raw)
+    data, errors = parse_yaml(path, text)
+    hint = None
+    first = text.split("\n", 1)[0]
+    m = SCHEMA_COMMENT.search(first)
+    if m:
+        hint = m.group(1)
+    return SourceFile(path, text, data, hint), errors
+
+
+def plain_data(v):
+    """A loaded value as plain Python data: the same value without its positions."""
+    if isinstance(v, dict):
+        return {str(k): plain_data(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain_data(x) for x in v]
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
+    if isinstance(v, str):
+        return str(v)
+    return v

@@ -1,0 +1,479 @@
+"""The machine that runs compiled code: frames, decisions, events and actions.
+
+`run` executes operations until the game needs a decision or ends. A choice
+(`choose`, a menu, an optional trigger) stops it with a `Decision`; `resolve`
+applies the picked option and `run` goes on. Events (`signal`) start the
+triggered abilities of components; menus offer the actions of components in
+play. A step budget and a depth limit stop runaway content with an error
+naming its line.
+"""
+from __future__ import annotations
+
+from ..compile import assemble
+from .state import Decision, Frame, GameFault, describe
+from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
+
+MAX_DEPTH = 400
+
+
+class ChooseSpec:
+    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
+
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos")
+
+    def __init__(self, var, src, chooser, optional, prompt, pos):
+        self.var, self.src, self.chooser = var, src, chooser
+        self.optional, self.prompt, self.pos = optional, prompt, pos
+
+
+class MenuOption:
+    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
+
+    def __init__(self, label, var, src, cond, start, window, pos):
+        self.label, self.var, self.src, self.cond = label, var, src, cond
+        self.start, self.window, self.pos = start, window, pos
+
+
+class MenuSpec:
+    __slots__ = ("chooser", "prompt", "options", "end", "pos")
+
+    def __init__(self, chooser, prompt, options, end, pos):
+        self.chooser, self.prompt, self.options, self.end, self.pos = chooser, prompt, options, end, pos
+
+
+class ActionSpec:
+    """An action ability of a component: when it may be used, what it costs, what it does."""
+
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source")
+
+    def __init__(self, index, code, label, windows, limit, usable, source):
+        self.index, self.code, self.label, self.windows = index, code, label, windows
+        self.limit, self.usable, self.source = limit, usable, source
+
+
+# running ------------------------------------------------------------------------
+
+def run(st) -> None:
+    """Execute until a decision is pending or the game is over."""
+    frames = st.frames
+    budget = st.g.step_budget
+    n = 0
+    fr = None
+    try:
+        while st.pending is None and frames:
+            fr = frames[-1]
+            code = fr.code
+            pc = fr.pc
+            if pc >= len(code.ops):
+                frames.pop()
+                continue
+            fr.pc = pc + 1
+            code.ops[pc](st, fr)
+            n += 1
+            if n > budget:
+                raise GameFault(f"runaway rules: {budget} steps without a decision "
+                                f"(an endless loop or recursion?)", code.pos[pc])
+    except GameFault as exc:
+        if exc.pos is None and fr is not None:
+            exc.pos = _pos_of(fr, exc)
+        raise
+    except RecursionError as exc:
+        raise GameFault("the rules nest too deeply", _pos_of(fr, exc)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr, exc)) from None
+    finally:
+        st.ops += n
+
+
+def _pos_of(fr, exc=None):
+    """The position of the statement frame `fr` was running when `exc` was raised."""
+    if fr is None:
+        return None
+    if exc is not None and fr.code.filename is not None:
+        found = assemble.position_of(fr.code, exc.__traceback__)
+        if found is not None:
+            return found
+    pc = max(0, fr.pc - 1)
+    return fr.code.pos[pc] if pc < len(fr.code.pos) else None
+
+
+def push(st, code, env, me, you, pos) -> Frame:
+    if len(st.frames) >= MAX_DEPTH:
+        raise GameFault(f"procedures call each other too deeply (more than {MAX_DEPTH} levels)", pos)
+    fr = Frame(code, 0, env, me, you)
+    st.frames.append(fr)
+    return fr
+
+
+def op_return(st, fr) -> None:
+    st.frames.pop()
+
+
+def exit_proc(st, name: str, pos) -> None:
+    """Leave procedure `name` and everything it called; when it is not running
+    (a rules test calling a part of the game), stop everything."""
+    frames = st.frames
+    while frames:
+        fr = frames.pop()
+        if fr.code.proc == name and fr.code.kind == "proc":
+            return
+
+
+def fail(st, fr, text: str, pos) -> None:
+    """Abandon the running ability (its effect is impossible, so it is lost)."""
+    st.emit("fail", pos, text=text)
+    frames = st.frames
+    while frames:
+        top = frames.pop()
+        if top.code.kind in ("ability", "action"):
+            return
+    raise GameFault(f"failed: {text}", pos)
+
+
+def win(st, who, pos) -> None:
+    seats = set()
+    for w in (who if isinstance(who, (list, tuple)) else [who]):
+        if type(w) is Seat:
+            seats.add(int(w))
+        elif type(w) is Team:
+            seats.update(int(p) for p in st.g.seats[st.n] if st.team_of(p) == w)
+        elif w is None:
+            continue
+        else:
+            raise GameFault(f"only players or teams can win, not {describe(w)}", pos)
+    st.winners = tuple(sorted(seats))
+    st.emit("win", pos, players=[s + 1 for s in st.winners])
+    st.frames.clear()
+    st.pending = None
+
+
+# decisions ----------------------------------------------------------------------
+
+def _chooser(st, fr, f, pos) -> Seat:
+    p = f(st, fr) if f is not None else fr.you
+    if type(p) is not Seat:
+        raise GameFault(f"a choice must be made by a player, not {describe(p)}", pos)
+    return p
+
+
+def choose(st, fr, spec: ChooseSpec) -> None:
+    """Ask `spec`'s chooser to pick among its candidates (`spec.src` gives them, filtered)."""
+    items = spec.src(st, fr)
+    if not items:
+        fr.env[spec.var] = None
+        return
+    if len(items) == 1 and not spec.optional:
+        fr.env[spec.var] = items[0]
+        return
+    player = _chooser(st, fr, spec.chooser, spec.pos)
+    entries = [("v", spec.var, x) for x in items]
+    if spec.optional:
+        entries.append(("v", spec.var, None))
+    d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
+    if spec.prompt:
+        d.defer_prompt(spec.prompt, st, fr)
+
+
+def _choose_labels(st, d) -> list:
+    return [label_of(st, e[2]) for e in d.entries]
+
+
+def menu(st, fr, spec: MenuSpec) -> None:
+    player = _chooser(st, fr, spec.chooser, spec.pos)
+    entries = []
+    for i, o in enumerate(spec.options):
+        if o.window is not None or o.start is None:
+            for c, a in usable_actions(st, player, o.window):
+                entries.append(("act", c, a.index))
+            continue
+        if o.src is None:
+            if o.cond is None or o.cond(st, fr):
+                entries.append(("opt", i, None))
+            continue
+        for x in o.src(st, fr):
+            entries.append(("opt", i, x))
+    if not entries:
+        raise GameFault("no option of this choice is possible", spec.pos)
+    d = Decision(player, "choose", None, entries, "menu", spec.pos, _menu_labels)
+    if spec.prompt:
+        d.defer_prompt(spec.prompt, st, fr)
+    d.spec = spec  # noqa: the menu being answered
+    if len(entries) == 1:
+        st.pending = d
+        resolve(st, 0, auto=True)
+        return
+    st.pending = d
+
+
+def _menu_labels(st, d) -> list:
+    """The labels of menu `d` of `st`, rendered in the frame that asked it."""
+    spec = d.spec
+    fr = st.frames[-1]
+    env = fr.env
+    labels = []
+    for entry in d.entries:
+        if entry[0] == "act":
+            labels.append(st.g.comp_actions[entry[1]][entry[2]].label(st, entry[1]))
+            continue
+        o = spec.options[entry[1]]
+        if o.var is None:
+            labels.append(o.label(st, fr))
+            continue
+        old = env.get(o.var, _MISSING)
+        env[o.var] = entry[2]
+        labels.append(o.label(st, fr))
+        if old is _MISSING:
+            env.pop(o.var, None)
+        else:
+            env[o.var] = old
+    return labels
+
+
+def ask(st, fr, player, prompt, pos) -> None:
+    """A yes/no decision: used for optional triggered abilities. The prompt is a text, or
+    a function (state, frame) -> text rendered when read."""
+    d = st.pending = Decision(player, "use?", ["yes", "no"], [("yes",), ("no",)], "ask", pos)
+    if callable(prompt):
+        d.defer_prompt(prompt, st, fr)
+    else:
+        d.prompt = prompt
+
+
+def resolve(st, index: int, auto: bool = False) -> None:
+    """Apply option `index` of the pending decision."""
+    d = st.pending
+    st.pending = None
+    fr = st.frames[-1]
+    entry = d.entries[index]
+    if not auto:
+        st.history.append(index)
+    if st.trace is not None:
+        st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+                label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
+    kind = entry[0]
+    if kind == "v":
+        fr.env[entry[1]] = entry[2]
+    elif kind == "opt":
+        spec = d.spec
+        o = spec.options[entry[1]]
+        if o.var:
+            fr.env[o.var] = entry[2]
+        fr.pc = o.start
+    elif kind == "act":
+        spec = d.spec
+        fr.pc = spec.end[0]
+        start_action(st, entry[1], entry[2], d.player, d.pos)
+    elif kind == "no":
+        st.frames.pop()
+
+
+# events and abilities -------------------------------------------------------------
+
+def signal(st, fr, event: str, args: list, pos) -> None:
+    g = st.g
+    names = g.defn.events.get(event, [])
+    if st.trace is not None:
+        st.emit("signal", pos, event=event, args=[plain(a) for a in args])
+    if event in g.limit_events:
+        prefix = event + "|"
+        st.used = {u for u in st.used if not u.startswith(prefix)}
+    listeners = []
+    subject = args[0] if args else None
+    if type(subject) is Comp:
+        for t in g.comp_triggers[subject].get(event, ()):
+            if not t.broadcast:
+                listeners.append((subject, t))
+    if event in g.broadcast_events:
+        for c in in_play(st, None):
+            for t in g.comp_triggers[c].get(event, ()):
+                if t.broadcast:
+                    listeners.append((c, t))
+    if not listeners:
+        return
+    base_env = dict(zip(names, args))
+    base_env["cause"] = fr.you
+    for c, t in reversed(listeners):
+        you = controller(st, c)
+        if you is None:
+            you = fr.you
+        push(st, t.code, dict(base_env), c, you, pos)
+
+
+def start_action(st, c, index: int, player, pos) -> None:
+    spec = st.g.comp_actions[c][index]
+    if spec.limit is not None:
+        st.used.add(f"{spec.limit}|{int(c)}|{index}")
+    if st.trace is not None:
+        st.emit("action", pos, card=st.g.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
+    push(st, spec.code, {"cause": player}, c, player, pos)
+
+
+def usable_actions(st, player, window):
+    """(component, action) pairs the player may use now in this window."""
+    out = []
+    g = st.g
+    for c in in_play(st, player):
+        actions = g.comp_actions[c]
+        if not actions:
+            continue
+        for a in actions:
+            if window is not None and a.windows and window not in a.windows:
+                continue
+            if a.limit is not None and f"{a.limit}|{int(c)}|{a.index}" in st.used:
+                continue
+            if a.usable(st, c, player):
+                out.append((c, a))
+    return out
+
+
+# places and owners --------------------------------------------------------------
+
+def holder(st, c):
+    """What the zone of component `c` belongs to: a player, team, node or component."""
+    if type(c) is not Comp:
+        return None
+    z = st.where[c]
+    if z is None:
+        return None
+    return st.g.zone_holder(z)
+
+
+def controller(st, c):
+    """The player whose zone holds `c`, following components that hold components."""
+    seen = 0
+    while type(c) is Comp and seen < 64:
+        h = holder(st, c)
+        if type(h) is Seat:
+            return h
+        if type(h) is not Comp:
+            return None
+        c = h
+        seen += 1
+    return None
+
+
+def owner(st, c):
+    if type(c) is not Comp:
+        return None
+    o = st.g.comp_owner[c]
+    return Seat(o) if o is not None else controller(st, c)
+
+
+def in_play(st, player=None) -> tuple:
+    """Components in zones that are in play, optionally only those a player controls.
+    Kept until the state changes: events, menus and rules ask it many times a step."""
+    cache = st.in_play_cache
+    if cache[0] != st.vz:  # only moves change what is in play
+        cache[0] = st.vz
+        cache[1].clear()
+    else:
+        r = cache[1].get(player)
+        if r is not None:
+            return r
+    r = cache[1][player] = tuple(_in_play(st, player))
+    return r
+
+
+def _play_info(g, key):
+    """What `_in_play` needs of zone `key`: False when it is not in play, else its holder
+    and whether that holder is a component (itself in play or not)."""
+    info = g.in_play_zone.get(key)
+    if info is None:
+        if not g.zone_def(key).in_play:
+            info = False
+        else:
+            h = g.zone_holder(key)
+            info = (h, type(h) is Comp)
+        g.in_play_zone[key] = info
+    return info
+
+
+def _in_play(st, player) -> list:
+    g = st.g
+    playing = g.in_play_zone
+    zones = st.zones
+    keys = st.play_keys
+    if keys[0] != len(zones):  # zones are only ever added: list the in-play ones anew when one is
+        keys = st.play_keys = (len(zones), tuple(k for k in zones if _play_info(g, k) is not False))
+    out = []
+    for key in keys[1]:
+        comps = zones[key]
+        if not comps:
+            continue
+        h, held = playing[key]
+        if held and not _live(st, h):
+            continue  # the zone of a component that is itself out of play
+        if player is None:
+            out.extend(comps)
+            continue
+        # everything in one zone has one controller: the zone's holder, or its controller
+        if held:
+            h = controller(st, h)
+        if h == player and type(h) is Seat:
+            out.extend(comps)
+    return out
+
+
+def _live(st, c) -> bool:
+    """Whether component `c` lies in play (in an in-play zone of something in play)."""
+    g = st.g
+    playing = g.in_play_zone
+    where = st.where
+    for _ in range(64):
+        z = where[c]
+        if z is None:
+            return False
+        info = playing.get(z)
+        if info is None:
+            info = _play_info(g, z)
+        if info is False:
+            return False
+        if not info[1]:
+            return True
+        c = info[0]
+    return False
+
+
+# readable values ----------------------------------------------------------------
+
+def label_of(st, v) -> str:
+    t = type(v)
+    if t is Comp:
+        return st.g.comp_card[v].title
+    if t is Seat:
+        return st.g.player_name(int(v))
+    if t is Team:
+        return f"team {int(v) + 1}"
+    if t is NodeRef:
+        node = st.g.nodes.get(v, {})
+        return str(node.get("name", v))
+    if t is ZoneRef:
+        return str(v)
+    if v is None:
+        return "none"
+    if t is bool:
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(label_of(st, x) for x in v)
+    return str(v)
+
+
+def plain(v):
+    """A JSON-ready form of a value, for the trace."""
+    t = type(v)
+    if t is Comp:
+        return int(v)
+    if t is Seat:
+        return f"player {int(v) + 1}"
+    if t is Team:
+        return f"team {int(v) + 1}"
+    if t is CounterMap:
+        return v.name
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if v is None or isinstance(v, (int, str, float, bool)):
+        return v if not isinstance(v, str) else str(v)
+    return str(v)
+
+
+_MISSING = object()

@@ -1,0 +1,73 @@
+"""What one seat may see of a state: hidden zones and counters masked.
+
+A zone's `visibility` says who sees its contents: `public` everyone, `owner`
+only the player (or team, for `team`) it belongs to, `hidden` nobody. Others
+see how many components lie there, never which.
+"""
+from __future__ import annotations
+
+from .values import Seat, Team
+
+
+def _may_see(st, visibility: str, holder, seat: int) -> bool:
+    if visibility == "public":
+        return True
+    if visibility == "hidden":
+        return False
+    if holder is None:
+        return visibility != "owner"
+    if type(holder) is Seat:
+        if visibility == "team":
+            return st.team_of(holder) == st.team_of(Seat(seat))
+        return int(holder) == seat
+    if type(holder) is Team:
+        return st.team_of(Seat(seat)) == holder
+    # a zone of a component or node: visible when that holder is visible to the seat
+    from . import machine as vm
+    ctrl = vm.controller(st, holder) if type(holder) is not str else None
+    if ctrl is None:
+        return visibility != "owner"
+    return int(ctrl) == seat or (visibility == "team" and st.team_of(ctrl) == st.team_of(Seat(seat)))
+
+
+def observation(st, seat: int) -> dict:
+    g = st.g
+    zones = {}
+    for key, comps in st.zones.items():
+        zdef = g.zone_def(key)
+        if _may_see(st, zdef.visibility, g.zone_holder(key), seat):
+            zones[key] = [{"id": int(c), "card": g.comp_card[c].id, "title": g.comp_card[c].title,
+                           **({"tapped": True} if c in st.tapped else {})} for c in comps]
+        else:
+            zones[key] = {"count": len(comps)}
+            holder = g.zone_holder(key)
+            if zdef.visibility == "owner" and type(holder) not in (Seat, Team):
+                # a zone of the board or of a component: each sees its own pieces there
+                mine = [c for c in comps if g.comp_owner[c] == seat]
+                if mine:
+                    zones[key]["yours"] = [{"id": int(c), "card": g.comp_card[c].id,
+                                            "title": g.comp_card[c].title} for c in mine]
+    counters = {}
+    for key, value in st.counters.items():
+        if key.startswith("$"):
+            counters[key] = value
+            continue
+        name = key.split("#", 1)[0]
+        cdef = g.defn.counters.get(name)
+        if cdef is None:
+            continue
+        holder = None
+        if "#" in key and cdef.scope[0] == "player":
+            holder = Seat(int(key.split("#")[1]))
+        if _may_see(st, cdef.visibility, holder, seat):
+            counters[key] = value
+    obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,
+           "terminal": st.pending is None}
+    if st.pending is not None:
+        obs["to_play"] = int(st.pending.player)
+        if int(st.pending.player) == seat:
+            obs["prompt"] = st.pending.prompt
+            obs["options"] = list(st.pending.labels_for(st))
+    if st.winners is not None:
+        obs["winners"] = [w for w in st.winners]
+    return obs

@@ -1,0 +1,136 @@
+"""Saving a game state to JSON and restoring it.
+
+Values are tagged by kind ({"c": 3} a component, {"p": 0} a player...), and
+code is named, so a restored state resumes exactly where it was, mid-turn.
+"""
+from __future__ import annotations
+
+from .state import Decision, Frame, GameFault
+from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
+
+FORMAT = 2  # 2: frames name the layout of their code
+
+
+def layout(code) -> str:
+    """A short digest of how `code` is laid out (its operations and their places): a frame
+    resumes at a position in it, which means nothing in code compiled differently."""
+    import hashlib
+    text = f"{len(code.ops)}|" + "|".join(f"{p.line}:{p.column}" if p is not None else "-" for p in code.pos)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def enc(v):
+    t = type(v)
+    if t is Comp:
+        return {"c": int(v)}
+    if t is Seat:
+        return {"p": int(v)}
+    if t is Team:
+        return {"t": int(v)}
+    if t is NodeRef:
+        return {"n": str(v)}
+    if t is ZoneRef:
+        return {"z": str(v)}
+    if t is CounterMap:
+        return {"m": [v.name, enc(v.first)]}
+    if t is tuple:
+        return {"tuple": [enc(x) for x in v]}
+    if t is list:
+        return [enc(x) for x in v]
+    if t is dict:
+        return {"dict": [[k, enc(x)] for k, x in v.items()]}
+    return v
+
+
+def dec(g, v):
+    if isinstance(v, list):
+        return [dec(g, x) for x in v]
+    if isinstance(v, dict):
+        if "c" in v:
+            return g.comps[v["c"]]
+        if "p" in v:
+            return Seat(v["p"])
+        if "t" in v:
+            return Team(v["t"])
+        if "n" in v:
+            return NodeRef(v["n"])
+        if "z" in v:
+            return ZoneRef(v["z"])
+        if "m" in v:
+            return CounterMap(v["m"][0], dec(g, v["m"][1]))
+        if "tuple" in v:
+            return tuple(dec(g, x) for x in v["tuple"])
+        if "dict" in v:
+            return {k: dec(g, x) for k, x in v["dict"]}
+    return v
+
+
+def state_to_json(st) -> dict:
+    frames = []
+    for f in st.frames:
+        frames.append({"code": f.code.name, "layout": layout(f.code), "pc": f.pc,
+                       "env": {k: enc(v) for k, v in f.env.items()}, "me": enc(f.me), "you": enc(f.you)})
+    pending = None
+    if st.pending is not None:
+        d = st.pending
+        pending = {"player": int(d.player), "prompt": d.prompt, "labels": list(d.labels_for(st)),
+                   "entries": [enc(list(e)) for e in d.entries], "kind": d.kind,
+                   "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
+    return {
+        "format": FORMAT, "game": st.g.id, "players": st.n, "seed": st.seed, "options": st.options,
+        "zones": {k: [int(c) for c in v] for k, v in st.zones.items()},
+        "counters": dict(st.counters),
+        "attributes": [[int(c), n, enc(v)] for (c, n), v in st.over.items()],
+        "tags": {str(int(c)): list(t) for c, t in st.tags.items()},
+        "tapped": sorted(int(c) for c in st.tapped),
+        "used": sorted(st.used),
+        "rng": st.rng.state,
+        "frames": frames,
+        "pending": pending,
+        "winners": list(st.winners) if st.winners is not None else None,
+        "history": list(st.history),
+        "ops": st.ops,
+        "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
+    }
+
+
+def state_from_json(game, data: dict):
+    from .game import GameState
+    from ..diagnostics import Position
+    g = game.compiled
+    if data.get("format") != FORMAT or data.get("game") != g.id:
+        raise GameFault(f"this state is not a state of {g.id} (format {FORMAT})")
+    st = GameState(g, data["players"], data["seed"], data["options"])
+    for key, comps in data["zones"].items():
+        st.zones[key] = [g.comps[c] for c in comps]
+        for c in comps:
+            st.where[c] = ZoneRef(key)
+    st.counters = dict(data["counters"])
+    st.over = {(g.comps[c], n): dec(g, v) for c, n, v in data["attributes"]}
+    st.tags = {g.comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
+    st.tapped = {g.comps[c] for c in data["tapped"]}
+    st.used = set(data["used"])
+    st.rng = Rng(data["rng"])
+    st.frames = []
+    for f in data["frames"]:
+        code = g.codes.get(f["code"])
+        if code is None or f.get("layout") != layout(code):
+            raise GameFault(f"this state was saved with other rules of {g.id} or another version of regles "
+                            f"({f['code']} has changed): it cannot resume in the middle of a turn")
+        st.frames.append(Frame(code, f["pc"], {k: dec(g, v) for k, v in f["env"].items()},
+                               dec(g, f["me"]), dec(g, f["you"])))
+    p = data["pending"]
+    if p is not None:
+        at = p.get("at")
+        pos = Position(at[0], at[1], at[2]) if at else None
+        entries = [tuple(dec(g, e)) for e in p["entries"]]
+        d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
+        if p["kind"] == "menu":
+            top = st.frames[-1]
+            d.spec = top.code.menus.get(top.pc - 1)  # the menu operation that asked it
+        st.pending = d
+    st.winners = tuple(data["winners"]) if data["winners"] is not None else None
+    st.history = list(data["history"])
+    st.ops = data.get("ops", 0)
+    st.credit = {(g.comps[c], key): v for c, key, v in (data.get("credit") or [])}
+    return st

@@ -1,0 +1,149 @@
+"""Stage 3, parse: rules texts into the typed tree of `nodes` (the front door).
+
+The Lark grammar (`grammar/regles.lark`) is built once per process with the
+LALR algorithm and an indentation post-lexer. A text is read by the first of:
+the reader of printed keyword lines (`Affinité 2 - Module`), the fast parser
+(`fastparse`, Lark's tables without Lark's trees), and Lark itself, which alone
+reports syntax errors (`syntax_errors`: what was found, what was expected,
+which construct is still open, in words a modder knows). `tonodes` makes the
+typed tree either way.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lark import Lark, Tree
+from lark.exceptions import UnexpectedInput
+from lark.indenter import DedentError, Indenter
+
+from . import nodes as N
+from ..diagnostics import ContentError, Position
+from .fastparse import MAX_DEPTH, _FastParser
+from ..resources import grammar_path
+from ..content.source import position
+from .syntax_errors import _dedent_position, _syntax_error, _text_lines
+from .tonodes import Located, _ToNodes  # noqa: F401 (Located: the type of the names it gives)
+
+START_SYMBOLS = ("procedure", "ability", "condition")
+
+
+class _Indent(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
+                start=list(START_SYMBOLS), propagate_positions=True, maybe_placeholders=True,
+                cache=False)
+
+
+@lru_cache(maxsize=1)
+def _fast_parser() -> _FastParser | None:
+    try:
+        return _FastParser(lark_parser())
+    except Exception:  # a Lark whose insides are not those this loop knows: Lark alone
+        return None
+
+
+def parse(text: str, start: str, where=None, path: str = "<text>"):
+    """Parse `text` from grammar rule `start`.
+
+    `where(line, column)` maps a place in `text` to a file Position (by default
+    the text is its own file). Raises ContentError with a readable message.
+    """
+    if where is None:
+        def where(line, column, _path=path):
+            return Position(_path, line, column)
+    parser = lark_parser()
+    source = text if text.endswith("\n") else text + "\n"
+    for n, line in enumerate(_text_lines(source), 1):
+        lead = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in lead and line.strip():
+            raise ContentError("syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
+                               "indent with spaces")
+    if start == "ability":
+        fast = _printed_phrase(source, where)
+        if fast is not None:
+            return fast
+    fast = _fast_parser()
+    if fast is not None:
+        node = fast.parse(source, start, where)
+        if node is not None:
+            return node
+    tree = _TREES.get((source, start))
+    if tree is None:
+        try:
+            tree = parser.parse(source, start=start)
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, source, where, parser) from None
+        except DedentError:
+            raise ContentError("syntax error: this line is indented less than its block but more than the "
+                               "enclosing one", _dedent_position(source, where),
+                               "indent each line of a block by the same amount") from None
+        _check_depth(tree, where)
+        if len(_TREES) < 50_000:
+            _TREES[(source, start)] = tree  # texts repeat across cards: parse each once per process
+    return _ToNodes(where).transform(tree)
+
+
+_TREES: dict = {}
+_PHRASE_LINE = re.compile(r"[^\W\d][\w']*(?:[ ]+(?:[^\W\d][\w']*|\d+|[-\u2013\u2014]))*[ ]*\n")
+_PHRASE_WORD = re.compile(r"[^\W\d][\w']*|\d+|[-\u2013\u2014]")
+
+
+@lru_cache(maxsize=1)
+def _language_words() -> frozenset:
+    """The reserved words of the language (they never stand in a printed phrase)."""
+    words = set()
+    for t in lark_parser().terminals:
+        if t.pattern.type == "str" and re.fullmatch(r"[^\W\d][\w']*", t.pattern.value):
+            words.add(t.pattern.value)
+    return frozenset(words)
+
+
+def _printed_phrase(source: str, where):
+    """A printed keyword line ('Affinité 2 - Module'), read without the LALR parser.
+
+    Most card abilities are such lines; they give the same tree as the grammar's
+    `phrase_ability`, with the same positions, at a fraction of the cost."""
+    if not _PHRASE_LINE.fullmatch(source):
+        return None
+    words = []
+    reserved = _language_words()
+    for m in _PHRASE_WORD.finditer(source):
+        text = m.group(0)
+        if text in reserved:
+            return None  # let the grammar decide
+        col = m.start() + 1
+        pos = where(1, col)
+        pos = position(pos.path, pos.line, pos.column, pos.column + len(text))
+        if text[0].isdigit():
+            words.append(N.Word(pos, "number", int(text)))
+        elif text in ("-", "\u2013", "\u2014"):
+            words.append(N.Word(pos, "dash", text))
+        else:
+            words.append(N.Word(pos, "name", text))
+    first, last = words[0].pos, words[-1].pos
+    phrase = N.Phrase(position(first.path, first.line, first.column, last.end_column), words)
+    return N.PhraseAbility(position(first.path, first.line, first.column), phrase)
+
+
+def _check_depth(tree, where) -> None:
+    """Refuse trees nested deeper than MAX_DEPTH, which the later stages walk recursively."""
+    stack = [(tree, 1)]
+    while stack:  # iteratively: the tree may be far deeper than Python's recursion limit
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta if isinstance(node, Tree) else node
+            line, col = getattr(meta, "line", None), getattr(meta, "column", None)
+            raise ContentError(f"syntax error: blocks or expressions nested more than {MAX_DEPTH} levels deep",
+                               where(line or 1, col or 1), "split the expression with 'let', or the block into procedures")
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))

@@ -1,0 +1,273 @@
+"""Agents: who decides at a seat.
+
+An agent is anything with `act(view) -> action`, where `view` is a
+`SeatView`: what the seat may see of the game (its observation, hidden zones
+and counters masked), the options of the decision it faces with their labels,
+and, for evaluating agents, a lookahead that says what an option would be
+worth to the seat. Agents never get the state itself.
+
+    RandomAgent(seed)   an option drawn uniformly, with its own seeded generator
+    GreedyAgent(seed)   one decision ahead on its own score (or the game's
+                        `heuristic:`), ties drawn at random
+    HumanAgent()        a person at the terminal
+
+Agents draw their randomness from the engine's seeded generator
+(`values.Rng`), so a game played by bots is reproduced exactly from its seed
+on every Python and platform.
+
+Limitation of the greedy lookahead: it applies the option to a copy of the
+real state and lets the rules run until the next decision. To keep it from
+peeking at what its seat may not see, the copy is first "determinised": the
+order of every zone hidden from the seat is shuffled with the agent's own
+generator, and the copy's random generator is reseeded from it, so draws,
+shuffles and dice inside the lookahead are not the real ones. What remains
+known is which components lie in which hidden zone (a copy never swaps cards
+between two hidden zones), and the lookahead knows the rules exactly.
+"""
+from __future__ import annotations
+
+import sys
+import weakref
+from typing import Protocol
+
+from ..engine.values import Rng, Seat
+
+
+class Quit(Exception):
+    """The person at the terminal asked to stop (or closed the input)."""
+
+
+class SeatView:
+    """What the agent of one seat may see and do. It hides the state it wraps."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state, seat: int):
+        self._state = state
+        self.seat = int(seat)
+
+    # what the seat sees ---------------------------------------------------------
+    def observation(self) -> dict:
+        return self._state.observation(self.seat)
+
+    def legal_actions(self) -> list:
+        return self._state.legal_actions()
+
+    def labels(self) -> list:
+        return self._state.labels()
+
+    def action_label(self, action: int) -> str:
+        return self._state.action_label(action)
+
+    @property
+    def prompt(self) -> str | None:
+        return self._state.prompt
+
+    @property
+    def players(self) -> int:
+        return self._state.n
+
+    @property
+    def game(self):
+        """The static definition of the game (titles, zones, counters): no state in it."""
+        return self._state.g
+
+    # lookahead --------------------------------------------------------------------
+    def determinised(self, rng: Rng):
+        """A copy of the state in which what the seat cannot see is redrawn (see the module doc)."""
+        from ..engine.observe import _may_see
+        st = self._state.clone()
+        g = st.g
+        for key, comps in st.zones.items():
+            if len(comps) > 1 and not _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat):
+                rng.shuffle(comps)
+        st.rng = Rng(rng.next64())
+        return st
+
+    def lookahead(self, evaluate, rng: Rng) -> list:
+        """`evaluate(state, seat)` after each legal option, applied to one determinised copy.
+
+        A fault of the rules while looking ahead raises LookaheadFault naming the option.
+        """
+        from ..engine.state import GameFault
+        base = self.determinised(rng)
+        values = []
+        for a in self.legal_actions():
+            s = base.clone()
+            try:
+                s.apply(a)
+            except GameFault as exc:
+                raise LookaheadFault(a, exc) from None
+            values.append(evaluate(s, self.seat))
+        return values
+
+
+class LookaheadFault(Exception):
+    """The rules fault when an option is applied: the game cannot go on that way."""
+
+    def __init__(self, action: int, fault):
+        super().__init__(f"option {action}: {fault}")
+        self.action = action
+        self.fault = fault
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, view: SeatView) -> int: ...
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, view: SeatView) -> int:
+        actions = view.legal_actions()
+        return actions[self.rng.below(len(actions))]
+
+
+class GreedyAgent:
+    """Picks the option whose immediate outcome is best for its seat.
+
+    The value of an outcome is (won?, score): an option that wins the game
+    comes first, one that loses it last; then the seat's score, or the game's
+    `heuristic:` expression of player `p` when the game defines one. Ties are
+    broken with the agent's own generator.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, view: SeatView) -> int:
+        actions = view.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        evaluate = evaluator(view.game)
+        values = view.lookahead(evaluate, self.rng)
+        best = max(values)
+        ties = [a for a, v in zip(actions, values) if v == best]
+        return ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
+
+
+_EVALUATORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def evaluator(cg):
+    """`f(state, seat) -> (outcome, value)` for a compiled game (made once per game)."""
+    f = _EVALUATORS.get(cg)
+    if f is None:
+        f = _EVALUATORS[cg] = _make_evaluator(cg)
+    return f
+
+
+def _make_evaluator(cg):
+    score = heuristic(cg)
+
+    def evaluate(st, seat):
+        w = st.winners
+        outcome = 0 if not w else (1 if seat in w else -1)
+        return (outcome, score(st, seat))
+    return evaluate
+
+
+def heuristic(cg):
+    """`f(state, seat) -> number`: the game's `heuristic:` of player p, or the seat's score."""
+    text = cg.defn.heuristic
+    if not text:
+        return lambda st, seat: st.scores()[seat]
+    from ..compile.statements import Code, Ctx
+    from ..language.parser import parse
+    from ..engine.state import Frame
+    tree = getattr(cg.defn, "heuristic_tree", None)
+    if tree is None:
+        tree = parse(text, "condition", path=f"{cg.id}: heuristic")
+    code = Code("heuristic", "heuristic")
+    fn = cg.compiler.expr(tree, Ctx(cg, code, locals_=["p"]))
+
+    def value(st, seat):
+        p = Seat(seat)
+        v = fn(st, Frame(code, 0, {"p": p}, None, p))
+        if v is None:
+            return 0
+        return int(v) if isinstance(v, bool) else v
+    return value
+
+
+class HumanAgent:
+    """A person at the terminal: sees the seat's observation, picks an option by its number.
+
+    'q' (or the end of the input) raises Quit; anything else that is not a
+    number of an option asks again.
+    """
+
+    name = "human"
+
+    def __init__(self, inp=None, out=None):
+        self.inp = inp if inp is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def act(self, view: SeatView) -> int:
+        from .narrate import render_observation
+        obs = view.observation()
+        self.say()
+        for line in render_observation(view.game, obs):
+            self.say(line)
+        actions = view.legal_actions()
+        labels = view.labels()
+        self.say()
+        self.say(f"{view.prompt or 'Choose'}:")
+        for i, a in enumerate(actions, 1):
+            self.say(f"  {i:>2}. {labels[a]}")
+        while True:
+            print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                raise Quit("end of input")
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise Quit("quit")
+            if text.isdigit() and 1 <= int(text) <= len(actions):
+                return actions[int(text) - 1]
+            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit")
+
+
+BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int):
+    """A bot by name ('random' or 'greedy'), seeded."""
+    try:
+        return BOTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(BOTS)})") from None
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at a seat in a game: fixed by the game's seed."""
+    from ..engine.values import seed_for
+    return seed_for(game_seed, 1_000_003 + seat)
+
+
+def parse_agents(spec: str | None, players: int, default: str = "random") -> list:
+    """'random,greedy' -> one agent name per seat ('greedy' alone: all seats)."""
+    names = [s.strip().lower() for s in (spec or default).split(",") if s.strip()]
+    if not names:
+        names = [default]
+    for n in names:
+        if n not in BOTS:
+            from ..names import did_you_mean
+            hint = did_you_mean(n, BOTS)
+            raise ValueError(f"unknown agent '{n}'" + (f"; {hint}" if hint else "") + f" (agents: {', '.join(BOTS)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"--agents names {len(names)} agents for {players} players: give one, or one per seat")
+    return names

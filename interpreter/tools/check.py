@@ -1,0 +1,98 @@
+"""The checking pipeline behind `regles check`: stages 1 to 4 over paths.
+
+`check_paths` finds the packs among the given paths (game folders, or single
+files that belong to a game), runs load, validate, parse and check on each,
+and returns one Report with every error of every file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import read_and_check
+from ..content.folders import display_path, find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files
+from ..content.pack import PackLoader, few_collections
+from ..content.source import load_file
+from ..diagnostics import ContentError, Position, Report
+from ..names import did_you_mean
+
+
+def _named_game(path: Path, report: Report) -> Path | None:
+    """The game a lone file names with 'game:' (a shipped game or a folder)."""
+    try:
+        src, _ = load_file(display_path(path))
+    except ContentError:
+        return None
+    data = src.data
+    name = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        return None
+    shipped = shipped_game(name)
+    if shipped is not None:
+        return shipped
+    candidate = (path.parent / name)
+    if is_file(candidate / "game.yaml"):
+        return candidate
+    report.sources.setdefault(src.path, src.text)
+    report.error(name.pos, f"unknown game '{name}'",
+                 did_you_mean(name, shipped_games()) or "name a shipped game or the folder of a game")
+    return None
+
+
+def check_paths(paths: list[str]) -> Report:
+    with few_collections():
+        return _check_paths(paths)
+
+
+def _check_paths(paths: list[str]) -> Report:
+    report = Report()
+    packs: dict[Path, list[Path]] = {}
+    lone: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if is_dir(p):
+            files = yaml_files(p)
+            roots = sorted({f.parent for f in files if f.name in ("game.yaml", "game.yml")})
+            for r in roots:
+                # an inner pack (an expansion folder with its own game file) is its own pack
+                packs.setdefault(r, [])
+            above = find_game_root(p)
+            for f in files:
+                if any(r in f.parents for r in roots):
+                    continue  # checked with its pack
+                if above is not None:
+                    packs.setdefault(above, [])
+                elif f not in lone:
+                    lone.append(f)  # a file of no game folder: checked with the game it names
+        elif is_file(p):
+            if p.name in ("game.yaml", "game.yml"):
+                packs.setdefault(p.parent, [])
+                continue
+            root = find_game_root(p)
+            if root is not None:
+                packs.setdefault(root, [])
+            else:
+                lone.append(p)
+        else:
+            report.error(Position(raw), "no such file or folder")
+    orphans: list[tuple[Path, int]] = []
+    for f in lone:
+        before = len(report.errors)
+        game_root = _named_game(f, report)
+        if game_root is not None:
+            # the files naming one game are checked together, with it, once
+            extra = packs.setdefault(game_root, [])
+            if f not in extra:
+                extra.append(f)
+        else:
+            orphans.append((f, len(report.errors) - before))
+    for root, extra in packs.items():
+        read_and_check(root, report, extra)
+    for f, found in orphans:
+        before = len(report.errors)
+        loader = PackLoader(report)
+        src = loader.load(f)
+        if src is not None and src.data.get("kind") not in ("game",) and not found and len(report.errors) == before:
+            # said only of a file that is otherwise sound: its own errors come first
+            report.error(src.data.pos, "this file belongs to no game",
+                         "put it in a game folder, or name its game with 'game: NAME'")
+    return report

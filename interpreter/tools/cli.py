@@ -1,0 +1,325 @@
+"""The `regles` command: check content, and (with the engine) play and simulate.
+
+Usage errors exit with status 2, content errors with 1, success with 0; no
+input, however broken, makes this command print a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: status 2, as argparse does, but never a traceback
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="regles", description="regles: a rules-as-data interpreter for tabletop games.")
+    parser.add_argument("--version", action="version", version=f"regles {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    check = sub.add_parser("check", help="check content files or game folders and report every error",
+                           description="Check content: YAML, schema, rules-language syntax, names and types. "
+                                       "Exit status 0 when clean, 1 on content errors, 2 on usage errors.")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="game folders or content files (default: the shipped content)")
+    check.add_argument("--format", choices=["text", "json"], default="text", help="how to print the report")
+    check.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.set_defaults(subparser=check)
+    _add_play_commands(sub)
+    return parser
+
+
+def _add_play_commands(sub) -> None:
+    """The subcommands that run games: simulate, play, replay."""
+    def game_args(p):
+        p.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+        p.add_argument("--players", "-n", type=int, default=None, help="number of players (default: the fewest)")
+        p.add_argument("--seed", "-s", type=int, default=1, help="the seed (default 1)")
+        p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                       help="a game option; may be repeated")
+
+    sim = sub.add_parser("simulate", help="play many games with bots and report win rates, scores and speed",
+                         description="Play many games with bots. Game i uses seed seed_for(SEED, i), so a run "
+                                     "gives the same results whatever the number of workers. A game that "
+                                     "raises is an error: reported with its seed, its trace saved. Exit "
+                                     "status 1 when any game failed.")
+    game_args(sim)
+    sim.add_argument("--games", "-k", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--agents", "-a", default="random",
+                     help="bots, one per seat or one for all: random, greedy (default random)")
+    sim.add_argument("--check", action="store_true", help="check the generic invariants after every step")
+    sim.add_argument("--json", metavar="FILE", help="write the results as a JSON object")
+    sim.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    sim.add_argument("--trace-dir", default="traces", metavar="DIR",
+                     help="where the traces of failed games go (default ./traces)")
+    sim.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                     help="a game with more decisions did not end: an error (default 20000)")
+    sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sim.add_argument("--by", action="append", default=[], metavar="ATTRIBUTE",
+                     help="report the points cards brought their owners by this attribute (default: the game's report_by)")
+    sim.set_defaults(subparser=sim)
+
+    play = sub.add_parser("play", help="play a game at the terminal against bots",
+                          description="Play seat 1 (or --seat) at the terminal against bots; every event is "
+                                      "told as it happens, showing only what your seat may see. "
+                                      "Type the number of an option; q quits.")
+    game_args(play)
+    play.add_argument("--agents", "-a", default="greedy",
+                      help="the bots of the other seats, one for all or one per other seat (default greedy)")
+    play.add_argument("--seat", type=int, default=1, help="the seat you play, from 1 (default 1)")
+    play.add_argument("--save", metavar="TRACE", help="write the game's trace to this file")
+    play.set_defaults(subparser=play)
+
+    rep = sub.add_parser("replay", help="play a saved trace again and check every event is the same",
+                         description="Re-play a trace from its game, seed, options and choices; exit status 1 "
+                                     "at the first event that differs.")
+    rep.add_argument("trace", metavar="TRACE", help="a trace file (JSON lines)")
+    rep.set_defaults(subparser=rep)
+
+    test = sub.add_parser("test", help="run a game's rules tests (its executable rulings)",
+                          description="Run the rules tests (kind: rules-test) of a game; exit status 1 when one fails.")
+    test.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
+    test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
+    test.set_defaults(subparser=test)
+
+    exp = sub.add_parser("explain", help="show how the engine reads a card",
+                         description="Show a card's attributes and classes, and for each ability the keyword it "
+                                     "matches and what the engine does with it.")
+    exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    exp.set_defaults(subparser=exp)
+
+
+def _usage_error(args, message: str) -> int:
+    args.subparser.print_usage(sys.stderr)
+    print(f"regles {args.command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _setup_game(args):
+    """(game, players, options) from the arguments, or an exit status (1 content, 2 usage)."""
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        return _usage_error(args, f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                                  f"not {players}")
+    given = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            return _usage_error(args, f"--option takes KEY=VALUE, not '{item}'")
+        given[key.strip()] = value.strip()
+    try:
+        options = game.options(given)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    return game, players, options
+
+
+def cmd_simulate(args) -> int:
+    import json
+
+    from rich.console import Console
+
+    from . import simulate as S
+    from .agents import parse_agents
+    got = _setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if args.games < 1:
+        return _usage_error(args, "--games must be at least 1")
+    if args.workers < 1:
+        return _usage_error(args, "--workers must be at least 1")
+    if args.max_decisions < 1:
+        return _usage_error(args, "--max-decisions must be at least 1")
+    try:
+        agents = parse_agents(args.agents, players)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
+                     args.max_decisions, args.trace_dir, by=args.by)
+    err = Console(file=sys.stderr)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task(f"{game.id}", total=args.games)
+        pool_first = args.workers > 1  # start the workers before the bar's thread
+        if pool_first:
+            results, seconds = _run_with_bar(S, game, spec, args.workers, bar, task)
+        else:
+            with bar:
+                results, seconds = S.run(game, spec, 1, lambda k: bar.advance(task, k))
+    else:
+        results, seconds = S.run(game, spec, args.workers)
+    summary = S.summarise(game, spec, results, seconds)
+    S.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=2, ensure_ascii=False)
+                f.write("\n")
+        except OSError as exc:
+            print(f"regles simulate: error: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    return 1 if summary["errors"] else 0
+
+
+def _run_with_bar(S, game, spec, workers, bar, task):
+    # the pool forks its workers when made: make it before the bar starts its refresh thread
+    started = []
+
+    def progress(k):
+        if not started:
+            bar.start()
+            started.append(True)
+        bar.advance(task, k)
+    try:
+        return S.run(game, spec, workers, progress)
+    finally:
+        if started:
+            bar.stop()
+
+
+def cmd_play(args) -> int:
+    from .agents import HumanAgent, parse_agents
+    from .play import play_at_terminal
+    got = _setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if not 1 <= args.seat <= players:
+        return _usage_error(args, f"--seat is a seat from 1 to {players}, not {args.seat}")
+    try:
+        bots = parse_agents(args.agents, players - 1, default="greedy") if players > 1 else []
+    except ValueError as exc:
+        return _usage_error(args, str(exc).replace(f"for {players - 1} players", f"for the {players - 1} other seats"))
+    return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
+                            save=args.save, source=args.game)
+
+
+def _load_only(args):
+    """The game named in the arguments, or an exit status (1 content errors, 2 no such game)."""
+    import os
+
+    from .. import LoadError, load
+    try:
+        return load(args.game)
+    except LoadError as exc:
+        diags = exc.report.diagnostics
+        if len(diags) == 1 and diags[0].message.startswith("no such game"):
+            what = "not a game folder (it has no game.yaml)" if os.path.isdir(args.game) else diags[0].message
+            return _usage_error(args, f"{args.game}: {what}")
+        print(str(exc), file=sys.stderr)
+        return 1
+
+
+def cmd_test(args) -> int:
+    from .ruletest import run_test
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    tests = game.compiled.defn.tests
+    if args.rule:
+        tests = [t for t in tests if any(r in t.rules for r in args.rule)]
+    if args.k:
+        tests = [t for t in tests if args.k.casefold() in t.name.casefold()]
+    if not tests:
+        return _usage_error(args, "no rules test matches" if game.compiled.defn.tests else f"{game.id} has no rules test")
+    passed = failed = 0
+    for t in tests:
+        r = run_test(game, t)
+        rules = f" [{', '.join(r.rules)}]" if r.rules else ""
+        if r.passed:
+            passed += 1
+            print(f"ok      {r.name}{rules}")
+        else:
+            failed += 1
+            print(f"FAILED  {r.name}{rules}  ({r.file}:{r.line})")
+            for line in r.message.splitlines():
+                print(f"        {line}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain, find_card
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    card, hint = find_card(game.compiled.defn, args.card)
+    if card is None:
+        return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
+    print(explain(game, card))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    import os
+
+    from .trace import replay
+    if not os.path.isfile(args.trace):
+        return _usage_error(args, f"no such trace file: {args.trace}")
+    return replay(args.trace)
+
+
+def cmd_check(args) -> int:
+    import os
+
+    from .check import check_paths
+    from ..diagnostics import render_json, render_text
+    from ..resources import content_dir
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:  # a path that names nothing is a mistake in the command, not in the content
+        args.subparser.print_usage(sys.stderr)
+        for p in missing:
+            print(f"regles check: error: no such file or folder: {p}", file=sys.stderr)
+        return 2
+    paths = args.paths or [str(content_dir())]
+    report = check_paths(paths)
+    if args.format == "json":
+        print(render_json(report))
+    else:
+        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+        print(render_text(report, color=color))
+    failed = not report.ok or (args.strict and report.diagnostics)
+    return 1 if failed else 0
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors (2), --help and --version (0): a status, not an exception
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    handler = globals()["cmd_" + args.command.replace("-", "_")]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except RecursionError:
+        print("regles: error: the content nests too deeply to be read", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a fault of regles itself: say so in one line, never a traceback
+        print(f"regles: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,291 @@
+"""Telling a game to one seat: its observation in readable form, and the
+events of the trace as they happen, never showing what the seat may not see.
+
+Visibility follows `observe.py`: a move is told with the component's title
+when the seat sees the zone it leaves or the zone it enters (judged on the
+state after the step), otherwise as "a card moved from X to Y"; a counter
+the seat may not see is told without its value; the option another player
+picked is told when it names nothing hidden from the seat.
+"""
+from __future__ import annotations
+
+from ..engine.observe import _may_see
+from ..engine.values import Seat
+
+
+def _nice(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def seat_name(i: int, seat: int | None) -> str:
+    return "you" if seat is not None and i == seat else f"player {i + 1}"
+
+
+def _possessive(who: str) -> str:
+    return "your" if who == "you" else f"{who}'s"
+
+
+def zone_name(g, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
+    """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'."""
+    base = _nice(key.split("#", 1)[0])
+    if "#" not in key:
+        return base
+    try:
+        h = g.zone_holder(key)
+    except (KeyError, ValueError, IndexError):
+        return key
+    t = type(h)
+    if t is Seat:
+        return f"{_possessive(seat_name(int(h), seat))} {base}"
+    if t.__name__ == "Team":
+        mine = seat is not None and players is not None and g.team_of(players)[seat] == int(h)
+        return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
+    if t.__name__ == "NodeRef":
+        node = g.nodes.get(h, {})
+        return f"{base} at {node.get('name', h)}"
+    c = int(h)
+    if visible is None or c in visible:
+        return f"{base} of {g.comp_card[c].title}"
+    return f"{base} of a card"
+
+
+def counter_name(g, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
+    """'coins of player 2', 'round', 'gems on Farm', 'influence of you at North'."""
+    parts = key.split("#")
+    name = _nice(parts[0])
+    cdef = g.defn.counters.get(parts[0])
+    if cdef is None or len(parts) == 1:
+        return name
+    owners = []
+    for word, raw in zip(cdef.scope, parts[1:]):
+        if word == "player":
+            owners.append(seat_name(int(raw), seat))
+        elif word == "team":
+            t = int(raw.lstrip("t"))
+            mine = seat is not None and players is not None and g.team_of(players)[seat] == t
+            owners.append("your team" if mine else f"team {t + 1}")
+        elif word == "node":
+            owners.append(str(g.nodes.get(raw, {}).get("name", raw)))
+        else:
+            try:
+                c = int(raw)
+                owners.append(g.comp_card[c].title if visible is None or c in visible else "a card")
+            except (ValueError, IndexError):
+                owners.append(raw)
+    return f"{name} of " + " at ".join(owners)
+
+
+def visible_ids(obs: dict) -> set:
+    out = set()
+    for z in obs["zones"].values():
+        if isinstance(z, list):
+            out.update(x["id"] for x in z)
+    return out
+
+
+def render_observation(g, obs: dict) -> list:
+    """Lines showing an observation: non-empty zones, then counters."""
+    seat = obs["seat"]
+    vis = visible_ids(obs)
+    lines = [f"-- what you see (you are player {seat + 1} of {obs['players']}) --"]
+    for key in sorted(obs["zones"], key=lambda k: (k.split("#")[0], k)):
+        z = obs["zones"][key]
+        name = zone_name(g, key, seat, vis, obs["players"])
+        if isinstance(z, list):
+            if not z:
+                continue
+            items = ", ".join(x["title"] + (" (tapped)" if x.get("tapped") else "") for x in z)
+            lines.append(f"  {name}: {items}")
+        elif z.get("count"):
+            n = z["count"]
+            yours = ", ".join(x["title"] for x in z.get("yours", []))
+            lines.append(f"  {name}: {n} hidden card{'s' if n != 1 else ''}" + (f" (yours: {yours})" if yours else ""))
+    supplies, counters = [], []
+    for key in sorted(obs["counters"]):
+        v = obs["counters"][key]
+        if key.startswith("$"):
+            supplies.append(f"{_nice(key[1:])} {v}")
+        else:
+            counters.append(f"{counter_name(g, key, seat, vis, obs['players'])} = {v}")
+    if counters:
+        lines.append("  counters: " + "; ".join(counters))
+    if supplies:
+        lines.append("  left in supply: " + ", ".join(supplies))
+    return lines
+
+
+class Narrator:
+    """Tells the new events of a state's trace to one seat (`seat` None: tell everything)."""
+
+    def __init__(self, state, seat: int | None, out):
+        self.state = state
+        self.seat = seat
+        self.out = out
+        self.done = 0
+        self.pending_choice = None  # (player, visible?) of the decision about to be answered
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    # visibility ------------------------------------------------------------------
+    def sees_zone(self, key) -> bool:
+        if key is None or self.seat is None:
+            return self.seat is None
+        st = self.state
+        g = st.g
+        try:
+            return _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat)
+        except (KeyError, ValueError, IndexError):
+            return False
+
+    def sees_comp(self, c: int) -> bool:
+        if self.seat is None:
+            return True
+        z = self.state.where[c] if 0 <= c < len(self.state.where) else None
+        return z is not None and self.sees_zone(z)
+
+    def sees_counter(self, key: str) -> bool:
+        if self.seat is None:
+            return True
+        g = self.state.g
+        name = key.split("#", 1)[0]
+        cdef = g.defn.counters.get(name)
+        if cdef is None:
+            return False
+        holder = None
+        if "#" in key and cdef.scope[0] == "player":
+            holder = Seat(int(key.split("#")[1]))
+        return _may_see(self.state, cdef.visibility, holder, self.seat)
+
+    def hidden_titles(self) -> set:
+        """Titles of components in zones the seat cannot see, less those it can see somewhere."""
+        st = self.state
+        g = st.g
+        hidden, shown = set(), set()
+        for key, comps in st.zones.items():
+            (shown if self.sees_zone(key) else hidden).update(g.comp_card[c].title for c in comps)
+        return hidden - shown
+
+    def before(self, state) -> None:
+        """Note, before a decision is answered, what each of its options names and whether the seat sees it.
+
+        The option another player picks is told when each component it names is seen by the seat
+        before or after the step (a card played from a hand to the table is told; one buried face
+        down is not).
+        """
+        d = state.pending
+        if d is None or self.seat is None:
+            self.pending_choice = None
+            return
+        options = []
+        for entry in d.entries:
+            comps = [int(x) for x in entry[1:] if type(x).__name__ == "Comp"]
+            for x in entry[1:]:
+                if isinstance(x, (list, tuple)):
+                    comps += [int(y) for y in x if type(y).__name__ == "Comp"]
+            options.append((comps, all(self.sees_comp(c) for c in comps)))
+        self.pending_choice = (int(d.player), options)
+
+    def _option_shown(self, who: int, ev: dict) -> bool:
+        if not ev.get("auto") and self.pending_choice and self.pending_choice[0] == who:
+            options = self.pending_choice[1]
+            k = ev["option"]
+            if not 0 <= k < len(options):
+                return False
+            comps, seen_before = options[k]
+            return seen_before or all(self.sees_comp(c) for c in comps)
+        # an automatic choice, not seen coming: tell it unless its label names a hidden title
+        hidden = self.hidden_titles()
+        return not any(h in ev["label"] for h in hidden)
+
+    def zone(self, key) -> str:
+        return zone_name(self.state.g, key, self.seat, _Sees(self), self.state.n)
+
+    # telling -------------------------------------------------------------------------
+    def flush(self) -> None:
+        trace = self.state.trace or []
+        for ev in trace[self.done:]:
+            text = self.tell(ev)
+            if text:
+                self.say(text)
+        self.done = len(trace)
+        self.pending_choice = None
+
+    def tell(self, ev: dict) -> str | None:
+        st = self.state
+        g = st.g
+        seat = self.seat
+        t = ev.get("type")
+        if t == "start":
+            return f"== {g.defn.title}: {ev['players']} players, seed {ev['seed']} =="
+        if t == "move":
+            src, dst = ev.get("from"), ev.get("to")
+            vis = self.sees_zone(src) or self.sees_zone(dst)
+            where = (f"from {self.zone(src)} " if src else "") + f"to {self.zone(dst)}"
+            if vis:
+                return f"  {g.comp_card[ev['id']].title} moved {where}"
+            return f"  a card moved {where}"
+        if t == "shuffle":
+            return f"  {self.zone(ev['zone'])} shuffled"
+        if t in ("tap", "untap", "tag", "untag", "set"):
+            c = ev["id"]
+            title = g.comp_card[c].title if self.sees_comp(c) else "a card"
+            if t == "tag":
+                return f"  {title} becomes {ev['tag']}"
+            if t == "untag":
+                return f"  {title} is no longer {ev['tag']}"
+            if t == "set":
+                return f"  {title}: {ev['attribute']} set to {ev['value']}" if title != "a card" else None
+            return f"  {title} {'tapped' if t == 'tap' else 'untapped'}"
+        if t == "counter":
+            key = ev["counter"]
+            name = counter_name(g, key, seat, _Sees(self), st.n)
+            if self.sees_counter(key):
+                ch = ev["change"]
+                return f"  {name}: {'+' if ch > 0 else ''}{ch} (now {ev['value']})"
+            return f"  {name} changed"
+        if t == "choice":
+            who = int(ev["player"]) - 1
+            label = ev["label"]
+            if seat is None or who == seat:
+                if ev.get("auto"):
+                    return f"  ({seat_name(who, seat)}: {label}, the only option)"
+                return f"{seat_name(who, seat).capitalize()} chose: {label}"
+            what = label if self._option_shown(who, ev) else "an option you cannot see"
+            prompt = ev.get("prompt") or ""
+            if prompt and not any(h in prompt for h in self.hidden_titles()):
+                what += f"  [{prompt}]"
+            return f"Player {who + 1} chose: {what}" + ("" if not ev.get("auto") else " (the only option)")
+        if t == "action":
+            c = ev["id"]
+            title = g.comp_card[c].title if self.sees_comp(c) else "a card"
+            return f"  {seat_name(int(ev['player']) - 1, seat)} use{'' if int(ev['player']) - 1 == seat else 's'} {title}"
+        if t == "roll":
+            return f"  dice: {', '.join(str(d) for d in ev['dice'])}"
+        if t == "reveal":
+            return f"  revealed: {ev.get('label', ev.get('what'))}"
+        if t == "log":
+            return f"  {ev['text']}"
+        if t == "fail":
+            return f"  (failed: {ev['text']})"
+        if t == "signal":
+            return None
+        if t == "win":
+            names = [seat_name(p - 1, seat) for p in ev.get("players") or []]
+            if not names:
+                return "== no winner =="
+            verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
+            return f"== {', '.join(names)} {verb} =="
+        return f"  {t}"
+
+
+class _Sees:
+    """`c in _Sees(narrator)`: whether the narrator's seat sees component c."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, narrator):
+        self.n = narrator
+
+    def __contains__(self, c) -> bool:
+        return self.n.sees_comp(int(c))

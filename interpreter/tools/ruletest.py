@@ -1,0 +1,95 @@
+"""Executable rulings: running the `kind: rules-test` files of a game.
+
+A test sets up a situation (`given`: statements run on a game whose
+components are in their starting zones and whose `game` procedure has not
+started), acts (`when`), answers the choices asked on the way (`choices`, by
+label or index), and checks the outcome (`then`: conditions). The result says
+which condition failed, where, and what the trace of the test was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import machine as vm
+from ..compile.statements import Code, Ctx
+from ..engine.game import Game, GameState
+from ..engine.state import GameFault
+
+
+@dataclass
+class TestResult:
+    name: str
+    file: str
+    line: int
+    rules: list
+    passed: bool
+    message: str = ""
+    trace: list = field(default_factory=list)
+
+
+def _compile(game: Game, test, part: str, tree, locals_):
+    cg = game.compiled
+    code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
+    ctx = Ctx(cg, code, locals_=locals_)
+    cg.compiler.body(tree.body, ctx)
+    return code, ctx.locals
+
+
+def run_test(game: Game, test) -> TestResult:
+    res = TestResult(test.name, test.file, test.pos.line, list(test.rules), False)
+    data = test.data
+    players = int(data.get("players", game.min_players))
+    try:
+        st = game.blank_state(players, int(data.get("seed", 0)), dict(data.get("options") or {}), trace=True)
+    except ValueError as exc:
+        res.message = str(exc)
+        return res
+    answers = list(data.get("choices") or [])
+    env: dict = {}
+    names: set = set()
+    try:
+        for part in ("given", "when"):
+            tree = getattr(test, part)
+            if tree is None:
+                continue
+            code, names = _compile(game, test, part, tree, names)
+            fr = vm.push(st, code, env, None, None, tree.pos)
+            vm.run(st)
+            while st.pending is not None:
+                if part == "given":
+                    raise GameFault(f"'given' asked a choice ({st.pending.prompt}: "
+                                    f"{'; '.join(st.pending.labels_for(st))}): set the situation up without choices",
+                                    st.pending.pos)
+                if not answers:
+                    raise GameFault(f"a choice was asked and 'choices' has no answer left: "
+                                    f"{st.pending.prompt}: {'; '.join(st.pending.labels_for(st))}", st.pending.pos)
+                GameState.apply(st, answers.pop(0))
+            env = fr.env
+    except GameFault as exc:
+        res.message = f"{exc.pos}: {exc.message}" if exc.pos else exc.message
+        res.trace = st.trace
+        return res
+    if answers:
+        res.message = f"{len(answers)} answer(s) in 'choices' were never asked for: {answers}"
+        res.trace = st.trace
+        return res
+    from ..engine.state import Frame
+    failures = []
+    cg = game.compiled
+    for text, tree in test.then:
+        fn = cg.compiler.expr(tree, Ctx(cg, Code("then", "then"), locals_=names))
+        try:
+            ok = fn(st, Frame(None, 0, env, None, None))
+        except GameFault as exc:
+            failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}': {exc.message}")
+            continue
+        if not ok:
+            failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is false")
+    res.passed = not failures
+    res.message = "\n".join(failures)
+    res.trace = st.trace
+    return res
+
+
+def run_tests(game: Game) -> list[TestResult]:
+    return [run_test(game, t) for t in game.compiled.defn.tests]
