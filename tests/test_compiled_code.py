@@ -8,7 +8,6 @@ import textwrap
 
 import pytest
 
-from interpreter.engine.serial import state_from_json
 from interpreter.engine.state import GameFault
 from test_engine import _line, make_game
 
@@ -80,7 +79,7 @@ def test_a_choice_in_a_straight_run_resumes_after_itself(tmp_path):
     assert st.counters["ticks"] == 4 and st.prompt == "Pick again"
     st.apply("Two")
     assert st.counters["ticks"] == 24 and st.is_terminal()
-    again = state_from_json(game, saved)  # restored in the middle of the run
+    again = game.state_from_json(saved)  # restored in the middle of the run
     again.apply("Three")
     again.apply("Two")
     assert again.counters == st.counters and again.history == st.history

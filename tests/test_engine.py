@@ -213,7 +213,8 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
     import random as _random
 
     from interpreter.language import nodes as N
-    from interpreter.compile.statements import Code, Ctx
+    from interpreter.compile.context import Ctx
+    from interpreter.engine.code import Code
     from interpreter.engine.state import Frame
     game = interpreter.load(game_id)
     cg = game.compiled

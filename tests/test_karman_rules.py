@@ -17,7 +17,8 @@ import pytest
 
 import interpreter
 from interpreter.engine import machine as vm
-from interpreter.compile.statements import Code, Ctx
+from interpreter.compile.context import Ctx
+from interpreter.engine.code import Code
 from interpreter.diagnostics import Position
 from interpreter.language.parser import parse
 from interpreter.tools.ruletest import _compile

@@ -74,13 +74,3 @@ def finish(code, ns: dict) -> None:
             code.ops[i] = local[f"op_{i}"]
     code.line_pos = line_pos
     code.srcs = [None] * len(srcs)  # assembled: nothing left to do
-
-
-def position_of(code, tb):
-    """The position of the statement of `code` that raised, from traceback `tb`."""
-    found = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == code.filename:
-            found = code.line_pos.get(tb.tb_lineno)
-        tb = tb.tb_next
-    return found

@@ -21,7 +21,9 @@ import re
 from ..language import nodes as N
 from ..names import fold
 from ..engine.state import GameFault
+from ..engine.code import Code
 from ..engine.values import ZoneRef
+from .context import Ctx
 
 
 class Source:
@@ -109,7 +111,6 @@ class ExprGen:
         for p in f.params:
             scope, ident = scope.bind(self.src, p)
             params.append(ident)
-        from .statements import Ctx, Code
         ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
@@ -214,9 +215,8 @@ class ExprGen:
             f = self.g.functions[e.func]
             body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
             # the function's own names mean nothing here: only its shape counts
-            from .statements import Ctx, Code
             return self.components(body, Ctx(self.cg, Code("shape", "function"), locals_=f.params),
-                                   Scope({p: "?" for p in f.params}), (*seen, e.func))
+                                  Scope({p: "?" for p in f.params}), (*seen, e.func))
         return False
 
     def members(self, e, ctx, sc) -> str:
@@ -458,7 +458,6 @@ class ExprGen:
             return None
         if not self.cheap(name) or name in self.inlining:
             return None
-        from .statements import Ctx, Code
         ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
         self.inlining.add(name)  # a function calling itself is called, not written out again
         try:

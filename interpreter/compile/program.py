@@ -15,7 +15,9 @@ from ..engine.values import Comp, NodeRef, Seat, Team
 from ..language import nodes as N
 from ..content.source import plain_data
 from ..names import fold
-from .statements import Code, Compiler, Ctx
+from ..engine.code import Code
+from .context import Ctx
+from .statements import Compiler
 
 STEP_BUDGET = 2_000_000
 ZONE_LIMIT = 100_000

@@ -21,76 +21,13 @@ from ..engine import machine as vm
 from ..diagnostics import Position
 from ..names import fold
 from ..language.parser import parse
+from ..engine.code import Code
 from ..engine.state import GameFault
+from .context import Ctx
 from .closures import ClosureExprs
 from .native import NativeBlocks
 from .expressions import Scope
 from ..engine.library import _FUNCS, _index
-
-
-class Code:
-    """The operations of one procedure or ability, with the position of each."""
-
-    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs", "filename", "line_pos")
-
-    def __init__(self, name, kind, proc=None, source=None):
-        self.name = name
-        self.ops = []
-        self.pos = []
-        self.srcs = []  # the Python source of each operation still to be assembled (or None)
-        self.filename = None  # of the assembled source, whose line numbers map to positions:
-        self.line_pos = {}  # line -> position of the statement it belongs to
-        self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
-        self.kind = kind
-        self.proc = proc
-        self.source = source
-
-    def __repr__(self):
-        return f"<Code {self.name}>"
-
-
-_MISSING = object()
-
-
-class Ctx:
-    """What the compiler knows while compiling one body."""
-
-    def __init__(self, cg, code: Code, consts=None, locals_=()):
-        self.cg = cg
-        self.code = code
-        self.consts = consts or {}
-        self.locals = set(locals_)
-        self.loops: list[tuple[list, list]] = []  # (continue target cell, break patch list)
-        self.hidden = 0
-        self.capture = None  # while compiling a native block (see native): its statements' source
-        self.native_loops = 0  # loops of the native block being compiled, around this point
-
-    def emit(self, op, pos) -> int:
-        """Append an operation given as a function (state, frame)."""
-        self.code.ops.append(op)
-        self.code.pos.append(pos)
-        self.code.srcs.append(None)
-        return len(self.code.ops) - 1
-
-    def emit_src(self, lines, pos, flow: str = "next", line_pos=None) -> int:
-        """Append an operation given as lines of Python source (or a function giving
-        them once jumps are known); `flow` says whether the run may go on after it:
-        always ("next"), unless it returned ("branch"), or never ("end"). While a
-        native block is compiled, the lines go into it instead."""
-        if self.capture is not None:
-            self.capture.append((lines, flow, pos))
-            return -1
-        self.code.ops.append(None)
-        self.code.pos.append(pos)
-        self.code.srcs.append(assemble.Src(lines, flow, line_pos))
-        return len(self.code.ops) - 1
-
-    def here(self) -> int:
-        return len(self.code.ops)
-
-    def fresh(self, what: str) -> str:
-        self.hidden += 1
-        return f"\x00{what}{self.hidden}"
 
 
 class Compiler(ClosureExprs, NativeBlocks):

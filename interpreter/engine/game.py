@@ -15,6 +15,8 @@ from __future__ import annotations
 from ..diagnostics import Report
 from ..names import did_you_mean, fold
 from . import machine as vm
+from . import serial
+from . import observe
 from .state import GameFault, State
 from .values import ZoneRef
 
@@ -92,12 +94,10 @@ class GameState(State):
         return s
 
     def observation(self, seat: int) -> dict:
-        from .observe import observation
-        return observation(self, seat)
+        return observe.observation(self, seat)
 
     def to_json(self) -> dict:
-        from .serial import state_to_json
-        return state_to_json(self)
+        return serial.state_to_json(self)
 
 
 class Game:
@@ -117,7 +117,6 @@ class Game:
         out = {name: o.default for name, o in d.options.items()}
         for key, value in (given or {}).items():
             if key not in d.options:
-                from ..names import did_you_mean
                 hint = did_you_mean(key, d.options)
                 raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
                                  + (f" (options: {', '.join(d.options)})" if d.options else " (this game has none)"))
@@ -180,8 +179,7 @@ class Game:
         return st
 
     def state_from_json(self, data: dict) -> GameState:
-        from .serial import state_from_json
-        return state_from_json(self, data)
+        return serial.state_from_json(self.compiled, data, GameState)
 
 
 def _option_value(o, value):

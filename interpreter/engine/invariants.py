@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from .state import Frame
+
 MAX_DECISIONS = 20_000
 
 
@@ -73,7 +75,6 @@ class Invariants:
 
     def check_declared(self, state) -> None:
         """The invariants the game file declares (`invariants:`), as conditions."""
-        from .state import Frame
         for text, test in state.g.invariants:
             if not test(state, Frame(None, 0, {}, None, None)):
                 where = getattr(text, "pos", None)

@@ -9,7 +9,6 @@ naming its line.
 """
 from __future__ import annotations
 
-from ..compile import assemble
 from .state import Decision, Frame, GameFault, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -90,7 +89,7 @@ def _pos_of(fr, exc=None):
     if fr is None:
         return None
     if exc is not None and fr.code.filename is not None:
-        found = assemble.position_of(fr.code, exc.__traceback__)
+        found = fr.code.position_of(exc.__traceback__)
         if found is not None:
             return found
     pc = max(0, fr.pc - 1)

@@ -6,6 +6,7 @@ see how many components lie there, never which.
 """
 from __future__ import annotations
 
+from . import machine as vm
 from .values import Seat, Team
 
 
@@ -23,7 +24,6 @@ def _may_see(st, visibility: str, holder, seat: int) -> bool:
     if type(holder) is Team:
         return st.team_of(Seat(seat)) == holder
     # a zone of a component or node: visible when that holder is visible to the seat
-    from . import machine as vm
     ctrl = vm.controller(st, holder) if type(holder) is not str else None
     if ctrl is None:
         return visibility != "owner"

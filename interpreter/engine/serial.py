@@ -5,6 +5,9 @@ code is named, so a restored state resumes exactly where it was, mid-turn.
 """
 from __future__ import annotations
 
+import hashlib
+
+from ..diagnostics import Position
 from .state import Decision, Frame, GameFault
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -14,7 +17,6 @@ FORMAT = 2  # 2: frames name the layout of their code
 def layout(code) -> str:
     """A short digest of how `code` is laid out (its operations and their places): a frame
     resumes at a position in it, which means nothing in code compiled differently."""
-    import hashlib
     text = f"{len(code.ops)}|" + "|".join(f"{p.line}:{p.column}" if p is not None else "-" for p in code.pos)
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
@@ -94,13 +96,11 @@ def state_to_json(st) -> dict:
     }
 
 
-def state_from_json(game, data: dict):
-    from .game import GameState
-    from ..diagnostics import Position
-    g = game.compiled
+def state_from_json(g, data: dict, new_state):
+    """The state saved as `data`, of compiled game `g`, made by `new_state(g, players, seed, options)`."""
     if data.get("format") != FORMAT or data.get("game") != g.id:
         raise GameFault(f"this state is not a state of {g.id} (format {FORMAT})")
-    st = GameState(g, data["players"], data["seed"], data["options"])
+    st = new_state(g, data["players"], data["seed"], data["options"])
     for key, comps in data["zones"].items():
         st.zones[key] = [g.comps[c] for c in comps]
         for c in comps:

@@ -179,7 +179,8 @@ def heuristic(cg):
     text = cg.defn.heuristic
     if not text:
         return lambda st, seat: st.scores()[seat]
-    from ..compile.statements import Code, Ctx
+    from ..compile.context import Ctx
+    from ..engine.code import Code
     from ..language.parser import parse
     from ..engine.state import Frame
     tree = getattr(cg.defn, "heuristic_tree", None)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine import machine as vm
-from ..compile.statements import Code, Ctx
+from ..compile.context import Ctx
+from ..engine.code import Code
 from ..engine.game import Game, GameState
 from ..engine.state import GameFault
 

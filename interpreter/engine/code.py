@@ -1,0 +1,37 @@
+"""Compiled code as the machine runs it: the operations of one procedure or ability.
+
+The compiler (stage 5) makes a `Code` for each procedure, ability, test part or
+expression context; the machine runs its operations, each a Python function
+`(state, frame)`, and maps an error back to the statement that made it.
+"""
+from __future__ import annotations
+
+
+class Code:
+    """The operations of one procedure or ability, with the position of each."""
+
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs", "filename", "line_pos")
+
+    def __init__(self, name, kind, proc=None, source=None):
+        self.name = name
+        self.ops = []
+        self.pos = []
+        self.srcs = []  # the Python source of each operation still to be assembled (or None)
+        self.filename = None  # of the assembled source, whose line numbers map to positions:
+        self.line_pos = {}  # line -> position of the statement it belongs to
+        self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
+        self.kind = kind
+        self.proc = proc
+        self.source = source
+
+    def __repr__(self):
+        return f"<Code {self.name}>"
+
+    def position_of(self, tb):
+        """The position of the statement of this code that raised, from traceback `tb`."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = self.line_pos.get(tb.tb_lineno)
+            tb = tb.tb_next
+        return found
