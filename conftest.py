@@ -34,7 +34,7 @@ class RulesTestItem(pytest.Item):
     def runtest(self):
         from interpreter.tools.ruletest import run_test
         game = loaded_game(self.game)
-        test = [t for t in game.compiled.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
+        test = [t for t in game.program.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
         result = run_test(game, test)
         if not result.passed:
             tail = "\n".join(f"    {e}" for e in result.trace[-12:])

@@ -65,7 +65,7 @@ def warm_load(game: str, runs: int):
 
 def cards_checked(runs: int):
     folder = content_dir()
-    g_cards = sum(len(interpreter.load(g).compiled.defn.cards) for g in shipped_games())
+    g_cards = sum(len(interpreter.load(g).program.defn.cards) for g in shipped_games())
     check_paths([str(folder)])
     out = []
     from interpreter.language import parser
@@ -163,7 +163,7 @@ def clone_times(game, players: int, runs: int):
         t = time.perf_counter()
         for _ in range(20):
             # the static game (rules, compiled code) is shared, as clone() shares it: only the state is copied
-            copy.deepcopy(st, {id(st.g): st.g})
+            copy.deepcopy(st, {id(st.program): st.program})
         deeps.append((time.perf_counter() - t) / 20 * 1e6)
     return summary(clones), summary(deeps)
 

@@ -22,7 +22,8 @@ from .content.pack import few_collections, read_pack
 from .diagnostics import LoadError, Position, Report
 from .engine.game import Game, GameState
 from .engine.state import GameFault
-from .language.checker import check_pack
+from .language.checker import Findings, check_pack
+from .language.texts import parse_pack
 from .names import did_you_mean
 
 __version__ = "0.1.0"
@@ -40,13 +41,15 @@ def load(name_or_path: str) -> Game:
     return Game(program, report)                    # stage 6 runs in the states it makes
 
 
-def read_and_check(root: Path, report: Report, extra=()) -> tuple[GameDef | None, object]:
-    """Stages 1 to 4 over the pack in folder `root`: its files (and the files `extra` that name
-    its game) read, validated and parsed into a GameDef, then checked. Every error goes to
-    `report`; returns the definitions and what the checker found."""
+def read_and_check(root: Path, report: Report, extra=()) -> tuple[GameDef | None, Findings | None]:
+    """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game).
+    Every error goes to `report`; returns the definitions and what the checker found."""
     with few_collections():
-        defn = read_pack(root, report, extra)
-        found = check_pack(defn, report) if defn is not None else None
+        defn = read_pack(root, report, extra)    # stages 1-2: YAML read, validated, gathered
+        if defn is None:
+            return None, None
+        parse_pack(defn, report)                 # stage 3: every rules text parsed
+        found = check_pack(defn, report)         # stage 4: names, arities and types checked
     return defn, found
 
 
@@ -64,7 +67,7 @@ def _locate(name_or_path: str) -> Path:
     raise LoadError(report)
 
 
-def _compile(defn: GameDef, found, root: Path, report: Report):
+def _compile(defn: GameDef, found: Findings, root: Path, report: Report):
     try:
         return compile_game(defn, found, root)
     except GameFault as exc:

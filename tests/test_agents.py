@@ -98,9 +98,9 @@ def test_heuristic_of_the_game_is_used():
     st = g.new_state(players=2, seed=1)
     st.apply(2)
     st.apply(0)
-    f = heuristic(g.compiled)
+    f = heuristic(g.program)
     assert [f(st, s) for s in (0, 1)] == [3 * 2 + 1, 1 * 2 + 1]
-    assert evaluator(g.compiled)(st, 0) == (0, 7)
+    assert evaluator(g.program)(st, 0) == (0, 7)
 
 
 def test_greedy_without_heuristic_uses_the_score():
@@ -166,5 +166,5 @@ def test_human_sees_only_its_seat():
         if other != seat:
             n = len(st.zones[f"hand#{other}"])
             assert f"player {other + 1}'s hand: {n} hidden card" in text
-    mine = ", ".join(g.compiled.comp_card[c].title for c in st.zones[f"hand#{seat}"])
+    mine = ", ".join(g.program.comp_card[c].title for c in st.zones[f"hand#{seat}"])
     assert f"your hand: {mine}" in text

@@ -56,7 +56,7 @@ def test_an_error_inside_a_native_loop_names_its_own_line(tmp_path):
 
 def test_an_endless_native_while_is_stopped_naming_its_line(tmp_path):
     game = make_game(tmp_path, "game: |\n  while ticks >= 0:\n    add 1 to ticks\n")
-    game.compiled.step_budget = 5_000
+    game.program.step_budget = 5_000
     with pytest.raises(GameFault) as err:
         game.new_state(players=2)
     assert "runaway rules" in err.value.message

@@ -73,7 +73,7 @@ def make_game(tmp_path, procedures: str, cards: str = CARDS):
 
 def test_runaway_loop_is_stopped_naming_its_line(tmp_path):
     game = make_game(tmp_path, "game: |\n  repeat:\n    add 1 to ticks\n")
-    game.compiled.step_budget = 20_000  # the default is larger; the guard is the same
+    game.program.step_budget = 20_000  # the default is larger; the guard is the same
     with pytest.raises(GameFault) as err:
         game.new_state(players=2)
     assert "runaway rules" in err.value.message
@@ -216,14 +216,16 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
     from interpreter.compile.context import Ctx
     from interpreter.engine.code import Code
     from interpreter.engine.state import Frame
+    from reference_closures import ClosureCompiler
     game = interpreter.load(game_id)
-    cg = game.compiled
+    cg = game.program
+    reference = ClosureCompiler(cg)
     funcs = {name: f for name, f in cg.defn.functions.items() if not f.params}
     assert funcs
     pairs = {}
     for name, f in funcs.items():
-        generated = cg.compiler.expr(N.Condition(f.tree.pos, N.Call(f.tree.pos, name, [])), Ctx(cg, Code("t", "t")))
-        closure = cg.compiler.closure(f.tree, Ctx(cg, Code("t", "t")))
+        generated = cg.compiler.expr(N.Condition(f.tree.pos, N.Call(f.tree.pos, name, [])), Ctx(Code("t", "t")))
+        closure = reference.closure(f.tree, Ctx(Code("t", "t")))
         pairs[name] = (generated, closure)
     compared = 0
     for seed in range(3):
@@ -264,7 +266,7 @@ def test_declared_invariants_are_checked(tmp_path):
 
 
 def test_equality_in_the_language(tmp_path):
-    from interpreter.engine.library import _same
+    from interpreter.engine.library import same as _same
     from interpreter.engine.values import Comp, Seat
     assert _same("Module", "module") and _same("Équipage", "equipage")
     assert not _same(Comp(0), 0) and not _same(Seat(0), Comp(0)) and not _same(True, 1)
@@ -278,7 +280,7 @@ def test_equality_in_the_language(tmp_path):
     st = game.blank_state(players=2)
     assert st.counters["$coins"] == 10 and type(st.counters["$coins"]) is int
     st = game.new_state(players=2)
-    assert [st.g.comp_card[c].id for c in st.zones["pile"]] == ["two", "one"]  # moved again: on top
+    assert [st.program.comp_card[c].id for c in st.zones["pile"]] == ["two", "one"]  # moved again: on top
 
 
 def test_out_of_play_holders_and_owned_pieces_on_the_board(tmp_path):
@@ -293,7 +295,7 @@ def test_out_of_play_holders_and_owned_pieces_on_the_board(tmp_path):
                                        "cards:\n  - {id: pawn, title: Pawn}\n", encoding="utf-8")
     game = interpreter.load(str(folder))
     st = game.blank_state(players=2)
-    g = st.g
+    g = st.program
     one, two = (g.cards_by_id[k][0] for k in ("one", "two"))
     st.move(one, st.zone_key("table", 0), False, None)
     st.move(two, st.zone_key("inside", one), False, None)

@@ -32,7 +32,7 @@ def _trees(defn):
 
 @pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
 def test_locals_are_found_in_the_same_order_without_walking_expressions(game_id):
-    defn = interpreter.load(game_id).compiled.defn
+    defn = interpreter.load(game_id).program.defn
     trees = [t for t in _trees(defn) if t is not None]
     assert len(trees) > 50
     binders = 0
@@ -46,7 +46,7 @@ def test_locals_are_found_in_the_same_order_without_walking_expressions(game_id)
 
 @pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
 def test_values_of_a_class_attribute_are_those_gathered_each_time(game_id):
-    defn = interpreter.load(game_id).compiled.defn
+    defn = interpreter.load(game_id).program.defn
     check = C.Checker(defn, Report())
     classes = [a for a in defn.attributes.values() if a.type == "class"]
     assert classes

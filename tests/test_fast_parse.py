@@ -12,6 +12,7 @@ import pytest
 
 from interpreter.language import nodes as N
 from interpreter.language import parser as P
+from interpreter.language.tonodes import Located
 from interpreter.tools.check import check_paths
 from interpreter.diagnostics import ContentError
 
@@ -24,7 +25,7 @@ def dump(n):
         return (type(n).__name__, n.pos, {k: dump(v) for k, v in vars(n).items() if k != "pos"})
     if isinstance(n, (list, tuple)):
         return [type(n).__name__] + [dump(x) for x in n]
-    if isinstance(n, P.Located):
+    if isinstance(n, Located):
         return ("Located", str(n), n.pos)
     return (type(n).__name__, n)
 
@@ -48,14 +49,14 @@ def rules_texts():
         return real(text, start, where, path)
     P.parse = record
     try:
-        import interpreter.content.pack as pack
-        pack.parse = record
+        import interpreter.language.texts as texts
+        texts.parse = record
         # in one call: the files that name one game are checked with it once
         check_paths([str(ROOT / "content")] + [str(f) for folder in ("tests/corpus", "tests/fixtures")
                                                for f in sorted((ROOT / folder).rglob("*.yaml"))])
     finally:
         P.parse = real
-        pack.parse = real
+        texts.parse = real
     return list(seen.values())
 
 

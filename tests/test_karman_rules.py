@@ -37,11 +37,11 @@ def game():
 
 def ids(game, st, key: str) -> list:
     """Card ids in a zone, bottom first."""
-    return [game.compiled.comp_card[c].id for c in st.zones.get(key, [])]
+    return [game.program.comp_card[c].id for c in st.zones.get(key, [])]
 
 
 def comp(game, card_id: str):
-    return game.compiled.cards_by_id[card_id][0]
+    return game.program.cards_by_id[card_id][0]
 
 
 def put(game, st, card_id: str, key: str) -> None:
@@ -83,7 +83,7 @@ def end_round_now(game, st) -> int:
     key = f"hand#{seat}"
     for c in list(st.zones[key])[1:]:
         st.move(c, ZoneRef("market"), False, None)
-    last = game.compiled.comp_card[st.zones[key][0]].title
+    last = game.program.comp_card[st.zones[key][0]].title
     st.apply("Pass")
     st.apply(f"Discard {last} into the Market")
     return seat
@@ -106,8 +106,8 @@ def situation(game, players: int, given: str, when: str, seed: int = 0):
 
 def holds(game, st, scope, text: str):
     env, names = scope
-    cg = game.compiled
-    fn = cg.compiler.expr(parse(text, "condition"), Ctx(cg, Code("check", "then"), locals_=names))
+    cg = game.program
+    fn = cg.compiler.expr(parse(text, "condition"), Ctx(Code("check", "then"), locals_=names))
     return fn(st, Frame(None, 0, env, None, None))
 
 
@@ -117,7 +117,7 @@ def holds(game, st, scope, text: str):
 def test_planets_have_three_to_six_slots_three_zones_and_a_food_chain(game):
     st = game.blank_state(4, 0)
     planets = st.zones["planet_box"]
-    titles = sorted(game.compiled.comp_card[p].title for p in planets)
+    titles = sorted(game.program.comp_card[p].title for p in planets)
     assert len(planets) == 8 and len(set(titles)) == 8
     assert "Juhel" in titles and "Ith" in titles
     colours = {"red": "Rouge", "green": "Vert", "blue": "Bleu"}
@@ -142,7 +142,7 @@ def test_planets_have_three_to_six_slots_three_zones_and_a_food_chain(game):
 def test_four_player_setup(game):
     st = game.new_state(players=4, seed=11)
     # partners sit diagonally
-    assert list(game.compiled.team_of(4)) == [0, 1, 0, 1]
+    assert list(game.program.team_of(4)) == [0, 1, 0, 1]
     # two piles of four planets, the top one of each visible
     assert len(st.zones["pile_a"]) == 3 and len(st.zones["visible_a"]) == 1
     assert len(st.zones["pile_b"]) == 3 and len(st.zones["visible_b"]) == 1
@@ -166,7 +166,7 @@ def test_three_player_setup(game):
     assert hand_sizes(st) == [10, 10, 10]
     assert len(st.zones["market"]) == 6
     # everyone plays alone, no card exchange: the round opens at once
-    assert list(game.compiled.team_of(3)) == [0, 1, 2]
+    assert list(game.program.team_of(3)) == [0, 1, 2]
     assert st.current_player == 0 and st.prompt == "Planet to start the round"
     # one extinction dome each, on the leftmost space
     assert [st.counters[f"extinction_dome#{i}"] for i in range(3)] == [0, 0, 0]
@@ -177,7 +177,7 @@ def test_two_player_setup_builds_the_pyramid(game):
     st = game.new_state(players=2, seed=8)
     assert hand_sizes(st) == [11, 11]
     assert not st.zones.get("market") and not st.zones.get("deck")
-    nodes = game.compiled.nodes
+    nodes = game.program.nodes
     rows = {}
     for n, attrs in nodes.items():
         down = len(st.zones.get(f"pyramid_down#{n}", []))
@@ -233,7 +233,7 @@ def test_the_first_player_opens_with_a_visible_planet_and_a_creature(game):
     st.apply("0")
     assert st.current_player == 0 and st.prompt == "Planet to start the round"
     visible = st.zones["visible_a"] + st.zones["visible_b"]
-    assert st.labels() == [game.compiled.comp_card[p].title for p in visible]
+    assert st.labels() == [game.program.comp_card[p].title for p in visible]
     st.apply(0)
     planet = visible[0]
     assert st.zones["space"] == [planet]
@@ -393,11 +393,11 @@ def test_random_matches_end_with_a_two_round_winner(game, players):
         r = random.Random(seed)
         while not st.is_terminal():
             st.apply(r.choice(st.legal_actions()))
-        won = [t for t in range(len(game.compiled.teams_for(players)))
+        won = [t for t in range(len(game.program.teams_for(players)))
                if st.counters[f"rounds_won#t{t}"] >= 2]
         if st.winners:
             assert len(won) == 1
-            assert set(st.winners) == set(game.compiled.teams_for(players)[won[0]])
+            assert set(st.winners) == set(game.program.teams_for(players)[won[0]])
             assert st.counters[f"rounds_won#t{won[0]}"] == 2
         else:
             assert not won and st.counters["round"] == 7

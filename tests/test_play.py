@@ -116,7 +116,7 @@ def seen_by_seat0(zone):
 @pytest.mark.parametrize("seed", range(8))
 def test_narration_matches_an_independent_oracle(seed):
     g = game("envoys")
-    titles = {c.title for c in g.compiled.comp_card}
+    titles = {c.title for c in g.program.comp_card}
     st = g.new_state(players=4, seed=seed, trace=True)
     out = io.StringIO()
     narrator = Narrator(st, 0, out)
@@ -134,7 +134,7 @@ def test_narration_matches_an_independent_oracle(seed):
             named = [t for t in titles if t in line]
             if ev["type"] == "move":
                 if seen_by_seat0(ev["from"]) or seen_by_seat0(ev["to"]):
-                    assert g.compiled.comp_card[ev["id"]].title in line
+                    assert g.program.comp_card[ev["id"]].title in line
                 else:
                     assert not named and line.startswith("  a card moved"), line
             if ev["type"] == "choice" and ev["player"] != 1 and not ev["auto"]:

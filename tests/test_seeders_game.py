@@ -39,7 +39,7 @@ def play(st, rng, until=None):
 
 def run_procedure(st, name, **params):
     """Run one procedure of the game on a state built by hand (as rules tests do)."""
-    g = game().compiled
+    g = game().program
     vm.push(st, g.procs[name], dict(params), None, params.get("you"), None)
     vm.run(st)
     return st
@@ -47,7 +47,7 @@ def run_procedure(st, name, **params):
 
 def component(card_id, copy=1):
     """The component of a card id (its n-th copy), as card("id") / cards("id")[n] in the rules."""
-    g = game().compiled
+    g = game().program
     return [c for c in g.comps if g.comp_card[c].id == card_id][copy - 1]
 
 
@@ -57,7 +57,7 @@ def chosen(st, action):
 
 
 def comp_id(st, c):
-    return st.g.comp_card[c].id
+    return st.program.comp_card[c].id
 
 
 def zone(st, key):
@@ -69,7 +69,7 @@ def orders(st):
 
 
 def slot_names(side, airlock=None):
-    nodes = game().compiled.nodes
+    nodes = game().program.nodes
     return {a["name"] for a in nodes.values()
             if a.get("kind") == "slot" and a.get("side") == side
             and (airlock is None or a.get("airlock") == airlock)}
@@ -323,8 +323,8 @@ def test_negotiators_placed_in_turn_until_every_open_slot_is_taken(players, expe
         for e in st.trace:
             if e["type"] == "move" and str(e["to"]).startswith("placed#"):
                 slot = str(e["to"]).split("#")[1]
-                assert st.g.nodes[slot]["name"] in allowed
-                placements.setdefault(r, []).append((st.g.comp_owner[e["id"]], order))
+                assert st.program.nodes[slot]["name"] in allowed
+                placements.setdefault(r, []).append((st.program.comp_owner[e["id"]], order))
         st.trace = []
     assert sorted(placements) == [1, 2, 3, 4]
     for r, seq in placements.items():
@@ -396,7 +396,7 @@ def test_a_three_one_negotiator_offers_only_which_side_gets_the_three():
 def test_last_round_negotiators_score_their_influence_instead_of_gaining_it(players):
     st = game().new_state(players=players, seed=6, trace=True)
     play(st, random.Random(6))
-    negotiator = {int(c) for c in st.g.comps if st.g.comp_card[c].id.startswith("negociateur-")}
+    negotiator = {int(c) for c in st.program.comps if st.program.comp_card[c].id.startswith("negociateur-")}
     value = {n: {"strong": 1, "weak": 1} for n in negotiator}  # influence as the trace goes
     segments, cur, rnd = {}, None, 0
     for e in st.trace:
@@ -428,7 +428,7 @@ def test_last_round_negotiators_score_their_influence_instead_of_gaining_it(play
             # each negotiator left on the board scores its influence, then goes home
             assert len(scores) == len(back) > 0
             for e in back:
-                owner = st.g.comp_owner[st.g.comps[e["id"]]]
+                owner = st.program.comp_owner[st.program.comps[e["id"]]]
                 k = sweep.index(e)
                 score = [x for x in sweep[:k] if x["type"] == "counter" and x["counter"] == f"pp#{owner}"][-1]
                 assert score["change"] == e["influence"][e["id"]]
@@ -474,7 +474,7 @@ def test_expert_game_plays_without_the_removed_cards():
     g = game()
     st = g.new_state(players=3, seed=2, options={"expert": True})
     box = [comp_id(st, c) for c in zone(st, "box")]
-    kinds = sorted(st.attr(c, "crew") or st.g.comp_card[c].title for c in zone(st, "box"))
+    kinds = sorted(st.attr(c, "crew") or st.program.comp_card[c].title for c in zone(st, "box"))
     assert kinds == sorted(["Apprenti", "Ouvrier", "Ouvrier", "Novice", "Converti", "Prêtre"])
     play(st, random.Random(2))
     assert [comp_id(st, c) for c in zone(st, "box")] == box
@@ -527,7 +527,7 @@ def test_prestige_scored_in_turn_order(players):
             continue
         # the scoring runs without a decision up to the end of the round: the orders and
         # the controllers are still those of the prestige phase
-        seq = [int(vm.controller(st, st.g.comps[e["args"][0]])) for e in events[:ends[0]]
+        seq = [int(vm.controller(st, st.program.comps[e["args"][0]])) for e in events[:ends[0]]
                if e["type"] == "signal" and e["event"] == "scoring"]
         positions = [orders(st)[p] for p in seq]
         assert positions == sorted(positions)
@@ -538,7 +538,7 @@ def test_prestige_scored_in_turn_order(players):
 @pytest.mark.rule("SX-SET-4")
 def test_the_arche_deck_holds_162_cards_27_per_caste_and_the_secondary_piles_30():
     import collections
-    cg = game().compiled
+    cg = game().program
     castes = collections.Counter(cg.comp_attrs["caste"][c] for c, card in enumerate(cg.comp_card) if card.start == "deck")
     assert sum(castes.values()) == 162
     assert set(castes.values()) == {27} and len(castes) == 6

@@ -23,7 +23,7 @@ def game():
 
 
 def named_cards():
-    return [c for c in game().compiled.defn.cards if c.file.endswith("named.yaml")]
+    return [c for c in game().program.defn.cards if c.file.endswith("named.yaml")]
 
 
 @pytest.mark.rule("SX-GLO-1")
@@ -52,7 +52,7 @@ def _with_morphoplaste(seed, players):
     taken from the Arche deck), or None when the seed dealt either card away from the deck."""
     g = game()
     st = g.new_state(players=players, seed=seed, trace=True)
-    cg = g.compiled
+    cg = g.program
     deck = st.zones["deck"]
     morph = next(c for c in cg.comps if cg.comp_card[c].id == "morphoplaste")
     host = next((c for c in deck if cg.comp_attrs["type"][c] == "Module"), None)
@@ -120,7 +120,7 @@ def test_a_face_down_negotiator_is_hidden_from_the_other_seats():
 @pytest.mark.rule("SX-GLO-5")
 def test_card_anatomy_abilities_are_caste_technical_or_prestige():
     """Every keyword printed on a named card belongs to one of the three families of the anatomy."""
-    families = {kw.name: kw.family for kw in game().compiled.defn.keywords}
+    families = {kw.name: kw.family for kw in game().program.defn.keywords}
     assert set(families.values()) == {"caste", "technical", "prestige"}
     printed = 0
     for card in named_cards():
@@ -128,9 +128,10 @@ def test_card_anatomy_abilities_are_caste_technical_or_prestige():
         for name in ("recycle", "cost", "prestige"):
             assert isinstance(card.attrs.get(name), int), (card.id, name)
         for ab in card.abilities:
-            if ab.keyword is not None:
+            if game().program.found.keyword_uses.get(ab) is not None:
                 printed += 1
-                assert ab.keyword.family in ("caste", "technical", "prestige"), (card.id, ab.text)
+                assert game().program.found.keyword_uses[ab].keyword.family in ("caste", "technical", "prestige"), \
+                    (card.id, ab.text)
     assert printed >= 20
 
 
@@ -164,6 +165,6 @@ def test_named_cards_are_in_the_arche_deck_with_their_anatomy():
         assert (c.title, c.attrs["caste"], c.attrs["type"], c.copies) == (title, caste, ctype, copies), cid
         assert c.start == "deck", cid
     st = game().blank_state(2, 0)
-    g = game().compiled
+    g = game().program
     in_deck = {g.comp_card[c].id for c in st.zones["deck"]}
     assert set(NAMED) <= in_deck

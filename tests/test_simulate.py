@@ -127,7 +127,7 @@ def test_invariants_catch_counters_out_of_bounds_and_supplies_not_conserved():
 
 def test_kept_counters_go_back_to_their_supply():
     st, inv = _state()
-    g = st.g
+    g = st.program
     patron = next(c for c in g.comps if g.comp_card[c].id == "patron")
     cdef = g.defn.counters["blessing"]
     st.move(patron, ZoneRef("table#0"), False, None)
@@ -161,7 +161,7 @@ def test_components_not_placed_are_not_required():
     st, inv = _state()
     assert all(isinstance(c, int) for c in inv.placed)
     assert len(inv.placed) == sum(len(z) for z in st.zones.values())
-    assert Comp(0) in [st.g.comps[c] for c in inv.placed]
+    assert Comp(0) in [st.program.comps[c] for c in inv.placed]
 
 
 # runs ------------------------------------------------------------------------------------

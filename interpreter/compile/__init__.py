@@ -5,6 +5,6 @@ statements to operations, `expressions` writes expressions as Python source,
 `native` compiles branches and loops that never wait into one block, and
 `assemble` turns runs of operations into Python functions.
 """
-from .program import compile_game
+from .build import compile_game
 
 __all__ = ["compile_game"]

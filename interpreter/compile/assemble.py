@@ -15,16 +15,25 @@ statement (`Code.line_pos`): an error names the statement that made it.
 """
 from __future__ import annotations
 
+from enum import Enum
+
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
 
 
+class Flow(Enum):
+    """Whether the run of operations goes on after one of them."""
+
+    NEXT = "always"
+    BRANCH = "unless it returned"
+    END = "never"
+
+
 class Src:
-    """The Python source of one operation; `flow` says if the run goes on after it:
-    "next" (always), "branch" (unless it returned) or "end" (never)."""
+    """The Python source of one operation, and its `Flow`."""
 
     __slots__ = ("lines", "flow", "line_pos")
 
-    def __init__(self, lines, flow: str, line_pos=None):
+    def __init__(self, lines, flow: Flow, line_pos=None):
         self.lines = lines
         self.flow = flow
         self.line_pos = line_pos  # the position of each line, when not all the operation's
@@ -52,8 +61,8 @@ def finish(code, ns: dict) -> None:
         put(f"def op_{i}(st, fr):", code.pos[i])
         j = i
         while True:
-            last = srcs[j].flow == "end" or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
-            if j > i and (last or srcs[j].flow != "next") and not (rendered[j] and rendered[j][0].startswith("fr.pc = ")):
+            last = srcs[j].flow is Flow.END or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
+            if j > i and (last or srcs[j].flow is not Flow.NEXT) and not (rendered[j] and rendered[j][0].startswith("fr.pc = ")):
                 # where the frame resumes if this operation waits or starts other code
                 put(f"    fr.pc = {j + 1}", code.pos[j])
             poss = srcs[j].line_pos
@@ -62,7 +71,7 @@ def finish(code, ns: dict) -> None:
             if last:
                 break
             j += 1
-        if j == len(srcs) - 1 and srcs[j].flow != "end":
+        if j == len(srcs) - 1 and srcs[j].flow is not Flow.END:
             put("    st.frames.pop()", code.pos[j])  # the end of the code: leave it here, not in the machine
         put("", None)
     code.filename = f"<code {code.name}>"

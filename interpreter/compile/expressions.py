@@ -23,7 +23,9 @@ from ..names import fold
 from ..engine.state import GameFault
 from ..engine.code import Code
 from ..engine.values import ZoneRef
-from .context import Ctx
+from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from ..language.types import LIST, NUMBER
+from .context import ClassName, Computed, Const, Ctx
 
 
 class Source:
@@ -56,8 +58,6 @@ class Scope:
         return inner, ident
 
 
-NUMERIC_CALLS = {"count", "sum", "max", "min", "abs", "seat"}
-
 # generated text that may be evaluated twice at little cost and with no effect:
 # a local (of a comprehension or of the running procedure), or the component or
 # player a frame acts for
@@ -68,12 +68,13 @@ _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
 class ExprGen:
     """Writes the Python source of expressions of one compiled game."""
 
-    def __init__(self, compiler, src: Source):
-        self.c = compiler          # interpreter.compiler.Compiler
-        self.cg = compiler.cg
-        self.g = compiler.g
+    def __init__(self, program, analysis, src: Source):
+        self.program = program  # the tables of the compiled game (compile.program)
+        self.defn = program.defn
+        self.analysis = analysis
         self.src = src
         self.inlining: set = set()  # game functions being written inline
+        self.building: set = set()  # game functions being compiled to Python functions
 
     # entry points ---------------------------------------------------------------
     def function(self, e, ctx):
@@ -102,16 +103,26 @@ class ExprGen:
         code = compile(f"lambda st, fr: {text}", f"<expr {source.pos}>", "eval")
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
-    def game_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
+    def game_function(self, name: str) -> None:
+        """Compile game function `name` to a Python function, `FN[name]`, once."""
+        fns = self.src.ns["FN"]
+        if name in fns or name in self.building:
+            return
+        self.building.add(name)
+        pure, contextual = self.analysis.function_traits(name)
+        static = pure and not contextual and self.analysis.function_is_static(name)
+        fns[name] = self.python_function(name, self.defn.functions[name], pure, contextual, static)
+
+    def python_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
         """A game function as a Python function (st, fr, *args). A pure function keeps its
-        results until the state changes; a static one (see CompiledGame.function_is_static)
+        results until the state changes; a static one (see Analysis.function_is_static)
         all game long."""
         scope = Scope()
         params = []
         for p in f.params:
             scope, ident = scope.bind(self.src, p)
             params.append(ident)
-        ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
+        ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
         key = f"({name!r}, {', '.join(params)}{',' if len(params) == 1 else ''}" + (", fr.me, fr.you)" if contextual else ")")
@@ -130,7 +141,7 @@ class ExprGen:
         elif pure:
             # results are kept while the parts of the state the function reads stand still
             # (each version only grows, so their sum changes when one of them does)
-            stamp = " + ".join(sorted(self.cg.function_reads(name))) or "0"
+            stamp = " + ".join(sorted(self.analysis.function_reads(name))) or "0"
             lines = [f"def fn({sig}):",
                      f"    m = st.memo.get({name!r})",
                      f"    s = {stamp}",
@@ -166,10 +177,10 @@ class ExprGen:
 
     def owner_table(self, prefix: str, scope: str):
         """(type name, table) of the keys `prefix#owner` for one kind of owner, or None."""
-        cg = self.cg
+        cg = self.program
         if scope == "player":
             return "Seat", self.table("keys", f"{prefix}|player",
-                                      lambda: tuple(f"{prefix}#{i}" for i in range(self.g.max_players)))
+                                      lambda: tuple(f"{prefix}#{i}" for i in range(self.defn.max_players)))
         if scope == "node":
             return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in cg.nodes})
         if scope in ("game", "team"):
@@ -191,18 +202,18 @@ class ExprGen:
 
     def zone_source(self, e, ctx, sc) -> bool:
         """Whether expression `e` surely gives a zone (so iterating it reads the zone's list)."""
-        if isinstance(e, N.Attr) and e.name in self.g.zones and not (
+        if isinstance(e, N.Attr) and e.name in self.defn.zones and not (
                 isinstance(e.obj, N.Name) and e.obj.name in ("options", "data")):
             return True
         return isinstance(e, N.Name) and e.name not in sc.names and e.name not in ctx.locals \
-            and e.name not in ctx.consts and e.name in self.g.zones and self.g.zones[e.name].scope == ("game",)
+            and e.name not in ctx.consts and e.name in self.defn.zones and self.defn.zones[e.name].scope == ("game",)
 
     def components(self, e, ctx, sc, seen=()) -> bool:
         """Whether iterating `e` surely gives components only: a zone, what is in play,
         or a comprehension or game function made of them."""
         if self.zone_source(e, ctx, sc):
             return True
-        if isinstance(e, N.Call) and e.func == "in_play" and e.func not in self.g.functions:
+        if isinstance(e, N.Call) and e.func in FUNCTIONS and FUNCTIONS[e.func].components:
             return True
         if isinstance(e, N.Each):
             return self.components(e.source, ctx, sc, seen)
@@ -210,12 +221,11 @@ class ExprGen:
             return self.components(e.left, ctx, sc, seen) and self.components(e.right, ctx, sc, seen)
         if isinstance(e, N.ListLit) and len(e.items) == 1 and isinstance(e.items[0], N.Each):
             return self.components(e.items[0], ctx, sc, seen)
-        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names \
-                and e.func not in seen:
-            f = self.g.functions[e.func]
+        if isinstance(e, N.Call) and e.func in self.defn.functions and e.func not in seen:
+            f = self.defn.functions[e.func]
             body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
             # the function's own names mean nothing here: only its shape counts
-            return self.components(body, Ctx(self.cg, Code("shape", "function"), locals_=f.params),
+            return self.components(body, Ctx(Code("shape", "function"), locals_=f.params),
                                   Scope({p: "?" for p in f.params}), (*seen, e.func))
         return False
 
@@ -228,63 +238,71 @@ class ExprGen:
             return text
         return f"R_it(st, {text}, {self.pos(e)})"
 
-    _SEQUENCE_CALLS = frozenset({"in_play", "nodes", "neighbors"})  # built-ins that give a tuple
-
     def sequence(self, e, seen=()) -> bool:
         """Whether `e` surely gives a list or a tuple (so iterating it needs no test)."""
         if isinstance(e, (N.Each, N.Mapped, N.ListLit)):
             return True
         if isinstance(e, N.BinOp) and e.op == "+":
             return self.sequence(e.left, seen) and self.sequence(e.right, seen)
-        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+        if isinstance(e, N.Call) and e.func in self.defn.functions:
             if e.func in seen:
                 return False
-            f = self.g.functions[e.func]
+            f = self.defn.functions[e.func]
             return self.sequence(f.tree.expr if isinstance(f.tree, N.Condition) else f.tree, (*seen, e.func))
-        return isinstance(e, N.Call) and e.func in self._SEQUENCE_CALLS and e.func not in self.g.functions
+        return isinstance(e, N.Call) and e.func in FUNCTIONS and FUNCTIONS[e.func].returns == LIST
 
     def is_class(self, left: str, cls: str) -> str:
         if not _SIMPLE.match(left):
             return f"R_is(st, {left}, {cls!r})"
-        flags = self.table("class", cls, lambda: tuple(cls in k for k in self.cg.comp_classes))
+        flags = self.table("class", cls, lambda: tuple(cls in k for k in self.program.comp_classes))
         if left in self.src.comp_idents:
-            if cls in self.c.tagged_classes():
+            if cls in self.analysis.tagged_classes():
                 return f"({flags}[{left}] or {cls!r} in st.tags.get({left}, ()))"
             return f"{flags}[{left}]"
-        if cls in self.c.tagged_classes():
+        if cls in self.analysis.tagged_classes():
             return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
         return f"(type({left}) is Comp and {flags}[{left}])"
 
     def node_number(self, name: str) -> bool:
         """Whether `x.name` is surely a number: an attribute every board node has, as a
         number, and that is nothing else (no zone, counter, attribute or property)."""
-        from ..engine.library import _PROPERTIES
-        g, nodes = self.g, self.cg.nodes
-        if not nodes or name in g.zones or name in g.counters or name in g.attributes or name in _PROPERTIES:
+        g, nodes = self.defn, self.program.nodes
+        if not nodes or name in g.zones or name in g.counters or name in g.attributes or name in PROPERTIES:
             return False
         return all(isinstance(a.get(name), int) and not isinstance(a.get(name), bool) for a in nodes.values())
 
     def number_attribute(self, name: str) -> bool:
         """Whether attribute `name` is surely a number: a number attribute with a default
         that no board node overrides (setting one checks its value: see _set_attr)."""
-        a = self.g.attributes[name]
+        a = self.defn.attributes[name]
         return a.type == "number" and isinstance(a.default, int) and not isinstance(a.default, bool) and \
-            all(type(v) is int for v in self.cg.comp_attrs.get(name, ())) and \
-            not any(name in attrs for attrs in self.cg.nodes.values())
+            all(type(v) is int for v in self.program.comp_attrs.get(name, ())) and \
+            not any(name in attrs for attrs in self.program.nodes.values())
 
     def canon_names(self) -> str:
-        return self.table("canon", "", lambda: frozenset(c[1] for c in self.g.classes.values()))
+        return self.table("canon", "", lambda: frozenset(c[1] for c in self.defn.classes.values()))
 
     def canonical(self, e) -> bool:
         """Whether `e` surely gives a class name in its declared spelling, or none."""
-        g = self.g
+        g = self.defn
         if isinstance(e, N.Attr) and e.name in g.attributes and g.attributes[e.name].type == "class":
             # components give declared spellings (set canonicalises them); a board node might not
-            return not any(e.name in attrs for attrs in self.cg.nodes.values())
+            return not any(e.name in attrs for attrs in self.program.nodes.values())
         if isinstance(e, N.String):
             c = g.classes.get(fold(e.value))
             return c is not None and c[1] == e.value
         return False
+
+    def class_key(self, e, ctx):
+        """The folded class a name stands for in `x is NAME`, or None when it is a value."""
+        if isinstance(e, N.Name) and e.name not in ctx.locals:
+            if e.name in ctx.consts:
+                bound = ctx.consts[e.name]
+                return bound.key if isinstance(bound, ClassName) else None
+            key = fold(e.name)
+            if key in self.defn.classes and e.name not in CONTEXT_NAMES:
+                return fold(self.defn.classes[key][1])
+        return None
 
     # the generator --------------------------------------------------------------
     def gen(self, e, ctx, sc: Scope) -> str:
@@ -313,28 +331,20 @@ class ExprGen:
         if n in sc.names:
             return sc.names[n]
         if n in ctx.consts:
-            kind, value = ctx.consts[n][0], ctx.consts[n][1]
-            if kind == "const":
+            bound = ctx.consts[n]
+            if isinstance(bound, Const):
+                value = bound.value
                 return repr(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else self.src.const(value)
-            if kind == "class":
-                return repr(value)
-            if kind == "expr":
-                return f"{self.src.const(value)}(st, fr)"
+            if isinstance(bound, ClassName):
+                return repr(bound.key)
+            if isinstance(bound, Computed):
+                return f"{self.src.const(bound.fn)}(st, fr)"
         if n in ctx.locals:
             return f"fr.env[{n!r}]"
-        if n == "self":
-            return "fr.me"
-        if n == "you":
-            return "fr.you"
-        if n == "cause":
-            return "fr.env.get('cause')"
-        if n == "players":
-            return "st.g.seats[st.n]"
-        if n == "teams":
-            return "R_teams(st)"
-        if n == "player_count":
-            return "st.n"
-        g = self.g
+        special = SPECIAL_NAMES.get(n)
+        if special is not None and special.python is not None:
+            return special.python
+        g = self.defn
         if n in g.zones and g.zones[n].scope == ("game",):
             return self.src.const(ZoneRef(n))
         if n in g.counters and g.counters[n].scope == ("game",):
@@ -345,13 +355,13 @@ class ExprGen:
         raise GameFault(f"unknown name '{n}'", e.pos)
 
     def g_Attr(self, e, ctx, sc):
-        g = self.g
+        g = self.defn
         n = e.name
         if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in ctx.locals \
                 and e.obj.name not in sc.names:
             if e.obj.name == "options":
                 return f"st.options.get({n!r})"
-            return self.src.const(self.cg.data.get(n))
+            return self.src.const(self.program.data.get(n))
         obj = self.gen(e.obj, ctx, sc)
         p = self.pos(e)
         simple = _SIMPLE.match(obj) is not None
@@ -374,23 +384,22 @@ class ExprGen:
                 return f"R_cmap({n!r}, {obj})"
             return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
         if n in g.attributes:
-            values = self.src.const(self.cg.comp_attrs.get(n), "A")
-            if obj in self.src.comp_idents and not self.c.attributes_set():
+            values = self.src.const(self.program.comp_attrs.get(n), "A")
+            if obj in self.src.comp_idents and not self.analysis.attributes_set():
                 return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
             if simple:
                 return f"({values}[{obj}] if type({obj}) is Comp and not st.over else R_attr(st, {obj}, {n!r}, {values}, {p}))"
             return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
-        from ..engine.library import _PROPERTIES
-        if n in _PROPERTIES:
-            return f"{self.src.const(_PROPERTIES[n], 'Q')}(st, {obj}, {p})"
+        if n in PROPERTIES:
+            return f"{self.src.const(PROPERTIES[n].run, 'Q')}(st, {obj}, {p})"
         general = f"R_node_attr(st, {obj}, {n!r}, {p})"
         if simple:  # a board's nodes never change: their attributes are read from a table
-            values = self.table("node_attrs", n, lambda: {k: a.get(n) for k, a in self.cg.nodes.items()})
+            values = self.table("node_attrs", n, lambda: {k: a.get(n) for k, a in self.program.nodes.items()})
             return f"({values}.get({obj}) if type({obj}) is NodeRef else {general})"
         return general
 
     def g_Index(self, e, ctx, sc):
-        g = self.g
+        g = self.defn
         if isinstance(e.obj, N.Attr) and e.obj.name in g.counters and len(g.counters[e.obj.name].scope) == 2:
             cdef = g.counters[e.obj.name]
             first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
@@ -398,36 +407,26 @@ class ExprGen:
         return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"
 
     def g_Call(self, e, ctx, sc):
-        f = e.func
-        if f in ("any", "all", "first") and len(e.args) == 1 and isinstance(e.args[0], (N.Each, N.Mapped)):
-            # stop at the first member that decides
-            lazy = self.generator(e.args[0], ctx, sc, truth=f != "first")
-            return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
-        if f == "sum" and len(e.args) == 1 and isinstance(e.args[0], N.Mapped) and self.numeric(e.args[0].expr, ctx):
-            return f"sum({self.gen(e.args[0], ctx, sc)})"
-        args = [self.gen(a, ctx, sc) for a in e.args]
-        if f == "select":
-            return f"({args[1]} if {args[0]} else {args[2]})"
-        if f == "count" and len(args) == 1:
-            if self.zone_source(e.args[0], ctx, sc):
-                return f"len(st.zones.get({args[0]}, ()))"
-            if self.sequence(e.args[0]):
-                return f"len({args[0]})"
-            return f"len(R_it(st, {args[0]}, {self.pos(e)}))"
-        if f in self.g.functions and f not in self.c.builtin_names:
-            inline = self.inline(f, args)
+        b = FUNCTIONS.get(e.func)
+        if b is None:  # a function of the game
+            args = [self.gen(a, ctx, sc) for a in e.args]
+            inline = self.inline(e.func, args)
             if inline is not None:
                 return inline
-            self.cg.python_function(f)
-            return f"FN[{f!r}](st, fr{''.join(', ' + a for a in args)})"
-        if f == "in_play":
-            return f"vm.in_play(st{', ' + args[0] if args else ''})"
-        if f == "holder" and len(args) == 1:
-            return f"vm.holder(st, {args[0]})"
-        if f == "zone_of" and len(args) == 1 and _SIMPLE.match(args[0]):
-            return f"(st.where[{args[0]}] if type({args[0]}) is Comp else None)"
-        impl = self.c.builtin(f)
-        return f"{self.src.const(impl, 'F')}(st, {self.pos(e)}{''.join(', ' + a for a in args)})"
+            self.game_function(e.func)
+            return f"FN[{e.func!r}](st, fr{''.join(', ' + a for a in args)})"
+        special = b.python(self, e, ctx, sc)
+        if special is not None:
+            return special
+        return self.call_run(b, e, [self.gen(a, ctx, sc) for a in e.args])
+
+    def call_run(self, b, e, args: list) -> str:
+        """Source calling the run-time implementation of built-in `b` (see language.builtins)."""
+        return f"{self.src.const(b.run, 'F')}(st, {self.pos(e)}{''.join(', ' + a for a in args)})"
+
+    def simple(self, text: str) -> bool:
+        """Whether generated `text` may be evaluated twice at little cost and with no effect."""
+        return _SIMPLE.match(text) is not None
 
     def generator(self, e, ctx, sc, truth: bool = False) -> str:
         """A Python generator over the values of comprehension `e` (only their truth
@@ -444,8 +443,8 @@ class ExprGen:
         calls keep their own results, or are written inline in turn)."""
         known = self.src.tables.get(("cheap", name))
         if known is None:
-            f = self.g.functions[name]
-            known = self.cg.function_traits(name)[0] and sum(1 for _ in N.walk(f.tree)) <= 40 and \
+            f = self.defn.functions[name]
+            known = self.analysis.function_traits(name)[0] and sum(1 for _ in N.walk(f.tree)) <= 40 and \
                 not any(isinstance(n, (N.Each, N.Mapped)) for n in N.walk(f.tree))
             self.src.tables[("cheap", name)] = known
         return known
@@ -453,12 +452,12 @@ class ExprGen:
     def inline(self, name: str, args: list):
         """The body of cheap game function `name` written for these arguments, or None
         when an argument is not a plain local or constant (it would be computed twice)."""
-        f = self.g.functions[name]
+        f = self.defn.functions[name]
         if len(args) != len(f.params) or not all(_SIMPLE.match(a) or _CONSTANT.match(a) for a in args):
             return None
         if not self.cheap(name) or name in self.inlining:
             return None
-        ctx = Ctx(self.cg, Code(f"function:{name}", "function"), locals_=())
+        ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
         self.inlining.add(name)  # a function calling itself is called, not written out again
         try:
             return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"
@@ -502,9 +501,9 @@ class ExprGen:
         known = self.src.tables.get(key)
         if known is None:
             self.src.tables[key] = False  # while deciding: a recursive call proves nothing
-            known = self.src.tables[key] = self.numeric(self.g.functions[name].tree.expr
-                                                        if isinstance(self.g.functions[name].tree, N.Condition)
-                                                        else self.g.functions[name].tree)
+            known = self.src.tables[key] = self.numeric(self.defn.functions[name].tree.expr
+                                                        if isinstance(self.defn.functions[name].tree, N.Condition)
+                                                        else self.defn.functions[name].tree)
         return known
 
     def numeric(self, e, ctx=None) -> bool:
@@ -517,22 +516,22 @@ class ExprGen:
             return self.numeric(e.left) and self.numeric(e.right)
         if isinstance(e, N.Neg):
             return True
-        if isinstance(e, N.Call) and e.func in NUMERIC_CALLS and e.func not in self.g.functions:
-            return True
-        if isinstance(e, N.Call) and e.func in self.g.functions and e.func not in self.c.builtin_names:
+        if isinstance(e, N.Call) and e.func in FUNCTIONS:
+            return FUNCTIONS[e.func].returns == NUMBER
+        if isinstance(e, N.Call) and e.func in self.defn.functions:
             return self.numeric_function(e.func)
-        if isinstance(e, N.Attr) and e.name in self.g.counters and len(self.g.counters[e.name].scope) == 1:
+        if isinstance(e, N.Attr) and e.name in self.defn.counters and len(self.defn.counters[e.name].scope) == 1:
             return True
-        if isinstance(e, N.Attr) and e.name in self.g.attributes:
+        if isinstance(e, N.Attr) and e.name in self.defn.attributes:
             return self.number_attribute(e.name)
         if isinstance(e, N.Attr) and self.node_number(e.name):
             return True
-        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.g.counters:
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.defn.counters:
             return True
-        if isinstance(e, N.Name) and e.name in self.g.counters and self.g.counters[e.name].scope == ("game",):
+        if isinstance(e, N.Name) and e.name in self.defn.counters and self.defn.counters[e.name].scope == ("game",):
             return True
-        if ctx is not None and isinstance(e, N.Name) and e.name in ctx.consts and ctx.consts[e.name][0] == "const" \
-                and isinstance(ctx.consts[e.name][1], int):
+        if ctx is not None and isinstance(e, N.Name) and isinstance(ctx.consts.get(e.name), Const) \
+                and isinstance(ctx.consts[e.name].value, int):
             return True
         return False
 
@@ -565,7 +564,7 @@ class ExprGen:
         if op in ("is", "isnot"):
             cls = None
             if not (isinstance(e.right, N.Name) and e.right.name in sc.names):
-                cls = self.c.class_key(e.right, ctx)
+                cls = self.class_key(e.right, ctx)
             left = self.gen(e.left, ctx, sc)
             if cls is not None:
                 test = self.is_class(left, cls)

@@ -11,6 +11,7 @@ The position of every line is kept, so an error names its own statement.
 from __future__ import annotations
 
 from ..language import nodes as N
+from .assemble import Flow
 
 # statements that finish without waiting and without starting other code
 _PLAIN = (N.Move, N.Add, N.Remove, N.Pay, N.Gain, N.Lose, N.Score, N.SetStmt, N.Let, N.Shuffle, N.Tag,
@@ -64,9 +65,9 @@ class Block:
                 continue
             for line in lines() if callable(lines) else lines:
                 self.add(line, pos, depth)
-            if flow == "end":
+            if flow is Flow.END:
                 self.add("return", pos, depth)  # the code stopped: leave the block
-            if flow != "next":
+            if flow is not Flow.NEXT:
                 self.returns = True
         if len(self.lines) == start:
             self.add("pass", None, depth)
@@ -95,9 +96,9 @@ class NativeBlocks:
     def put(self, block: Block, ctx, pos) -> None:
         """Emit a finished block: as one operation, or into the block being captured."""
         if ctx.capture is not None:
-            ctx.capture.append((block, "next", pos))
+            ctx.capture.append((block, Flow.NEXT, pos))
             return
-        ctx.emit_src(block.lines, pos, "branch" if block.returns else "next", block.pos)
+        ctx.emit_src(block.lines, pos, Flow.BRANCH if block.returns else Flow.NEXT, block.pos)
 
     def native_if(self, s, ctx) -> None:
         b = Block()
@@ -112,14 +113,14 @@ class NativeBlocks:
     def _counted(self, b: Block, depth: int, pos) -> None:
         """Count a round of a loop that might not end against the step budget."""
         b.add(f"_k{depth} += 1", pos, 1)
-        b.add(f"if _k{depth} > st.g.step_budget: R_runaway({self.k(pos, 'P')})", pos, 1)
+        b.add(f"if _k{depth} > st.program.step_budget: R_runaway({self.const(pos, 'P')})", pos, 1)
 
     def native_for(self, s, ctx) -> None:
         ctx.locals.add(s.var)
         d = ctx.native_loops
         b = Block()
-        source = self.x(s.source, ctx)
-        b.add(f"for _x{d} in tuple(R_it(st, {source}, {self.k(s.pos, 'P')})):", s.pos)
+        source = self.source(s.source, ctx)
+        b.add(f"for _x{d} in tuple(R_it(st, {source}, {self.const(s.pos, 'P')})):", s.pos)
         b.add(f"fr.env[{s.var!r}] = _x{d}", s.pos, 1)
         if s.where is not None:
             b.add(f"if not ({self.gen.test(s.where, ctx, self.scope())}):", s.pos, 1)
@@ -131,7 +132,7 @@ class NativeBlocks:
         d = ctx.native_loops
         b = Block()
         if s.count is not None:
-            b.add(f"for _r{d} in range({self.n(s.count, ctx)}):", s.pos)
+            b.add(f"for _r{d} in range({self.number(s.count, ctx)}):", s.pos)
         else:
             b.add(f"_k{d} = 0", s.pos)
             b.add("while True:", s.pos)

@@ -1,114 +1,45 @@
-"""Stage 5, compile: checked trees become Python code, once per pack.
+"""Stage 5, statements: checked trees become the operations of `Code`, once per pack.
 
-Expressions are written as Python source by `pygen`. Statements become a flat
-list of operations per procedure or ability (`Code`), each given as a few lines
-of Python with its expressions inline, with jumps for loops and branches, so
-that a running game is plain data: a stack of frames, each a code object, a
-position in it and its locals. A choice suspends the game between two
+Each statement of a procedure or ability becomes a few lines of Python source,
+with its expressions inline (written by `expressions`), and jumps for loops and
+branches, so that a running game is plain data: a stack of frames, each a code
+object, a position in it and its locals. A choice suspends the game between two
 operations. `assemble` then turns each straight run of operations into one
 Python function, and `native` compiles branches and loops that never wait into
-one Python block. Nothing is re-parsed or re-walked while playing. The
-functions every game may call are in `library`; `closures` compiles
-expressions another way, to check `pygen`.
+one Python block. Nothing is re-parsed or re-walked while playing.
 """
 from __future__ import annotations
 
 import re
 
-from . import assemble
-from ..language import nodes as N
-from ..engine import machine as vm
 from ..diagnostics import Position
-from ..names import fold
-from ..language.parser import parse
-from ..engine.code import Code
+from ..engine import machine as vm
+from ..engine.library import EXPORTED
+from ..engine.specs import ChooseSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
-from .context import Ctx
-from .closures import ClosureExprs
+from ..language import nodes as N
+from ..language.parser import parse
+from ..names import fold
+from . import assemble
+from .assemble import Flow
+from .context import Ctx, Effect
+from .expressions import ExprGen, Scope, Source
 from .native import NativeBlocks
-from .expressions import Scope
-from ..engine.library import _FUNCS, _index
 
 
-class Compiler(ClosureExprs, NativeBlocks):
-    """Compiles the trees of one checked GameDef; holds what the closures need."""
+class Compiler(NativeBlocks):
+    """Compiles the statements of one checked pack into the operations of `Code`s."""
 
-    def __init__(self, cg):
-        self.cg = cg  # interpreter.game.CompiledGame
-        self.g = cg.defn
-        from .expressions import ExprGen, Source
-        from ..engine.runtime import base_namespace
-        self.src = Source(base_namespace())
-        self.src.ns["R_index"] = _index
-        self.src.ns["FN"] = {}
-        self.gen = ExprGen(self, self.src)
-        self.builtin_names = set(_FUNCS)
-        self._tagged = None
-        self._nodes = None
-        self._sets = None
+    def __init__(self, program, analysis):
+        self.program = program  # the tables of the compiled game (compile.program)
+        self.defn = program.defn
+        self.src = Source(EXPORTED)
+        self.src.ns["FN"] = {}  # the game's functions, compiled on first call (see ExprGen.game_function)
+        self.gen = ExprGen(program, analysis, self.src)
 
-    # expressions -------------------------------------------------------------
     def expr(self, e, ctx: Ctx):
-        """A function (state, frame) -> value: the expression compiled to Python (see pygen)."""
+        """A function (state, frame) -> value: the expression compiled to Python (see expressions)."""
         return self.gen.function(e, ctx)
-
-    def builtin(self, name: str):
-        return _FUNCS[name]
-
-    def statement_nodes(self) -> list:
-        """Every node of every statement the pack may run: procedures, keywords, card
-        abilities and their bindings, the set-ups of rules tests."""
-        if self._nodes is None:
-            g = self.g
-            roots = [p.tree for p in g.procedures.values()]
-            for kw in g.keywords:
-                roots.extend(kw.trees)
-            for t in g.tests:
-                roots.extend(v for v in vars(t).values() if isinstance(v, (N.Node, list, dict)))
-            for card in g.cards:
-                for ab in card.abilities:
-                    roots.append(ab.tree)
-                    roots.extend(v for v in ab.bindings.values() if isinstance(v, (N.Node, list)))
-            roots = [list(r.values()) if isinstance(r, dict) else r for r in roots]
-            self._nodes = [n for r in roots for n in N.walk(r)]
-        return self._nodes
-
-    def tagged_classes(self) -> set:
-        """The classes some statement of the pack may tag a component with."""
-        if self._tagged is None:
-            g = self.g
-            self._tagged = {fold(g.classes[fold(n.tag)][1]) if fold(n.tag) in g.classes else fold(n.tag)
-                            for n in self.statement_nodes() if isinstance(n, N.Tag)}
-            # the classes declared on their own (not values of an attribute) exist to be tagged
-            self._tagged |= {fold(name) for attr, name in g.classes.values() if attr is None}
-        return self._tagged
-
-    def attributes_set(self) -> bool:
-        """Whether some statement of the pack sets an attribute of a component."""
-        if self._sets is None:
-            g = self.g
-            self._sets = any(isinstance(n, N.SetStmt) and isinstance(n.target, N.Attr) and n.target.name in g.attributes
-                             for n in self.statement_nodes())
-        return self._sets
-
-    def _counter_key_from(self, obj, cdef, pos):
-        """The key function of counter `cdef` of the owner computed by `obj`."""
-        from ..engine.runtime import _ckey
-        name, team_scoped = cdef.name, cdef.scope[0] == "team"
-        return lambda st, fr: _ckey(st, obj(st, fr), name, team_scoped, pos)
-
-    def class_key(self, e, ctx):
-        """The folded class a name stands for in `x is NAME`, or None when it is a value."""
-        if isinstance(e, N.Name) and e.name not in ctx.locals:
-            if e.name in ctx.consts:
-                kind, value = ctx.consts[e.name][0], ctx.consts[e.name][1]
-                if kind == "class":
-                    return value
-                return None
-            key = fold(e.name)
-            if key in self.g.classes and e.name not in ("self", "you", "cause"):
-                return fold(self.g.classes[key][1])
-        return None
 
     # labels -----------------------------------------------------------------
     def label(self, text: str, pos: Position, ctx: Ctx):
@@ -146,18 +77,18 @@ class Compiler(ClosureExprs, NativeBlocks):
         for s in body:
             getattr(self, "s_" + type(s).__name__)(s, ctx)
 
-    def x(self, e, ctx) -> str:
+    def source(self, e, ctx) -> str:
         """The Python source of expression `e`."""
         return self.gen.gen(e, ctx, Scope())
 
     def scope(self) -> Scope:
         return Scope()
 
-    def k(self, value, prefix="K") -> str:
+    def const(self, value, prefix="K") -> str:
         """The name of a constant of the generated code."""
         return self.src.const(value, prefix)
 
-    def n(self, e, ctx) -> str:
+    def number(self, e, ctx) -> str:
         """The Python source of number expression `e`."""
         return self.gen.num(e, ctx, Scope())
 
@@ -165,37 +96,37 @@ class Compiler(ClosureExprs, NativeBlocks):
         pass
 
     def s_Move(self, s, ctx):
-        p = self.k(s.pos, "P")
+        p = self.const(s.pos, "P")
         bottom = s.end == "bottom"
-        ctx.emit_src([f"_w = {self.x(s.what, ctx)}",
-                      f"_z = {self.x(s.to, ctx)}",
+        ctx.emit_src([f"_w = {self.source(s.what, ctx)}",
+                      f"_z = {self.source(s.to, ctx)}",
                       f"if type(_w) is Comp: st.move(_w, _z, {bottom}, {p})",
                       f"elif _w is not None: R_move(st, _w, _z, {bottom}, {p})"], s.pos)
 
     def counter_key(self, e, ctx) -> tuple:
         """(source of the key, counter definition) of a counter reference."""
-        g = self.g
+        g = self.defn
         if isinstance(e, N.Name) and e.name in g.counters and e.name not in ctx.locals:
             return repr(e.name), g.counters[e.name]
         if isinstance(e, N.Attr) and e.name in g.counters:
             cdef = g.counters[e.name]
-            return self.gen.counter_key(self.x(e.obj, ctx), cdef, self.k(e.pos, "P")), cdef
+            return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P")), cdef
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
             cdef = g.counters[e.obj.name]
-            return f"R_pkey({cdef.name!r}, {self.x(e.obj.obj, ctx)}, {self.x(e.key, ctx)})", cdef
+            return f"R_pkey({cdef.name!r}, {self.source(e.obj.obj, ctx)}, {self.source(e.key, ctx)})", cdef
         raise GameFault("not a counter", e.pos)
 
     def _amount_op(self, s, ctx, sign: int, kind: str):
         key, cdef = self.counter_key(s.target, ctx)
-        p, c = self.k(s.pos, "P"), self.k(cdef, "C")
-        amount = self.n(s.amount, ctx)
+        p, c = self.const(s.pos, "P"), self.const(cdef, "C")
+        amount = self.number(s.amount, ctx)
         if kind == "pay":
             ctx.emit_src([f"_n = {amount}",
                           f"_k = {key}",
                           f"if st.counters.get(_k, {cdef.initial!r}) < _n:",
                           f"    R_cannot_pay(st, fr, _k, {c}, _n, {p})",
                           "    return",
-                          f"st.add(_k, {c}, -_n, {p}, 'pay')"], s.pos, "branch")
+                          f"st.add(_k, {c}, -_n, {p}, 'pay')"], s.pos, Flow.BRANCH)
             return
         ctx.emit_src([f"st.add({key}, {c}, {'-' if sign < 0 else ''}{amount}, {p}, {kind!r})"], s.pos)
 
@@ -209,114 +140,114 @@ class Compiler(ClosureExprs, NativeBlocks):
         self._amount_op(s, ctx, -1, "pay")
 
     def owned_counter(self, name, owner, ctx, pos) -> tuple:
-        cdef = self.g.counters[name]
-        obj = self.x(owner, ctx) if owner is not None else "fr.you"
-        return self.gen.counter_key(obj, cdef, self.k(pos, "P")), cdef
+        cdef = self.defn.counters[name]
+        obj = self.source(owner, ctx) if owner is not None else "fr.you"
+        return self.gen.counter_key(obj, cdef, self.const(pos, "P")), cdef
 
     def s_Gain(self, s, ctx):
         key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
-        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, {self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'gain')"],
+        ctx.emit_src([f"st.add({key}, {self.const(cdef, 'C')}, {self.number(s.amount, ctx)}, {self.const(s.pos, 'P')}, 'gain')"],
                      s.pos)
 
     def s_Lose(self, s, ctx):
         key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
-        ctx.emit_src([f"st.add({key}, {self.k(cdef, 'C')}, -{self.n(s.amount, ctx)}, {self.k(s.pos, 'P')}, 'lose')"],
+        ctx.emit_src([f"st.add({key}, {self.const(cdef, 'C')}, -{self.number(s.amount, ctx)}, {self.const(s.pos, 'P')}, 'lose')"],
                      s.pos)
 
     def s_Score(self, s, ctx):
-        key, cdef = self.owned_counter(self.g.score, s.owner, ctx, s.pos)
-        source = self.x(s.source, ctx) if s.source is not None else "fr.me"
+        key, cdef = self.owned_counter(self.defn.score, s.owner, ctx, s.pos)
+        source = self.source(s.source, ctx) if s.source is not None else "fr.me"
         ctx.emit_src([f"_k = {key}",
-                      f"_n = {self.n(s.amount, ctx)}",
-                      f"R_score(st, _k, {self.k(cdef, 'C')}, _n, {self.k(s.pos, 'P')}, {source})"], s.pos)
+                      f"_n = {self.number(s.amount, ctx)}",
+                      f"R_score(st, _k, {self.const(cdef, 'C')}, _n, {self.const(s.pos, 'P')}, {source})"], s.pos)
 
     def s_SetStmt(self, s, ctx):
-        t, g = s.target, self.g
-        p = self.k(s.pos, "P")
+        t, g = s.target, self.defn
+        p = self.const(s.pos, "P")
         counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters) or \
             (isinstance(t, N.Attr) and t.name in g.counters) or \
             (isinstance(t, N.Index) and isinstance(t.obj, N.Attr) and t.obj.name in g.counters)
         if counter:
             key, cdef = self.counter_key(t, ctx)
-            ctx.emit_src([f"_n = {self.n(s.value, ctx)}",
-                          f"st.set_counter({key}, {self.k(cdef, 'C')}, _n, {p})"], s.pos)
+            ctx.emit_src([f"_n = {self.number(s.value, ctx)}",
+                          f"st.set_counter({key}, {self.const(cdef, 'C')}, _n, {p})"], s.pos)
             return
         if isinstance(t, N.Name):
-            ctx.emit_src([f"fr.env[{t.name!r}] = {self.x(s.value, ctx)}"], s.pos)
+            ctx.emit_src([f"fr.env[{t.name!r}] = {self.source(s.value, ctx)}"], s.pos)
             return
         if isinstance(t, N.Attr) and t.name in g.attributes:
             kind = g.attributes[t.name].type
             canon = {k: v[1] for k, v in g.classes.items()} if kind == "class" else "number" if kind == "number" else None
-            ctx.emit_src([f"_o = {self.x(t.obj, ctx)}",
-                          f"R_set_attr(st, _o, {t.name!r}, {self.x(s.value, ctx)}, {self.k(canon)}, {p})"], s.pos)
+            ctx.emit_src([f"_o = {self.source(t.obj, ctx)}",
+                          f"R_set_attr(st, _o, {t.name!r}, {self.source(s.value, ctx)}, {self.const(canon)}, {p})"], s.pos)
             return
         raise GameFault("this cannot be set", s.pos)
 
     def s_Let(self, s, ctx):
         ctx.locals.add(s.name)
-        ctx.emit_src([f"fr.env[{s.name!r}] = {self.x(s.value, ctx)}"], s.pos)
+        ctx.emit_src([f"fr.env[{s.name!r}] = {self.source(s.value, ctx)}"], s.pos)
 
     def s_Signal(self, s, ctx):
-        args = ", ".join(self.x(a, ctx) for a in s.args)
-        ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.k(s.pos, 'P')})"], s.pos, "end")
+        args = ", ".join(self.source(a, ctx) for a in s.args)
+        ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def s_CallProc(self, s, ctx):
-        params = self.g.procedures[s.proc].params
-        env = ", ".join(f"{p!r}: {self.x(a, ctx)}" for p, a in zip(params, s.args))
+        params = self.defn.procedures[s.proc].params
+        env = ", ".join(f"{p!r}: {self.source(a, ctx)}" for p, a in zip(params, s.args))
         # a procedure with a parameter named 'you' acts for that player
         you = "_e['you']" if "you" in params[:len(s.args)] else "fr.you"
         ctx.emit_src([f"_e = {{{env}}}",
-                      f"if len(st.frames) >= {vm.MAX_DEPTH}: R_too_deep({self.k(s.pos, 'P')})",
-                      f"st.frames.append(Frame({self.k(self.cg.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],
-                     s.pos, "end")
+                      f"if len(st.frames) >= {vm.MAX_DEPTH}: R_too_deep({self.const(s.pos, 'P')})",
+                      f"st.frames.append(Frame({self.const(self.program.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],
+                     s.pos, Flow.END)
 
     def s_Shuffle(self, s, ctx):
-        ctx.emit_src([f"st.shuffle({self.x(s.zone, ctx)}, {self.k(s.pos, 'P')})"], s.pos)
+        ctx.emit_src([f"st.shuffle({self.source(s.zone, ctx)}, {self.const(s.pos, 'P')})"], s.pos)
 
     def s_Tag(self, s, ctx):
-        key = fold(self.g.classes[fold(s.tag)][1])
-        p = self.k(s.pos, "P")
+        key = fold(self.defn.classes[fold(s.tag)][1])
+        p = self.const(s.pos, "P")
         # only the components whose tags change are touched
-        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+        ctx.emit_src([f"for _c in list(R_it(st, {self.source(s.what, ctx)}, {p})):",
                       f"    if ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())) or type(_c) is not Comp:",
                       f"        st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
 
     def s_TapStmt(self, s, ctx):
-        p = self.k(s.pos, "P")
-        ctx.emit_src([f"for _c in list(R_it(st, {self.x(s.what, ctx)}, {p})):",
+        p = self.const(s.pos, "P")
+        ctx.emit_src([f"for _c in list(R_it(st, {self.source(s.what, ctx)}, {p})):",
                       f"    st.tap(_c, {s.on}, {p})"], s.pos)
 
     def s_Reveal(self, s, ctx):
-        ctx.emit_src([f"_v = {self.x(s.what, ctx)}",
+        ctx.emit_src([f"_v = {self.source(s.what, ctx)}",
                       "if st.trace is not None:",
-                      f"    st.emit('reveal', {self.k(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v))"],
+                      f"    st.emit('reveal', {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v))"],
                      s.pos)
 
     def s_Log(self, s, ctx):
         # the text is only rendered for a trace: bots playing thousands of games never read it
-        text = self.k(self.label(s.text, s.pos, ctx), "L")
+        text = self.const(self.label(s.text, s.pos, ctx), "L")
         ctx.emit_src(["if st.trace is not None:",
-                      f"    st.emit('log', {self.k(s.pos, 'P')}, text={text}(st, fr))"], s.pos)
+                      f"    st.emit('log', {self.const(s.pos, 'P')}, text={text}(st, fr))"], s.pos)
 
     def s_Win(self, s, ctx):
-        ctx.emit_src([f"vm.win(st, {self.x(s.who, ctx)}, {self.k(s.pos, 'P')})"], s.pos, "end")
+        ctx.emit_src([f"vm.win(st, {self.source(s.who, ctx)}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def s_Exit(self, s, ctx):
-        ctx.emit_src([f"vm.exit_proc(st, {s.proc!r}, {self.k(s.pos, 'P')})"], s.pos, "end")
+        ctx.emit_src([f"vm.exit_proc(st, {s.proc!r}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def s_Return(self, s, ctx):
-        ctx.emit_src(["st.frames.pop()"], s.pos, "end")
+        ctx.emit_src(["st.frames.pop()"], s.pos, Flow.END)
 
     def s_Fail(self, s, ctx):
-        text = self.k(self.label(s.text, s.pos, ctx), "L")
-        ctx.emit_src([f"vm.fail(st, fr, {text}(st, fr), {self.k(s.pos, 'P')})"], s.pos, "end")
+        text = self.const(self.label(s.text, s.pos, ctx), "L")
+        ctx.emit_src([f"vm.fail(st, fr, {text}(st, fr), {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def jump(self, cell, ctx, pos) -> None:
-        ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, "end")
+        ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, Flow.END)
 
     def s_Break(self, s, ctx):
         if ctx.capture is not None:  # in a native loop (see native)
-            ctx.capture.append((["break"], "next", s.pos))
+            ctx.capture.append((["break"], Flow.NEXT, s.pos))
             return
         cell = [None]
         ctx.loops[-1][1].append(cell)
@@ -324,14 +255,14 @@ class Compiler(ClosureExprs, NativeBlocks):
 
     def s_Continue(self, s, ctx):
         if ctx.capture is not None:
-            ctx.capture.append((["continue"], "next", s.pos))
+            ctx.capture.append((["continue"], Flow.NEXT, s.pos))
             return
         self.jump(ctx.loops[-1][0], ctx, s.pos)
 
     def s_Roll(self, s, ctx):
         ctx.locals.add(s.name)
-        sides = self.n(s.sides, ctx) if s.sides is not None else "6"
-        ctx.emit_src([f"fr.env[{s.name!r}] = R_roll(st, {self.n(s.count, ctx)}, {sides}, {self.k(s.pos, 'P')})"],
+        sides = self.number(s.sides, ctx) if s.sides is not None else "6"
+        ctx.emit_src([f"fr.env[{s.name!r}] = R_roll(st, {self.number(s.count, ctx)}, {sides}, {self.const(s.pos, 'P')})"],
                      s.pos)
 
     def s_Choose(self, s, ctx):
@@ -339,22 +270,22 @@ class Compiler(ClosureExprs, NativeBlocks):
         src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
-        spec = vm.ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos)
+        spec = ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos)
         # a choice with one possible answer is made at once, and the run goes on
-        ctx.emit_src([f"vm.choose(st, fr, {self.k(spec, 'S')})",
+        ctx.emit_src([f"vm.choose(st, fr, {self.const(spec, 'S')})",
                       "if st.pending is not None:",
-                      "    return"], s.pos, "branch")
+                      "    return"], s.pos, Flow.BRANCH)
 
     def s_Menu(self, s, ctx):
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         options = []
-        spec = vm.MenuSpec(chooser, prompt, options, [None], s.pos)
-        ctx.code.menus[ctx.emit_src([f"vm.menu(st, fr, {self.k(spec, 'S')})"], s.pos, "end")] = spec
+        spec = MenuSpec(chooser, prompt, options, [None], s.pos)
+        ctx.code.menus[ctx.emit_src([f"vm.menu(st, fr, {self.const(spec, 'S')})"], s.pos, Flow.END)] = spec
         ends = []
         for o in s.options:
             if isinstance(o, N.ActionsOption):
-                options.append(vm.MenuOption(None, None, None, None, None, o.window, o.pos))
+                options.append(MenuOption(None, None, None, None, None, o.window, o.pos))
                 continue
             if o.var:
                 ctx.locals.add(o.var)
@@ -364,7 +295,7 @@ class Compiler(ClosureExprs, NativeBlocks):
                 src, cond = None, self.expr(o.cond, ctx) if o.cond is not None else None
             label = self.label(o.label, o.pos, ctx)
             start = ctx.here()
-            options.append(vm.MenuOption(label, o.var, src, cond, start, None, o.pos))
+            options.append(MenuOption(label, o.var, src, cond, start, None, o.pos))
             self.block(o.body, ctx)
             cell = [None]
             ends.append(cell)
@@ -376,7 +307,7 @@ class Compiler(ClosureExprs, NativeBlocks):
 
     def branch_unless(self, test: str, cell, ctx, pos) -> None:
         """Go on when `test` holds, else jump to the position in `cell`."""
-        ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, "branch")
+        ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, Flow.BRANCH)
 
     def s_If(self, s, ctx):
         if self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
@@ -414,10 +345,10 @@ class Compiler(ClosureExprs, NativeBlocks):
             return
         ctx.locals.add(s.var)
         items, index, var = ctx.fresh("items"), ctx.fresh("i"), s.var
-        p = self.k(s.pos, "P")
-        ctx.emit_src([f"fr.env[{items!r}] = tuple(R_it(st, {self.x(s.source, ctx)}, {p}))",
+        p = self.const(s.pos, "P")
+        ctx.emit_src([f"fr.env[{items!r}] = tuple(R_it(st, {self.source(s.source, ctx)}, {p}))",
                       f"fr.env[{index!r}] = 0"], s.pos)
-        cond = self.x(s.where, ctx) if s.where is not None else None
+        cond = self.source(s.where, ctx) if s.where is not None else None
         head = [ctx.here()]
         exit_cell = [None]
         take = [f"    _env[{var!r}] = _s[_i]", "    _i += 1"]
@@ -431,7 +362,7 @@ class Compiler(ClosureExprs, NativeBlocks):
                               f"        fr.pc = {exit_cell[0]}",
                               "        return",
                               *take,
-                              f"_env[{index!r}] = _i"], s.pos, "branch")
+                              f"_env[{index!r}] = _i"], s.pos, Flow.BRANCH)
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
     def s_Repeat(self, s, ctx):
@@ -441,13 +372,13 @@ class Compiler(ClosureExprs, NativeBlocks):
         exit_cell = [None]
         if s.count is not None:
             left = ctx.fresh("left")
-            ctx.emit_src([f"fr.env[{left!r}] = {self.n(s.count, ctx)}"], s.pos)
+            ctx.emit_src([f"fr.env[{left!r}] = {self.number(s.count, ctx)}"], s.pos)
             head = [ctx.here()]
             ctx.emit_src(lambda: [f"_n = fr.env[{left!r}]",
                                   "if _n <= 0:",
                                   f"    fr.pc = {exit_cell[0]}",
                                   "    return",
-                                  f"fr.env[{left!r}] = _n - 1"], s.pos, "branch")
+                                  f"fr.env[{left!r}] = _n - 1"], s.pos, Flow.BRANCH)
         else:
             head = [ctx.here()]
         self._loop(ctx, head, exit_cell, s.body, s.pos)
@@ -464,8 +395,8 @@ class Compiler(ClosureExprs, NativeBlocks):
     def s_Phrase(self, s, ctx):
         # only the effect parameter of a keyword reaches here: splice the card's body in
         name = s.words[0].value
-        kind, body, card_ctx_consts = ctx.consts[name]
+        effect: Effect = ctx.consts[name]
         saved = ctx.consts
-        ctx.consts = card_ctx_consts
-        self.block(body, ctx)
+        ctx.consts = effect.consts
+        self.block(effect.body, ctx)
         ctx.consts = saved

@@ -1,7 +1,9 @@
 """The definitions a pack declares, once loaded, validated and parsed.
 
 These are the checker's and the compiler's view of a game: plain records with
-the position of each definition, filled by `pack.py` from the content files.
+the position of each definition, filled by `pack` from the content files. The
+fields marked "parsed" hold syntax trees (`language.nodes`), filled by the
+parse stage (`language.texts`); nothing else writes into a definition.
 """
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ class ZoneDef:
     scope: tuple
     visibility: str
     in_play: bool
-    ordered: bool
     capacity: int | None
     pos: Position
     index: int = -1  # its place among the game's zones (versions of the state are kept per zone)
@@ -62,7 +63,7 @@ class ProcedureDef:
     params: list
     text: str
     pos: Position
-    tree: object = None  # nodes.Procedure once parsed
+    tree: object = None  # parsed: nodes.Procedure
 
 
 @dataclass
@@ -71,33 +72,33 @@ class FunctionDef:
     params: list
     text: str
     pos: Position
-    tree: object = None  # nodes.Condition once parsed
+    tree: object = None  # parsed: nodes.Condition
 
 
-@dataclass
+@dataclass(eq=False)
 class KeywordDef:
     pattern: str
-    words: list  # of (kind, value): ("lit", folded word) / ("param", NAME) / ("dash", "-")
     params: dict  # NAME -> type
-    effect_param: str | None
     ability_texts: list
     pos: Position
     file: str
     family: str | None = None
-    trees: list = field(default_factory=list)
+    params_pos: dict = field(default_factory=dict)  # NAME -> position of its declaration
+    words: list = field(default_factory=list)  # parsed: (kind, value, pos) of each word of the pattern
+    effect_param: str | None = None  # parsed: the parameter after ':', standing for statements
+    trees: list = field(default_factory=list)  # parsed: the tree of each ability text
 
     @property
     def name(self) -> str:
         return self.pattern.split(":")[0].strip()
 
 
-@dataclass
+@dataclass(eq=False)
 class AbilityDef:
+    """An ability printed on a card; one object per printing (so it can key a table)."""
     text: str
     pos: Position
     tree: object = None  # Trigger / Action / PhraseAbility
-    keyword: KeywordDef | None = None
-    bindings: dict = field(default_factory=dict)  # param -> value (number, class key, effect body)
 
 
 @dataclass
@@ -114,6 +115,7 @@ class CardDef:
     pos: Position
     file: str
     authored: object = None
+    key_pos: dict = field(default_factory=dict)  # key of the card's entry -> its position
 
 
 @dataclass
@@ -132,15 +134,22 @@ class ScenarioDef:
     data: dict
     pos: Position
     file: str
+    setup: str | None = None
+    procedures: dict = field(default_factory=dict)  # name of a game procedure -> the text replacing it
+    setup_tree: object = None  # parsed
+    procedure_trees: dict = field(default_factory=dict)  # parsed: name -> (text, nodes.Procedure)
 
 
 @dataclass
 class RulesTestDef:
     name: str
     rules: list
-    data: dict
+    data: dict  # the test as written: players, seed, options, given, when, choices, then
     pos: Position
     file: str
+    given: object = None  # parsed: nodes.Procedure
+    when: object = None  # parsed: nodes.Procedure
+    then: list = field(default_factory=list)  # parsed: (text, nodes.Condition) of each condition
 
 
 @dataclass
@@ -166,17 +175,14 @@ class GameDef:
     report_by: list
     pos: Position
     file: str
+    players_pos: Position | None = None
+    attribute_name_pos: dict = field(default_factory=dict)  # (component kind, attribute) -> its position
+    heuristic_tree: object = None  # parsed: nodes.Condition
     functions: dict = field(default_factory=dict)
-    invariants: list = field(default_factory=list)  # (text, tree)
+    invariants: list = field(default_factory=list)  # (text, tree: parsed)
     tags_kept_in: list | None = None  # zones where given classes stay; None: everywhere
     keywords: list = field(default_factory=list)
     cards: list = field(default_factory=list)
     boards: list = field(default_factory=list)
     scenarios: list = field(default_factory=list)
     tests: list = field(default_factory=list)
-
-    def cards_by_id(self) -> dict:
-        index = getattr(self, "_cards_by_id", None)
-        if index is None:
-            index = self._cards_by_id = {c.id: c for c in self.cards}
-        return index

@@ -1,5 +1,6 @@
-"""Gathering a pack: its files loaded (stage 1), validated (stage 2), their
-rules texts parsed (stage 3), and their definitions collected in a `GameDef`.
+"""Gathering a pack: its files loaded (stage 1) and validated (stage 2), their
+definitions collected in a `GameDef`. Their rules texts are parsed next, by
+`language.texts` (stage 3).
 
 A pack is a game folder: one `kind: game` file and any number of card sets,
 keyword libraries, boards, scenarios and rules tests, in any sub-folders. A
@@ -12,31 +13,13 @@ import gc
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..language import nodes as N
 from ..diagnostics import ContentError, Position, Report
 from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, FunctionDef, GameDef, KeywordDef, OptionDef,
                     ProcedureDef, RulesTestDef, ScenarioDef, ZoneDef)
-from ..names import fold
-from ..language.parser import parse
-from .source import PDict, PStr, SourceFile, load_file
+from ..names import did_you_mean, fold
+from .source import PDict, SourceFile, load_file
 from .folders import display_path, exists, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
-
-def where_in(text: PStr):
-    """The function mapping (line, column) inside a rules text to its file position."""
-    if isinstance(text, PStr):
-        return text.text_position
-    return lambda line, column: Position("<text>", line, column)
-
-
-def parse_text(text, start: str, report: Report):
-    """Parse a rules text of a file; on error report it and return None."""
-    try:
-        return parse(str(text), start, where_in(text))
-    except ContentError as exc:
-        report.add(exc, getattr(text, "pos", Position("<text>")))
-        return None
-
 
 # Collections of the youngest generation, once per this many new objects (Python's default: 700).
 YOUNG_COLLECTION_EVERY = 100_000
@@ -57,7 +40,8 @@ def few_collections():
 
 
 def read_pack(root: Path, report: Report, extra=()) -> GameDef | None:
-    """Stages 1 to 3 over the pack in folder `root` (and the files `extra` that name its game)."""
+    """Stages 1 and 2 over the pack in folder `root` (and the files `extra` that name its game):
+    its files read and validated, gathered into a GameDef whose rules texts are not parsed yet."""
     return PackLoader(report).load_pack(root, list(extra))
 
 
@@ -176,7 +160,6 @@ class PackLoader:
             if isinstance(c, str):
                 g.classes.setdefault(fold(c), (None, str(c)))
         g.players_pos = getattr(d.get("players"), "pos", d.pos)
-        g.attribute_name_pos = {}
         for name, spec in _items(d.get("components")):
             g.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
             for a in g.components[name]:
@@ -185,8 +168,8 @@ class PackLoader:
             g.components["card"] = list(g.attributes)
         for name, spec in _items(d.get("zones")):
             g.zones[name] = ZoneDef(name, _scope(spec.get("scope")), _str(spec.get("visibility")) or "public",
-                                    bool(spec.get("in_play", False)), bool(spec.get("ordered", True)),
-                                    _int(spec.get("capacity"), None), _key_pos(d.get("zones"), name, spec))
+                                    bool(spec.get("in_play", False)), _int(spec.get("capacity"), None),
+                                    _key_pos(d.get("zones"), name, spec), index=len(g.zones))
         for name, spec in _items(d.get("counters")):
             supply = spec.get("supply")
             g.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
@@ -195,7 +178,8 @@ class PackLoader:
                                           if isinstance(supply, (str, int)) and not isinstance(supply, bool)
                                           else None, _int(spec.get("initial"), 0),
                                           _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
-                                          [z for z in _list(spec.get("keep_in")) if isinstance(z, str)])
+                                          [z for z in _list(spec.get("keep_in")) if isinstance(z, str)],
+                                          index=len(g.counters))
         events = d.get("events")
         if isinstance(events, dict):
             for name, args in events.items():
@@ -211,16 +195,11 @@ class PackLoader:
                     g.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
                 else:  # declared, but not as text (the schema says so): known, with no body to check
                     g.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
-        for proc in g.procedures.values():
-            if proc.text is not None:
-                proc.tree = parse_text(proc.text, "procedure", self.report)
-        if g.heuristic:
-            g.heuristic_tree = parse_text(g.heuristic, "condition", self.report)
         if isinstance(d.get("tags_kept_in"), list):
             g.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
         for text in _list(d.get("invariants")):
             if isinstance(text, str):
-                g.invariants.append((text, parse_text(text, "condition", self.report)))
+                g.invariants.append((text, None))
         funcs = d.get("functions")
         if isinstance(funcs, dict):
             for name, spec in funcs.items():
@@ -228,9 +207,7 @@ class PackLoader:
                 if not isinstance(text, str):
                     continue
                 params = [str(x) for x in _list(spec.get("params")) if isinstance(x, str)] if isinstance(spec, dict) else []
-                f = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
-                f.tree = parse_text(text, "condition", self.report)
-                g.functions[name] = f
+                g.functions[name] = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
         return g
 
     # other kinds ---------------------------------------------------------
@@ -254,11 +231,11 @@ class PackLoader:
                            copies=_int(item.get("copies"), 1), attrs=attrs,
                            tags=[str(t) for t in _list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
-                           pos=item.pos, file=src.path, authored=item.get("authored", authored_file))
-            card.key_pos = item.key_pos
+                           pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
+                           key_pos=item.key_pos)
             for text in _list(item.get("abilities")):
                 if isinstance(text, str):
-                    card.abilities.append(AbilityDef(str(text), text.pos, parse_text(text, "ability", self.report)))
+                    card.abilities.append(AbilityDef(text, text.pos))
             g.cards.append(card)
 
     def add_keywords(self, g: GameDef, src: SourceFile) -> None:
@@ -269,42 +246,11 @@ class PackLoader:
                 [t for t in _list(item.get("abilities")) if isinstance(t, str)]
             if not texts:
                 continue
-            pattern = item["pattern"]
             params = {k: v for k, v in (item.get("params") or {}).items() if isinstance(v, str)} \
                 if isinstance(item.get("params"), dict) else {}
-            tree = parse_text(pattern, "ability", self.report)
-            if tree is None:
-                continue
-            if not isinstance(tree, N.PhraseAbility):
-                self.report.error(pattern.pos, "a keyword pattern is the keyword as printed, e.g. 'Affinité X - Y'",
-                                  "start the pattern with the keyword's name")
-                continue
-            words, effect = [], None
-            for w in tree.phrase.words:
-                if w.kind == "name" and w.value in params:
-                    words.append(("param", w.value, w.pos))
-                elif w.kind == "name":
-                    words.append(("lit", fold(w.value), w.pos))
-                elif w.kind == "dash":
-                    words.append(("dash", "-", w.pos))
-                elif w.kind == "number":
-                    words.append(("lit", str(w.value), w.pos))
-                else:
-                    self.report.error(w.pos, "a keyword pattern holds words, '-' and parameter names only")
-            if tree.phrase.body is not None:
-                body = tree.phrase.body
-                if len(body) == 1 and isinstance(body[0], N.Phrase) and len(body[0].words) == 1 \
-                        and body[0].words[0].value in params:
-                    effect = body[0].words[0].value
-                else:
-                    self.report.error(tree.phrase.body[0].pos if body else pattern.pos,
-                                      "after ':' a keyword pattern names its effect parameter, e.g. 'Intégration: EFFECT'")
-            kw = KeywordDef(pattern=str(pattern), words=words, params=params, effect_param=effect,
-                            ability_texts=[str(t) for t in texts], pos=pattern.pos, file=src.path,
-                            family=_str(item.get("family")))
-            kw.params_pos = getattr(item.get("params"), "key_pos", {})
-            kw.trees = [parse_text(t, "ability", self.report) for t in texts]
-            g.keywords.append(kw)
+            g.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
+                                         pos=item["pattern"].pos, file=src.path, family=_str(item.get("family")),
+                                         params_pos=getattr(item.get("params"), "key_pos", {})))
 
     def add_board(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
@@ -330,14 +276,10 @@ class PackLoader:
 
     def add_scenario(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
-        sc = ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos, src.path)
-        if isinstance(d.get("setup"), str):
-            sc.setup_tree = parse_text(d["setup"], "procedure", self.report)
-        sc.procedure_trees = {}
-        for name, text in (d.get("procedures") or {}).items() if isinstance(d.get("procedures"), dict) else []:
-            if isinstance(text, str):
-                sc.procedure_trees[name] = (text, parse_text(text, "procedure", self.report))
-        g.scenarios.append(sc)
+        procedures = d.get("procedures") if isinstance(d.get("procedures"), dict) else {}
+        g.scenarios.append(ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos,
+                                       src.path, setup=d.get("setup") if isinstance(d.get("setup"), str) else None,
+                                       procedures={k: v for k, v in procedures.items() if isinstance(v, str)}))
 
     def add_rules_test(self, g: GameDef, src: SourceFile) -> None:
         d = src.data
@@ -345,12 +287,8 @@ class PackLoader:
         for t in _list(d.get("tests")):
             if not isinstance(t, dict):
                 continue
-            rt = RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
-                              _plain_options(t), t.pos, src.path)
-            rt.given = parse_text(t["given"], "procedure", self.report) if isinstance(t.get("given"), str) else None
-            rt.when = parse_text(t["when"], "procedure", self.report) if isinstance(t.get("when"), str) else None
-            rt.then = [(c, parse_text(c, "condition", self.report)) for c in _list(t.get("then")) if isinstance(c, str)]
-            g.tests.append(rt)
+            g.tests.append(RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
+                                        _plain_options(t), t.pos, src.path))
 
 
 def _int(value, default):
@@ -395,5 +333,4 @@ def _scope(value) -> tuple:
 
 
 def _mean(name, candidates):
-    from ..names import did_you_mean
     return did_you_mean(str(name), list(candidates))

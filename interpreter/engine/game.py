@@ -27,7 +27,7 @@ class GameState(State):
 
     @property
     def game(self):
-        return self.g
+        return self.program
 
     @property
     def current_player(self) -> int:
@@ -80,12 +80,12 @@ class GameState(State):
         return [1.0 if i in self.winners else -1.0 for i in range(self.n)]
 
     def scores(self) -> list:
-        name = self.g.defn.score
+        name = self.program.defn.score
         if name is None:
             return [0] * self.n
-        cdef = self.g.defn.counters[name]
+        cdef = self.program.defn.counters[name]
         if cdef.scope[0] == "team":
-            return [self.counters.get(f"{name}#t{self.g.team_of(self.n)[i]}", cdef.initial) for i in range(self.n)]
+            return [self.counters.get(f"{name}#t{self.program.team_of(self.n)[i]}", cdef.initial) for i in range(self.n)]
         return [self.counters.get(f"{name}#{i}", cdef.initial) for i in range(self.n)]
 
     def clone(self) -> "GameState":
@@ -103,17 +103,17 @@ class GameState(State):
 class Game:
     """A loaded, checked and compiled game."""
 
-    def __init__(self, cg: CompiledGame, report: Report):
-        self.compiled = cg
+    def __init__(self, program, report: Report):
+        self.program = program  # compile.program.Program: the tables and code every state reads
         self.report = report
-        self.id = cg.id
-        self.title = cg.defn.title
-        self.min_players = cg.defn.min_players
-        self.max_players = cg.defn.max_players
+        self.id = program.id
+        self.title = program.defn.title
+        self.min_players = program.defn.min_players
+        self.max_players = program.defn.max_players
 
     def options(self, given: dict | None = None) -> dict:
         """The options of a play: defaults, overridden by `given` (values may be text)."""
-        d = self.compiled.defn
+        d = self.program.defn
         out = {name: o.default for name, o in d.options.items()}
         for key, value in (given or {}).items():
             if key not in d.options:
@@ -126,7 +126,7 @@ class Game:
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
         """A new game, run up to its first decision."""
         st = self.blank_state(players, seed, options, trace)
-        vm.push(st, self.compiled.procs["game"], {}, None, None, self.compiled.defn.pos)
+        vm.push(st, self.program.procs["game"], {}, None, None, self.program.defn.pos)
         try:
             vm.run(st)
         except GameFault as exc:
@@ -136,11 +136,11 @@ class Game:
 
     def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
         """A state with every component in its starting zone and the game not yet begun."""
-        d = self.compiled.defn
+        d = self.program.defn
         if not d.min_players <= players <= d.max_players:
             raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
-        g = self.compiled
-        st = GameState(g, players, seed, self.options(options))
+        program = self.program
+        st = GameState(program, players, seed, self.options(options))
         if trace:
             st.trace = []
         for name, c in d.counters.items():
@@ -153,7 +153,7 @@ class Game:
             elif scope == ("player",):
                 keys = [f"{name}#{i}" for i in range(players)]
             elif scope == ("team",):
-                keys = [f"{name}#t{t}" for t in range(len(g.teams_for(players)))]
+                keys = [f"{name}#t{t}" for t in range(len(program.teams_for(players)))]
             else:
                 continue
             for key in keys:
@@ -164,22 +164,22 @@ class Game:
                 st.counters[skey] = st.counters.get(skey, 0) - c.initial * len(keys)
                 if st.counters[skey] < 0:
                     raise ValueError(f"counter '{name}' starts with more than its supply holds at {players} players")
-        for c, start in enumerate(g.comp_start):
+        for c, start in enumerate(program.comp_start):
             if start is None:
                 continue
-            o = g.comp_owner[c]
+            o = program.comp_owner[c]
             if o is not None and o >= players:
                 continue
             zdef = d.zones[start]
             key = start if zdef.scope == ("game",) else f"{start}#{o if o is not None else 0}"
-            st.zones.setdefault(key, []).append(g.comps[c])
+            st.zones.setdefault(key, []).append(program.comps[c])
             st.where[c] = ZoneRef(key)
         if st.trace is not None:
             st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options)
         return st
 
     def state_from_json(self, data: dict) -> GameState:
-        return serial.state_from_json(self.compiled, data, GameState)
+        return serial.state_from_json(self.program, data, GameState)
 
 
 def _option_value(o, value):

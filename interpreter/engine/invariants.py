@@ -35,7 +35,7 @@ def check_bound(state, max_decisions: int) -> None:
 
 class Invariants:
     def __init__(self, state, max_decisions: int = MAX_DECISIONS):
-        g = state.g
+        g = state.program
         self.max_decisions = max_decisions
         self.placed = [c for c, z in enumerate(state.where) if z is not None]
         self._info: dict = {}
@@ -75,7 +75,7 @@ class Invariants:
 
     def check_declared(self, state) -> None:
         """The invariants the game file declares (`invariants:`), as conditions."""
-        for text, test in state.g.invariants:
+        for text, test in state.program.invariants:
             if not test(state, Frame(None, 0, {}, None, None)):
                 where = getattr(text, "pos", None)
                 raise InvariantError(f"the game's invariant '{text}'" + (f" ({where})" if where else "")
@@ -113,26 +113,26 @@ class Invariants:
                     raise InvariantError(f"zone {key} holds {c}, which is no component")
                 if c in seen:
                     other = seen[c]
-                    raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is in two places: "
+                    raise InvariantError(f"component {c} ({state.program.comp_card[c].id}) is in two places: "
                                          + (f"zone {key} twice" if other == key else f"zones {other} and {key}"))
                 seen[c] = key
                 if where[c] != key:
-                    raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) lies in zone {key} "
+                    raise InvariantError(f"component {c} ({state.program.comp_card[c].id}) lies in zone {key} "
                                          f"but the state says it is in {where[c] or 'no zone'}")
         for c in self.placed:
             if c not in seen:
-                raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is in no zone "
+                raise InvariantError(f"component {c} ({state.program.comp_card[c].id}) is in no zone "
                                      f"(the state says {where[c] or 'no zone'})")
         for c, z in enumerate(where):
             if z is not None and c not in seen:
-                raise InvariantError(f"component {c} ({state.g.comp_card[c].id}) is said to be in {z} "
+                raise InvariantError(f"component {c} ({state.program.comp_card[c].id}) is said to be in {z} "
                                      f"but is not there")
 
     def _key_info(self, state, key):
         """(floor, ceiling, supply root or None) of a counter key; None for a supply key."""
         if key.startswith("$"):
             return None
-        cdef = state.g.defn.counters.get(key.split("#", 1)[0])
+        cdef = state.program.defn.counters.get(key.split("#", 1)[0])
         if cdef is None:
             raise InvariantError(f"counter {key} is of no declared counter")
         root = None

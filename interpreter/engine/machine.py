@@ -15,47 +15,12 @@ from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 MAX_DEPTH = 400
 
 
-class ChooseSpec:
-    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
-
-    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos")
-
-    def __init__(self, var, src, chooser, optional, prompt, pos):
-        self.var, self.src, self.chooser = var, src, chooser
-        self.optional, self.prompt, self.pos = optional, prompt, pos
-
-
-class MenuOption:
-    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
-
-    def __init__(self, label, var, src, cond, start, window, pos):
-        self.label, self.var, self.src, self.cond = label, var, src, cond
-        self.start, self.window, self.pos = start, window, pos
-
-
-class MenuSpec:
-    __slots__ = ("chooser", "prompt", "options", "end", "pos")
-
-    def __init__(self, chooser, prompt, options, end, pos):
-        self.chooser, self.prompt, self.options, self.end, self.pos = chooser, prompt, options, end, pos
-
-
-class ActionSpec:
-    """An action ability of a component: when it may be used, what it costs, what it does."""
-
-    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source")
-
-    def __init__(self, index, code, label, windows, limit, usable, source):
-        self.index, self.code, self.label, self.windows = index, code, label, windows
-        self.limit, self.usable, self.source = limit, usable, source
-
-
 # running ------------------------------------------------------------------------
 
 def run(st) -> None:
     """Execute until a decision is pending or the game is over."""
     frames = st.frames
-    budget = st.g.step_budget
+    budget = st.program.step_budget
     n = 0
     fr = None
     try:
@@ -135,7 +100,7 @@ def win(st, who, pos) -> None:
         if type(w) is Seat:
             seats.add(int(w))
         elif type(w) is Team:
-            seats.update(int(p) for p in st.g.seats[st.n] if st.team_of(p) == w)
+            seats.update(int(p) for p in st.program.seats[st.n] if st.team_of(p) == w)
         elif w is None:
             continue
         else:
@@ -155,7 +120,7 @@ def _chooser(st, fr, f, pos) -> Seat:
     return p
 
 
-def choose(st, fr, spec: ChooseSpec) -> None:
+def choose(st, fr, spec) -> None:
     """Ask `spec`'s chooser to pick among its candidates (`spec.src` gives them, filtered)."""
     items = spec.src(st, fr)
     if not items:
@@ -177,7 +142,7 @@ def _choose_labels(st, d) -> list:
     return [label_of(st, e[2]) for e in d.entries]
 
 
-def menu(st, fr, spec: MenuSpec) -> None:
+def menu(st, fr, spec) -> None:
     player = _chooser(st, fr, spec.chooser, spec.pos)
     entries = []
     for i, o in enumerate(spec.options):
@@ -212,7 +177,7 @@ def _menu_labels(st, d) -> list:
     labels = []
     for entry in d.entries:
         if entry[0] == "act":
-            labels.append(st.g.comp_actions[entry[1]][entry[2]].label(st, entry[1]))
+            labels.append(st.program.comp_actions[entry[1]][entry[2]].label(st, entry[1]))
             continue
         o = spec.options[entry[1]]
         if o.var is None:
@@ -269,7 +234,7 @@ def resolve(st, index: int, auto: bool = False) -> None:
 # events and abilities -------------------------------------------------------------
 
 def signal(st, fr, event: str, args: list, pos) -> None:
-    g = st.g
+    g = st.program
     names = g.defn.events.get(event, [])
     if st.trace is not None:
         st.emit("signal", pos, event=event, args=[plain(a) for a in args])
@@ -299,18 +264,18 @@ def signal(st, fr, event: str, args: list, pos) -> None:
 
 
 def start_action(st, c, index: int, player, pos) -> None:
-    spec = st.g.comp_actions[c][index]
+    spec = st.program.comp_actions[c][index]
     if spec.limit is not None:
         st.used.add(f"{spec.limit}|{int(c)}|{index}")
     if st.trace is not None:
-        st.emit("action", pos, card=st.g.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
+        st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
     push(st, spec.code, {"cause": player}, c, player, pos)
 
 
 def usable_actions(st, player, window):
     """(component, action) pairs the player may use now in this window."""
     out = []
-    g = st.g
+    g = st.program
     for c in in_play(st, player):
         actions = g.comp_actions[c]
         if not actions:
@@ -334,7 +299,7 @@ def holder(st, c):
     z = st.where[c]
     if z is None:
         return None
-    return st.g.zone_holder(z)
+    return st.program.zone_holder(z)
 
 
 def controller(st, c):
@@ -354,7 +319,7 @@ def controller(st, c):
 def owner(st, c):
     if type(c) is not Comp:
         return None
-    o = st.g.comp_owner[c]
+    o = st.program.comp_owner[c]
     return Seat(o) if o is not None else controller(st, c)
 
 
@@ -388,7 +353,7 @@ def _play_info(g, key):
 
 
 def _in_play(st, player) -> list:
-    g = st.g
+    g = st.program
     playing = g.in_play_zone
     zones = st.zones
     keys = st.play_keys
@@ -415,7 +380,7 @@ def _in_play(st, player) -> list:
 
 def _live(st, c) -> bool:
     """Whether component `c` lies in play (in an in-play zone of something in play)."""
-    g = st.g
+    g = st.program
     playing = g.in_play_zone
     where = st.where
     for _ in range(64):
@@ -438,13 +403,13 @@ def _live(st, c) -> bool:
 def label_of(st, v) -> str:
     t = type(v)
     if t is Comp:
-        return st.g.comp_card[v].title
+        return st.program.comp_card[v].title
     if t is Seat:
-        return st.g.player_name(int(v))
+        return st.program.player_name(int(v))
     if t is Team:
         return f"team {int(v) + 1}"
     if t is NodeRef:
-        node = st.g.nodes.get(v, {})
+        node = st.program.nodes.get(v, {})
         return str(node.get("name", v))
     if t is ZoneRef:
         return str(v)

@@ -31,7 +31,7 @@ def _may_see(st, visibility: str, holder, seat: int) -> bool:
 
 
 def observation(st, seat: int) -> dict:
-    g = st.g
+    g = st.program
     zones = {}
     for key, comps in st.zones.items():
         zdef = g.zone_def(key)

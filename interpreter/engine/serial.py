@@ -79,7 +79,7 @@ def state_to_json(st) -> dict:
                    "entries": [enc(list(e)) for e in d.entries], "kind": d.kind,
                    "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
     return {
-        "format": FORMAT, "game": st.g.id, "players": st.n, "seed": st.seed, "options": st.options,
+        "format": FORMAT, "game": st.program.id, "players": st.n, "seed": st.seed, "options": st.options,
         "zones": {k: [int(c) for c in v] for k, v in st.zones.items()},
         "counters": dict(st.counters),
         "attributes": [[int(c), n, enc(v)] for (c, n), v in st.over.items()],

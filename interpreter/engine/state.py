@@ -84,17 +84,17 @@ class Decision:
 
 
 class State:
-    __slots__ = ("g", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
+    __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "memo_version", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys")
 
-    def __init__(self, g, n: int, seed: int, options: dict):
-        self.g = g
+    def __init__(self, program, n: int, seed: int, options: dict):
+        self.program = program
         self.n = n
         self.seed = seed
         self.options = options
         self.zones: dict[str, list] = {}
-        self.where: list = [None] * len(g.comp_card)
+        self.where: list = [None] * len(program.comp_card)
         self.counters: dict[str, int] = {}
         self.over: dict = {}
         self.tags: dict[int, tuple] = {}
@@ -110,8 +110,8 @@ class State:
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
-        self.zv = [0] * len(g.defn.zones)  # changes per zone (all zones of one name together)
-        self.cv = [0] * len(g.defn.counters)  # changes per counter (of every owner together)
+        self.zv = [0] * len(program.defn.zones)  # changes per zone (all zones of one name together)
+        self.cv = [0] * len(program.defn.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
         self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
@@ -127,7 +127,7 @@ class State:
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
         s = State.__new__(State)
-        s.g, s.n, s.seed, s.options = self.g, self.n, self.seed, self.options
+        s.program, s.n, s.seed, s.options = self.program, self.n, self.seed, self.options
         s.zones = {k: v[:] for k, v in self.zones.items()}
         s.where = self.where[:]
         s.counters = self.counters.copy()
@@ -168,7 +168,7 @@ class State:
         return ZoneRef(name if owner is None else f"{name}#{owner_key(owner)}")
 
     def team_of(self, player) -> Team:
-        return Team(self.g.team_of(self.n)[int(player)])
+        return Team(self.program.team_of(self.n)[int(player)])
 
     # components ------------------------------------------------------------
     def move(self, c, zone: str, bottom: bool, pos) -> None:
@@ -187,12 +187,12 @@ class State:
                 else:
                     lst.append(c)
                 self.vz += 1
-                self.zv[self.g.zone_def(zone).index] += 1
+                self.zv[self.program.zone_def(zone).index] += 1
                 if self.trace is not None:
-                    self.emit("move", pos, card=self.g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+                    self.emit("move", pos, card=self.program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
-        g = self.g
-        zdef = g._zone_cache.get(zone) or g.zone_def(zone)
+        g = self.program
+        zdef = g.zone_defs.get(zone) or g.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
@@ -206,7 +206,7 @@ class State:
         """Take `c` from zone `old` into `target` (the list of `zone`, a zone of `zdef`), count
         the change, and drop what it does not keep there: its tap out of play, its tags
         outside the zones that keep them, the counters not kept there."""
-        g = self.g
+        g = self.program
         if old is not None:
             lst = self.zones[old]
             if lst[-1] is c:  # most moves take the top: no scan of a long list
@@ -222,7 +222,7 @@ class State:
         zv = self.zv
         zv[zdef.index] += 1
         if old is not None:
-            zv[(g._zone_cache.get(old) or g.zone_def(old)).index] += 1
+            zv[(g.zone_defs.get(old) or g.zone_def(old)).index] += 1
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         if self.tags and c in self.tags and g.tag_zones is not None and zdef.name not in g.tag_zones:
@@ -247,8 +247,8 @@ class State:
             for c in comps:  # the general case, with its errors (and no zone made for nothing)
                 self.move(c, zone, bottom, pos)
             return
-        g = self.g
-        zdef = g._zone_cache.get(zone) or g.zone_def(zone)
+        g = self.program
+        zdef = g.zone_defs.get(zone) or g.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
@@ -266,7 +266,7 @@ class State:
         if lst:
             self.rng.shuffle(lst)
             self.vz += 1
-            self.zv[self.g.zone_def(zone).index] += 1
+            self.zv[self.program.zone_def(zone).index] += 1
         if self.trace is not None:
             self.emit("shuffle", pos, zone=str(zone))
 
@@ -275,10 +275,10 @@ class State:
             raise GameFault(f"only components can be tapped, not {describe(c)}", pos)
         if on and c not in self.tapped:
             self.tapped.add(c)
-            self.emit("tap", pos, card=self.g.comp_card[c].id, id=int(c))
+            self.emit("tap", pos, card=self.program.comp_card[c].id, id=int(c))
         elif not on and c in self.tapped:
             self.tapped.discard(c)
-            self.emit("untap", pos, card=self.g.comp_card[c].id, id=int(c))
+            self.emit("untap", pos, card=self.program.comp_card[c].id, id=int(c))
         else:
             return
         self.vt += 1
@@ -299,14 +299,14 @@ class State:
             return  # nothing changes: what was computed from the state still holds
         self.vt += 1
         if self.trace is not None:
-            self.emit("tag" if on else "untag", pos, card=self.g.comp_card[c].id, id=int(c), tag=key)
+            self.emit("tag" if on else "untag", pos, card=self.program.comp_card[c].id, id=int(c), tag=key)
 
     def attr(self, c, name: str):
         if self.over:
             v = self.over.get((c, name), _MISSING)
             if v is not _MISSING:
                 return v
-        return self.g.comp_attrs[name][c]
+        return self.program.comp_attrs[name][c]
 
     # counters --------------------------------------------------------------
     def counter(self, key: str, cdef) -> int:

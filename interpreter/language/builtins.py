@@ -1,90 +1,839 @@
-"""The functions and special names every game may use in expressions.
+"""The built-ins of the rules language: one record each.
 
-One table serves the checker (arity, what a name is) and the compiler (the
-implementation). These are generic: sets, numbers, players, graphs; nothing
-here knows any game.
+A built-in function is one class, in the manner of sqlglot's `class Ceil(Func)`:
+its forms (`max(L)`, `max(A, B)`) give its arity, `types` the type of each
+argument, `returns` the type of its value, `reads` what it reads of the state
+and `iterates` whether it reads a zone given to it as a value, `run` what it
+does, and `python` how the code generator writes it when it can do better than
+calling `run`. `check` adds what the checker can say of a call beyond types.
+Properties (`x.owner`) and special names (`you`) are records too.
+
+Every other table is derived from these records: the checker's arities and
+types (`language.checker`), the analysis of what a game function reads
+(`compile.analysis`), the code generator's special cases
+(`compile.expressions`), and the tables of the language reference
+(`docs/gen_language_tables.py`). Adding a built-in is one class here.
+
+They are generic: sets, numbers, players, graphs; nothing here knows a game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+
+from ..engine import machine
+from ..engine.library import iterate, iterate_at, number, same
+from ..engine.state import GameFault, describe
+from ..engine.values import Comp, NodeRef, Seat, Team
+from ..names import did_you_mean, fold
+from . import nodes as N
+from .types import (ANY, BOOL, COMPONENT, DATA, LIST, NODE, NUMBER, OPTIONS, PLAYER, SET, STRING, TEAM,
+                    ZONE)
+
+# What a built-in reads of the state, as letters: z the zones, c the counters, t the tags and taps.
+ZONES, COUNTERS, TAGS = "z", "c", "t"
+
+_MISSING = object()
+_FORM = re.compile(r"(\w+)\(([^)]*)\)\Z")
 
 
-@dataclass(frozen=True)
-class Builtin:
-    name: str
-    min_args: int
-    max_args: int
-    doc: str
+class Function:
+    """A built-in function; subclasses are the records, registered in FUNCTIONS in order."""
+
+    name: str = ""
+    forms: tuple = ()  # how it is called, as the reference writes it: "top(Z)", "top(Z, N)"
+    types: dict = {}  # the type of each argument, by the name its forms give it
+    returns: str = ANY  # the type of its value: a promise the code generator relies on
+    reads: str = ""  # what it reads of the state (ZONES, COUNTERS, TAGS), besides its arguments
+    iterates: bool = False  # whether it iterates its arguments (so a zone given as a value is read)
+    components: bool = False  # whether its value is always a list of components
+    draws: bool = False  # whether it draws from the game's random generator (a function calling it is not pure)
+    doc: str = ""
+    min_args = max_args = 0  # derived from the forms
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        arities = []
+        for form in cls.forms:
+            m = _FORM.match(form)
+            assert m and m.group(1) == cls.name, f"form {form!r} of {cls.__name__}"
+            args = [a.strip() for a in m.group(2).split(",") if a.strip()]
+            assert all(a in cls.types for a in args), f"an argument of {form!r} has no type"
+            arities.append(len(args))
+        cls.min_args, cls.max_args = min(arities), max(arities)
+        FUNCTIONS[cls.name] = cls()
+
+    def arg_types(self, count: int) -> list:
+        """The types of the arguments of a call with `count` of them."""
+        for form in self.forms:
+            args = [a.strip() for a in _FORM.match(form).group(2).split(",") if a.strip()]
+            if len(args) == count:
+                return [self.types[a] for a in args]
+        return [ANY] * count
+
+    @staticmethod
+    def run(st, pos, *args):
+        """The value of a call, given the values of its arguments."""
+        raise NotImplementedError
+
+    def python(self, gen, call, ctx, sc) -> str | None:
+        """Python source for `call` when better than calling `run`, else None. `gen` is the
+        code generator (compile.expressions.ExprGen) that asks."""
+        return None
+
+    def check(self, checker, call) -> None:
+        """What the checker can say of `call` beyond arity and types."""
 
 
-FUNCTIONS = {b.name: b for b in [
-    Builtin("count", 1, 1, "how many members a set, zone or list has"),
-    Builtin("sum", 1, 1, "the total of a list of numbers"),
-    Builtin("max", 1, 2, "the largest of a list of numbers (or of two numbers); 0 for an empty list"),
-    Builtin("min", 1, 2, "the smallest of a list of numbers (or of two numbers); 0 for an empty list"),
-    Builtin("any", 1, 1, "whether a set or list has a member (or a true value)"),
-    Builtin("all", 1, 1, "whether every value of a list is true"),
-    Builtin("first", 1, 1, "the first member of a set or zone, or none"),
-    Builtin("last", 1, 1, "the last member of a set or zone, or none"),
-    Builtin("top", 1, 2, "the top member of a zone, or a list of its N top members"),
-    Builtin("bottom", 1, 2, "the bottom member of a zone, or a list of its N bottom members"),
-    Builtin("abs", 1, 1, "the absolute value of a number"),
-    Builtin("next", 1, 2, "the player after a player in seat order (or N seats further)"),
-    Builtin("previous", 1, 2, "the player before a player in seat order (or N seats back)"),
-    Builtin("partners", 1, 1, "the other players of a player's team"),
-    Builtin("opponents", 1, 1, "the players not in a player's team"),
-    Builtin("team", 1, 1, "the team of a player"),
-    Builtin("members", 1, 1, "the players of a team"),
-    Builtin("seat", 1, 1, "the seat number of a player, from 1 (for a team, its number from 1)"),
-    Builtin("node", 1, 1, "the board node with this id"),
-    Builtin("nodes", 0, 1, "every board node, or those of one kind"),
-    Builtin("neighbors", 1, 1, "the nodes linked to a node"),
-    Builtin("linked", 2, 2, "whether two nodes are linked"),
-    Builtin("zone_of", 1, 1, "the zone a component lies in"),
-    Builtin("holder", 1, 1, "what the zone of a component belongs to (a player, a node, a component), or none"),
-    Builtin("owner", 1, 1, "the player a component belongs to (its copy), or none"),
-    Builtin("controller", 1, 1, "the player whose zone holds a component, or none"),
-    Builtin("option", 1, 1, "the value of a game option, by name"),
-    Builtin("random", 1, 1, "a member of a set drawn with the game's seeded generator"),
-    Builtin("sorted", 1, 2, "a list sorted ascending (by a list of keys given as second argument)"),
-    Builtin("reversed", 1, 1, "a list in reverse order"),
-    Builtin("distinct", 1, 1, "a list without repeated values"),
-    Builtin("most", 1, 1, "the value occurring strictly most often in a list, or none on a tie"),
-    Builtin("tapped", 1, 1, "whether a component is tapped"),
-    Builtin("has", 2, 2, "whether a component carries a class (tag or attribute value), given by name"),
-    Builtin("label", 1, 1, "the readable name of a value"),
-    Builtin("range", 1, 2, "the numbers from 1 to N (or from A to B)"),
-    Builtin("card", 1, 1, "the component with this card id (the first copy)"),
-    Builtin("cards", 1, 1, "every copy of the component with this card id"),
-    Builtin("select", 3, 3, "the second argument when the first is true, else the third (only the one chosen is evaluated)"),
-    Builtin("supply", 1, 1, "how many are left in the supply of a counter, by name"),
-    Builtin("in_play", 0, 1, "every component in a zone that is in play (or only those a player controls)"),
-]}
+FUNCTIONS: dict[str, Function] = {}
 
-# Names with a meaning of their own in every game.
-SPECIAL_NAMES = {
-    "self": "the component whose ability is running",
-    "you": "the player acting: the controller of an ability, or the player a procedure was called for",
-    "players": "every player, in seat order",
-    "teams": "every team",
-    "player_count": "how many players the game has",
-    "options": "the options of this game (options.NAME)",
-    "data": "the data tables of the game (data.NAME)",
-    "cause": "the player who signalled the event being handled",
-}
 
-# Properties every component, player or node has, besides declared attributes, zones and counters.
-PROPERTIES = {
-    "id": "the identifier of a component (its card id) or a node",
-    "title": "the printed title of a component",
-    "kind": "the component kind, or the node kind",
-    "zone": "the zone a component lies in",
-    "owner": "the player a component belongs to",
-    "controller": "the player whose zone holds the component",
-    "tapped": "whether the component is tapped",
-    "tags": "the classes given to a component",
-    "seat": "the seat number of a player, from 1",
-    "team": "the team of a player",
-    "neighbors": "the nodes linked to a node",
-    "size": "how many components a zone holds",
-}
+def _first_argument_lazy(gen, call, ctx, sc, f: str):
+    """any/all/first over a comprehension, stopping at the first member that decides."""
+    if len(call.args) == 1 and isinstance(call.args[0], (N.Each, N.Mapped)):
+        lazy = gen.generator(call.args[0], ctx, sc, truth=f != "first")
+        return f"next({lazy}, None)" if f == "first" else f"{f}({lazy})"
+    return None
+
+
+def _numbers(st, pos, v):
+    return [number(x, pos) for x in iterate_at(st, v, pos)]
+
+
+def _player(v, pos) -> Seat:
+    if type(v) is not Seat:
+        raise GameFault(f"expected a player, got {describe(v)}", pos)
+    return v
+
+
+def _neighbors(st, n) -> tuple:
+    found = st.program.node_lists.get(("neighbors", n))  # boards never change: made once per node
+    if found is None:
+        found = st.program.node_lists[("neighbors", n)] = tuple(NodeRef(x) for x in st.program.adj.get(n, ()))
+    return found
+
+
+def _sort_key(v):
+    if isinstance(v, (list, tuple)):
+        return tuple(_sort_key(x) for x in v)
+    if v is None:
+        return (0, 0)
+    if isinstance(v, (int, float)):
+        return (1, v)
+    return (2, str(v))
+
+
+def _cards(st, pos, key):
+    found = st.program.cards_by_id.get(fold(str(key)))
+    if not found:
+        raise GameFault(f"no card with id '{key}'", pos)
+    return found
+
+
+def _check_card_id(checker, call) -> None:
+    arg = call.args[0] if call.args else None
+    if isinstance(arg, N.String) and fold(arg.value) not in checker.card_ids():
+        checker.error(arg.pos, f"no card with id '{arg.value}'",
+                      did_you_mean(arg.value, [c.id for c in checker.defn.cards]))
+
+
+# numbers and sets ----------------------------------------------------------------------
+
+class Count(Function):
+    name, forms, types, returns, iterates = "count", ("count(S)",), {"S": SET}, NUMBER, True
+    doc = "how many members a set, zone or list has"
+
+    @staticmethod
+    def run(st, pos, s):
+        return len(iterate_at(st, s, pos))
+
+    def python(self, gen, call, ctx, sc):
+        if len(call.args) != 1:
+            return None
+        arg = gen.gen(call.args[0], ctx, sc)
+        if gen.zone_source(call.args[0], ctx, sc):
+            return f"len(st.zones.get({arg}, ()))"
+        if gen.sequence(call.args[0]):
+            return f"len({arg})"
+        return f"len(R_it(st, {arg}, {gen.pos(call)}))"
+
+
+class Sum(Function):
+    name, forms, types, returns, iterates = "sum", ("sum(L)",), {"L": SET}, NUMBER, True
+    doc = "the total of a list of numbers"
+
+    @staticmethod
+    def run(st, pos, s):
+        return sum(_numbers(st, pos, s))
+
+    def python(self, gen, call, ctx, sc):
+        if len(call.args) == 1 and isinstance(call.args[0], N.Mapped) and gen.numeric(call.args[0].expr, ctx):
+            return f"sum({gen.gen(call.args[0], ctx, sc)})"
+        return None
+
+
+class Max(Function):
+    name, forms, types = "max", ("max(L)", "max(A, B)"), {"L": SET, "A": NUMBER, "B": NUMBER}
+    returns, iterates = NUMBER, True
+    doc = "the largest of a list of numbers (or of two numbers); 0 for an empty list"
+
+    @staticmethod
+    def run(st, pos, a, b=_MISSING):
+        if b is not _MISSING:
+            return max(number(a, pos), number(b, pos))
+        xs = _numbers(st, pos, a)
+        return max(xs) if xs else 0
+
+
+class Min(Function):
+    name, forms, types = "min", ("min(L)", "min(A, B)"), {"L": SET, "A": NUMBER, "B": NUMBER}
+    returns, iterates = NUMBER, True
+    doc = "the smallest of a list of numbers (or of two numbers); 0 for an empty list"
+
+    @staticmethod
+    def run(st, pos, a, b=_MISSING):
+        if b is not _MISSING:
+            return min(number(a, pos), number(b, pos))
+        xs = _numbers(st, pos, a)
+        return min(xs) if xs else 0
+
+
+class Any(Function):
+    name, forms, types, returns, iterates = "any", ("any(S)",), {"S": SET}, BOOL, True
+    doc = "whether a set or list has a member (or a true value)"
+
+    @staticmethod
+    def run(st, pos, s):
+        return any(iterate_at(st, s, pos))
+
+    def python(self, gen, call, ctx, sc):
+        return _first_argument_lazy(gen, call, ctx, sc, "any")
+
+
+class All(Function):
+    name, forms, types, returns, iterates = "all", ("all(L)",), {"L": SET}, BOOL, True
+    doc = "whether every value of a list is true"
+
+    @staticmethod
+    def run(st, pos, s):
+        return all(iterate_at(st, s, pos))
+
+    def python(self, gen, call, ctx, sc):
+        return _first_argument_lazy(gen, call, ctx, sc, "all")
+
+
+class First(Function):
+    name, forms, types, iterates = "first", ("first(S)",), {"S": SET}, True
+    doc = "the first member of a set or zone, or none"
+
+    @staticmethod
+    def run(st, pos, s):
+        xs = iterate_at(st, s, pos)
+        return xs[0] if xs else None
+
+    def python(self, gen, call, ctx, sc):
+        return _first_argument_lazy(gen, call, ctx, sc, "first")
+
+
+class Last(Function):
+    name, forms, types, iterates = "last", ("last(S)",), {"S": SET}, True
+    doc = "the last member of a set or zone, or none"
+
+    @staticmethod
+    def run(st, pos, s):
+        xs = iterate_at(st, s, pos)
+        return xs[-1] if xs else None
+
+
+class Top(Function):
+    name, forms, types, iterates = "top", ("top(Z)", "top(Z, N)"), {"Z": SET, "N": NUMBER}, True
+    doc = "the top member of a zone, or a list of its N top members"
+
+    @staticmethod
+    def run(st, pos, z, n=_MISSING):
+        items = iterate_at(st, z, pos)
+        if n is _MISSING:
+            return items[-1] if items else None
+        k = number(n, pos)
+        return list(reversed(items[-k:])) if k > 0 else []
+
+
+class Bottom(Function):
+    name, forms, types, iterates = "bottom", ("bottom(Z)", "bottom(Z, N)"), {"Z": SET, "N": NUMBER}, True
+    doc = "the bottom member of a zone, or a list of its N bottom members"
+
+    @staticmethod
+    def run(st, pos, z, n=_MISSING):
+        items = iterate_at(st, z, pos)
+        if n is _MISSING:
+            return items[0] if items else None
+        k = number(n, pos)
+        return list(items[:k]) if k > 0 else []
+
+
+class Abs(Function):
+    name, forms, types, returns = "abs", ("abs(N)",), {"N": NUMBER}, NUMBER
+    doc = "the absolute value of a number"
+
+    @staticmethod
+    def run(st, pos, v):
+        return abs(number(v, pos))
+
+
+class Random(Function):
+    name, forms, types, iterates, draws = "random", ("random(S)",), {"S": SET}, True, True
+    doc = "a member of a set drawn with the game's seeded generator"
+
+    @staticmethod
+    def run(st, pos, s):
+        items = iterate_at(st, s, pos)
+        if not items:
+            return None
+        return items[st.rng.below(len(items))]
+
+
+class Sorted(Function):
+    name, forms, types = "sorted", ("sorted(L)", "sorted(L, KEYS)"), {"L": SET, "KEYS": SET}
+    returns, iterates = LIST, True
+    doc = "a list sorted ascending (by a list of keys given as second argument)"
+
+    @staticmethod
+    def run(st, pos, s, keys=_MISSING):
+        items = list(iterate_at(st, s, pos))
+        if keys is _MISSING:
+            return sorted(items, key=_sort_key)
+        ks = list(iterate_at(st, keys, pos))
+        if len(ks) != len(items):
+            raise GameFault("sorted(): the list of keys must be as long as the list", pos)
+        order = sorted(range(len(items)), key=lambda i: (_sort_key(ks[i]), i))
+        return [items[i] for i in order]
+
+
+class Reversed(Function):
+    name, forms, types, returns, iterates = "reversed", ("reversed(L)",), {"L": SET}, LIST, True
+    doc = "a list in reverse order"
+
+    @staticmethod
+    def run(st, pos, s):
+        return list(reversed(list(iterate_at(st, s, pos))))
+
+
+class Distinct(Function):
+    name, forms, types, returns, iterates = "distinct", ("distinct(L)",), {"L": SET}, LIST, True
+    doc = "a list without repeated values"
+
+    @staticmethod
+    def run(st, pos, s):
+        out = []
+        for x in iterate_at(st, s, pos):
+            if x not in out:
+                out.append(x)
+        return out
+
+
+class Most(Function):
+    name, forms, types, iterates = "most", ("most(L)",), {"L": SET}, True
+    doc = "the value occurring strictly most often in a list, or none on a tie"
+
+    @staticmethod
+    def run(st, pos, s):
+        counts: dict = {}
+        for x in iterate_at(st, s, pos):
+            counts[x] = counts.get(x, 0) + 1
+        if not counts:
+            return None
+        best = max(counts.values())
+        top = [k for k, v in counts.items() if v == best]
+        return top[0] if len(top) == 1 else None
+
+
+class Range(Function):
+    name, forms, types, returns = "range", ("range(N)", "range(A, B)"), {"N": NUMBER, "A": NUMBER, "B": NUMBER}, LIST
+    doc = "the numbers from 1 to N (or from A to B)"
+
+    @staticmethod
+    def run(st, pos, a, b=_MISSING):
+        if b is _MISSING:
+            return list(range(1, number(a, pos) + 1))
+        return list(range(number(a, pos), number(b, pos) + 1))
+
+
+class Select(Function):
+    name, forms, types = "select", ("select(C, A, B)",), {"C": ANY, "A": ANY, "B": ANY}
+    doc = "A when C is true, else B (only the one chosen is evaluated)"
+    run = None  # only the chosen branch is evaluated: always written inline
+
+    def python(self, gen, call, ctx, sc):
+        test, yes, no = (gen.gen(a, ctx, sc) for a in call.args)
+        return f"({yes} if {test} else {no})"
+
+
+# players and teams ----------------------------------------------------------------------
+
+class Next(Function):
+    name, forms, types, returns = "next", ("next(P)", "next(P, N)"), {"P": PLAYER, "N": NUMBER}, PLAYER
+    doc = "the player after a player in seat order (or N seats further)"
+
+    @staticmethod
+    def run(st, pos, p, k=1):
+        return Seat((int(_player(p, pos)) + number(k, pos)) % st.n)
+
+
+class Previous(Function):
+    name, forms, types, returns = "previous", ("previous(P)", "previous(P, N)"), {"P": PLAYER, "N": NUMBER}, PLAYER
+    doc = "the player before a player in seat order (or N seats back)"
+
+    @staticmethod
+    def run(st, pos, p, k=1):
+        return Seat((int(_player(p, pos)) - number(k, pos)) % st.n)
+
+
+class Partners(Function):
+    name, forms, types, returns = "partners", ("partners(P)",), {"P": PLAYER}, LIST
+    doc = "the other players of a player's team"
+
+    @staticmethod
+    def run(st, pos, p):
+        t = st.team_of(_player(p, pos))
+        return [q for q in st.program.seats[st.n] if st.team_of(q) == t and q != p]
+
+
+class Opponents(Function):
+    name, forms, types, returns = "opponents", ("opponents(P)",), {"P": PLAYER}, LIST
+    doc = "the players not in a player's team"
+
+    @staticmethod
+    def run(st, pos, p):
+        t = st.team_of(_player(p, pos))
+        return [q for q in st.program.seats[st.n] if st.team_of(q) != t]
+
+
+class TeamOf(Function):
+    name, forms, types, returns = "team", ("team(P)",), {"P": PLAYER}, TEAM
+    doc = "the team of a player"
+
+    @staticmethod
+    def run(st, pos, p):
+        return st.team_of(_player(p, pos))
+
+
+class Members(Function):
+    name, forms, types, returns = "members", ("members(T)",), {"T": ANY}, LIST
+    doc = "the players of a team"
+
+    @staticmethod
+    def run(st, pos, t):
+        if type(t) is Seat:
+            t = st.team_of(t)
+        return [q for q in st.program.seats[st.n] if st.team_of(q) == t]
+
+
+class SeatOf(Function):
+    name, forms, types, returns = "seat", ("seat(P)",), {"P": ANY}, NUMBER
+    doc = "the seat number of a player, from 1 (for a team, its number from 1)"
+
+    @staticmethod
+    def run(st, pos, p):
+        return int(p) + 1 if type(p) is Team else int(_player(p, pos)) + 1
+
+
+# the board ------------------------------------------------------------------------------
+
+class Node(Function):
+    name, forms, types, returns = "node", ("node(ID)",), {"ID": ANY}, NODE
+    doc = "the board node with this id"
+
+    @staticmethod
+    def run(st, pos, key):
+        k = str(key)
+        if k not in st.program.nodes:
+            raise GameFault(f"no board node '{k}'", pos)
+        return NodeRef(k)
+
+
+class Nodes(Function):
+    name, forms, types, returns = "nodes", ("nodes()", "nodes(KIND)"), {"KIND": ANY}, LIST
+    doc = "every board node, or those of one kind"
+
+    @staticmethod
+    def run(st, pos, kind=_MISSING):
+        cached = type(kind) is str or kind is _MISSING
+        found = st.program.node_lists.get(kind) if cached else None  # boards never change: each list is made once
+        if found is None:
+            if kind is _MISSING:
+                found = tuple(NodeRef(k) for k in st.program.nodes)
+            else:
+                found = tuple(NodeRef(k) for k, v in st.program.nodes.items() if same(v.get("kind"), kind))
+            if cached:
+                st.program.node_lists[kind] = found
+        return found
+
+
+class Neighbors(Function):
+    name, forms, types, returns = "neighbors", ("neighbors(N)",), {"N": ANY}, LIST
+    doc = "the nodes linked to a node"
+
+    @staticmethod
+    def run(st, pos, n):
+        return _neighbors(st, str(n))
+
+
+class Linked(Function):
+    name, forms, types, returns = "linked", ("linked(A, B)",), {"A": ANY, "B": ANY}, BOOL
+    doc = "whether two nodes are linked"
+
+    @staticmethod
+    def run(st, pos, a, b):
+        return str(b) in st.program.adj.get(str(a), ())
+
+
+# components and places ------------------------------------------------------------------
+
+class ZoneOf(Function):
+    name, forms, types, returns, reads = "zone_of", ("zone_of(C)",), {"C": ANY}, ZONE, ZONES
+    doc = "the zone a component lies in"
+
+    @staticmethod
+    def run(st, pos, c):
+        return st.where[c] if type(c) is Comp else None
+
+    def python(self, gen, call, ctx, sc):
+        if len(call.args) != 1:
+            return None
+        arg = gen.gen(call.args[0], ctx, sc)
+        if gen.simple(arg):
+            return f"(st.where[{arg}] if type({arg}) is Comp else None)"
+        return gen.call_run(self, call, [arg])
+
+
+class Holder(Function):
+    name, forms, types, reads = "holder", ("holder(C)",), {"C": ANY}, ZONES
+    doc = "what the zone of a component belongs to (a player, a node, a component), or none"
+
+    @staticmethod
+    def run(st, pos, c):
+        return machine.holder(st, c)
+
+    def python(self, gen, call, ctx, sc):
+        if len(call.args) != 1:
+            return None
+        return f"vm.holder(st, {gen.gen(call.args[0], ctx, sc)})"
+
+
+class Owner(Function):
+    name, forms, types, returns, reads = "owner", ("owner(C)",), {"C": ANY}, PLAYER, ZONES
+    doc = "the player a component belongs to (its copy), or none"
+
+    @staticmethod
+    def run(st, pos, c):
+        return machine.owner(st, c)
+
+
+class Controller(Function):
+    name, forms, types, returns, reads = "controller", ("controller(C)",), {"C": ANY}, PLAYER, ZONES
+    doc = "the player whose zone holds a component, or none"
+
+    @staticmethod
+    def run(st, pos, c):
+        return machine.controller(st, c)
+
+
+class InPlay(Function):
+    name, forms, types, returns, reads = "in_play", ("in_play()", "in_play(P)"), {"P": PLAYER}, LIST, ZONES
+    doc = "every component in a zone that is in play (or only those a player controls)"
+
+    @staticmethod
+    def run(st, pos, p=None):
+        return machine.in_play(st, p)
+
+    def python(self, gen, call, ctx, sc):
+        args = [gen.gen(a, ctx, sc) for a in call.args]
+        return f"vm.in_play(st{', ' + args[0] if args else ''})"
+
+    components = True
+
+
+class Tapped(Function):
+    name, forms, types, returns, reads = "tapped", ("tapped(C)",), {"C": ANY}, BOOL, TAGS
+    doc = "whether a component is tapped"
+
+    @staticmethod
+    def run(st, pos, c):
+        return c in st.tapped
+
+
+class Has(Function):
+    name, forms, types, returns = "has", ("has(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
+    reads, iterates = TAGS, True
+    doc = "whether a component carries a class (tag or attribute value), given by name"
+
+    @staticmethod
+    def run(st, pos, c, name):
+        if type(c) is not Comp:
+            return False
+        key = fold(str(name))
+        canon = st.program.defn.classes.get(key)
+        key = fold(canon[1]) if canon else key
+        return key in st.program.comp_classes[c] or key in st.tags.get(c, ())
+
+
+class Card(Function):
+    name, forms, types, returns = "card", ("card(ID)",), {"ID": STRING}, COMPONENT
+    doc = "the component with this card id (the first copy)"
+
+    @staticmethod
+    def run(st, pos, key):
+        return _cards(st, pos, key)[0]
+
+    def check(self, checker, call):
+        _check_card_id(checker, call)
+
+
+class Cards(Function):
+    name, forms, types, returns = "cards", ("cards(ID)",), {"ID": STRING}, LIST
+    doc = "every copy of the component with this card id"
+
+    @staticmethod
+    def run(st, pos, key):
+        return _cards(st, pos, key)
+
+    def check(self, checker, call):
+        _check_card_id(checker, call)
+
+
+# the game -------------------------------------------------------------------------------
+
+class Option(Function):
+    name, forms, types = "option", ("option(NAME)",), {"NAME": STRING}
+    doc = "the value of a game option, by name"
+
+    @staticmethod
+    def run(st, pos, name):
+        return st.options.get(str(name))
+
+    def check(self, checker, call):
+        arg = call.args[0] if call.args else None
+        if isinstance(arg, N.String) and arg.value not in checker.defn.options:
+            checker.error(arg.pos, f"unknown option '{arg.value}'", did_you_mean(arg.value, checker.defn.options))
+
+
+class Supply(Function):
+    name, forms, types, returns, reads = "supply", ("supply(NAME)",), {"NAME": STRING}, NUMBER, COUNTERS
+    doc = "how many are left in the supply of a counter, by name"
+
+    @staticmethod
+    def run(st, pos, name):
+        return st.counters.get("$" + str(name), 0)
+
+
+class Label(Function):
+    name, forms, types, returns = "label", ("label(V)",), {"V": ANY}, STRING
+    doc = "the readable name of a value"
+
+    @staticmethod
+    def run(st, pos, v):
+        return machine.label_of(st, v)
+
+
+# properties: `x.NAME` ------------------------------------------------------------------
+
+class Property:
+    """A property every component, player, node or zone has (`x.NAME`), besides the zones,
+    counters and attributes a game declares."""
+
+    name: str = ""
+    of: str = ""  # what has it, as the reference says
+    returns: str = ANY
+    reads: str = ""
+    doc: str = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        PROPERTIES[cls.name] = cls()
+
+    @staticmethod
+    def run(st, o, pos):
+        raise NotImplementedError
+
+
+PROPERTIES: dict[str, Property] = {}
+
+
+class IdProperty(Property):
+    name, of, returns = "id", "component, node", STRING
+    doc = "the identifier of a component (its card id) or a node"
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].id
+        return str(o) if o is not None else None
+
+
+class TitleProperty(Property):
+    name, of, returns = "title", "component", STRING
+    doc = "the printed title of a component"
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].title
+        return machine.label_of(st, o)
+
+
+class KindProperty(Property):
+    name, of = "kind", "component, node"
+    doc = "the component kind, or the node kind"
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].component
+        if type(o) is NodeRef:
+            return st.program.nodes[o].get("kind")
+        return None
+
+
+class ZoneProperty(Property):
+    name, of, returns, reads = "zone", "component", ZONE, ZONES
+    doc = "the zone a component lies in"
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.where[o]
+        raise GameFault(f"{describe(o)} lies in no zone", pos)
+
+
+class OwnerProperty(Property):
+    name, of, returns, reads = "owner", "component", PLAYER, ZONES
+    doc = "the player a component belongs to"
+
+    @staticmethod
+    def run(st, o, pos):
+        return machine.owner(st, o)
+
+
+class ControllerProperty(Property):
+    name, of, returns, reads = "controller", "component", PLAYER, ZONES
+    doc = "the player whose zone holds the component"
+
+    @staticmethod
+    def run(st, o, pos):
+        return machine.controller(st, o)
+
+
+class TappedProperty(Property):
+    name, of, returns, reads = "tapped", "component", BOOL, TAGS
+    doc = "whether the component is tapped"
+
+    @staticmethod
+    def run(st, o, pos):
+        return o in st.tapped
+
+
+class TagsProperty(Property):
+    name, of, returns, reads = "tags", "component", LIST, TAGS
+    doc = "the classes given to a component"
+
+    @staticmethod
+    def run(st, o, pos):
+        return list(st.tags.get(o, ()))
+
+
+class SeatProperty(Property):
+    name, of, returns = "seat", "player", NUMBER
+    doc = "the seat number of a player, from 1"
+
+    @staticmethod
+    def run(st, o, pos):
+        return int(o) + 1 if type(o) is Seat else None
+
+
+class TeamProperty(Property):
+    name, of, returns = "team", "player", TEAM
+    doc = "the team of a player"
+
+    @staticmethod
+    def run(st, o, pos):
+        return st.team_of(o) if type(o) is Seat else None
+
+
+class NeighborsProperty(Property):
+    name, of, returns = "neighbors", "node", LIST
+    doc = "the nodes linked to a node"
+
+    @staticmethod
+    def run(st, o, pos):
+        return _neighbors(st, o)
+
+
+class SizeProperty(Property):
+    name, of, returns, reads = "size", "zone", NUMBER, ZONES
+    doc = "how many components a zone holds"
+
+    @staticmethod
+    def run(st, o, pos):
+        return len(iterate(st, o))
+
+
+# special names ------------------------------------------------------------------------
+
+class SpecialName:
+    """A name with a meaning of its own in every game; `python` is how the generated code
+    reads it (None: it is only read with a dot, `options.NAME`)."""
+
+    name: str = ""
+    returns: str = ANY
+    python: str | None = None
+    doc: str = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        SPECIAL_NAMES[cls.name] = cls()
+
+
+SPECIAL_NAMES: dict[str, SpecialName] = {}
+
+
+class SelfName(SpecialName):
+    name, returns, python = "self", COMPONENT, "fr.me"
+    doc = "the component whose ability is running"
+
+
+class YouName(SpecialName):
+    name, returns, python = "you", PLAYER, "fr.you"
+    doc = "the player acting: the controller of an ability, or the acting player of a procedure"
+
+
+class PlayersName(SpecialName):
+    name, returns, python = "players", LIST, "st.program.seats[st.n]"
+    doc = "every player, in seat order"
+
+
+class TeamsName(SpecialName):
+    name, returns, python = "teams", LIST, "R_teams(st)"
+    doc = "every team"
+
+
+class PlayerCountName(SpecialName):
+    name, returns, python = "player_count", NUMBER, "st.n"
+    doc = "how many players the game has"
+
+
+class OptionsName(SpecialName):
+    name, returns = "options", OPTIONS
+    doc = "the options of this game (options.NAME)"
+
+
+class DataName(SpecialName):
+    name, returns = "data", DATA
+    doc = "the data tables of the game (data.NAME)"
+
+
+class CauseName(SpecialName):
+    name, returns, python = "cause", PLAYER, "fr.env.get('cause')"
+    doc = "the player who signalled the event being handled"
+
+
+# The names that stand for what a frame acts for, not a value of the state.
+CONTEXT_NAMES = frozenset({"self", "you", "cause"})

@@ -9,32 +9,19 @@ to its definition, which the compiler then uses.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
+from ..diagnostics import Position, Report
+from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
-from ..diagnostics import Position, Report
-from ..content.model import SCOPE_WORDS, AbilityDef, GameDef, KeywordDef
-from ..names import did_you_mean, fold
+from .keywords import KeywordMatcher, KeywordUse, Mismatch
+from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, EFFECT, LIST, NODE, NONE, NUMBER,
+                    NUMERIC, OPTIONS, PLAYER, STRING, ZONE, accepts, word)
 
-ANY, NUM, BOOL, STR, PLAYER, TEAM, COMP, NODE, ZONE, COUNTER, COUNTER_MAP, LIST, CLASS, NONE = (
-    "any", "number", "bool", "string", "player", "team", "component", "node", "zone", "counter",
-    "counter map", "list", "class", "none")
-
-_NUMERIC = {ANY, NUM, COUNTER}
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
-_TYPE_WORDS = {NUM: "a number", BOOL: "a truth value", STR: "a string", PLAYER: "a player", TEAM: "a team",
-               COMP: "a component", NODE: "a node", ZONE: "a zone", COUNTER: "a counter", LIST: "a list",
-               CLASS: "a class", NONE: "none", COUNTER_MAP: "a counter kept per player"}
-_SPECIAL_TYPES = {"self": COMP, "you": PLAYER, "players": LIST, "teams": LIST, "player_count": NUM,
-                  "options": "options", "data": "data", "cause": PLAYER}
-_FUNC_TYPES = {"count": NUM, "sum": NUM, "max": NUM, "min": NUM, "any": BOOL, "all": BOOL, "abs": NUM,
-               "first": ANY, "last": ANY, "top": ANY, "bottom": ANY, "next": PLAYER, "previous": PLAYER,
-               "partners": LIST, "opponents": LIST, "team": TEAM, "members": LIST, "seat": NUM, "node": NODE,
-               "nodes": LIST, "neighbors": LIST, "linked": BOOL, "zone_of": ZONE, "holder": ANY,
-               "owner": PLAYER, "controller": PLAYER, "option": ANY, "random": ANY, "sorted": LIST,
-               "reversed": LIST, "distinct": LIST, "most": ANY, "tapped": BOOL, "has": BOOL, "label": STR,
-               "range": LIST, "in_play": LIST, "select": ANY, "supply": NUM, "card": COMP, "cards": LIST}
-_PROPERTY_TYPES = {"id": STR, "title": STR, "kind": STR, "zone": ZONE, "owner": PLAYER, "controller": PLAYER,
-                   "tapped": BOOL, "tags": LIST, "seat": NUM, "team": TEAM, "neighbors": LIST, "size": NUM}
+_PARAM_TYPES = {"number": NUMBER, "class": CLASS, "name": STRING, "effect": EFFECT, "condition": BOOL}
 
 
 class Scope:
@@ -69,14 +56,21 @@ def _statement_nodes(node):
             stack.extend(n)
 
 
+@dataclass
+class Findings:
+    """What the checker found, handed to the compiler: the keyword each printed ability uses."""
+    keyword_uses: dict[AbilityDef, KeywordUse] = field(default_factory=dict)
+
+
 class Checker:
-    def __init__(self, game: GameDef, report: Report):
-        self.g = game
+    def __init__(self, defn: GameDef, report: Report):
+        self.defn = defn
         self.report = report
-        self.keywords_by_first: dict[str, list[KeywordDef]] = {}
-        self.attr_types = {name: (CLASS if a.type == "class" else {"number": NUM, "string": STR, "boolean": BOOL,
+        self.found = Findings()
+        self._card_ids = None
+        self.attr_types = {name: (CLASS if a.type == "class" else {"number": NUMBER, "string": STRING, "boolean": BOOL,
                                                                     "list": LIST}.get(a.type, ANY))
-                           for name, a in game.attributes.items()}
+                           for name, a in defn.attributes.items()}
         self._class_values_of: dict[int, tuple] = {}
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
@@ -84,100 +78,97 @@ class Checker:
 
     # entry point -------------------------------------------------------------
     def check(self) -> None:
-        g = self.g
+        d = self.defn
         self.check_declarations()
-        for kw in g.keywords:
-            first = next((w for w in kw.words if w[0] == "lit"), None)
-            if first is not None:
-                self.keywords_by_first.setdefault(first[1], []).append(kw)
+        self.keywords = KeywordMatcher(d)
         self.check_keywords()
-        for proc in g.procedures.values():
+        for proc in d.procedures.values():
             if proc.tree is not None:
                 params = {p: ANY for p in proc.params}
                 self.block(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name))
-        for f in g.functions.values():
+        for f in d.functions.values():
             if f.name in FUNCTIONS:
                 self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
             if f.tree is not None:
                 self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
-        for text, tree in g.invariants:
+        for text, tree in d.invariants:
             if tree is not None:
                 self.expr(tree.expr, Scope({}))
-        if "game" not in g.procedures:
-            self.error(g.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
-        if getattr(g, "heuristic_tree", None) is not None:
-            self.expr(g.heuristic_tree.expr, Scope({"p": PLAYER}))
+        if "game" not in d.procedures:
+            self.error(d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
+        if d.heuristic_tree is not None:
+            self.expr(d.heuristic_tree.expr, Scope({"p": PLAYER}))
         self.check_cards()
-        for sc in g.scenarios:
+        for sc in d.scenarios:
             self.check_scenario(sc)
-        for t in g.tests:
+        for t in d.tests:
             self.check_test(t)
 
     # declarations ------------------------------------------------------------
     def check_declarations(self) -> None:
-        g = self.g
+        d = self.defn
         spaces = {}
-        for kind, table in (("zone", g.zones), ("counter", g.counters), ("attribute", g.attributes),
+        for kind, table in (("zone", d.zones), ("counter", d.counters), ("attribute", d.attributes),
                             ("procedure", {})):
-            for name, d in table.items():
+            for name, decl in table.items():
                 key = fold(name)
                 if key in spaces:
                     other_kind, _ = spaces[key]
-                    self.error(d.pos, f"'{name}' is both {_a(other_kind)} and {_a(kind)}",
+                    self.error(decl.pos, f"'{name}' is both {_a(other_kind)} and {_a(kind)}",
                                "give each zone, counter and attribute its own name")
                 else:
-                    spaces[key] = (kind, d)
+                    spaces[key] = (kind, decl)
                 if key in SPECIAL_NAMES or key in PROPERTIES:
-                    self.error(d.pos, f"'{name}' is a reserved name", "choose another name")
-        scope_words = set(SCOPE_WORDS) | set(g.components)
-        for table in (g.zones, g.counters):
-            for d in table.values():
-                for s in d.scope:
+                    self.error(decl.pos, f"'{name}' is a reserved name", "choose another name")
+        scope_words = set(SCOPE_WORDS) | set(d.components)
+        for table in (d.zones, d.counters):
+            for decl in table.values():
+                for s in decl.scope:
                     if s not in scope_words:
-                        self.error(d.pos, f"unknown scope '{s}' for '{d.name}'",
+                        self.error(decl.pos, f"unknown scope '{s}' for '{decl.name}'",
                                    did_you_mean(s, scope_words) or "scopes: " + ", ".join(sorted(scope_words)))
-        for c in g.counters.values():
-            if isinstance(c.supply, str) and c.supply not in g.counters:
+        for c in d.counters.values():
+            if isinstance(c.supply, str) and c.supply not in d.counters:
                 self.error(c.pos, f"counter '{c.name}' shares the supply of unknown counter '{c.supply}'",
-                           did_you_mean(c.supply, g.counters))
+                           did_you_mean(c.supply, d.counters))
             for z in c.keep_in:
-                if z not in g.zones:
-                    self.error(c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, g.zones))
-        for kind, attrs in g.components.items():
+                if z not in d.zones:
+                    self.error(c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, d.zones))
+        for kind, attrs in d.components.items():
             for a in attrs:
-                if a not in g.attributes:
-                    self.error(getattr(g, "attribute_name_pos", {}).get((kind, a), g.pos),
-                               f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, g.attributes))
-        for z in g.tags_kept_in or []:
-            if z not in g.zones:
-                self.error(g.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, g.zones))
-        for a in g.report_by:
-            if a not in g.attributes:
-                self.error(g.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, g.attributes))
-        if g.discard is not None and g.discard not in g.zones:
-            self.error(g.pos, f"unknown zone '{g.discard}' for the discard", did_you_mean(g.discard, g.zones))
-        if g.score is not None and g.score not in g.counters:
-            self.error(g.score.pos, f"unknown counter '{g.score}' for the score", did_you_mean(g.score, g.counters))
-        for o in g.options.values():
+                if a not in d.attributes:
+                    self.error(d.attribute_name_pos.get((kind, a), d.pos),
+                               f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, d.attributes))
+        for z in d.tags_kept_in or []:
+            if z not in d.zones:
+                self.error(d.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, d.zones))
+        for a in d.report_by:
+            if a not in d.attributes:
+                self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
+        if d.discard is not None and d.discard not in d.zones:
+            self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
+        if d.score is not None and d.score not in d.counters:
+            self.error(d.score.pos, f"unknown counter '{d.score}' for the score", did_you_mean(d.score, d.counters))
+        for o in d.options.values():
             if o.values is not None and o.default not in o.values:
                 self.error(o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
-        if g.min_players > g.max_players:
-            self.error(getattr(g, "players_pos", g.pos),
-                       f"players.min ({g.min_players}) is more than players.max ({g.max_players})")
-        for count, teams in g.teams.items():
+        if d.min_players > d.max_players:
+            self.error(d.players_pos or d.pos,
+                       f"players.min ({d.min_players}) is more than players.max ({d.max_players})")
+        for count, teams in d.teams.items():
             seats = [s for t in teams for s in t]
             if sorted(seats) != list(range(count)):
-                self.error(g.pos, f"the teams for {count} players must name each seat 1..{count} once")
-        for name, args in g.events.items():
+                self.error(d.pos, f"the teams for {count} players must name each seat 1..{count} once")
+        for name, args in d.events.items():
             for a in args:
                 if fold(a) in SPECIAL_NAMES:
-                    self.error(g.pos, f"event '{name}' has an argument named '{a}', a reserved name")
+                    self.error(d.pos, f"event '{name}' has an argument named '{a}', a reserved name")
 
     # keywords ----------------------------------------------------------------
     def check_keywords(self) -> None:
-        g = self.g
+        d = self.defn
         seen = {}
-        for kw in g.keywords:
+        for kw in d.keywords:
             key = tuple((k, v) for k, v, _ in kw.words)
             if key in seen:
                 self.error(kw.pos, f"keyword '{kw.pattern}' is defined twice (first at line {seen[key].pos.line} "
@@ -187,12 +178,12 @@ class Checker:
             used = {v for k, v, _ in kw.words if k == "param"} | ({kw.effect_param} if kw.effect_param else set())
             for p, t in kw.params.items():
                 if p not in used:
-                    self.error(getattr(kw, "params_pos", {}).get(p, kw.pos),
+                    self.error(kw.params_pos.get(p, kw.pos),
                                f"parameter '{p}' does not appear in the pattern '{kw.pattern}'",
                                "write it in the pattern in capitals, as the card prints the value")
             names = {}
             for p, t in kw.params.items():
-                names[p] = {"number": NUM, "class": CLASS, "name": STR, "effect": "effect", "condition": BOOL}.get(t, ANY)
+                names[p] = _PARAM_TYPES.get(t, ANY)
             for tree in kw.trees:
                 if tree is not None:
                     self.ability(tree, names, owner=kw)
@@ -200,17 +191,17 @@ class Checker:
 
     def check_keyword_cycles(self) -> None:
         graph: dict[int, list] = {}
-        for kw in self.g.keywords:
+        for kw in self.defn.keywords:
             refs = []
             for tree in kw.trees:
                 for n in N.walk(tree):
                     if isinstance(n, N.Phrase):
                         target = self.match_phrase(n, quiet=True, params=kw.params)
                         if target is not None:
-                            refs.append(target[0])
+                            refs.append(target.keyword)
             graph[id(kw)] = refs
         reported = set()
-        for start in self.g.keywords:
+        for start in self.defn.keywords:
             path = self._cycle_from(start, graph, [])
             if path and id(path[0]) not in reported:
                 reported.update(id(k) for k in path)
@@ -232,117 +223,20 @@ class Checker:
         return None
 
     def match_phrase(self, phrase: N.Phrase, quiet=False, params=None):
-        """The keyword a printed phrase uses and its bindings, or None (reporting why unless quiet)."""
-        words = phrase.words
-        if not words or words[0].kind != "name":
+        """The keyword a printed phrase uses and its bindings (a KeywordUse), or None, reporting
+        why unless `quiet`. Inside a keyword's definition, `params` are its own parameters."""
+        result = self.keywords.match(phrase, params)
+        if isinstance(result, Mismatch):
             if not quiet:
-                self.error(phrase.pos, "expected a keyword")
+                self.error(result.pos, result.message, result.hint)
             return None
-        candidates = self.keywords_by_first.get(fold(words[0].value), [])
-        failures = []
-        for kw in candidates:
-            self._outer_params = params or {}
-            bindings, why = self._match(kw, words, phrase.body)
-            self._outer_params = {}
-            if bindings is not None:
-                return kw, bindings
-            failures.append((kw, why))
-        if quiet:
-            return None
-        if params and len(words) == 1 and words[0].value in params:
-            return None
-        if not candidates:
-            text = " ".join(str(w.value) if w.kind != "expr" else "(...)" for w in words)
-            names = sorted({k.pattern for k in self.g.keywords})
-            hint = did_you_mean(words[0].value, {k.name: k for k in self.g.keywords})
-            self.error(words[0].pos, f"unknown keyword '{text}'",
-                       hint or (("known keywords: " + ", ".join(names[:8]) + ("..." if len(names) > 8 else ""))
-                                if names else "define it in a keyword library (kind: keywords)"))
-            return None
-        kw, (pos, message, hint) = max(failures, key=lambda f: (f[1][0].line, f[1][0].column))
-        self.error(pos, message, hint)
-        return None
-
-    def _match(self, kw: KeywordDef, words, body):
-        """Bindings when `words` fit the pattern of `kw`, else (None, (pos, message, hint))."""
-        def usage():  # for a hint: made only when the words do not fit
-            return f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
-                                        if kw.params else " takes no value")
-        result = self._match_from(kw, kw.words, 0, words, 0, {})
-        if isinstance(result, dict):
-            if kw.effect_param and body is None:
-                return None, (words[-1].pos, f"keyword '{kw.name}' needs an effect after ':'",
-                              f"write it as {usage().split(' takes')[0]}")
-            if not kw.effect_param and body is not None:
-                return None, (words[-1].pos, f"keyword '{kw.name}' takes no effect after ':'", None)
-            if kw.effect_param:
-                result[kw.effect_param] = body
-            return result, None
-        pos, message = result
-        return None, (pos, message, f"{usage()}")
-
-    def _match_from(self, kw, pat, i, words, j, bound):
-        if i == len(pat):
-            if j == len(words):
-                return bound
-            return (words[j].pos, f"too many values for keyword '{kw.name}': unexpected '{_word_text(words[j])}'")
-        kind, value, _ = pat[i]
-        if j >= len(words):
-            what = f"'{value}'" if kind != "param" else f"a value for {value}"
-            return (words[-1].pos, f"keyword '{kw.name}' is missing {what}")
-        w = words[j]
-        if kind == "lit":
-            if w.kind in ("name", "number") and fold(str(w.value)) == value:
-                return self._match_from(kw, pat, i + 1, words, j + 1, bound)
-            return (w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
-        if kind == "dash":
-            if w.kind == "dash":
-                return self._match_from(kw, pat, i + 1, words, j + 1, bound)
-            return (w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
-        ptype = kw.params.get(value)
-        outer = getattr(self, "_outer_params", None)
-        if outer and w.kind == "name" and outer.get(w.value) == ptype and ptype != "effect":
-            # inside a keyword's definition, its own parameter stands for a value of that type
-            return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: N.Name(w.pos, w.value)})
-        if ptype == "number":
-            if w.kind == "number" or w.kind == "expr":
-                val = w.value if w.kind == "number" else w.value
-                return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: val})
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a number, found '{_word_text(w)}'")
-        if ptype == "class":
-            # a class name may be printed over several words: 'Bio-Consortium', 'Fille de joie'
-            best_error = None
-            for k in range(len(words) - j, 0, -1):
-                chunk = words[j:j + k]
-                if any(c.kind not in ("name", "dash") for c in chunk):
-                    continue
-                text = "".join(("-" if c.kind == "dash" else (" " if n and chunk[n - 1].kind != "dash" else "") + str(c.value))
-                               for n, c in enumerate(chunk))
-                if fold(text) in self.g.classes:
-                    r = self._match_from(kw, pat, i + 1, words, j + k, {**bound, value: self.g.classes[fold(text)][1]})
-                    if isinstance(r, dict):
-                        return r
-                    best_error = best_error or r
-            if best_error:
-                return best_error
-            hint = did_you_mean(str(w.value), [v for _, v in self.g.classes.values()])
-            return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'"
-                    + (f"; {hint}" if hint else ""))
-        if ptype == "name":
-            if w.kind in ("name", "string"):
-                return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: str(w.value)})
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a name, found '{_word_text(w)}'")
-        if ptype == "condition":
-            if w.kind == "expr":
-                return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value})
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a condition in parentheses")
-        return (w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
+        return result
 
     # cards -------------------------------------------------------------------
     def check_cards(self) -> None:
-        g = self.g
+        d = self.defn
         seen = {}
-        for card in g.cards:
+        for card in d.cards:
             key = (card.component, fold(card.id))
             if key in seen:
                 first = seen[key]
@@ -351,7 +245,7 @@ class Checker:
                            "give each card its own id; use 'copies' for several identical cards")
             else:
                 seen[key] = card
-            allowed = g.components.get(card.component, list(g.attributes))
+            allowed = d.components.get(card.component, list(d.attributes))
             for attr, value in card.attrs.items():
                 pos = card.key_pos.get(attr, card.pos)
                 if attr not in allowed:
@@ -359,12 +253,12 @@ class Checker:
                     self.error(pos, f"unknown key '{attr}' for a {card.component}",
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
                     continue
-                if attr in g.attributes:  # else the component's declaration is reported already
-                    self.check_attr_value(g.attributes[attr], value, getattr(value, "pos", pos))
+                if attr in d.attributes:  # else the component's declaration is reported already
+                    self.check_attr_value(d.attributes[attr], value, getattr(value, "pos", pos))
             for t in card.tags:
-                if fold(t) not in g.classes:
+                if fold(t) not in d.classes:
                     self.error(card.key_pos.get("tags", card.pos), f"unknown class '{t}' in tags",
-                               did_you_mean(t, [v for _, v in g.classes.values()]))
+                               did_you_mean(t, [v for _, v in d.classes.values()]))
             for ab in card.abilities:
                 if ab.tree is not None:
                     self.card_ability(ab)
@@ -390,7 +284,7 @@ class Checker:
         attributes and classes do not change while it is checked), not once per card."""
         known = self._class_values_of.get(id(attr))
         if known is None or known[0] is not attr:
-            known = (attr, {fold(x) for x in attr.values} | {k for k, (a, _) in self.g.classes.items()
+            known = (attr, {fold(x) for x in attr.values} | {k for k, (a, _) in self.defn.classes.items()
                                                              if a == attr.name})
             self._class_values_of[id(attr)] = known
         return known[1]
@@ -400,11 +294,11 @@ class Checker:
         if isinstance(tree, N.PhraseAbility):
             found = self.match_phrase(tree.phrase)
             if found is not None:
-                ab.keyword, ab.bindings = found
-                if ab.keyword.effect_param and tree.phrase.body is not None:
+                use = self.found.keyword_uses[ab] = found
+                if use.keyword.effect_param and tree.phrase.body is not None:
                     self.block(tree.phrase.body, Scope(self.bound_names(tree.phrase.body, self.ability_names()),
                                                        in_ability=True))
-                for value in ab.bindings.values():
+                for value in use.bindings.values():
                     if isinstance(value, N.Node):
                         self.expr(value, Scope(self.ability_names(), in_ability=True))
             return
@@ -420,12 +314,12 @@ class Checker:
             return
         if isinstance(tree, N.Trigger):
             names = dict(names)
-            if tree.event not in self.g.events:
+            if tree.event not in self.defn.events:
                 self.error(getattr(tree.event, "pos", tree.pos), f"unknown event '{tree.event}'",
-                           did_you_mean(tree.event, self.g.events)
-                           or ("events: " + ", ".join(self.g.events) if self.g.events else "declare it under events:"))
+                           did_you_mean(tree.event, self.defn.events)
+                           or ("events: " + ", ".join(self.defn.events) if self.defn.events else "declare it under events:"))
             else:
-                for a in self.g.events[tree.event]:
+                for a in self.defn.events[tree.event]:
                     names.setdefault(a, ANY)
             scope = Scope(self.bound_names(tree.body, names), in_ability=True)
             if tree.cond is not None:
@@ -434,42 +328,42 @@ class Checker:
             return
         if isinstance(tree, N.Action):
             for w in tree.windows:
-                if w not in self.g.windows:
-                    self.error(getattr(w, "pos", tree.pos), f"unknown window '{w}'", did_you_mean(w, self.g.windows)
-                               or ("windows: " + ", ".join(self.g.windows) if self.g.windows else "declare it under windows:"))
-            if tree.limit is not None and tree.limit not in self.g.events:
+                if w not in self.defn.windows:
+                    self.error(getattr(w, "pos", tree.pos), f"unknown window '{w}'", did_you_mean(w, self.defn.windows)
+                               or ("windows: " + ", ".join(self.defn.windows) if self.defn.windows else "declare it under windows:"))
+            if tree.limit is not None and tree.limit not in self.defn.events:
                 self.error(tree.pos, f"'once per {tree.limit}': unknown event '{tree.limit}'",
-                           did_you_mean(tree.limit, self.g.events) or "the limit is reset each time this event is signalled")
+                           did_you_mean(tree.limit, self.defn.events) or "the limit is reset each time this event is signalled")
             scope = Scope(self.bound_names(tree.body, names), in_ability=True)
             for cost in tree.costs:
                 if cost.kind in ("pay", "spend"):
                     self.expr(cost.amount, scope)
-                    if cost.name not in self.g.counters:
-                        self.error(cost.pos, f"unknown counter '{cost.name}'", did_you_mean(cost.name, self.g.counters))
+                    if cost.name not in self.defn.counters:
+                        self.error(cost.pos, f"unknown counter '{cost.name}'", did_you_mean(cost.name, self.defn.counters))
                 elif cost.kind == "sacrifice":
-                    if fold(cost.name) not in self.g.classes and names.get(cost.name) != CLASS:
+                    if fold(cost.name) not in self.defn.classes and names.get(cost.name) != CLASS:
                         self.error(cost.pos, f"unknown class '{cost.name}'",
-                                   did_you_mean(cost.name, [v for _, v in self.g.classes.values()]))
+                                   did_you_mean(cost.name, [v for _, v in self.defn.classes.values()]))
             if tree.cond is not None:
                 self.expr(tree.cond, scope)
             self.block(tree.body, scope)
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:
-        tree = getattr(sc, "setup_tree", None)
+        tree = sc.setup_tree
         if tree is not None:
             self.block(tree.body, Scope(self.bound_names(tree.body, {})))
-        for name, (text, tree) in getattr(sc, "procedure_trees", {}).items():
-            if name not in self.g.procedures:
+        for name, (text, tree) in sc.procedure_trees.items():
+            if name not in self.defn.procedures:
                 self.error(getattr(text, "pos", sc.pos), f"scenario replaces unknown procedure '{name}'",
-                           did_you_mean(name, self.g.procedures))
+                           did_you_mean(name, self.defn.procedures))
             if tree is not None:
-                params = {p: ANY for p in self.g.procedures[name].params} if name in self.g.procedures else {}
+                params = {p: ANY for p in self.defn.procedures[name].params} if name in self.defn.procedures else {}
                 self.block(tree.body, Scope(self.bound_names(tree.body, params), proc=name))
         for key, value in (sc.data.get("options") or {}).items():
-            if key not in self.g.options:
+            if key not in self.defn.options:
                 self.error(sc.data["options"].key_pos.get(key, sc.pos), f"unknown option '{key}'",
-                           did_you_mean(key, self.g.options))
+                           did_you_mean(key, self.defn.options))
 
     def check_test(self, t) -> None:
         names = {}
@@ -484,9 +378,9 @@ class Checker:
             if cond is not None:
                 self.expr(cond.expr, scope)
         for key in (t.data.get("options") or {}):
-            if key not in self.g.options:
+            if key not in self.defn.options:
                 self.error(t.data["options"].key_pos.get(key, t.pos), f"unknown option '{key}'",
-                           did_you_mean(key, self.g.options))
+                           did_you_mean(key, self.defn.options))
 
     # statements --------------------------------------------------------------
     def bound_names(self, body, names: dict) -> dict:
@@ -520,14 +414,14 @@ class Checker:
             self.expr(s.what, scope)
             self.expect(s.to, scope, ZONE, "the destination of 'move'")
         elif t in (N.Add, N.Remove, N.Pay):
-            self.expect(s.amount, scope, NUM, "the amount")
+            self.expect(s.amount, scope, NUMBER, "the amount")
             self.expect(s.target, scope, COUNTER, f"the target of '{t.__name__.lower()}'")
         elif t in (N.Gain, N.Lose):
-            self.expect(s.amount, scope, NUM, "the amount")
-            c = self.g.counters.get(s.counter)
+            self.expect(s.amount, scope, NUMBER, "the amount")
+            c = self.defn.counters.get(s.counter)
             if c is None:
-                self.error(s.pos, f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.g.counters)
-                           or ("counters: " + ", ".join(self.g.counters) if self.g.counters else None))
+                self.error(s.pos, f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
+                           or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
             elif not (set(c.scope) & {"player", "team"}):
                 self.error(s.pos, f"'{t.__name__.lower()}' works on counters kept per player or team; "
                                   f"'{s.counter}' is kept per {'/'.join(c.scope)}",
@@ -552,27 +446,27 @@ class Checker:
                 self.error(s.pos, f"'{s.name}' is a reserved name", "choose another name")
             self.expr(s.value, scope)
         elif t is N.Score:
-            self.expect(s.amount, scope, NUM, "the points scored")
-            if self.g.score is None:
+            self.expect(s.amount, scope, NUMBER, "the points scored")
+            if self.defn.score is None:
                 self.error(s.pos, "'score' needs the game to name its score counter", "add 'score: COUNTER' to the game file")
             if s.owner is not None:
                 self.expr(s.owner, scope)
             if s.source is not None:
                 self.expr(s.source, scope)
         elif t is N.Signal:
-            if s.event not in self.g.events:
-                self.error(s.pos, f"unknown event '{s.event}'", did_you_mean(s.event, self.g.events)
+            if s.event not in self.defn.events:
+                self.error(s.pos, f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
                            or "declare it under events: in the game file")
             else:
-                want = len(self.g.events[s.event])
+                want = len(self.defn.events[s.event])
                 if len(s.args) != want:
                     self.error(s.pos, f"event '{s.event}' takes {_n(want, 'argument')}, got {len(s.args)}")
             for a in s.args:
                 self.expr(a, scope)
         elif t is N.CallProc:
-            proc = self.g.procedures.get(s.proc)
+            proc = self.defn.procedures.get(s.proc)
             if proc is None:
-                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.g.procedures))
+                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
             elif len(s.args) != len(proc.params):
                 self.error(s.pos, f"procedure '{s.proc}' takes {_n(len(proc.params), 'argument')}, got {len(s.args)}",
                            f"call {s.proc}({', '.join(proc.params)})" if proc.params else None)
@@ -582,21 +476,21 @@ class Checker:
             self.expect(s.zone, scope, ZONE, "what 'shuffle' shuffles")
         elif t is N.Tag:
             self.expr(s.what, scope)
-            if fold(s.tag) not in self.g.classes:
-                self.error(s.pos, f"unknown class '{s.tag}'", did_you_mean(s.tag, [v for _, v in self.g.classes.values()])
+            if fold(s.tag) not in self.defn.classes:
+                self.error(s.pos, f"unknown class '{s.tag}'", did_you_mean(s.tag, [v for _, v in self.defn.classes.values()])
                            or "declare it under classes: in the game file")
         elif t in (N.TapStmt, N.Reveal, N.Win):
-            self.expr(getattr(s, "what", None) or getattr(s, "who", None), scope)
+            self.expr(s.who if t is N.Win else s.what, scope)
         elif t is N.Exit:
-            if s.proc not in self.g.procedures:
-                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.g.procedures))
+            if s.proc not in self.defn.procedures:
+                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
         elif t in (N.Break, N.Continue):
             if scope.loops == 0:
                 self.error(s.pos, f"'{t.__name__.lower()}' outside a loop", "use 'return' to leave a procedure")
         elif t is N.Roll:
-            self.expect(s.count, scope, NUM, "the number of dice")
+            self.expect(s.count, scope, NUMBER, "the number of dice")
             if s.sides is not None:
-                self.expect(s.sides, scope, NUM, "the number of sides")
+                self.expect(s.sides, scope, NUMBER, "the number of sides")
         elif t is N.Choose:
             self.expr(s.source, scope)
             if s.where is not None:
@@ -610,8 +504,8 @@ class Checker:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
             for o in s.options:
                 if isinstance(o, N.ActionsOption):
-                    if o.window is not None and o.window not in self.g.windows:
-                        self.error(o.pos, f"unknown window '{o.window}'", did_you_mean(o.window, self.g.windows))
+                    if o.window is not None and o.window not in self.defn.windows:
+                        self.error(o.pos, f"unknown window '{o.window}'", did_you_mean(o.window, self.defn.windows))
                     continue
                 if o.source is not None:
                     self.expr(o.source, scope)
@@ -633,7 +527,7 @@ class Checker:
             self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
         elif t is N.Repeat:
             if s.count is not None:
-                self.expect(s.count, scope, NUM, "the number of repetitions")
+                self.expect(s.count, scope, NUMBER, "the number of repetitions")
             self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
         elif t is N.While:
             self.expr(s.cond, scope)
@@ -641,12 +535,11 @@ class Checker:
                 self.report.warning(s.pos, "this loop never runs: its condition is false")
             self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
         elif t is N.Phrase:
-            if len(s.words) == 1 and scope.names.get(s.words[0].value) == "effect":
+            if len(s.words) == 1 and scope.names.get(s.words[0].value) == EFFECT:
                 return  # the effect parameter of a keyword, spliced in
             found = self.match_phrase(s)
             if found is not None:
-                kw, bindings = found
-                self.error(s.pos, f"keyword '{kw.name}' is an ability, not an effect: it is printed on cards, "
+                self.error(s.pos, f"keyword '{found.keyword.name}' is an ability, not an effect: it is printed on cards, "
                                   "not used in a procedure")
         elif t in (N.Log, N.Fail):
             self.check_labels(s.text, s.pos, scope)
@@ -668,34 +561,34 @@ class Checker:
     # expressions -------------------------------------------------------------
     def expect(self, e, scope, want: str, what: str) -> str:
         got = self.expr(e, scope)
-        ok = got == ANY or got == want or (want == NUM and got in _NUMERIC) or (want == COUNTER and got == COUNTER)
+        ok = got == ANY or got == want or (want == NUMBER and got in NUMERIC) or (want == COUNTER and got == COUNTER)
         if want == PLAYER and got in (PLAYER, ANY):
             ok = True
         if not ok:
             hint = None
-            if want == ZONE and got == COMP:
+            if want == ZONE and got == COMPONENT:
                 hint = "a zone is named, e.g. 'market' or 'you.hand'"
-            if want == COUNTER and got == NUM:
+            if want == COUNTER and got == NUMBER:
                 hint = "add to a counter, e.g. 'add 2 to you.resource'"
-            self.error(e.pos, f"{what} must be {_TYPE_WORDS.get(want, want)}, not {_TYPE_WORDS.get(got, got)}", hint)
+            self.error(e.pos, f"{what} must be {word(want)}, not {word(got)}", hint)
         return got
 
     def global_name(self, name: str):
-        g = self.g
-        if name in g.zones and g.zones[name].scope == ("game",):
+        d = self.defn
+        if name in d.zones and d.zones[name].scope == ("game",):
             return ZONE
-        if name in g.counters and g.counters[name].scope == ("game",):
+        if name in d.counters and d.counters[name].scope == ("game",):
             return COUNTER
-        if fold(name) in g.classes:
+        if fold(name) in d.classes:
             return CLASS
         return None
 
     def expr(self, e, scope: Scope) -> str:
         t = type(e)
         if t is N.Number:
-            return NUM
+            return NUMBER
         if t is N.String:
-            return STR
+            return STRING
         if t is N.Bool:
             return BOOL
         if t is N.NoneLit:
@@ -709,8 +602,8 @@ class Checker:
             self.expr(e.key, scope)
             if obj == COUNTER_MAP:
                 return COUNTER
-            if obj in (NUM, BOOL, CLASS):
-                self.error(e.pos, f"cannot index {_TYPE_WORDS[obj]}")
+            if obj in (NUMBER, BOOL, CLASS):
+                self.error(e.pos, f"cannot index {word(obj)}")
             return ANY
         if t is N.Call:
             return self.call(e, scope)
@@ -727,26 +620,32 @@ class Checker:
                 self.expr(e.expr, inner)
             return LIST
         if t is N.BinOp:
+            sides = []
             for side in (e.left, e.right):
                 got = self.expr(side, scope)
-                if got not in _NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
-                    self.error(side.pos, f"'{e.op}' works on numbers, not {_TYPE_WORDS.get(got, got)}")
-            return NUM
+                sides.append(got)
+                if got not in NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
+                    self.error(side.pos, f"'{e.op}' works on numbers, not {word(got)}")
+            if e.op == "+" and (LIST in sides or ZONE in sides):
+                return LIST  # lists and zones join into one list
+            if e.op == "+" and sides == [ANY, ANY]:
+                return ANY  # two numbers, or two lists
+            return NUMBER
         if t is N.Compare:
             left = self.expr(e.left, scope)
             if e.op in ("is", "isnot") and isinstance(e.right, N.Name) and e.right.name not in scope.names \
                     and e.right.name not in SPECIAL_NAMES:
-                if fold(e.right.name) in self.g.classes:
+                if fold(e.right.name) in self.defn.classes:
                     return BOOL
                 if self.global_name(e.right.name) is None:
                     self.error(e.right.pos, f"unknown class '{e.right.name}'",
-                               did_you_mean(e.right.name, [v for _, v in self.g.classes.values()] + list(scope.names)))
+                               did_you_mean(e.right.name, [v for _, v in self.defn.classes.values()] + list(scope.names)))
                     return BOOL
             right = self.expr(e.right, scope)
             if e.op in ("<", "<=", ">", ">="):
                 for side, got in ((e.left, left), (e.right, right)):
-                    if got not in _NUMERIC:
-                        self.error(side.pos, f"'{e.op}' compares numbers, not {_TYPE_WORDS.get(got, got)}")
+                    if got not in NUMERIC:
+                        self.error(side.pos, f"'{e.op}' compares numbers, not {word(got)}")
             return BOOL
         if t is N.BoolOp:
             self.expr(e.left, scope)
@@ -756,8 +655,8 @@ class Checker:
             self.expr(e.operand, scope)
             return BOOL
         if t is N.Neg:
-            self.expect(e.operand, scope, NUM, "the operand of '-'")
-            return NUM
+            self.expect(e.operand, scope, NUMBER, "the operand of '-'")
+            return NUMBER
         if t is N.Condition:
             return self.expr(e.expr, scope)
         return ANY
@@ -766,51 +665,51 @@ class Checker:
         n = e.name
         if n in scope.names:
             return scope.names[n]
-        if n in _SPECIAL_TYPES:
-            return _SPECIAL_TYPES[n]
+        if n in SPECIAL_NAMES:
+            return SPECIAL_NAMES[n].returns
         found = self.global_name(n)
         if found:
             return found
-        g = self.g
-        if n in g.zones:
-            self.error(e.pos, f"zone '{n}' is kept per {'/'.join(g.zones[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if "player" in g.zones[n].scope else f"e.g. 'x.{n}'")
+        d = self.defn
+        if n in d.zones:
+            self.error(e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
+                       f"e.g. 'you.{n}'" if "player" in d.zones[n].scope else f"e.g. 'x.{n}'")
             return ZONE
-        if n in g.counters:
-            self.error(e.pos, f"counter '{n}' is kept per {'/'.join(g.counters[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if "player" in g.counters[n].scope else f"e.g. 'x.{n}'")
+        if n in d.counters:
+            self.error(e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
+                       f"e.g. 'you.{n}'" if "player" in d.counters[n].scope else f"e.g. 'x.{n}'")
             return COUNTER
-        visible = list(scope.names) + list(_SPECIAL_TYPES) + [z for z, d in g.zones.items() if d.scope == ("game",)] \
-            + [c for c, d in g.counters.items() if d.scope == ("game",)] + [v for _, v in g.classes.values()]
+        visible = list(scope.names) + list(SPECIAL_NAMES) + [z for z, zd in d.zones.items() if zd.scope == ("game",)] \
+            + [c for c, cd in d.counters.items() if cd.scope == ("game",)] + [v for _, v in d.classes.values()]
         self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, visible))
         return ANY
 
     def attr(self, e: N.Attr, scope: Scope) -> str:
         if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in scope.names:
-            if e.name not in self.g.options:
-                self.error(e.pos, f"unknown option '{e.name}'", did_you_mean(e.name, self.g.options)
-                           or ("options: " + ", ".join(self.g.options) if self.g.options else "the game declares no options"))
+            if e.name not in self.defn.options:
+                self.error(e.pos, f"unknown option '{e.name}'", did_you_mean(e.name, self.defn.options)
+                           or ("options: " + ", ".join(self.defn.options) if self.defn.options else "the game declares no options"))
             return ANY
         if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in scope.names:
-            if e.name not in self.g.data:
-                self.error(e.pos, f"unknown data table '{e.name}'", did_you_mean(e.name, self.g.data))
+            if e.name not in self.defn.data:
+                self.error(e.pos, f"unknown data table '{e.name}'", did_you_mean(e.name, self.defn.data))
             return ANY
         obj = self.expr(e.obj, scope)
-        g = self.g
+        d = self.defn
         n = e.name
-        if n in g.zones:
+        if n in d.zones:
             return ZONE
-        if n in g.counters:
-            return COUNTER_MAP if len(g.counters[n].scope) == 2 else COUNTER
-        if n in g.attributes:
+        if n in d.counters:
+            return COUNTER_MAP if len(d.counters[n].scope) == 2 else COUNTER
+        if n in d.attributes:
             return self.attr_types.get(n, ANY)
-        if n in _PROPERTY_TYPES:
-            return _PROPERTY_TYPES[n]
-        if obj in ("options", "data"):
+        if n in PROPERTIES:
+            return PROPERTIES[n].returns
+        if obj in (OPTIONS, DATA):
             return ANY
-        if obj in (ANY, NODE) and any(n in node for b in g.boards for node in b.nodes.values()):
+        if obj in (ANY, NODE) and any(n in node for b in d.boards for node in b.nodes.values()):
             return ANY
-        candidates = list(g.zones) + list(g.counters) + list(g.attributes) + list(_PROPERTY_TYPES)
+        candidates = list(d.zones) + list(d.counters) + list(d.attributes) + list(PROPERTIES)
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
             pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner
@@ -819,32 +718,38 @@ class Checker:
 
     def call(self, e: N.Call, scope: Scope) -> str:
         b = FUNCTIONS.get(e.func)
-        for a in e.args:
-            self.expr(a, scope)
-        if b is None and e.func in self.g.functions:
-            f = self.g.functions[e.func]
-            if len(e.args) != len(f.params):
-                self.error(e.pos, f"{e.func}() takes {_n(len(f.params), 'argument')}, got {len(e.args)}",
-                           f"{e.func}({', '.join(f.params)})")
-            return ANY
         if b is None:
-            self.error(e.pos, f"unknown function '{e.func}'", did_you_mean(e.func, list(FUNCTIONS) + list(self.g.functions)))
+            for a in e.args:
+                self.expr(a, scope)
+            if e.func in self.defn.functions:
+                f = self.defn.functions[e.func]
+                if len(e.args) != len(f.params):
+                    self.error(e.pos, f"{e.func}() takes {_n(len(f.params), 'argument')}, got {len(e.args)}",
+                               f"{e.func}({', '.join(f.params)})")
+            else:
+                self.error(e.pos, f"unknown function '{e.func}'",
+                           did_you_mean(e.func, list(FUNCTIONS) + list(self.defn.functions)))
             return ANY
         n = len(e.args)
         if not b.min_args <= n <= b.max_args:
             want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
-            self.error(e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}")
-        if e.func in ("card", "cards") and e.args and isinstance(e.args[0], N.String) \
-                and fold(e.args[0].value) not in {fold(c.id) for c in self.g.cards}:
-            self.error(e.args[0].pos, f"no card with id '{e.args[0].value}'",
-                       did_you_mean(e.args[0].value, [c.id for c in self.g.cards]))
-        if e.func == "option" and e.args and isinstance(e.args[0], N.String) and e.args[0].value not in self.g.options:
-            self.error(e.args[0].pos, f"unknown option '{e.args[0].value}'", did_you_mean(e.args[0].value, self.g.options))
-        return _FUNC_TYPES.get(e.func, ANY)
+            self.error(e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}",
+                       " or ".join(b.forms))
+            for a in e.args:
+                self.expr(a, scope)
+        else:
+            for a, want in zip(e.args, b.arg_types(n)):
+                got = self.expr(a, scope)
+                if not accepts(want, got):
+                    self.error(a.pos, f"{e.func}() takes {word(want)} here, not {word(got)}", " or ".join(b.forms))
+        b.check(self, e)
+        return b.returns
 
-
-def _word_text(w) -> str:
-    return "(...)" if w.kind == "expr" else str(w.value)
+    def card_ids(self) -> set:
+        """The folded ids of the pack's cards (made once: `card("...")` may be called often)."""
+        if self._card_ids is None:
+            self._card_ids = {fold(c.id) for c in self.defn.cards}
+        return self._card_ids
 
 
 def _show(value) -> str:
@@ -859,7 +764,8 @@ def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def check_pack(defn: GameDef, report: Report):
+def check_pack(defn: GameDef, report: Report) -> "Findings":
     """Stage 4 over a pack: every error to `report`; returns what the checker found."""
-    Checker(defn, report).check()
-    return None
+    checker = Checker(defn, report)
+    checker.check()
+    return checker.found

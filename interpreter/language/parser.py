@@ -23,7 +23,7 @@ from .fastparse import MAX_DEPTH, _FastParser
 from ..resources import grammar_path
 from ..content.source import position
 from .syntax_errors import _dedent_position, _syntax_error, _text_lines
-from .tonodes import Located, _ToNodes  # noqa: F401 (Located: the type of the names it gives)
+from .tonodes import _ToNodes
 
 START_SYMBOLS = ("procedure", "ability", "condition")
 

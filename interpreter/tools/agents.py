@@ -30,7 +30,7 @@ import sys
 import weakref
 from typing import Protocol
 
-from ..engine.values import Rng, Seat
+from ..engine.values import Rng
 
 
 class Quit(Exception):
@@ -70,14 +70,14 @@ class SeatView:
     @property
     def game(self):
         """The static definition of the game (titles, zones, counters): no state in it."""
-        return self._state.g
+        return self._state.program
 
     # lookahead --------------------------------------------------------------------
     def determinised(self, rng: Rng):
         """A copy of the state in which what the seat cannot see is redrawn (see the module doc)."""
         from ..engine.observe import _may_see
         st = self._state.clone()
-        g = st.g
+        g = st.program
         for key, comps in st.zones.items():
             if len(comps) > 1 and not _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat):
                 rng.shuffle(comps)
@@ -174,28 +174,11 @@ def _make_evaluator(cg):
     return evaluate
 
 
-def heuristic(cg):
+def heuristic(program):
     """`f(state, seat) -> number`: the game's `heuristic:` of player p, or the seat's score."""
-    text = cg.defn.heuristic
-    if not text:
-        return lambda st, seat: st.scores()[seat]
-    from ..compile.context import Ctx
-    from ..engine.code import Code
-    from ..language.parser import parse
-    from ..engine.state import Frame
-    tree = getattr(cg.defn, "heuristic_tree", None)
-    if tree is None:
-        tree = parse(text, "condition", path=f"{cg.id}: heuristic")
-    code = Code("heuristic", "heuristic")
-    fn = cg.compiler.expr(tree, Ctx(cg, code, locals_=["p"]))
-
-    def value(st, seat):
-        p = Seat(seat)
-        v = fn(st, Frame(code, 0, {"p": p}, None, p))
-        if v is None:
-            return 0
-        return int(v) if isinstance(v, bool) else v
-    return value
+    if program.heuristic is not None:
+        return program.heuristic
+    return lambda st, seat: st.scores()[seat]
 
 
 class HumanAgent:

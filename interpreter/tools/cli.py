@@ -229,13 +229,13 @@ def cmd_test(args) -> int:
     game = _load_only(args)
     if isinstance(game, int):
         return game
-    tests = game.compiled.defn.tests
+    tests = game.program.defn.tests
     if args.rule:
         tests = [t for t in tests if any(r in t.rules for r in args.rule)]
     if args.k:
         tests = [t for t in tests if args.k.casefold() in t.name.casefold()]
     if not tests:
-        return _usage_error(args, "no rules test matches" if game.compiled.defn.tests else f"{game.id} has no rules test")
+        return _usage_error(args, "no rules test matches" if game.program.defn.tests else f"{game.id} has no rules test")
     passed = failed = 0
     for t in tests:
         r = run_test(game, t)
@@ -257,7 +257,7 @@ def cmd_explain(args) -> int:
     game = _load_only(args)
     if isinstance(game, int):
         return game
-    card, hint = find_card(game.compiled.defn, args.card)
+    card, hint = find_card(game.program.defn, args.card)
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card))

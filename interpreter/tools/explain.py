@@ -63,7 +63,7 @@ def _value(v) -> str:
 
 
 def explain(game, card) -> str:
-    defn = game.compiled.defn
+    defn = game.program.defn
     out = [f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
     if card.copies != 1:
         out.append(f"  copies: {card.copies}")
@@ -72,9 +72,9 @@ def explain(game, card) -> str:
     attrs = [f"{k}: {v}" for k, v in card.attrs.items()]
     if attrs:
         out.append("  " + "; ".join(attrs))
-    cg = game.compiled
-    index = next(i for i, c in enumerate(cg.comp_card) if c is card)
-    classes = sorted(cg.comp_classes[index])
+    program = game.program
+    index = next(i for i, c in enumerate(program.comp_card) if c is card)
+    classes = sorted(program.comp_classes[index])
     if classes:
         out.append("  classes (for 'is'): " + ", ".join(classes))
     if card.authored:
@@ -83,9 +83,10 @@ def explain(game, card) -> str:
         out.append("  no ability")
     for n, ab in enumerate(card.abilities, 1):
         out.append(f"  ability {n}: \"{ab.text.strip()}\"  ({_where(ab.pos)})")
-        if ab.keyword is not None:
-            kw = ab.keyword
-            binds = ", ".join(f"{k} = {_value(v)}" for k, v in ab.bindings.items())
+        use = program.found.keyword_uses.get(ab)
+        if use is not None:
+            kw = use.keyword
+            binds = ", ".join(f"{k} = {_value(v)}" for k, v in use.bindings.items())
             out.append(f"    keyword '{kw.pattern}' ({_where(kw.pos)}){', family ' + kw.family if kw.family else ''}"
                        + (f", with {binds}" if binds else ""))
             for tree, text in zip(kw.trees, kw.ability_texts):

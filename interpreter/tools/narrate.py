@@ -132,7 +132,7 @@ class Narrator:
         if key is None or self.seat is None:
             return self.seat is None
         st = self.state
-        g = st.g
+        g = st.program
         try:
             return _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat)
         except (KeyError, ValueError, IndexError):
@@ -147,7 +147,7 @@ class Narrator:
     def sees_counter(self, key: str) -> bool:
         if self.seat is None:
             return True
-        g = self.state.g
+        g = self.state.program
         name = key.split("#", 1)[0]
         cdef = g.defn.counters.get(name)
         if cdef is None:
@@ -160,7 +160,7 @@ class Narrator:
     def hidden_titles(self) -> set:
         """Titles of components in zones the seat cannot see, less those it can see somewhere."""
         st = self.state
-        g = st.g
+        g = st.program
         hidden, shown = set(), set()
         for key, comps in st.zones.items():
             (shown if self.sees_zone(key) else hidden).update(g.comp_card[c].title for c in comps)
@@ -199,7 +199,7 @@ class Narrator:
         return not any(h in ev["label"] for h in hidden)
 
     def zone(self, key) -> str:
-        return zone_name(self.state.g, key, self.seat, _Sees(self), self.state.n)
+        return zone_name(self.state.program, key, self.seat, _Sees(self), self.state.n)
 
     # telling -------------------------------------------------------------------------
     def flush(self) -> None:
@@ -213,7 +213,7 @@ class Narrator:
 
     def tell(self, ev: dict) -> str | None:
         st = self.state
-        g = st.g
+        g = st.program
         seat = self.seat
         t = ev.get("type")
         if t == "start":

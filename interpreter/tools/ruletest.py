@@ -29,9 +29,9 @@ class TestResult:
 
 
 def _compile(game: Game, test, part: str, tree, locals_):
-    cg = game.compiled
+    cg = game.program
     code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
-    ctx = Ctx(cg, code, locals_=locals_)
+    ctx = Ctx(code, locals_=locals_)
     cg.compiler.body(tree.body, ctx)
     return code, ctx.locals
 
@@ -76,9 +76,9 @@ def run_test(game: Game, test) -> TestResult:
         return res
     from ..engine.state import Frame
     failures = []
-    cg = game.compiled
+    cg = game.program
     for text, tree in test.then:
-        fn = cg.compiler.expr(tree, Ctx(cg, Code("then", "then"), locals_=names))
+        fn = cg.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))
         try:
             ok = fn(st, Frame(None, 0, env, None, None))
         except GameFault as exc:
@@ -93,4 +93,4 @@ def run_test(game: Game, test) -> TestResult:
 
 
 def run_tests(game: Game) -> list[TestResult]:
-    return [run_test(game, t) for t in game.compiled.defn.tests]
+    return [run_test(game, t) for t in game.program.defn.tests]

@@ -98,7 +98,7 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
 def _credits(state) -> list:
     """Points each card brought each seat: [card id, seat, points] (team points count for each member).
     The pieces each player owns a copy of are left out: they are no card of the game."""
-    g = state.g
+    g = state.program
     out: dict = {}
     for (c, key), points in state.credit.items():
         if g.comp_owner[c] is not None:
@@ -233,13 +233,13 @@ def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
         "games_per_second": round(len(results) / seconds, 2) if seconds > 0 else None,
         "decisions_per_second": round(total_decisions / seconds, 1) if seconds > 0 else None,
     }
-    teams = game.compiled.teams_for(n)
+    teams = game.program.teams_for(n)
     if any(len(t) > 1 for t in teams):
         out["teams"] = [[s + 1 for s in t] for t in teams]
         tw = [sum(1 for r in done if r.winners and any(s in r.winners for s in t)) for t in teams]
         out["team_wins"] = tw
         out["team_win_rates"] = [_rate(k, c) for k in tw]
-    by = spec.by or list(game.compiled.defn.report_by)
+    by = spec.by or list(game.program.defn.report_by)
     if by:
         out["by"] = {a: _by_attribute(game, done, a) for a in by}
         out["cards"] = _by_card(game, done)
@@ -254,8 +254,8 @@ def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
 
 
 def _card_attr(game, card_id: str, attribute: str):
-    card = game.compiled.defn.cards_by_id()[card_id]
-    value = card.attrs.get(attribute, game.compiled.defn.attributes[attribute].default)
+    card = next(c for c in game.program.defn.cards if c.id == card_id)
+    value = card.attrs.get(attribute, game.program.defn.attributes[attribute].default)
     return str(value) if value is not None else "–"
 
 

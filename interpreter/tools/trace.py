@@ -68,7 +68,7 @@ def source_of(game, name_or_path: str | None = None) -> str | None:
     from ..content.pack import shipped_game
     if shipped_game(game.id) is not None and (name_or_path is None or name_or_path == game.id):
         return None
-    return str(Path(game.compiled.root).resolve())
+    return str(Path(game.program.root).resolve())
 
 
 def make_header(game, players: int, seed: int, options: dict, choices: list, *, agents=None,
@@ -96,7 +96,7 @@ def result_of(state, error=None) -> dict:
 
 def write_trace(path, game, header: dict, events) -> Path:
     """Write a header and events (raw engine events) to a JSON-lines file."""
-    places = _Places(game.compiled.root)
+    places = _Places(game.program.root)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     events = list(events or [])
@@ -178,7 +178,7 @@ def replay(path, out=None, err=None) -> int:
     except LoadError as exc:
         print(str(exc), file=err)
         return 1
-    places = _Places(game.compiled.root)
+    places = _Places(game.program.root)
     state = None
     problem = None  # a divergence found while applying the choices
     fault = None  # the fault the replayed game ended in
@@ -260,7 +260,7 @@ def error_record(exc) -> dict:
 
 
 def portable_message(game, message: str) -> str:
-    return _norm(message, _Places(game.compiled.root))
+    return _norm(message, _Places(game.program.root))
 
 
 def default_trace_name(game_id: str, seed: int, index: int | None = None) -> str:

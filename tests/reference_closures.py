@@ -1,23 +1,33 @@
-"""Expressions compiled to a tree of Python closures: the reference compiler.
+"""Expressions compiled to a tree of Python closures: the reference compiler, for tests.
 
-The engine runs expressions compiled to Python source (`pygen`). This second,
-independent compiler of the same trees is kept as a reference: a test
-compares the two on every game function along random games, so that a
-mistake in the generated code shows.
+The engine runs expressions compiled to Python source (`compile.expressions`),
+with many special cases. This second, plain and independent compiler of the
+same checked trees is the reference: a test compares the two on every game
+function along random games, so that a mistake in the generated code shows.
+It calls the run-time implementation of every built-in (`run` of its record)
+and never keeps a result.
 """
 from __future__ import annotations
 
-from ..language import nodes as N
-from ..engine.library import _FUNCS, _PROPERTIES, _index, _iter, _num, _same, iterate
-from ..names import fold
-from ..engine.state import GameFault
-from ..engine.values import Comp, CounterMap, Team, ZoneRef
+from interpreter.compile.context import ClassName, Computed, Const
+from interpreter.engine.library import attribute, counter_key, index, iterate, iterate_at, node_attribute, number, same
+from interpreter.engine.state import Frame, GameFault
+from interpreter.engine.values import Comp, CounterMap, Team, ZoneRef
+from interpreter.language import nodes as N
+from interpreter.language.builtins import FUNCTIONS, PROPERTIES
+from interpreter.names import fold
 
 _MISSING = object()
+_iter, _num, _same, _index = iterate_at, number, same, index
 
 
-class ClosureExprs:
-    """The closure compiler of expressions, mixed into `compiler.Compiler`."""
+class ClosureCompiler:
+    """Compiles expressions of one program (compile.program.Program) to closures."""
+
+    def __init__(self, program):
+        self.program = self.cg = program
+        self.g = program.defn
+        self.bodies: dict = {}  # game function -> [its body as a closure]
 
     def closure(self, e, ctx):
         """The same expression as a tree of closures (kept to cross-check the generated code)."""
@@ -46,11 +56,13 @@ class ClosureExprs:
         n = e.name
         pos = e.pos
         if n in ctx.consts:
-            kind, value = ctx.consts[n][0], ctx.consts[n][1]
-            if kind == "const":
-                return lambda st, fr: value
-            if kind == "expr":
-                return value  # compiled in the card's context
+            bound = ctx.consts[n]
+            if isinstance(bound, Const):
+                return lambda st, fr: bound.value
+            if isinstance(bound, ClassName):
+                return lambda st, fr: bound.key
+            if isinstance(bound, Computed):
+                return bound.fn  # compiled in the card's context
         if n in ctx.locals:
             def local(st, fr):
                 try:
@@ -65,9 +77,9 @@ class ClosureExprs:
         if n == "cause":
             return lambda st, fr: fr.env.get("cause")
         if n == "players":
-            return lambda st, fr: st.g.seats[st.n]
+            return lambda st, fr: st.program.seats[st.n]
         if n == "teams":
-            return lambda st, fr: tuple(Team(i) for i in range(len(st.g.teams_for(st.n))))
+            return lambda st, fr: tuple(Team(i) for i in range(len(st.program.teams_for(st.n))))
         if n == "player_count":
             return lambda st, fr: st.n
         g = self.g
@@ -95,25 +107,27 @@ class ClosureExprs:
         obj = self.closure(e.obj, ctx)
         if n in g.zones:
             zname = n
-            from ..engine.runtime import _zone
+            from interpreter.engine.library import zone_key
             team_scoped = g.zones[n].scope[0] == "team"
-            return lambda st, fr: _zone(st, obj(st, fr), zname, team_scoped, pos)
+            return lambda st, fr: zone_key(st, obj(st, fr), zname, team_scoped, pos)
         if n in g.counters:
             cdef = g.counters[n]
             if len(cdef.scope) == 2:
                 return lambda st, fr: CounterMap(n, obj(st, fr))
-            keyf = self._counter_key_from(obj, cdef, pos)
+            team_scoped = cdef.scope[0] == "team"
+
+            def keyf(st, fr):
+                return counter_key(st, obj(st, fr), n, team_scoped, pos)
             init = cdef.initial
             return lambda st, fr: st.counters.get(keyf(st, fr), init)
         if n in g.attributes:
-            from ..engine.runtime import _attr
             attr_values = self.cg.comp_attrs.get(n)
-            return lambda st, fr: _attr(st, obj(st, fr), n, attr_values, pos)
-        prop = _PROPERTIES.get(n)
+            return lambda st, fr: attribute(st, obj(st, fr), n, attr_values, pos)
+        prop = PROPERTIES.get(n)
         if prop is not None:
-            return lambda st, fr: prop(st, obj(st, fr), pos)
-        from ..engine.runtime import _node_attr
-        return lambda st, fr: _node_attr(st, obj(st, fr), n, pos)
+            run = prop.run
+            return lambda st, fr: run(st, obj(st, fr), pos)
+        return lambda st, fr: node_attribute(st, obj(st, fr), n, pos)
 
     def x_Index(self, e, ctx):
         obj = self.closure(e.obj, ctx)
@@ -125,9 +139,9 @@ class ClosureExprs:
         if e.func == "select":
             test, yes, no = (self.closure(a, ctx) for a in e.args)
             return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
-        if e.func not in _FUNCS:
+        if e.func not in FUNCTIONS:
             return self.user_call(e, ctx)
-        impl = _FUNCS[e.func]
+        impl = FUNCTIONS[e.func].run
         args = [self.closure(a, ctx) for a in e.args]
         pos = e.pos
         if len(args) == 1:
@@ -139,38 +153,24 @@ class ClosureExprs:
         return lambda st, fr: impl(st, pos, *[a(st, fr) for a in args])
 
     def user_call(self, e, ctx):
-        """A call of a function the game defines: its body runs with the arguments bound."""
+        """A call of a function the game defines: its body, compiled to closures too, runs in a
+        frame of its own with the arguments bound. No result is kept: a reference recomputes."""
+        from interpreter.compile.context import Ctx
+        from interpreter.engine.code import Code
         f = self.g.functions[e.func]
-        body = self.cg.function_body(f.name)
+        cell = self.bodies.get(f.name)
+        if cell is None:  # a one-cell list, filled once: functions may call each other in any order
+            cell = self.bodies[f.name] = [None]
+            cell[0] = self.closure(f.tree, Ctx(Code(f"function:{f.name}", "function"), locals_=f.params))
         args = [self.closure(a, ctx) for a in e.args]
-        params = f.params
-        pos = e.pos
-        name = f.name
-        pure, contextual = self.cg.function_traits(name)
-        from ..engine.state import Frame
+        params, pos = f.params, e.pos
 
         def call(st, fr):
             values = tuple(a(st, fr) for a in args)
-            key = None
-            if pure:
-                # a game function gives the same result until the state changes
-                if st.memo_version != st.version:
-                    st.memo.clear()
-                    st.memo_version = st.version
-                key = (name, values, fr.me, fr.you) if contextual else (name, values)
-                try:
-                    return st.memo[key]
-                except KeyError:
-                    pass
-                except TypeError:  # an unhashable argument (a list): no memo
-                    key = None
             try:
-                result = body[0](st, Frame(None, 0, dict(zip(params, values)), fr.me, fr.you))
+                return cell[0](st, Frame(None, 0, dict(zip(params, values)), fr.me, fr.you))
             except RecursionError:
                 raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
-            if key is not None:
-                st.memo[key] = tuple(result) if type(result) is list else result
-            return result
         return call
 
     def x_ListLit(self, e, ctx):
@@ -269,7 +269,7 @@ class ClosureExprs:
         op, pos = e.op, e.pos
         a = self.closure(e.left, ctx)
         if op in ("is", "isnot"):
-            cls = self.class_key(e.right, ctx)
+            cls = self.program.compiler.gen.class_key(e.right, ctx)
             if cls is not None:
                 classes = self.cg.comp_classes
                 negate = op == "isnot"

@@ -1,0 +1,56 @@
+"""Stage 5's driver: a checked pack compiled into its `Program`.
+
+    program = compile_game(defn, found, root)
+
+Reads as the order of the work: the tables, then the procedures, the abilities
+of the cards, the invariants and the heuristic.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.code import Code
+from ..engine.state import Frame
+from ..engine.values import Seat
+from .abilities import AbilityCompiler
+from .analysis import Analysis
+from .context import Ctx
+from .program import Program
+from .statements import Compiler
+
+
+def compile_game(defn, found, root: Path) -> Program:
+    """The compiled program of pack `defn`, checked (`found`: what the checker found)."""
+    program = Program(defn, found, root)
+    compiler = program.compiler = Compiler(program, Analysis(defn, found))
+    compile_procedures(program, compiler)
+    AbilityCompiler(program, compiler, found).compile_all()
+    program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", "invariant"))))
+                          for text, tree in defn.invariants]
+    program.heuristic = compile_heuristic(defn, compiler)
+    return program
+
+
+def compile_procedures(program: Program, compiler: Compiler) -> None:
+    defn = program.defn
+    for name in defn.procedures:  # every code first: a procedure may call one declared after it
+        code = program.procs[name] = Code(f"proc:{name}", "proc", proc=name)
+        program.codes[code.name] = code
+    for name, proc in defn.procedures.items():
+        compiler.body(proc.tree.body, Ctx(program.procs[name], locals_=proc.params))
+
+
+def compile_heuristic(defn, compiler: Compiler):
+    """The game's `heuristic:` as `f(state, seat) -> number` (of player `p`), or None."""
+    if defn.heuristic_tree is None:
+        return None
+    code = Code("heuristic", "heuristic")
+    fn = compiler.expr(defn.heuristic_tree, Ctx(code, locals_=["p"]))
+
+    def value(st, seat):
+        p = Seat(seat)
+        v = fn(st, Frame(code, 0, {"p": p}, None, p))
+        if v is None:
+            return 0
+        return int(v) if isinstance(v, bool) else v
+    return value

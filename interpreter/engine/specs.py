@@ -1,0 +1,49 @@
+"""What compiled content hands the machine: the decisions, menus, triggers and actions
+it runs, each made once per pack by the compiler and shared by every state.
+"""
+from __future__ import annotations
+
+
+class ChooseSpec:
+    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
+
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos")
+
+    def __init__(self, var, src, chooser, optional, prompt, pos):
+        self.var, self.src, self.chooser = var, src, chooser
+        self.optional, self.prompt, self.pos = optional, prompt, pos
+
+
+class MenuOption:
+    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
+
+    def __init__(self, label, var, src, cond, start, window, pos):
+        self.label, self.var, self.src, self.cond = label, var, src, cond
+        self.start, self.window, self.pos = start, window, pos
+
+
+class MenuSpec:
+    __slots__ = ("chooser", "prompt", "options", "end", "pos")
+
+    def __init__(self, chooser, prompt, options, end, pos):
+        self.chooser, self.prompt, self.options, self.end, self.pos = chooser, prompt, options, end, pos
+
+
+class ActionSpec:
+    """An action ability of a component: when it may be used, what it costs, what it does."""
+
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source")
+
+    def __init__(self, index, code, label, windows, limit, usable, source):
+        self.index, self.code, self.label, self.windows = index, code, label, windows
+        self.limit, self.usable, self.source = limit, usable, source
+
+
+class TriggerSpec:
+    """A triggered ability of a component: the event it listens to, and whether it hears
+    the event about any component in play (`whenever`) or only about its own (`when`)."""
+
+    __slots__ = ("event", "broadcast", "code")
+
+    def __init__(self, event, broadcast, code):
+        self.event, self.broadcast, self.code = event, broadcast, code

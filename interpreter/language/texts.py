@@ -1,0 +1,94 @@
+"""Stage 3 over a pack: every rules text of its definitions parsed.
+
+Procedures, functions, invariants and the heuristic of the game file; the
+abilities of cards; keyword patterns (read into their words and parameters)
+and the abilities that define them; scenarios and rules tests. Each text is
+parsed with the position of every place in it mapped back to its file, and
+every syntax error goes to the report; a keyword whose pattern does not read
+is left out of the pack.
+"""
+from __future__ import annotations
+
+from ..content.model import GameDef, KeywordDef
+from ..content.source import PStr
+from ..diagnostics import ContentError, Position, Report
+from ..names import fold
+from . import nodes as N
+from .parser import parse
+
+
+def where_in(text):
+    """The function mapping (line, column) inside a rules text to its file position."""
+    if isinstance(text, PStr):
+        return text.text_position
+    return lambda line, column: Position("<text>", line, column)
+
+
+def parse_text(text, start: str, report: Report):
+    """Parse a rules text of a file; on error report it and return None."""
+    try:
+        return parse(str(text), start, where_in(text))
+    except ContentError as exc:
+        report.add(exc, getattr(text, "pos", Position("<text>")))
+        return None
+
+
+def parse_pack(defn: GameDef, report: Report) -> None:
+    """Fill the parsed fields of every definition of `defn` (see content.model)."""
+    for proc in defn.procedures.values():
+        if proc.text is not None:
+            proc.tree = parse_text(proc.text, "procedure", report)
+    for f in defn.functions.values():
+        f.tree = parse_text(f.text, "condition", report)
+    if defn.heuristic:
+        defn.heuristic_tree = parse_text(defn.heuristic, "condition", report)
+    defn.invariants = [(text, parse_text(text, "condition", report)) for text, _ in defn.invariants]
+    defn.keywords = [kw for kw in defn.keywords if parse_keyword(kw, report)]
+    for card in defn.cards:
+        for ab in card.abilities:
+            ab.tree = parse_text(ab.text, "ability", report)
+    for sc in defn.scenarios:
+        if sc.setup is not None:
+            sc.setup_tree = parse_text(sc.setup, "procedure", report)
+        sc.procedure_trees = {name: (text, parse_text(text, "procedure", report))
+                              for name, text in sc.procedures.items()}
+    for t in defn.tests:
+        data = t.data
+        t.given = parse_text(data["given"], "procedure", report) if isinstance(data.get("given"), str) else None
+        t.when = parse_text(data["when"], "procedure", report) if isinstance(data.get("when"), str) else None
+        then = data.get("then") if isinstance(data.get("then"), list) else []
+        t.then = [(c, parse_text(c, "condition", report)) for c in then if isinstance(c, str)]
+
+
+def parse_keyword(kw: KeywordDef, report: Report) -> bool:
+    """Read a keyword's pattern into its words and effect parameter, and parse the abilities
+    that define it; False when the pattern does not read as a keyword."""
+    pattern, params = kw.pattern, kw.params
+    tree = parse_text(pattern, "ability", report)
+    if tree is None:
+        return False
+    if not isinstance(tree, N.PhraseAbility):
+        report.error(kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Affinité X - Y'",
+                     "start the pattern with the keyword's name")
+        return False
+    for w in tree.phrase.words:
+        if w.kind == "name" and w.value in params:
+            kw.words.append(("param", w.value, w.pos))
+        elif w.kind == "name":
+            kw.words.append(("lit", fold(w.value), w.pos))
+        elif w.kind == "dash":
+            kw.words.append(("dash", "-", w.pos))
+        elif w.kind == "number":
+            kw.words.append(("lit", str(w.value), w.pos))
+        else:
+            report.error(w.pos, "a keyword pattern holds words, '-' and parameter names only")
+    body = tree.phrase.body
+    if body is not None:
+        if len(body) == 1 and isinstance(body[0], N.Phrase) and len(body[0].words) == 1 \
+                and body[0].words[0].value in params:
+            kw.effect_param = body[0].words[0].value
+        else:
+            report.error(body[0].pos if body else kw.pos,
+                         "after ':' a keyword pattern names its effect parameter, e.g. 'Intégration: EFFECT'")
+    kw.trees = [parse_text(t, "ability", report) for t in kw.ability_texts]
+    return True
