@@ -81,13 +81,13 @@ class Report:
         return out
 
 
-_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def lines_of(text: str) -> list[str]:
     """The lines of a content file as YAML counts them (and so every position): broken at
     '\r\n', '\r', '\n', NEL, U+2028 and U+2029, unlike str.splitlines, which breaks at more."""
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines

@@ -12,7 +12,7 @@ import re
 
 import yaml
 
-from ..diagnostics import _LINE_BREAK, ContentError, Position, lines_of
+from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -328,7 +328,7 @@ def _only_comments(text: str) -> bool:
     """Whether every line of `text` (as `lines_of` cuts them) is blank or a comment, reading
     no further than the first line that is not (usually the first)."""
     start = 0
-    for m in _LINE_BREAK.finditer(text):
+    for m in LINE_BREAK.finditer(text):
         line = text[start:m.start()]
         if line.strip() and not line.lstrip().startswith("#"):
             return False

@@ -10,7 +10,7 @@ from . import machine as vm
 from .values import Seat, Team
 
 
-def _may_see(st, visibility: str, holder, seat: int) -> bool:
+def may_see(st, visibility: str, holder, seat: int) -> bool:
     if visibility == "public":
         return True
     if visibility == "hidden":
@@ -35,7 +35,7 @@ def observation(st, seat: int) -> dict:
     zones = {}
     for key, comps in st.zones.items():
         zdef = g.zone_def(key)
-        if _may_see(st, zdef.visibility, g.zone_holder(key), seat):
+        if may_see(st, zdef.visibility, g.zone_holder(key), seat):
             zones[key] = [{"id": int(c), "card": g.comp_card[c].id, "title": g.comp_card[c].title,
                            **({"tapped": True} if c in st.tapped else {})} for c in comps]
         else:
@@ -59,7 +59,7 @@ def observation(st, seat: int) -> dict:
         holder = None
         if "#" in key and cdef.scope[0] == "player":
             holder = Seat(int(key.split("#")[1]))
-        if _may_see(st, cdef.visibility, holder, seat):
+        if may_see(st, cdef.visibility, holder, seat):
             counters[key] = value
     obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,
            "terminal": st.pending is None}

@@ -9,14 +9,16 @@ to its definition, which the compiler then uses.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
-from ..diagnostics import Position, Report
+from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch
+from .parser import parse
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, EFFECT, LIST, NODE, NONE, NUMBER,
                     NUMERIC, OPTIONS, PLAYER, STRING, ZONE, accepts, word)
 
@@ -547,9 +549,6 @@ class Checker:
 
     def check_labels(self, text: str, pos: Position, scope: Scope) -> None:
         """Each {expression} inside a label must read and resolve."""
-        import re
-        from ..diagnostics import ContentError
-        from .parser import parse
         for m in re.finditer(r"\{([^{}]*)\}", text):
             try:
                 tree = parse(m.group(1), "condition", lambda line, col: pos)

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from lark import Lark, Token
 
-from .tonodes import _ToNodes
+from .tonodes import ToNodes
 
 MAX_DEPTH = 100  # trees nested deeper are refused (the later stages walk them recursively)
 
@@ -19,7 +19,7 @@ MAX_DEPTH = 100  # trees nested deeper are refused (the later stages walk them r
 # The fast path: Lark's own tables, run by a loop that builds `nodes` as it reduces -----------
 
 class _Meta(NamedTuple):
-    """The span that Lark's `propagate_positions` gives a tree or a token, read by `_ToNodes._p`
+    """The span that Lark's `propagate_positions` gives a tree or a token, read by `ToNodes._p`
     as it reads Lark's Meta (a tree with no place has None for all four)."""
 
     line: int | None
@@ -40,11 +40,11 @@ _TOKEN, _TREE, _INLINE, _NOTHING = range(4)
 _NONE_ENTRY = (None, None, 0, _NOTHING)  # a placeholder of an absent `[item]`
 
 
-class _FastParser:
+class FastParser:
     """Parses with the grammar's LALR tables and contextual lexers exactly as Lark does, but
-    calls the `_ToNodes` methods at each reduction instead of building a Tree to transform.
+    calls the `ToNodes` methods at each reduction instead of building a Tree to transform.
 
-    Lark spends most of a parse building Trees and their positions, then `_ToNodes` walks them
+    Lark spends most of a parse building Trees and their positions, then `ToNodes` walks them
     again. Here each stack entry is `(value, span, height, kind)`, the span (a `_Meta`, or None)
     being the one Lark's `PropagatePositions` gives the tree (or token) the value stands for:
     a rule spans from its first to its last child that has a place, keywords and newlines
@@ -127,7 +127,7 @@ class _FastParser:
         else:
             kind = "expand1" if expand1 else "node"
             name = str(rule.alias or rule.options.template_source or origin)
-            func, wants_meta = _ToNodes.__dict__.get(name), False
+            func, wants_meta = ToNodes.__dict__.get(name), False
             if isinstance(func, wrapper_type):
                 func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
             elif not callable(func):
@@ -137,7 +137,7 @@ class _FastParser:
     def parse(self, text: str, start: str, where):
         """The tree of `text`, or None to let Lark parse it (and report what is wrong)."""
         try:
-            return self._parse(text, start, _ToNodes(where))
+            return self._parse(text, start, ToNodes(where))
         except _GiveUp:
             return None
         except Exception:  # whatever it is, Lark meets it as before (the tests check it never happens)
@@ -308,7 +308,7 @@ def _span(kids):
 
 def _builder(size, include, trailing, kind, func, wants_meta):
     """The function making the stack entry of one reduction: what Lark's ChildFilter,
-    ExpandSingleChild and PropagatePositions make of the children, then the `_ToNodes` method.
+    ExpandSingleChild and PropagatePositions make of the children, then the `ToNodes` method.
     Written out for the frequent cases (every child kept; first and last children placed)."""
     plain = not trailing and all(not expand and not nones for _, expand, nones in include)
     picks = tuple(i for i, _, _ in include)

@@ -19,11 +19,11 @@ from lark.indenter import DedentError, Indenter
 
 from . import nodes as N
 from ..diagnostics import ContentError, Position
-from .fastparse import MAX_DEPTH, _FastParser
+from .fastparse import MAX_DEPTH, FastParser
 from ..resources import grammar_path
 from ..content.source import position
-from .syntax_errors import _dedent_position, _syntax_error, _text_lines
-from .tonodes import _ToNodes
+from .syntax_errors import dedent_position, syntax_error, text_lines
+from .tonodes import ToNodes
 
 START_SYMBOLS = ("procedure", "ability", "condition")
 
@@ -45,9 +45,9 @@ def lark_parser() -> Lark:
 
 
 @lru_cache(maxsize=1)
-def _fast_parser() -> _FastParser | None:
+def _fast_parser() -> FastParser | None:
     try:
-        return _FastParser(lark_parser())
+        return FastParser(lark_parser())
     except Exception:  # a Lark whose insides are not those this loop knows: Lark alone
         return None
 
@@ -63,7 +63,7 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
             return Position(_path, line, column)
     parser = lark_parser()
     source = text if text.endswith("\n") else text + "\n"
-    for n, line in enumerate(_text_lines(source), 1):
+    for n, line in enumerate(text_lines(source), 1):
         lead = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in lead and line.strip():
             raise ContentError("syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
@@ -82,15 +82,15 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
         try:
             tree = parser.parse(source, start=start)
         except UnexpectedInput as exc:
-            raise _syntax_error(exc, source, where, parser) from None
+            raise syntax_error(exc, source, where, parser) from None
         except DedentError:
             raise ContentError("syntax error: this line is indented less than its block but more than the "
-                               "enclosing one", _dedent_position(source, where),
+                               "enclosing one", dedent_position(source, where),
                                "indent each line of a block by the same amount") from None
         _check_depth(tree, where)
         if len(_TREES) < 50_000:
             _TREES[(source, start)] = tree  # texts repeat across cards: parse each once per process
-    return _ToNodes(where).transform(tree)
+    return ToNodes(where).transform(tree)
 
 
 _TREES: dict = {}

@@ -101,7 +101,7 @@ def _no_comment(line: str) -> str:
 
 def _open_construct(text: str, line: int, column: int, where=None) -> str | None:
     """The bracket still open at an error, or the statement or clause begun earlier on its line."""
-    lines = _text_lines(text)
+    lines = text_lines(text)
     if not 1 <= line <= len(lines):
         return None
     before = lines[line - 1][: max(0, column - 1)]
@@ -150,9 +150,9 @@ def _syntax_hint(found, expected) -> str | None:
     return None
 
 
-def _dedent_position(text, where):
+def dedent_position(text, where):
     levels = [0]
-    for n, line in enumerate(_text_lines(text), 1):
+    for n, line in enumerate(text_lines(text), 1):
         if not line.strip():
             continue
         indent = len(line) - len(line.lstrip(" \t"))
@@ -166,7 +166,7 @@ def _dedent_position(text, where):
     return where(1, 1)
 
 
-def _text_lines(text: str) -> list[str]:
+def text_lines(text: str) -> list[str]:
     """The lines of a rules text as the lexer counts them: split at '\n' only (str.splitlines
     also splits at form feeds, U+2028 and others, which the grammar reads as characters)."""
     lines = text.split("\n")
@@ -177,7 +177,7 @@ def _text_lines(text: str) -> list[str]:
 
 def _content_lines(text: str) -> list[str]:
     """The lines of `text` up to the last one holding more than blanks or a comment."""
-    lines = _text_lines(text)
+    lines = text_lines(text)
     while lines and (not lines[-1].strip() or lines[-1].strip().startswith("#")):
         lines.pop()
     return lines
@@ -187,10 +187,10 @@ def _content_after(text: str, line: int) -> bool:
     return len(_content_lines(text)) > line
 
 
-def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
+def syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
     if isinstance(exc, UnexpectedCharacters):
         line, col = exc.line, exc.column
-        ch = _text_lines(text)[line - 1][col - 1] if line - 1 < len(_text_lines(text)) else "?"
+        ch = text_lines(text)[line - 1][col - 1] if line - 1 < len(text_lines(text)) else "?"
         hint = None
         if ch == "'":
             hint = "strings are written between double quotes"
@@ -222,7 +222,7 @@ def _syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
             col = token.column
         if token.type in ("_INDENT", "_DEDENT"):
             # the post-lexer makes these from the newline before the line they open
-            all_lines = _text_lines(text)
+            all_lines = text_lines(text)
             line = token.line or 1
             for n in range(line + 1, len(all_lines) + 1):
                 content = all_lines[n - 1].strip()

@@ -20,7 +20,7 @@ class Located(str):
     pos: Position
 
 
-class _ToNodes(Transformer):
+class ToNodes(Transformer):
     """Lark tree to `nodes`; positions mapped back into the content file."""
 
     def __init__(self, locate):

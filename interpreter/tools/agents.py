@@ -30,7 +30,11 @@ import sys
 import weakref
 from typing import Protocol
 
-from ..engine.values import Rng
+from ..engine.observe import may_see
+from ..engine.state import GameFault
+from ..engine.values import Rng, seed_for
+from ..names import did_you_mean
+from .narrate import render_observation
 
 
 class Quit(Exception):
@@ -75,11 +79,10 @@ class SeatView:
     # lookahead --------------------------------------------------------------------
     def determinised(self, rng: Rng):
         """A copy of the state in which what the seat cannot see is redrawn (see the module doc)."""
-        from ..engine.observe import _may_see
         st = self._state.clone()
         g = st.program
         for key, comps in st.zones.items():
-            if len(comps) > 1 and not _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat):
+            if len(comps) > 1 and not may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat):
                 rng.shuffle(comps)
         st.rng = Rng(rng.next64())
         return st
@@ -89,7 +92,6 @@ class SeatView:
 
         A fault of the rules while looking ahead raises LookaheadFault naming the option.
         """
-        from ..engine.state import GameFault
         base = self.determinised(rng)
         values = []
         for a in self.legal_actions():
@@ -198,7 +200,6 @@ class HumanAgent:
         print(text, file=self.out, flush=True)
 
     def act(self, view: SeatView) -> int:
-        from .narrate import render_observation
         obs = view.observation()
         self.say()
         for line in render_observation(view.game, obs):
@@ -236,7 +237,6 @@ def make_agent(name: str, seed: int):
 
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent at a seat in a game: fixed by the game's seed."""
-    from ..engine.values import seed_for
     return seed_for(game_seed, 1_000_003 + seat)
 
 
@@ -247,7 +247,6 @@ def parse_agents(spec: str | None, players: int, default: str = "random") -> lis
         names = [default]
     for n in names:
         if n not in BOTS:
-            from ..names import did_you_mean
             hint = did_you_mean(n, BOTS)
             raise ValueError(f"unknown agent '{n}'" + (f"; {hint}" if hint else "") + f" (agents: {', '.join(BOTS)})")
     if len(names) == 1:

@@ -6,9 +6,23 @@ input, however broken, makes this command print a Python traceback.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 
-from .. import __version__
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from .. import LoadError, __version__, load
+from ..diagnostics import render_json, render_text
+from ..resources import content_dir
+from . import check
+from . import simulate as S
+from .agents import HumanAgent, parse_agents
+from .explain import explain, find_card
+from .play import play_at_terminal
+from .ruletest import run_test
+from .trace import replay
 
 
 class _Parser(argparse.ArgumentParser):
@@ -124,12 +138,6 @@ def _setup_game(args):
 
 
 def cmd_simulate(args) -> int:
-    import json
-
-    from rich.console import Console
-
-    from . import simulate as S
-    from .agents import parse_agents
     got = _setup_game(args)
     if isinstance(got, int):
         return got
@@ -149,8 +157,6 @@ def cmd_simulate(args) -> int:
     err = Console(file=sys.stderr)
     show_bar = not args.quiet and sys.stderr.isatty()
     if show_bar:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
         bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
         task = bar.add_task(f"{game.id}", total=args.games)
@@ -192,8 +198,6 @@ def _run_with_bar(S, game, spec, workers, bar, task):
 
 
 def cmd_play(args) -> int:
-    from .agents import HumanAgent, parse_agents
-    from .play import play_at_terminal
     got = _setup_game(args)
     if isinstance(got, int):
         return got
@@ -210,9 +214,6 @@ def cmd_play(args) -> int:
 
 def _load_only(args):
     """The game named in the arguments, or an exit status (1 content errors, 2 no such game)."""
-    import os
-
-    from .. import LoadError, load
     try:
         return load(args.game)
     except LoadError as exc:
@@ -225,7 +226,6 @@ def _load_only(args):
 
 
 def cmd_test(args) -> int:
-    from .ruletest import run_test
     game = _load_only(args)
     if isinstance(game, int):
         return game
@@ -253,7 +253,6 @@ def cmd_test(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from .explain import explain, find_card
     game = _load_only(args)
     if isinstance(game, int):
         return game
@@ -265,20 +264,12 @@ def cmd_explain(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    import os
-
-    from .trace import replay
     if not os.path.isfile(args.trace):
         return _usage_error(args, f"no such trace file: {args.trace}")
     return replay(args.trace)
 
 
 def cmd_check(args) -> int:
-    import os
-
-    from .check import check_paths
-    from ..diagnostics import render_json, render_text
-    from ..resources import content_dir
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:  # a path that names nothing is a mistake in the command, not in the content
         args.subparser.print_usage(sys.stderr)
@@ -286,7 +277,7 @@ def cmd_check(args) -> int:
             print(f"regles check: error: no such file or folder: {p}", file=sys.stderr)
         return 2
     paths = args.paths or [str(content_dir())]
-    report = check_paths(paths)
+    report = check.check_paths(paths)
     if args.format == "json":
         print(render_json(report))
     else:

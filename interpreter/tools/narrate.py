@@ -9,7 +9,7 @@ picked is told when it names nothing hidden from the seat.
 """
 from __future__ import annotations
 
-from ..engine.observe import _may_see
+from ..engine.observe import may_see
 from ..engine.values import Seat
 
 
@@ -134,7 +134,7 @@ class Narrator:
         st = self.state
         g = st.program
         try:
-            return _may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat)
+            return may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat)
         except (KeyError, ValueError, IndexError):
             return False
 
@@ -155,7 +155,7 @@ class Narrator:
         holder = None
         if "#" in key and cdef.scope[0] == "player":
             holder = Seat(int(key.split("#")[1]))
-        return _may_see(self.state, cdef.visibility, holder, self.seat)
+        return may_see(self.state, cdef.visibility, holder, self.seat)
 
     def hidden_titles(self) -> set:
         """Titles of components in zones the seat cannot see, less those it can see somewhere."""

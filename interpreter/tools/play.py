@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import sys
 
-from .agents import LookaheadFault, Quit, SeatView, agent_seed, make_agent
+from ..engine.state import GameFault
+from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
+from .trace import error_record, save_state_trace, source_of
 from .narrate import Narrator, seat_name
 
 
 def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *, seat: int = 0,
                      human=None, save: str | None = None, source: str | None = None, out=None) -> int:
     """Play a game; returns the exit status (0, or 1 when the rules fault)."""
-    from ..engine.state import GameFault
-    from .trace import error_record, save_state_trace, source_of
     out = out or sys.stdout
     names = list(bots)
     if len(names) == 1 and players > 2:
@@ -31,7 +31,6 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
         agent_names.append(names[k])
         k += 1
     if human is None:
-        from .agents import HumanAgent
         human = HumanAgent(out=out)
     narrator = None
     state = None

@@ -14,7 +14,7 @@ from ..engine import machine as vm
 from ..compile.context import Ctx
 from ..engine.code import Code
 from ..engine.game import Game, GameState
-from ..engine.state import GameFault
+from ..engine.state import Frame, GameFault
 
 
 @dataclass
@@ -74,7 +74,6 @@ def run_test(game: Game, test) -> TestResult:
         res.message = f"{len(answers)} answer(s) in 'choices' were never asked for: {answers}"
         res.trace = st.trace
         return res
-    from ..engine.state import Frame
     failures = []
     cg = game.program
     for text, tree in test.then:

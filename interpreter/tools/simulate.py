@@ -20,9 +20,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .agents import LookaheadFault, SeatView, agent_seed, make_agent
-from ..engine.invariants import MAX_DECISIONS, Invariants, check_bound
+from rich.table import Table
+
+from .. import load
+from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
+from ..engine.state import GameFault
 from ..engine.values import seed_for
+from .agents import LookaheadFault, SeatView, agent_seed, make_agent
+from .trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
+                    write_trace)
 
 TIMING_KEYS = ("elapsed", "games_per_second", "decisions_per_second")
 
@@ -118,8 +124,6 @@ def _credits(state) -> list:
 
 
 def _record_error(game, spec: RunSpec, index: int, seed: int, exc) -> dict:
-    from .trace import default_trace_name, error_record, make_header, portable_message, result_of, source_of
-    from .trace import write_trace
     message = portable_message(game, f"{type(exc).__name__}: {exc}" if not _known(exc) else str(exc))
     path = Path(spec.trace_dir) / default_trace_name(game.id, seed, index)
     # the same game again, with the trace on: the engine is deterministic, so it fails the same way
@@ -142,8 +146,6 @@ def _record_error(game, spec: RunSpec, index: int, seed: int, exc) -> dict:
 
 
 def _known(exc) -> bool:
-    from ..engine.invariants import InvariantError
-    from ..engine.state import GameFault
     return isinstance(exc, (GameFault, InvariantError))
 
 
@@ -154,7 +156,6 @@ _WORKER: dict = {}
 
 def _worker_init(spec: RunSpec) -> None:
     if _WORKER.get("key") != spec.game:
-        from .. import load
         _WORKER["game"] = load(spec.game)
         _WORKER["key"] = spec.game
     _WORKER["spec"] = spec
@@ -312,7 +313,6 @@ def comparable(summary: dict) -> dict:
 # showing --------------------------------------------------------------------------------
 
 def render(summary: dict, console) -> None:
-    from rich.table import Table
     c = summary["completed"]
     title = (f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
              f"seed {summary['seed']}" + (", checked" if summary["check"] else ""))

@@ -23,7 +23,10 @@ import json
 import sys
 from pathlib import Path
 
-from .. import __version__
+from .. import LoadError, __version__, load
+from ..content.folders import shipped_game
+from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
+from ..engine.state import GameFault
 
 FORMAT = 1
 
@@ -65,7 +68,6 @@ class _Places:
 
 def source_of(game, name_or_path: str | None = None) -> str | None:
     """How to find the game again: None for a shipped game, else the absolute folder."""
-    from ..content.pack import shipped_game
     if shipped_game(game.id) is not None and (name_or_path is None or name_or_path == game.id):
         return None
     return str(Path(game.program.root).resolve())
@@ -150,7 +152,6 @@ def read_trace(path) -> tuple[dict, list]:
 
 
 def _load_game(header):
-    from .. import load
     src = header.get("source")
     if isinstance(src, str) and (Path(src) / "game.yaml").is_file():
         return load(src)
@@ -163,9 +164,6 @@ def _show(ev) -> str:
 
 def replay(path, out=None, err=None) -> int:
     """Play a trace again and compare every event. 0: identical; 1: it differs, or cannot be replayed."""
-    from .. import LoadError
-    from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
-    from ..engine.state import GameFault
     out = out or sys.stdout
     err = err or sys.stderr
     try:
