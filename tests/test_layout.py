@@ -1,0 +1,148 @@
+"""The package's layout holds: each wing imports only the wings below it, no module
+imports another in a circle, no private name crosses a module, and the package's
+own imports are made at the top of modules, where a reader sees them.
+
+The wings, from the bottom: the shared modules (`diagnostics`, `names`,
+`resources`); `content` and `engine`, which know nothing of each other;
+`language`, which may use the engine's values to implement built-ins; `compile`;
+the front door (`interpreter/__init__.py`); `tools`, which may use everything.
+See docs/architecture.md.
+"""
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
+
+SHARED = {"interpreter.diagnostics", "interpreter.names", "interpreter.resources"}
+BELOW = {  # the wings each wing may import, besides itself and the shared modules
+    "content": set(),
+    "engine": set(),
+    "language": {"content", "engine"},
+    "compile": {"content", "engine", "language"},
+    "front door": {"content", "engine", "language", "compile"},
+    "tools": {"content", "engine", "language", "compile", "front door"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def wing(module: str) -> str:
+    if module in SHARED:
+        return "shared"
+    parts = module.split(".")
+    if module == "interpreter":
+        return "front door"
+    if parts[1] == "__main__":
+        return "tools"  # `python -m interpreter` is the command
+    return parts[1]
+
+
+@lru_cache(maxsize=1)
+def imports() -> list:
+    """(module, imported module, names, at module level?, line) of every import of the package's own."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(n) for n in tree.body} | {id(n) for t in tree.body if isinstance(t, ast.Try)
+                                             for n in t.body + [h for x in t.handlers for h in x.body]}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[:len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if not target.startswith("interpreter"):
+                    continue
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    is_module = (PACKAGE.parent / Path(*full.split("."))).with_suffix(".py").exists() or \
+                        (PACKAGE.parent / Path(*full.split("."))).is_dir()
+                    out.append((module, full if is_module else target, alias.name if not is_module else None,
+                                id(node) in top, node.lineno))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("interpreter"):
+                        out.append((module, alias.name, None, id(node) in top, node.lineno))
+    return out
+
+
+def test_the_package_is_read():
+    assert len({m for m, *_ in imports()}) > 40
+    assert {wing(m) for m, *_ in imports()} >= {"content", "language", "compile", "engine", "tools", "front door"}
+
+
+def test_each_wing_imports_only_the_wings_below_it():
+    wrong = [f"{m}:{line} imports {target}" for m, target, _, _, line in imports()
+             if wing(target) not in {"shared", wing(m)} | BELOW.get(wing(m), set())]
+    assert not wrong, "imports that run up the wings:\n" + "\n".join(wrong)
+
+
+def test_the_engine_never_imports_compile_language_or_tools():
+    engine = [(m, t) for m, t, *_ in imports() if wing(m) == "engine"]
+    assert engine, "no import of the engine found: the test reads nothing"
+    assert not [(m, t) for m, t in engine if wing(t) in ("compile", "language", "content", "tools")]
+
+
+def test_no_import_circle():
+    graph: dict = {}
+    for m, target, *_ in imports():
+        if target != m and target != "interpreter":  # the front door imports the wings, never the reverse
+            graph.setdefault(m, set()).add(target)
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    assert not circles, f"import circles: {circles}"
+
+
+def test_no_private_name_crosses_a_module():
+    crossing = [f"{m}:{line} imports {name} from {target}" for m, target, name, _, line in imports()
+                if name is not None and name.startswith("_") and name != "__version__"]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_the_package_imports_its_own_modules_at_the_top():
+    inside = [f"{m}:{line} imports {target}" for m, target, _, top, line in imports() if not top]
+    assert not inside, "imports made inside functions:\n" + "\n".join(inside)
+
+
+@pytest.mark.parametrize("folder", ["content", "language", "compile", "engine", "tools"])
+def test_every_module_says_what_it_is(folder):
+    for path in sorted((PACKAGE / folder).glob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        assert doc and len(doc) > 40, f"{path.relative_to(PACKAGE.parent)} has no docstring saying what it is"
