@@ -1,11 +1,15 @@
 """Shared test set-up: rules-test files of the shipped games become pytest items.
 
+The tests are grouped as the package is: tests/content, language, compile, engine,
+tools; tests/games for the shipped games, tests/docs for the documentation.
+
 Every `kind: rules-test` file under content/*/ is collected; each of its tests
 is one item carrying the pytest marker `rule(...)` with the rule IDs it
 checks, so that ../shared/tools/rule_coverage.py counts it.
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 CONTENT = ROOT / "content"
+sys.path.insert(0, str(ROOT / "tests"))  # what the tests share (tests/gamekit.py)
 
 
 def pytest_configure(config):

@@ -11,6 +11,7 @@ See docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -146,3 +147,16 @@ def test_every_module_says_what_it_is(folder):
     for path in sorted((PACKAGE / folder).glob("*.py")):
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{path.relative_to(PACKAGE.parent)} has no docstring saying what it is"
+
+
+ENGINE_WORDS = re.compile(r"ge[oô]lier|jailer|mutag[eè]n|n[eé]gociat|negotiat|karman|seeders|etherium|kb12|"
+                          r"plan[eè]te|planet|colonis|cr[eé]ature|pr[eé]dat|seke|intricom|arche\b", re.I)
+
+
+def test_engine_holds_no_game_vocabulary():
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if ENGINE_WORDS.search(line):
+                offenders.append(f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}")
+    assert offenders == []

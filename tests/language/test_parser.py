@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from interpreter.language.tonodes import Located
 from interpreter.tools.check import check_paths
 from interpreter.diagnostics import ContentError
 
-ROOT = Path(__file__).resolve().parent.parent
+from gamekit import ROOT
 
 
 def dump(n):
@@ -153,3 +152,18 @@ EDGE_TEXTS = [
 @pytest.mark.parametrize("text,start", EDGE_TEXTS, ids=[f"edge{i}" for i in range(len(EDGE_TEXTS))])
 def test_edge_texts_give_lark_s_tree_or_error(text, start, monkeypatch):
     _compare([(text, start, None)], monkeypatch)
+
+
+@pytest.mark.parametrize("text", ["Affinité 2 - Module", "Geôlier", "Recrutement Converti", "Affinité 1 – Ouvrier",
+                                  "Majorité 3 - Bio-Consortium", "Semis", "Activation 2"])
+def test_printed_phrases_read_fast_give_the_grammars_tree(text, monkeypatch):
+    def dump(n):
+        if isinstance(n, N.Node):
+            return (type(n).__name__, n.pos, {k: dump(v) for k, v in vars(n).items() if k != "pos"})
+        if isinstance(n, list):
+            return [dump(x) for x in n]
+        return n
+    fast = P.parse(text, "ability")
+    monkeypatch.setattr(P, "_printed_phrase", lambda source, where: None)
+    P._TREES.clear()
+    assert dump(fast) == dump(P.parse(text, "ability"))

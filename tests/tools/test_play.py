@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,7 @@ from interpreter.tools.narrate import Narrator
 from interpreter.tools.play import play_at_terminal
 from interpreter.tools.trace import replay
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from gamekit import FIXTURES
 
 
 @lru_cache(maxsize=None)

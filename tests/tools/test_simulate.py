@@ -16,7 +16,7 @@ from interpreter.tools.cli import main
 from interpreter.engine.invariants import InvariantError, Invariants
 from interpreter.engine.values import Comp, Rng, ZoneRef
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from gamekit import FIXTURES
 GAMES = [("nim", 2, {}), ("nim", 2, {"misere": True, "most": 2}), ("envoys", 2, {}), ("envoys", 3, {}),
          ("envoys", 4, {}), ("broken", 2, {"mode": "fine"}), ("docs-game", 4, {})]
 

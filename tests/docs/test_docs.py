@@ -46,7 +46,7 @@ from interpreter.tools.check import check_paths
 from interpreter.diagnostics import ContentError, render_text
 from interpreter.language.parser import lark_parser, parse
 
-ROOT = Path(__file__).resolve().parents[1]
+from gamekit import ROOT
 DOCS = ROOT / "docs"
 SCHEMAS = ROOT / "schemas"
 CONTENT = ROOT / "content"

@@ -15,8 +15,7 @@ from interpreter.tools.agents import RandomAgent, SeatView
 from interpreter.tools.cli import main
 from interpreter.tools.trace import read_trace, replay, save_state_trace, source_of
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests" / "fixtures"
+from gamekit import FIXTURES
 
 
 @lru_cache(maxsize=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from interpreter.tools.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent
                                 make_agent, parse_agents)
 from interpreter.engine.values import Rng
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from gamekit import FIXTURES
 
 
 @lru_cache(maxsize=None)

@@ -23,12 +23,13 @@ from hypothesis import strategies as st
 import interpreter.tools.check
 from interpreter.tools import cli
 from interpreter.tools.check import check_paths
+from gamekit import FIXTURES
 from interpreter.diagnostics import lines_of, render_json, render_text
 from interpreter.resources import content_dir
 
 GAME = content_dir() / "seeders-exodus"
 # every game folder to mutate: the shipped games and the documentation's test game
-FOLDERS = sorted(p.parent for p in content_dir().glob("*/game.yaml")) + [Path(__file__).parent / "fixtures" / "docs-game"]
+FOLDERS = sorted(p.parent for p in content_dir().glob("*/game.yaml")) + [FIXTURES / "docs-game"]
 SHIPPED = {(folder, str(p.relative_to(folder))): p.read_text(encoding="utf-8")
            for folder in FOLDERS for p in sorted(folder.rglob("*.yaml"))}
 # files that can be checked alone, naming a shipped game

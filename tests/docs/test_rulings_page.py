@@ -1,9 +1,8 @@
 """docs/rulings.md says what the content rules and authors (it is generated from it)."""
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from gamekit import ROOT
 
 
 def test_rulings_page_is_in_step_with_the_content():

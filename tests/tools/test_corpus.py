@@ -24,7 +24,7 @@ import pytest
 from interpreter.tools import cli
 from interpreter.resources import content_dir
 
-CORPUS = Path(__file__).parent / "corpus"
+from gamekit import CORPUS
 DIAGNOSTIC = re.compile(r"^\S.*:\d+:\d+: error: ")
 
 

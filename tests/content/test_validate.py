@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,7 @@ from interpreter.diagnostics import ContentError
 from interpreter.content.source import plain_data as _plain  # YAML values as plain Python ones
 from interpreter.content.source import load_file
 
-ROOT = Path(__file__).resolve().parent.parent
+from gamekit import ROOT
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,80 @@
+"""What the tests share: where things are, and tiny games written for a test.
+
+`make_game(tmp_path, procedures, cards)` writes and loads a small game whose
+procedures are given as rules text, to check one behaviour of the engine.
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import interpreter
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+FIXTURES = TESTS / "fixtures"
+CORPUS = TESTS / "corpus"
+
+
+def fixture_game(name: str):
+    """A game of tests/fixtures, loaded."""
+    return interpreter.load(str(FIXTURES / name))
+
+
+def source_line(pos) -> str:
+    """The line of its file a position points into."""
+    return Path(pos.path).read_text(encoding="utf-8").splitlines()[pos.line - 1]
+
+
+GAME = """\
+kind: game
+id: tiny
+title: Tiny
+players: {{min: 2, max: 4}}
+teams:
+  4: [[1, 3], [2, 4]]
+attributes:
+  value: {{type: number, default: 0}}
+  suit: {{values: [Sun, Moon]}}
+classes: [Marked]
+zones:
+  deck: {{scope: game, visibility: hidden}}
+  hand: {{scope: player, visibility: owner}}
+  table: {{scope: player, in_play: true}}
+  pile: {{scope: game}}
+counters:
+  coins: {{scope: player, supply: 10}}
+  points: {{scope: player}}
+  gems: {{scope: team}}
+  tokens: {{scope: card, supply: 3, keep_in: [table]}}
+  ticks: {{scope: game}}
+events:
+  played: [card]
+  tick: []
+windows: [main]
+score: points
+procedures:
+{procedures}
+"""
+
+CARDS = """\
+kind: cards
+game: tiny
+start: deck
+cards:
+  - {id: one, title: One, value: 1, suit: Sun}
+  - {id: two, title: Two, value: 2, suit: Moon}
+  - {id: three, title: Three, value: 3, suit: Sun, abilities: ["when played: gain 1 coins"]}
+  - {id: four, title: Four, value: 4, suit: Moon, abilities: ["action \\"Cash in\\" during main cost tap: gain 2 coins"]}
+"""
+
+
+def make_game(tmp_path, procedures: str, cards: str = CARDS):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    body = textwrap.indent(procedures, "  ")
+    (folder / "game.yaml").write_text(GAME.format(procedures=body), encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    return interpreter.load(str(folder))
+
+
