@@ -15,11 +15,26 @@ from functools import lru_cache
 import pytest
 
 import interpreter
+from interpreter.engine import machine as vm
+from interpreter.engine.values import Seat
 
 
 @lru_cache(maxsize=None)
 def game():
     return interpreter.load("seeders-exodus")
+
+
+def run_procedure(st, name, **params):
+    """Run one procedure of the game on a state built by hand (as rules tests do)."""
+    vm.push(st, game().program.procs[name], dict(params), None, params.get("you"), None)
+    vm.run(st)
+    return st
+
+
+def component(card_id):
+    """The first component of a card id."""
+    g = game().program
+    return next(c for c in g.comps if g.comp_card[c].id == card_id)
 
 
 def named_cards():
@@ -135,36 +150,42 @@ def test_card_anatomy_abilities_are_caste_technical_or_prestige():
     assert printed >= 20
 
 
-NAMED = {
-    # id: (title, caste, type, copies)
-    "apprenti": ("Apprenti", "Architectes", "Équipage", 2),
-    "ouvrier-arche": ("Ouvrier", "Noyau", "Équipage", 3),
-    "novice": ("Novice", "Théocrates", "Équipage", 2),
-    "converti-arche": ("Converti", "Théocrates", "Équipage", 2),
-    "pretre-arche": ("Prêtre", "Théocrates", "Équipage", 2),
-    "archives": ("Archives", "Architectes", "Module", 1),
-    "conspirateur": ("Conspirateur", "Déviants", "Équipage", 1),
-    "contrebandier": ("Contrebandier", "Déviants", "Équipage", 1),
-    "departement-rd": ("Département R&D", "Architectes", "Module", 2),
-    "morphoplaste": ("Morphoplaste", "Bio-Consortium", "Équipage", 1),
-    "fille-de-joie": ("Fille de joie", "Déviants", "Équipage", 1),
-    "obscura-mutatio": ("Obscura Mutatio", "Bio-Consortium", "Module", 1),
-    "hacker": ("Hacker", "Architectes", "Équipage", 1),
-    "usine-de-reconversion": ("Usine de Reconversion", "Architectes", "Module", 1),
-    "meca-optimiseur": ("Méca-Optimiseur", "Architectes", "Équipage", 1),
-    "technopole": ("Technopôle", "Architectes", "Module", 1),
-    "diplomate": ("Diplomate", "Originels", "Équipage", 1),
-}
+MODULES = ["archives", "departement-rd", "technopole", "obscura-mutatio", "usine-de-reconversion"]
+
+
+def _integration_turn(card_id, resource):
+    """Seat 0 with the card of `card_id`, taken from the Arche deck, in hand and `resource`
+    in reserve, asked what to do in its integration turn."""
+    st = game().blank_state(2, 0)
+    c = component(card_id)
+    assert st.where[c] == "deck", card_id
+    st.move(c, st.zone_key("hand", Seat(0)), False, None)
+    st.counters["resource#0"] = resource
+    run_procedure(st, "integration_turn", you=Seat(0))
+    assert st.prompt == "Integration"
+    return st, c
 
 
 @pytest.mark.rule("SX-GLO-5")
-def test_named_cards_are_in_the_arche_deck_with_their_anatomy():
-    cards = {c.id: c for c in named_cards()}
-    for cid, (title, caste, ctype, copies) in NAMED.items():
-        c = cards[cid]
-        assert (c.title, c.attrs["caste"], c.attrs["type"], c.copies) == (title, caste, ctype, copies), cid
-        assert c.start == "deck", cid
-    st = game().blank_state(2, 0)
+@pytest.mark.parametrize("card_id", MODULES)
+def test_a_named_module_recycles_integrates_and_scores_for_the_values_on_the_card(card_id):
     g = game().program
-    in_deck = {g.comp_card[c].id for c in st.zones["deck"]}
-    assert set(NAMED) <= in_deck
+    c = component(card_id)
+    title = g.comp_card[c].title
+    cost, prestige, recycle = (g.comp_attrs[a][c] for a in ("cost", "prestige", "recycle"))
+    assert cost > 0 and prestige > 0 and recycle > 0, card_id
+
+    # one resource short of its cost: it can only be recycled, for its recycle gain
+    st, c = _integration_turn(card_id, cost - 1)
+    assert st.labels() == [f"Recycle {title} for {recycle}", "End your integration"]
+    st.apply(f"Recycle {title} for {recycle}")
+    assert st.counters["resource#0"] == cost - 1 + recycle
+    assert st.where[c] == "discard"
+
+    # with enough: integrating it costs its cost, puts it in the ark and scores its PP
+    st, c = _integration_turn(card_id, cost + 2)
+    assert f"Integrate {title} ({cost})" in st.labels()
+    st.apply(f"Integrate {title} ({cost})")
+    assert st.counters["resource#0"] == 2
+    assert st.where[c] == "ark#0" and c in st.zones["ark#0"]
+    assert st.counters.get("pp#0", 0) == prestige
