@@ -177,16 +177,16 @@ class ExprGen:
 
     def owner_table(self, prefix: str, scope: str):
         """(type name, table) of the keys `prefix#owner` for one kind of owner, or None."""
-        cg = self.program
+        program = self.program
         if scope == "player":
             return "Seat", self.table("keys", f"{prefix}|player",
                                       lambda: tuple(f"{prefix}#{i}" for i in range(self.defn.max_players)))
         if scope == "node":
-            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in cg.nodes})
+            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in program.nodes})
         if scope in ("game", "team"):
             return None
         return "Comp", self.table("keys", f"{prefix}|comp",
-                                  lambda: tuple(f"{prefix}#{i}" for i in range(len(cg.comp_card))))
+                                  lambda: tuple(f"{prefix}#{i}" for i in range(len(program.comp_card))))
 
     def counter_key(self, obj: str, cdef, p: str) -> str:
         """Source of the key of counter `cdef` of the owner `obj` gives."""
@@ -266,8 +266,8 @@ class ExprGen:
     def node_number(self, name: str) -> bool:
         """Whether `x.name` is surely a number: an attribute every board node has, as a
         number, and that is nothing else (no zone, counter, attribute or property)."""
-        g, nodes = self.defn, self.program.nodes
-        if not nodes or name in g.zones or name in g.counters or name in g.attributes or name in PROPERTIES:
+        defn, nodes = self.defn, self.program.nodes
+        if not nodes or name in defn.zones or name in defn.counters or name in defn.attributes or name in PROPERTIES:
             return False
         return all(isinstance(a.get(name), int) and not isinstance(a.get(name), bool) for a in nodes.values())
 
@@ -284,12 +284,12 @@ class ExprGen:
 
     def canonical(self, e) -> bool:
         """Whether `e` surely gives a class name in its declared spelling, or none."""
-        g = self.defn
-        if isinstance(e, N.Attr) and e.name in g.attributes and g.attributes[e.name].type == "class":
+        defn = self.defn
+        if isinstance(e, N.Attr) and e.name in defn.attributes and defn.attributes[e.name].type == "class":
             # components give declared spellings (set canonicalises them); a board node might not
             return not any(e.name in attrs for attrs in self.program.nodes.values())
         if isinstance(e, N.String):
-            c = g.classes.get(fold(e.value))
+            c = defn.classes.get(fold(e.value))
             return c is not None and c[1] == e.value
         return False
 
@@ -344,18 +344,18 @@ class ExprGen:
         special = SPECIAL_NAMES.get(n)
         if special is not None and special.python is not None:
             return special.python
-        g = self.defn
-        if n in g.zones and g.zones[n].scope == ("game",):
+        defn = self.defn
+        if n in defn.zones and defn.zones[n].scope == ("game",):
             return self.src.const(ZoneRef(n))
-        if n in g.counters and g.counters[n].scope == ("game",):
-            return f"st.counters.get({n!r}, {g.counters[n].initial!r})"
+        if n in defn.counters and defn.counters[n].scope == ("game",):
+            return f"st.counters.get({n!r}, {defn.counters[n].initial!r})"
         key = fold(n)
-        if key in g.classes:
-            return repr(fold(g.classes[key][1]))
+        if key in defn.classes:
+            return repr(fold(defn.classes[key][1]))
         raise GameFault(f"unknown name '{n}'", e.pos)
 
     def g_Attr(self, e, ctx, sc):
-        g = self.defn
+        defn = self.defn
         n = e.name
         if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in ctx.locals \
                 and e.obj.name not in sc.names:
@@ -365,8 +365,8 @@ class ExprGen:
         obj = self.gen(e.obj, ctx, sc)
         p = self.pos(e)
         simple = _SIMPLE.match(obj) is not None
-        if n in g.zones:
-            scope = g.zones[n].scope[0]
+        if n in defn.zones:
+            scope = defn.zones[n].scope[0]
             general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p})"
             tab = self.owner_table(n, scope) if simple else None
             if tab is not None and tab[0] == "NodeRef":
@@ -378,12 +378,12 @@ class ExprGen:
                     return f"{table}[{obj}]"
                 return f"({table}[{obj}] if type({obj}) is {tab[0]} else {general})"
             return general
-        if n in g.counters:
-            cdef = g.counters[n]
+        if n in defn.counters:
+            cdef = defn.counters[n]
             if len(cdef.scope) == 2:
                 return f"R_cmap({n!r}, {obj})"
             return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
-        if n in g.attributes:
+        if n in defn.attributes:
             values = self.src.const(self.program.comp_attrs.get(n), "A")
             if obj in self.src.comp_idents and not self.analysis.attributes_set():
                 return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
@@ -399,9 +399,9 @@ class ExprGen:
         return general
 
     def g_Index(self, e, ctx, sc):
-        g = self.defn
-        if isinstance(e.obj, N.Attr) and e.obj.name in g.counters and len(g.counters[e.obj.name].scope) == 2:
-            cdef = g.counters[e.obj.name]
+        defn = self.defn
+        if isinstance(e.obj, N.Attr) and e.obj.name in defn.counters and len(defn.counters[e.obj.name].scope) == 2:
+            cdef = defn.counters[e.obj.name]
             first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
             return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
         return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"

@@ -105,14 +105,14 @@ class Compiler(NativeBlocks):
 
     def counter_key(self, e, ctx) -> tuple:
         """(source of the key, counter definition) of a counter reference."""
-        g = self.defn
-        if isinstance(e, N.Name) and e.name in g.counters and e.name not in ctx.locals:
-            return repr(e.name), g.counters[e.name]
-        if isinstance(e, N.Attr) and e.name in g.counters:
-            cdef = g.counters[e.name]
+        defn = self.defn
+        if isinstance(e, N.Name) and e.name in defn.counters and e.name not in ctx.locals:
+            return repr(e.name), defn.counters[e.name]
+        if isinstance(e, N.Attr) and e.name in defn.counters:
+            cdef = defn.counters[e.name]
             return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P")), cdef
-        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in g.counters:
-            cdef = g.counters[e.obj.name]
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in defn.counters:
+            cdef = defn.counters[e.obj.name]
             return f"R_pkey({cdef.name!r}, {self.source(e.obj.obj, ctx)}, {self.source(e.key, ctx)})", cdef
         raise GameFault("not a counter", e.pos)
 
@@ -162,11 +162,11 @@ class Compiler(NativeBlocks):
                       f"R_score(st, _k, {self.const(cdef, 'C')}, _n, {self.const(s.pos, 'P')}, {source})"], s.pos)
 
     def s_SetStmt(self, s, ctx):
-        t, g = s.target, self.defn
+        t, defn = s.target, self.defn
         p = self.const(s.pos, "P")
-        counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in g.counters) or \
-            (isinstance(t, N.Attr) and t.name in g.counters) or \
-            (isinstance(t, N.Index) and isinstance(t.obj, N.Attr) and t.obj.name in g.counters)
+        counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in defn.counters) or \
+            (isinstance(t, N.Attr) and t.name in defn.counters) or \
+            (isinstance(t, N.Index) and isinstance(t.obj, N.Attr) and t.obj.name in defn.counters)
         if counter:
             key, cdef = self.counter_key(t, ctx)
             ctx.emit_src([f"_n = {self.number(s.value, ctx)}",
@@ -175,9 +175,9 @@ class Compiler(NativeBlocks):
         if isinstance(t, N.Name):
             ctx.emit_src([f"fr.env[{t.name!r}] = {self.source(s.value, ctx)}"], s.pos)
             return
-        if isinstance(t, N.Attr) and t.name in g.attributes:
-            kind = g.attributes[t.name].type
-            canon = {k: v[1] for k, v in g.classes.items()} if kind == "class" else "number" if kind == "number" else None
+        if isinstance(t, N.Attr) and t.name in defn.attributes:
+            kind = defn.attributes[t.name].type
+            canon = {k: v[1] for k, v in defn.classes.items()} if kind == "class" else "number" if kind == "number" else None
             ctx.emit_src([f"_o = {self.source(t.obj, ctx)}",
                           f"R_set_attr(st, _o, {t.name!r}, {self.source(s.value, ctx)}, {self.const(canon)}, {p})"], s.pos)
             return

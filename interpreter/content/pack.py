@@ -98,8 +98,8 @@ class PackLoader:
                               "a game folder holds a game.yaml")
             return None
         if len(games) > 1:
-            for g in games[1:]:
-                self.report.error(g.data.pos, f"a second game file in one pack (the first is {games[0].path})",
+            for defn in games[1:]:
+                self.report.error(defn.data.pos, f"a second game file in one pack (the first is {games[0].path})",
                                   "one game per folder: move expansions into a folder of their own")
         game = self.build_game(games[0])
         if game is None:
@@ -121,7 +121,7 @@ class PackLoader:
         d = src.data
         try:
             players = d.get("players") or {}
-            g = GameDef(
+            defn = GameDef(
                 id=str(d.get("id", "")), title=str(d.get("title", "")),
                 min_players=_int(players.get("min"), 1) if isinstance(players, dict) else 1,
                 max_players=_int(players.get("max"), 1) if isinstance(players, dict) else 1,
@@ -138,68 +138,66 @@ class PackLoader:
         if isinstance(teams, dict):
             for count, groups in teams.items():
                 if isinstance(groups, list) and str(count).isdigit():
-                    g.teams[int(count)] = [[_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
+                    defn.teams[int(count)] = [[_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
         for name, spec in _items(d.get("options")):
-            g.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
+            defn.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
                                         _str(spec.get("type")), spec.get("default"),
                                         _key_pos(d.get("options"), name, spec))
         for name, spec in _items(d.get("attributes")):
             values = [str(v) for v in spec.get("values", [])] if isinstance(spec.get("values"), list) else []
             kind = _str(spec.get("type")) or ("class" if values else "number")
-            g.attributes[name] = AttributeDef(name, kind, values, spec.get("default"), _key_pos(d.get("attributes"), name, spec))
+            defn.attributes[name] = AttributeDef(name, kind, values, spec.get("default"), _key_pos(d.get("attributes"), name, spec))
             for v in values:
-                g.classes.setdefault(fold(v), (name, v))
-            for value, aliases in _items(spec.get("aliases")) if isinstance(spec.get("aliases"), dict) else []:
-                pass
+                defn.classes.setdefault(fold(v), (name, v))
             if isinstance(spec.get("aliases"), dict):
                 for value, aliases in spec["aliases"].items():
                     for a in _list(aliases):
                         if isinstance(a, str):
-                            g.classes.setdefault(fold(a), (name, str(value)))
+                            defn.classes.setdefault(fold(a), (name, str(value)))
         for c in _list(d.get("classes")):
             if isinstance(c, str):
-                g.classes.setdefault(fold(c), (None, str(c)))
-        g.players_pos = getattr(d.get("players"), "pos", d.pos)
+                defn.classes.setdefault(fold(c), (None, str(c)))
+        defn.players_pos = getattr(d.get("players"), "pos", d.pos)
         for name, spec in _items(d.get("components")):
-            g.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
-            for a in g.components[name]:
-                g.attribute_name_pos.setdefault((name, a), getattr(a, "pos", spec.pos))
-        if not g.components:
-            g.components["card"] = list(g.attributes)
+            defn.components[name] = [a for a in _list(spec.get("attributes")) if isinstance(a, str)]
+            for a in defn.components[name]:
+                defn.attribute_name_pos.setdefault((name, a), getattr(a, "pos", spec.pos))
+        if not defn.components:
+            defn.components["card"] = list(defn.attributes)
         for name, spec in _items(d.get("zones")):
-            g.zones[name] = ZoneDef(name, _scope(spec.get("scope")), _str(spec.get("visibility")) or "public",
+            defn.zones[name] = ZoneDef(name, _scope(spec.get("scope")), _str(spec.get("visibility")) or "public",
                                     bool(spec.get("in_play", False)), _int(spec.get("capacity"), None),
-                                    _key_pos(d.get("zones"), name, spec), index=len(g.zones))
+                                    _key_pos(d.get("zones"), name, spec), index=len(defn.zones))
         for name, spec in _items(d.get("counters")):
             supply = spec.get("supply")
-            g.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
+            defn.counters[name] = CounterDef(name, _scope(spec.get("scope")), _int(spec.get("min", 0), 0),
                                           _int(spec.get("max"), None),
                                           (str(supply) if isinstance(supply, str) else int(supply))
                                           if isinstance(supply, (str, int)) and not isinstance(supply, bool)
                                           else None, _int(spec.get("initial"), 0),
                                           _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
                                           [z for z in _list(spec.get("keep_in")) if isinstance(z, str)],
-                                          index=len(g.counters))
+                                          index=len(defn.counters))
         events = d.get("events")
         if isinstance(events, dict):
             for name, args in events.items():
-                g.events[name] = [str(a) for a in args] if isinstance(args, list) else []
-        g.windows = [w for w in _list(d.get("windows")) if isinstance(w, str)]
+                defn.events[name] = [str(a) for a in args] if isinstance(args, list) else []
+        defn.windows = [w for w in _list(d.get("windows")) if isinstance(w, str)]
         procs = d.get("procedures")
         if isinstance(procs, dict):
             for name, spec in procs.items():
                 if isinstance(spec, str):
-                    g.procedures[name] = ProcedureDef(name, [], spec, procs.key_pos.get(name, procs.pos))
+                    defn.procedures[name] = ProcedureDef(name, [], spec, procs.key_pos.get(name, procs.pos))
                 elif isinstance(spec, dict) and isinstance(spec.get("body"), str):
                     params = [str(p) for p in _list(spec.get("params")) if isinstance(p, str)]
-                    g.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
+                    defn.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
                 else:  # declared, but not as text (the schema says so): known, with no body to check
-                    g.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
+                    defn.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
         if isinstance(d.get("tags_kept_in"), list):
-            g.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
+            defn.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
         for text in _list(d.get("invariants")):
             if isinstance(text, str):
-                g.invariants.append((text, None))
+                defn.invariants.append((text, None))
         funcs = d.get("functions")
         if isinstance(funcs, dict):
             for name, spec in funcs.items():
@@ -207,20 +205,20 @@ class PackLoader:
                 if not isinstance(text, str):
                     continue
                 params = [str(x) for x in _list(spec.get("params")) if isinstance(x, str)] if isinstance(spec, dict) else []
-                g.functions[name] = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
-        return g
+                defn.functions[name] = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
+        return defn
 
     # other kinds ---------------------------------------------------------
-    def add_cards(self, g: GameDef, src: SourceFile) -> None:
+    def add_cards(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
         component = _str(d.get("component")) or "card"
-        if component not in g.components:
+        if component not in defn.components:
             self.report.error(getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
-                              _mean(component, g.components))
+                              _mean(component, defn.components))
         per_player = bool(d.get("per_player", False))
         start = d.get("start")
-        if isinstance(start, str) and start not in g.zones:
-            self.report.error(start.pos, f"unknown zone '{start}'", _mean(start, g.zones))
+        if isinstance(start, str) and start not in defn.zones:
+            self.report.error(start.pos, f"unknown zone '{start}'", _mean(start, defn.zones))
         authored_file = d.get("authored")
         for item in _list(d.get("cards")):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
@@ -236,9 +234,9 @@ class PackLoader:
             for text in _list(item.get("abilities")):
                 if isinstance(text, str):
                     card.abilities.append(AbilityDef(text, text.pos))
-            g.cards.append(card)
+            defn.cards.append(card)
 
-    def add_keywords(self, g: GameDef, src: SourceFile) -> None:
+    def add_keywords(self, defn: GameDef, src: SourceFile) -> None:
         for item in _list(src.data.get("keywords")):
             if not isinstance(item, dict) or not isinstance(item.get("pattern"), str):
                 continue
@@ -248,11 +246,11 @@ class PackLoader:
                 continue
             params = {k: v for k, v in (item.get("params") or {}).items() if isinstance(v, str)} \
                 if isinstance(item.get("params"), dict) else {}
-            g.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
+            defn.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
                                          pos=item["pattern"].pos, file=src.path, family=_str(item.get("family")),
                                          params_pos=getattr(item.get("params"), "key_pos", {})))
 
-    def add_board(self, g: GameDef, src: SourceFile) -> None:
+    def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
         board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path)
         for n in _list(d.get("nodes")):
@@ -272,22 +270,22 @@ class PackLoader:
                         self.report.error(getattr(raw, "pos", e.pos), f"edge names unknown node '{end}'",
                                           _mean(end, board.nodes))
                 board.edges.append((a, b))
-        g.boards.append(board)
+        defn.boards.append(board)
 
-    def add_scenario(self, g: GameDef, src: SourceFile) -> None:
+    def add_scenario(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
         procedures = d.get("procedures") if isinstance(d.get("procedures"), dict) else {}
-        g.scenarios.append(ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos,
+        defn.scenarios.append(ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), _plain_options(d), d.pos,
                                        src.path, setup=d.get("setup") if isinstance(d.get("setup"), str) else None,
                                        procedures={k: v for k, v in procedures.items() if isinstance(v, str)}))
 
-    def add_rules_test(self, g: GameDef, src: SourceFile) -> None:
+    def add_rules_test(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
         file_rules = [str(r) for r in _list(d.get("rules"))]
         for t in _list(d.get("tests")):
             if not isinstance(t, dict):
                 continue
-            g.tests.append(RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
+            defn.tests.append(RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in _list(t.get("rules"))],
                                         _plain_options(t), t.pos, src.path))
 
 

@@ -35,12 +35,12 @@ def check_bound(state, max_decisions: int) -> None:
 
 class Invariants:
     def __init__(self, state, max_decisions: int = MAX_DECISIONS):
-        g = state.program
+        program = state.program
         self.max_decisions = max_decisions
         self.placed = [c for c, z in enumerate(state.where) if z is not None]
         self._info: dict = {}
-        self.n_comps = len(g.comps)
-        counters = g.defn.counters
+        self.n_comps = len(program.comps)
+        counters = program.defn.counters
         # supply name -> (counter names drawing on it)
         self.supplies: dict[str, list] = {}
         for name, cdef in counters.items():

@@ -69,10 +69,6 @@ def push(st, code, env, me, you, pos) -> Frame:
     return fr
 
 
-def op_return(st, fr) -> None:
-    st.frames.pop()
-
-
 def exit_proc(st, name: str, pos) -> None:
     """Leave procedure `name` and everything it called; when it is not running
     (a rules test calling a part of the game), stop everything."""
@@ -234,22 +230,22 @@ def resolve(st, index: int, auto: bool = False) -> None:
 # events and abilities -------------------------------------------------------------
 
 def signal(st, fr, event: str, args: list, pos) -> None:
-    g = st.program
-    names = g.defn.events.get(event, [])
+    program = st.program
+    names = program.defn.events.get(event, [])
     if st.trace is not None:
         st.emit("signal", pos, event=event, args=[plain(a) for a in args])
-    if event in g.limit_events:
+    if event in program.limit_events:
         prefix = event + "|"
         st.used = {u for u in st.used if not u.startswith(prefix)}
     listeners = []
     subject = args[0] if args else None
     if type(subject) is Comp:
-        for t in g.comp_triggers[subject].get(event, ()):
+        for t in program.comp_triggers[subject].get(event, ()):
             if not t.broadcast:
                 listeners.append((subject, t))
-    if event in g.broadcast_events:
+    if event in program.broadcast_events:
         for c in in_play(st, None):
-            for t in g.comp_triggers[c].get(event, ()):
+            for t in program.comp_triggers[c].get(event, ()):
                 if t.broadcast:
                     listeners.append((c, t))
     if not listeners:
@@ -275,9 +271,9 @@ def start_action(st, c, index: int, player, pos) -> None:
 def usable_actions(st, player, window):
     """(component, action) pairs the player may use now in this window."""
     out = []
-    g = st.program
+    program = st.program
     for c in in_play(st, player):
-        actions = g.comp_actions[c]
+        actions = program.comp_actions[c]
         if not actions:
             continue
         for a in actions:
@@ -338,27 +334,27 @@ def in_play(st, player=None) -> tuple:
     return r
 
 
-def _play_info(g, key):
+def _play_info(program, key):
     """What `_in_play` needs of zone `key`: False when it is not in play, else its holder
     and whether that holder is a component (itself in play or not)."""
-    info = g.in_play_zone.get(key)
+    info = program.in_play_zone.get(key)
     if info is None:
-        if not g.zone_def(key).in_play:
+        if not program.zone_def(key).in_play:
             info = False
         else:
-            h = g.zone_holder(key)
+            h = program.zone_holder(key)
             info = (h, type(h) is Comp)
-        g.in_play_zone[key] = info
+        program.in_play_zone[key] = info
     return info
 
 
 def _in_play(st, player) -> list:
-    g = st.program
-    playing = g.in_play_zone
+    program = st.program
+    playing = program.in_play_zone
     zones = st.zones
     keys = st.play_keys
     if keys[0] != len(zones):  # zones are only ever added: list the in-play ones anew when one is
-        keys = st.play_keys = (len(zones), tuple(k for k in zones if _play_info(g, k) is not False))
+        keys = st.play_keys = (len(zones), tuple(k for k in zones if _play_info(program, k) is not False))
     out = []
     for key in keys[1]:
         comps = zones[key]
@@ -380,8 +376,8 @@ def _in_play(st, player) -> list:
 
 def _live(st, c) -> bool:
     """Whether component `c` lies in play (in an in-play zone of something in play)."""
-    g = st.program
-    playing = g.in_play_zone
+    program = st.program
+    playing = program.in_play_zone
     where = st.where
     for _ in range(64):
         z = where[c]
@@ -389,7 +385,7 @@ def _live(st, c) -> bool:
             return False
         info = playing.get(z)
         if info is None:
-            info = _play_info(g, z)
+            info = _play_info(program, z)
         if info is False:
             return False
         if not info[1]:

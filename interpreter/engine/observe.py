@@ -31,29 +31,29 @@ def may_see(st, visibility: str, holder, seat: int) -> bool:
 
 
 def observation(st, seat: int) -> dict:
-    g = st.program
+    program = st.program
     zones = {}
     for key, comps in st.zones.items():
-        zdef = g.zone_def(key)
-        if may_see(st, zdef.visibility, g.zone_holder(key), seat):
-            zones[key] = [{"id": int(c), "card": g.comp_card[c].id, "title": g.comp_card[c].title,
+        zdef = program.zone_def(key)
+        if may_see(st, zdef.visibility, program.zone_holder(key), seat):
+            zones[key] = [{"id": int(c), "card": program.comp_card[c].id, "title": program.comp_card[c].title,
                            **({"tapped": True} if c in st.tapped else {})} for c in comps]
         else:
             zones[key] = {"count": len(comps)}
-            holder = g.zone_holder(key)
+            holder = program.zone_holder(key)
             if zdef.visibility == "owner" and type(holder) not in (Seat, Team):
                 # a zone of the board or of a component: each sees its own pieces there
-                mine = [c for c in comps if g.comp_owner[c] == seat]
+                mine = [c for c in comps if program.comp_owner[c] == seat]
                 if mine:
-                    zones[key]["yours"] = [{"id": int(c), "card": g.comp_card[c].id,
-                                            "title": g.comp_card[c].title} for c in mine]
+                    zones[key]["yours"] = [{"id": int(c), "card": program.comp_card[c].id,
+                                            "title": program.comp_card[c].title} for c in mine]
     counters = {}
     for key, value in st.counters.items():
         if key.startswith("$"):
             counters[key] = value
             continue
         name = key.split("#", 1)[0]
-        cdef = g.defn.counters.get(name)
+        cdef = program.defn.counters.get(name)
         if cdef is None:
             continue
         holder = None

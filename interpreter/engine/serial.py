@@ -44,12 +44,12 @@ def enc(v):
     return v
 
 
-def dec(g, v):
+def dec(program, v):
     if isinstance(v, list):
-        return [dec(g, x) for x in v]
+        return [dec(program, x) for x in v]
     if isinstance(v, dict):
         if "c" in v:
-            return g.comps[v["c"]]
+            return program.comps[v["c"]]
         if "p" in v:
             return Seat(v["p"])
         if "t" in v:
@@ -59,11 +59,11 @@ def dec(g, v):
         if "z" in v:
             return ZoneRef(v["z"])
         if "m" in v:
-            return CounterMap(v["m"][0], dec(g, v["m"][1]))
+            return CounterMap(v["m"][0], dec(program, v["m"][1]))
         if "tuple" in v:
-            return tuple(dec(g, x) for x in v["tuple"])
+            return tuple(dec(program, x) for x in v["tuple"])
         if "dict" in v:
-            return {k: dec(g, x) for k, x in v["dict"]}
+            return {k: dec(program, x) for k, x in v["dict"]}
     return v
 
 
@@ -96,34 +96,34 @@ def state_to_json(st) -> dict:
     }
 
 
-def state_from_json(g, data: dict, new_state):
+def state_from_json(program, data: dict, new_state):
     """The state saved as `data`, of compiled game `g`, made by `new_state(g, players, seed, options)`."""
-    if data.get("format") != FORMAT or data.get("game") != g.id:
-        raise GameFault(f"this state is not a state of {g.id} (format {FORMAT})")
-    st = new_state(g, data["players"], data["seed"], data["options"])
+    if data.get("format") != FORMAT or data.get("game") != program.id:
+        raise GameFault(f"this state is not a state of {program.id} (format {FORMAT})")
+    st = new_state(program, data["players"], data["seed"], data["options"])
     for key, comps in data["zones"].items():
-        st.zones[key] = [g.comps[c] for c in comps]
+        st.zones[key] = [program.comps[c] for c in comps]
         for c in comps:
             st.where[c] = ZoneRef(key)
     st.counters = dict(data["counters"])
-    st.over = {(g.comps[c], n): dec(g, v) for c, n, v in data["attributes"]}
-    st.tags = {g.comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
-    st.tapped = {g.comps[c] for c in data["tapped"]}
+    st.over = {(program.comps[c], n): dec(program, v) for c, n, v in data["attributes"]}
+    st.tags = {program.comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
+    st.tapped = {program.comps[c] for c in data["tapped"]}
     st.used = set(data["used"])
     st.rng = Rng(data["rng"])
     st.frames = []
     for f in data["frames"]:
-        code = g.codes.get(f["code"])
+        code = program.codes.get(f["code"])
         if code is None or f.get("layout") != layout(code):
-            raise GameFault(f"this state was saved with other rules of {g.id} or another version of regles "
+            raise GameFault(f"this state was saved with other rules of {program.id} or another version of regles "
                             f"({f['code']} has changed): it cannot resume in the middle of a turn")
-        st.frames.append(Frame(code, f["pc"], {k: dec(g, v) for k, v in f["env"].items()},
-                               dec(g, f["me"]), dec(g, f["you"])))
+        st.frames.append(Frame(code, f["pc"], {k: dec(program, v) for k, v in f["env"].items()},
+                               dec(program, f["me"]), dec(program, f["you"])))
     p = data["pending"]
     if p is not None:
         at = p.get("at")
         pos = Position(at[0], at[1], at[2]) if at else None
-        entries = [tuple(dec(g, e)) for e in p["entries"]]
+        entries = [tuple(dec(program, e)) for e in p["entries"]]
         d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
         if p["kind"] == "menu":
             top = st.frames[-1]
@@ -132,5 +132,5 @@ def state_from_json(g, data: dict, new_state):
     st.winners = tuple(data["winners"]) if data["winners"] is not None else None
     st.history = list(data["history"])
     st.ops = data.get("ops", 0)
-    st.credit = {(g.comps[c], key): v for c, key, v in (data.get("credit") or [])}
+    st.credit = {(program.comps[c], key): v for c, key, v in (data.get("credit") or [])}
     return st

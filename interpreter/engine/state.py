@@ -19,7 +19,6 @@ class GameFault(Exception):
         super().__init__(message)
         self.message = message
         self.pos = pos
-        self.spec = None
 
     def __str__(self):
         return f"{self.pos}: {self.message}" if self.pos else self.message
@@ -85,7 +84,7 @@ class Decision:
 
 class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
-                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "memo_version", "credit", "static",
+                 "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys")
 
     def __init__(self, program, n: int, seed: int, options: dict):
@@ -113,16 +112,10 @@ class State:
         self.zv = [0] * len(program.defn.zones)  # changes per zone (all zones of one name together)
         self.cv = [0] * len(program.defn.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
-        self.memo_version = -1
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
         self.in_play_cache = [-1, {}]  # [vz when made, {player or None: components in play}]
         self.play_keys = (0, ())  # (number of zones, keys of the in-play ones, in order)
-
-    @property
-    def version(self) -> int:
-        """All changes so far: it stands still exactly while nothing changes."""
-        return self.vz + self.vc + self.vt + self.vo
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -148,7 +141,6 @@ class State:
         s.zv = self.zv[:]
         s.cv = self.cv[:]
         s.memo = {}
-        s.memo_version = -1
         s.credit = self.credit.copy()
         s.static = self.static  # shared: the same in every state of one game
         s.in_play_cache = [-1, {}]
@@ -191,14 +183,14 @@ class State:
                 if self.trace is not None:
                     self.emit("move", pos, card=self.program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
-        g = self.program
-        zdef = g.zone_defs.get(zone) or g.zone_def(zone)
+        program = self.program
+        zdef = program.zone_defs.get(zone) or program.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
         if zdef.capacity is not None and len(target) >= zdef.capacity:
             raise GameFault(f"zone {zone} is full (capacity {zdef.capacity})", pos)
-        if len(target) >= g.zone_limit:
+        if len(target) >= program.zone_limit:
             raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
         self._place(c, old, zone, zdef, target, bottom, pos)
 
@@ -206,7 +198,7 @@ class State:
         """Take `c` from zone `old` into `target` (the list of `zone`, a zone of `zdef`), count
         the change, and drop what it does not keep there: its tap out of play, its tags
         outside the zones that keep them, the counters not kept there."""
-        g = self.program
+        program = self.program
         if old is not None:
             lst = self.zones[old]
             if lst[-1] is c:  # most moves take the top: no scan of a long list
@@ -222,23 +214,23 @@ class State:
         zv = self.zv
         zv[zdef.index] += 1
         if old is not None:
-            zv[(g.zone_defs.get(old) or g.zone_def(old)).index] += 1
+            zv[(program.zone_defs.get(old) or program.zone_def(old)).index] += 1
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
-        if self.tags and c in self.tags and g.tag_zones is not None and zdef.name not in g.tag_zones:
+        if self.tags and c in self.tags and program.tag_zones is not None and zdef.name not in program.tag_zones:
             for t in self.tags[c]:
-                self.emit("untag", pos, card=g.comp_card[c].id, id=int(c), tag=t)
+                self.emit("untag", pos, card=program.comp_card[c].id, id=int(c), tag=t)
             del self.tags[c]
-        lost = g.counters_lost_in[zdef.index][c]
+        lost = program.counters_lost_in[zdef.index][c]
         if lost is None:
-            lost = g.lost_counters(zdef, c)
+            lost = program.lost_counters(zdef, c)
         if lost:
             counters = self.counters
             for key, cdef in lost:
                 if key in counters:
                     self.set_counter(key, cdef, 0, pos)
         if self.trace is not None:
-            self.emit("move", pos, card=g.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+            self.emit("move", pos, card=program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 
     def move_many(self, comps, zone, bottom: bool, pos) -> None:
         """Move components one after the other, exactly as `move` would, with the zone's
@@ -247,12 +239,12 @@ class State:
             for c in comps:  # the general case, with its errors (and no zone made for nothing)
                 self.move(c, zone, bottom, pos)
             return
-        g = self.program
-        zdef = g.zone_defs.get(zone) or g.zone_def(zone)
+        program = self.program
+        zdef = program.zone_defs.get(zone) or program.zone_def(zone)
         target = self.zones.get(zone)
         if target is None:
             target = self.zones[zone] = []
-        room = g.zone_limit if zdef.capacity is None else min(zdef.capacity, g.zone_limit)
+        room = program.zone_limit if zdef.capacity is None else min(zdef.capacity, program.zone_limit)
         where = self.where
         for c in comps:
             old = where[c] if type(c) is Comp else None
@@ -309,9 +301,6 @@ class State:
         return self.program.comp_attrs[name][c]
 
     # counters --------------------------------------------------------------
-    def counter(self, key: str, cdef) -> int:
-        return self.counters.get(key, cdef.initial)
-
     def supply_key(self, cdef) -> str | None:
         if cdef.supply is None:
             return None

@@ -298,16 +298,13 @@ class Checker:
             if found is not None:
                 use = self.found.keyword_uses[ab] = found
                 if use.keyword.effect_param and tree.phrase.body is not None:
-                    self.block(tree.phrase.body, Scope(self.bound_names(tree.phrase.body, self.ability_names()),
+                    self.block(tree.phrase.body, Scope(self.bound_names(tree.phrase.body, {}),
                                                        in_ability=True))
                 for value in use.bindings.values():
                     if isinstance(value, N.Node):
-                        self.expr(value, Scope(self.ability_names(), in_ability=True))
+                        self.expr(value, Scope({}, in_ability=True))
             return
         self.ability(tree, {})
-
-    def ability_names(self) -> dict:
-        return {}
 
     def ability(self, tree, names: dict, owner=None) -> None:
         if isinstance(tree, N.PhraseAbility):

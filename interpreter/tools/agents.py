@@ -80,9 +80,9 @@ class SeatView:
     def determinised(self, rng: Rng):
         """A copy of the state in which what the seat cannot see is redrawn (see the module doc)."""
         st = self._state.clone()
-        g = st.program
+        program = st.program
         for key, comps in st.zones.items():
-            if len(comps) > 1 and not may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat):
+            if len(comps) > 1 and not may_see(st, program.zone_def(key).visibility, program.zone_holder(key), self.seat):
                 rng.shuffle(comps)
         st.rng = Rng(rng.next64())
         return st
@@ -158,16 +158,16 @@ class GreedyAgent:
 _EVALUATORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def evaluator(cg):
+def evaluator(program):
     """`f(state, seat) -> (outcome, value)` for a compiled game (made once per game)."""
-    f = _EVALUATORS.get(cg)
+    f = _EVALUATORS.get(program)
     if f is None:
-        f = _EVALUATORS[cg] = _make_evaluator(cg)
+        f = _EVALUATORS[program] = _make_evaluator(program)
     return f
 
 
-def _make_evaluator(cg):
-    score = heuristic(cg)
+def _make_evaluator(program):
+    score = heuristic(program)
 
     def evaluate(st, seat):
         w = st.winners

@@ -25,35 +25,35 @@ def _possessive(who: str) -> str:
     return "your" if who == "you" else f"{who}'s"
 
 
-def zone_name(g, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
+def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
     """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'."""
     base = _nice(key.split("#", 1)[0])
     if "#" not in key:
         return base
     try:
-        h = g.zone_holder(key)
+        h = program.zone_holder(key)
     except (KeyError, ValueError, IndexError):
         return key
     t = type(h)
     if t is Seat:
         return f"{_possessive(seat_name(int(h), seat))} {base}"
     if t.__name__ == "Team":
-        mine = seat is not None and players is not None and g.team_of(players)[seat] == int(h)
+        mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
         return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
     if t.__name__ == "NodeRef":
-        node = g.nodes.get(h, {})
+        node = program.nodes.get(h, {})
         return f"{base} at {node.get('name', h)}"
     c = int(h)
     if visible is None or c in visible:
-        return f"{base} of {g.comp_card[c].title}"
+        return f"{base} of {program.comp_card[c].title}"
     return f"{base} of a card"
 
 
-def counter_name(g, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
+def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
     """'coins of player 2', 'round', 'gems on Farm', 'influence of you at North'."""
     parts = key.split("#")
     name = _nice(parts[0])
-    cdef = g.defn.counters.get(parts[0])
+    cdef = program.defn.counters.get(parts[0])
     if cdef is None or len(parts) == 1:
         return name
     owners = []
@@ -62,14 +62,14 @@ def counter_name(g, key: str, seat: int | None, visible=None, players: int | Non
             owners.append(seat_name(int(raw), seat))
         elif word == "team":
             t = int(raw.lstrip("t"))
-            mine = seat is not None and players is not None and g.team_of(players)[seat] == t
+            mine = seat is not None and players is not None and program.team_of(players)[seat] == t
             owners.append("your team" if mine else f"team {t + 1}")
         elif word == "node":
-            owners.append(str(g.nodes.get(raw, {}).get("name", raw)))
+            owners.append(str(program.nodes.get(raw, {}).get("name", raw)))
         else:
             try:
                 c = int(raw)
-                owners.append(g.comp_card[c].title if visible is None or c in visible else "a card")
+                owners.append(program.comp_card[c].title if visible is None or c in visible else "a card")
             except (ValueError, IndexError):
                 owners.append(raw)
     return f"{name} of " + " at ".join(owners)
@@ -83,14 +83,14 @@ def visible_ids(obs: dict) -> set:
     return out
 
 
-def render_observation(g, obs: dict) -> list:
+def render_observation(program, obs: dict) -> list:
     """Lines showing an observation: non-empty zones, then counters."""
     seat = obs["seat"]
     vis = visible_ids(obs)
     lines = [f"-- what you see (you are player {seat + 1} of {obs['players']}) --"]
     for key in sorted(obs["zones"], key=lambda k: (k.split("#")[0], k)):
         z = obs["zones"][key]
-        name = zone_name(g, key, seat, vis, obs["players"])
+        name = zone_name(program, key, seat, vis, obs["players"])
         if isinstance(z, list):
             if not z:
                 continue
@@ -106,7 +106,7 @@ def render_observation(g, obs: dict) -> list:
         if key.startswith("$"):
             supplies.append(f"{_nice(key[1:])} {v}")
         else:
-            counters.append(f"{counter_name(g, key, seat, vis, obs['players'])} = {v}")
+            counters.append(f"{counter_name(program, key, seat, vis, obs['players'])} = {v}")
     if counters:
         lines.append("  counters: " + "; ".join(counters))
     if supplies:
@@ -132,9 +132,9 @@ class Narrator:
         if key is None or self.seat is None:
             return self.seat is None
         st = self.state
-        g = st.program
+        program = st.program
         try:
-            return may_see(st, g.zone_def(key).visibility, g.zone_holder(key), self.seat)
+            return may_see(st, program.zone_def(key).visibility, program.zone_holder(key), self.seat)
         except (KeyError, ValueError, IndexError):
             return False
 
@@ -147,9 +147,9 @@ class Narrator:
     def sees_counter(self, key: str) -> bool:
         if self.seat is None:
             return True
-        g = self.state.program
+        program = self.state.program
         name = key.split("#", 1)[0]
-        cdef = g.defn.counters.get(name)
+        cdef = program.defn.counters.get(name)
         if cdef is None:
             return False
         holder = None
@@ -160,10 +160,10 @@ class Narrator:
     def hidden_titles(self) -> set:
         """Titles of components in zones the seat cannot see, less those it can see somewhere."""
         st = self.state
-        g = st.program
+        program = st.program
         hidden, shown = set(), set()
         for key, comps in st.zones.items():
-            (shown if self.sees_zone(key) else hidden).update(g.comp_card[c].title for c in comps)
+            (shown if self.sees_zone(key) else hidden).update(program.comp_card[c].title for c in comps)
         return hidden - shown
 
     def before(self, state) -> None:
@@ -213,23 +213,23 @@ class Narrator:
 
     def tell(self, ev: dict) -> str | None:
         st = self.state
-        g = st.program
+        program = st.program
         seat = self.seat
         t = ev.get("type")
         if t == "start":
-            return f"== {g.defn.title}: {ev['players']} players, seed {ev['seed']} =="
+            return f"== {program.defn.title}: {ev['players']} players, seed {ev['seed']} =="
         if t == "move":
             src, dst = ev.get("from"), ev.get("to")
             vis = self.sees_zone(src) or self.sees_zone(dst)
             where = (f"from {self.zone(src)} " if src else "") + f"to {self.zone(dst)}"
             if vis:
-                return f"  {g.comp_card[ev['id']].title} moved {where}"
+                return f"  {program.comp_card[ev['id']].title} moved {where}"
             return f"  a card moved {where}"
         if t == "shuffle":
             return f"  {self.zone(ev['zone'])} shuffled"
         if t in ("tap", "untap", "tag", "untag", "set"):
             c = ev["id"]
-            title = g.comp_card[c].title if self.sees_comp(c) else "a card"
+            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
             if t == "tag":
                 return f"  {title} becomes {ev['tag']}"
             if t == "untag":
@@ -239,7 +239,7 @@ class Narrator:
             return f"  {title} {'tapped' if t == 'tap' else 'untapped'}"
         if t == "counter":
             key = ev["counter"]
-            name = counter_name(g, key, seat, _Sees(self), st.n)
+            name = counter_name(program, key, seat, _Sees(self), st.n)
             if self.sees_counter(key):
                 ch = ev["change"]
                 return f"  {name}: {'+' if ch > 0 else ''}{ch} (now {ev['value']})"
@@ -258,7 +258,7 @@ class Narrator:
             return f"Player {who + 1} chose: {what}" + ("" if not ev.get("auto") else " (the only option)")
         if t == "action":
             c = ev["id"]
-            title = g.comp_card[c].title if self.sees_comp(c) else "a card"
+            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
             return f"  {seat_name(int(ev['player']) - 1, seat)} use{'' if int(ev['player']) - 1 == seat else 's'} {title}"
         if t == "roll":
             return f"  dice: {', '.join(str(d) for d in ev['dice'])}"

@@ -29,10 +29,10 @@ class TestResult:
 
 
 def _compile(game: Game, test, part: str, tree, locals_):
-    cg = game.program
+    program = game.program
     code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
     ctx = Ctx(code, locals_=locals_)
-    cg.compiler.body(tree.body, ctx)
+    program.compiler.body(tree.body, ctx)
     return code, ctx.locals
 
 
@@ -75,9 +75,9 @@ def run_test(game: Game, test) -> TestResult:
         res.trace = st.trace
         return res
     failures = []
-    cg = game.program
+    program = game.program
     for text, tree in test.then:
-        fn = cg.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))
+        fn = program.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))
         try:
             ok = fn(st, Frame(None, 0, env, None, None))
         except GameFault as exc:
@@ -89,7 +89,3 @@ def run_test(game: Game, test) -> TestResult:
     res.message = "\n".join(failures)
     res.trace = st.trace
     return res
-
-
-def run_tests(game: Game) -> list[TestResult]:
-    return [run_test(game, t) for t in game.program.defn.tests]

@@ -17,7 +17,7 @@ import math
 import multiprocessing
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.table import Table
@@ -104,21 +104,21 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
 def _credits(state) -> list:
     """Points each card brought each seat: [card id, seat, points] (team points count for each member).
     The pieces each player owns a copy of are left out: they are no card of the game."""
-    g = state.program
+    program = state.program
     out: dict = {}
     for (c, key), points in state.credit.items():
-        if g.comp_owner[c] is not None:
+        if program.comp_owner[c] is not None:
             continue  # a piece each player owns a copy of (a pawn, a worker), not a card of the game
         owner = key.split("#", 1)[1] if "#" in key else None
         if owner is None:
             continue
         if owner.startswith("t"):
             team = int(owner[1:])
-            seats = [s for s in range(state.n) if g.team_of(state.n)[s] == team]
+            seats = [s for s in range(state.n) if program.team_of(state.n)[s] == team]
         else:
             seats = [int(owner)]
         for s in seats:
-            k = (g.comp_card[c].id, s)
+            k = (program.comp_card[c].id, s)
             out[k] = out.get(k, 0) + points
     return [[card, seat, points] for (card, seat), points in sorted(out.items())]
 
@@ -384,7 +384,3 @@ def render(summary: dict, console) -> None:
 
 def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
-
-
-def result_dicts(results: list) -> list:
-    return [asdict(r) for r in results]
