@@ -1,11 +1,12 @@
-"""Seeders from Sereis: Exodus, the named cards and the glossary over whole games.
+"""Seeders from Sereis: Exodus, the named cards and the glossary.
 
 The rules tests of content/seeders-exodus/tests/ (abilities-*, cards-*,
-glossary-*, integration-*) set up one situation each; these tests play whole
-games with seeded random choices and check what only whole games show: the
-public discard and the hidden deck in every seat's view, the Morphoplaste's
-face-down negotiators always revealed by the end of the negotiation, the
-keyword families of the card anatomy.
+glossary-*, integration-*) set up one situation each; most tests here play
+whole games with seeded random choices and check what only whole games show:
+the public discard and the hidden deck in every seat's view, the Morphoplaste's
+face-down negotiators always revealed by the end of the negotiation. The card
+anatomy tests check that every ability printed on a named card has code, and
+that the values and keywords on a card drive its integration.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 import interpreter
 from interpreter.engine import machine as vm
 from interpreter.engine.values import Seat
+from interpreter.language import nodes as N
 
 
 @lru_cache(maxsize=None)
@@ -133,21 +135,43 @@ def test_a_face_down_negotiator_is_hidden_from_the_other_seats():
 
 
 @pytest.mark.rule("SX-GLO-5")
-def test_card_anatomy_abilities_are_caste_technical_or_prestige():
-    """Every keyword printed on a named card belongs to one of the three families of the anatomy."""
-    families = {kw.name: kw.family for kw in game().program.defn.keywords}
-    assert set(families.values()) == {"caste", "technical", "prestige"}
-    printed = 0
+def test_every_ability_of_a_named_card_uses_a_keyword_or_is_rules_text_that_compiled():
+    """A printed phrase no keyword matches would be an ability that does nothing; every other
+    ability is rules text with code of its own."""
+    g = game().program
+    compiled = {}
+    for code in g.codes.values():
+        if getattr(code, "source", None) is not None:
+            compiled[id(code.source)] = compiled.get(id(code.source), 0) + 1
     for card in named_cards():
-        assert card.attrs.get("caste") and card.attrs.get("type"), card.id
-        for name in ("recycle", "cost", "prestige"):
-            assert isinstance(card.attrs.get(name), int), (card.id, name)
         for ab in card.abilities:
-            if game().program.found.keyword_uses.get(ab) is not None:
-                printed += 1
-                assert game().program.found.keyword_uses[ab].keyword.family in ("caste", "technical", "prestige"), \
-                    (card.id, ab.text)
-    assert printed >= 20
+            use = g.found.keyword_uses.get(ab)
+            if use is not None:
+                # one piece of code per ability the keyword stands for
+                assert compiled.get(id(ab)) == len(use.keyword.trees), (card.id, ab.text)
+            else:
+                assert isinstance(ab.tree, (N.Trigger, N.Action)), (card.id, ab.text)
+                assert compiled.get(id(ab)) == 1, (card.id, ab.text)
+
+
+@pytest.mark.rule("SX-GLO-5", "SX-INT-3")
+def test_a_caste_keyword_on_a_named_card_works_as_soon_as_the_card_is_integrated():
+    """The Diplomate prints Geôlier: integrated, it takes a Jailer token and may imprison a crew
+    in the same integration turn."""
+    st = game().blank_state(2, 0)
+    module, diplomate = component("technopole"), component("diplomate")
+    st.move(module, st.zone_key("ark", Seat(0)), False, None)
+    st.move(diplomate, st.zone_key("hand", Seat(0)), False, None)
+    st.counters["resource#0"] = 4
+    run_procedure(st, "integration_turn", you=Seat(0))
+    assert "Imprison a crew" not in st.labels()
+    st.apply("Integrate Diplomate (3)")
+    assert diplomate in st.zones[f"crews#{int(module)}"]
+    assert st.counters.get(f"jailer#{int(diplomate)}") == 1
+    assert "Imprison a crew" in st.labels()
+    st.apply("Imprison a crew")  # the Diplomate is the only crew in play: chosen without asking
+    assert st.where[diplomate] == "prison#0"
+    assert st.counters["resource#0"] == 0 and st.counters.get(f"jailer#{int(diplomate)}", 0) == 0
 
 
 MODULES = ["archives", "departement-rd", "technopole", "obscura-mutatio", "usine-de-reconversion"]
