@@ -113,29 +113,31 @@ def holds(game, st, scope, text: str):
 
 # components and set-up ----------------------------------------------------------
 
+ITH_RED_FULL = """
+let ith = card("ith")
+move ith to space
+move card("shergal-noir") to ith.surface
+move card("pyrax") to players[1].hand
+move card("fongite") to players[1].hand
+"""
+
+
 @rule("KS-SET-1")
-def test_planets_have_three_to_six_slots_three_zones_and_a_food_chain(game):
-    st = game.blank_state(4, 0)
-    planets = st.zones["planet_box"]
-    titles = sorted(game.program.comp_card[p].title for p in planets)
-    assert len(planets) == 8 and len(set(titles)) == 8
-    assert "Juhel" in titles and "Ith" in titles
-    colours = {"red": "Rouge", "green": "Vert", "blue": "Bleu"}
-    for p in planets:
-        slots = [st.attr(p, f"{k}_slots") for k in colours]
-        assert 3 <= sum(slots) <= 6
-        # three colour zones, each worth PP per creature at colonisation
-        assert all(s >= 1 for s in slots)
-        assert all(st.attr(p, f"{k}_pp") > 0 for k in colours)
-        # the Seke'r'ak heads: each colour preys on another one, all three are prey
-        prey = {colours[k]: st.attr(p, f"{k}_prey") for k in colours}
-        assert sorted(prey.values()) == sorted(colours.values())
-        assert all(prey[c] != c for c in prey)
-    # Juhel as the rulebook's examples show it: two blue and one red creature
-    # are worth 12 PP; blue preys on red there and red on green.
-    juhel = comp(game, "juhel")
-    assert 2 * st.attr(juhel, "blue_pp") + st.attr(juhel, "red_pp") == 12
-    assert st.attr(juhel, "blue_prey") == "Rouge" and st.attr(juhel, "green_prey") == "Bleu"
+def test_a_creature_needs_a_free_slot_of_its_colour_on_the_planet(game):
+    # Ith's one red slot holds the Shergal noir: the red Pyrax cannot go there, the green Fongite can
+    st, scope = situation(game, 4, ITH_RED_FULL, "call turn(players[1])")
+    assert st.prompt == "Your turn"
+    assert st.labels() == ["Play Fongite", "Pass"]
+    # with Juhel in space too, the Pyrax may be played, on Juhel only
+    st, scope = situation(game, 4, ITH_RED_FULL + 'move card("juhel") to space\n', "call turn(players[1])")
+    assert st.labels() == ["Play Pyrax", "Play Fongite", "Pass"]
+    twin = st.clone()
+    st.apply("Play Pyrax")  # one planet it fits: chosen without asking
+    assert holds(game, st, scope, 'card("pyrax") in card("juhel").surface')
+    assert holds(game, st, scope, 'count(card("ith").surface) == 1')
+    twin.apply("Play Fongite")
+    assert twin.prompt == "Planet for Fongite"
+    assert sorted(twin.labels()) == ["Ith", "Juhel"]
 
 
 @rule("KS-SET-1", "KS-SET-4")
