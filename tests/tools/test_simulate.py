@@ -5,6 +5,7 @@ hold after every step."""
 from __future__ import annotations
 
 import json
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,9 +15,9 @@ import interpreter
 from interpreter.tools import simulate as S
 from interpreter.tools.cli import main
 from interpreter.engine.invariants import InvariantError, Invariants
-from interpreter.engine.values import Comp, Rng, ZoneRef
+from interpreter.engine.values import Rng, ZoneRef
 
-from gamekit import FIXTURES
+from gamekit import FIXTURES, make_game
 GAMES = [("nim", 2, {}), ("nim", 2, {"misere": True, "most": 2}), ("envoys", 2, {}), ("envoys", 3, {}),
          ("envoys", 4, {}), ("broken", 2, {"mode": "fine"}), ("docs-game", 4, {})]
 
@@ -157,11 +158,35 @@ def test_invariants_bound_the_game():
             inv.check(st)
 
 
-def test_components_not_placed_are_not_required():
-    st, inv = _state()
-    assert all(isinstance(c, int) for c in inv.placed)
-    assert len(inv.placed) == sum(len(z) for z in st.zones.values())
-    assert Comp(0) in [st.program.comps[c] for c in inv.placed]
+SPARE = """\
+kind: cards
+game: tiny
+cards:
+  - {id: spare, title: Spare}
+"""
+
+
+def test_a_component_with_no_starting_zone_is_not_required_in_one(tmp_path):
+    make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          move deck to players[1].hand
+          choose c from players[1].hand by players[1] "Card to play"
+          move c to players[1].table
+        """))
+    (tmp_path / "tiny" / "spare.yaml").write_text(SPARE, encoding="utf-8")  # a card file with no start
+    g = interpreter.load(str(tmp_path / "tiny"))
+    spare = int(g.program.cards_by_id["spare"][0])
+    st = g.new_state(players=2, seed=1)
+    assert st.where[spare] is None
+    inv = Invariants(st)  # checks the state it starts from
+    st.apply(0)
+    inv.check(st)
+    assert st.where[spare] is None and st.is_terminal()
+    # a placed component, though, must stay in a zone
+    played = st.zones["table#0"][0]
+    st.zones["table#0"].remove(played)
+    with pytest.raises(InvariantError, match=rf"component {int(played)} \(\w+\) is in no zone"):
+        inv.check(st)
 
 
 # runs ------------------------------------------------------------------------------------
