@@ -147,10 +147,22 @@ def test_narration_matches_an_independent_oracle(seed):
 def test_narrator_for_everyone_tells_all():
     g = game("envoys")
     st = g.new_state(players=2, seed=1, trace=True)
+    rng = RandomAgent(1)
+    while not st.is_terminal():
+        st.apply(rng.act(SeatView(st, st.current_player)))
     out = io.StringIO()
-    n = Narrator(st, None, out)
-    n.flush()
-    assert "a card moved" not in out.getvalue()
+    everyone, seat0 = Narrator(st, None, out), Narrator(st, 0, io.StringIO())
+    everyone.flush()
+    told = out.getvalue()
+    moves = [ev for ev in st.trace if ev["type"] == "move"]
+    hidden_from_seat0 = 0
+    for ev in moves:
+        title = g.program.comp_card[ev["id"]].title
+        line = everyone.tell(ev)
+        assert line.startswith(f"  {title} moved") and line in told, line
+        hidden_from_seat0 += seat0.tell(ev).startswith("  a card moved")
+    # the moves include some a seat is not told: everyone's narrator names those too
+    assert moves and hidden_from_seat0 > 0
 
 
 # the command --------------------------------------------------------------------------------
