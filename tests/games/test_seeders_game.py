@@ -8,6 +8,7 @@ draft's passing direction, the end of the game and its winner.
 """
 from __future__ import annotations
 
+import collections
 import random
 from functools import lru_cache
 
@@ -536,12 +537,16 @@ def test_prestige_scored_in_turn_order(players):
 
 
 @pytest.mark.rule("SX-SET-4")
-def test_the_arche_deck_holds_162_cards_27_per_caste_and_the_secondary_piles_30():
-    import collections
-    cg = game().program
-    castes = collections.Counter(cg.comp_attrs["caste"][c] for c, card in enumerate(cg.comp_card) if card.start == "deck")
-    assert sum(castes.values()) == 162
-    assert set(castes.values()) == {27} and len(castes) == 6
-    piles = collections.Counter(cg.comp_attrs["crew"][c] for c, card in enumerate(cg.comp_card)
-                                if card.start == "secondary_crews")
-    assert piles == {"Ouvrier": 12, "Converti": 9, "Prêtre": 9}
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_setup_leaves_162_cards_27_per_caste_in_the_arche_deck_and_30_in_the_secondary_piles(players):
+    st = run_procedure(game().blank_state(players, seed=3), "setup")
+    deck, piles = zone(st, "deck"), zone(st, "secondary_crews")
+    castes = collections.Counter(st.attr(c, "caste") for c in deck)
+    assert len(deck) == 162
+    assert sorted(castes) == sorted(["Théocrates", "Architectes", "Originels", "Noyau", "Bio-Consortium", "Déviants"])
+    assert set(castes.values()) == {27}
+    assert {st.attr(c, "type") for c in deck} == {"Module", "Équipage"}
+    assert {st.attr(c, "origin") for c in deck} == {"Primaire"}
+    assert collections.Counter(st.attr(c, "crew") for c in piles) == {"Ouvrier": 12, "Converti": 9, "Prêtre": 9}
+    assert {st.attr(c, "origin") for c in piles} == {"Secondaire"}
+    assert [st.observation(p)["zones"]["deck"] for p in range(players)] == [{"count": 162}] * players
