@@ -1,6 +1,8 @@
 """docs/rulings.md says what the content rules and authors (it is generated from it)."""
+import importlib.util
 import subprocess
 import sys
+import textwrap
 
 from gamekit import ROOT
 
@@ -10,8 +12,60 @@ def test_rulings_page_is_in_step_with_the_content():
     assert r.returncode == 0, r.stderr
 
 
-def test_rulings_page_lists_the_rulings_of_each_game():
-    text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
-    assert "## Karman Swap" in text and "### Rulings" in text
-    assert "research gems are turned into discovery gems" in text
-    assert "| `cards/planets.yaml` | Ith |" in text
+def _gen_rulings():
+    spec = importlib.util.spec_from_file_location("gen_rulings_under_test", ROOT / "docs" / "gen_rulings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_rulings_page_lists_the_rulings_and_authored_items_of_each_game(tmp_path, monkeypatch):
+    content = tmp_path / "content"
+    _write(content / "alpha" / "game.yaml", """\
+        kind: game
+        id: alpha
+        title: Alpha Quest
+        notes:
+          - "ruling (AQ-1): ties go to the youngest player."
+        """)
+    _write(content / "alpha" / "cards" / "cards.yaml", """\
+        kind: cards
+        game: alpha
+        cards:
+          - {id: sun, title: Sun Card, authored: "its value"}
+          - {id: moon, title: Moon Card}
+          - {id: star, title: Star Card, authored: true}
+        """)
+    _write(content / "alpha" / "keywords.yaml", """\
+        kind: keywords
+        game: alpha
+        keywords:
+          - {pattern: "Swift", authored: "the cost | and the range"}
+        """)
+    _write(content / "beta" / "game.yaml", "kind: game\nid: beta\ntitle: Beta\n")
+    _write(content / "beta" / "board.yaml", "kind: board\ngame: beta\nauthored: the whole board\n")
+    _write(content / "gamma" / "cards.yaml", "kind: cards\ngame: gamma\ncards: [{id: x, authored: yes}]\n")
+    gen = _gen_rulings()
+    monkeypatch.setattr(gen, "CONTENT", content)
+    text = gen.page()
+    alpha, beta = text.index("## Alpha Quest"), text.index("## Beta")
+    assert alpha < beta  # games in folder order
+    alpha_part, beta_part = text[alpha:beta], text[beta:]
+    assert "Game folder: `content/alpha/`." in alpha_part
+    assert "### Rulings\n\n- ruling (AQ-1): ties go to the youngest player.\n" in alpha_part
+    assert "| `cards/cards.yaml` | Sun Card | its value |" in alpha_part
+    assert "| `cards/cards.yaml` | Star Card | authored |" in alpha_part
+    assert "| `keywords.yaml` | Swift | the cost / and the range |" in alpha_part
+    assert "Moon Card" not in text  # nothing authored on it
+    # a game without notes has no rulings section; a whole authored file is listed as such
+    assert "### Rulings" not in beta_part
+    assert "| `board.yaml` | (the whole file) | the whole board |" in beta_part
+    # a folder without a game file is no game
+    assert "gamma" not in text
+    # nothing of the real content
+    assert "Karman" not in text and "Seeders" not in text
