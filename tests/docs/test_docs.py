@@ -209,11 +209,6 @@ def test_every_regles_tag_is_known():
             assert b.tag in RULES_TAGS, f"{b.where}: unknown tag '{b.tag}'; use one of {sorted(RULES_TAGS)}"
 
 
-def test_language_page_has_examples():
-    tags = {b.tag for b in blocks(DOCS / "language.md")}
-    assert set(RULES_TAGS) <= tags
-
-
 # Coverage: every construct of the grammar, every built-in ----------------------------
 
 def _rules_texts(data):
@@ -361,12 +356,29 @@ def test_transcript(block, files, tmp_path, monkeypatch):
         assert got_status == status, f"{block.where}: {command} exits with {got_status}, not {status}"
 
 
-def test_json_transcript_is_json():
+def test_json_transcript_is_the_report_the_page_describes():
+    """The JSON report a page shows (test_transcript checks it is what the command prints)
+    has the fields the page names, counts its errors, and points into the files shown."""
+    shown = 0
     for page in sorted(DOCS.glob("*.md")):
-        for b in blocks(page):
+        bs = blocks(page)
+        files = {b.file_name: b.text.split("\n") for b in bs if b.file_name}
+        for b in bs:
             if b.tag == "text" and b.text.startswith("$ regles check --format json"):
                 body = b.text.split("\n", 1)[1].rsplit("[exit status", 1)[0]
-                json.loads(body)
+                data = json.loads(body)
+                assert set(data) == {"files_checked", "errors", "diagnostics"}, b.where
+                diagnostics = data["diagnostics"]
+                assert diagnostics, b.where
+                assert data["errors"] == sum(d["severity"] == "error" for d in diagnostics), b.where
+                for d in diagnostics:
+                    assert set(d) == {"path", "line", "column", "severity", "message", "hint"}, b.where
+                    assert d["severity"] in ("error", "warning"), b.where
+                    lines = files[d["path"]]
+                    assert 1 <= d["line"] <= len(lines) and 1 <= d["column"] <= len(lines[d["line"] - 1]) + 1, \
+                        (b.where, d)
+                shown += 1
+    assert shown, "no page shows a '$ regles check --format json' transcript"
 
 
 # The content file reference follows the schemas ----------------------------------------
