@@ -111,6 +111,12 @@ def holds(game, st, scope, text: str):
     return fn(st, Frame(None, 0, env, None, None))
 
 
+
+def discovery_after_a_gift_to_seat_1(game, players: int) -> list:
+    """The discovery gems each seat's team holds once 2 are given to seat 1 (players[2])."""
+    st, scope = situation(game, players, "let gift = 2", "gain gift discovery to players[2]")
+    return [holds(game, st, scope, f"players[{i + 1}].team.discovery") for i in range(players)]
+
 # components and set-up ----------------------------------------------------------
 
 ITH_RED_FULL = """
@@ -143,8 +149,8 @@ def test_a_creature_needs_a_free_slot_of_its_colour_on_the_planet(game):
 @rule("KS-SET-1", "KS-SET-4")
 def test_four_player_setup(game):
     st = game.new_state(players=4, seed=11)
-    # partners sit diagonally
-    assert list(game.program.team_of(4)) == [0, 1, 0, 1]
+    # partners sit diagonally: seat 3 shares what seat 1 is given, seats 0 and 2 do not
+    assert discovery_after_a_gift_to_seat_1(game, 4) == [0, 2, 0, 2]
     # two piles of four planets, the top one of each visible
     assert len(st.zones["pile_a"]) == 3 and len(st.zones["visible_a"]) == 1
     assert len(st.zones["pile_b"]) == 3 and len(st.zones["visible_b"]) == 1
@@ -167,8 +173,8 @@ def test_three_player_setup(game):
     st = game.new_state(players=3, seed=4)
     assert hand_sizes(st) == [10, 10, 10]
     assert len(st.zones["market"]) == 6
-    # everyone plays alone, no card exchange: the round opens at once
-    assert list(game.program.team_of(3)) == [0, 1, 2]
+    # everyone plays alone (what seat 1 is given is no one else's), no card exchange: the round opens at once
+    assert discovery_after_a_gift_to_seat_1(game, 3) == [0, 2, 0]
     assert st.current_player == 0 and st.prompt == "Planet to start the round"
     # one extinction dome each, on the leftmost space
     assert [st.counters[f"extinction_dome#{i}"] for i in range(3)] == [0, 0, 0]
