@@ -22,7 +22,8 @@ from ..language import nodes as N
 from ..names import fold
 from ..engine.state import GameFault
 from ..engine.code import Code
-from ..engine.values import ZoneRef
+from ..engine import keys
+from ..engine.values import Comp, NodeRef, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from ..language.types import LIST, NUMBER
 from .context import ClassName, Computed, Const, Ctx
@@ -180,13 +181,13 @@ class ExprGen:
         program = self.program
         if scope == "player":
             return "Seat", self.table("keys", f"{prefix}|player",
-                                      lambda: tuple(f"{prefix}#{i}" for i in range(self.defn.max_players)))
+                                      lambda: tuple(keys.seat_key(prefix, i) for i in range(self.defn.max_players)))
         if scope == "node":
-            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: f"{prefix}#{k}" for k in program.nodes})
+            return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: keys.key(prefix, NodeRef(k)) for k in program.nodes})
         if scope in ("game", "team"):
             return None
         return "Comp", self.table("keys", f"{prefix}|comp",
-                                  lambda: tuple(f"{prefix}#{i}" for i in range(len(program.comp_card))))
+                                  lambda: tuple(keys.key(prefix, Comp(i)) for i in range(len(program.comp_card))))
 
     def counter_key(self, obj: str, cdef, p: str) -> str:
         """Source of the key of counter `cdef` of the owner `obj` gives."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..content.source import plain_data
+from ..engine import keys
 from ..engine.code import Code
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import fold
@@ -111,14 +112,14 @@ class Program:
     def zone_def(self, key: str):
         d = self.zone_defs.get(key)
         if d is None:
-            d = self.defn.zones[key.split("#", 1)[0]]
+            d = self.defn.zones[keys.name_of(key)]
             self.zone_defs[key] = d
         return d
 
     def lost_counters(self, zdef, c) -> tuple:
         """(key, definition) of the counters component `c` loses on entering a zone of
         `zdef`: those kept only in some zones."""
-        lost = tuple((f"{name}#{int(c)}", self.defn.counters[name]) for name, keep in self.kept_counters
+        lost = tuple((keys.key(name, c), self.defn.counters[name]) for name, keep in self.kept_counters
                      if zdef.name not in keep)
         self.counters_lost_in[zdef.index][c] = lost
         return lost
@@ -127,15 +128,15 @@ class Program:
         h = self.holders.get(key, _MISSING)
         if h is _MISSING:
             zdef = self.zone_def(key)
-            if "#" not in key:
+            raw = keys.owner_of(key)
+            if raw is None:
                 h = None
             else:
-                raw = key.split("#", 1)[1]
                 scope = zdef.scope[0]
                 if scope == "player":
                     h = Seat(int(raw))
                 elif scope == "team":
-                    h = Team(int(raw.lstrip("t")))
+                    h = Team(keys.team_of_owner(raw))
                 elif scope == "node":
                     h = NodeRef(raw)
                 else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..diagnostics import Report
 from ..names import did_you_mean, fold
+from . import keys
 from . import machine as vm
 from . import serial
 from . import observe
@@ -85,8 +86,9 @@ class GameState(State):
             return [0] * self.n
         cdef = self.program.defn.counters[name]
         if cdef.scope[0] == "team":
-            return [self.counters.get(f"{name}#t{self.program.team_of(self.n)[i]}", cdef.initial) for i in range(self.n)]
-        return [self.counters.get(f"{name}#{i}", cdef.initial) for i in range(self.n)]
+            teams = self.program.team_of(self.n)
+            return [self.counters.get(keys.team_key(name, teams[i]), cdef.initial) for i in range(self.n)]
+        return [self.counters.get(keys.seat_key(name, i), cdef.initial) for i in range(self.n)]
 
     def clone(self) -> "GameState":
         s = State.clone(self)
@@ -145,23 +147,23 @@ class Game:
             st.trace = []
         for name, c in d.counters.items():
             if c.supply is not None and not isinstance(c.supply, str):
-                st.counters["$" + name] = c.supply
+                st.counters[keys.supply_key(name)] = c.supply
         for name, c in d.counters.items():
             scope = c.scope
             if scope == ("game",):
-                keys = [name]
+                owned = [name]
             elif scope == ("player",):
-                keys = [f"{name}#{i}" for i in range(players)]
+                owned = [keys.seat_key(name, i) for i in range(players)]
             elif scope == ("team",):
-                keys = [f"{name}#t{t}" for t in range(len(program.teams_for(players)))]
+                owned = [keys.team_key(name, t) for t in range(len(program.teams_for(players)))]
             else:
                 continue
-            for key in keys:
+            for key in owned:
                 st.counters[key] = c.initial
             skey = st.supply_key(c)
             if skey is not None and c.initial:
                 # starting amounts come out of the supply
-                st.counters[skey] = st.counters.get(skey, 0) - c.initial * len(keys)
+                st.counters[skey] = st.counters.get(skey, 0) - c.initial * len(owned)
                 if st.counters[skey] < 0:
                     raise ValueError(f"counter '{name}' starts with more than its supply holds at {players} players")
         for c, start in enumerate(program.comp_start):
@@ -171,7 +173,7 @@ class Game:
             if o is not None and o >= players:
                 continue
             zdef = d.zones[start]
-            key = start if zdef.scope == ("game",) else f"{start}#{o if o is not None else 0}"
+            key = start if zdef.scope == ("game",) else keys.seat_key(start, o if o is not None else 0)
             st.zones.setdefault(key, []).append(program.comps[c])
             st.where[c] = ZoneRef(key)
         if st.trace is not None:

@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+from . import keys
 from .state import Frame
 
 MAX_DECISIONS = 20_000
@@ -61,9 +62,9 @@ class Invariants:
     @staticmethod
     def _total(state, root, names) -> int:
         names = set(names)
-        total = state.counters.get("$" + root, 0)
+        total = state.counters.get(keys.supply_key(root), 0)
         for key, v in state.counters.items():
-            if not key.startswith("$") and key.split("#", 1)[0] in names:
+            if not keys.is_supply(key) and keys.name_of(key) in names:
                 total += v
         return total
 
@@ -130,9 +131,9 @@ class Invariants:
 
     def _key_info(self, state, key):
         """(floor, ceiling, supply root or None) of a counter key; None for a supply key."""
-        if key.startswith("$"):
+        if keys.is_supply(key):
             return None
-        cdef = state.program.defn.counters.get(key.split("#", 1)[0])
+        cdef = state.program.defn.counters.get(keys.name_of(key))
         if cdef is None:
             raise InvariantError(f"counter {key} is of no declared counter")
         root = None
@@ -152,9 +153,9 @@ class Invariants:
                 info = self._key_info(state, key)
                 if info is None:  # what is left of a supply
                     if v < 0:
-                        raise InvariantError(f"the supply of {key[1:]} is negative: {v}")
-                    if key[1:] in totals:
-                        totals[key[1:]] += v
+                        raise InvariantError(f"the supply of {keys.supply_of(key)} is negative: {v}")
+                    if keys.supply_of(key) in totals:
+                        totals[keys.supply_of(key)] += v
                     continue
             floor, ceiling, root = info
             if type(v) is not int:

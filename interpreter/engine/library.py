@@ -12,7 +12,8 @@ from __future__ import annotations
 from ..names import fold
 from . import machine as vm
 from .state import Frame, GameFault, describe
-from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef, owner_key
+from . import keys
+from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 
 def iterate(st, v):
@@ -68,7 +69,7 @@ def index(st, o, k, pos):
     """`o[k]`: a list from 1, a data table by key, a counter kept per pair by its second owner."""
     if type(o) is CounterMap:
         cdef = st.program.defn.counters[o.name]
-        return st.counters.get(f"{o.name}#{owner_key(o.first)}#{owner_key(k)}", cdef.initial)
+        return st.counters.get(keys.pair_key(o.name, o.first, k), cdef.initial)
     try:
         if isinstance(o, (list, tuple)):
             return o[k - 1] if isinstance(k, int) and k >= 1 else None
@@ -101,7 +102,7 @@ def zone_key(st, o, name, team_scoped, pos):
         raise GameFault(f"'{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
-    z = ZoneRef(f"{name}#{owner_key(o)}")
+    z = ZoneRef(keys.key(name, o))
     if not team_scoped:
         st.program.zone_refs[(name, type(o), o)] = z  # keys of player, node and component zones, made once
     return z
@@ -115,7 +116,7 @@ def counter_key(st, o, name, team_scoped, pos):
     if k is None:
         if o is None:
             raise GameFault(f"counter '{name}' of none", pos)
-        k = f"{name}#{owner_key(o)}"
+        k = keys.key(name, o)
         if t is Comp or t is Seat or t is Team or t is NodeRef:
             st.program.counter_keys[(name, t, o)] = k  # keys of the owners of a game, made once
     return k
@@ -165,11 +166,11 @@ def pair_key(name, first, second):
     except KeyError:
         pass
     except TypeError:  # an owner that is no key (a list): not kept
-        return f"{name}#{owner_key(first)}#{owner_key(second)}"
-    key = _PAIR_KEYS[k] = f"{name}#{owner_key(first)}#{owner_key(second)}"
+        return keys.pair_key(name, first, second)
+    made = _PAIR_KEYS[k] = keys.pair_key(name, first, second)
     if len(_PAIR_KEYS) > 100_000:
         _PAIR_KEYS.clear()
-    return key
+    return made
 
 
 def move_all(st, w, z, bottom, pos):

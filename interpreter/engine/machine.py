@@ -9,7 +9,8 @@ naming its line.
 """
 from __future__ import annotations
 
-from .state import Decision, Frame, GameFault, describe
+from . import keys
+from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 MAX_DEPTH = 400
@@ -126,16 +127,17 @@ def choose(st, fr, spec) -> None:
         fr.env[spec.var] = items[0]
         return
     player = _chooser(st, fr, spec.chooser, spec.pos)
-    entries = [("v", spec.var, x) for x in items]
+    var = spec.var
+    entries = [Pick(var, x) for x in items]
     if spec.optional:
-        entries.append(("v", spec.var, None))
+        entries.append(Pick(var, None))
     d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
 
 
 def _choose_labels(st, d) -> list:
-    return [label_of(st, e[2]) for e in d.entries]
+    return [label_of(st, e.value) for e in d.entries]
 
 
 def menu(st, fr, spec) -> None:
@@ -144,14 +146,14 @@ def menu(st, fr, spec) -> None:
     for i, o in enumerate(spec.options):
         if o.window is not None or o.start is None:
             for c, a in usable_actions(st, player, o.window):
-                entries.append(("act", c, a.index))
+                entries.append(ActionPick(c, a.index))
             continue
         if o.src is None:
             if o.cond is None or o.cond(st, fr):
-                entries.append(("opt", i, None))
+                entries.append(MenuPick(i, None))
             continue
         for x in o.src(st, fr):
-            entries.append(("opt", i, x))
+            entries.append(MenuPick(i, x))
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
     d = Decision(player, "choose", None, entries, "menu", spec.pos, _menu_labels)
@@ -172,15 +174,15 @@ def _menu_labels(st, d) -> list:
     env = fr.env
     labels = []
     for entry in d.entries:
-        if entry[0] == "act":
-            labels.append(st.program.comp_actions[entry[1]][entry[2]].label(st, entry[1]))
+        if type(entry) is ActionPick:
+            labels.append(st.program.comp_actions[entry.comp][entry.index].label(st, entry.comp))
             continue
-        o = spec.options[entry[1]]
+        o = spec.options[entry.option]
         if o.var is None:
             labels.append(o.label(st, fr))
             continue
         old = env.get(o.var, _MISSING)
-        env[o.var] = entry[2]
+        env[o.var] = entry.value
         labels.append(o.label(st, fr))
         if old is _MISSING:
             env.pop(o.var, None)
@@ -192,7 +194,7 @@ def _menu_labels(st, d) -> list:
 def ask(st, fr, player, prompt, pos) -> None:
     """A yes/no decision: used for optional triggered abilities. The prompt is a text, or
     a function (state, frame) -> text rendered when read."""
-    d = st.pending = Decision(player, "use?", ["yes", "no"], [("yes",), ("no",)], "ask", pos)
+    d = st.pending = Decision(player, "use?", ["yes", "no"], [Yes(), No()], "ask", pos)
     if callable(prompt):
         d.defer_prompt(prompt, st, fr)
     else:
@@ -210,20 +212,20 @@ def resolve(st, index: int, auto: bool = False) -> None:
     if st.trace is not None:
         st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
                 label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
-    kind = entry[0]
-    if kind == "v":
-        fr.env[entry[1]] = entry[2]
-    elif kind == "opt":
+    kind = type(entry)
+    if kind is Pick:
+        fr.env[entry.var] = entry.value
+    elif kind is MenuPick:
         spec = d.spec
-        o = spec.options[entry[1]]
+        o = spec.options[entry.option]
         if o.var:
-            fr.env[o.var] = entry[2]
+            fr.env[o.var] = entry.value
         fr.pc = o.start
-    elif kind == "act":
+    elif kind is ActionPick:
         spec = d.spec
         fr.pc = spec.end[0]
-        start_action(st, entry[1], entry[2], d.player, d.pos)
-    elif kind == "no":
+        start_action(st, entry.comp, entry.index, d.player, d.pos)
+    elif kind is No:
         st.frames.pop()
 
 
@@ -235,7 +237,7 @@ def signal(st, fr, event: str, args: list, pos) -> None:
     if st.trace is not None:
         st.emit("signal", pos, event=event, args=[plain(a) for a in args])
     if event in program.limit_events:
-        prefix = event + "|"
+        prefix = keys.used_prefix(event)
         st.used = {u for u in st.used if not u.startswith(prefix)}
     listeners = []
     subject = args[0] if args else None
@@ -262,7 +264,7 @@ def signal(st, fr, event: str, args: list, pos) -> None:
 def start_action(st, c, index: int, player, pos) -> None:
     spec = st.program.comp_actions[c][index]
     if spec.limit is not None:
-        st.used.add(f"{spec.limit}|{int(c)}|{index}")
+        st.used.add(keys.used_key(spec.limit, c, index))
     if st.trace is not None:
         st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
     push(st, spec.code, {"cause": player}, c, player, pos)
@@ -279,7 +281,7 @@ def usable_actions(st, player, window):
         for a in actions:
             if window is not None and a.windows and window not in a.windows:
                 continue
-            if a.limit is not None and f"{a.limit}|{int(c)}|{a.index}" in st.used:
+            if a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used:
                 continue
             if a.usable(st, c, player):
                 out.append((c, a))

@@ -6,6 +6,7 @@ see how many components lie there, never which.
 """
 from __future__ import annotations
 
+from . import keys
 from . import machine as vm
 from .values import Seat, Team
 
@@ -49,16 +50,16 @@ def observation(st, seat: int) -> dict:
                                             "title": program.comp_card[c].title} for c in mine]
     counters = {}
     for key, value in st.counters.items():
-        if key.startswith("$"):
+        if keys.is_supply(key):
             counters[key] = value
             continue
-        name = key.split("#", 1)[0]
+        name = keys.name_of(key)
         cdef = program.defn.counters.get(name)
         if cdef is None:
             continue
         holder = None
-        if "#" in key and cdef.scope[0] == "player":
-            holder = Seat(int(key.split("#")[1]))
+        if keys.owner_of(key) is not None and cdef.scope[0] == "player":
+            holder = Seat(int(keys.owner_of(key)))
         if may_see(st, cdef.visibility, holder, seat):
             counters[key] = value
     obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,

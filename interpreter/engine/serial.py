@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from ..diagnostics import Position
-from .state import Decision, Frame, GameFault
+from .state import OPTION_KINDS, Decision, Frame, GameFault
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
 FORMAT = 2  # 2: frames name the layout of their code
@@ -76,7 +76,7 @@ def state_to_json(st) -> dict:
     if st.pending is not None:
         d = st.pending
         pending = {"player": int(d.player), "prompt": d.prompt, "labels": list(d.labels_for(st)),
-                   "entries": [enc(list(e)) for e in d.entries], "kind": d.kind,
+                   "entries": [enc([e.kind, *e]) for e in d.entries], "kind": d.kind,
                    "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
     return {
         "format": FORMAT, "game": st.program.id, "players": st.n, "seed": st.seed, "options": st.options,
@@ -123,7 +123,7 @@ def state_from_json(program, data: dict, new_state):
     if p is not None:
         at = p.get("at")
         pos = Position(at[0], at[1], at[2]) if at else None
-        entries = [tuple(dec(program, e)) for e in p["entries"]]
+        entries = [OPTION_KINDS[e[0]](*dec(program, e[1:])) for e in p["entries"]]
         d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
         if p["kind"] == "menu":
             top = st.frames[-1]

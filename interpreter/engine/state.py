@@ -9,7 +9,10 @@ within their floor, ceiling and supply) and write the trace.
 """
 from __future__ import annotations
 
-from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef, owner_key
+from . import keys
+from typing import NamedTuple
+
+from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
 
 
 class GameFault(Exception):
@@ -38,6 +41,41 @@ class Frame:
 
     def copy(self) -> "Frame":
         return Frame(self.code, self.pc, dict(self.env), self.me, self.you)
+
+
+# The options of a decision: what answering it with each does.
+class Pick(NamedTuple):
+    """An option of a choice (`choose x from ...`): the value given to its variable."""
+    var: str
+    value: object
+    kind = "v"  # as a saved state writes it
+
+
+class MenuPick(NamedTuple):
+    """An option of a menu: option `option` of its spec, for `value` when the option has a variable."""
+    option: int
+    value: object
+    kind = "opt"
+
+
+class ActionPick(NamedTuple):
+    """An action of a component offered in a menu: action `index` of component `comp`."""
+    comp: object
+    index: int
+    kind = "act"
+
+
+class Yes(NamedTuple):
+    """Yes, to the question whether to use an optional ability."""
+    kind = "yes"
+
+
+class No(NamedTuple):
+    """No, to the question whether to use an optional ability."""
+    kind = "no"
+
+
+OPTION_KINDS = {cls.kind: cls for cls in (Pick, MenuPick, ActionPick, Yes, No)}
 
 
 class Decision:
@@ -157,7 +195,7 @@ class State:
 
     # keys ------------------------------------------------------------------
     def zone_key(self, name: str, owner) -> ZoneRef:
-        return ZoneRef(name if owner is None else f"{name}#{owner_key(owner)}")
+        return ZoneRef(keys.key(name, owner))
 
     def team_of(self, player) -> Team:
         return Team(self.program.team_of(self.n)[int(player)])
@@ -304,7 +342,7 @@ class State:
     def supply_key(self, cdef) -> str | None:
         if cdef.supply is None:
             return None
-        return "$" + (cdef.supply if isinstance(cdef.supply, str) else cdef.name)
+        return keys.supply_key(cdef.supply if isinstance(cdef.supply, str) else cdef.name)
 
     def set_counter(self, key: str, cdef, value: int, pos, reason: str = "set") -> int:
         """Set a counter within its floor, ceiling and supply; returns the change made."""

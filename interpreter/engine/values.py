@@ -34,13 +34,9 @@ class NodeRef(str):
 
 
 class ZoneRef(str):
-    """A zone, by key: 'market', 'hand#0', 'crews#17', 'chamber#c3'."""
+    """A zone, by key: 'market', 'hand#0', 'crews#17' (see keys)."""
 
     __slots__ = ()
-
-    @property
-    def base(self) -> str:
-        return self.split("#", 1)[0]
 
 
 class CounterMap:
@@ -51,16 +47,6 @@ class CounterMap:
     def __init__(self, name: str, first):
         self.name = name
         self.first = first
-
-
-def owner_key(value) -> str:
-    """The part of a zone or counter key naming its owner."""
-    t = type(value)
-    if t is NodeRef or t is str:
-        return value
-    if t is Team:
-        return f"t{int(value)}"
-    return int.__repr__(value) if t is Seat or t is Comp else str(value)
 
 
 MASK64 = (1 << 64) - 1

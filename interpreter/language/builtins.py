@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine import machine
+from ..engine import keys, machine
 from ..engine.library import iterate, iterate_at, number, same
 from ..engine.state import GameFault, describe
 from ..engine.values import Comp, NodeRef, Seat, Team
@@ -622,7 +622,7 @@ class Supply(Function):
 
     @staticmethod
     def run(st, pos, name):
-        return st.counters.get("$" + str(name), 0)
+        return st.counters.get(keys.supply_key(str(name)), 0)
 
 
 class Label(Function):

@@ -10,7 +10,8 @@ picked is told when it names nothing hidden from the seat.
 from __future__ import annotations
 
 from ..engine.observe import may_see
-from ..engine.values import Seat
+from ..engine import keys
+from ..engine.values import Comp, NodeRef, Seat, Team
 
 
 def _nice(name: str) -> str:
@@ -27,8 +28,8 @@ def _possessive(who: str) -> str:
 
 def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
     """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'."""
-    base = _nice(key.split("#", 1)[0])
-    if "#" not in key:
+    base = _nice(keys.name_of(key))
+    if keys.owner_of(key) is None:
         return base
     try:
         h = program.zone_holder(key)
@@ -37,10 +38,10 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
     t = type(h)
     if t is Seat:
         return f"{_possessive(seat_name(int(h), seat))} {base}"
-    if t.__name__ == "Team":
+    if t is Team:
         mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
         return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
-    if t.__name__ == "NodeRef":
+    if t is NodeRef:
         node = program.nodes.get(h, {})
         return f"{base} at {node.get('name', h)}"
     c = int(h)
@@ -51,17 +52,17 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
 
 def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
     """'coins of player 2', 'round', 'gems on Farm', 'influence of you at North'."""
-    parts = key.split("#")
-    name = _nice(parts[0])
-    cdef = program.defn.counters.get(parts[0])
-    if cdef is None or len(parts) == 1:
+    name = _nice(keys.name_of(key))
+    cdef = program.defn.counters.get(keys.name_of(key))
+    parts = keys.owners_of(key)
+    if cdef is None or not parts:
         return name
     owners = []
-    for word, raw in zip(cdef.scope, parts[1:]):
+    for word, raw in zip(cdef.scope, parts):
         if word == "player":
             owners.append(seat_name(int(raw), seat))
         elif word == "team":
-            t = int(raw.lstrip("t"))
+            t = keys.team_of_owner(raw)
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
             owners.append("your team" if mine else f"team {t + 1}")
         elif word == "node":
@@ -88,7 +89,7 @@ def render_observation(program, obs: dict) -> list:
     seat = obs["seat"]
     vis = visible_ids(obs)
     lines = [f"-- what you see (you are player {seat + 1} of {obs['players']}) --"]
-    for key in sorted(obs["zones"], key=lambda k: (k.split("#")[0], k)):
+    for key in sorted(obs["zones"], key=lambda k: (keys.name_of(k), k)):
         z = obs["zones"][key]
         name = zone_name(program, key, seat, vis, obs["players"])
         if isinstance(z, list):
@@ -103,8 +104,8 @@ def render_observation(program, obs: dict) -> list:
     supplies, counters = [], []
     for key in sorted(obs["counters"]):
         v = obs["counters"][key]
-        if key.startswith("$"):
-            supplies.append(f"{_nice(key[1:])} {v}")
+        if keys.is_supply(key):
+            supplies.append(f"{_nice(keys.supply_of(key))} {v}")
         else:
             counters.append(f"{counter_name(program, key, seat, vis, obs['players'])} = {v}")
     if counters:
@@ -148,13 +149,13 @@ class Narrator:
         if self.seat is None:
             return True
         program = self.state.program
-        name = key.split("#", 1)[0]
+        name = keys.name_of(key)
         cdef = program.defn.counters.get(name)
         if cdef is None:
             return False
         holder = None
-        if "#" in key and cdef.scope[0] == "player":
-            holder = Seat(int(key.split("#")[1]))
+        if keys.owner_of(key) is not None and cdef.scope[0] == "player":
+            holder = Seat(int(keys.owner_of(key)))
         return may_see(self.state, cdef.visibility, holder, self.seat)
 
     def hidden_titles(self) -> set:
@@ -179,10 +180,10 @@ class Narrator:
             return
         options = []
         for entry in d.entries:
-            comps = [int(x) for x in entry[1:] if type(x).__name__ == "Comp"]
-            for x in entry[1:]:
+            comps = [int(x) for x in entry if type(x) is Comp]
+            for x in entry:
                 if isinstance(x, (list, tuple)):
-                    comps += [int(y) for y in x if type(y).__name__ == "Comp"]
+                    comps += [int(y) for y in x if type(y) is Comp]
             options.append((comps, all(self.sees_comp(c) for c in comps)))
         self.pending_choice = (int(d.player), options)
 

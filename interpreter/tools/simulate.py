@@ -23,6 +23,7 @@ from pathlib import Path
 from rich.table import Table
 
 from .. import load
+from ..engine import keys
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.state import GameFault
 from ..engine.values import seed_for
@@ -109,11 +110,11 @@ def _credits(state) -> list:
     for (c, key), points in state.credit.items():
         if program.comp_owner[c] is not None:
             continue  # a piece each player owns a copy of (a pawn, a worker), not a card of the game
-        owner = key.split("#", 1)[1] if "#" in key else None
+        owner = keys.owner_of(key)
         if owner is None:
             continue
-        if owner.startswith("t"):
-            team = int(owner[1:])
+        if keys.is_team_owner(owner):
+            team = keys.team_of_owner(owner)
             seats = [s for s in range(state.n) if program.team_of(state.n)[s] == team]
         else:
             seats = [int(owner)]

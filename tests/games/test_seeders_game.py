@@ -54,7 +54,7 @@ def component(card_id, copy=1):
 
 def chosen(st, action):
     """The component a `choose` decision gives for an option."""
-    return st.pending.entries[action][2]
+    return st.pending.entries[action].value
 
 
 def comp_id(st, c):
