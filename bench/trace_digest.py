@@ -14,13 +14,20 @@ used, so the same script runs on any version of the engine.
 
 With `--compare`, the first game whose fingerprint differs is named (game,
 player count, index, seed) and the exit status is 1.
+
+When the content itself was edited between the two runs, the content lines
+events name have moved: `--lines-as-of REV` reads each `at` as the line it
+was at in git revision REV of the same file (lines matched by difflib), so
+that only what the engine does is compared.
 """
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,6 +43,36 @@ def _text(value) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
 
 
+class LinesAsOf:
+    """Maps the line of a content file to the line it was at in a git revision."""
+
+    def __init__(self, rev: str):
+        self.rev = rev
+        self.maps: dict = {}
+
+    def line_map(self, path: str) -> dict:
+        known = self.maps.get(path)
+        if known is None:
+            rel = Path(path).resolve().relative_to(HERE.parent).as_posix()
+            old = subprocess.run(["git", "show", f"{self.rev}:{rel}"], capture_output=True, text=True,
+                                 cwd=HERE.parent).stdout.splitlines()
+            new = Path(path).read_text(encoding="utf-8").splitlines()
+            known = {}
+            for a, b, size in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+                for k in range(size):
+                    known[b + k + 1] = a + k + 1
+            self.maps[path] = known
+        return known
+
+    def event(self, ev: dict) -> dict:
+        at = ev.get("at")
+        if not isinstance(at, str):
+            return ev
+        path, _, line = at.rpartition(":")
+        old = self.line_map(path).get(int(line))
+        return {**ev, "at": f"{path}:{old if old is not None else 'new ' + line}"}
+
+
 def lookahead_choice(state, rng: random.Random) -> int:
     """The option whose outcome scores best for the player deciding (ties drawn by `rng`)."""
     seat = state.current_player
@@ -49,7 +86,7 @@ def lookahead_choice(state, rng: random.Random) -> int:
     return ties[rng.randrange(len(ties))]
 
 
-def game_digest(game, players: int, seed: int, lookahead: bool) -> str:
+def game_digest(game, players: int, seed: int, lookahead: bool, lines=None) -> str:
     h = hashlib.sha256()
     rng = random.Random(seed)
     state = game.new_state(players, seed, trace=True)
@@ -59,7 +96,7 @@ def game_digest(game, players: int, seed: int, lookahead: bool) -> str:
         h.update(_text([state.prompt, state.labels(), a]).encode())
         state.apply(a)
     for ev in state.trace:
-        h.update(_text(ev).encode())
+        h.update(_text(lines.event(ev) if lines is not None else ev).encode())
         h.update(b"\n")
     h.update(_text(state.to_json()).encode())
     h.update(_text([state.scores(), state.returns()]).encode())
@@ -68,13 +105,13 @@ def game_digest(game, players: int, seed: int, lookahead: bool) -> str:
     return h.hexdigest()
 
 
-def digests(games: int) -> dict:
+def digests(games: int, lines=None) -> dict:
     out = {}
     for name in GAMES:
         game = interpreter.load(name)
         for players in range(game.min_players, game.max_players + 1):
             key = f"{name}/{players}p"
-            out[key] = [game_digest(game, players, 1000 + i, i % 10 == 9) for i in range(games)]
+            out[key] = [game_digest(game, players, 1000 + i, i % 10 == 9, lines) for i in range(games)]
             print(f"{key}: {games} games", file=sys.stderr)
     return out
 
@@ -84,8 +121,9 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games per game and player count (default 200)")
     ap.add_argument("--out", help="write the fingerprints to this JSON file")
     ap.add_argument("--compare", help="compare with the fingerprints of this JSON file")
+    ap.add_argument("--lines-as-of", metavar="REV", help="read the content lines of events as of this git revision")
     args = ap.parse_args(argv)
-    found = digests(args.games)
+    found = digests(args.games, LinesAsOf(args.lines_as_of) if args.lines_as_of else None)
     if args.out:
         Path(args.out).write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     if args.compare:

@@ -192,10 +192,10 @@ class Compiler(NativeBlocks):
         ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def s_CallProc(self, s, ctx):
-        params = self.defn.procedures[s.proc].params
-        env = ", ".join(f"{p!r}: {self.source(a, ctx)}" for p, a in zip(params, s.args))
-        # a procedure with a parameter named 'you' acts for that player
-        you = "_e['you']" if "you" in params[:len(s.args)] else "fr.you"
+        proc = self.defn.procedures[s.proc]
+        env = ", ".join(f"{str(p)!r}: {self.source(a, ctx)}" for p, a in zip(proc.params, s.args))
+        # a procedure acts for the player its 'acting' parameter names, else for its caller's
+        you = f"_e[{str(proc.acting)!r}]" if proc.acting is not None else "fr.you"
         ctx.emit_src([f"_e = {{{env}}}",
                       f"if len(st.frames) >= {vm.MAX_DEPTH}: R_too_deep({self.const(s.pos, 'P')})",
                       f"st.frames.append(Frame({self.const(self.program.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],

@@ -63,6 +63,7 @@ class ProcedureDef:
     params: list
     text: str
     pos: Position
+    acting: str | None = None  # the parameter naming the player it acts for (`you` inside it)
     tree: object = None  # parsed: nodes.Procedure
 
 

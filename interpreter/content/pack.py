@@ -189,8 +189,10 @@ class PackLoader:
                 if isinstance(spec, str):
                     defn.procedures[name] = ProcedureDef(name, [], spec, procs.key_pos.get(name, procs.pos))
                 elif isinstance(spec, dict) and isinstance(spec.get("body"), str):
-                    params = [str(p) for p in _list(spec.get("params")) if isinstance(p, str)]
-                    defn.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos))
+                    params = [p for p in _list(spec.get("params")) if isinstance(p, str)]  # with positions
+                    acting = spec.get("acting") if isinstance(spec.get("acting"), str) else None
+                    defn.procedures[name] = ProcedureDef(name, params, spec["body"], procs.key_pos.get(name, procs.pos),
+                                                         acting)
                 else:  # declared, but not as text (the schema says so): known, with no body to check
                     defn.procedures[name] = ProcedureDef(name, [], None, procs.key_pos.get(name, procs.pos))
         if isinstance(d.get("tags_kept_in"), list):

@@ -85,6 +85,7 @@ class Checker:
         self.keywords = KeywordMatcher(d)
         self.check_keywords()
         for proc in d.procedures.values():
+            self.check_parameters(proc)
             if proc.tree is not None:
                 params = {p: ANY for p in proc.params}
                 self.block(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name))
@@ -165,6 +166,19 @@ class Checker:
             for a in args:
                 if fold(a) in SPECIAL_NAMES:
                     self.error(d.pos, f"event '{name}' has an argument named '{a}', a reserved name")
+
+    def check_parameters(self, proc) -> None:
+        """A parameter is no special name; the acting player, when declared, is a parameter."""
+        for p in proc.params:
+            if p in SPECIAL_NAMES:
+                hint = ("name the parameter, e.g. 'player', and declare 'acting: player': the procedure then "
+                        "acts for the player given there") if p == "you" else "choose another name"
+                self.error(getattr(p, "pos", proc.pos), f"parameter '{p}' of procedure '{proc.name}' has a reserved name",
+                           hint)
+        if proc.acting is not None and proc.acting not in proc.params:
+            self.error(getattr(proc.acting, "pos", proc.pos),
+                       f"procedure '{proc.name}' acts for '{proc.acting}', which is not one of its parameters",
+                       did_you_mean(proc.acting, proc.params) or "name one of 'params:'")
 
     # keywords ----------------------------------------------------------------
     def check_keywords(self) -> None:

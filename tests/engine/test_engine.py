@@ -84,6 +84,73 @@ def test_choices_clone_and_json_round_trip(tmp_path):
     assert st.counters["coins#0"] == 3 and st.is_terminal() and st.returns() == [1.0, -1.0]
 
 
+def test_a_procedure_acts_for_the_player_its_acting_parameter_names(tmp_path):
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          call turn(players[2], 1)
+        turn:
+          params: [player, n]
+          acting: player
+          body: |
+            choose c from deck
+            move c to you.hand
+            gain n coins
+            call count_up(2)
+        count_up:
+          params: [n]
+          body: |
+            gain n coins
+        """))
+    st = game.new_state(players=2)
+    assert st.current_player == 1  # the choice of 'turn' is asked of the player it acts for
+    st.apply(0)
+    assert len(st.zones["hand#1"]) == 1 and not st.zones.get("hand#0")
+    assert st.counters["coins#1"] == 3 and st.counters["coins#0"] == 0  # 'count_up' acted for its caller
+
+
+def test_a_procedure_without_acting_player_called_by_the_game_acts_for_no_one(tmp_path):
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          call count_up(3)
+        count_up:
+          params: [n]
+          body: |
+            gain n coins
+        """))
+    with pytest.raises(GameFault, match="counter 'coins' of none"):
+        game.new_state(players=2)
+
+
+def test_a_parameter_named_you_is_refused_with_the_way_to_declare_it(tmp_path):
+    with pytest.raises(LoadError) as err:
+        make_game(tmp_path, textwrap.dedent("""\
+            game: |
+              call turn(players[1])
+            turn:
+              params: [you]
+              body: |
+                gain 1 coins
+            """))
+    text = str(err.value)
+    assert "parameter 'you' of procedure 'turn' has a reserved name" in text
+    assert "acting: player" in text
+
+
+def test_acting_names_a_parameter(tmp_path):
+    with pytest.raises(LoadError) as err:
+        make_game(tmp_path, textwrap.dedent("""\
+            game: |
+              call turn(players[1])
+            turn:
+              params: [player]
+              acting: playr
+              body: |
+                gain 1 coins
+            """))
+    assert "procedure 'turn' acts for 'playr', which is not one of its parameters" in str(err.value)
+    assert "did you mean 'player'?" in str(err.value)
+
+
 def test_optional_trigger_asks_and_exit_unwinds(tmp_path):
     cards = CARDS.replace('"when played: gain 1 coins"', '"when played optionally: gain 1 coins"')
     game = make_game(tmp_path, textwrap.dedent("""\

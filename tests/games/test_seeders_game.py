@@ -39,9 +39,11 @@ def play(st, rng, until=None):
 
 
 def run_procedure(st, name, **params):
-    """Run one procedure of the game on a state built by hand (as rules tests do)."""
+    """Run one procedure of the game on a state built by hand (as rules tests do); it acts
+    for the player its acting parameter is given."""
     g = game().program
-    vm.push(st, g.procs[name], dict(params), None, params.get("you"), None)
+    proc = game().program.defn.procedures[name]
+    vm.push(st, g.procs[name], dict(params), None, params.get(proc.acting), None)
     vm.run(st)
     return st
 
@@ -384,7 +386,7 @@ def test_a_three_one_negotiator_offers_only_which_side_gets_the_three():
     st = game().blank_state(2, seed=0)
     n = component("negociateur-originel")
     st.over[(n, "strong")] = 3
-    run_procedure(st, "place_negotiator", you=Seat(0), n=n)
+    run_procedure(st, "place_negotiator", player=Seat(0), n=n)
     st.apply("slot 1-2")
     assert st.prompt == "Chamber that gets 3 cubes"
     assert st.labels() == ["chamber 1", "chamber 2"]

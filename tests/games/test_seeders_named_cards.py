@@ -27,8 +27,10 @@ def game():
 
 
 def run_procedure(st, name, **params):
-    """Run one procedure of the game on a state built by hand (as rules tests do)."""
-    vm.push(st, game().program.procs[name], dict(params), None, params.get("you"), None)
+    """Run one procedure of the game on a state built by hand (as rules tests do); it acts
+    for the player its acting parameter is given."""
+    acting = game().program.defn.procedures[name].acting
+    vm.push(st, game().program.procs[name], dict(params), None, params.get(acting), None)
     vm.run(st)
     return st
 
@@ -163,7 +165,7 @@ def test_a_caste_keyword_on_a_named_card_works_as_soon_as_the_card_is_integrated
     st.move(module, st.zone_key("ark", Seat(0)), False, None)
     st.move(diplomate, st.zone_key("hand", Seat(0)), False, None)
     st.counters["resource#0"] = 4
-    run_procedure(st, "integration_turn", you=Seat(0))
+    run_procedure(st, "integration_turn", player=Seat(0))
     assert "Imprison a crew" not in st.labels()
     st.apply("Integrate Diplomate (3)")
     assert diplomate in st.zones[f"crews#{int(module)}"]
@@ -185,7 +187,7 @@ def _integration_turn(card_id, resource):
     assert st.where[c] == "deck", card_id
     st.move(c, st.zone_key("hand", Seat(0)), False, None)
     st.counters["resource#0"] = resource
-    run_procedure(st, "integration_turn", you=Seat(0))
+    run_procedure(st, "integration_turn", player=Seat(0))
     assert st.prompt == "Integration"
     return st, c
 
