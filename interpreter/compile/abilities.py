@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine import machine as vm
 from ..engine.code import Code
-from ..engine.library import counter_key
+from ..engine.library import counter_key, number
 from ..engine.specs import ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
@@ -54,6 +54,10 @@ class AbilityCompiler:
                 consts[p] = Effect(v, {})
             elif ptype == CLASS:
                 consts[p] = ClassName(fold(v))
+            elif isinstance(v, N.Node) and ptype == "number":
+                # an expression printed for a number: its value is made a number, as the checker promises
+                fn, pos = self.compiler.expr(v, Ctx(Code("binding", "binding"))), v.pos
+                consts[p] = Computed(lambda st, fr, fn=fn, pos=pos: number(fn(st, fr), pos))
             elif isinstance(v, N.Node):
                 consts[p] = Computed(self.compiler.expr(v, Ctx(Code("binding", "binding"))))
             else:

@@ -25,7 +25,7 @@ from ..engine.code import Code
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
-from ..language.types import LIST, NUMBER
+from ..language.types import COUNTER, LIST, NUMBER
 from .context import ClassName, Computed, Const, Ctx
 
 
@@ -62,6 +62,8 @@ class Scope:
 # generated text that may be evaluated twice at little cost and with no effect:
 # a local (of a comprehension or of the running procedure), or the component or
 # player a frame acts for
+_NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
+
 _SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
 _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
 
@@ -73,6 +75,7 @@ class ExprGen:
         self.program = program  # the tables of the compiled game (compile.program)
         self.defn = program.defn
         self.analysis = analysis
+        self.types = program.found.types  # the checker's type of each expression (language.checker)
         self.src = src
         self.inlining: set = set()  # game functions being written inline
         self.building: set = set()  # game functions being compiled to Python functions
@@ -239,18 +242,10 @@ class ExprGen:
             return text
         return f"R_it(st, {text}, {self.pos(e)})"
 
-    def sequence(self, e, seen=()) -> bool:
-        """Whether `e` surely gives a list or a tuple (so iterating it needs no test)."""
-        if isinstance(e, (N.Each, N.Mapped, N.ListLit)):
-            return True
-        if isinstance(e, N.BinOp) and e.op == "+":
-            return self.sequence(e.left, seen) and self.sequence(e.right, seen)
-        if isinstance(e, N.Call) and e.func in self.defn.functions:
-            if e.func in seen:
-                return False
-            f = self.defn.functions[e.func]
-            return self.sequence(f.tree.expr if isinstance(f.tree, N.Condition) else f.tree, (*seen, e.func))
-        return isinstance(e, N.Call) and e.func in FUNCTIONS and FUNCTIONS[e.func].returns == LIST
+    def sequence(self, e) -> bool:
+        """Whether `e` surely gives a list or a tuple (so iterating it needs no test): the
+        checker's type of it says so."""
+        return self.types.get(e) == LIST
 
     def is_class(self, left: str, cls: str) -> str:
         if not _SIMPLE.match(left):
@@ -263,22 +258,6 @@ class ExprGen:
         if cls in self.analysis.tagged_classes():
             return f"(type({left}) is Comp and ({flags}[{left}] or {cls!r} in st.tags.get({left}, ())))"
         return f"(type({left}) is Comp and {flags}[{left}])"
-
-    def node_number(self, name: str) -> bool:
-        """Whether `x.name` is surely a number: an attribute every board node has, as a
-        number, and that is nothing else (no zone, counter, attribute or property)."""
-        defn, nodes = self.defn, self.program.nodes
-        if not nodes or name in defn.zones or name in defn.counters or name in defn.attributes or name in PROPERTIES:
-            return False
-        return all(isinstance(a.get(name), int) and not isinstance(a.get(name), bool) for a in nodes.values())
-
-    def number_attribute(self, name: str) -> bool:
-        """Whether attribute `name` is surely a number: a number attribute with a default
-        that no board node overrides (setting one checks its value: see _set_attr)."""
-        a = self.defn.attributes[name]
-        return a.type == "number" and isinstance(a.default, int) and not isinstance(a.default, bool) and \
-            all(type(v) is int for v in self.program.comp_attrs.get(name, ())) and \
-            not any(name in attrs for attrs in self.program.nodes.values())
 
     def canon_names(self) -> str:
         return self.table("canon", "", lambda: frozenset(c[1] for c in self.defn.classes.values()))
@@ -496,45 +475,10 @@ class ExprGen:
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
         return f"[{self.gen(e.expr, ctx, inner)} for {v} in {source}{cond}]"
 
-    def numeric_function(self, name: str) -> bool:
-        """Whether game function `name` surely gives a number."""
-        key = ("numeric", name)
-        known = self.src.tables.get(key)
-        if known is None:
-            self.src.tables[key] = False  # while deciding: a recursive call proves nothing
-            known = self.src.tables[key] = self.numeric(self.defn.functions[name].tree.expr
-                                                        if isinstance(self.defn.functions[name].tree, N.Condition)
-                                                        else self.defn.functions[name].tree)
-        return known
-
     def numeric(self, e, ctx=None) -> bool:
-        """Whether `e` is surely a number, so that plain Python arithmetic applies."""
-        if isinstance(e, N.Number):
-            return True
-        if isinstance(e, N.BinOp) and e.op != "+":
-            return True
-        if isinstance(e, N.BinOp):
-            return self.numeric(e.left) and self.numeric(e.right)
-        if isinstance(e, N.Neg):
-            return True
-        if isinstance(e, N.Call) and e.func in FUNCTIONS:
-            return FUNCTIONS[e.func].returns == NUMBER
-        if isinstance(e, N.Call) and e.func in self.defn.functions:
-            return self.numeric_function(e.func)
-        if isinstance(e, N.Attr) and e.name in self.defn.counters and len(self.defn.counters[e.name].scope) == 1:
-            return True
-        if isinstance(e, N.Attr) and e.name in self.defn.attributes:
-            return self.number_attribute(e.name)
-        if isinstance(e, N.Attr) and self.node_number(e.name):
-            return True
-        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.defn.counters:
-            return True
-        if isinstance(e, N.Name) and e.name in self.defn.counters and self.defn.counters[e.name].scope == ("game",):
-            return True
-        if ctx is not None and isinstance(e, N.Name) and isinstance(ctx.consts.get(e.name), Const) \
-                and isinstance(ctx.consts[e.name].value, int):
-            return True
-        return False
+        """Whether `e` is surely a whole number, so that plain Python arithmetic applies: the
+        checker's type of it says so (a promise: see language.types)."""
+        return self.types.get(e) in _NUMBERS
 
     def num(self, e, ctx, sc) -> str:
         text = self.gen(e, ctx, sc)

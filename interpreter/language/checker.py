@@ -20,7 +20,7 @@ from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch
 from .parser import parse
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, EFFECT, LIST, NODE, NONE, NUMBER,
-                    NUMERIC, OPTIONS, PLAYER, STRING, ZONE, accepts, word)
+                    NUMERIC, OPTIONS, PLAYER, PROMISES, STRING, ZONE, accepts, word)
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
 _PARAM_TYPES = {"number": NUMBER, "class": CLASS, "name": STRING, "effect": EFFECT, "condition": BOOL}
@@ -29,11 +29,13 @@ _PARAM_TYPES = {"number": NUMBER, "class": CLASS, "name": STRING, "effect": EFFE
 class Scope:
     """The local names of one procedure or ability, with their types."""
 
-    def __init__(self, names: dict, loops: int = 0, in_ability: bool = False, proc: str | None = None):
+    def __init__(self, names: dict, loops: int = 0, in_ability: bool = False, proc: str | None = None,
+                 sound: frozenset = frozenset()):
         self.names = dict(names)
         self.loops = loops
         self.in_ability = in_ability
         self.proc = proc
+        self.sound = sound  # the names whose type is a promise (a keyword's parameters), not a guess
 
 
 # Nodes that hold no statement, only expressions and words: no local is bound inside them.
@@ -60,8 +62,12 @@ def _statement_nodes(node):
 
 @dataclass
 class Findings:
-    """What the checker found, handed to the compiler: the keyword each printed ability uses."""
+    """What the checker found, handed to the compiler: the keyword each printed ability uses,
+    and the type of each expression it checked. A NUMBER or LIST there is a promise about
+    every value at run time (see language.types), which the code generator relies on."""
     keyword_uses: dict[AbilityDef, KeywordUse] = field(default_factory=dict)
+    types: dict = field(default_factory=dict)  # expression node -> type
+    function_types: dict = field(default_factory=dict)  # game function -> the type of its value
 
 
 class Checker:
@@ -92,8 +98,7 @@ class Checker:
         for f in d.functions.values():
             if f.name in FUNCTIONS:
                 self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
-            if f.tree is not None:
-                self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
+            self.function_type(f.name)
         for text, tree in d.invariants:
             if tree is not None:
                 self.expr(tree.expr, Scope({}))
@@ -334,7 +339,8 @@ class Checker:
             else:
                 for a in self.defn.events[tree.event]:
                     names.setdefault(a, ANY)
-            scope = Scope(self.bound_names(tree.body, names), in_ability=True)
+            scope = Scope(self.bound_names(tree.body, names), in_ability=True,
+                          sound=self.parameters(owner, tree.body))
             if tree.cond is not None:
                 self.expr(tree.cond, scope)
             self.block(tree.body, scope)
@@ -347,7 +353,8 @@ class Checker:
             if tree.limit is not None and tree.limit not in self.defn.events:
                 self.error(tree.pos, f"'once per {tree.limit}': unknown event '{tree.limit}'",
                            did_you_mean(tree.limit, self.defn.events) or "the limit is reset each time this event is signalled")
-            scope = Scope(self.bound_names(tree.body, names), in_ability=True)
+            scope = Scope(self.bound_names(tree.body, names), in_ability=True,
+                          sound=self.parameters(owner, tree.body))
             for cost in tree.costs:
                 if cost.kind in ("pay", "spend"):
                     self.expr(cost.amount, scope)
@@ -593,7 +600,56 @@ class Checker:
             return CLASS
         return None
 
+    def function_type(self, name: str) -> str:
+        """The type of the value of game function `name`, its body checked once, on first need."""
+        known = self.found.function_types.get(name)
+        if known is None:
+            self.found.function_types[name] = ANY  # while it is checked: a call of itself tells nothing
+            f = self.defn.functions[name]
+            if f.tree is not None:
+                self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
+                known = self.found.function_types[name] = self.found.types[f.tree.expr]
+            else:
+                known = ANY
+        return known
+
     def expr(self, e, scope: Scope) -> str:
+        """The type of expression `e`, every name in it checked; what the compiler may rely on
+        of it is kept in the findings."""
+        t = self.expression(e, scope)
+        self.found.types[e] = t if t not in PROMISES else self.promise(e, t, scope)
+        return t
+
+    def promise(self, e, t: str, scope: Scope) -> str:
+        """`t`, the type the checker gives `e`, as far as every value of `e` keeps it at run time.
+        A local may be set to anything (its type is a guess); an attribute without a default of
+        its type, or that a board node also has, may hold none or another value."""
+        if type(e) is N.Name and e.name in scope.names and e.name not in scope.sound:
+            return ANY
+        if type(e) is N.Attr and e.name in self.defn.attributes and not self.sound_attribute(e.name):
+            return ANY
+        return t
+
+    def sound_attribute(self, name: str) -> bool:
+        a = self.defn.attributes[name]
+        kind = NUMBER if a.type == "number" else LIST if a.type == "list" else None
+        default_fits = isinstance(a.default, int) and not isinstance(a.default, bool) if kind == NUMBER \
+            else isinstance(a.default, list)
+        return kind is not None and default_fits and not self.node_attribute(name)
+
+    def parameters(self, keyword, body) -> frozenset:
+        """The parameters of `keyword` (None: none) that `body` never binds again: their values are
+        those of a card, of the parameter's type (a number given as an expression is made one)."""
+        if keyword is None:
+            return frozenset()
+        again = self.bound_names(body, {})
+        return frozenset(p for p in keyword.params if p not in again)
+
+    def node_attribute(self, name: str) -> bool:
+        """Whether some board node has attribute `name`."""
+        return any(name in node for b in self.defn.boards for node in b.nodes.values())
+
+    def expression(self, e, scope: Scope) -> str:
         t = type(e)
         if t is N.Number:
             return NUMBER
@@ -717,8 +773,11 @@ class Checker:
             return PROPERTIES[n].returns
         if obj in (OPTIONS, DATA):
             return ANY
-        if obj in (ANY, NODE) and any(n in node for b in d.boards for node in b.nodes.values()):
-            return ANY
+        if obj in (ANY, NODE) and self.node_attribute(n):
+            # every node has it, as a whole number: a number (a board never changes)
+            nodes = [node for b in d.boards for node in b.nodes.values()]
+            return NUMBER if all(isinstance(node.get(n), int) and not isinstance(node.get(n), bool)
+                                 for node in nodes) else ANY
         candidates = list(d.zones) + list(d.counters) + list(d.attributes) + list(PROPERTIES)
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
@@ -736,6 +795,7 @@ class Checker:
                 if len(e.args) != len(f.params):
                     self.error(e.pos, f"{e.func}() takes {_n(len(f.params), 'argument')}, got {len(e.args)}",
                                f"{e.func}({', '.join(f.params)})")
+                return self.function_type(e.func)
             else:
                 self.error(e.pos, f"unknown function '{e.func}'",
                            did_you_mean(e.func, list(FUNCTIONS) + list(self.defn.functions)))

@@ -27,6 +27,7 @@ DATA = "data"  # the special name `data`, read with a dot
 EFFECT = "effect"  # a keyword's parameter standing for the statements after ':'
 
 NUMERIC = frozenset({ANY, NUMBER, COUNTER})
+PROMISES = frozenset({NUMBER, COUNTER, LIST})  # the types the code generator relies on
 
 WORDS = {NUMBER: "a number", BOOL: "a truth value", STRING: "a string", PLAYER: "a player", TEAM: "a team",
          COMPONENT: "a component", NODE: "a node", ZONE: "a zone", COUNTER: "a counter", LIST: "a list",
