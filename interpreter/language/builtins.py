@@ -578,7 +578,7 @@ class Has(Function):
 
 class Card(Function):
     name, forms, types, returns = "card", ("card(ID)",), {"ID": STRING}, COMPONENT
-    doc = "the component with this card id (the first copy)"
+    doc = "the component with this card id (the first copy); mostly for rules tests"
 
     @staticmethod
     def run(st, pos, key):

@@ -233,3 +233,34 @@ def test_generated_python_agrees_with_the_closure_compiler(game_id):
             st.apply(rng.choice(st.legal_actions()))
             steps += 1
     assert compared > 20
+
+
+def test_a_new_built_in_is_one_record(tmp_path):
+    """A built-in written as one record is known to the checker (arity, types), to the code
+    generator and to the analysis at once: nothing else is edited."""
+    from interpreter.engine.library import number
+    from interpreter.language.builtins import FUNCTIONS, Function
+
+    class Twice(Function):
+        name, forms, types, returns, doc = "twice", ("twice(N)",), {"N": "number"}, "number", "a number doubled"
+
+        @staticmethod
+        def run(st, pos, n):
+            return 2 * number(n, pos)
+    (tmp_path / "good").mkdir()
+    (tmp_path / "bad").mkdir()
+    try:
+        game = make_game(tmp_path / "good", textwrap.dedent("""\
+            game: |
+              add twice(3) + twice(ticks) to ticks
+            """))
+        assert game.new_state(players=2).counters["ticks"] == 6
+        with pytest.raises(interpreter.LoadError) as err:
+            make_game(tmp_path / "bad", textwrap.dedent("""\
+                game: |
+                  add twice(1, 2) + twice(players) to ticks
+                """))
+        assert "twice() takes 1 argument, got 2" in str(err.value)
+        assert "twice() takes a number here, not a list" in str(err.value)
+    finally:
+        del FUNCTIONS["twice"]
