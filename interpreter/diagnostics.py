@@ -93,6 +93,11 @@ def lines_of(text: str) -> list[str]:
     return lines
 
 
+def plural(k: int, word: str) -> str:
+    """'1 argument', '2 arguments': a count in a message."""
+    return f"{k} {word}{'s' if k != 1 else ''}"
+
+
 def source_line(text: str | None, line: int) -> str | None:
     if text is None:
         return None

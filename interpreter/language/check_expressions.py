@@ -1,0 +1,278 @@
+"""Stage 4, expressions: the type of every expression, every name in it resolved.
+
+Mixed into the Checker. A name is a local, a special name, a zone, counter or
+class of the game; `x.NAME` a zone, counter, attribute, property or node
+attribute; a call a built-in (its arity and argument types from its record)
+or a game function. The type each expression gets is kept in the findings:
+where it is a promise (language.types), the code generator relies on it.
+"""
+from __future__ import annotations
+
+from ..diagnostics import Position, plural
+from ..names import did_you_mean, fold
+from . import nodes as N
+from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
+                    OPTIONS, PLAYER, PROMISES, STRING, ZONE, accepts, word)
+
+
+class Scope:
+    """The local names of one procedure or ability, with their types."""
+
+    def __init__(self, names: dict, loops: int = 0, in_ability: bool = False, proc: str | None = None,
+                 sound: frozenset = frozenset()):
+        self.names = dict(names)
+        self.loops = loops
+        self.in_ability = in_ability
+        self.proc = proc
+        self.sound = sound  # the names whose type is a promise (a keyword's parameters), not a guess
+
+
+class ExpressionChecks:
+    """The checks of expressions; the Checker they are mixed into holds the pack and the report."""
+
+    # expressions -------------------------------------------------------------
+    def expect(self, e, scope, want: str, what: str) -> str:
+        got = self.expr(e, scope)
+        ok = got == ANY or got == want or (want == NUMBER and got in NUMERIC) or (want == COUNTER and got == COUNTER)
+        if want == PLAYER and got in (PLAYER, ANY):
+            ok = True
+        if not ok:
+            hint = None
+            if want == ZONE and got == COMPONENT:
+                hint = "a zone is named, e.g. 'market' or 'you.hand'"
+            if want == COUNTER and got == NUMBER:
+                hint = "add to a counter, e.g. 'add 2 to you.resource'"
+            self.error(e.pos, f"{what} must be {word(want)}, not {word(got)}", hint)
+        return got
+
+    def global_name(self, name: str):
+        d = self.defn
+        if name in d.zones and d.zones[name].scope == ("game",):
+            return ZONE
+        if name in d.counters and d.counters[name].scope == ("game",):
+            return COUNTER
+        if fold(name) in d.classes:
+            return CLASS
+        return None
+
+    def function_type(self, name: str) -> str:
+        """The type of the value of game function `name`, its body checked once, on first need."""
+        known = self.found.function_types.get(name)
+        if known is None:
+            self.found.function_types[name] = ANY  # while it is checked: a call of itself tells nothing
+            f = self.defn.functions[name]
+            if f.tree is not None:
+                self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
+                known = self.found.function_types[name] = self.found.types[f.tree.expr]
+            else:
+                known = ANY
+        return known
+
+    def expr(self, e, scope: Scope) -> str:
+        """The type of expression `e`, every name in it checked; what the compiler may rely on
+        of it is kept in the findings."""
+        t = self.expression(e, scope)
+        self.found.types[e] = t if t not in PROMISES else self.promise(e, t, scope)
+        return t
+
+    def promise(self, e, t: str, scope: Scope) -> str:
+        """`t`, the type the checker gives `e`, as far as every value of `e` keeps it at run time.
+        A local may be set to anything (its type is a guess); an attribute without a default of
+        its type, or that a board node also has, may hold none or another value."""
+        if type(e) is N.Name and e.name in scope.names and e.name not in scope.sound:
+            return ANY
+        if type(e) is N.Attr and e.name in self.defn.attributes and not self.sound_attribute(e.name):
+            return ANY
+        return t
+
+    def sound_attribute(self, name: str) -> bool:
+        a = self.defn.attributes[name]
+        kind = NUMBER if a.type == "number" else LIST if a.type == "list" else None
+        default_fits = isinstance(a.default, int) and not isinstance(a.default, bool) if kind == NUMBER \
+            else isinstance(a.default, list)
+        return kind is not None and default_fits and not self.node_attribute(name)
+
+    def parameters(self, keyword, body) -> frozenset:
+        """The parameters of `keyword` (None: none) that `body` never binds again: their values are
+        those of a card, of the parameter's type (a number given as an expression is made one)."""
+        if keyword is None:
+            return frozenset()
+        again = self.bound_names(body, {})
+        return frozenset(p for p in keyword.params if p not in again)
+
+    def node_attribute(self, name: str) -> bool:
+        """Whether some board node has attribute `name`."""
+        return any(name in node for b in self.defn.boards for node in b.nodes.values())
+
+    def expression(self, e, scope: Scope) -> str:
+        t = type(e)
+        if t is N.Number:
+            return NUMBER
+        if t is N.String:
+            return STRING
+        if t is N.Bool:
+            return BOOL
+        if t is N.NoneLit:
+            return NONE
+        if t is N.Name:
+            return self.name(e, scope)
+        if t is N.Attr:
+            return self.attr(e, scope)
+        if t is N.Index:
+            obj = self.expr(e.obj, scope)
+            self.expr(e.key, scope)
+            if obj == COUNTER_MAP:
+                return COUNTER
+            if obj in (NUMBER, BOOL, CLASS):
+                self.error(e.pos, f"cannot index {word(obj)}")
+            return ANY
+        if t is N.Call:
+            return self.call(e, scope)
+        if t is N.ListLit:
+            for i in e.items:
+                self.expr(i, scope)
+            return LIST
+        if t is N.Each or t is N.Mapped:
+            self.expr(e.source, scope)
+            inner = Scope({**scope.names, e.var: ANY}, scope.loops, scope.in_ability, scope.proc)
+            if e.where is not None:
+                self.expr(e.where, inner)
+            if t is N.Mapped:
+                self.expr(e.expr, inner)
+            return LIST
+        if t is N.BinOp:
+            sides = []
+            for side in (e.left, e.right):
+                got = self.expr(side, scope)
+                sides.append(got)
+                if got not in NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
+                    self.error(side.pos, f"'{e.op}' works on numbers, not {word(got)}")
+            if e.op == "+" and (LIST in sides or ZONE in sides):
+                return LIST  # lists and zones join into one list
+            if e.op == "+" and sides == [ANY, ANY]:
+                return ANY  # two numbers, or two lists
+            return NUMBER
+        if t is N.Compare:
+            left = self.expr(e.left, scope)
+            if e.op in ("is", "isnot") and isinstance(e.right, N.Name) and e.right.name not in scope.names \
+                    and e.right.name not in SPECIAL_NAMES:
+                if fold(e.right.name) in self.defn.classes:
+                    return BOOL
+                if self.global_name(e.right.name) is None:
+                    self.error(e.right.pos, f"unknown class '{e.right.name}'",
+                               did_you_mean(e.right.name, [v for _, v in self.defn.classes.values()] + list(scope.names)))
+                    return BOOL
+            right = self.expr(e.right, scope)
+            if e.op in ("<", "<=", ">", ">="):
+                for side, got in ((e.left, left), (e.right, right)):
+                    if got not in NUMERIC:
+                        self.error(side.pos, f"'{e.op}' compares numbers, not {word(got)}")
+            return BOOL
+        if t is N.BoolOp:
+            self.expr(e.left, scope)
+            self.expr(e.right, scope)
+            return BOOL
+        if t is N.Not:
+            self.expr(e.operand, scope)
+            return BOOL
+        if t is N.Neg:
+            self.expect(e.operand, scope, NUMBER, "the operand of '-'")
+            return NUMBER
+        if t is N.Condition:
+            return self.expr(e.expr, scope)
+        return ANY
+
+    def name(self, e: N.Name, scope: Scope) -> str:
+        n = e.name
+        if n in scope.names:
+            return scope.names[n]
+        if n in SPECIAL_NAMES:
+            return SPECIAL_NAMES[n].returns
+        found = self.global_name(n)
+        if found:
+            return found
+        d = self.defn
+        if n in d.zones:
+            self.error(e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
+                       f"e.g. 'you.{n}'" if "player" in d.zones[n].scope else f"e.g. 'x.{n}'")
+            return ZONE
+        if n in d.counters:
+            self.error(e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
+                       f"e.g. 'you.{n}'" if "player" in d.counters[n].scope else f"e.g. 'x.{n}'")
+            return COUNTER
+        visible = list(scope.names) + list(SPECIAL_NAMES) + [z for z, zd in d.zones.items() if zd.scope == ("game",)] \
+            + [c for c, cd in d.counters.items() if cd.scope == ("game",)] + [v for _, v in d.classes.values()]
+        self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, visible))
+        return ANY
+
+    def attr(self, e: N.Attr, scope: Scope) -> str:
+        if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in scope.names:
+            if e.name not in self.defn.options:
+                self.error(e.pos, f"unknown option '{e.name}'", did_you_mean(e.name, self.defn.options)
+                           or ("options: " + ", ".join(self.defn.options) if self.defn.options else "the game declares no options"))
+            return ANY
+        if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in scope.names:
+            if e.name not in self.defn.data:
+                self.error(e.pos, f"unknown data table '{e.name}'", did_you_mean(e.name, self.defn.data))
+            return ANY
+        obj = self.expr(e.obj, scope)
+        d = self.defn
+        n = e.name
+        if n in d.zones:
+            return ZONE
+        if n in d.counters:
+            return COUNTER_MAP if len(d.counters[n].scope) == 2 else COUNTER
+        if n in d.attributes:
+            return self.attr_types.get(n, ANY)
+        if n in PROPERTIES:
+            return PROPERTIES[n].returns
+        if obj in (OPTIONS, DATA):
+            return ANY
+        if obj in (ANY, NODE) and self.node_attribute(n):
+            # every node has it, as a whole number: a number (a board never changes)
+            nodes = [node for b in d.boards for node in b.nodes.values()]
+            return NUMBER if all(isinstance(node.get(n), int) and not isinstance(node.get(n), bool)
+                                 for node in nodes) else ANY
+        candidates = list(d.zones) + list(d.counters) + list(d.attributes) + list(PROPERTIES)
+        pos = e.pos
+        if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
+            pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner
+        self.error(pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
+        return ANY
+
+    def call(self, e: N.Call, scope: Scope) -> str:
+        b = FUNCTIONS.get(e.func)
+        if b is None:
+            for a in e.args:
+                self.expr(a, scope)
+            if e.func in self.defn.functions:
+                f = self.defn.functions[e.func]
+                if len(e.args) != len(f.params):
+                    self.error(e.pos, f"{e.func}() takes {plural(len(f.params), 'argument')}, got {len(e.args)}",
+                               f"{e.func}({', '.join(f.params)})")
+                return self.function_type(e.func)
+            else:
+                self.error(e.pos, f"unknown function '{e.func}'",
+                           did_you_mean(e.func, list(FUNCTIONS) + list(self.defn.functions)))
+            return ANY
+        n = len(e.args)
+        if not b.min_args <= n <= b.max_args:
+            want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
+            self.error(e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}",
+                       " or ".join(b.forms))
+            for a in e.args:
+                self.expr(a, scope)
+        else:
+            for a, want in zip(e.args, b.arg_types(n)):
+                got = self.expr(a, scope)
+                if not accepts(want, got):
+                    self.error(a.pos, f"{e.func}() takes {word(want)} here, not {word(got)}", " or ".join(b.forms))
+        b.check(self, e)
+        return b.returns
+
+    def card_ids(self) -> set:
+        """The folded ids of the pack's cards (made once: `card("...")` may be called often)."""
+        if self._card_ids is None:
+            self._card_ids = {fold(c.id) for c in self.defn.cards}
+        return self._card_ids

@@ -1,0 +1,218 @@
+"""Stage 4, statements: the checks of a block of statements, mixed into the Checker.
+
+Every local a block binds is known before the block is checked (`bound_names`);
+each statement's expressions are checked with the types it wants (a zone to
+move to, a number of dice, a player who chooses); `break` outside a loop and
+statements after one that ends the block are reported; a keyword used as a
+statement is refused; the {expressions} inside a text are parsed and checked.
+"""
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import ContentError, Position, plural
+from ..names import did_you_mean, fold
+from . import nodes as N
+from .builtins import SPECIAL_NAMES
+from .check_expressions import Scope
+from .parser import parse
+from .types import ANY, COUNTER, EFFECT, LIST, NUMBER, PLAYER, ZONE
+
+
+# Nodes that hold no statement, only expressions and words: no local is bound inside them.
+_NO_STATEMENTS = (N.Number, N.String, N.Bool, N.NoneLit, N.Name, N.Attr, N.Index, N.Call, N.ListLit, N.Each,
+                  N.Mapped, N.BinOp, N.Compare, N.BoolOp, N.Not, N.Neg, N.Word)
+
+
+def statement_nodes(node):
+    """The nodes of `N.walk(node)` but for those inside expressions, in the same order (what
+    `bound_names` looks for is never there, and walking every name and number costs)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, N.Node):
+            if isinstance(n, _NO_STATEMENTS):
+                continue
+            yield n
+            for value in vars(n).values():
+                if isinstance(value, (N.Node, list, tuple)):
+                    stack.append(value)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+
+
+class StatementChecks:
+    """The checks of statements; the Checker they are mixed into holds the pack and the report."""
+
+    # statements --------------------------------------------------------------
+    def bound_names(self, body, names: dict) -> dict:
+        """Every local a block binds (let, choose, for, roll, option), with what is given."""
+        out = dict(names)
+        for n in statement_nodes(body):
+            if isinstance(n, N.Let):
+                out.setdefault(n.name, ANY)
+            elif isinstance(n, (N.Choose, N.For)):
+                out.setdefault(n.var, ANY)
+            elif isinstance(n, N.Roll):
+                out.setdefault(n.name, LIST)
+            elif isinstance(n, N.Option) and n.var:
+                out.setdefault(n.var, ANY)
+        return out
+
+    def block(self, body, scope: Scope) -> None:
+        ended = None
+        for stmt in body:
+            if ended is not None:
+                self.report.warning(stmt.pos, f"unreachable statement: it follows '{ended}'",
+                                    "remove it, or move it before")
+                ended = None  # one warning per block
+            self.stmt(stmt, scope)
+            if isinstance(stmt, (N.Return, N.Break, N.Continue, N.Exit, N.Fail, N.Win)):
+                ended = type(stmt).__name__.lower()
+
+    def stmt(self, s, scope: Scope) -> None:
+        t = type(s)
+        if t is N.Move:
+            self.expr(s.what, scope)
+            self.expect(s.to, scope, ZONE, "the destination of 'move'")
+        elif t in (N.Add, N.Remove, N.Pay):
+            self.expect(s.amount, scope, NUMBER, "the amount")
+            self.expect(s.target, scope, COUNTER, f"the target of '{t.__name__.lower()}'")
+        elif t in (N.Gain, N.Lose):
+            self.expect(s.amount, scope, NUMBER, "the amount")
+            c = self.defn.counters.get(s.counter)
+            if c is None:
+                self.error(s.pos, f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
+                           or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
+            elif not (set(c.scope) & {"player", "team"}):
+                self.error(s.pos, f"'{t.__name__.lower()}' works on counters kept per player or team; "
+                                  f"'{s.counter}' is kept per {'/'.join(c.scope)}",
+                           f"use 'add N to OWNER.{s.counter}'")
+            if s.owner is not None:
+                self.expr(s.owner, scope)
+        elif t is N.SetStmt:
+            if isinstance(s.target, N.Name) and self.global_name(s.target.name) == COUNTER \
+                    and s.target.name not in scope.names:
+                pass  # a counter of the whole game
+            elif isinstance(s.target, N.Name):
+                if s.target.name not in scope.names:
+                    self.error(s.target.pos, f"cannot set '{s.target.name}': it is not a local name",
+                               "introduce it with 'let'")
+            elif isinstance(s.target, (N.Attr, N.Index)):
+                self.expr(s.target, scope)
+            else:
+                self.error(s.target.pos, "only a name, an attribute or a counter can be set")
+            self.expr(s.value, scope)
+        elif t is N.Let:
+            if s.name in SPECIAL_NAMES:
+                self.error(s.pos, f"'{s.name}' is a reserved name", "choose another name")
+            self.expr(s.value, scope)
+        elif t is N.Score:
+            self.expect(s.amount, scope, NUMBER, "the points scored")
+            if self.defn.score is None:
+                self.error(s.pos, "'score' needs the game to name its score counter", "add 'score: COUNTER' to the game file")
+            if s.owner is not None:
+                self.expr(s.owner, scope)
+            if s.source is not None:
+                self.expr(s.source, scope)
+        elif t is N.Signal:
+            if s.event not in self.defn.events:
+                self.error(s.pos, f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
+                           or "declare it under events: in the game file")
+            else:
+                want = len(self.defn.events[s.event])
+                if len(s.args) != want:
+                    self.error(s.pos, f"event '{s.event}' takes {plural(want, 'argument')}, got {len(s.args)}")
+            for a in s.args:
+                self.expr(a, scope)
+        elif t is N.CallProc:
+            proc = self.defn.procedures.get(s.proc)
+            if proc is None:
+                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
+            elif len(s.args) != len(proc.params):
+                self.error(s.pos, f"procedure '{s.proc}' takes {plural(len(proc.params), 'argument')}, got {len(s.args)}",
+                           f"call {s.proc}({', '.join(proc.params)})" if proc.params else None)
+            for a in s.args:
+                self.expr(a, scope)
+        elif t is N.Shuffle:
+            self.expect(s.zone, scope, ZONE, "what 'shuffle' shuffles")
+        elif t is N.Tag:
+            self.expr(s.what, scope)
+            if fold(s.tag) not in self.defn.classes:
+                self.error(s.pos, f"unknown class '{s.tag}'", did_you_mean(s.tag, [v for _, v in self.defn.classes.values()])
+                           or "declare it under classes: in the game file")
+        elif t in (N.TapStmt, N.Reveal, N.Win):
+            self.expr(s.who if t is N.Win else s.what, scope)
+        elif t is N.Exit:
+            if s.proc not in self.defn.procedures:
+                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
+        elif t in (N.Break, N.Continue):
+            if scope.loops == 0:
+                self.error(s.pos, f"'{t.__name__.lower()}' outside a loop", "use 'return' to leave a procedure")
+        elif t is N.Roll:
+            self.expect(s.count, scope, NUMBER, "the number of dice")
+            if s.sides is not None:
+                self.expect(s.sides, scope, NUMBER, "the number of sides")
+        elif t is N.Choose:
+            self.expr(s.source, scope)
+            if s.where is not None:
+                self.expr(s.where, scope)
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, PLAYER, "who chooses")
+            if s.prompt:
+                self.check_labels(s.prompt, s.pos, scope)
+        elif t is N.Menu:
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, PLAYER, "who chooses")
+            for o in s.options:
+                if isinstance(o, N.ActionsOption):
+                    if o.window is not None and o.window not in self.defn.windows:
+                        self.error(o.pos, f"unknown window '{o.window}'", did_you_mean(o.window, self.defn.windows))
+                    continue
+                if o.source is not None:
+                    self.expr(o.source, scope)
+                if o.cond is not None:
+                    self.expr(o.cond, scope)
+                self.check_labels(o.label, o.pos, scope)
+                # 'break' in an option leaves the innermost loop around the menu
+                self.block(o.body, scope)
+        elif t is N.If:
+            for cond, body in s.branches:
+                self.expr(cond, scope)
+                self.block(body, scope)
+            if s.orelse:
+                self.block(s.orelse, scope)
+        elif t is N.For:
+            self.expr(s.source, scope)
+            if s.where is not None:
+                self.expr(s.where, scope)
+            self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
+        elif t is N.Repeat:
+            if s.count is not None:
+                self.expect(s.count, scope, NUMBER, "the number of repetitions")
+            self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
+        elif t is N.While:
+            self.expr(s.cond, scope)
+            if isinstance(s.cond, N.Bool) and s.cond.value is False:
+                self.report.warning(s.pos, "this loop never runs: its condition is false")
+            self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
+        elif t is N.Phrase:
+            if len(s.words) == 1 and scope.names.get(s.words[0].value) == EFFECT:
+                return  # the effect parameter of a keyword, spliced in
+            found = self.match_phrase(s)
+            if found is not None:
+                self.error(s.pos, f"keyword '{found.keyword.name}' is an ability, not an effect: it is printed on cards, "
+                                  "not used in a procedure")
+        elif t in (N.Log, N.Fail):
+            self.check_labels(s.text, s.pos, scope)
+        # Return, Pass: nothing to check
+
+    def check_labels(self, text: str, pos: Position, scope: Scope) -> None:
+        """Each {expression} inside a label must read and resolve."""
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            try:
+                tree = parse(m.group(1), "condition", lambda line, col: pos)
+            except ContentError as exc:
+                self.error(pos, f"in text \"{text}\": {{{m.group(1)}}} does not read: {exc.message}")
+                continue
+            self.expr(tree.expr, scope)
