@@ -46,15 +46,13 @@ def position(path: str, line: int, column: int, end_column: int | None = None) -
 _new = object.__new__
 
 
-class Node:
-    """Mixin for loaded values that know their position."""
-
-    pos: Position
-    __slots__ = ()
-
-
 class PStr(str):
     """A string from a file; `text_position` maps a place inside it back to the file."""
+
+    pos: Position  # where it starts in its file
+    style: str | None = None  # how YAML wrote it: '|' or '>' (a block), '"' or "'" (quoted), None (plain)
+    lines: int | None = None  # of a block: the column its lines start at (0-based)
+    end_line: int | None = None  # the line of the file it ends on
 
     def text_position(self, line: int, column: int, end_column: int | None = None) -> Position:
         """Position in the file of (line, column) counted inside this string, from 1; given the
@@ -68,7 +66,7 @@ class PStr(str):
             quote = 1 if self.style in ('"', "'") else 0
             at_line, at_column = base.line, base.column + quote + column - 1
         else:
-            last = getattr(self, "end_line", None)
+            last = self.end_line
             if last is not None and base.line + line - 1 > last:
                 # the line breaks came from escapes ('\n') or folding, not from the file:
                 # point at the string itself rather than past its end
@@ -80,19 +78,22 @@ class PStr(str):
 
 
 class PDict(dict):
-    pass
+    """A mapping from a file, with where it starts and where each of its keys is."""
+
+    pos: Position
+    key_pos: dict  # key -> Position
 
 
 class PList(list):
-    pass
+    pos: Position
 
 
 class PInt(int):
-    pass
+    pos: Position
 
 
 class PFloat(float):
-    pass
+    pos: Position
 
 
 def _pos(path: str, mark) -> Position:

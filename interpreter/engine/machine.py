@@ -15,6 +15,10 @@ from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 MAX_DEPTH = 400
 
+# an option of a decision made from its fields, as its class would make it, without the call of its
+# __new__ (bots decide hundreds of thousands of times: every decision makes its options)
+_option = tuple.__new__
+
 
 # running ------------------------------------------------------------------------
 
@@ -128,7 +132,7 @@ def choose(st, fr, spec) -> None:
         return
     player = _chooser(st, fr, spec.chooser, spec.pos)
     var = spec.var
-    entries = [Pick(var, x) for x in items]
+    entries = [_option(Pick, (var, x)) for x in items]
     if spec.optional:
         entries.append(Pick(var, None))
     d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
@@ -146,14 +150,14 @@ def menu(st, fr, spec) -> None:
     for i, o in enumerate(spec.options):
         if o.window is not None or o.start is None:
             for c, a in usable_actions(st, player, o.window):
-                entries.append(ActionPick(c, a.index))
+                entries.append(_option(ActionPick, (c, a.index)))
             continue
         if o.src is None:
             if o.cond is None or o.cond(st, fr):
-                entries.append(MenuPick(i, None))
+                entries.append(_option(MenuPick, (i, None)))
             continue
         for x in o.src(st, fr):
-            entries.append(MenuPick(i, x))
+            entries.append(_option(MenuPick, (i, x)))
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
     d = Decision(player, "choose", None, entries, "menu", spec.pos, _menu_labels)

@@ -28,7 +28,8 @@ class TestResult:
     trace: list = field(default_factory=list)
 
 
-def _compile(game: Game, test, part: str, tree, locals_):
+def compile_part(game: Game, test, part: str, tree, locals_):
+    """The code of one part (given, when) of a rules test, with the locals the earlier parts bound."""
     program = game.program
     code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
     ctx = Ctx(code, locals_=locals_)
@@ -49,11 +50,10 @@ def run_test(game: Game, test) -> TestResult:
     env: dict = {}
     names: set = set()
     try:
-        for part in ("given", "when"):
-            tree = getattr(test, part)
+        for part, tree in (("given", test.given), ("when", test.when)):
             if tree is None:
                 continue
-            code, names = _compile(game, test, part, tree, names)
+            code, names = compile_part(game, test, part, tree, names)
             fr = vm.push(st, code, env, None, None, tree.pos)
             vm.run(st)
             while st.pending is not None:

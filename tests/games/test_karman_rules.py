@@ -21,7 +21,7 @@ from interpreter.compile.context import Ctx
 from interpreter.engine.code import Code
 from interpreter.diagnostics import Position
 from interpreter.language.parser import parse
-from interpreter.tools.ruletest import _compile
+from interpreter.tools.ruletest import compile_part
 from interpreter.engine.state import Frame
 from interpreter.engine.values import ZoneRef
 
@@ -97,7 +97,7 @@ def situation(game, players: int, given: str, when: str, seed: int = 0):
     env: dict = {}
     names: set = set()
     for part, text in (("given", given), ("when", when)):
-        code, names = _compile(game, where, part, parse(textwrap.dedent(text), "procedure"), names)
+        code, names = compile_part(game, where, part, parse(textwrap.dedent(text), "procedure"), names)
         fr = vm.push(st, code, env, None, None, None)
         vm.run(st)
         env = fr.env
