@@ -59,11 +59,11 @@ class Scope:
         return inner, ident
 
 
+_NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
+
 # generated text that may be evaluated twice at little cost and with no effect:
 # a local (of a comprehension or of the running procedure), or the component or
 # player a frame acts for
-_NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
-
 _SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
 _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
 

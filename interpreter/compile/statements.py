@@ -10,15 +10,13 @@ one Python block. Nothing is re-parsed or re-walked while playing.
 """
 from __future__ import annotations
 
-import re
-
-from ..diagnostics import Position
+from ..diagnostics import ContentError, Position
 from ..engine import machine as vm
 from ..engine.library import EXPORTED
 from ..engine.specs import ChooseSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
 from ..language import nodes as N
-from ..language.parser import parse
+from ..language.texts import label_parts
 from ..names import fold
 from . import assemble
 from .assemble import Flow
@@ -43,20 +41,20 @@ class Compiler(NativeBlocks):
 
     # labels -----------------------------------------------------------------
     def label(self, text: str, pos: Position, ctx: Ctx):
-        """A text with {expressions} inside, rendered with the values' readable names."""
+        """A text with {expressions} inside, rendered with the values' readable names: the
+        parts the checker read, or (a text it never saw, as an action's default label) read now;
+        an expression that does not read or resolve stays as it is written."""
         parts = []
-        last = 0
-        for m in re.finditer(r"\{([^{}]*)\}", text):
-            if m.start() > last:
-                parts.append(text[last:m.start()])
+        for part in self.program.found.labels.get((text, pos)) or label_parts(text, pos):
+            if isinstance(part, str):
+                parts.append(part)
+                continue
             try:
-                tree = parse(m.group(1), "condition", lambda l, c: pos)
-                parts.append(self.expr(tree, ctx))
-            except Exception:
-                parts.append(m.group(0))
-            last = m.end()
-        if last < len(text):
-            parts.append(text[last:])
+                if part.error is not None:
+                    raise part.error
+                parts.append(self.expr(part.tree, ctx))
+            except (ContentError, GameFault):
+                parts.append("{" + part.source + "}")
         if all(isinstance(p, str) for p in parts):
             s = "".join(parts)
             return lambda st, fr: s

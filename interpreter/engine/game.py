@@ -21,14 +21,11 @@ from . import observe
 from .state import GameFault, State
 from .values import ZoneRef
 
+
 class GameState(State):
     """A state of a game in progress, with the step API."""
 
     __slots__ = ()
-
-    @property
-    def game(self):
-        return self.program
 
     @property
     def current_player(self) -> int:

@@ -134,7 +134,7 @@ def choose(st, fr, spec) -> None:
     var = spec.var
     entries = [_option(Pick, (var, x)) for x in items]
     if spec.optional:
-        entries.append(Pick(var, None))
+        entries.append(_option(Pick, (var, None)))
     d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)

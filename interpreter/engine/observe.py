@@ -57,9 +57,8 @@ def observation(st, seat: int) -> dict:
         cdef = program.defn.counters.get(name)
         if cdef is None:
             continue
-        holder = None
-        if keys.owner_of(key) is not None and cdef.scope[0] == "player":
-            holder = Seat(int(keys.owner_of(key)))
+        owner = keys.owner_of(key)
+        holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
         if may_see(st, cdef.visibility, holder, seat):
             counters[key] = value
     obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,

@@ -48,27 +48,27 @@ class Function:
     components: bool = False  # whether its value is always a list of components
     draws: bool = False  # whether it draws from the game's random generator (a function calling it is not pure)
     doc: str = ""
+    signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        arities = []
+        cls.signatures = {}
         for form in cls.forms:
             m = _FORM.match(form)
-            assert m and m.group(1) == cls.name, f"form {form!r} of {cls.__name__}"
+            if not m or m.group(1) != cls.name:
+                raise TypeError(f"form {form!r} of {cls.__name__} does not call {cls.name}()")
             args = [a.strip() for a in m.group(2).split(",") if a.strip()]
-            assert all(a in cls.types for a in args), f"an argument of {form!r} has no type"
-            arities.append(len(args))
-        cls.min_args, cls.max_args = min(arities), max(arities)
+            missing = [a for a in args if a not in cls.types]
+            if missing:
+                raise TypeError(f"form {form!r} of {cls.__name__}: no type for {', '.join(missing)}")
+            cls.signatures[len(args)] = [cls.types[a] for a in args]
+        cls.min_args, cls.max_args = min(cls.signatures), max(cls.signatures)
         FUNCTIONS[cls.name] = cls()
 
     def arg_types(self, count: int) -> list:
         """The types of the arguments of a call with `count` of them."""
-        for form in self.forms:
-            args = [a.strip() for a in _FORM.match(form).group(2).split(",") if a.strip()]
-            if len(args) == count:
-                return [self.types[a] for a in args]
-        return [ANY] * count
+        return self.signatures.get(count) or [ANY] * count
 
     @staticmethod
     def run(st, pos, *args):

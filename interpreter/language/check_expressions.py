@@ -28,6 +28,9 @@ class Scope:
         self.sound = sound  # the names whose type is a promise (a keyword's parameters), not a guess
 
 
+_UNKNOWN = object()
+
+
 class ExpressionChecks:
     """The checks of expressions; the Checker they are mixed into holds the pack and the report."""
 
@@ -91,7 +94,7 @@ class ExpressionChecks:
         kind = NUMBER if a.type == "number" else LIST if a.type == "list" else None
         default_fits = isinstance(a.default, int) and not isinstance(a.default, bool) if kind == NUMBER \
             else isinstance(a.default, list)
-        return kind is not None and default_fits and not self.node_attribute(name)
+        return kind is not None and default_fits and self.node_attribute(name) is None
 
     def parameters(self, keyword, body) -> frozenset:
         """The parameters of `keyword` (None: none) that `body` never binds again: their values are
@@ -101,9 +104,21 @@ class ExpressionChecks:
         again = self.bound_names(body, {})
         return frozenset(p for p in keyword.params if p not in again)
 
-    def node_attribute(self, name: str) -> bool:
-        """Whether some board node has attribute `name`."""
-        return any(name in node for b in self.defn.boards for node in b.nodes.values())
+    def node_attribute(self, name: str):
+        """The type of attribute `name` of the board's nodes: NUMBER when every node has it as a
+        whole number (a board never changes), ANY when some have it, None when none has it.
+        Worked out once per name: a pack reads the same attributes again and again."""
+        known = self._node_attributes.get(name, _UNKNOWN)
+        if known is _UNKNOWN:
+            values = [node.get(name, _UNKNOWN) for b in self.defn.boards for node in b.nodes.values()]
+            if all(v is _UNKNOWN for v in values):
+                known = None
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                known = NUMBER
+            else:
+                known = ANY
+            self._node_attributes[name] = known
+        return known
 
     def expression(self, e, scope: Scope) -> str:
         t = type(e)
@@ -229,11 +244,8 @@ class ExpressionChecks:
             return PROPERTIES[n].returns
         if obj in (OPTIONS, DATA):
             return ANY
-        if obj in (ANY, NODE) and self.node_attribute(n):
-            # every node has it, as a whole number: a number (a board never changes)
-            nodes = [node for b in d.boards for node in b.nodes.values()]
-            return NUMBER if all(isinstance(node.get(n), int) and not isinstance(node.get(n), bool)
-                                 for node in nodes) else ANY
+        if obj in (ANY, NODE) and self.node_attribute(n) is not None:
+            return self.node_attribute(n)
         candidates = list(d.zones) + list(d.counters) + list(d.attributes) + list(PROPERTIES)
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:

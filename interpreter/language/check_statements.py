@@ -8,14 +8,12 @@ statement is refused; the {expressions} inside a text are parsed and checked.
 """
 from __future__ import annotations
 
-import re
-
-from ..diagnostics import ContentError, Position, plural
+from ..diagnostics import Position, plural
 from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import SPECIAL_NAMES
 from .check_expressions import Scope
-from .parser import parse
+from .texts import LabelPart, label_parts
 from .types import ANY, COUNTER, EFFECT, LIST, NUMBER, PLAYER, ZONE
 
 
@@ -164,6 +162,8 @@ class StatementChecks:
         elif t is N.Menu:
             if s.chooser is not None:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
+            if s.prompt:
+                self.check_labels(s.prompt, s.pos, scope)
             for o in s.options:
                 if isinstance(o, N.ActionsOption):
                     if o.window is not None and o.window not in self.defn.windows:
@@ -208,11 +208,11 @@ class StatementChecks:
         # Return, Pass: nothing to check
 
     def check_labels(self, text: str, pos: Position, scope: Scope) -> None:
-        """Each {expression} inside a label must read and resolve."""
-        for m in re.finditer(r"\{([^{}]*)\}", text):
-            try:
-                tree = parse(m.group(1), "condition", lambda line, col: pos)
-            except ContentError as exc:
-                self.error(pos, f"in text \"{text}\": {{{m.group(1)}}} does not read: {exc.message}")
-                continue
-            self.expr(tree.expr, scope)
+        """Each {expression} inside a text must read and resolve; the parts are kept for the compiler."""
+        parts = self.found.labels[(text, pos)] = label_parts(text, pos)
+        for part in parts:
+            if isinstance(part, LabelPart):
+                if part.error is not None:
+                    self.error(pos, f"in text \"{text}\": {{{part.source}}} does not read: {part.error.message}")
+                else:
+                    self.expr(part.tree.expr, scope)

@@ -34,6 +34,7 @@ class Findings:
     every value at run time (see language.types), which the code generator relies on."""
     keyword_uses: dict[AbilityDef, KeywordUse] = field(default_factory=dict)
     types: dict = field(default_factory=dict)  # expression node -> type
+    labels: dict = field(default_factory=dict)  # (text, position) -> its parts (language.texts.label_parts)
     function_types: dict = field(default_factory=dict)  # game function -> the type of its value
 
 
@@ -45,6 +46,7 @@ class Checker(StatementChecks, ExpressionChecks):
         self.report = report
         self.found = Findings()
         self._card_ids = None
+        self._node_attributes: dict = {}  # attribute name -> its type on the board's nodes (node_attribute)
         self.attr_types = {name: (CLASS if a.type == "class" else {"number": NUMBER, "string": STRING, "boolean": BOOL,
                                                                     "list": LIST}.get(a.type, ANY))
                            for name, a in defn.attributes.items()}
@@ -333,6 +335,8 @@ class Checker(StatementChecks, ExpressionChecks):
                     if fold(cost.name) not in self.defn.classes and names.get(cost.name) != CLASS:
                         self.error(cost.pos, f"unknown class '{cost.name}'",
                                    did_you_mean(cost.name, [v for _, v in self.defn.classes.values()]))
+            if tree.label:
+                self.check_labels(tree.label, tree.pos, scope)
             if tree.cond is not None:
                 self.expr(tree.cond, scope)
             self.block(tree.body, scope)

@@ -9,6 +9,9 @@ is left out of the pack.
 """
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 from ..content.model import GameDef, KeywordDef
 from ..content.source import PStr
 from ..diagnostics import ContentError, Position, Report
@@ -31,6 +34,34 @@ def parse_text(text, start: str, report: Report):
     except ContentError as exc:
         report.add(exc, getattr(text, "pos", Position("<text>")))
         return None
+
+
+class LabelPart(NamedTuple):
+    """An {expression} inside a text: its source, and its tree, or why it does not read."""
+    source: str
+    tree: object  # nodes.Condition, or None
+    error: ContentError | None
+
+
+_LABEL_PART = re.compile(r"\{([^{}]*)\}")
+
+
+def label_parts(text: str, pos: Position) -> list:
+    """A text with {expressions} inside (a log, a prompt, an option's label) as its parts:
+    plain strings and LabelParts, each expression parsed at the position of the text."""
+    parts: list = []
+    last = 0
+    for m in _LABEL_PART.finditer(text):
+        if m.start() > last:
+            parts.append(text[last:m.start()])
+        try:
+            parts.append(LabelPart(m.group(1), parse(m.group(1), "condition", lambda line, col: pos), None))
+        except ContentError as exc:
+            parts.append(LabelPart(m.group(1), None, exc))
+        last = m.end()
+    if last < len(text):
+        parts.append(text[last:])
+    return parts
 
 
 def parse_pack(defn: GameDef, report: Report) -> None:

@@ -72,8 +72,8 @@ class SeatView:
         return self._state.n
 
     @property
-    def game(self):
-        """The static definition of the game (titles, zones, counters): no state in it."""
+    def program(self):
+        """The compiled game's static tables (titles, zones, counters): no state in it."""
         return self._state.program
 
     # lookahead --------------------------------------------------------------------
@@ -148,7 +148,7 @@ class GreedyAgent:
         actions = view.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        evaluate = evaluator(view.game)
+        evaluate = evaluator(view.program)
         values = view.lookahead(evaluate, self.rng)
         best = max(values)
         ties = [a for a, v in zip(actions, values) if v == best]
@@ -202,7 +202,7 @@ class HumanAgent:
     def act(self, view: SeatView) -> int:
         obs = view.observation()
         self.say()
-        for line in render_observation(view.game, obs):
+        for line in render_observation(view.program, obs):
             self.say(line)
         actions = view.legal_actions()
         labels = view.labels()

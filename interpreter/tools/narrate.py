@@ -153,9 +153,8 @@ class Narrator:
         cdef = program.defn.counters.get(name)
         if cdef is None:
             return False
-        holder = None
-        if keys.owner_of(key) is not None and cdef.scope[0] == "player":
-            holder = Seat(int(keys.owner_of(key)))
+        owner = keys.owner_of(key)
+        holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
         return may_see(self.state, cdef.visibility, holder, self.seat)
 
     def hidden_titles(self) -> set:

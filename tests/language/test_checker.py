@@ -55,3 +55,26 @@ def test_values_of_a_class_attribute_are_those_gathered_each_time(game_id):
         plain = {fold(x) for x in attr.values} | {k for k, (a, _) in defn.classes.items() if a == attr.name}
         assert check._class_values(attr) == plain
         assert check._class_values(attr) is check._class_values(attr)
+
+
+def test_the_expressions_in_a_menu_prompt_and_an_action_label_are_checked(tmp_path):
+    """Every text with {expressions} is read and checked, and what the checker read is what the
+    compiler renders: a menu's prompt and an action's label as much as a log."""
+    import textwrap
+
+    import interpreter
+    from gamekit import CARDS, make_game
+    cards = CARDS.replace("Cash in", "Cash {self.titl}")
+    assert cards != CARDS
+    with pytest.raises(interpreter.LoadError) as err:
+        make_game(tmp_path, textwrap.dedent("""\
+            game: |
+              choose by players[1] "Pick, {you.nam}":
+                option "One":
+                  pass
+                option "Two":
+                  pass
+            """), cards)
+    text = str(err.value)
+    assert "unknown attribute 'nam'" in text
+    assert "unknown attribute 'titl'" in text
