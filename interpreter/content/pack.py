@@ -98,8 +98,8 @@ class PackLoader:
                               "a game folder holds a game.yaml")
             return None
         if len(games) > 1:
-            for defn in games[1:]:
-                self.report.error(defn.data.pos, f"a second game file in one pack (the first is {games[0].path})",
+            for second in games[1:]:
+                self.report.error(second.data.pos, f"a second game file in one pack (the first is {games[0].path})",
                                   "one game per folder: move expansions into a folder of their own")
         game = self.build_game(games[0])
         if game is None:

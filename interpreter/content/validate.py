@@ -157,8 +157,8 @@ def _object_check(node, root, refs, is_object, checker):
             f = props.get(k)
             if f is not None and not f(v):
                 return False
-            for p, defn in patterns:
-                if re.search(p, k) and not defn(v):
+            for p, check_value in patterns:
+                if re.search(p, k) and not check_value(v):
                     return False
             if extra is not None and f is None and not (joined and re.search(joined, k)) and not extra(v):
                 return False
