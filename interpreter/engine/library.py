@@ -188,7 +188,7 @@ def cannot_pay(st, fr, key, cdef, n, pos):
 def score(st, key, cdef, amount, pos, c):
     given = st.add(key, cdef, amount, pos, "score")
     if given and type(c) is Comp:
-        # who brought the points to whom: designers read these per card, per caste...
+        # who brought the points to whom: designers read these per card, per family of cards...
         st.credit[(c, key)] = st.credit.get((c, key), 0) + given
 
 

@@ -1,7 +1,7 @@
 """Printed keywords: a phrase on a card matched to a keyword pattern of the game.
 
-`Affinité 2 - Module` matches the pattern `Affinité X - Y` with X = 2 and
-Y = Module. A pattern is a list of words (literal words, '-' and parameters);
+`Bonus 2 - Harbour` matches the pattern `Bonus X - Y` with X = 2 and
+Y = Harbour. A pattern is a list of words (literal words, '-' and parameters);
 a parameter takes a number (or an expression in parentheses), a class (printed
 over one or several words), a name or a condition; a pattern may end with
 `: EFFECT`, the statements printed after ':'. When no pattern fits, the most
@@ -114,7 +114,7 @@ class KeywordMatcher:
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
             return (w.pos, f"{value} of keyword '{kw.name}' must be a number, found '{_word_text(w)}'")
         if ptype == "class":
-            # a class name may be printed over several words: 'Bio-Consortium', 'Fille de joie'
+            # a class name may be printed over several words: 'Sea-Serpent', 'Man at arms'
             best_error = None
             for k in range(len(words) - j, 0, -1):
                 chunk = words[j:j + k]

@@ -2,7 +2,7 @@
 
 The Lark grammar (`grammar/regles.lark`) is built once per process with the
 LALR algorithm and an indentation post-lexer. A text is read by the first of:
-the reader of printed keyword lines (`Affinité 2 - Module`), the fast parser
+the reader of printed keyword lines (`Bonus 2 - Harbour`), the fast parser
 (`fastparse`, Lark's tables without Lark's trees), and Lark itself, which alone
 reports syntax errors (`syntax_errors`: what was found, what was expected,
 which construct is still open, in words a modder knows). `tonodes` makes the
@@ -109,7 +109,7 @@ def _language_words() -> frozenset:
 
 
 def _printed_phrase(source: str, where):
-    """A printed keyword line ('Affinité 2 - Module'), read without the LALR parser.
+    """A printed keyword line ('Bonus 2 - Harbour'), read without the LALR parser.
 
     Most card abilities are such lines; they give the same tree as the grammar's
     `phrase_ability`, with the same positions, at a fraction of the cost."""

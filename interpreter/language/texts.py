@@ -99,7 +99,7 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
     if tree is None:
         return False
     if not isinstance(tree, N.PhraseAbility):
-        report.error(kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Affinité X - Y'",
+        report.error(kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Bonus X - Y'",
                      "start the pattern with the keyword's name")
         return False
     for w in tree.phrase.words:
@@ -120,6 +120,6 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
             kw.effect_param = body[0].words[0].value
         else:
             report.error(body[0].pos if body else kw.pos,
-                         "after ':' a keyword pattern names its effect parameter, e.g. 'Intégration: EFFECT'")
+                         "after ':' a keyword pattern names its effect parameter, e.g. 'Upkeep: EFFECT'")
     kw.trees = [parse_text(t, "ability", report) for t in kw.ability_texts]
     return True
