@@ -94,12 +94,7 @@ class ExprGen:
         inner, v = Scope().bind(self.src, var)
         if self.components(source, ctx, Scope()):
             self.src.comp_idents.add(v)
-        if self.zone_source(source, ctx, Scope()):
-            members = f"st.zones.get({src}, ())"
-        elif self.sequence(source):
-            members = src
-        else:
-            members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"
+        members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"  # its size taken from the budget of work
         if where is None:
             text = f"list({members})"
         else:
@@ -129,7 +124,8 @@ class ExprGen:
         ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
-        key = f"({name!r}, {', '.join(params)}{',' if len(params) == 1 else ''}" + (", fr.me, fr.you)" if contextual else ")")
+        parts = [repr(name), *params, *(["fr.me", "fr.you"] if contextual else [])]
+        key = f"({', '.join(parts)},)"
         if static:
             lines = [f"def fn({sig}):",
                      f"    key = {key}",
@@ -162,11 +158,32 @@ class ExprGen:
                      f"    r = {body}",
                      "    d[key] = tuple(r) if type(r) is list else r",
                      "    return r"]
+        elif self.recursive(name):
+            # each call of a function that may call itself is a unit of work: calls that
+            # branch out (f(n - 1) + f(n - 1)) cannot run away
+            lines = [f"def fn({sig}):",
+                     "    st.fuel -= 1",
+                     f"    if st.fuel < 0: R_runaway(st, {self.src.const(f.tree.pos, 'P')})",
+                     f"    return {body}"]
         else:
             lines = [f"def fn({sig}):", f"    return {body}"]
         ns = self.src.ns
         exec(compile("\n".join(lines), f"<function {name}>", "exec"), ns)  # noqa: S102 - generated source
         return ns.pop("fn")
+
+    def recursive(self, name: str) -> bool:
+        """Whether game function `name` may call itself, directly or through others."""
+        functions = self.defn.functions
+        todo, seen = [name], set()
+        while todo:
+            for n in N.walk(functions[todo.pop()].tree):
+                if isinstance(n, N.Call) and n.func in functions:
+                    if n.func == name:
+                        return True
+                    if n.func not in seen:
+                        seen.add(n.func)
+                        todo.append(n.func)
+        return False
 
     # specialisations ----------------------------------------------------------
     # The common reads (a zone, a counter, an attribute or a class of a component)
@@ -234,13 +251,9 @@ class ExprGen:
         return False
 
     def members(self, e, ctx, sc) -> str:
-        """Python source iterating the members of set-like expression `e`."""
-        text = self.gen(e, ctx, sc)
-        if self.zone_source(e, ctx, sc):
-            return f"st.zones.get({text}, ())"
-        if self.sequence(e):
-            return text
-        return f"R_it(st, {text}, {self.pos(e)})"
+        """Python source iterating the members of set-like expression `e`, their number taken
+        from the budget of work (engine.limits): nested comprehensions cannot run away."""
+        return f"R_it(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
 
     def sequence(self, e) -> bool:
         """Whether `e` surely gives a list or a tuple (so iterating it needs no test): the

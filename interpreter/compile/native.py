@@ -5,7 +5,8 @@ other code (no choice, menu, call or signal) runs from start to end in one go.
 It then needs no jumps between operations: it becomes a single operation whose
 source is a real Python `if`, `for` or `while`, with the statements' own source
 inside (captured from the compiler, see `Ctx.capture`). Loops that might not
-end count their rounds against the game's step budget, as the machine does.
+end take their rounds from the budget of work that the machine's operations
+share (engine.limits).
 The position of every line is kept, so an error names its own statement.
 """
 from __future__ import annotations
@@ -110,10 +111,11 @@ class NativeBlocks:
             b.extend(self.captured(s.orelse, ctx), 1)
         self.put(b, ctx, s.pos)
 
-    def _counted(self, b: Block, depth: int, pos) -> None:
-        """Count a round of a loop that might not end against the step budget."""
-        b.add(f"_k{depth} += 1", pos, 1)
-        b.add(f"if _k{depth} > st.program.step_budget: R_runaway({self.const(pos, 'P')})", pos, 1)
+    def _counted(self, b: Block, pos) -> None:
+        """Take a round of a loop that might not end from the budget of work (engine.limits),
+        which every loop shares: nested loops do not each get a budget of their own."""
+        b.add("st.fuel -= 1", pos, 1)
+        b.add(f"if st.fuel < 0: R_runaway(st, {self.const(pos, 'P')})", pos, 1)
 
     def native_for(self, s, ctx) -> None:
         ctx.locals.add(s.var)
@@ -132,19 +134,16 @@ class NativeBlocks:
         d = ctx.native_loops
         b = Block()
         if s.count is not None:
-            b.add(f"for _r{d} in range({self.number(s.count, ctx)}):", s.pos)
+            b.add(f"for _r{d} in R_rounds(st, {self.number(s.count, ctx)}, {self.const(s.pos, 'P')}):", s.pos)
         else:
-            b.add(f"_k{d} = 0", s.pos)
             b.add("while True:", s.pos)
-            self._counted(b, d, s.pos)
+            self._counted(b, s.pos)
         b.extend(self.captured(s.body, ctx, loop=True), 1)
         self.put(b, ctx, s.pos)
 
     def native_while(self, s, ctx) -> None:
-        d = ctx.native_loops
         b = Block()
-        b.add(f"_k{d} = 0", s.pos)
         b.add(f"while {self.gen.test(s.cond, ctx, self.scope())}:", s.pos)
-        self._counted(b, d, s.pos)
+        self._counted(b, s.pos)
         b.extend(self.captured(s.body, ctx, loop=True), 1)
         self.put(b, ctx, s.pos)

@@ -13,11 +13,9 @@ from pathlib import Path
 from ..content.source import plain_data
 from ..engine import keys
 from ..engine.code import Code
+from ..engine.limits import MAX_ZONE, WORK_BUDGET
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import fold
-
-STEP_BUDGET = 2_000_000
-ZONE_LIMIT = 100_000
 
 
 class Program:
@@ -28,8 +26,8 @@ class Program:
         self.found = found  # what the checker found (language.checker.Findings)
         self.root = root
         self.id = defn.id
-        self.step_budget = STEP_BUDGET
-        self.zone_limit = ZONE_LIMIT
+        self.step_budget = WORK_BUDGET  # units of work between two decisions (engine.limits)
+        self.zone_limit = MAX_ZONE
         self.data = plain_data(defn.data)
         self.seats = {n: tuple(Seat(i) for i in range(n)) for n in range(1, defn.max_players + 1)}
         self.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None

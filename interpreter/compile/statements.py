@@ -171,7 +171,7 @@ class Compiler(NativeBlocks):
                           f"st.set_counter({key}, {self.const(cdef, 'C')}, _n, {p})"], s.pos)
             return
         if isinstance(t, N.Name):
-            ctx.emit_src([f"fr.env[{t.name!r}] = {self.source(s.value, ctx)}"], s.pos)
+            ctx.emit_src([f"fr.env[{t.name!r}] = {self.kept(s.value, ctx)}"], s.pos)
             return
         if isinstance(t, N.Attr) and t.name in defn.attributes:
             kind = defn.attributes[t.name].type
@@ -183,7 +183,15 @@ class Compiler(NativeBlocks):
 
     def s_Let(self, s, ctx):
         ctx.locals.add(s.name)
-        ctx.emit_src([f"fr.env[{s.name!r}] = {self.source(s.value, ctx)}"], s.pos)
+        ctx.emit_src([f"fr.env[{s.name!r}] = {self.kept(s.value, ctx)}"], s.pos)
+
+    def kept(self, e, ctx) -> str:
+        """The source of a value a variable keeps: a sum or a product is checked against the
+        largest number a game may keep (engine.limits), so that a number squared over and over
+        in a loop stops the game rather than filling the memory."""
+        if any(isinstance(n, N.BinOp) and n.op in "+-*" for n in N.walk(e)):
+            return f"R_big({self.source(e, ctx)}, {self.const(e.pos, 'P')})"
+        return self.source(e, ctx)
 
     def s_Signal(self, s, ctx):
         args = ", ".join(self.source(a, ctx) for a in s.args)

@@ -13,6 +13,7 @@ from ..names import fold
 from . import machine as vm
 from .state import Frame, GameFault, describe
 from . import keys
+from .limits import MAX_LIST, MAX_NUMBER
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 
@@ -81,16 +82,52 @@ def index(st, o, k, pos):
 
 
 def iterate_at(st, v, pos):
-    """The members of a set-like value; a GameFault at `pos` when it is not one."""
+    """The members of a set-like value, their number taken from the budget of work; a
+    GameFault at `pos` when it is not a set, or when the budget runs out."""
     t = type(v)
     if t is list or t is tuple:  # the common cases first, without a further call
-        return v
-    if t is ZoneRef:
-        return st.zones.get(v, ())
-    try:
-        return iterate(st, v)
-    except TypeError as exc:
-        raise GameFault(str(exc), pos) from None
+        found = v
+    elif t is ZoneRef:
+        found = st.zones.get(v, ())
+    else:
+        try:
+            found = iterate(st, v)
+        except TypeError as exc:
+            raise GameFault(str(exc), pos) from None
+    st.fuel -= len(found)
+    if st.fuel < 0:
+        runaway(st, pos)
+    return found
+
+
+def spend(st, work, pos) -> None:
+    """Take `work` units from the budget of work (a loop's round, a list being made)."""
+    st.fuel -= work
+    if st.fuel < 0:
+        runaway(st, pos)
+
+
+def rounds(st, n, pos):
+    """The rounds of `repeat N times` run in one go: all of them taken from the budget first."""
+    n = number(n, pos)
+    if n > 0:
+        spend(st, n, pos)
+    return range(n)
+
+
+def bounded(v, pos):
+    """A number computed by the rules, refused past the largest a game may keep (engine.limits)."""
+    if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
+        raise GameFault(f"a number too large: more than {MAX_NUMBER:,} (a number squared over and over?)", pos)
+    return v
+
+
+def make_list(st, items, pos) -> list:
+    """A list the rules make, refused past MAX_LIST members; its size taken from the budget."""
+    if len(items) > MAX_LIST:
+        raise GameFault(f"a list too long: more than {MAX_LIST:,} members", pos)
+    spend(st, len(items), pos)
+    return items
 
 
 def zone_key(st, o, name, team_scoped, pos):
@@ -196,7 +233,7 @@ def set_attribute(st, o, name, v, canon, pos):
     if type(o) is not Comp:
         raise GameFault(f"cannot set '{name}' of {describe(o)}", pos)
     if canon == "number":
-        v = number(v, pos)  # a number attribute stays a number
+        v = bounded(number(v, pos), pos)  # a number attribute stays a number
     elif canon is not None and type(v) is str:
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
@@ -208,14 +245,16 @@ def too_deep(pos):
     raise GameFault(f"procedures call each other too deeply (more than {vm.MAX_DEPTH} levels)", pos)
 
 
-def runaway(pos):
-    raise GameFault("runaway rules: a loop ran more than the step budget without a decision "
-                    "(an endless loop?)", pos)
+def runaway(st, pos):
+    raise GameFault(vm.runaway_message(st), pos)
 
 
 def roll(st, n, k, pos):
     if k < 1:
         raise GameFault("dice need at least one side", pos)
+    if n > MAX_LIST:
+        raise GameFault(f"too many dice: {n:,} (at most {MAX_LIST:,})", pos)
+    spend(st, max(0, n), pos)
     result = tuple(1 + st.rng.below(k) for _ in range(max(0, n)))
     st.emit("roll", pos, dice=list(result))
     return result
@@ -238,7 +277,11 @@ def plus(st, a, b, pos):
     if type(a) is int and type(b) is int:
         return a + b
     if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
-        return list(iterate(st, a)) + list(iterate(st, b))
+        left, right = iterate(st, a), iterate(st, b)
+        if len(left) + len(right) > MAX_LIST:
+            raise GameFault(f"a list too long: more than {MAX_LIST:,} members", pos)
+        spend(st, len(left) + len(right), pos)
+        return list(left) + list(right)
     return number(a, pos) + number(b, pos)
 
 
@@ -261,6 +304,6 @@ EXPORTED = {
     "R_attr": attribute, "R_node_attr": node_attribute, "R_is": is_class, "R_member": member, "R_plus": plus,
     "R_div": divide, "R_teams": teams, "R_pair": pair_counter, "R_pkey": pair_key, "R_move": move_all,
     "R_cannot_pay": cannot_pay, "R_score": score, "R_set_attr": set_attribute, "R_roll": roll,
-    "R_runaway": runaway, "R_too_deep": too_deep, "R_cmap": CounterMap,
+    "R_runaway": runaway, "R_spend": spend, "R_rounds": rounds, "R_big": bounded, "R_too_deep": too_deep, "R_cmap": CounterMap,
     "Frame": Frame, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "vm": vm,
 }

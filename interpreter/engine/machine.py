@@ -10,6 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
+from .limits import MACHINE_BATCH
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -23,10 +24,12 @@ _option = tuple.__new__
 # running ------------------------------------------------------------------------
 
 def run(st) -> None:
-    """Execute until a decision is pending or the game is over."""
+    """Execute until a decision is pending or the game is over, within the budget of work
+    that everything done without a decision shares (engine.limits)."""
     frames = st.frames
-    budget = st.program.step_budget
-    n = 0
+    st.fuel = st.program.step_budget
+    batch = MACHINE_BATCH
+    n = 0  # operations not yet taken from the budget (counted locally: this loop is hot)
     fr = None
     try:
         while st.pending is None and frames:
@@ -39,19 +42,29 @@ def run(st) -> None:
             fr.pc = pc + 1
             code.ops[pc](st, fr)
             n += 1
-            if n > budget:
-                raise GameFault(f"runaway rules: {budget} steps without a decision "
-                                f"(an endless loop or recursion?)", code.pos[pc])
+            if n >= batch:
+                st.ops += n
+                st.fuel -= n
+                n = 0
+                if st.fuel < 0:
+                    raise GameFault(runaway_message(st), code.pos[pc])
     except GameFault as exc:
         if exc.pos is None and fr is not None:
             exc.pos = _pos_of(fr, exc)
         raise
     except RecursionError as exc:
         raise GameFault("the rules nest too deeply", _pos_of(fr, exc)) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr, exc)) from None
     finally:
         st.ops += n
+        # what is evaluated between runs (labels, a bot's heuristic) has a budget of its own
+        st.fuel = st.program.step_budget
+
+
+def runaway_message(st) -> str:
+    return (f"runaway rules: more than {st.program.step_budget:,} units of work without a decision "
+            f"(an endless loop, or loops over very large lists?)")
 
 
 def _pos_of(fr, exc=None):

@@ -9,8 +9,10 @@ within their floor, ceiling and supply) and write the trace.
 """
 from __future__ import annotations
 
-from . import keys
 from typing import NamedTuple
+
+from . import keys
+from .limits import MAX_NUMBER
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -123,7 +125,7 @@ class Decision:
 class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -144,6 +146,7 @@ class State:
         self.trace = None
         self.history: list[int] = []
         self.ops = 0
+        self.fuel = program.step_budget  # work left before the next decision (engine.limits)
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
@@ -175,6 +178,7 @@ class State:
         s.trace = None
         s.history = self.history[:]
         s.ops = self.ops
+        s.fuel = self.program.step_budget
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
         s.zv = self.zv[:]
         s.cv = self.cv[:]
@@ -348,6 +352,9 @@ class State:
         """Set a counter within its floor, ceiling and supply; returns the change made."""
         old = self.counters.get(key, cdef.initial)
         new = value
+        if not -MAX_NUMBER <= new <= MAX_NUMBER:
+            raise GameFault(f"counter '{cdef.name}' would go past {MAX_NUMBER:,}, the largest number "
+                            f"a game may keep (a number squared over and over?)", pos)
         if cdef.maximum is not None and new > cdef.maximum:
             new = cdef.maximum
         if cdef.minimum is not None and new < cdef.minimum:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 from ..engine import keys, machine
-from ..engine.library import iterate, iterate_at, number, same
+from ..engine.library import iterate, iterate_at, make_list, number, same, spend
+from ..engine.limits import MAX_LIST
 from ..engine.state import GameFault, describe
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import did_you_mean, fold
@@ -323,10 +324,17 @@ class Distinct(Function):
 
     @staticmethod
     def run(st, pos, s):
-        out = []
+        out, seen = [], set()
         for x in iterate_at(st, s, pos):
-            if x not in out:
-                out.append(x)
+            try:
+                if x in seen:
+                    continue
+                seen.add(x)
+            except TypeError:  # a list: compared with each kept value, each comparison a unit of work
+                spend(st, len(out), pos)
+                if x in out:
+                    continue
+            out.append(x)
         return out
 
 
@@ -352,9 +360,10 @@ class Range(Function):
 
     @staticmethod
     def run(st, pos, a, b=_MISSING):
-        if b is _MISSING:
-            return list(range(1, number(a, pos) + 1))
-        return list(range(number(a, pos), number(b, pos) + 1))
+        low, high = (1, number(a, pos)) if b is _MISSING else (number(a, pos), number(b, pos))
+        if high - low + 1 > MAX_LIST:
+            raise GameFault(f"range() of {high - low + 1:,} numbers: at most {MAX_LIST:,}", pos)
+        return make_list(st, list(range(low, high + 1)), pos)
 
 
 class Select(Function):

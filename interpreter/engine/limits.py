@@ -1,0 +1,27 @@
+"""The bounds that keep untrusted content from hanging the engine or exhausting memory.
+
+One budget of work is shared by everything the rules do between two decisions:
+every operation the machine runs, every round of a loop compiled to a native
+block, every member a comprehension or a built-in function walks through, the
+size of every list a built-in makes. It is refilled when a decision is made;
+when it runs out the game stops with an error naming the content line that
+was running. The other bounds cap what a value or a pack may hold, so that
+memory stays bounded too. `docs/language.md` ("Limits") lists them all.
+"""
+from __future__ import annotations
+
+# units of work between two decisions: about a second of play on a laptop, far above what
+# any turn of the shipped games needs (docs/language.md gives the figures)
+WORK_BUDGET = 2_000_000
+# the machine adds its operations to the shared budget by batches of this many (so that
+# its loop keeps counting in a local variable); the budget may be overrun by this at most
+MACHINE_BATCH = 256
+# the largest whole number a game may keep in a counter, an attribute or a variable: the
+# largest that every JSON reader keeps exactly (2^53 - 1), far above any score
+MAX_NUMBER = 2 ** 53 - 1
+# the most members of one list the rules may make (a range, a joined list...)
+MAX_LIST = 1_000_000
+# the most components a zone may hold
+MAX_ZONE = 100_000
+# the most components a pack may declare, copies included
+MAX_COMPONENTS = 250_000

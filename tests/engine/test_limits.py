@@ -1,0 +1,115 @@
+"""The bounds of engine.limits: content that would hang the engine or fill the memory stops
+the game with an error naming its line, whatever form the work takes (issue 10, item 1)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from interpreter.engine.state import GameFault
+
+from gamekit import GAME, CARDS, make_game, source_line
+
+BUDGET = 20_000  # smaller than the default, so that each test runs in a blink; the guard is the same
+
+
+def fault(tmp_path, procedures: str, budget: int | None = BUDGET, functions: str = "") -> GameFault:
+    """The fault that stops a game whose `game` procedure is `procedures`."""
+    if functions:
+        folder = tmp_path / "tiny"
+        folder.mkdir()
+        text = GAME.format(procedures=textwrap.indent(procedures, "  "))
+        (folder / "game.yaml").write_text(text.replace("procedures:", functions + "procedures:"), encoding="utf-8")
+        (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+        import interpreter
+        game = interpreter.load(str(folder))
+    else:
+        game = make_game(tmp_path, procedures)
+    if budget is not None:
+        game.program.step_budget = budget
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    return err.value
+
+
+def test_nested_loops_share_one_budget(tmp_path):
+    # each loop alone stays far below the budget (100 rounds, then 1,000): only a budget that the
+    # inner loop does not restart on each entry stops the 100,000 rounds of the whole
+    err = fault(tmp_path, textwrap.dedent("""\
+        game: |
+          let i = 0
+          while i < 100:
+            set i = i + 1
+            let j = 0
+            while j < 1000:
+              set j = j + 1
+        """))
+    assert "runaway rules" in err.message
+    assert source_line(err.pos).strip() in ("while j < 1000:", "set j = j + 1")
+
+
+def test_counted_repeat_is_taken_from_the_budget_before_it_runs(tmp_path):
+    err = fault(tmp_path, "game: |\n  repeat 100000000000 times:\n    add 1 to ticks\n", budget=None)
+    assert "runaway rules" in err.message
+    assert source_line(err.pos).strip() == "repeat 100000000000 times:"
+
+
+def test_nested_comprehensions_are_counted(tmp_path):
+    err = fault(tmp_path, "game: |\n  let n = count(each a in range(1, 1000) where "
+                          "count(each b in range(1, 1000) where b > a) > 0)\n")
+    assert "runaway rules" in err.message
+    line = source_line(err.pos)
+    assert line.strip().startswith("let n = count(")
+    assert err.pos.column > line.rindex("count(")  # the inner comprehension, which ran the budget out
+
+
+def test_a_sum_over_a_kept_list_in_a_waiting_loop_is_counted(tmp_path):
+    # the loop is run by the machine (it signals an event), one operation per round; the sum
+    # walks 10,000 numbers each round: its work counts, not one step
+    err = fault(tmp_path, "game: |\n  let l = range(1, 10000)\n  while true:\n    let s = sum(l)\n    signal tick\n")
+    assert "runaway rules" in err.message
+
+
+def test_a_function_calling_itself_twice_is_counted(tmp_path):
+    err = fault(tmp_path, "game: |\n  let x = f(60)\n",
+                functions='functions:\n  f:\n    params: [n]\n    body: "select(n > 0, f(n - 1) + f(n - 1) + random([0]), 1)"\n')
+    assert "runaway rules" in err.message
+
+
+def test_a_number_squared_over_and_over_stops_the_game(tmp_path):
+    err = fault(tmp_path, "game: |\n  let x = 2\n  while true:\n    set x = x * x\n", budget=None)
+    assert "number too large" in err.message
+    assert source_line(err.pos).strip() == "set x = x * x"
+
+
+def test_a_counter_squared_over_and_over_stops_the_game(tmp_path):
+    err = fault(tmp_path, "game: |\n  set ticks = 2\n  while true:\n    set ticks = ticks * ticks\n", budget=None)
+    assert "counter 'ticks' would go past" in err.message
+    assert source_line(err.pos).strip() == "set ticks = ticks * ticks"
+
+
+def test_a_list_doubled_over_and_over_stops_the_game(tmp_path):
+    err = fault(tmp_path, "game: |\n  let l = [1]\n  while true:\n    set l = l + l\n", budget=None)
+    assert "list too long" in err.message
+
+
+def test_a_huge_range_is_refused_before_it_is_made(tmp_path):
+    err = fault(tmp_path, "game: |\n  let l = range(1, 1000000000000)\n", budget=None)
+    assert "range() of 1,000,000,000,000 numbers" in err.message
+    assert source_line(err.pos).strip() == "let l = range(1, 1000000000000)"
+
+
+def test_work_within_the_budget_runs(tmp_path):
+    # the same shapes, small enough: the budget counts work, it does not forbid loops
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          let i = 0
+          while i < 10:
+            set i = i + 1
+            repeat 10 times:
+              add 1 to ticks
+          set ticks = ticks + count(each a in range(1, 50) where count(each b in range(1, 50) where b > a) > 0)
+        """))
+    game.program.step_budget = BUDGET
+    st = game.new_state(players=2)
+    assert st.counters["ticks"] == 100 + 49
