@@ -57,11 +57,11 @@ def game_folders(root: Path) -> list[Path]:
         return []
 
 
-def default_content(start: Path) -> tuple[Path, str]:
+def default_content(start: Path | None) -> tuple[Path, str]:
     """What `regles check` checks without a path, and how to say it: the content folder of the
     clone or workspace the user is in (the content they edit), else the shipped games."""
     shipped = content_dir()
-    here = local_content(start)
+    here = local_content(start) if start is not None else None
     if here is not None and here.resolve() != shipped.resolve():
         return here, f"the games in {display_path(here)}"
     return shipped, f"the shipped games in {shipped}"

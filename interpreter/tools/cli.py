@@ -325,7 +325,7 @@ def cmd_check(args) -> int:
     if args.paths:
         report, header = check.check_paths(args.paths), None
     else:  # the content folder of the clone the user edits, else the shipped games
-        root, what = check.default_content(Path.cwd())
+        root, what = check.default_content(_cwd())
         report = check.check_paths([str(root)])
         header = (f"checking {what} ({plural(len(check.game_folders(root)), 'game')}, "
                   f"{plural(report.files_checked, 'file')})")
@@ -338,6 +338,13 @@ def cmd_check(args) -> int:
         print(render_text(report, color=color))
     failed = not report.ok or (args.strict and report.diagnostics)
     return 1 if failed else 0
+
+
+def _cwd() -> Path | None:
+    try:
+        return Path.cwd()
+    except OSError:  # the working folder was removed
+        return None
 
 
 def main(argv=None) -> int:
