@@ -93,6 +93,27 @@ def lines_of(text: str) -> list[str]:
     return lines
 
 
+# What content may hold but a terminal must never receive raw: C0 and C1 controls (ESC starts
+# the sequences that move the cursor, recolour or clear the screen; \r and \b overwrite what
+# was printed), DEL, the line and paragraph separators, and the bidirectional controls that
+# reorder what is shown (U+202E writes the rest of a line backwards).
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSHOWABLE_BUT_LINES = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(m) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text, lines: bool = False) -> str:
+    """`text` safe to print on a terminal: each control character shown as its escape
+    ('\\x1b', '\\u202e'), so that content never moves the cursor, recolours or rewrites the
+    screen. With `lines`, line feeds are kept (for text of several lines)."""
+    text = str(text)
+    return (_UNSHOWABLE_BUT_LINES if lines else _UNSHOWABLE).sub(_escaped, text)
+
+
 def plural(k: int, word: str) -> str:
     """'1 argument', '2 arguments': a count in a message."""
     return f"{k} {word}{'s' if k != 1 else ''}"
@@ -114,7 +135,7 @@ def render_text(report: Report, color: bool = False) -> str:
         label = d.severity
         if color:
             label = ("\033[1;31m" if d.severity == "error" else "\033[1;33m") + label + "\033[0m"
-        out.append(f"{d.position}: {label}: {d.message}")
+        out.append(f"{printable(d.position)}: {label}: {printable(d.message)}")
         src = source_line(report.sources.get(d.position.path), d.position.line)
         if src is not None:
             shown = src.expandtabs(1)
@@ -124,10 +145,11 @@ def render_text(report: Report, color: bool = False) -> str:
                 width = d.position.end_column - col
             width = max(1, min(width, max(1, len(shown) - col + 1)))
             shown, col, width = _window(shown, col, width)
+            shown, col, width = _escaped_line(shown, col, width)
             out.append("    " + shown)
             out.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
         if d.hint:
-            out.append(f"    hint: {d.hint}")
+            out.append(f"    hint: {printable(d.hint)}")
     n = len(report.errors)
     w = len(report.diagnostics) - n
     summary = f"{report.files_checked} file{'s' if report.files_checked != 1 else ''} checked: "
@@ -155,6 +177,18 @@ def _window(line: str, col: int, width: int) -> tuple[str, int, int]:
     return shown + after, col, width
 
 
+def _escaped_line(line: str, col: int, width: int) -> tuple[str, int, int]:
+    """A source line with its control characters escaped, the caret moved to stay under the
+    same characters."""
+    before, span, after = line[:col - 1], line[col - 1:col - 1 + width], line[col - 1 + width:]
+    before, span = printable(before), printable(span)
+    return before + span + printable(after), len(before) + 1, max(1, len(span))
+
+
+# JSON escapes C0 controls itself; these it would leave raw, as ensure_ascii=False keeps accents
+_JSON_UNSHOWABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def render_json(report: Report) -> str:
     items = [
         {
@@ -167,8 +201,10 @@ def render_json(report: Report) -> str:
         }
         for d in report.sorted()
     ]
-    return json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
+    text = json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
                        "diagnostics": items}, ensure_ascii=False, indent=2)
+    # such a character can only stand inside a string, where its \\u escape means the same
+    return _JSON_UNSHOWABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class LoadError(Exception):

@@ -37,6 +37,7 @@ class CounterDef:
     pos: Position
     keep_in: list = field(default_factory=list)
     index: int = -1  # its place among the game's counters (versions of the state are kept per counter)
+    internal: bool = False  # bookkeeping of the rules: not shown to players unless asked
 
 
 @dataclass

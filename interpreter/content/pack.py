@@ -177,7 +177,7 @@ class PackLoader:
                                           else None, _int(spec.get("initial"), 0),
                                           _str(spec.get("visibility")) or "public", _key_pos(d.get("counters"), name, spec),
                                           [z for z in _list(spec.get("keep_in")) if isinstance(z, str)],
-                                          index=len(defn.counters))
+                                          index=len(defn.counters), internal=spec.get("internal") is True)
         events = d.get("events")
         if isinstance(events, dict):
             for name, args in events.items():

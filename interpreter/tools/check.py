@@ -14,6 +14,7 @@ from ..content.pack import PackLoader, few_collections
 from ..content.source import load_file
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
+from ..resources import content_dir
 
 
 def _named_game(path: Path, report: Report) -> Path | None:
@@ -36,6 +37,34 @@ def _named_game(path: Path, report: Report) -> Path | None:
     report.error(name.pos, f"unknown game '{name}'",
                  did_you_mean(name, shipped_games()) or "name a shipped game or the folder of a game")
     return None
+
+
+def local_content(start: Path) -> Path | None:
+    """The 'content' folder of the clone or workspace the user works in: the nearest one at
+    `start` or above that holds game folders, or None."""
+    for folder in [start, *start.parents]:
+        found = folder / "content"
+        if is_dir(found) and game_folders(found):
+            return found
+    return None
+
+
+def game_folders(root: Path) -> list[Path]:
+    """The game folders right inside `root`."""
+    try:
+        return sorted(p for p in root.iterdir() if is_file(p / "game.yaml") or is_file(p / "game.yml"))
+    except OSError:
+        return []
+
+
+def default_content(start: Path | None) -> tuple[Path, str]:
+    """What `regles check` checks without a path, and how to say it: the content folder of the
+    clone or workspace the user is in (the content they edit), else the shipped games."""
+    shipped = content_dir()
+    here = local_content(start) if start is not None else None
+    if here is not None and here.resolve() != shipped.resolve():
+        return here, f"the games in {display_path(here)}"
+    return shipped, f"the shipped games in {shipped}"
 
 
 def check_paths(paths: list[str]) -> Report:

@@ -8,20 +8,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from .. import LoadError, __version__, load
-from ..diagnostics import render_json, render_text
-from ..resources import content_dir
+from ..content.folders import exists, is_dir
+from ..diagnostics import lines_of, plural, printable, render_json, render_text
+from ..names import did_you_mean
 from . import check
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
 from .play import play_at_terminal
 from .ruletest import run_test
+from .shown import printable_stream
 from .trace import replay
 
 
@@ -86,6 +90,8 @@ def _add_play_commands(sub) -> None:
                       help="the bots of the other seats, one for all or one per other seat (default greedy)")
     play.add_argument("--seat", type=int, default=1, help="the seat you play, from 1 (default 1)")
     play.add_argument("--save", metavar="TRACE", help="write the game's trace to this file")
+    play.add_argument("--all", action="store_true", dest="show_all",
+                      help="show the rules' bookkeeping too (the counters the game declares internal)")
     play.set_defaults(subparser=play)
 
     rep = sub.add_parser("replay", help="play a saved trace again and check every event is the same",
@@ -111,8 +117,32 @@ def _add_play_commands(sub) -> None:
 
 def _usage_error(args, message: str) -> int:
     args.subparser.print_usage(sys.stderr)
-    print(f"regles {args.command}: error: {message}", file=sys.stderr)
+    print(f"regles {args.command}: error: {printable(message)}", file=sys.stderr)
     return 2
+
+
+def _unwritable(path: str, folder: bool = False) -> str | None:
+    """Why `path` cannot be written (a file, or with `folder` a folder made if need be), or None.
+
+    Checked before the first game, so that a run of an hour is not lost at its end."""
+    p = Path(path)
+    if folder:
+        if is_dir(p):
+            return None if os.access(p, os.W_OK) else f"cannot write in the folder {path}"
+        if exists(p):
+            return f"{path} is not a folder"
+        above = next((a for a in p.absolute().parents if exists(a)), None)
+        if above is None or not is_dir(above):
+            return f"cannot make the folder {path}: {above} is not a folder"
+        return None if os.access(above, os.W_OK) else f"cannot make the folder {path}: cannot write in {above}"
+    if is_dir(p):
+        return f"{path} is a folder; give a file name"
+    parent = p.absolute().parent
+    if not is_dir(parent):
+        return f"cannot write {path}: no such folder {parent}"
+    if exists(p):
+        return None if os.access(p, os.W_OK) else f"cannot write {path}: permission denied"
+    return None if os.access(parent, os.W_OK) else f"cannot write {path}: cannot write in {parent}"
 
 
 def _setup_game(args):
@@ -152,23 +182,36 @@ def cmd_simulate(args) -> int:
         agents = parse_agents(args.agents, players)
     except ValueError as exc:
         return _usage_error(args, str(exc))
+    known = list(game.program.defn.attributes)
+    for name in args.by:
+        if name not in known:
+            hint = did_you_mean(name, known)
+            return _usage_error(args, f"--by: {game.id} has no attribute '{name}'" + (f"; {hint}" if hint else "")
+                                + (f" (attributes: {', '.join(known)})" if known else " (it has none)"))
+    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir")):
+        why = _unwritable(path, folder) if path else None
+        if why:
+            return _usage_error(args, f"{option}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
                      args.max_decisions, args.trace_dir, by=args.by)
     err = Console(file=sys.stderr)
+
+    def started():
+        if not args.quiet:
+            print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players"
+                  + (f", {args.workers} workers" if args.workers > 1 and args.games > 1 else "")
+                  + "); Ctrl-C stops and reports the games played", file=sys.stderr, flush=True)
     show_bar = not args.quiet and sys.stderr.isatty()
     if show_bar:
-        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
-        task = bar.add_task(f"{game.id}", total=args.games)
-        pool_first = args.workers > 1  # start the workers before the bar's thread
-        if pool_first:
-            results, seconds = _run_with_bar(S, game, spec, args.workers, bar, task)
-        else:
-            with bar:
-                results, seconds = S.run(game, spec, 1, lambda k: bar.advance(task, k))
+        bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                       MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task(printable(game.id), total=args.games)
+        ran = _run_with_bar(S, game, spec, args.workers, bar, task, started)
     else:
-        results, seconds = S.run(game, spec, args.workers)
-    summary = S.summarise(game, spec, results, seconds)
+        ran = S.run(game, spec, args.workers, started=started)
+    if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    summary = S.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
     S.render(summary, Console(file=sys.stdout, highlight=False))
     if args.json:
         try:
@@ -176,25 +219,25 @@ def cmd_simulate(args) -> int:
                 json.dump(summary, f, indent=2, ensure_ascii=False)
                 f.write("\n")
         except OSError as exc:
-            print(f"regles simulate: error: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"regles simulate: error: cannot write {printable(args.json)}: {exc.strerror or exc}",
+                  file=sys.stderr)
             return 1
+    if ran.interrupted:
+        print(f"regles simulate: interrupted; the report covers the {plural(len(ran.results), 'game')} played",
+              file=sys.stderr)
+        return 130
     return 1 if summary["errors"] else 0
 
 
-def _run_with_bar(S, game, spec, workers, bar, task):
-    # the pool forks its workers when made: make it before the bar starts its refresh thread
-    started = []
-
-    def progress(k):
-        if not started:
-            bar.start()
-            started.append(True)
-        bar.advance(task, k)
+def _run_with_bar(S, game, spec, workers, bar, task, started):
+    # the pool forks its workers when made: start the bar's refresh thread after (when the games start)
+    def begin():
+        started()
+        bar.start()
     try:
-        return S.run(game, spec, workers, progress)
+        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin)
     finally:
-        if started:
-            bar.stop()
+        bar.stop()
 
 
 def cmd_play(args) -> int:
@@ -208,8 +251,11 @@ def cmd_play(args) -> int:
         bots = parse_agents(args.agents, players - 1, default="greedy") if players > 1 else []
     except ValueError as exc:
         return _usage_error(args, str(exc).replace(f"for {players - 1} players", f"for the {players - 1} other seats"))
+    why = _unwritable(args.save) if args.save else None
+    if why:  # said now, not after the game
+        return _usage_error(args, f"--save: {why}")
     return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
-                            save=args.save, source=args.game)
+                            save=args.save, source=args.game, show_all=args.show_all)
 
 
 def _load_only(args):
@@ -242,12 +288,12 @@ def cmd_test(args) -> int:
         rules = f" [{', '.join(r.rules)}]" if r.rules else ""
         if r.passed:
             passed += 1
-            print(f"ok      {r.name}{rules}")
+            print(printable(f"ok      {r.name}{rules}"))
         else:
             failed += 1
-            print(f"FAILED  {r.name}{rules}  ({r.file}:{r.line})")
-            for line in r.message.splitlines():
-                print(f"        {line}")
+            print(printable(f"FAILED  {r.name}{rules}  ({r.file}:{r.line})"))
+            for line in lines_of(r.message):
+                print(f"        {printable(line)}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -266,7 +312,7 @@ def cmd_explain(args) -> int:
 def cmd_replay(args) -> int:
     if not os.path.isfile(args.trace):
         return _usage_error(args, f"no such trace file: {args.trace}")
-    return replay(args.trace)
+    return replay(args.trace, out=printable_stream(sys.stdout), err=printable_stream(sys.stderr))
 
 
 def cmd_check(args) -> int:
@@ -274,17 +320,31 @@ def cmd_check(args) -> int:
     if missing:  # a path that names nothing is a mistake in the command, not in the content
         args.subparser.print_usage(sys.stderr)
         for p in missing:
-            print(f"regles check: error: no such file or folder: {p}", file=sys.stderr)
+            print(f"regles check: error: no such file or folder: {printable(p)}", file=sys.stderr)
         return 2
-    paths = args.paths or [str(content_dir())]
-    report = check.check_paths(paths)
+    if args.paths:
+        report, header = check.check_paths(args.paths), None
+    else:  # the content folder of the clone the user edits, else the shipped games
+        root, what = check.default_content(_cwd())
+        report = check.check_paths([str(root)])
+        header = (f"checking {what} ({plural(len(check.game_folders(root)), 'game')}, "
+                  f"{plural(report.files_checked, 'file')})")
     if args.format == "json":
         print(render_json(report))
     else:
         color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+        if header:
+            print(printable(header))
         print(render_text(report, color=color))
     failed = not report.ok or (args.strict and report.diagnostics)
     return 1 if failed else 0
+
+
+def _cwd() -> Path | None:
+    try:
+        return Path.cwd()
+    except OSError:  # the working folder was removed
+        return None
 
 
 def main(argv=None) -> int:
@@ -308,7 +368,7 @@ def main(argv=None) -> int:
         print("regles: error: the content nests too deeply to be read", file=sys.stderr)
         return 1
     except Exception as exc:  # a fault of regles itself: say so in one line, never a traceback
-        print(f"regles: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"regles: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
         return 1
 
 

@@ -3,10 +3,12 @@
 For a modder checking a card: its attributes and classes, and for each
 ability the keyword it was matched to (with the values it binds) and what the
 engine will do with it: the event it listens to, or the action it offers with
-its windows, costs and limit.
+its windows, costs and limit. Content in it is escaped (`diagnostics.printable`):
+the text is safe to print.
 """
 from __future__ import annotations
 
+from ..diagnostics import lines_of, printable
 from ..language import nodes as N
 from ..names import did_you_mean, fold
 
@@ -91,8 +93,8 @@ def explain(game, card) -> str:
                        + (f", with {binds}" if binds else ""))
             for tree, text in zip(kw.trees, kw.ability_texts):
                 out.append(f"    - {_header(tree)}")
-                for line in text.strip().splitlines():
+                for line in lines_of(text.strip()):
                     out.append(f"        {line}")
         elif ab.tree is not None:
             out.append(f"    - {_header(ab.tree)}")
-    return "\n".join(out)
+    return "\n".join(printable(line) for line in out)  # content shown, never obeyed

@@ -9,6 +9,9 @@ picked is told when it names nothing hidden from the seat.
 """
 from __future__ import annotations
 
+import re
+
+from ..diagnostics import plural, printable
 from ..engine.observe import may_see
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, Seat, Team
@@ -16,6 +19,12 @@ from ..engine.values import Comp, NodeRef, Seat, Team
 
 def _nice(name: str) -> str:
     return name.replace("_", " ")
+
+
+def natural(text: str) -> list:
+    """A sort key that puts 'site 2' before 'site 10': numbers compared as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
+            for part in re.split(r"(\d+)", text) if part]
 
 
 def seat_name(i: int, seat: int | None) -> str:
@@ -26,8 +35,21 @@ def _possessive(who: str) -> str:
     return "your" if who == "you" else f"{who}'s"
 
 
+def joined(names: list) -> str:
+    """'you', 'you and player 3', 'player 1, player 2 and player 4'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winners_text(winners, seat: int | None) -> str:
+    """'you win', 'player 2 wins', 'you and player 3 win'."""
+    names = [seat_name(s, seat) for s in winners]
+    verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
+    return f"{joined(names)} {verb}"
+
+
 def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
-    """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'."""
+    """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'; a zone
+    of a node whose name starts with the zone's ('site' at 'site 3') is named by its node."""
     base = _nice(keys.name_of(key))
     if keys.owner_of(key) is None:
         return base
@@ -42,8 +64,8 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
         mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
         return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
     if t is NodeRef:
-        node = program.nodes.get(h, {})
-        return f"{base} at {node.get('name', h)}"
+        node = str(program.nodes.get(h, {}).get("name", h))
+        return node if node.casefold().startswith(base.casefold()) else f"{base} at {node}"
     c = int(h)
     if visible is None or c in visible:
         return f"{base} of {program.comp_card[c].title}"
@@ -51,29 +73,35 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
 
 
 def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
-    """'coins of player 2', 'round', 'gems on Farm', 'influence of you at North'."""
+    """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'."""
     name = _nice(keys.name_of(key))
     cdef = program.defn.counters.get(keys.name_of(key))
     parts = keys.owners_of(key)
     if cdef is None or not parts:
         return name
-    owners = []
+    whose, where = [], []
     for word, raw in zip(cdef.scope, parts):
         if word == "player":
-            owners.append(seat_name(int(raw), seat))
+            whose.append(_possessive(seat_name(int(raw), seat)))
         elif word == "team":
             t = keys.team_of_owner(raw)
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
-            owners.append("your team" if mine else f"team {t + 1}")
+            whose.append("your team's" if mine else f"team {t + 1}'s")
         elif word == "node":
-            owners.append(str(program.nodes.get(raw, {}).get("name", raw)))
+            where.append("at " + str(program.nodes.get(raw, {}).get("name", raw)))
         else:
             try:
                 c = int(raw)
-                owners.append(program.comp_card[c].title if visible is None or c in visible else "a card")
+                where.append("on " + (program.comp_card[c].title if visible is None or c in visible else "a card"))
             except (ValueError, IndexError):
-                owners.append(raw)
-    return f"{name} of " + " at ".join(owners)
+                where.append("of " + raw)
+    return " ".join(whose + [name] + where)
+
+
+def is_internal(program, key: str) -> bool:
+    """Whether a counter is bookkeeping of the rules (declared `internal: true`)."""
+    cdef = program.defn.counters.get(keys.name_of(key))
+    return cdef is not None and cdef.internal
 
 
 def visible_ids(obs: dict) -> set:
@@ -84,49 +112,75 @@ def visible_ids(obs: dict) -> set:
     return out
 
 
+def _listed(items: list) -> str:
+    """'Farm, Worker ×3, Farm': the items in their order, a run of the same one counted."""
+    runs: list = []
+    for item in items:
+        if runs and runs[-1][0] == item:
+            runs[-1][1] += 1
+        else:
+            runs.append([item, 1])
+    return ", ".join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
+
+
+def _order(program, key: str, name: str, kind: str) -> tuple:
+    """Zones and counters in the order the game declares them, yours first, then by name
+    with numbers in their order ('site 2' before 'site 10')."""
+    defs = program.defn.zones if kind == "zone" else program.defn.counters
+    d = defs.get(keys.name_of(key))
+    return (d.index if d is not None else len(defs), not name.startswith("your "), natural(name), key)
+
+
 def render_observation(program, obs: dict) -> list:
-    """Lines showing an observation: non-empty zones, then counters."""
+    """Lines showing an observation: non-empty zones, then counters. Content in them is
+    escaped: the lines are safe to print."""
     seat = obs["seat"]
     vis = visible_ids(obs)
-    lines = [f"-- what you see (you are player {seat + 1} of {obs['players']}) --"]
-    for key in sorted(obs["zones"], key=lambda k: (keys.name_of(k), k)):
+    players = obs["players"]
+    lines = [f"-- what you see (you are player {seat + 1} of {players}) --"]
+    named = sorted(((zone_name(program, key, seat, vis, players), key) for key in obs["zones"]),
+                   key=lambda nk: _order(program, nk[1], nk[0], "zone"))
+    for name, key in named:
         z = obs["zones"][key]
-        name = zone_name(program, key, seat, vis, obs["players"])
         if isinstance(z, list):
             if not z:
                 continue
-            items = ", ".join(x["title"] + (" (tapped)" if x.get("tapped") else "") for x in z)
+            items = _listed([x["title"] + (" (tapped)" if x.get("tapped") else "") for x in z])
             lines.append(f"  {name}: {items}")
         elif z.get("count"):
             n = z["count"]
             yours = ", ".join(x["title"] for x in z.get("yours", []))
-            lines.append(f"  {name}: {n} hidden card{'s' if n != 1 else ''}" + (f" (yours: {yours})" if yours else ""))
+            lines.append(f"  {name}: {plural(n, 'hidden card')}" + (f" (yours: {yours})" if yours else ""))
     supplies, counters = [], []
-    for key in sorted(obs["counters"]):
-        v = obs["counters"][key]
+    for key, v in obs["counters"].items():
         if keys.is_supply(key):
-            supplies.append(f"{_nice(keys.supply_of(key))} {v}")
+            supplies.append((keys.supply_of(key), f"{_nice(keys.supply_of(key))} {v}"))
         else:
-            counters.append(f"{counter_name(program, key, seat, vis, obs['players'])} = {v}")
+            name = counter_name(program, key, seat, vis, players)
+            counters.append((_order(program, key, name, "counter"), f"{name} = {v}"))
     if counters:
-        lines.append("  counters: " + "; ".join(counters))
+        lines.append("  counters: " + "; ".join(text for _, text in sorted(counters)))
     if supplies:
-        lines.append("  left in supply: " + ", ".join(supplies))
-    return lines
+        lines.append("  left in supply: " + ", ".join(text for _, text in sorted(supplies)))
+    return [printable(line) for line in lines]
 
 
 class Narrator:
-    """Tells the new events of a state's trace to one seat (`seat` None: tell everything)."""
+    """Tells the new events of a state's trace to one seat (`seat` None: tell everything).
 
-    def __init__(self, state, seat: int | None, out):
+    The changes of the rules' bookkeeping (counters declared `internal`) are told only with
+    `show_all`. What it prints is escaped: content never reaches the terminal raw."""
+
+    def __init__(self, state, seat: int | None, out, show_all: bool = False):
         self.state = state
         self.seat = seat
         self.out = out
+        self.show_all = show_all
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(printable(text), file=self.out, flush=True)
 
     # visibility ------------------------------------------------------------------
     def sees_zone(self, key) -> bool:
@@ -239,6 +293,8 @@ class Narrator:
             return f"  {title} {'tapped' if t == 'tap' else 'untapped'}"
         if t == "counter":
             key = ev["counter"]
+            if not self.show_all and is_internal(program, key):
+                return None
             name = counter_name(program, key, seat, _Sees(self), st.n)
             if self.sees_counter(key):
                 ch = ev["change"]
@@ -249,13 +305,15 @@ class Narrator:
             label = ev["label"]
             if seat is None or who == seat:
                 if ev.get("auto"):
-                    return f"  ({seat_name(who, seat)}: {label}, the only option)"
+                    return f"  ({_possessive(seat_name(who, seat))} only option: {label})"
                 return f"{seat_name(who, seat).capitalize()} chose: {label}"
             what = label if self._option_shown(who, ev) else "an option you cannot see"
+            if ev.get("auto"):
+                what += " (the only option)"
             prompt = ev.get("prompt") or ""
             if prompt and not any(h in prompt for h in self.hidden_titles()):
                 what += f"  [{prompt}]"
-            return f"Player {who + 1} chose: {what}" + ("" if not ev.get("auto") else " (the only option)")
+            return f"Player {who + 1} chose: {what}"
         if t == "action":
             c = ev["id"]
             title = program.comp_card[c].title if self.sees_comp(c) else "a card"
@@ -271,11 +329,8 @@ class Narrator:
         if t == "signal":
             return None
         if t == "win":
-            names = [seat_name(p - 1, seat) for p in ev.get("players") or []]
-            if not names:
-                return "== no winner =="
-            verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
-            return f"== {', '.join(names)} {verb} =="
+            winners = [p - 1 for p in ev.get("players") or []]
+            return f"== {winners_text(winners, seat)} ==" if winners else "== no winner =="
         return f"  {t}"
 
 

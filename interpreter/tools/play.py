@@ -2,20 +2,52 @@
 
 The person sees only what their seat may see: the observation of the seat,
 the options of their own decisions, and the events of the game told as they
-happen by a `narrate.Narrator`, which masks what the seat may not see.
+happen by a `narrate.Narrator`, which masks what the seat may not see. The
+rules' bookkeeping (counters declared `internal`) is left out unless asked
+(`show_all`), and content is shown escaped, never obeyed by the terminal.
 """
 from __future__ import annotations
 
 import sys
 
+from ..diagnostics import printable
 from ..engine.state import GameFault
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
+from .narrate import Narrator, is_internal, joined, seat_name, winners_text
 from .trace import error_record, save_state_trace, source_of
-from .narrate import Narrator, seat_name
+
+
+class PlayerView(SeatView):
+    """What the person at the terminal is shown of their seat: the seat's view, with the
+    labels and prompt escaped and, unless `show_all`, without the rules' bookkeeping."""
+
+    __slots__ = ("show_all",)
+
+    def __init__(self, state, seat: int, show_all: bool = False):
+        super().__init__(state, seat)
+        self.show_all = show_all
+
+    def observation(self) -> dict:
+        obs = super().observation()
+        if not self.show_all:
+            obs["counters"] = {k: v for k, v in obs["counters"].items() if not is_internal(self.program, k)}
+        return obs
+
+    def labels(self) -> list:
+        return [printable(label) for label in super().labels()]
+
+    def action_label(self, action: int) -> str:
+        return printable(super().action_label(action))
+
+    @property
+    def prompt(self) -> str | None:
+        p = super().prompt
+        return printable(p) if p is not None else None
 
 
 def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *, seat: int = 0,
-                     human=None, save: str | None = None, source: str | None = None, out=None) -> int:
+                     human=None, save: str | None = None, source: str | None = None, out=None,
+                     show_all: bool = False) -> int:
     """Play a game; returns the exit status (0, or 1 when the rules fault)."""
     out = out or sys.stdout
     names = list(bots)
@@ -37,15 +69,13 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     status, error = 0, None
     try:
         state = game.new_state(players, seed, options, trace=True)
-        narrator = Narrator(state, seat, out)
-        others = ", ".join(f"player {s + 1} ({agent_names[s]})" for s in range(players) if s != seat)
-        print(f"You are {seat_name(seat, None)}; " + (f"the others: {others}" if others else "you play alone"),
-              file=out)
+        narrator = Narrator(state, seat, out, show_all)
+        print(printable(_seats(game.program, players, seat, agent_names)), file=out)
         narrator.flush()
         while not state.is_terminal():
             p = state.current_player
             if p == seat:
-                a = human.act(SeatView(state, p))
+                a = human.act(PlayerView(state, p, show_all))
             else:
                 try:
                     a = agents[p].act(SeatView(state, p))
@@ -55,7 +85,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
             state.apply(a)
             narrator.flush()
         print(file=out)
-        print("Game over. " + _outcome(state, seat), file=out)
+        print("Game over. " + _outcome(game.program, state, seat), file=out)
         scores = state.scores()
         print("Scores: " + ", ".join(f"{seat_name(s, seat)} {scores[s]}" for s in range(players)), file=out)
     except Quit:
@@ -63,24 +93,46 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     except GameFault as exc:
         if narrator is not None:
             narrator.flush()
-        print(f"regles play: the game cannot go on: {exc}", file=sys.stderr)
+        print(f"regles play: the game cannot go on: {printable(exc)}", file=sys.stderr)
         status, error = 1, exc
     if save and state is not None:
         try:
             path = save_state_trace(save, game, state, agents=agent_names, source=source_of(game, source),
                                     error=error_record(error) if error is not None else None)
-            print(f"Trace saved to {path}", file=out)
+            print(f"Trace saved to {printable(path)}", file=out)
         except OSError as exc:
-            print(f"regles play: error: cannot write {save}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"regles play: error: cannot write {printable(save)}: {exc.strerror or exc}", file=sys.stderr)
             status = 1
     return status
 
 
-def _outcome(state, seat: int) -> str:
-    w = state.winners
+def _seats(program, players: int, seat: int, agent_names: list) -> str:
+    """'You are player 1, with player 3 (greedy) as your partner, against player 2 (greedy)
+    and player 4 (greedy).'"""
+    def who(s):
+        return f"{seat_name(s, None)} ({agent_names[s]})"
+    team = next((t for t in program.teams_for(players) if seat in t), [seat])
+    partners = [who(s) for s in team if s != seat]
+    rivals = [who(s) for s in range(players) if s not in team]
+    text = f"You are {seat_name(seat, None)}"
+    if partners:
+        text += f", with {joined(partners)} as your partner{'s' if len(partners) > 1 else ''}"
+    if rivals:
+        text += f", against {joined(rivals)}"
+    elif not partners:
+        text += " and play alone"
+    return text + "."
+
+
+def _outcome(program, state, seat: int) -> str:
+    """'You win.', 'Your team wins (you and player 3).', 'Team 2 wins (player 2 and player 4).'"""
+    w = list(state.winners or ())
     if not w:
         return "No winner."
-    names = [seat_name(s, seat) for s in w]
-    verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
-    text = ", ".join(names)
-    return f"{text[0].upper()}{text[1:]} {verb}."
+    teams = program.teams_for(state.n)
+    team = next((i for i, t in enumerate(teams) if sorted(t) == w), None)
+    if team is not None and len(teams[team]) > 1:
+        whose = "Your team" if seat in teams[team] else f"Team {team + 1}"
+        return f"{whose} wins ({joined([seat_name(s, seat) for s in w])})."
+    text = winners_text(w, seat)
+    return f"{text[0].upper()}{text[1:]}."

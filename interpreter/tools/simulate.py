@@ -9,12 +9,18 @@ A game that raises (a fault of the rules, a broken invariant with `check`,
 more than `max_decisions` decisions, or any other exception) is an error: it
 is recorded with its seed, its trace is saved (the game is played again with
 the trace on, which the engine's determinism makes the same game), and the
-run goes on.
+run goes on. Ctrl-C stops a run: the games finished by then are its results.
+
+A game is won by one side (a player, or a team in a game played in teams),
+tied when rival sides share the win, or has no winner; a tie is never counted
+as a win of each side, nor a team's win as a win of each of its seats in the
+report's tables.
 """
 from __future__ import annotations
 
 import math
 import multiprocessing
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -27,7 +33,9 @@ from ..engine import keys
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.state import GameFault
 from ..engine.values import seed_for
+from ..diagnostics import plural
 from .agents import LookaheadFault, SeatView, agent_seed, make_agent
+from .shown import text
 from .trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
                     write_trace)
 
@@ -156,6 +164,9 @@ _WORKER: dict = {}
 
 
 def _worker_init(spec: RunSpec) -> None:
+    # Ctrl-C at the terminal reaches every process of the group: the parent stops the run and
+    # reports the games done; a worker leaves without a word (and without a traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER.get("key") != spec.game:
         _WORKER["game"] = load(spec.game)
         _WORKER["key"] = spec.game
@@ -174,19 +185,38 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
-def run(game, spec: RunSpec, workers: int = 1, progress=None) -> tuple[list, float]:
-    """Play the games of a run; returns (results in game order, seconds).
+@dataclass
+class Run:
+    """The games a run played, in game order, how long they took, and whether it was cut short."""
 
-    `progress(n)` is called as games finish, with how many just finished.
+    results: list
+    seconds: float
+    interrupted: bool = False
+
+    def __iter__(self):  # `results, seconds = run(...)`
+        return iter((self.results, self.seconds))
+
+
+def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None) -> Run:
+    """Play the games of a run. Ctrl-C (KeyboardInterrupt) stops it: the games finished
+    by then are its results, and `interrupted` is set.
+
+    `started()` is called once the games start (the workers made), from when Ctrl-C stops
+    the run cleanly; `progress(n)` as games finish, with how many just finished.
     """
     t0 = time.perf_counter()
     results: list = []
     if workers <= 1 or spec.games <= 1:
-        for i in range(spec.games):
-            results.append(run_one(game, spec, i))
-            if progress:
-                progress(1)
-        return results, time.perf_counter() - t0
+        try:
+            if started:
+                started()
+            for i in range(spec.games):
+                results.append(run_one(game, spec, i))
+                if progress:
+                    progress(1)
+        except KeyboardInterrupt:
+            return Run(results, time.perf_counter() - t0, True)
+        return Run(results, time.perf_counter() - t0)
     workers = min(workers, spec.games)
     size = max(1, min(64, math.ceil(spec.games / (workers * 8))))
     chunks = [list(range(i, min(i + size, spec.games))) for i in range(0, spec.games, size)]
@@ -194,13 +224,28 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None) -> tuple[list, flo
     if ctx.get_start_method() == "fork":  # the children inherit the loaded game
         _WORKER.update(game=game, key=spec.game)
     t0 = time.perf_counter()
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(spec,)) as pool:
+    interrupted = False
+    # the workers are made ignoring Ctrl-C, so that none is caught before its initializer runs
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = ctx.Pool(workers, initializer=_worker_init, initargs=(spec,))
+    finally:
+        signal.signal(signal.SIGINT, before)
+    try:
+        if started:
+            started()
         for chunk in pool.imap_unordered(_worker_chunk, chunks):
             results.extend(chunk)
             if progress:
                 progress(len(chunk))
+        pool.close()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        pool.terminate()
+        pool.join()
     results.sort(key=lambda r: r.index)
-    return results, time.perf_counter() - t0
+    return Run(results, time.perf_counter() - t0, interrupted)
 
 
 # statistics -----------------------------------------------------------------------------
@@ -216,18 +261,36 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
+def outcome(winners, team_of: list) -> tuple[str, frozenset]:
+    """('won', the winning seats) when one side (a player, or a team) won alone; ('tied', the
+    seats sharing the win) when rival sides share it; ('none', nothing) when nobody won."""
+    if not winners:
+        return "none", frozenset()
+    sides = {team_of[s] for s in winners}
+    return ("won" if len(sides) == 1 else "tied"), frozenset(winners)
+
+
+def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: bool = False) -> dict:
+    """The figures of a run. A game is won by one side (a player, or a team at a game played
+    in teams), tied when rival sides share the win, or ends with no winner: a tie is counted
+    apart, never as a win of each side, and a team's win once per team."""
     n = spec.players
     done = [r for r in results if r.error is None]
     c = len(done)
-    wins = [sum(1 for r in done if r.winners and s in r.winners) for s in range(n)]
-    draws = sum(1 for r in done if not r.winners)
+    team_of = game.program.team_of(n)
+    ends = [outcome(r.winners, team_of) for r in done]
+    wins = [sum(1 for kind, seats in ends if kind == "won" and s in seats) for s in range(n)]
+    tied = [sum(1 for kind, seats in ends if kind == "tied" and s in seats) for s in range(n)]
     total_decisions = sum(r.decisions for r in results)
     out = {
         "game": game.id, "players": n, "seed": spec.seed, "options": spec.options, "agents": spec.agents,
-        "check": spec.check, "games": spec.games, "completed": c, "draws": draws,
+        "check": spec.check, "games": spec.games, "played": len(results), "completed": c,
+        "won": sum(1 for kind, _ in ends if kind == "won"),
+        "ties": sum(1 for kind, _ in ends if kind == "tied"),
+        "draws": sum(1 for kind, _ in ends if kind == "none"),
         "errors": [r.error for r in results if r.error is not None],
         "wins": wins,
+        "tied": tied,
         "win_rates": [_rate(k, c) for k in wins],
         "mean_scores": [round(sum(r.scores[s] for r in done) / c, 4) if c else None for s in range(n)],
         "decisions_per_game": round(sum(r.decisions for r in done) / c, 4) if c else None,
@@ -235,16 +298,21 @@ def summarise(game, spec: RunSpec, results: list, seconds: float) -> dict:
         "games_per_second": round(len(results) / seconds, 2) if seconds > 0 else None,
         "decisions_per_second": round(total_decisions / seconds, 1) if seconds > 0 else None,
     }
+    if interrupted:
+        out["interrupted"] = True
     teams = game.program.teams_for(n)
     if any(len(t) > 1 for t in teams):
         out["teams"] = [[s + 1 for s in t] for t in teams]
-        tw = [sum(1 for r in done if r.winners and any(s in r.winners for s in t)) for t in teams]
+        tw = [sum(1 for kind, seats in ends if kind == "won" and any(s in seats for s in t)) for t in teams]
         out["team_wins"] = tw
+        out["team_tied"] = [sum(1 for kind, seats in ends if kind == "tied" and any(s in seats for s in t))
+                            for t in teams]
         out["team_win_rates"] = [_rate(k, c) for k in tw]
     by = spec.by or list(game.program.defn.report_by)
     if by:
-        out["by"] = {a: _by_attribute(game, done, a) for a in by}
-        out["cards"] = _by_card(game, done)
+        won = [seats if kind == "won" else frozenset() for kind, seats in ends]
+        out["by"] = {a: _by_attribute(game, done, won, a) for a in by}
+        out["cards"] = _by_card(game, done, won)
     notes = []
     for r in results:
         for note in r.notes:
@@ -261,12 +329,13 @@ def _card_attr(game, card_id: str, attribute: str):
     return str(value) if value is not None else "–"
 
 
-def _by_attribute(game, done: list, attribute: str) -> list:
+def _by_attribute(game, done: list, won: list, attribute: str) -> list:
     """Per value of `attribute`: mean points per game its cards brought their owners,
-    and the win rate of a seat in the games where they brought it the most points."""
+    and the win rate of a seat in the games where they brought it the most points
+    (`won[i]`: the seats that won game done[i], empty when it was tied or nobody won)."""
     points: dict = {}
     games_with: dict = {}
-    for r in done:
+    for r, winners in zip(done, won):
         per_seat: dict = {}
         for card, seat, p in r.credits:
             v = _card_attr(game, card, attribute)
@@ -276,7 +345,7 @@ def _by_attribute(game, done: list, attribute: str) -> list:
         for v, seats in per_seat.items():
             best = max(seats, key=lambda s: (seats[s], -s))
             w, n = games_with.get(v, (0, 0))
-            games_with[v] = (w + (1 if r.winners and best in r.winners else 0), n + 1)
+            games_with[v] = (w + (1 if best in winners else 0), n + 1)
     total = sum(points.values()) or 1
     c = len(done) or 1
     rows = []
@@ -287,15 +356,15 @@ def _by_attribute(game, done: list, attribute: str) -> list:
     return rows
 
 
-def _by_card(game, done: list) -> list:
+def _by_card(game, done: list, won: list) -> list:
     """Per card: mean points it brought per game, and the win rate of the seats it scored for."""
     points: dict = {}
     wins: dict = {}
-    for r in done:
+    for r, winners in zip(done, won):
         for card, seat, p in r.credits:
             points[card] = points.get(card, 0) + p
             w, n = wins.get(card, (0, 0))
-            wins[card] = (w + (1 if r.winners and seat in r.winners else 0), n + 1)
+            wins[card] = (w + (1 if seat in winners else 0), n + 1)
     c = len(done) or 1
     return [{"card": card, "points_per_game": round(points[card] / c, 3), "owner_win_rate": _rate(*wins[card])}
             for card in sorted(points, key=lambda k: -points[k])]
@@ -314,73 +383,101 @@ def comparable(summary: dict) -> dict:
 # showing --------------------------------------------------------------------------------
 
 def render(summary: dict, console) -> None:
+    """The report of a run as tables. Every string in it goes through `shown.text`: content
+    (attribute values, messages) is shown as text, never as markup or control sequences."""
     c = summary["completed"]
+    teams = summary.get("teams")
+    ties = summary.get("ties", 0)
     title = (f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
              f"seed {summary['seed']}" + (", checked" if summary["check"] else ""))
-    t = Table(title=title, title_justify="left")
-    t.add_column("seat", justify="right")
-    t.add_column("agent")
-    t.add_column("wins", justify="right")
-    t.add_column("win rate", justify="right")
-    t.add_column("95% CI", justify="right")
-    t.add_column("mean score", justify="right")
+    t = _table(title, [("seat", "right"), ("agent", "left")]
+               + ([("team", "right")] if teams else [("wins", "right")] + ([("ties", "right")] if ties else [])
+                  + [("win rate", "right"), ("95% CI", "right")])
+               + [("mean score", "right")])
+    team_of = {s: i for i, members in enumerate(teams or []) for s in members}
     for s in range(summary["players"]):
         r = summary["win_rates"][s]
         ms = summary["mean_scores"][s]
-        t.add_row(str(s + 1), summary["agents"][s], str(summary["wins"][s]), _pct(r["rate"]),
-                  f"{_pct(r['low'])} – {_pct(r['high'])}", "–" if ms is None else f"{ms:.2f}")
+        row = [str(s + 1), summary["agents"][s]]
+        if teams:
+            row.append(str(team_of.get(s + 1, 0) + 1))
+        else:
+            row.append(str(summary["wins"][s]))
+            if ties:
+                row.append(str(summary["tied"][s]))
+            row += [_pct(r["rate"]), _ci(r)]
+        row.append("–" if ms is None else f"{ms:.2f}")
+        t.add_row(*map(text, row))
     console.print(t)
-    if "teams" in summary:
-        tt = Table(title="teams", title_justify="left")
-        tt.add_column("team", justify="right")
-        tt.add_column("seats")
-        tt.add_column("wins", justify="right")
-        tt.add_column("win rate", justify="right")
-        tt.add_column("95% CI", justify="right")
-        for i, members in enumerate(summary["teams"]):
+    if teams:
+        tt = _table("teams", [("team", "right"), ("seats", "left"), ("wins", "right")]
+                    + ([("ties", "right")] if ties else []) + [("win rate", "right"), ("95% CI", "right")])
+        for i, members in enumerate(teams):
             r = summary["team_win_rates"][i]
-            tt.add_row(str(i + 1), ", ".join(map(str, members)), str(summary["team_wins"][i]), _pct(r["rate"]),
-                       f"{_pct(r['low'])} – {_pct(r['high'])}")
+            row = [str(i + 1), ", ".join(f"{m} ({summary['agents'][m - 1]})" for m in members),
+                   str(summary["team_wins"][i])]
+            if ties:
+                row.append(str(summary["team_tied"][i]))
+            tt.add_row(*map(text, row + [_pct(r["rate"]), _ci(r)]))
         console.print(tt)
     for attribute, rows in summary.get("by", {}).items():
-        bt = Table(title=f"points brought, by {attribute}", title_justify="left")
-        bt.add_column(attribute)
-        bt.add_column("points per game", justify="right")
-        bt.add_column("share", justify="right")
-        bt.add_column("win rate of its top seat", justify="right")
-        bt.add_column("95% CI", justify="right")
+        bt = _table(f"points brought, by {attribute}", [(attribute, "left"), ("points per game", "right"),
+                    ("share", "right"), ("win rate of its top seat", "right"), ("95% CI", "right")])
         for row in rows:
             r = row["lead_win_rate"]
-            bt.add_row(row["value"], f"{row['points_per_game']:.2f}", _pct(row["share"]), _pct(r["rate"]),
-                       f"{_pct(r['low'])} – {_pct(r['high'])}")
+            bt.add_row(*map(text, [row["value"], f"{row['points_per_game']:.2f}", _pct(row["share"]),
+                                   _pct(r["rate"]), _ci(r)]))
         console.print(bt)
     if summary.get("cards"):
         cards = summary["cards"]
-        ct = Table(title=f"cards bringing the most and the fewest points ({len(cards)} scored)", title_justify="left")
-        ct.add_column("card")
-        ct.add_column("points per game", justify="right")
-        ct.add_column("win rate of the seats it scored for", justify="right")
+        ct = _table(f"cards bringing the most and the fewest points ({len(cards)} scored)",
+                    [("card", "left"), ("points per game", "right"),
+                     ("win rate of the seats it scored for", "right")])
         shown = cards if len(cards) <= 10 else cards[:5] + cards[-5:]
         for row in shown:
             r = row["owner_win_rate"]
-            ct.add_row(row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_pct(r['low'])} – {_pct(r['high'])})")
+            ct.add_row(*map(text, [row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_ci(r)})"]))
         console.print(ct)
     dpg = summary["decisions_per_game"]
     gps, dps = summary["games_per_second"], summary["decisions_per_second"]
     errors = summary["errors"]
-    console.print(f"completed {c} of {summary['games']} games; draws (no winner) {summary['draws']}; "
-                  f"errors {len(errors)}")
-    console.print(f"decisions per game {'–' if dpg is None else f'{dpg:.1f}'}; "
-                  f"{'–' if gps is None else f'{gps:.1f}'} games/s; "
-                  f"{'–' if dps is None else f'{dps:.0f}'} decisions/s")
-    for note in summary.get("notes", []):
-        console.print(f"note: {note}", markup=False, soft_wrap=True)
+    played = summary.get("played", summary["games"])
+    lines = []
+    if summary.get("interrupted"):
+        lines.append(f"interrupted: {played} of {plural(summary['games'], 'game')} played, "
+                     f"and the figures above are theirs")
+        of = f"{plural(played, 'game')} played"
+    else:
+        of = plural(summary["games"], "game")
+    won = summary.get("won", c - ties - summary["draws"])
+    sides = "teams" if teams else "players"
+    lines.append(f"completed {c} of {of}: {won} won, {ties} tied"
+                 + (f" (the win shared by rival {sides})" if ties else "")
+                 + f", {summary['draws']} with no winner; {plural(len(errors), 'error')}")
+    lines.append(f"decisions per game {'–' if dpg is None else f'{dpg:.1f}'}; "
+                 f"{'–' if gps is None else f'{gps:.1f}'} games/s; "
+                 f"{'–' if dps is None else f'{dps:.0f}'} decisions/s")
+    lines += [f"note: {note}" for note in summary.get("notes", [])]
     for e in errors[:10]:
-        console.print(f"error in game {e['index']} (seed {e['seed']}): {e['message']}"
-                      + (f"\n  trace: {e['trace']}" if e.get("trace") else ""), markup=False, highlight=False,
-                      soft_wrap=True)
+        lines.append(f"error in game {e['index']} (seed {e['seed']}): {e['message']}")
+        if e.get("trace"):
+            lines.append(f"  trace: {e['trace']}")
     if len(errors) > 10:
-        console.print(f"... and {len(errors) - 10} more errors (see --json)")
+        lines.append(f"... and {len(errors) - 10} more errors (see --json)")
+    for line in lines:
+        console.print(text(line), soft_wrap=True)
+
+
+def _table(title: str, columns: list) -> Table:
+    t = Table(title=text(title), title_justify="left")
+    for name, justify in columns:
+        # a long value (content) wraps rather than loses its end
+        t.add_column(text(name), justify=justify, overflow="fold")
+    return t
+
+
+def _ci(r: dict) -> str:
+    return f"{_pct(r['low'])} – {_pct(r['high'])}"
 
 
 def _pct(x) -> str:

@@ -1,5 +1,12 @@
 """`regles test` runs a game's executable rulings; `regles explain` shows how a card is read."""
+import json
+import shutil
+
+from interpreter.content.folders import shipped_games
+from interpreter.resources import content_dir
 from interpreter.tools import cli
+
+from gamekit import FIXTURES
 
 
 def test_regles_test_runs_the_rulings_of_one_rule(capsys):
@@ -30,3 +37,31 @@ def test_regles_explain_shows_the_keyword_and_its_values(capsys):
 def test_regles_explain_unknown_card_suggests(capsys):
     assert cli.main(["explain", "karman-swap", "Kib"]) == 2
     assert "did you mean" in capsys.readouterr().err
+
+
+# regles check without a path ----------------------------------------------------------------
+
+def test_check_without_a_path_says_it_checks_the_shipped_games(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no content folder here or above
+    assert cli.main(["check"]) == 0
+    out = capsys.readouterr().out
+    first, last = out.splitlines()[0], out.splitlines()[-1]
+    files = int(last.split()[0])
+    games = len(shipped_games())
+    assert first == f"checking the shipped games in {content_dir()} ({games} games, {files} files)"
+    assert games >= 2 and files > games
+
+
+def test_check_without_a_path_in_a_clone_checks_the_content_being_edited(capsys, monkeypatch, tmp_path):
+    # a modder's clone: content/ holds a game, edited with a mistake; they run the command inside it
+    game = tmp_path / "clone" / "content" / "nim"
+    shutil.copytree(FIXTURES / "nim", game)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("score 1 to p", "scroe 1 to p"))
+    monkeypatch.chdir(game)
+    assert cli.main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"checking the games in {tmp_path / 'clone' / 'content'} (1 game, 2 files)\n")
+    assert "game.yaml:" in out and "scroe" in out
+    monkeypatch.chdir(tmp_path / "clone")
+    assert cli.main(["check", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["errors"] >= 1  # JSON alone: no line before it

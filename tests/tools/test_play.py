@@ -38,12 +38,12 @@ def play(name, players, seed, answers, bots=("greedy",), seat=0, options=None, s
 def test_a_whole_game(tmp_path, capsys):
     status, text = play("nim", 2, 3, "1\n" * 20, save=str(tmp_path / "t.jsonl"))
     assert status == 0
-    assert text.startswith("You are player 1; the others: player 2 (greedy)")
+    assert text.startswith("You are player 1, against player 2 (greedy).\n")
     assert "== Nim: 2 players, seed 3 ==" in text
     assert "Take stones:\n   1. Take 1\n   2. Take 2\n   3. Take 3\n" in text
     assert "You chose: Take 1" in text and "Player 2 chose: Take " in text
     assert "Stone moved from pile to your taken" in text
-    assert "points of you: +1 (now 1)" in text
+    assert "your points: +1 (now 1)" in text
     assert "Game over. " in text and re.search(r"Scores: you \d+, player 2 \d+", text)
     assert "Trace saved to" in text
     assert replay(tmp_path / "t.jsonl") == 0
@@ -68,7 +68,7 @@ def test_bad_input_asks_again():
 
 def test_the_person_may_play_another_seat():
     status, text = play("nim", 2, 3, "1\n" * 20, seat=1, bots=("random",))
-    assert status == 0 and text.startswith("You are player 2; the others: player 1 (random)")
+    assert status == 0 and text.startswith("You are player 2, against player 1 (random).")
     assert text.index("Player 1 chose") < text.index("You chose")
 
 
@@ -194,6 +194,59 @@ def test_play_agents_for_the_other_seats(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert main(["play", str(FIXTURES / "envoys"), "--players", "3", "--agents", "random,greedy"]) == 0
     out = capsys.readouterr().out
-    assert "the others: player 2 (random), player 3 (greedy)" in out
+    assert "against player 2 (random) and player 3 (greedy)." in out
     assert main(["play", str(FIXTURES / "envoys"), "--players", "3", "--agents", "random,greedy,random"]) == 2
     assert "for the 2 other seats" in capsys.readouterr().err
+
+
+# what a person is shown -----------------------------------------------------------------------
+
+def play_cli(capsys, monkeypatch, *args, answers="q\n"):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    status = main(["play", *map(str, args)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return out
+
+
+def test_the_rules_bookkeeping_is_shown_only_when_asked(capsys, monkeypatch):
+    # Karman Swap declares its seat numbers and sentinels 'internal'; the round is no bookkeeping
+    out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2")
+    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
+    assert "round = 1" in counters and "your team's pp = 0" in counters
+    assert "turn seat" not in out and "resume seat" not in out and "first seat" not in out
+    out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2", "--all")
+    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
+    assert "turn seat = 0" in counters and "resume seat = -1" in counters
+
+
+def test_zones_numbered_by_their_node_come_in_numeric_order(capsys, monkeypatch):
+    out = play_cli(capsys, monkeypatch, "seeders-exodus", "--players", "2", "--seed", "2", answers="1\nq\n")
+    shown = [int(m) for m in re.findall(r"^  chamber (\d+): ", out, re.M)]
+    assert shown == list(range(1, 13))  # not 1, 10, 11, 12, 2...
+
+
+def test_at_four_players_the_partner_is_named_and_the_outcome_told_in_english(capsys, monkeypatch):
+    out = play_cli(capsys, monkeypatch, FIXTURES / "envoys", "--players", "4", "--seed", "4", "--agents", "random",
+                   answers="1\n" * 60)
+    assert out.startswith("You are player 1, with player 3 (random) as your partner, "
+                          "against player 2 (random) and player 4 (random).\n")
+    over = next(line for line in out.splitlines() if line.startswith("Game over. "))
+    assert re.fullmatch(r"Game over\. (Your team wins \(you and player 3\)|"
+                        r"Team 2 wins \(player 2 and player 4\)|No winner)\.", over), over
+    won = re.search(r"^== (you and player 3 win|player 2 and player 4 win|no winner) ==$", out, re.M)
+    assert won, out[-500:]
+
+
+def test_a_counter_is_named_as_it_is_said(capsys, monkeypatch):
+    out = play_cli(capsys, monkeypatch, "seeders-exodus", "--players", "2", "--seed", "2", answers="1\nq\n")
+    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
+    assert "your pp = 0; player 2's pp = 0" in counters and " of you" not in out
+    assert re.search(r"^  player 2's packet: 2 hidden cards$", out, re.M)
+    assert re.search(r"^  \(your only option: .+\)$", out, re.M)
+
+
+def test_a_save_file_that_cannot_be_written_is_said_before_the_game(capsys, tmp_path):
+    assert main(["play", str(FIXTURES / "nim"), "--save", str(tmp_path / "missing" / "t.jsonl")]) == 2
+    out, err = capsys.readouterr()
+    assert "--save: cannot write" in err and "no such folder" in err and out == ""

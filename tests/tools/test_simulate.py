@@ -4,12 +4,19 @@ original, a state saved to JSON mid-game continues the same, the invariants
 hold after every step."""
 from __future__ import annotations
 
+import io
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import textwrap
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import interpreter
 from interpreter.tools import simulate as S
@@ -232,6 +239,49 @@ def test_summary_counts_wins_draws_and_teams():
     assert "teams" not in summary("envoys", players=2, games=5)
 
 
+def fabricated(name, players, outcomes, credits=None, **kw):
+    """The summary of a run whose games ended with the given winners (seats from 0)."""
+    g, sp = spec(name, players=players, games=len(outcomes), **kw)
+    results = [S.GameResult(i, S.seed_for(1, i), list(w) if w else None, [0] * players, 10,
+                            credits=(credits or {}).get(i, []))
+               for i, w in enumerate(outcomes)]
+    return S.summarise(g, sp, results, 1.0)
+
+
+def render(summary) -> str:
+    out = io.StringIO()
+    S.render(summary, Console(file=out, width=120))
+    return out.getvalue()
+
+
+def test_a_team_win_counts_once_and_a_tie_is_no_win():
+    # envoys at 4: seats 1 and 3 against 2 and 4
+    s = fabricated("envoys", 4, [(0, 2), (0, 2), (1, 3), (0, 1, 2, 3), None])
+    assert s["team_wins"] == [2, 1] and s["team_tied"] == [1, 1]
+    assert (s["won"], s["ties"], s["draws"], s["completed"]) == (3, 1, 1, 5)
+    assert s["team_win_rates"][0]["rate"] == 0.4
+    text = render(s)
+    seats, teams = text.split("teams", 1)
+    assert "wins" not in seats and "win rate" not in seats  # the seat table leaves wins to the teams
+    assert re.search(r"│ +1 │ 1 \(random\), 3 \(random\) │ +2 │ +1 │ +40\.0% │", teams)
+    assert "completed 5 of 5 games: 3 won, 1 tied (the win shared by rival teams), 1 with no winner" in text
+
+
+def test_a_tie_between_players_is_counted_apart():
+    s = fabricated("envoys", 3, [(0,), (0, 1), (2,), None], credits={1: [["herald", 0, 3]], 0: [["herald", 0, 1]]},
+                   by=["colour"])
+    assert s["wins"] == [1, 0, 1] and s["tied"] == [1, 1, 0]
+    assert (s["won"], s["ties"], s["draws"]) == (2, 1, 1)
+    assert "teams" not in s
+    # a card that scored for seat 1 in a game won and in a game tied: its seat won 1 of the 2
+    [card] = s["cards"]
+    assert card["card"] == "herald" and card["points_per_game"] == 1.0 and card["owner_win_rate"]["rate"] == 0.5
+    [red] = s["by"]["colour"]
+    assert red["value"] == "Red" and red["lead_win_rate"]["rate"] == 0.5
+    text = render(s)
+    assert re.search(r"│ +1 │ random │ +1 │ +1 │ +25\.0% │", text)
+
+
 def test_wilson_interval():
     assert S.wilson(0, 10)[0] == 0.0
     low, high = S.wilson(5, 10)
@@ -310,10 +360,48 @@ def test_simulate_command_errors_exit_1(tmp_path, capsys):
     (["--agents", "random,random,random"], "3 agents for 2 players"),
     (["--games", "0"], "--games must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--by", "wieght"], "--by: nim has no attribute 'wieght'; did you mean 'weight'? (attributes: weight)"),
+    (["--json", "no-such-folder/run.json"], "--json: cannot write no-such-folder/run.json: no such folder"),
+    (["--json", "."], "--json: . is a folder; give a file name"),
 ])
 def test_simulate_usage_errors_exit_2(capsys, args, message):
     status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), *args)
     assert status == 2 and message in err
+
+
+def test_output_paths_are_checked_before_the_first_game(capsys, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for args, message in [(["--trace-dir", str(afile / "traces")], f"{afile} is not a folder"),
+                          (["--trace-dir", str(afile)], f"{afile} is not a folder"),
+                          (["--json", str(afile / "run.json")], "no such folder")]:
+        status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--games", "5", *args)
+        assert status == 2 and message in err, err
+        assert out == "" and "playing" not in err  # no game was played
+    status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--games", "2",
+                               "--trace-dir", str(tmp_path / "new" / "traces"), "--json", str(tmp_path / "r.json"))
+    assert status == 0 and json.loads((tmp_path / "r.json").read_text())["games"] == 2
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_reports_the_games_played_without_tracebacks(workers):
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", str(FIXTURES / "envoys"), "-n", "4",
+                             "--games", "10000000", "--workers", workers], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        started = proc.stderr.readline()  # said once the games are under way
+        assert started.startswith("playing 10000000 games of envoys"), started
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the parent and its workers
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err
+    played = int(re.search(r"interrupted: (\d+) of 10000000 games played", out).group(1))
+    assert f"completed {played} of {played} games played" in out
+    assert "teams" in out and "decisions per game" in out
+    assert f"the report covers the {played} game" in err
 
 
 def test_simulate_unknown_game_is_a_usage_error(capsys, tmp_path):
@@ -344,5 +432,5 @@ def test_simulate_shipped_game_completes_every_game(capsys, tmp_path):
     assert data["errors"] == [], data["errors"]
     assert status == 0, err
     assert data["games"] == data["completed"] == 3
-    assert "completed 3 of 3 games" in out and "errors 0" in out
+    assert "completed 3 of 3 games: " in out and "; 0 errors" in out
     assert not (tmp_path / "tr").exists()
