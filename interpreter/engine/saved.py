@@ -14,7 +14,7 @@ field (`frames[2].pc`) and what is wrong with it, at the first problem:
   zones and counters with owners of their scope;
 - each component in at most one zone, those placed at the start in exactly
   one, no zone over its capacity; counters whole numbers within their floor
-  and ceiling, supplies not negative;
+  and ceiling, supplies not negative; tags classes of the game;
 - frames: named code of the game with the layout it was saved with, a
   position within it, locals that are values of the game;
 - the pending decision: a seat, options of the kinds its kind offers, one
@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import math
 
+from ..names import fold
 from . import keys
 from .fingerprint import fingerprint
 from .machine import MAX_DEPTH as MAX_FRAMES
@@ -52,6 +53,7 @@ class StateCheck(Checker):
         self.n = 0
         self.n_comps = len(program.comps)
         self.n_teams = 0
+        self.tag_names = {fold(printed) for _, printed in self.defn.classes.values()}  # as `tag` writes them
 
     # the whole state -------------------------------------------------------------
     def check(self, data) -> None:
@@ -222,7 +224,8 @@ class StateCheck(Checker):
             if not self.array(tags, path):
                 self.fail(path, "a component without tags has no entry")
             for i, t in enumerate(tags):
-                self.text(t, path + (i,))
+                if self.text(t, path + (i,)) not in self.tag_names:
+                    self.fail(path + (i,), f"{shown(t)} is no class of {self.program.id} (tags are classes)")
             if len(set(tags)) != len(tags):
                 self.fail(path, "holds a tag twice")
 

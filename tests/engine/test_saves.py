@@ -164,6 +164,7 @@ CORRUPTIONS = [
     ("unknown attribute", _set(["attributes"], [[1, "speed", 3]]), "attributes[0][1]: 'speed' is no attribute"),
     ("tag of no component", _set(["tags", "x9"], ["blessed"]), "tags.x9: 'x9' is not a component's number"),
     ("tag as number", _set(["tags", "9"], [7]), "tags[\"9\"][0]: must be a text, not a whole number"),
+    ("tag of no class", _set(["tags", "9"], ["blessex"]), "tags[\"9\"][0]: 'blessex' is no class of envoys"),
     ("tapped twice", _set(["tapped"], [4, 4]), "tapped: holds a component twice"),
     ("used mark malformed", _set(["used"], ["round_end|9"]), "used[0]: 'round_end|9' is not EVENT|COMPONENT|ACTION"),
     ("used action out of range", _set(["used"], ["round_end|9|5"]), "used[0]: 'round_end|9|5' is not"),
