@@ -8,9 +8,13 @@
 
 `GameState` follows OpenSpiel's State: `current_player`, `legal_actions`,
 `apply`, `clone`, `is_terminal`, `returns`, `observation`, plus `to_json` and
-`Game.state_from_json`.
+`Game.state_from_json` (`save` and `Game.load_state` for files). A saved state
+that is corrupt, or was saved under other rules or another version of regles,
+is refused with a `SaveError` naming the field at fault.
 """
 from __future__ import annotations
+
+import json
 
 from ..diagnostics import Report
 from ..names import did_you_mean, fold
@@ -18,6 +22,7 @@ from . import keys
 from . import machine as vm
 from . import serial
 from . import observe
+from .savefile import SaveError
 from .state import GameFault, State
 from .values import ZoneRef
 
@@ -96,7 +101,14 @@ class GameState(State):
         return observe.observation(self, seat)
 
     def to_json(self) -> dict:
+        """The state as JSON data, with the fingerprint of its game and engine."""
         return serial.state_to_json(self)
+
+    def save(self, path) -> None:
+        """Write the state to file `path` as JSON (`Game.load_state` reads it back)."""
+        text = json.dumps(self.to_json(), ensure_ascii=False)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
 
 
 class Game:
@@ -178,7 +190,19 @@ class Game:
         return st
 
     def state_from_json(self, data: dict) -> GameState:
+        """The state saved as `data` (by `GameState.to_json`). Raises SaveError, naming the
+        field at fault, when `data` is no sound state of this game as it is now."""
         return serial.state_from_json(self.program, data, GameState)
+
+    def load_state(self, path) -> GameState:
+        """The state saved in file `path` (by `GameState.save`). Raises SaveError, naming
+        the file and the field at fault, when it cannot be read or restored."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError as exc:
+            raise SaveError(f"cannot be read: {exc.strerror or exc}", file=path) from None
+        return serial.read_state(self.program, raw, GameState, file=path)
 
 
 def _option_value(o, value):

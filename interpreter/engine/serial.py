@@ -2,23 +2,18 @@
 
 Values are tagged by kind ({"c": 3} a component, {"p": 0} a player...), and
 code is named, so a restored state resumes exactly where it was, mid-turn.
+A saved state carries the fingerprint of the game's content and of the
+engine (`fingerprint`); it is checked whole (`saved.check_state`) before
+anything of it is restored, and a `SaveError` says what is wrong.
 """
 from __future__ import annotations
 
-import hashlib
-
 from ..diagnostics import Position
-from .state import OPTION_KINDS, Decision, Frame, GameFault
+from .fingerprint import fingerprint
+from .saved import FORMAT, check_state, layout
+from .savefile import SaveError, parse_json
+from .state import OPTION_KINDS, Decision, Frame
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
-
-FORMAT = 2  # 2: frames name the layout of their code
-
-
-def layout(code) -> str:
-    """A short digest of how `code` is laid out (its operations and their places): a frame
-    resumes at a position in it, which means nothing in code compiled differently."""
-    text = f"{len(code.ops)}|" + "|".join(f"{p.line}:{p.column}" if p is not None else "-" for p in code.pos)
-    return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def enc(v):
@@ -79,7 +74,8 @@ def state_to_json(st) -> dict:
                    "entries": [enc([e.kind, *e]) for e in d.entries], "kind": d.kind,
                    "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
     return {
-        "format": FORMAT, "game": st.program.id, "players": st.n, "seed": st.seed, "options": st.options,
+        "format": FORMAT, "game": st.program.id, "fingerprint": dict(fingerprint(st.program)),
+        "players": st.n, "seed": st.seed, "options": dict(st.options),
         "zones": {k: [int(c) for c in v] for k, v in st.zones.items()},
         "counters": dict(st.counters),
         "attributes": [[int(c), n, enc(v)] for (c, n), v in st.over.items()],
@@ -97,40 +93,45 @@ def state_to_json(st) -> dict:
 
 
 def state_from_json(program, data: dict, new_state):
-    """The state saved as `data`, of compiled game `g`, made by `new_state(g, players, seed, options)`."""
-    if data.get("format") != FORMAT or data.get("game") != program.id:
-        raise GameFault(f"this state is not a state of {program.id} (format {FORMAT})")
-    st = new_state(program, data["players"], data["seed"], data["options"])
-    for key, comps in data["zones"].items():
-        st.zones[key] = [program.comps[c] for c in comps]
-        for c in comps:
+    """The state saved as `data`, of compiled game `program`, made by `new_state(program, players,
+    seed, options)`. A SaveError, naming the field at fault, when `data` is no sound saved
+    state of this game under this version of regles."""
+    check_state(program, data)
+    st = new_state(program, data["players"], data["seed"], dict(data["options"]))
+    comps = program.comps
+    for key, listed in data["zones"].items():
+        st.zones[key] = [comps[c] for c in listed]
+        for c in listed:
             st.where[c] = ZoneRef(key)
     st.counters = dict(data["counters"])
-    st.over = {(program.comps[c], n): dec(program, v) for c, n, v in data["attributes"]}
-    st.tags = {program.comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
-    st.tapped = {program.comps[c] for c in data["tapped"]}
+    st.over = {(comps[c], n): dec(program, v) for c, n, v in data["attributes"]}
+    st.tags = {comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
+    st.tapped = {comps[c] for c in data["tapped"]}
     st.used = set(data["used"])
     st.rng = Rng(data["rng"])
-    st.frames = []
-    for f in data["frames"]:
-        code = program.codes.get(f["code"])
-        if code is None or f.get("layout") != layout(code):
-            raise GameFault(f"this state was saved with other rules of {program.id} or another version of regles "
-                            f"({f['code']} has changed): it cannot resume in the middle of a turn")
-        st.frames.append(Frame(code, f["pc"], {k: dec(program, v) for k, v in f["env"].items()},
-                               dec(program, f["me"]), dec(program, f["you"])))
+    st.frames = [Frame(program.codes[f["code"]], f["pc"], {k: dec(program, v) for k, v in f["env"].items()},
+                       dec(program, f["me"]), dec(program, f["you"])) for f in data["frames"]]
     p = data["pending"]
     if p is not None:
-        at = p.get("at")
+        at = p["at"]
         pos = Position(at[0], at[1], at[2]) if at else None
         entries = [OPTION_KINDS[e[0]](*dec(program, e[1:])) for e in p["entries"]]
         d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
         if p["kind"] == "menu":
             top = st.frames[-1]
-            d.spec = top.code.menus.get(top.pc - 1)  # the menu operation that asked it
+            d.spec = top.code.menus[top.pc - 1]  # the menu operation that asked it
         st.pending = d
     st.winners = tuple(data["winners"]) if data["winners"] is not None else None
     st.history = list(data["history"])
-    st.ops = data.get("ops", 0)
-    st.credit = {(program.comps[c], key): v for c, key, v in (data.get("credit") or [])}
+    st.ops = data["ops"]
+    st.credit = {(comps[c], key): v for c, key, v in data["credit"]}
     return st
+
+
+def read_state(program, text, new_state, file=None):
+    """The state saved as JSON text (or UTF-8 bytes) `text`, read from `file`: a SaveError
+    naming the file when it holds no sound saved state."""
+    try:
+        return state_from_json(program, parse_json(text), new_state)
+    except SaveError as exc:
+        raise exc.located(file) from None

@@ -7,8 +7,9 @@ the content `file:line` that caused it. Paths in `at` are written relative to
 the game's folder (`nim/game.yaml:42`), so a trace replays the same from any
 directory and from an installed wheel.
 
-    {"regles_trace": 1, "game": "nim", "players": 2, "seed": 7, "options": {...},
-     "agents": ["greedy", "random"], "choices": [0, 2, 1], ...}
+    {"regles_trace": 2, "game": "nim", "fingerprint": {"content": ..., "engine": ...},
+     "players": 2, "seed": 7, "options": {...}, "agents": ["greedy", "random"],
+     "choices": [0, 2, 1], "events": 57, ...}
     {"n": 0, "type": "start", ...}
     {"n": 1, "type": "shuffle", "zone": "pile", "at": "nim/game.yaml:44"}
 
@@ -16,6 +17,14 @@ directory and from an installed wheel.
 options, applies the recorded choices in order and compares every event with
 the recorded ones: the first difference is reported (event number, expected,
 got) with exit status 1.
+
+Before that, the trace is read whole and checked (`read_trace`, `check_against`):
+the type of every field of the header, each line an event, as many events as
+the header says, players and options of the game, and the fingerprint of the
+game's content (see engine.fingerprint): a trace recorded under other rules is
+refused. One recorded by another version of regles is replayed, and a
+difference then says so: replaying old traces is how a new engine is checked.
+A `TraceError` (a `SaveError`) names the file, the line and the field at fault.
 """
 from __future__ import annotations
 
@@ -25,14 +34,18 @@ from pathlib import Path
 
 from .. import LoadError, __version__, load
 from ..content.folders import shipped_game
+from ..engine.fingerprint import fingerprint
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
+from ..engine.saved import StateCheck
+from ..engine.savefile import Checker, SaveError, is_int, kind_of, parse_json, shown
 from ..engine.state import GameFault
 
-FORMAT = 1
+FORMAT = 2  # 2: the header has the fingerprint of the content and the engine
 
 
-class TraceError(Exception):
-    """The file is not a readable trace."""
+class TraceError(SaveError):
+    """The file is not a trace that can be replayed: corrupt (`field` and `line` say where),
+    or recorded under other rules of its game."""
 
 
 class _Places:
@@ -76,9 +89,9 @@ def source_of(game, name_or_path: str | None = None) -> str | None:
 def make_header(game, players: int, seed: int, options: dict, choices: list, *, agents=None,
                 source: str | None = None, check: bool = False, result=None, error=None,
                 events: int | None = None, max_decisions: int | None = None) -> dict:
-    h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id, "source": source,
-         "players": players, "seed": seed, "options": dict(options), "agents": list(agents or []),
-         "check": bool(check), "choices": [int(c) for c in choices]}
+    h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id,
+         "fingerprint": dict(fingerprint(game.program)), "source": source, "players": players, "seed": seed,
+         "options": dict(options), "agents": list(agents or []), "check": bool(check), "choices": [int(c) for c in choices]}
     if max_decisions is not None:
         h["max_decisions"] = max_decisions
     if events is not None:
@@ -120,35 +133,129 @@ def save_state_trace(path, game, state, *, agents=None, source=None, check=False
     return write_trace(path, game, header, state.trace or [])
 
 
+HEADER_FIELDS = {"regles_trace": "required", "regles": "required", "game": "required", "source": "required",
+                 "players": "required", "seed": "required", "options": "required", "agents": "required",
+                 "check": "required", "choices": "required", "events": "required", "fingerprint": "required",
+                 "max_decisions": "optional", "result": "optional", "error": "optional"}
+
+
 def read_trace(path) -> tuple[dict, list]:
+    """The header and events of the trace in file `path`, their form checked (not yet
+    against the game: see `check_against`). A TraceError names the line and field at fault."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [ln for ln in f if ln.strip()]
-    except UnicodeDecodeError:
-        raise TraceError(f"{path}: not a trace (not UTF-8 text)") from None
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise TraceError(f"cannot be read: {exc.strerror or exc}", file=path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"not a trace: not UTF-8 text (byte {exc.start + 1} cannot be read)", file=path) from None
+    lines = [(i, ln) for i, ln in enumerate(text.split("\n"), 1) if ln.strip()]  # JSON text holds no newline
     if not lines:
-        raise TraceError(f"{path}: empty file, not a trace")
+        raise TraceError("empty file, not a trace", file=path)
+    first, text1 = lines[0]
     try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError as exc:
-        raise TraceError(f"{path}:1: not a trace header ({exc.msg})") from None
-    if not isinstance(header, dict) or header.get("regles_trace") != FORMAT:
-        raise TraceError(f"{path}:1: not a regles trace (no \"regles_trace\": {FORMAT} in its first line)")
-    for key, kind in (("game", str), ("players", int), ("seed", int), ("options", dict), ("choices", list)):
-        if not isinstance(header.get(key), kind) or (kind is int and isinstance(header.get(key), bool)):
-            raise TraceError(f"{path}:1: the header has no valid \"{key}\"")
-    if not all(isinstance(c, int) and not isinstance(c, bool) for c in header["choices"]):
-        raise TraceError(f"{path}:1: \"choices\" must be a list of option numbers")
+        header = parse_json(text1)
+    except SaveError as exc:
+        raise TraceError(f"not a trace header: {exc.message}", file=path, line=first) from None
+    if not isinstance(header, dict) or "regles_trace" not in header:
+        raise TraceError(f"not a regles trace (no \"regles_trace\": {FORMAT} in its first line)", file=path,
+                         line=first)
+    try:
+        _check_header(header)
+    except SaveError as exc:
+        raise TraceError(exc.message, exc.field, path, first) from None
     events = []
-    for i, line in enumerate(lines[1:], 2):
+    for i, line in lines[1:]:
         try:
-            ev = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TraceError(f"{path}:{i}: not a JSON event ({exc.msg})") from None
-        if not isinstance(ev, dict):
-            raise TraceError(f"{path}:{i}: an event must be a JSON object")
+            ev = parse_json(line)
+        except SaveError as exc:
+            raise TraceError(f"not a JSON event: {exc.message}", file=path, line=i) from None
+        try:
+            _check_event(ev)
+        except SaveError as exc:
+            raise TraceError(exc.message, exc.field, path, i) from None
         events.append(ev)
+    if len(events) != header["events"]:
+        raise TraceError(f"the header announces {header['events']} events, the file holds {len(events)}"
+                         + (" (is it cut short?)" if len(events) < header["events"] else ""), "events", path, first)
     return header, events
+
+
+def _check_header(h: dict) -> None:
+    c = Checker()
+    if not is_int(h["regles_trace"]) or h["regles_trace"] != FORMAT:
+        c.fail(("regles_trace",), f"is {shown(h['regles_trace'])}: this version of regles replays traces of format "
+                                  f"{FORMAT} only (record the game again)")
+    c.obj(h, (), [k for k, v in HEADER_FIELDS.items() if v == "required"],
+          [k for k, v in HEADER_FIELDS.items() if v == "optional"])
+    for key in ("regles", "game"):
+        c.text(h[key], (key,))
+    if h["source"] is not None:
+        c.text(h["source"], ("source",))
+    c.integer(h["players"], ("players",), 1, None)
+    c.integer(h["seed"], ("seed",), None, None)
+    c.mapping(h["options"], ("options",))
+    for i, a in enumerate(c.array(h["agents"], ("agents",))):
+        c.text(a, ("agents", i))
+    c.boolean(h["check"], ("check",))
+    for i, a in enumerate(c.array(h["choices"], ("choices",))):
+        c.integer(a, ("choices", i), 0, None, " (an option's number)")
+    c.integer(h["events"], ("events",), 0, None)
+    fp = c.obj(h["fingerprint"], ("fingerprint",), ("content", "engine"))
+    for part in ("content", "engine"):
+        c.text(fp[part], ("fingerprint", part))
+    if "max_decisions" in h:
+        c.integer(h["max_decisions"], ("max_decisions",), 1, None)
+    if "result" in h:
+        r = c.obj(h["result"], ("result",), ("finished", "winners", "scores"))
+        c.boolean(r["finished"], ("result", "finished"))
+        if r["winners"] is not None:
+            for i, w in enumerate(c.array(r["winners"], ("result", "winners"))):
+                c.integer(w, ("result", "winners", i), 1, None, " (a player, from 1)")
+        for i, x in enumerate(c.array(r["scores"], ("result", "scores"))):
+            if not (is_int(x) or isinstance(x, float)):
+                c.fail(("result", "scores", i), f"must be a number, not {kind_of(x)}")
+    if "error" in h:
+        e = c.obj(h["error"], ("error",), ("type", "message"))
+        c.text(e["type"], ("error", "type"))
+        c.text(e["message"], ("error", "message"))
+
+
+def _check_event(ev) -> None:
+    c = Checker()
+    if not isinstance(ev, dict):
+        c.fail((), f"an event must be a JSON object, not {kind_of(ev)}")
+    for k in ev:
+        if not isinstance(k, str):  # pragma: no cover - JSON keys are texts
+            c.fail((), "an event's keys are texts")
+    c.integer(ev.get("n"), ("n",), 0, None)
+    c.text(ev.get("type"), ("type",))
+    if "at" in ev:
+        c.text(ev["at"], ("at",))
+
+
+def check_against(game, header: dict, path=None) -> None:
+    """That the trace `header` read from `path` is of `game` as it is now: its players, its
+    options, and the fingerprint of its content. A TraceError names the field at fault."""
+    d = game.program.defn
+    c = StateCheck(game.program)
+    try:
+        if header["game"] != game.id:
+            c.fail(("game",), f"is {shown(header['game'])}, but the game found is {game.id}")
+        c.integer(header["players"], ("players",), d.min_players, d.max_players, f" (players of {game.id})")
+        c.n = header["players"]
+        c.options(header["options"])
+        try:
+            game.options(header["options"])
+        except ValueError as exc:
+            c.fail(("options",), str(exc))
+        if header["fingerprint"]["content"] != fingerprint(game.program)["content"]:
+            c.fail(("fingerprint", "content"), f"this trace was recorded under other rules of {game.id} (its "
+                                               f"files have changed since): it cannot be replayed")
+    except SaveError as exc:
+        raise TraceError(exc.message, exc.field, path, 1) from None
 
 
 def _load_game(header):
@@ -176,6 +283,12 @@ def replay(path, out=None, err=None) -> int:
     except LoadError as exc:
         print(str(exc), file=err)
         return 1
+    try:
+        check_against(game, header, path)
+    except TraceError as exc:
+        print(f"regles replay: error: {exc}", file=err)
+        return 1
+    other_engine = header["fingerprint"]["engine"] != fingerprint(game.program)["engine"]
     places = _Places(game.program.root)
     state = None
     problem = None  # a divergence found while applying the choices
@@ -184,7 +297,6 @@ def replay(path, out=None, err=None) -> int:
     try:
         state = game.new_state(header["players"], header["seed"], header["options"], trace=True)
         bound = header.get("max_decisions")
-        bound = bound if isinstance(bound, int) and not isinstance(bound, bool) and bound > 0 else None
         inv = Invariants(state, bound or MAX_DECISIONS) if header.get("check") else None
         for i, a in enumerate(choices, 1):
             if state.is_terminal():
@@ -206,7 +318,8 @@ def replay(path, out=None, err=None) -> int:
         exp = recorded[k] if k < len(recorded) else None
         have = got[k] if k < len(got) else None
         if exp != have:
-            print(f"regles replay: {path}: event {k} differs", file=err)
+            print(f"regles replay: {path}: event {k} differs"
+                  + (" (the trace was recorded by another version of regles)" if other_engine else ""), file=err)
             print(f"  expected: {_show(exp)}", file=err)
             print(f"  got:      {_show(have)}" if have is not None else
                   "  got:      nothing (the replayed game produced no more events)", file=err)
@@ -232,7 +345,7 @@ def replay(path, out=None, err=None) -> int:
         print(f"regles replay: {path}: the game fails differently\n"
               f"  expected: {expected_error.get('message')}\n  got:      {fault['message']}", file=err)
         return 1
-    if (not expected_error and header.get("result", {}).get("finished")
+    if (not expected_error and (header.get("result") or {}).get("finished")
             and state is not None and not state.is_terminal()):
         print(f"regles replay: {path}: the recorded game ended; the replayed one waits for a decision", file=err)
         return 1

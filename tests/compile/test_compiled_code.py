@@ -15,6 +15,7 @@ import interpreter
 from gamekit import make_game, source_line
 from interpreter.compile.context import Ctx
 from interpreter.engine.code import Code
+from interpreter.engine.savefile import SaveError
 from interpreter.engine.state import Frame, GameFault
 from interpreter.language import nodes as N
 from reference_closures import ClosureCompiler
@@ -200,7 +201,7 @@ def test_a_state_saved_under_other_rules_is_refused(tmp_path):
           choose c from deck by players[1] "Pick"
           add c.value to ticks
         """))
-    with pytest.raises(GameFault, match="saved with other rules of tiny .*cannot resume in the middle of a turn"):
+    with pytest.raises(SaveError, match="saved under other rules of tiny .*it cannot be restored"):
         edited.state_from_json(saved)
 
 
