@@ -53,10 +53,6 @@ def hand_sizes(st) -> list:
     return [len(st.zones.get(f"hand#{i}", [])) for i in range(st.n)]
 
 
-def colour(game, st, c) -> str:
-    return st.attr(c, "colour")
-
-
 def to_turn(st, pose: str = "no") -> None:
     """Answer every decision up to the next "Your turn" menu: no card exchange,
     the first planet and creature offered, poses declined."""
