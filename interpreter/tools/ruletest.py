@@ -3,8 +3,10 @@
 A test sets up a situation (`given`: statements run on a game whose
 components are in their starting zones and whose `game` procedure has not
 started), acts (`when`), answers the choices asked on the way (`choices`, by
-label or index), and checks the outcome (`then`: conditions). The result says
-which condition failed, where, and what the trace of the test was.
+label or index), and checks the outcome (`then`: conditions). With `offered`,
+the actions stop at the choice asked once the answers are used up, and the
+test checks that it offers exactly these options. The result says which
+condition failed, where, and what the trace of the test was.
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ def run_test(game: Game, test) -> TestResult:
         res.message = str(exc)
         return res
     answers = list(data.get("choices") or [])
+    offered = data.get("offered")
     env: dict = {}
     names: set = set()
     try:
@@ -62,6 +65,8 @@ def run_test(game: Game, test) -> TestResult:
                                     f"{'; '.join(st.pending.labels_for(st))}): set the situation up without choices",
                                     st.pending.pos)
                 if not answers:
+                    if part == "when" and offered is not None:
+                        break  # the choice the test stops at, checked below
                     raise GameFault(f"a choice was asked and 'choices' has no answer left: "
                                     f"{st.pending.prompt}: {'; '.join(st.pending.labels_for(st))}", st.pending.pos)
                 GameState.apply(st, answers.pop(0))
@@ -75,6 +80,15 @@ def run_test(game: Game, test) -> TestResult:
         res.trace = st.trace
         return res
     failures = []
+    if offered is not None:
+        where = getattr(offered, "pos", test.pos)
+        wanted = [str(x) for x in offered]
+        if st.pending is None:
+            failures.append(f"{where}: 'offered' expects a choice of {wanted}, but no choice is left to ask")
+        else:
+            labels = list(st.pending.labels_for(st))
+            if labels != wanted:
+                failures.append(f"{where}: the choice '{st.pending.prompt}' offers {labels}, not {wanted}")
     program = game.program
     for text, tree in test.then:
         fn = program.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))

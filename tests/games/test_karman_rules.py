@@ -21,6 +21,7 @@ from interpreter.compile.context import Ctx
 from interpreter.engine.code import Code
 from interpreter.diagnostics import Position
 from interpreter.language.parser import parse
+from interpreter.names import fold
 from interpreter.tools.ruletest import compile_part
 from interpreter.engine.state import Frame
 from interpreter.engine.values import ZoneRef
@@ -41,7 +42,7 @@ def ids(game, st, key: str) -> list:
 
 
 def comp(game, card_id: str):
-    return game.program.cards_by_id[card_id][0]
+    return game.program.cards_by_id[fold(card_id)][0]
 
 
 def put(game, st, card_id: str, key: str) -> None:
@@ -50,10 +51,6 @@ def put(game, st, card_id: str, key: str) -> None:
 
 def hand_sizes(st) -> list:
     return [len(st.zones.get(f"hand#{i}", [])) for i in range(st.n)]
-
-
-def colour(game, st, c) -> str:
-    return st.attr(c, "colour")
 
 
 def to_turn(st, pose: str = "no") -> None:
@@ -328,6 +325,27 @@ def test_a_player_without_cards_ends_the_round_at_once(game):
     assert st.counters["round"] == 2
     assert st.prompt == "Planet to start the round"
     assert hand_sizes(st) == [8, 8, 8, 8]
+
+
+@rule("KS-END-1", "KS-END-2")
+def test_a_hand_emptied_in_a_chain_of_poses_ends_the_round_before_the_chain_goes_on(game):
+    st = game.new_state(players=4, seed=3)
+    to_turn(st)
+    assert st.current_player == 1 and st.counters["round"] == 1
+    # player 2 keeps Brasier-roi (Semis) and K'ib (Cueillette, which would refill the hand)
+    for c in list(st.zones["hand#1"]):
+        st.move(c, ZoneRef("market"), False, None)
+    put(game, st, "brasier-roi", "hand#1")
+    put(game, st, "k-ib", "hand#1")
+    st.apply("Play Brasier-roi")
+    assert st.labels() == ["yes", "no"]     # Brasier-roi's pose: K'ib, the last card, goes on the planet
+    st.apply("yes")
+    # the hand is empty: the round is over at once, K'ib's pose is never offered
+    assert st.counters["round"] == 2
+    assert st.prompt == "Planet to start the round"
+    assert hand_sizes(st) == [8, 8, 8, 8]
+    # the cards of the cut chain start the new round without the mark of a used pose
+    assert not st.tags
 
 
 @rule("KS-END-1")

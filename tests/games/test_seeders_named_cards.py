@@ -5,8 +5,8 @@ glossary-*, integration-*) set up one situation each; most tests here play
 whole games with seeded random choices and check what only whole games show:
 the public discard and the hidden deck in every seat's view, the Morphoplaste's
 face-down negotiators always revealed by the end of the negotiation. The card
-anatomy tests check that every ability printed on a named card has code, and
-that the values and keywords on a card drive its integration.
+anatomy test checks that every ability printed on a named card has code; the
+others integrate a named card in a turn and play its printed effect at once.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 import interpreter
 from interpreter.engine import machine as vm
-from interpreter.engine.values import Seat
+from interpreter.engine.values import Seat, ZoneRef
 from interpreter.language import nodes as N
 
 
@@ -176,42 +176,65 @@ def test_a_caste_keyword_on_a_named_card_works_as_soon_as_the_card_is_integrated
     assert st.counters["resource#0"] == 0 and st.counters.get(f"jailer#{int(diplomate)}", 0) == 0
 
 
-MODULES = ["archives", "departement-rd", "technopole", "obscura-mutatio", "usine-de-reconversion"]
-
-
-def _integration_turn(card_id, resource):
-    """Seat 0 with the card of `card_id`, taken from the Arche deck, in hand and `resource`
-    in reserve, asked what to do in its integration turn."""
+def _seat0_integrates(card_id, resource, discard=()):
+    """A blank 2-player state where seat 0 holds the card of `card_id` with `resource` in
+    reserve (and the cards of `discard` in the discard, the last on top), in its integration turn."""
     st = game().blank_state(2, 0)
-    c = component(card_id)
-    assert st.where[c] == "deck", card_id
-    st.move(c, st.zone_key("hand", Seat(0)), False, None)
+    st.move(component(card_id), st.zone_key("hand", Seat(0)), False, None)
+    for d in discard:
+        st.move(component(d), ZoneRef("discard"), False, None)
     st.counters["resource#0"] = resource
     run_procedure(st, "integration_turn", player=Seat(0))
     assert st.prompt == "Integration"
-    return st, c
+    return st
 
 
-@pytest.mark.rule("SX-GLO-5")
-@pytest.mark.parametrize("card_id", MODULES)
-def test_a_named_module_recycles_integrates_and_scores_for_the_values_on_the_card(card_id):
-    g = game().program
-    c = component(card_id)
-    title = g.comp_card[c].title
-    cost, prestige, recycle = (g.comp_attrs[a][c] for a in ("cost", "prestige", "recycle"))
-    assert cost > 0 and prestige > 0 and recycle > 0, card_id
+@pytest.mark.rule("SX-CRD-1", "SX-ABL-6", "SX-INT-3")
+def test_archives_integrated_take_back_the_last_module_discarded_in_the_same_turn():
+    st = _seat0_integrates("archives", 4, discard=("chapelle", "technopole", "apprenti"))
+    assert st.labels() == ["Recycle Archives for 2", "Integrate Archives (3)", "End your integration"]
+    st.apply("Integrate Archives (3)")
+    assert st.counters["resource#0"] == 1 and st.counters["pp#0"] == 1
+    # the Technopôle is the module last put into the discard; the Apprenti above it is a crew
+    st.apply("Archives: take back the last module discarded")
+    assert component("technopole") in st.zones["hand#0"]
+    assert component("chapelle") in st.zones["discard"] and component("apprenti") in st.zones["discard"]
+    assert st.counters["resource#0"] == 0
+    # tapped: used once in the turn
+    assert st.labels() == ["Recycle Technopôle for 2", "End your integration"]
 
-    # one resource short of its cost: it can only be recycled, for its recycle gain
-    st, c = _integration_turn(card_id, cost - 1)
-    assert st.labels() == [f"Recycle {title} for {recycle}", "End your integration"]
-    st.apply(f"Recycle {title} for {recycle}")
-    assert st.counters["resource#0"] == cost - 1 + recycle
-    assert st.where[c] == "discard"
 
-    # with enough: integrating it costs its cost, puts it in the ark and scores its PP
-    st, c = _integration_turn(card_id, cost + 2)
-    assert f"Integrate {title} ({cost})" in st.labels()
-    st.apply(f"Integrate {title} ({cost})")
-    assert st.counters["resource#0"] == 2
-    assert st.where[c] == "ark#0" and c in st.zones["ark#0"]
-    assert st.counters.get("pp#0", 0) == prestige
+@pytest.mark.rule("SX-ABL-6", "SX-INT-3")
+def test_obscura_mutatio_integrated_makes_the_opponent_sacrifice_a_card_and_draw_a_crew():
+    st = game().blank_state(2, 0)
+    bastion, apprenti = component("bastion-originel"), component("apprenti")
+    st.move(bastion, st.zone_key("ark", Seat(1)), False, None)
+    st.move(apprenti, st.zone_key("crews", bastion), False, None)
+    # the first crew of the Arche deck is the Hacker, under the Technopôle on top
+    st.move(component("hacker"), ZoneRef("deck"), False, None)
+    st.move(component("technopole"), ZoneRef("deck"), False, None)
+    st.move(component("obscura-mutatio"), st.zone_key("hand", Seat(0)), False, None)
+    st.counters["resource#0"] = 6
+    run_procedure(st, "integration_turn", player=Seat(0))
+    st.apply("Integrate Obscura Mutatio (4)")
+    st.apply("Obscura Mutatio: an opponent sacrifices a card and draws a crew")
+    # the opponent chooses what they sacrifice
+    assert st.current_player == 1 and sorted(st.labels()) == ["Apprenti", "Bastion originel"]
+    st.apply("Bastion originel")
+    assert bastion in st.zones["discard"]
+    assert apprenti in st.zones["vacant#1"]
+    assert component("hacker") in st.zones["hand#1"]
+    assert component("technopole") in st.zones["deck"]
+    assert st.counters["resource#0"] == 0
+
+
+@pytest.mark.rule("SX-ABL-4", "SX-ABL-6", "SX-INT-3")
+def test_the_chapelle_integrated_recruits_a_convert_and_its_activation_gives_a_resource():
+    st = _seat0_integrates("chapelle", 2)
+    st.apply("Integrate Chapelle (2)")
+    [convert] = st.zones["hand#0"]
+    assert game().program.comp_card[convert].id == "converti"
+    assert st.counters["resource#0"] == 0
+    st.apply("Chapelle: Activation: gain 1 resource")
+    assert st.counters["resource#0"] == 1
+    assert "Chapelle: Activation: gain 1 resource" not in st.labels()

@@ -1,0 +1,66 @@
+"""Rules tests: `offered` checks the options of the choice the actions stop at."""
+from __future__ import annotations
+
+import textwrap
+
+import interpreter
+from interpreter.tools.ruletest import run_test
+
+from gamekit import make_game
+
+PROCEDURES = """\
+game: |
+  call turn(first(players))
+turn:
+  params: [player]
+  acting: player
+  body: |
+    choose by you "Your turn":
+      option "Play {c}" for each c in you.hand if c.value > 1:
+        move c to you.table
+      option "Pass":
+        pass
+"""
+
+TESTS = """\
+kind: rules-test
+game: tiny
+tests:
+  - name: "cards of value 1 cannot be played"
+    given: |
+      move card("one") to players[1].hand
+      move card("two") to players[1].hand
+      move card("three") to players[1].hand
+    when: |
+      call turn(players[1])
+    offered: {offered}
+    then:
+      - "count(players[1].table) == 0"
+"""
+
+
+def results(tmp_path, offered: str, choices: str = ""):
+    make_game(tmp_path, PROCEDURES)
+    test = TESTS.format(offered=offered)
+    if choices:
+        test = test.replace("    offered:", f"    choices: {choices}\n    offered:")
+    (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    return [run_test(game, t) for t in game.program.defn.tests]
+
+
+def test_offered_passes_when_the_choice_offers_exactly_these_options(tmp_path):
+    [res] = results(tmp_path, '["Play Two", "Play Three", "Pass"]')
+    assert res.passed, res.message
+
+
+def test_offered_fails_on_an_option_too_many_or_missing(tmp_path):
+    [res] = results(tmp_path, '["Play Three", "Pass"]')
+    assert not res.passed
+    assert "offers ['Play Two', 'Play Three', 'Pass'], not ['Play Three', 'Pass']" in res.message
+
+
+def test_offered_fails_when_no_choice_is_left(tmp_path):
+    [res] = results(tmp_path, '["Play Two", "Pass"]', choices='["Pass"]')
+    assert not res.passed
+    assert "no choice is left to ask" in res.message
