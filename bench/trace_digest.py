@@ -98,7 +98,9 @@ def game_digest(game, players: int, seed: int, lookahead: bool, lines=None) -> s
     for ev in state.trace:
         h.update(_text(lines.event(ev) if lines is not None else ev).encode())
         h.update(b"\n")
-    h.update(_text(state.to_json()).encode())
+    saved = state.to_json()
+    saved.pop("fingerprint", None)  # names the engine's source: the same games under a changed engine must match
+    h.update(_text(saved).encode())
     h.update(_text([state.scores(), state.returns()]).encode())
     for s in range(players):
         h.update(_text(state.observation(s)).encode())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 
@@ -119,10 +120,15 @@ def plural(k: int, word: str) -> str:
     return f"{k} {word}{'s' if k != 1 else ''}"
 
 
+@lru_cache(maxsize=16)
+def _lines(text: str) -> tuple:
+    return tuple(lines_of(text))  # once per file, not once per diagnostic
+
+
 def source_line(text: str | None, line: int) -> str | None:
     if text is None:
         return None
-    lines = lines_of(text)
+    lines = _lines(text)
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None

@@ -134,7 +134,7 @@ def _check_card_id(checker, call) -> None:
     arg = call.args[0] if call.args else None
     if isinstance(arg, N.String) and fold(arg.value) not in checker.card_ids():
         checker.error(arg.pos, f"no card with id '{arg.value}'",
-                      did_you_mean(arg.value, [c.id for c in checker.defn.cards]))
+                      did_you_mean(arg.value, checker.card_names()))
 
 
 # numbers and sets ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ where it is a promise (language.types), the code generator relies on it.
 from __future__ import annotations
 
 from ..diagnostics import Position, plural
-from ..names import did_you_mean, fold
+from ..names import Names, did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
@@ -288,3 +288,9 @@ class ExpressionChecks:
         if self._card_ids is None:
             self._card_ids = {fold(c.id) for c in self.defn.cards}
         return self._card_ids
+
+    def card_names(self) -> Names:
+        """The pack's card ids, for the hints of misspelt ones (made once)."""
+        if self._card_names is None:
+            self._card_names = Names(c.id for c in self.defn.cards)
+        return self._card_names

@@ -46,6 +46,7 @@ class Checker(StatementChecks, ExpressionChecks):
         self.report = report
         self.found = Findings()
         self._card_ids = None
+        self._card_names = None
         self._node_attributes: dict = {}  # attribute name -> its type on the board's nodes (node_attribute)
         self.attr_types = {name: (CLASS if a.type == "class" else {"number": NUMBER, "string": STRING, "boolean": BOOL,
                                                                     "list": LIST}.get(a.type, ANY))
