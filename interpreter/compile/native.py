@@ -8,6 +8,10 @@ inside (captured from the compiler, see `Ctx.capture`). Loops that might not
 end take their rounds from the budget of work that the machine's operations
 share (engine.limits).
 The position of every line is kept, so an error names its own statement.
+Python compiles at most 20 loops nested in one function, and indents at most
+100 levels: a branch or loop holding more than MAX_LOOPS loops, or nested more
+than MAX_NESTING deep, is compiled as operations (as a block that waits is),
+and the blocks inside it natively again.
 """
 from __future__ import annotations
 
@@ -19,6 +23,26 @@ _PLAIN = (N.Move, N.Add, N.Remove, N.Pay, N.Gain, N.Lose, N.Score, N.SetStmt, N.
           N.TapStmt, N.Reveal, N.Log, N.Roll, N.Pass)
 # statements after which the running code stops (the block returns)
 _FINAL = (N.Win, N.Exit, N.Return, N.Fail)
+_LOOPS = (N.For, N.Repeat, N.While)
+# the most loops nested in one native block: Python refuses more than 20 nested blocks in a
+# function, and a statement's own source may add one (a 'for' over the components it tags)
+MAX_LOOPS = 16
+# the most branches and loops nested in one native block (Python indents 100 levels at most)
+MAX_NESTING = 64
+
+
+def nesting(body) -> tuple:
+    """(loops, branches and loops) nested deepest in statements `body`."""
+    loops = blocks = 0
+    for s in body:
+        if isinstance(s, N.If):
+            inner = [nesting(b) for _, b in s.branches] + [nesting(s.orelse or [])]
+            loops = max(loops, *(n[0] for n in inner))
+            blocks = max(blocks, 1 + max(n[1] for n in inner))
+        elif isinstance(s, _LOOPS):
+            n = nesting(s.body)
+            loops, blocks = max(loops, 1 + n[0]), max(blocks, 1 + n[1])
+    return loops, blocks
 
 
 def runs_through(body, in_loop: bool) -> bool:
@@ -35,7 +59,7 @@ def runs_through(body, in_loop: bool) -> bool:
             if not all(runs_through(b, in_loop) for _, b in s.branches) or not runs_through(s.orelse or [], in_loop):
                 return False
             continue
-        if isinstance(s, (N.For, N.Repeat, N.While)):
+        if isinstance(s, _LOOPS):
             if not runs_through(s.body, True):
                 return False
             continue
@@ -91,8 +115,17 @@ class NativeBlocks:
                 ctx.native_loops -= 1
 
     def can_inline(self, bodies, ctx, loop: bool) -> bool:
-        in_loop = loop or (ctx.capture is not None and ctx.native_loops > 0)
-        return all(runs_through(b, in_loop) for b in bodies)
+        """Whether the branch or loop of `bodies` may be one native block: none of its statements
+        waits, and it nests no deeper than Python allows. Inside a native block, every block
+        inside may (the outermost was measured with all it holds)."""
+        inside = ctx.capture is not None
+        in_loop = loop or (inside and ctx.native_loops > 0)
+        if not all(runs_through(b, in_loop) for b in bodies):
+            return False
+        if inside:
+            return True
+        depth = [nesting(b) for b in bodies]
+        return loop + max(n[0] for n in depth) <= MAX_LOOPS and 1 + max(n[1] for n in depth) <= MAX_NESTING
 
     def put(self, block: Block, ctx, pos) -> None:
         """Emit a finished block: as one operation, or into the block being captured."""

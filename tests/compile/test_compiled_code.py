@@ -48,6 +48,25 @@ def test_native_loops_break_continue_and_nest(tmp_path):
     assert st.is_terminal()
 
 
+def test_loops_nested_deeper_than_python_allows_run(tmp_path):
+    """24 loops nested in one another (Python compiles at most 20 in a function): the outer ones
+    are compiled as operations, the inner ones natively, and all of them run (issue 10)."""
+    repeats = "".join("  " * (i + 1) + "repeat 1 times:\n" for i in range(21))
+    inner = textwrap.indent(textwrap.dedent("""\
+        let k = 0
+        while k < 3:
+          set k = k + 1
+          for each b in [10, 20, 30]:
+            if b == 30:
+              break
+            add b to ticks
+        """), "  " * 22)
+    game = make_game(tmp_path, "game: |\n" + textwrap.indent("for each a in [1, 2]:\n" + repeats + inner, "  "))
+    st = game.new_state(players=2, seed=3)
+    assert st.counters["ticks"] == 2 * 3 * (10 + 20)
+    assert st.is_terminal()
+
+
 def test_an_error_inside_a_native_loop_names_its_ownsource_line(tmp_path):
     game = make_game(tmp_path, textwrap.dedent("""\
         game: |
