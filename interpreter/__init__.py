@@ -21,13 +21,14 @@ from .content.model import GameDef
 from .content.pack import few_collections, read_pack
 from .diagnostics import LoadError, Position, Report
 from .engine.game import Game, GameState
+from .engine.savefile import SaveError
 from .engine.state import GameFault
 from .language.checker import Findings, check_pack
 from .language.texts import parse_pack
 from .names import did_you_mean
 
 __version__ = "0.1.0"
-__all__ = ["Game", "GameFault", "GameState", "LoadError", "load", "read_and_check"]
+__all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
 def load(name_or_path: str) -> Game:
