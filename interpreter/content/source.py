@@ -22,6 +22,9 @@ except ImportError:  # pragma: no cover
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
 MAX_DEPTH = 64
+# the largest number a content file may hold: the largest a game keeps (engine.limits.MAX_NUMBER,
+# which this wing does not import; a test checks that the two agree)
+MAX_NUMBER = 2 ** 53 - 1
 _YAML = "tag:yaml.org,2002:"
 _STR = _YAML + "str"
 _SCALAR = yaml.ScalarNode
@@ -170,8 +173,15 @@ class _Builder:
             if isinstance(value, bool) or value is None:
                 return value
             if isinstance(value, int):
+                if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                    raise _too_large_number(pos)
                 v = PInt(value)
             elif isinstance(value, float):
+                if value != value:
+                    raise ContentError(f"'{_shorten(node.value)}' is not a number", pos,
+                                       "write a number, or quote the text")
+                if not -MAX_NUMBER <= value <= MAX_NUMBER:  # infinities too
+                    raise _too_large_number(pos)
                 v = PFloat(value)
             else:  # timestamps, binary...: keep the text
                 v = PStr(node.value)
@@ -216,7 +226,20 @@ class _Builder:
         try:
             return constructor(self.loader, node)
         except Exception as exc:  # a malformed scalar of a known tag
-            raise ContentError(f"cannot read value {node.value!r}: {exc}", _pos(self.path, node.start_mark))
+            if node.tag == _YAML + "int" and len(node.value) > 100:  # more digits than Python reads
+                raise _too_large_number(_pos(self.path, node.start_mark)) from None
+            raise ContentError(f"cannot read value '{_shorten(node.value)}': {_shorten(str(exc))}",
+                               _pos(self.path, node.start_mark)) from None
+
+
+def _too_large_number(pos: Position) -> ContentError:
+    return ContentError(f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps", pos,
+                        "write a smaller number")
+
+
+def _shorten(text: str, most: int = 60) -> str:
+    """A value of a file in a message: its start, when it is long."""
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _children(node) -> list:

@@ -9,6 +9,7 @@ where it is a promise (language.types), the code generator relies on it.
 from __future__ import annotations
 
 from ..diagnostics import Position, plural
+from ..engine.limits import MAX_NUMBER
 from ..names import Names, did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
@@ -123,6 +124,7 @@ class ExpressionChecks:
     def expression(self, e, scope: Scope) -> str:
         t = type(e)
         if t is N.Number:
+            self.number_literal(e.value, e.pos)
             return NUMBER
         if t is N.String:
             return STRING
@@ -197,6 +199,12 @@ class ExpressionChecks:
         if t is N.Condition:
             return self.expr(e.expr, scope)
         return ANY
+
+    def number_literal(self, value: int, pos: Position) -> None:
+        """A number written in the rules is one a game may keep."""
+        if value > MAX_NUMBER:
+            self.error(pos, f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps",
+                       "write a smaller number")
 
     def name(self, e: N.Name, scope: Scope) -> str:
         n = e.name

@@ -285,6 +285,9 @@ class Checker(StatementChecks, ExpressionChecks):
     def card_ability(self, ab: AbilityDef) -> None:
         tree = ab.tree
         if isinstance(tree, N.PhraseAbility):
+            for w in tree.phrase.words:
+                if w.kind == "number":
+                    self.number_literal(w.value, w.pos)
             found = self.match_phrase(tree.phrase)
             if found is not None:
                 use = self.found.keyword_uses[ab] = found

@@ -23,7 +23,7 @@ from .fastparse import MAX_DEPTH, FastParser
 from ..resources import grammar_path
 from ..content.source import position
 from .syntax_errors import dedent_position, syntax_error, text_lines
-from .tonodes import ToNodes
+from .tonodes import ToNodes, number_value
 
 START_SYMBOLS = ("procedure", "ability", "condition")
 
@@ -125,7 +125,7 @@ def _printed_phrase(source: str, where):
         pos = where(1, col)
         pos = position(pos.path, pos.line, pos.column, pos.column + len(text))
         if text[0].isdigit():
-            words.append(N.Word(pos, "number", int(text)))
+            words.append(N.Word(pos, "number", number_value(text)))
         elif text in ("-", "\u2013", "\u2014"):
             words.append(N.Word(pos, "dash", text))
         else:

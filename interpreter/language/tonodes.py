@@ -13,6 +13,20 @@ from ..diagnostics import Position
 from ..content.source import PStr, position
 
 
+# digits of a number literal worked out at most: far more than the largest number a game keeps
+# (which the checker refuses past), and fewer than Python reads from a text (640 at the least)
+_MAX_DIGITS = 600
+
+
+def number_value(digits: str) -> int:
+    """The value of a number as written, when it has at most _MAX_DIGITS significant digits; else
+    that of its first _MAX_DIGITS, as much too large for a game as the number itself."""
+    if len(digits) <= _MAX_DIGITS:
+        return int(digits)
+    first = next((i for i, d in enumerate(digits) if int(d) != 0), len(digits))  # zeros of any script
+    return int(digits[first:first + _MAX_DIGITS] or "0")
+
+
 class Located(str):
     """A name from a rules text, equal to the plain string, with its `pos` in the file
     (so that a message about it can point at it rather than at its statement)."""
@@ -68,7 +82,7 @@ class ToNodes(Transformer):
         for c in children:
             if isinstance(c, Token):
                 kind = {"NAME": "name", "NUMBER": "number", "STRING": "string", "DASH": "dash"}[c.type]
-                value = int(c) if kind == "number" else (_unquote(c) if kind == "string" else str(c))
+                value = number_value(c) if kind == "number" else (_unquote(c) if kind == "string" else str(c))
                 words.append(N.Word(self._p(c), kind, value))
             else:
                 words.append(N.Word(c.pos, "expr", c))
@@ -361,7 +375,7 @@ class ToNodes(Transformer):
 
     @v_args(meta=True)
     def number(self, meta, ch):
-        return N.Number(self._p(meta), int(ch[0]))
+        return N.Number(self._p(meta), number_value(ch[0]))
 
     @v_args(meta=True)
     def string(self, meta, ch):

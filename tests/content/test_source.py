@@ -118,3 +118,45 @@ def test_a_text_s_span_is_its_start_position_stretched_to_the_end_column():
                     start = s.text_position(line, column)
                     assert s.text_position(line, column, end) == source.position(
                         start.path, start.line, start.column, start.column + (end - column))
+
+
+@pytest.mark.parametrize("value, message", [
+    ("9007199254740991", None),  # the largest number a game keeps
+    ("-9007199254740991", None),
+    ("9007199254740992", "number too large"),
+    ("-9007199254740992", "number too large"),
+    ("0x20000000000000", "number too large"),
+    ("9" * 5000, "number too large"),  # more digits than Python reads from a text
+    ("1.0e+400", "number too large"),  # infinite, as a float
+    ("-.inf", "number too large"),
+    (".nan", "'.nan' is not a number"),
+    ("1.5", None),
+    ("1e400", None),  # no dot: a string for YAML 1.1 (the schema says what it wants there)
+], ids=lambda v: v if v is None or len(v) < 30 else f"{len(v)} digits")
+def test_numbers_a_game_cannot_keep_are_refused_where_they_are_written(value, message):
+    raw = f"kind: cards\ncards:\n  - {{id: a, value: {value}}}\n".encode()
+    if message is None:
+        src, _ = source.load_file("n.yaml", raw)
+        assert str(src.data["cards"][0]["value"]) == str(source.plain_data(yaml.safe_load(value)))
+        return
+    with pytest.raises(ContentError) as err:
+        source.load_file("n.yaml", raw)
+    assert err.value.message.startswith(message)
+    assert (err.value.position.line, err.value.position.column) == (3, 20)
+    assert len(err.value.message) < 120
+
+
+def test_a_value_that_does_not_read_is_shown_shortened(monkeypatch):
+    """A scalar a YAML constructor refuses is named by its start, not by its 5,000 characters."""
+    def refuse(loader, node):
+        raise ValueError("x" * 5000)
+    monkeypatch.setitem(yaml.SafeLoader.yaml_constructors, "tag:yaml.org,2002:timestamp", refuse)
+    with pytest.raises(ContentError) as err:
+        source.load_file("t.yaml", b"kind: cards\nwhen: 2001-12-14\n")
+    assert err.value.message.startswith("cannot read value '2001-12-14': xxx")
+    assert len(err.value.message) < 120
+
+
+def test_the_largest_number_of_a_file_is_the_largest_a_game_keeps():
+    from interpreter.engine.limits import MAX_NUMBER
+    assert source.MAX_NUMBER == MAX_NUMBER

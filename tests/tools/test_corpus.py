@@ -87,6 +87,9 @@ CASES = [
         "yaml_alias_bomb.yaml:8:4: error: this value expands to more than 200000 values (aliases expanded)"]),
     ("yaml_deep_nesting.yaml", 1, [
         "yaml_deep_nesting.yaml:5:74: error: values nest more than 64 levels deep"]),
+    ("yaml_number_too_large.yaml", 1, [  # 5,000 digits: once an internal error (Python reads 4,300)
+        "yaml_number_too_large.yaml:6:13: error: number too large: more than 9,007,199,254,740,991, "
+        "the largest a game keeps"]),
     ("non_utf8.yaml", 1, [
         "non_utf8.yaml:5:15: error: file is not valid UTF-8 (byte 0xe9)",
         "    hint: save the file as UTF-8"]),
@@ -266,6 +269,12 @@ CASES = [
         "    hint: write it as 'Intégration: EFFECT'"]),
     ("type_move_to_card.yaml", 1, [
         "type_move_to_card.yaml:9:24: error: the destination of 'move' must be a zone, not a component"]),
+    ("numbers_too_large.yaml", 1, [  # the last one has 5,000 digits: once an internal error
+        "numbers_too_large.yaml:7:19: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
+        "numbers_too_large.yaml:11:16: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
+        "numbers_too_large.yaml:12:19: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
+        "numbers_too_large.yaml:16:17: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
+        "    hint: write a smaller number"]),
     ("break_outside_loop.yaml", 1, [
         "break_outside_loop.yaml:10:11: error: 'break' outside a loop"]),
     # -- keywords defined in terms of themselves -------------------------------------------------
