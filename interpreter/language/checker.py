@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
 from ..diagnostics import Position, Report
+from ..engine.limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
@@ -229,7 +230,16 @@ class Checker(StatementChecks, ExpressionChecks):
     def check_cards(self) -> None:
         d = self.defn
         seen = {}
+        components = 0
         for card in d.cards:
+            before = components
+            components += card.copies * (d.max_players if card.per_player else 1)
+            if components > MAX_COMPONENTS >= before:
+                self.error(card.key_pos.get("copies", card.pos),
+                           f"too many components: with this card the pack has {components:,} "
+                           f"(copies{' for each player' if card.per_player else ''} included), "
+                           f"more than {MAX_COMPONENTS:,}",
+                           "use fewer copies or fewer cards")
             key = (card.component, fold(card.id))
             if key in seen:
                 first = seen[key]

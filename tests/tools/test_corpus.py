@@ -575,3 +575,31 @@ def test_odd_characters_in_a_rules_text(char, tmp_path, capsys, monkeypatch):
     assert code == 1
     assert f"syntax error: unexpected character U+{ord(char):04X} (in the 'score' statement)" in out, out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("per_player", [False, True])
+def test_a_pack_of_too_many_components_is_refused_at_the_copies_that_pass_the_limit(per_player, tmp_path, capsys,
+                                                                                   monkeypatch):
+    """250,000 components at most, copies (for each player, of a card set dealt to each) included."""
+    from gamekit import GAME
+    from interpreter.engine.limits import MAX_COMPONENTS
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: pass\n"), encoding="utf-8")
+    each = 4 if per_player else 1  # the tiny game's 4 players at most
+    full = MAX_COMPONENTS // (100 * each)
+    lines = ["kind: cards", "game: tiny", "start: deck", f"per_player: {str(per_player).lower()}", "cards:"]
+    lines += [f"  - {{id: c{i}, title: C{i}, copies: 100}}" for i in range(full)]
+    lines += ["  - id: last", "    title: Last", "    copies: 2"]
+    (folder / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["check", "tiny"])
+    out = capsys.readouterr().out
+    total = f"{MAX_COMPONENTS + 2 * each:,}"
+    which = " for each player" if per_player else ""
+    _check_output(out, "", code, 1, [
+        f"tiny/cards.yaml:{len(lines)}:5: error: too many components: with this card the pack has {total} "
+        f"(copies{which} included), more than 250,000"])
+    lines[-3:] = []  # exactly the limit: accepted
+    (folder / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert cli.main(["check", "tiny"]) == 0, capsys.readouterr().out
