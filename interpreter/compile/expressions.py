@@ -16,6 +16,7 @@ keeps its results while the parts of the state it reads stand still
 """
 from __future__ import annotations
 
+import ast
 import re
 
 from ..language import nodes as N
@@ -66,6 +67,12 @@ _NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
 # player a frame acts for
 _SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
 _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
+
+
+def _literal(text: str) -> bool:
+    """Whether Python may read generated expression `text` as a constant (a number, a text, a sum
+    of numbers), which it warns of comparing with `is`: there is no name, call or attribute in it."""
+    return not any(isinstance(n, (ast.Name, ast.Call, ast.Attribute)) for n in ast.walk(ast.parse(text, mode="eval")))
 
 
 class ExprGen:
@@ -531,7 +538,10 @@ class ExprGen:
             return same if op == "is" else f"(not {same})"
         if op in ("==", "!=") and (isinstance(e.left, N.NoneLit) or isinstance(e.right, N.NoneLit)):
             other = e.right if isinstance(e.left, N.NoneLit) else e.left  # only none equals none
-            return f"({self.gen(other, ctx, sc)} {'is' if op == '==' else 'is not'} None)"
+            text = self.gen(other, ctx, sc)
+            if _literal(text):  # `3 is None` is true Python, but Python warns of it (SyntaxWarning)
+                return f"({text} {'in' if op == '==' else 'not in'} (None,))"
+            return f"({text} {'is' if op == '==' else 'is not'} None)"
         if op in ("==", "!="):
             if self.numeric(e.left, ctx) and self.numeric(e.right, ctx) or \
                     self.canonical(e.left) and self.canonical(e.right):

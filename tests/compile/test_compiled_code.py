@@ -284,3 +284,40 @@ def test_a_new_built_in_is_one_record(tmp_path):
         assert "twice() takes a number here, not a list" in str(err.value)
     finally:
         del FUNCTIONS["twice"]
+
+
+# comparisons whose generated code could read, for Python, as `is` with a literal (a SyntaxWarning
+# printed on the user's terminal when the game loads), with their truth
+ODD_COMPARISONS = [("3 != none", True), ("none == 3", False), ("\"a\" == none", False), ("1 + 2 == none", False),
+                   ("-3 != none", True), ("none != (2 * 3)", True), ("Sun == none", False), ("-(1) == none", False),
+                   ("not (3 == none)", True), ("3 is none", False), ("3 is not 3", False), ("none == none", True),
+                   ("[1] == none", False), ("true != none", True), ("count([1, 2]) != none", True),
+                   ("\"Sun\" == Sun", True), ("3 is 3", True)]
+
+
+def test_generated_code_never_makes_python_warn(tmp_path):
+    """No content makes Python warn about the code generated for it: the shipped games, their rules
+    tests, and comparisons with literals (`if 3 != none` printed a SyntaxWarning)."""
+    import warnings
+
+    from interpreter.content.folders import shipped_games
+    from interpreter.tools.ruletest import compile_part
+
+    body = "".join(f"  if {text}:\n    add {2 ** i} to ticks\n  let v{i} = {text}\n  repeat 1 times:\n"
+                   f"    if v{i} == ({text}):\n      add 1 to players[1].points\n" for i, (text, _) in enumerate(ODD_COMPARISONS))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for game_id in shipped_games():
+            game = interpreter.load(game_id)
+            for test in game.program.defn.tests:
+                names: set = set()
+                for part, tree in (("given", test.given), ("when", test.when)):
+                    if tree is not None:
+                        _, names = compile_part(game, test, part, tree, names)
+                for _, cond in test.then:
+                    game.program.compiler.expr(cond, Ctx(Code("then", "then"), locals_=names))
+        game = make_game(tmp_path, "game: |\n" + body)
+        st = game.new_state(players=2, seed=3)
+    truth = sum(2 ** i for i, (_, true) in enumerate(ODD_COMPARISONS) if true)
+    assert st.counters["ticks"] == truth
+    assert st.counters["points#0"] == len(ODD_COMPARISONS)  # the same truth in a native block
