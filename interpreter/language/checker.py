@@ -22,7 +22,7 @@ from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch
 from .check_expressions import ExpressionChecks, Scope
 from .check_statements import StatementChecks
-from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING
+from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
 _PARAM_TYPES = {"number": NUMBER, "class": CLASS, "name": STRING, "effect": EFFECT, "condition": BOOL}
@@ -383,7 +383,10 @@ class Checker(StatementChecks, ExpressionChecks):
                 self.block(part.body, scope)
         for _, cond in t.then:
             if cond is not None:
-                self.expr(cond.expr, scope)
+                got = self.expr(cond.expr, scope)
+                if got not in (BOOL, ANY):
+                    self.error(cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",
+                               "compare it, e.g. 'count(you.hand) == 3'")
         for key in (t.data.get("options") or {}):
             if key not in self.defn.options:
                 self.error(t.data["options"].key_pos.get(key, t.pos), f"unknown option '{key}'",

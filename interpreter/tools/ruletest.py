@@ -97,7 +97,10 @@ def run_test(game: Game, test) -> TestResult:
         except GameFault as exc:
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}': {exc.message}")
             continue
-        if not ok:
+        if type(ok) is not bool:  # a value the checker could not tell is not a condition
+            failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is {vm.label_of(st, ok)}, "
+                            "not true or false")
+        elif not ok:
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is false")
     res.passed = not failures
     res.message = "\n".join(failures)

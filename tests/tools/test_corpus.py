@@ -298,6 +298,11 @@ CASES = [
         "rules_test_errors.yaml:10:12: error: syntax error: unexpected '='; expected end of line or end of text",
         "    hint: compare with '==', assign with 'set' or 'let'",
         "rules_test_errors.yaml:11:26: error: syntax error: unexpected end of line; expected an expression"]),
+    ("rules_test_then_types.yaml", 1, [  # once passed, or failed, by the truth of a number or a text
+        "rules_test_then_types.yaml:8:10: error: a 'then' must be a condition, true or false, not a number",
+        "    hint: compare it, e.g. 'count(you.hand) == 3'",
+        "rules_test_then_types.yaml:10:10: error: a 'then' must be a condition, true or false, not a counter",
+        "rules_test_then_types.yaml:12:10: error: a 'then' must be a condition, true or false, not a string"]),
     # -- game folders ----------------------------------------------------------------------------
     ("game_errors", 1, [
         "game_errors/game.yaml:10:3: error: counter 'gold' shares the supply of unknown counter 'silver'",

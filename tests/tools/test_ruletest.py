@@ -64,3 +64,26 @@ def test_offered_fails_when_no_choice_is_left(tmp_path):
     [res] = results(tmp_path, '["Play Two", "Pass"]', choices='["Pass"]')
     assert not res.passed
     assert "no choice is left to ask" in res.message
+
+
+def test_a_then_that_gives_no_truth_fails_naming_what_it_gave(tmp_path):
+    """A 'then' whose type the checker cannot tell (a local, `top(...)`) and that gives a component
+    fails, rather than passing or failing by the component's number (issue 10)."""
+    make_game(tmp_path, "game: |\n  pass\n")
+    (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent("""\
+        kind: rules-test
+        game: tiny
+        tests:
+          - name: "what is on the pile"
+            given: |
+              move card("two") to pile
+              let done = count(pile) == 1
+            then:
+              - "top(pile)"
+              - "done"
+        """), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    [res] = [run_test(game, t) for t in game.program.defn.tests]
+    assert not res.passed
+    assert res.message.endswith("then 'top(pile)' is Two, not true or false"), res.message
+    assert "done" not in res.message
