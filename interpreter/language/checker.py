@@ -21,6 +21,7 @@ from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch
 from .check_expressions import ExpressionChecks, Scope
+from .check_flow import FlowChecks
 from .check_statements import StatementChecks
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
@@ -39,7 +40,7 @@ class Findings:
     function_types: dict = field(default_factory=dict)  # game function -> the type of its value
 
 
-class Checker(StatementChecks, ExpressionChecks):
+class Checker(StatementChecks, ExpressionChecks, FlowChecks):
     """Checks one pack: its declarations, keywords, cards, scenarios and rules tests."""
 
     def __init__(self, defn: GameDef, report: Report):
@@ -67,7 +68,7 @@ class Checker(StatementChecks, ExpressionChecks):
             self.check_parameters(proc)
             if proc.tree is not None:
                 params = {p: ANY for p in proc.params}
-                self.block(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name))
+                self.body(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name), params)
         for f in d.functions.values():
             if f.name in FUNCTIONS:
                 self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
@@ -84,6 +85,12 @@ class Checker(StatementChecks, ExpressionChecks):
             self.check_scenario(sc)
         for t in d.tests:
             self.check_test(t)
+
+    def body(self, body, scope: Scope, given) -> None:
+        """Check statements `body`, `given` the names with a value on entry."""
+        self.block(body, scope)
+        walk = self.flow(scope.names, given)
+        walk.block(body, walk.given)
 
     # declarations ------------------------------------------------------------
     def check_declarations(self) -> None:
@@ -302,8 +309,7 @@ class Checker(StatementChecks, ExpressionChecks):
             if found is not None:
                 use = self.found.keyword_uses[ab] = found
                 if use.keyword.effect_param and tree.phrase.body is not None:
-                    self.block(tree.phrase.body, Scope(self.bound_names(tree.phrase.body, {}),
-                                                       in_ability=True))
+                    self.body(tree.phrase.body, Scope(self.bound_names(tree.phrase.body, {}), in_ability=True), ())
                 for value in use.bindings.values():
                     if isinstance(value, N.Node):
                         self.expr(value, Scope({}, in_ability=True))
@@ -329,6 +335,9 @@ class Checker(StatementChecks, ExpressionChecks):
             if tree.cond is not None:
                 self.expr(tree.cond, scope)
             self.block(tree.body, scope)
+            walk = self.flow(scope.names, names)
+            walk.read(tree.cond, walk.given, why="a trigger's condition is read before its statements run")
+            walk.block(tree.body, walk.given)
             return
         if isinstance(tree, N.Action):
             for w in tree.windows:
@@ -354,19 +363,26 @@ class Checker(StatementChecks, ExpressionChecks):
             if tree.cond is not None:
                 self.expr(tree.cond, scope)
             self.block(tree.body, scope)
+            walk = self.flow(scope.names, names)
+            before = "an action's label, costs and condition are read before its statements run"
+            walk.text(tree.label, tree.pos, walk.given, before)
+            for cost in tree.costs:
+                walk.read(cost.amount, walk.given, why=before)
+            walk.read(tree.cond, walk.given, why=before)
+            walk.block(tree.body, walk.given)
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:
         tree = sc.setup_tree
         if tree is not None:
-            self.block(tree.body, Scope(self.bound_names(tree.body, {})))
+            self.body(tree.body, Scope(self.bound_names(tree.body, {})), ())
         for name, (text, tree) in sc.procedure_trees.items():
             if name not in self.defn.procedures:
                 self.error(getattr(text, "pos", sc.pos), f"scenario replaces unknown procedure '{name}'",
                            did_you_mean(name, self.defn.procedures))
             if tree is not None:
                 params = {p: ANY for p in self.defn.procedures[name].params} if name in self.defn.procedures else {}
-                self.block(tree.body, Scope(self.bound_names(tree.body, params), proc=name))
+                self.body(tree.body, Scope(self.bound_names(tree.body, params), proc=name), params)
         for key, value in (sc.data.get("options") or {}).items():
             if key not in self.defn.options:
                 self.error(sc.data["options"].key_pos.get(key, sc.pos), f"unknown option '{key}'",
@@ -378,11 +394,19 @@ class Checker(StatementChecks, ExpressionChecks):
             if part is not None:
                 names = self.bound_names(part.body, names)
         scope = Scope(names)
+        walk = self.flow(names, ())
+        bound = walk.given
         for part in (t.given, t.when):
             if part is not None:
                 self.block(part.body, scope)
+                after = walk.block(part.body, bound)
+                # a part that stops early (or a 'when' stopped at the choice 'offered' checks)
+                # leaves only what was bound before it surely bound
+                if after is not None and not (part is t.when and t.data.get("offered") is not None):
+                    bound = after
         for _, cond in t.then:
             if cond is not None:
+                walk.read(cond.expr, bound)
                 got = self.expr(cond.expr, scope)
                 if got not in (BOOL, ANY):
                     self.error(cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",

@@ -275,6 +275,13 @@ CASES = [
         "numbers_too_large.yaml:12:19: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
         "numbers_too_large.yaml:16:17: error: number too large: more than 9,007,199,254,740,991, the largest a game keeps",
         "    hint: write a smaller number"]),
+    ("flow_names_without_value.yaml", 1, [  # once a KeyError while playing, or in 'regles play' only
+        "flow_names_without_value.yaml:11:16: error: 'n' may have no value here: it is given one only in some "
+        "branches or loops before",
+        "    hint: give it a value on every way here, e.g. 'let n = none' before the branch or loop",
+        "flow_names_without_value.yaml:12:11: error: in text \"Discard, {c}\": 'c' is read before it is given a value",
+        "    hint: a choice's prompt is shown before the pick is made",
+        "flow_names_without_value.yaml:14:16: error: 'k' is read before it is given a value"]),
     ("break_outside_loop.yaml", 1, [
         "break_outside_loop.yaml:10:11: error: 'break' outside a loop"]),
     # -- keywords defined in terms of themselves -------------------------------------------------

@@ -1,0 +1,226 @@
+"""Stage 4, flow: every local name has a value wherever it is read.
+
+A local (of `let`, `roll`, `choose`, `for each` or an option) has a value
+after the statement that gives it one, on every way the rules may take to the
+place where it is read: after an `if` only when each branch gives it one (or
+leaves the block), after a menu only when each option does, never after a loop
+by its rounds (a loop may run no round; `repeat:` without a count ends only by
+`break`, so what every `break` has is had after it). A text's {expressions}
+are read where the text is shown: a choice's prompt before the pick, an
+option's label before its statements, an action's label, costs and condition
+before its own. The analysis is cautious: a name given a value in every round
+of `repeat 3 times` still has none after it for the checker.
+
+The compiler reads a name as a local from its first binding in the text on,
+and as the game's zone, counter or class before it; the flow follows it: a
+name of the game read before a local of the same name is the game's.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+from .builtins import SPECIAL_NAMES
+from .texts import LabelPart, label_parts
+
+# statements that leave the block: nothing after them runs
+_LEAVE = (N.Return, N.Exit, N.Fail, N.Win, N.Break, N.Continue)
+
+
+def _join(outs):
+    """The names surely bound after one of several ways (None: a way that never comes back)."""
+    came = [o for o in outs if o is not None]
+    if not came:
+        return None
+    return frozenset.intersection(*came)
+
+
+class FlowWalk:
+    """The flow of one body: `locals_` are all the local names of the body (its parameters and
+    every name it binds), `given` those with a value on entry."""
+
+    def __init__(self, checker, locals_, given):
+        self.checker = checker
+        self.locals = frozenset(locals_)
+        self.given = frozenset(given)
+        self.seen = set(given)  # the names the compiler reads as locals from here on
+        self.loops: list = []  # the names bound at each 'break' of the loops around
+        self.reported: set = set()
+        self.binding = None  # the name a statement binds while its own parts are read
+
+    # statements --------------------------------------------------------------
+    def block(self, body, bound):
+        """The names surely bound after statements `body` run from `bound` (None: they never end)."""
+        for i, s in enumerate(body):
+            if bound is None:
+                self.unreached(body[i:])
+                return None
+            bound = self.stmt(s, bound)
+        return bound
+
+    def unreached(self, body) -> None:
+        """Statements that never run (the checker warns of them): nothing is read there, but the
+        compiler still reads the names they bind as locals after them."""
+        saved, self.loops = self.loops, []  # their 'break's are never taken
+        try:
+            self.block(body, self.locals)
+        finally:
+            self.loops = saved
+
+    def stmt(self, s, bound):
+        t = type(s)
+        read = self.read
+        if t is N.Let or t is N.Roll:
+            if t is N.Let:
+                read(s.value, bound)
+            else:
+                read(s.count, bound)
+                read(s.sides, bound)
+            return self.bind(s.name, bound)
+        if t is N.SetStmt:
+            read(s.value, bound)
+            target = s.target
+            if isinstance(target, N.Name):
+                # a local set gets its value, as with 'let'; before its first binding in the text the
+                # name is the game's counter, or a local that no statement after can read
+                return bound | {target.name} if target.name in self.seen else bound
+            read(target, bound)
+            return bound
+        if t is N.If:
+            outs = []
+            for cond, body in s.branches:
+                read(cond, bound)
+                outs.append(self.block(body, bound))
+            outs.append(self.block(s.orelse, bound) if s.orelse else bound)
+            return _join(outs)
+        if t is N.For:
+            self.binding = s.var
+            read(s.source, bound)
+            self.binding = None
+            self.seen.add(s.var)
+            inner = bound | {s.var}
+            read(s.where, inner)
+            self.loop(s.body, inner)
+            return bound
+        if t is N.Repeat:
+            read(s.count, bound)
+            breaks = self.loop(s.body, bound)
+            return bound if s.count is not None else _join(breaks)
+        if t is N.While:
+            read(s.cond, bound)
+            self.loop(s.body, bound)
+            return bound
+        if t is N.Choose:
+            self.binding = s.var
+            read(s.source, bound)
+            read(s.chooser, bound)
+            self.text(s.prompt, s.pos, bound, "a choice's prompt is shown before the pick is made")
+            self.binding = None
+            read(s.where, bound | {s.var})
+            return self.bind(s.var, bound)
+        if t is N.Menu:
+            read(s.chooser, bound)
+            self.text(s.prompt, s.pos, bound, "a menu's prompt is shown before an option is chosen")
+            outs = []
+            for o in s.options:
+                if isinstance(o, N.ActionsOption):
+                    outs.append(bound)
+                    continue
+                inner = bound
+                if o.var:
+                    self.binding = o.var
+                    read(o.source, bound)
+                    self.binding = None
+                    self.seen.add(o.var)
+                    inner = bound | {o.var}
+                before = "an option's label and condition are read before its statements run"
+                read(o.cond, inner, why=before)
+                self.text(o.label, o.pos, inner, before)
+                outs.append(self.block(o.body, inner))
+            return _join(outs)
+        if t is N.Break:
+            if self.loops:
+                self.loops[-1].append(bound)
+            return None
+        if t is N.Log or t is N.Fail:
+            self.text(s.text, s.pos, bound)
+            return None if t is N.Fail else bound
+        if t is N.Phrase:
+            return bound  # a keyword's effect, spliced in: checked where it is written
+        for value in vars(s).values():  # the other statements read expressions only
+            if isinstance(value, N.Node):
+                read(value, bound)
+            elif isinstance(value, list):
+                for v in value:
+                    read(v, bound)
+        return None if isinstance(s, _LEAVE) else bound
+
+    def loop(self, body, bound) -> list:
+        """Walk the body of a loop; the names bound at each of its 'break's."""
+        self.loops.append([])
+        try:
+            self.block(body, bound)
+        finally:
+            breaks = self.loops.pop()
+        return breaks
+
+    def bind(self, name, bound):
+        self.seen.add(name)
+        return bound | {name}
+
+    # expressions -------------------------------------------------------------
+    def read(self, e, bound, text=None, why=None) -> None:
+        """Check that every local `e` reads has a value, given those of `bound` (`text`: the
+        text `e` is an {expression} of; `why`: why it is read before the statements after it)."""
+        if e is None:
+            return
+        t = type(e)
+        if t is N.Name:
+            self.use(e.name, e.pos, bound, text, why)
+        elif t is N.Each or t is N.Mapped:
+            self.read(e.source, bound, text, why)
+            inner = bound | {e.var}
+            self.read(e.where, inner, text, why)
+            if t is N.Mapped:
+                self.read(e.expr, inner, text, why)
+        elif t is N.Attr:
+            self.read(e.obj, bound, text, why)
+        elif t not in (N.Number, N.String, N.Bool, N.NoneLit):
+            for value in vars(e).values():
+                if isinstance(value, N.Node):
+                    self.read(value, bound, text, why)
+                elif isinstance(value, list):
+                    for v in value:
+                        if isinstance(v, N.Node):
+                            self.read(v, bound, text, why)
+
+    def text(self, text, pos, bound, why=None) -> None:
+        """The {expressions} of a text, read where it is shown."""
+        if not text:
+            return
+        for part in self.checker.found.labels.get((text, pos)) or label_parts(text, pos):
+            if isinstance(part, LabelPart) and part.tree is not None:
+                self.read(part.tree.expr, bound, text, why)
+
+    def use(self, name, pos, bound, text=None, why=None) -> None:
+        if name not in self.locals or name in bound or name in self.reported:
+            return
+        if name not in self.seen and name != self.binding and self.is_game_name(name):
+            return  # read before any local of that name: the game's zone, counter or class
+        self.reported.add(name)
+        where = f"in text \"{text}\": " if text is not None else ""
+        if name in self.seen:
+            self.checker.error(pos, f"{where}'{name}' may have no value here: it is given one only in some "
+                                    "branches or loops before",
+                               f"give it a value on every way here, e.g. 'let {name} = none' before the branch or loop")
+        else:
+            self.checker.error(pos, f"{where}'{name}' is read before it is given a value",
+                               why or f"give it a value before, e.g. 'let {name} = ...'")
+
+    def is_game_name(self, name) -> bool:
+        return name in SPECIAL_NAMES or self.checker.global_name(name) is not None
+
+
+class FlowChecks:
+    """Mixed into the Checker: the flow of a body's locals (see FlowWalk)."""
+
+    def flow(self, locals_, given) -> FlowWalk:
+        return FlowWalk(self, locals_, given)
