@@ -131,7 +131,7 @@ class Game:
                 hint = did_you_mean(key, d.options)
                 raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
                                  + (f" (options: {', '.join(d.options)})" if d.options else " (this game has none)"))
-            out[key] = _option_value(d.options[key], value)
+            out[key] = option_value(d.options[key], value)
         return out
 
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
@@ -205,7 +205,9 @@ class Game:
         return serial.read_state(self.program, raw, GameState, file=path)
 
 
-def _option_value(o, value):
+def option_value(o, value):
+    """The value of option `o` given as `value` (a text is read as the option's type);
+    raises ValueError saying what the option takes when it is none of its values."""
     if isinstance(value, str):
         low = value.lower()
         if o.type == "boolean" or isinstance(o.default, bool):

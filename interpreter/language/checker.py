@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
 from ..diagnostics import Position, Report
+from ..engine.game import option_value
 from ..engine.limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
 from . import nodes as N
@@ -122,6 +123,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             for z in c.keep_in:
                 if z not in d.zones:
                     self.error(c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, d.zones))
+        self.check_counter_starts()
         for kind, attrs in d.components.items():
             for a in attrs:
                 if a not in d.attributes:
@@ -140,6 +142,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for o in d.options.values():
             if o.values is not None and o.default not in o.values:
                 self.error(o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
+            kind = o.type or ("boolean" if isinstance(o.default, bool) else "number" if _whole(o.default) else None)
+            if kind in _OPTION_TYPES:
+                fits, what = _OPTION_TYPES[kind]
+                for value in [o.default, *(o.values or [])]:
+                    if not fits(value):
+                        self.error(getattr(value, "pos", o.pos), f"option '{o.name}' is {what}, not {_show(value)}")
         if d.min_players > d.max_players:
             self.error(d.players_pos or d.pos,
                        f"players.min ({d.min_players}) is more than players.max ({d.max_players})")
@@ -151,6 +159,32 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             for a in args:
                 if fold(a) in SPECIAL_NAMES:
                     self.error(d.pos, f"event '{name}' has an argument named '{a}', a reserved name")
+
+    def check_counter_starts(self) -> None:
+        """A counter starts within its bounds, and its supply holds what every owner starts with,
+        at each number of players."""
+        d = self.defn
+        for c in d.counters.values():
+            low, high = c.minimum, c.maximum
+            if low is not None and high is not None and low > high:
+                self.error(c.pos, f"counter '{c.name}' has a min ({low}) above its max ({high})")
+            elif low is not None and c.initial < low or high is not None and c.initial > high:
+                bounds = f"{'no min' if low is None else f'min {low}'}, {'no max' if high is None else f'max {high}'}"
+                self.error(c.pos, f"counter '{c.name}' starts at {c.initial}, outside its bounds ({bounds})",
+                           "give it an 'initial' value between its 'min' and its 'max'")
+        for n in range(max(1, d.min_players), d.max_players + 1):
+            left = {c.name: c.supply for c in d.counters.values() if _whole(c.supply)}
+            for c in d.counters.values():
+                if c.supply is None or not c.initial or c.scope not in (("game",), ("player",), ("team",)):
+                    continue
+                owners = {"game": 1, "player": n, "team": len(d.teams.get(n) or range(n))}[c.scope[0]]
+                root = c.supply if isinstance(c.supply, str) else c.name
+                left[root] = left.get(root, 0) - c.initial * owners
+                if left[root] < 0:
+                    self.error(c.pos, f"counter '{c.name}' starts with more than its supply holds at {n} players",
+                               f"the supply of '{root}' holds {d.counters[root].supply if root in d.counters else 0}: "
+                               "give it more, or the counters drawing on it less to start with")
+                    return
 
     def check_parameters(self, proc) -> None:
         """A parameter is no special name; the acting player, when declared, is a parameter."""
@@ -383,10 +417,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if tree is not None:
                 params = {p: ANY for p in self.defn.procedures[name].params} if name in self.defn.procedures else {}
                 self.body(tree.body, Scope(self.bound_names(tree.body, params), proc=name), params)
-        for key, value in (sc.data.get("options") or {}).items():
-            if key not in self.defn.options:
-                self.error(sc.data["options"].key_pos.get(key, sc.pos), f"unknown option '{key}'",
-                           did_you_mean(key, self.defn.options))
+        self.check_chosen_options(sc.data, sc.pos)
 
     def check_test(self, t) -> None:
         names = {}
@@ -411,10 +442,32 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 if got not in (BOOL, ANY):
                     self.error(cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",
                                "compare it, e.g. 'count(you.hand) == 3'")
-        for key in (t.data.get("options") or {}):
+        self.check_chosen_options(t.data, t.pos)
+        players, d = t.data.get("players"), self.defn
+        if _whole(players) and not d.min_players <= players <= d.max_players:
+            self.error(players.pos, f"{d.title or d.id} is for {d.min_players} to {d.max_players} players, not {players}")
+
+    def check_chosen_options(self, data, pos) -> None:
+        """The options a scenario or a rules test chooses: the game's, each given one of its values."""
+        chosen = data.get("options") or {}
+        for key, value in chosen.items():
+            at = chosen.key_pos.get(key, pos)
             if key not in self.defn.options:
-                self.error(t.data["options"].key_pos.get(key, t.pos), f"unknown option '{key}'",
-                           did_you_mean(key, self.defn.options))
+                self.error(at, f"unknown option '{key}'", did_you_mean(key, self.defn.options))
+                continue
+            try:
+                option_value(self.defn.options[key], value)
+            except ValueError as exc:
+                self.error(getattr(value, "pos", at), str(exc))
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# the type an option declares: what fits it, and how a message says it
+_OPTION_TYPES = {"number": (_whole, "a whole number"), "boolean": (lambda v: isinstance(v, bool), "true or false"),
+                 "string": (lambda v: isinstance(v, str), "a string")}
 
 
 def _show(value) -> str:

@@ -322,6 +322,16 @@ CASES = [
     ("game_missing_game_procedure", 1, [
         "game_missing_game_procedure/game.yaml:4:10: error: players.min (4) is more than players.max (2)",
         "game_missing_game_procedure/game.yaml:1:1: error: the game has no procedure 'game'"]),
+    # once a ValueError as a game started (an internal error of `regles play`), or a counter out of its bounds
+    ("game_start_errors", 1, [
+        "game_start_errors/game.yaml:6:35: error: option 'rounds' is a whole number, not 'three'",
+        "game_start_errors/game.yaml:7:57: error: option 'fast' is true or false, not 'no'",
+        "game_start_errors/game.yaml:11:3: error: counter 'coins' starts with more than its supply holds at 4 players",
+        "    hint: the supply of 'coins' holds 10: give it more, or the counters drawing on it less to start with",
+        "game_start_errors/game.yaml:12:3: error: counter 'ticks' has a min (5) above its max (1)",
+        "game_start_errors/game.yaml:13:3: error: counter 'marks' starts at 10, outside its bounds (min 0, max 3)",
+        "game_start_errors/tests.yaml:5:14: error: Corpus start is for 2 to 4 players, not 5",
+        "game_start_errors/tests.yaml:6:21: error: option 'fast' is true or false, not 'maybe'"]),
     ("game_component_unknown_attribute", 1, [  # once a KeyError in the checker (found by test_property)
         "game_component_unknown_attribute/game.yaml:8:29: error: component 'card' names unknown attribute 'type'"]),
     ("game_bad_types", 1, [
