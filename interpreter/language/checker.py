@@ -237,7 +237,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             graph[id(kw)] = refs
         reported = set()
         for start in self.defn.keywords:
-            path = self._cycle_from(start, graph, [])
+            path = _cycle_from(start, graph)
             if path and id(path[0]) not in reported:
                 reported.update(id(k) for k in path)
                 chain = " -> ".join(k.name for k in path + [path[0]])
@@ -246,16 +246,6 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 else:
                     msg = f"keyword '{path[0].name}' is defined in terms of itself ({chain})"
                 self.error(path[0].pos, msg, "a keyword's ability must not use the keyword itself, directly or not")
-
-    def _cycle_from(self, kw, graph, path):
-        if any(k is kw for k in path):
-            i = next(i for i, k in enumerate(path) if k is kw)
-            return path[i:] if i == 0 else None
-        for nxt in graph.get(id(kw), []):
-            found = self._cycle_from(nxt, graph, path + [kw])
-            if found:
-                return found
-        return None
 
     def match_phrase(self, phrase: N.Phrase, quiet=False, params=None):
         """The keyword a printed phrase uses and its bindings (a KeywordUse), or None, reporting
@@ -459,6 +449,25 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 option_value(self.defn.options[key], value)
             except ValueError as exc:
                 self.error(getattr(value, "pos", at), str(exc))
+
+
+def _cycle_from(start, graph):
+    """The keywords of a cycle through `start`, from it, or None: a walk in depth without recursion
+    (a chain of keywords, each defined by the next, may be longer than Python's recursion limit);
+    a keyword walked from once is not walked from again."""
+    path, walked, stack = [start], {id(start)}, [iter(graph.get(id(start), []))]
+    while stack:
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            path.pop()
+        elif nxt is start:
+            return list(path)
+        elif id(nxt) not in walked:
+            walked.add(id(nxt))
+            path.append(nxt)
+            stack.append(iter(graph.get(id(nxt), [])))
+    return None
 
 
 def _whole(value) -> bool:

@@ -78,3 +78,26 @@ def test_the_expressions_in_a_menu_prompt_and_an_action_label_are_checked(tmp_pa
     text = str(err.value)
     assert "unknown attribute 'nam'" in text
     assert "unknown attribute 'titl'" in text
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_chain_of_keywords_longer_than_python_s_recursion_limit_is_checked(closed, tmp_path):
+    """1,500 keywords, each defined by the next: checked without recursion (once 'the content nests
+    too deeply to be read', with no line), and a cycle closing the chain is still found."""
+    from gamekit import CARDS, GAME
+    n = 1500
+    last = '"Kw0"' if closed else '"when played:\\n  gain 1 coins"'
+    lines = ["kind: keywords", "game: tiny", "keywords:"]
+    lines += [f'  - {{pattern: "Kw{i}", ability: {f"Kw{i + 1}" if i + 1 < n else last}}}' for i in range(n)]
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: pass\n"), encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "keywords.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if not closed:
+        assert len(interpreter.load(str(folder)).program.defn.keywords) == n
+        return
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load(str(folder))
+    errors = [d.message for d in err.value.report.diagnostics if d.severity == "error"]
+    assert len(errors) == 1 and errors[0].startswith("keyword 'Kw0' is defined in terms of itself (Kw0 -> Kw1 -> "), errors
