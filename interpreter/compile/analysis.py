@@ -29,6 +29,7 @@ class Analysis:
         self._sets = None
         self._traits: dict = {}
         self._reads: dict = {}
+        self._owns: dict = {}
 
     def statement_nodes(self) -> list:
         """Every node of every statement the pack may run: procedures, keywords, card
@@ -66,37 +67,24 @@ class Analysis:
         return self._sets
 
     # game functions ------------------------------------------------------------------------
+    # Each function's own facts are worked out once, then gathered over the functions it calls,
+    # directly or not, without recursion (a chain of calls may be longer than Python's limit).
     def function_traits(self, name: str) -> tuple:
         """(pure, contextual) of game function `name`: pure when it draws no random value
         (directly or through the functions it calls); contextual when it reads self, you
         or cause."""
         known = self._traits.get(name)
         if known is None:
-            known = self._traits[name] = self._function_traits(name, set())
+            own = [self._own(g)[0] for g in self._called_from(name)]
+            known = self._traits[name] = (all(p for p, _ in own), any(c for _, c in own))
         return known
-
-    def _function_traits(self, name: str, seen: set) -> tuple:
-        if name in seen:
-            return True, False
-        seen.add(name)
-        pure, contextual = True, False
-        for n in N.walk(self.defn.functions[name].tree):
-            if isinstance(n, N.Call):
-                if n.func in FUNCTIONS:
-                    pure = pure and not FUNCTIONS[n.func].draws
-                elif n.func in self.defn.functions:
-                    p, c = self._function_traits(n.func, seen)
-                    pure, contextual = pure and p, contextual or c
-            elif isinstance(n, N.Name) and n.name in CONTEXT_NAMES:
-                contextual = True
-        return pure, contextual
 
     def function_reads(self, name: str) -> frozenset:
         """What game function `name` reads of the state, through the functions it calls, as
         the version counters it depends on (see EVERYTHING); all of them when unsure."""
         known = self._reads.get(name)
         if known is None:
-            known = self._reads[name] = frozenset(self._function_reads(name, set()))
+            known = self._reads[name] = frozenset().union(*(self._own(g)[1] for g in self._called_from(name)))
         return known
 
     def function_is_static(self, name: str) -> bool:
@@ -105,10 +93,40 @@ class Analysis:
         the player count and the board), not even a zone given to it as a value."""
         return not self.function_reads(name)
 
-    def _function_reads(self, name: str, seen: set) -> set:
-        if name in seen:
-            return set()
-        seen.add(name)
+    def _called_from(self, name: str) -> set:
+        """Game function `name` and every game function it calls, directly or not."""
+        found, todo = {name}, [name]
+        while todo:
+            for callee in self._own(todo.pop())[2]:
+                if callee not in found:
+                    found.add(callee)
+                    todo.append(callee)
+        return found
+
+    def _own(self, name: str) -> tuple:
+        """((pure, contextual), reads, calls) of game function `name`'s own body, but for the
+        game functions it calls."""
+        known = self._owns.get(name)
+        if known is None:
+            known = self._owns[name] = (self._own_traits(name), self._own_reads(name), self._calls(name))
+        return known
+
+    def _calls(self, name: str) -> list:
+        functions = self.defn.functions
+        return [n.func for n in N.walk(functions[name].tree)
+                if isinstance(n, N.Call) and n.func not in FUNCTIONS and n.func in functions]
+
+    def _own_traits(self, name: str) -> tuple:
+        pure, contextual = True, False
+        for n in N.walk(self.defn.functions[name].tree):
+            if isinstance(n, N.Call):
+                if n.func in FUNCTIONS:
+                    pure = pure and not FUNCTIONS[n.func].draws
+            elif isinstance(n, N.Name) and n.name in CONTEXT_NAMES:
+                contextual = True
+        return pure, contextual
+
+    def _own_reads(self, name: str) -> set:
         d = self.defn
         f = d.functions[name]
         bound = {n.var for n in N.walk(f.tree) if isinstance(n, (N.Each, N.Mapped))}
@@ -150,11 +168,9 @@ class Analysis:
             elif isinstance(n, N.Call):
                 b = FUNCTIONS.get(n.func)
                 if b is None:
-                    if n.func in d.functions:
-                        reads |= self._function_reads(n.func, seen)
-                    else:
+                    if n.func not in d.functions:
                         return set(EVERYTHING)
-                    continue
+                    continue  # what it reads is gathered by function_reads
                 if b.iterates:
                     for a in n.args:
                         iterated(a)

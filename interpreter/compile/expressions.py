@@ -60,6 +60,10 @@ class Scope:
         return inner, ident
 
 
+# cheap game functions written inline one inside another at most (each adds parentheses to
+# the source, of which Python reads 200 levels at most; the others are called)
+MAX_INLINED = 8
+
 _NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
 
 # generated text that may be evaluated twice at little cost and with no effect:
@@ -85,7 +89,8 @@ class ExprGen:
         self.types = program.found.types  # the checker's type of each expression (language.checker)
         self.src = src
         self.inlining: set = set()  # game functions being written inline
-        self.building: set = set()  # game functions being compiled to Python functions
+        self.building: set = set()  # game functions compiled to Python functions, or to be
+        self.waiting: list = []  # game functions to compile, the first being compiled
 
     # entry points ---------------------------------------------------------------
     def function(self, e, ctx):
@@ -110,14 +115,22 @@ class ExprGen:
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
     def game_function(self, name: str) -> None:
-        """Compile game function `name` to a Python function, `FN[name]`, once."""
+        """Compile game function `name` to a Python function, `FN[name]`, once. The functions
+        it calls are compiled after it, not inside it (the code calls them by name): a chain of
+        calls, however long, is never compiled by recursion."""
         fns = self.src.ns["FN"]
         if name in fns or name in self.building:
             return
         self.building.add(name)
-        pure, contextual = self.analysis.function_traits(name)
-        static = pure and not contextual and self.analysis.function_is_static(name)
-        fns[name] = self.python_function(name, self.defn.functions[name], pure, contextual, static)
+        self.waiting.append(name)
+        if len(self.waiting) > 1:
+            return  # another is being compiled: this one follows
+        while self.waiting:
+            name = self.waiting[0]
+            pure, contextual = self.analysis.function_traits(name)
+            static = pure and not contextual and self.analysis.function_is_static(name)
+            fns[name] = self.python_function(name, self.defn.functions[name], pure, contextual, static)
+            self.waiting.pop(0)
 
     def python_function(self, name: str, f, pure: bool, contextual: bool, static: bool = False):
         """A game function as a Python function (st, fr, *args). A pure function keeps its
@@ -455,7 +468,7 @@ class ExprGen:
         f = self.defn.functions[name]
         if len(args) != len(f.params) or not all(_SIMPLE.match(a) or _CONSTANT.match(a) for a in args):
             return None
-        if not self.cheap(name) or name in self.inlining:
+        if not self.cheap(name) or name in self.inlining or len(self.inlining) >= MAX_INLINED:
             return None
         ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
         self.inlining.add(name)  # a function calling itself is called, not written out again

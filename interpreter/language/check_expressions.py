@@ -32,6 +32,30 @@ class Scope:
 _UNKNOWN = object()
 
 
+def callees_first(functions: dict) -> list:
+    """The names of game functions `functions`, each after the functions it calls (but for those
+    calling it in turn), found without recursion."""
+    calls = {name: [n.func for n in N.walk(f.tree) if isinstance(n, N.Call) and n.func in functions
+                    and n.func not in FUNCTIONS] if f.tree is not None else []
+             for name, f in functions.items()}
+    order, done = [], set()
+    for first in functions:
+        if first in done:
+            continue
+        done.add(first)
+        stack = [(first, iter(calls[first]))]
+        while stack:
+            name, todo = stack[-1]
+            callee = next(todo, None)
+            if callee is None:
+                stack.pop()
+                order.append(name)
+            elif callee not in done:
+                done.add(callee)
+                stack.append((callee, iter(calls[callee])))
+    return order
+
+
 class ExpressionChecks:
     """The checks of expressions; the Checker they are mixed into holds the pack and the report."""
 
@@ -60,18 +84,23 @@ class ExpressionChecks:
             return CLASS
         return None
 
-    def function_type(self, name: str) -> str:
-        """The type of the value of game function `name`, its body checked once, on first need."""
-        known = self.found.function_types.get(name)
-        if known is None:
-            self.found.function_types[name] = ANY  # while it is checked: a call of itself tells nothing
-            f = self.defn.functions[name]
+    def type_functions(self) -> None:
+        """Check every game function and give it the type of its value, the functions it calls
+        first: a chain of calls, however long, is never walked by recursion. A call of a function
+        not typed yet (one calling it in turn) tells nothing."""
+        functions, types = self.defn.functions, self.found.function_types
+        for name in callees_first(functions):
+            if name in types:
+                continue
+            types[name] = ANY  # while it is checked
+            f = functions[name]
             if f.tree is not None:
                 self.expr(f.tree.expr, Scope({p: ANY for p in f.params}))
-                known = self.found.function_types[name] = self.found.types[f.tree.expr]
-            else:
-                known = ANY
-        return known
+                types[name] = self.found.types[f.tree.expr]
+
+    def function_type(self, name: str) -> str:
+        """The type of the value of game function `name` (see type_functions)."""
+        return self.found.function_types.get(name, ANY)
 
     def expr(self, e, scope: Scope) -> str:
         """The type of expression `e`, every name in it checked; what the compiler may rely on

@@ -63,6 +63,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
     def check(self) -> None:
         d = self.defn
         self.check_declarations()
+        self.type_functions()
         self.keywords = KeywordMatcher(d)
         self.check_keywords()
         for proc in d.procedures.values():
@@ -73,7 +74,6 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for f in d.functions.values():
             if f.name in FUNCTIONS:
                 self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
-            self.function_type(f.name)
         for text, tree in d.invariants:
             if tree is not None:
                 self.expr(tree.expr, Scope({}))

@@ -321,3 +321,33 @@ def test_generated_code_never_makes_python_warn(tmp_path):
     truth = sum(2 ** i for i, (_, true) in enumerate(ODD_COMPARISONS) if true)
     assert st.counters["ticks"] == truth
     assert st.counters["points#0"] == len(ODD_COMPARISONS)  # the same truth in a native block
+
+
+def _function_chain(tmp_path, n: int):
+    """A game whose function f0 calls f1, which calls f2... down to f{n-1}: f0(1) is n."""
+    from gamekit import CARDS, GAME
+    folder = tmp_path / "chain"
+    folder.mkdir()
+    functions = "functions:\n" + "".join(f'  f{i}: {{params: [n], body: "f{i + 1}(n) + 1"}}\n' for i in range(n - 1)) \
+        + f'  f{n - 1}: {{params: [n], body: "n"}}\n'
+    text = GAME.format(procedures="  game: |\n    add f0(1) to ticks\n").replace("procedures:", functions + "procedures:")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    return interpreter.load(str(folder))
+
+
+def test_a_chain_of_small_functions_is_compiled_within_python_s_parentheses(tmp_path):
+    """120 small functions, each calling the next: written inline 8 deep at most, the others called
+    (all inline, the source nested more parentheses than Python reads: an internal error)."""
+    st = _function_chain(tmp_path, 120).new_state(players=2)
+    assert st.counters["ticks"] == 120
+
+
+def test_a_chain_of_functions_longer_than_python_s_recursion_is_checked_and_stops_at_its_line(tmp_path):
+    """1,500 functions: checked, analysed and compiled without recursion (once 'the content nests
+    too deeply to be read', with no line); calling them all stops the game at the call."""
+    game = _function_chain(tmp_path, 1500)
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2)
+    assert "nest too deeply" in err.value.message
+    assert source_line(err.value.pos).strip() == "add f0(1) to ticks"
