@@ -59,7 +59,8 @@ class KeywordMatcher:
         if params and len(words) == 1 and words[0].value in params:
             return None
         if not candidates:
-            text = " ".join(str(w.value) if w.kind != "expr" else "(...)" for w in words)
+            text = " ".join(str(w.value) if w.kind != "expr" else "(...)" for w in words[:12])
+            text += " ..." if len(words) > 12 else ""
             keywords = self.defn.keywords
             names = sorted({k.pattern for k in keywords})
             hint = did_you_mean(words[0].value, {k.name: k for k in keywords})

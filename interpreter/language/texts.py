@@ -43,6 +43,8 @@ class LabelPart(NamedTuple):
     error: ContentError | None
 
 
+MAX_PATTERN_WORDS = 64  # the words, dashes and parameters of a keyword pattern
+
 _LABEL_PART = re.compile(r"\{([^{}]*)\}")
 
 
@@ -101,6 +103,10 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
     if not isinstance(tree, N.PhraseAbility):
         report.error(kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Bonus X - Y'",
                      "start the pattern with the keyword's name")
+        return False
+    if len(tree.phrase.words) > MAX_PATTERN_WORDS:  # a pattern is matched word by word, by recursion
+        report.error(kw.pos, f"a keyword pattern of {len(tree.phrase.words)} words: at most {MAX_PATTERN_WORDS}",
+                     "a keyword is a few words printed on a card")
         return False
     for w in tree.phrase.words:
         if w.kind == "name" and w.value in params:

@@ -101,3 +101,20 @@ def test_a_chain_of_keywords_longer_than_python_s_recursion_limit_is_checked(clo
         interpreter.load(str(folder))
     errors = [d.message for d in err.value.report.diagnostics if d.severity == "error"]
     assert len(errors) == 1 and errors[0].startswith("keyword 'Kw0' is defined in terms of itself (Kw0 -> Kw1 -> "), errors
+
+
+def test_a_keyword_pattern_of_too_many_words_is_refused_at_the_pattern(tmp_path):
+    """A pattern is matched word by word: 1,500 words went past Python's recursion limit."""
+    from gamekit import CARDS, GAME
+    words = " ".join(["Big"] * 1500)
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: pass\n"), encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS.replace('"when played: gain 1 coins"', f'"{words}"'), encoding="utf-8")
+    (folder / "keywords.yaml").write_text(f'kind: keywords\ngame: tiny\nkeywords:\n  - {{pattern: "{words}", '
+                                          f'ability: "when played:\\n  gain 1 coins"}}\n', encoding="utf-8")
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load(str(folder))
+    errors = {(d.position.path.rpartition("/")[2], d.message) for d in err.value.report.diagnostics}
+    assert ("keywords.yaml", "a keyword pattern of 1500 words: at most 64") in errors
+    assert ("cards.yaml", "unknown keyword 'Big Big Big Big Big Big Big Big Big Big Big Big ...'") in errors
