@@ -246,7 +246,7 @@ class Writer:
             self.row(path, value, self.describe(sub))
             self.inner(sub, path)
         for pattern, sub in (node.get("patternProperties") or {}).items():
-            placeholder = "COUNT" if pattern == "^\\d+$" else "KEY"
+            placeholder = "COUNT" if pattern.startswith("^[0-9]+") else "KEY"
             path = f"{prefix}{placeholder}"
             self.row(path, self.type_of(sub), self.describe(sub))
             self.inner(sub, path)

@@ -149,6 +149,12 @@ CASES = [
         "schema_empty_cards.yaml:3:8: error: cards: expected at least 1 item"]),
     ("schema_bad_id_pattern.yaml", 1, [
         "schema_bad_id_pattern.yaml:4:9: error: cards[0].id: 'Corpus Card' is not a valid identifier"]),
+    ("names_id_trailing_newline.yaml", 1, [  # a pattern matches the whole id, not the id before a newline
+        "names_id_trailing_newline.yaml:4:9: error: cards[0].id: 'corpus-card\\x0a' is not a valid identifier",
+        "    hint: identifiers use lower-case letters, digits, '-' and '_', e.g. 'fille-de-joie'",
+        "names_id_trailing_newline.yaml:6:13: error: cards[0].rules[0]: 'SX-NEG-3\\x0a' is not a rule ID"]),
+    ("names_node_id_trailing_newline.yaml", 1, [
+        "names_node_id_trailing_newline.yaml:5:10: error: nodes[0].id: 'north\\x0a' is not a valid identifier"]),
     ("schema_copies_zero.yaml", 1, [
         "schema_copies_zero.yaml:6:13: error: cards[0].copies: expected a number at least 1, found 0"]),
     ("duplicate_card_id.yaml", 1, [
