@@ -320,6 +320,10 @@ CASES = [
         "names_control_characters/game.yaml:8:11: error: class 'Tour\\u202eruoT' holds a control character (U+202E)",
         "names_control_characters/game.yaml:10:3: error: zone name 'deck\\x00' holds a control character (U+0000)",
         "names_control_characters/game.yaml:11:11: error: window name 'main\\x0a' holds a control character (U+000A)"]),
+    ("names_card_id_two_kinds", 1, [
+        "names_card_id_two_kinds/tokens.yaml:5:5: error: duplicate card id 'same' "
+        "(first at names_card_id_two_kinds/cards.yaml:4, a card)",
+        "    hint: give each card its own id; use 'copies' for several identical cards"]),
     ("game_missing_game_procedure", 1, [
         "game_missing_game_procedure/game.yaml:4:10: error: players.min (4) is more than players.max (2)",
         "game_missing_game_procedure/game.yaml:1:1: error: the game has no procedure 'game'"]),
