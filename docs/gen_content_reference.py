@@ -57,6 +57,31 @@ In the tables below, `NAME` stands for a name you choose (a zone, an option,
 a procedure...), `a.b` for key `b` inside the mapping of key `a`, and `a[]`
 for each item of the list `a`. The examples are checked by the test suite
 against the small game of `tests/fixtures/docs-game/`.
+
+### Names and ids
+
+What a file names is checked whole, and refused with an error at its place
+when it is not one of these:
+
+- **Ids** of games, cards, boards and scenarios are *identifiers*: lower-case
+  letters, digits, `-` and `_`, starting with a letter or a digit
+  (`fille-de-joie`). A node id is an identifier or a whole number. A card id
+  names one card of the pack, whatever its kind of component.
+- **Rule IDs** are capitals and digits in parts joined by `-`, ending with a
+  number: `SX-NEG-3`.
+- **Names a game declares**: zones, counters, attributes, options, component
+  kinds, events and their arguments, windows, procedures, functions and their
+  parameters. Each is one word of the rules language: letters (accented
+  letters too), digits, `_` and `'`, not starting with a digit (`cards_drawn`,
+  `coût`). No space, no `-`, and none of `#`, `$` and `|`, which regles uses
+  inside the keys of a game's state (`hand#0` is player 1's hand).
+- **Names as printed**: the values of a class attribute, their aliases, the
+  extra `classes` and the tags of cards and nodes. Any text of one line:
+  accents, spaces, dashes and apostrophes are kept as printed.
+- No name or id holds a control character: no NUL, no line break (nor the
+  line and paragraph separators U+2028, U+2029), no other C0 or C1 control,
+  DEL, or the controls that reverse the direction of text. Titles,
+  descriptions and notes are free text.
 """
 
 EXAMPLES = {
@@ -246,7 +271,7 @@ class Writer:
             self.row(path, value, self.describe(sub))
             self.inner(sub, path)
         for pattern, sub in (node.get("patternProperties") or {}).items():
-            placeholder = "COUNT" if pattern == "^\\d+$" else "KEY"
+            placeholder = "COUNT" if pattern.startswith("^[0-9]+") else "KEY"
             path = f"{prefix}{placeholder}"
             self.row(path, self.type_of(sub), self.describe(sub))
             self.inner(sub, path)

@@ -102,6 +102,12 @@ _UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202
 _UNSHOWABLE_BUT_LINES = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+def control_character(text: str) -> str | None:
+    """The first character of `text` that a terminal must not receive raw (see above), or None."""
+    m = _UNSHOWABLE.search(text)
+    return m.group() if m else None
+
+
 def _escaped(m) -> str:
     c = ord(m.group())
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"

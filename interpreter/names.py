@@ -2,14 +2,24 @@
 
 `Écluse`, `Ecluse` and `ecluse` are one name. `fold` gives the key under
 which every table of the checker files a name; `suggest` gives the "did you
-mean" of a hint.
+mean" of a hint. `word_fault` and `printed_fault` say what is wrong with a
+name a game declares, if anything.
 """
 from __future__ import annotations
 
 import bisect
 import difflib
+import re
 import unicodedata
 from functools import lru_cache
+
+from .diagnostics import control_character
+
+# A name the rules language can write: the grammar's NAME (grammar/regles.lark), one word of
+# letters, digits, '_' and "'", not starting with a digit. Zones, counters, events and the
+# other things a game declares are named so: their names are also the keys of the state,
+# joined there to their owners with characters no such name holds ('#', '$', '|').
+WORD = re.compile(r"[^\W\d][\w']*")
 
 
 @lru_cache(maxsize=65536)
@@ -60,3 +70,34 @@ def suggest(name: str, candidates, limit: int = 1) -> list[str]:
 def did_you_mean(name: str, candidates) -> str | None:
     hits = suggest(name, candidates)
     return f"did you mean '{hits[0]}'?" if hits else None
+
+
+def _control(name: str) -> str | None:
+    ch = control_character(name)
+    return None if ch is None else f"holds a control character (U+{ord(ch):04X})"
+
+
+def word_fault(name: str) -> str | None:
+    """What makes `name` no name of a zone, counter, event, procedure...: None when it is
+    one word of the rules language (WORD, matched whole)."""
+    fault = _control(name)
+    if fault is not None or WORD.fullmatch(name):
+        return fault
+    if not name:
+        return "is empty"
+    if name[0].isdigit():
+        return "starts with a digit"
+    bad = next(ch for ch in name if not (ch.isalnum() or ch in "_'"))
+    return "holds a space" if bad == " " else f"holds '{bad}'"
+
+
+def as_word(name: str) -> str:
+    """`name` made one word of the rules language, for a hint: 'cards drawn#2' -> 'cards_drawn_2'."""
+    word = re.sub(r"[^\w']+", "_", name).strip("_") or "name"
+    return word if WORD.fullmatch(word) else "_" + word
+
+
+def printed_fault(name: str) -> str | None:
+    """What makes `name` no name as printed (a class, a tag): a control character; any other
+    text is one (accents, spaces, apostrophes, as a card prints it)."""
+    return _control(name) if name else "is empty"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..diagnostics import ContentError, Position
 from ..engine import machine as vm
 from ..engine.library import EXPORTED
+from ..engine.limits import TEXT_BUDGET
 from ..engine.specs import ChooseSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
 from ..language import nodes as N
@@ -60,7 +61,15 @@ class Compiler(NativeBlocks):
             return lambda st, fr: s
 
         def render(st, fr):
-            return "".join(p if isinstance(p, str) else vm.label_of(st, p(st, fr)) for p in parts)
+            # a text has a budget of work of its own (engine.limits.TEXT_BUDGET): whether a
+            # text is rendered (for a trace, for a person) never changes how the game goes
+            saved, st.fuel = st.fuel, TEXT_BUDGET
+            try:
+                return "".join(p if isinstance(p, str) else vm.label_of(st, p(st, fr)) for p in parts)
+            except (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+                return text  # as written: a text read only when traced must not stop the game
+            finally:
+                st.fuel = saved
         return render
 
     # statements -------------------------------------------------------------
@@ -226,14 +235,14 @@ class Compiler(NativeBlocks):
     def s_Reveal(self, s, ctx):
         ctx.emit_src([f"_v = {self.source(s.what, ctx)}",
                       "if st.trace is not None:",
-                      f"    st.emit('reveal', {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v))"],
+                      f"    st.emit('reveal', {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v) if st.recording() else None)"],
                      s.pos)
 
     def s_Log(self, s, ctx):
         # the text is only rendered for a trace: bots playing thousands of games never read it
         text = self.const(self.label(s.text, s.pos, ctx), "L")
         ctx.emit_src(["if st.trace is not None:",
-                      f"    st.emit('log', {self.const(s.pos, 'P')}, text={text}(st, fr))"], s.pos)
+                      f"    st.emit('log', {self.const(s.pos, 'P')}, text={text}(st, fr) if st.recording() else None)"], s.pos)
 
     def s_Win(self, s, ctx):
         ctx.emit_src([f"vm.win(st, {self.source(s.who, ctx)}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..diagnostics import ContentError, Position, Report
 from .model import (AbilityDef, AttributeDef, BoardDef, CardDef, CounterDef, FunctionDef, GameDef, KeywordDef, OptionDef,
                     ProcedureDef, RulesTestDef, ScenarioDef, ZoneDef)
-from ..names import did_you_mean, fold
+from ..names import as_word, did_you_mean, fold, printed_fault, word_fault
 from .source import PDict, SourceFile, load_file
 from .folders import display_path, exists, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
@@ -134,6 +134,7 @@ class PackLoader:
                 pos=d.pos, file=src.path)
         except (AttributeError, TypeError):
             return None
+        self.check_names(d)
         teams = d.get("teams")
         if isinstance(teams, dict):
             for count, groups in teams.items():
@@ -210,6 +211,53 @@ class PackLoader:
                 defn.functions[name] = FunctionDef(name, params, text, funcs.key_pos.get(name, funcs.pos))
         return defn
 
+    # names ---------------------------------------------------------------
+    def word(self, name, what: str, pos: Position, of: str = "") -> None:
+        """That `name`, declared as `what` (`of` something), is one word of the rules language."""
+        if isinstance(name, str):
+            fault = word_fault(name)
+            if fault is not None:
+                self.report.error(getattr(name, "pos", pos), f"{what} name '{name}'{of} {fault}",
+                                  f"a name is one word of letters, digits, '_' and \"'\", not starting with a "
+                                  f"digit, as the rules write it: e.g. '{as_word(name)}'")
+
+    def printed(self, name, what: str, pos: Position, of: str = "") -> None:
+        """That `name`, a class or tag as printed, holds no control character."""
+        if isinstance(name, str):
+            fault = printed_fault(name)
+            if fault is not None:
+                self.report.error(getattr(name, "pos", pos), f"{what} '{name}'{of} {fault}",
+                                  "a name as printed is text of one line, without control characters")
+
+    def check_names(self, d) -> None:
+        """The names the game file declares: zones, counters, events and the like are words of
+        the rules language (they are also the keys of the state, see engine.keys); classes are
+        text as printed, of one line."""
+        for section, what in (("options", "option"), ("attributes", "attribute"), ("components", "component kind"),
+                              ("zones", "zone"), ("counters", "counter"), ("events", "event"),
+                              ("procedures", "procedure"), ("functions", "function")):
+            table = d.get(section)
+            if isinstance(table, dict):
+                for name in table:
+                    self.word(name, what, _key_pos(table, name, table))
+        for name, args in _dict(d.get("events")).items():
+            for a in _list(args):
+                self.word(a, "argument", getattr(args, "pos", d.pos), f" of event '{name}'")
+        for w in _list(d.get("windows")):
+            self.word(w, "window", d.pos)
+        for section in ("procedures", "functions"):
+            for name, spec in _dict(d.get(section)).items():
+                for p in _list(spec.get("params")) if isinstance(spec, dict) else []:
+                    self.word(p, "parameter", getattr(spec, "pos", d.pos), f" of '{name}'")
+        for name, spec in _items(d.get("attributes")):
+            for v in _list(spec.get("values")):
+                self.printed(v, "value", spec.pos, f" of attribute '{name}'")
+            for value, aliases in _dict(spec.get("aliases")).items():
+                for a in [value] + _list(aliases):
+                    self.printed(a, "alias", spec.pos, f" of attribute '{name}'")
+        for c in _list(d.get("classes")):
+            self.printed(c, "class", d.pos)
+
     # other kinds ---------------------------------------------------------
     def add_cards(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
@@ -233,6 +281,8 @@ class PackLoader:
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
                            key_pos=item.key_pos)
+            for t in _list(item.get("tags")):
+                self.printed(t, "tag", item.pos)
             for text in _list(item.get("abilities")):
                 if isinstance(text, str):
                     card.abilities.append(AbilityDef(text, text.pos))
@@ -262,6 +312,10 @@ class PackLoader:
                     self.report.error(getattr(n["id"], "pos", n.pos), f"duplicate node id '{key}'",
                                       "node ids are unique on a board")
                     continue
+                for t in _list(n.get("tags")):
+                    self.printed(t, "tag", n.pos)
+                if isinstance(n.get("kind"), str):
+                    self.printed(n["kind"], "node kind", n.pos)
                 board.nodes[key] = dict(n)
                 board.nodes[key]["_pos"] = n.pos
         for e in _list(d.get("edges")):
@@ -297,6 +351,11 @@ def _int(value, default):
 
 def _str(value) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _dict(value) -> dict:
+    """A mapping from a file, or nothing when the file holds something else there (the schema says what)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _list(value) -> list:

@@ -25,3 +25,12 @@ MAX_LIST = 1_000_000
 MAX_ZONE = 100_000
 # the most components a pack may declare, copies included
 MAX_COMPONENTS = 250_000
+# the most events a trace records between two decisions: past it one event says how many
+# were left out (the game itself goes on exactly as it would untraced)
+MAX_TRACE_EVENTS = 100_000
+# the budget of work of a text with {expressions} (a log line, a prompt): its own, so that
+# rendering a text for a trace never changes when the game's budget runs out
+TEXT_BUDGET = 100_000
+# a list in a text or a trace event: its first members, and lists in lists this deep
+SHOWN_MEMBERS = 20
+SHOWN_DEPTH = 6

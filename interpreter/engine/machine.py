@@ -10,7 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
-from .limits import MACHINE_BATCH
+from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -28,6 +28,8 @@ def run(st) -> None:
     that everything done without a decision shares (engine.limits)."""
     frames = st.frames
     st.fuel = st.program.step_budget
+    if st.trace is not None:
+        st.trace_mark = len(st.trace)
     batch = MACHINE_BATCH
     n = 0  # operations not yet taken from the budget (counted locally: this loop is hot)
     fr = None
@@ -415,7 +417,7 @@ def _live(st, c) -> bool:
 
 # readable values ----------------------------------------------------------------
 
-def label_of(st, v) -> str:
+def label_of(st, v, depth: int = 0) -> str:
     t = type(v)
     if t is Comp:
         return st.program.comp_card[v].title
@@ -433,11 +435,23 @@ def label_of(st, v) -> str:
     if t is bool:
         return "yes" if v else "no"
     if isinstance(v, (list, tuple)):
-        return ", ".join(label_of(st, x) for x in v)
+        return _shown_list(v, lambda x: label_of(st, x, depth + 1), ", ".join, depth)
     return str(v)
 
 
-def plain(v):
+def _shown_list(v, show, join, depth):
+    """A list as a text or the trace shows it: its first SHOWN_MEMBERS members, and lists in
+    lists down to SHOWN_DEPTH levels (a list of itself made over and over would be
+    exponentially long in full)."""
+    if depth >= SHOWN_DEPTH:
+        return join(["..."])
+    shown = [show(x) for x in v[:SHOWN_MEMBERS]]
+    if len(v) > SHOWN_MEMBERS:
+        shown.append(f"... ({len(v):,} in all)")
+    return join(shown)
+
+
+def plain(v, depth: int = 0):
     """A JSON-ready form of a value, for the trace."""
     t = type(v)
     if t is Comp:
@@ -449,7 +463,7 @@ def plain(v):
     if t is CounterMap:
         return v.name
     if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
+        return _shown_list(v, lambda x: plain(x, depth + 1), list, depth)
     if v is None or isinstance(v, (int, str, float, bool)):
         return v if not isinstance(v, str) else str(v)
     return str(v)

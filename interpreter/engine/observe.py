@@ -58,7 +58,12 @@ def observation(st, seat: int) -> dict:
         if cdef is None:
             continue
         owner = keys.owner_of(key)
-        holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
+        scope = cdef.scope[0]
+        holder = None
+        if owner is not None and scope == "player":
+            holder = Seat(int(owner))
+        elif owner is not None and scope == "team" and keys.is_team_owner(owner):
+            holder = Team(keys.team_of_owner(owner))  # a team's counter is seen as its team may see it
         if may_see(st, cdef.visibility, holder, seat):
             counters[key] = value
     obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import keys
-from .limits import MAX_NUMBER
+from .limits import MAX_NUMBER, MAX_TRACE_EVENTS
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -125,7 +125,7 @@ class Decision:
 class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -147,6 +147,7 @@ class State:
         self.history: list[int] = []
         self.ops = 0
         self.fuel = program.step_budget  # work left before the next decision (engine.limits)
+        self.trace_mark = 0  # the length of the trace at the last decision (engine.limits.MAX_TRACE_EVENTS)
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
@@ -179,6 +180,7 @@ class State:
         s.history = self.history[:]
         s.ops = self.ops
         s.fuel = self.program.step_budget
+        s.trace_mark = 0
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
         s.zv = self.zv[:]
         s.cv = self.cv[:]
@@ -190,9 +192,21 @@ class State:
         return s
 
     # trace -----------------------------------------------------------------
+    def recording(self) -> bool:
+        """Whether the trace still records events before the next decision (MAX_TRACE_EVENTS):
+        past that, texts are not even rendered."""
+        return len(self.trace) - self.trace_mark < MAX_TRACE_EVENTS
+
     def emit(self, kind: str, pos, **fields) -> None:
-        if self.trace is not None:
-            event = {"n": len(self.trace), "type": kind, **fields}
+        trace = self.trace
+        if trace is not None:
+            if len(trace) - self.trace_mark >= MAX_TRACE_EVENTS:
+                # runaway content filling the trace: one event says how many were left out
+                if trace[-1]["type"] != "cut":
+                    trace.append({"n": len(trace), "type": "cut", "left_out": 0})
+                trace[-1]["left_out"] += 1
+                return
+            event = {"n": len(trace), "type": kind, **fields}
             if pos is not None:
                 event["at"] = f"{pos.path}:{pos.line}"
             self.trace.append(event)

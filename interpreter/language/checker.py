@@ -271,11 +271,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                            f"(copies{' for each player' if card.per_player else ''} included), "
                            f"more than {MAX_COMPONENTS:,}",
                            "use fewer copies or fewer cards")
-            key = (card.component, fold(card.id))
+            key = fold(card.id)  # one id, one card, whatever its kind: its abilities' code is named by it
             if key in seen:
                 first = seen[key]
+                kind = f", a {first.component}" if first.component != card.component else ""
                 self.error(card.key_pos.get("id", card.pos),
-                           f"duplicate card id '{card.id}' (first at {first.file}:{first.pos.line})",
+                           f"duplicate card id '{card.id}' (first at {first.file}:{first.pos.line}{kind})",
                            "give each card its own id; use 'copies' for several identical cards")
             else:
                 seen[key] = card

@@ -8,7 +8,8 @@ worth to the seat. Agents never get the state itself.
 
     RandomAgent(seed)   an option drawn uniformly, with its own seeded generator
     GreedyAgent(seed)   one decision ahead on its own score (or the game's
-                        `heuristic:`), ties drawn at random
+                        `heuristic:`), ties drawn at random; while it keeps
+                        the turn, it goes back to a state it has left last
     HumanAgent()        a person at the terminal
 
 Agents draw their randomness from the engine's seeded generator
@@ -23,6 +24,19 @@ generator, and the copy's random generator is reseeded from it, so draws,
 shuffles and dice inside the lookahead are not the real ones. What remains
 known is which components lie in which hidden zone (a copy never swaps cards
 between two hidden zones), and the lookahead knows the rules exactly.
+
+Cycles: a lookahead of one decision cannot tell that two free actions undo
+each other (put a thing somewhere, take it back), nor that ending the turn
+is better than acting forever when ending it loses the game. So while a
+seat makes decision after decision with no other seat deciding in between,
+the greedy agent remembers each state it decided in (`Seen`: the state's
+`signature`, what the seat sees of it), and an option whose outcome is one
+of them comes after every option that leads somewhere new. When every option
+leads back, it takes the one whose outcome it decided in the fewest times:
+each state the turn can reach is then reached in turn, so if the rules let
+the turn end, it ends. What it remembers is what the seat has seen, compared
+exactly: the agent stays deterministic. Where no option leads back it plays
+as the plain one-decision-ahead agent, drawing the same random numbers.
 """
 from __future__ import annotations
 
@@ -30,9 +44,10 @@ import sys
 import weakref
 from typing import Protocol
 
+from ..engine import keys
 from ..engine.observe import may_see
 from ..engine.state import GameFault
-from ..engine.values import Rng, seed_for
+from ..engine.values import Rng, Seat, seed_for
 from ..names import did_you_mean
 from .narrate import render_observation
 
@@ -44,11 +59,13 @@ class Quit(Exception):
 class SeatView:
     """What the agent of one seat may see and do. It hides the state it wraps."""
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_state", "seat", "_base", "_after")
 
     def __init__(self, state, seat: int):
         self._state = state
         self.seat = int(seat)
+        self._base = None  # the determinised copy of the last lookahead
+        self._after = None  # the copies of the last lookahead, one per option
 
     # what the seat sees ---------------------------------------------------------
     def observation(self) -> dict:
@@ -72,6 +89,20 @@ class SeatView:
         return self._state.n
 
     @property
+    def decisions(self) -> int:
+        """How many decisions the game has had so far (by every seat)."""
+        return len(self._state.history)
+
+    def seen(self, action: int | None = None) -> "Seen":
+        """What the seat sees of the state now, or (given an option) of the state that option
+        led to in the last lookahead: a value equal for two states it cannot tell apart."""
+        if action is None:
+            return Seen(self._base if self._base is not None else self._state.clone(), self.seat)
+        if self._after is None:
+            raise ValueError("no lookahead was made from this view")
+        return Seen(self._after[action], self.seat)
+
+    @property
     def program(self):
         """The compiled game's static tables (titles, zones, counters): no state in it."""
         return self._state.program
@@ -92,8 +123,9 @@ class SeatView:
 
         A fault of the rules while looking ahead raises LookaheadFault naming the option.
         """
-        base = self.determinised(rng)
+        base = self._base = self.determinised(rng)
         values = []
+        after = self._after = []
         for a in self.legal_actions():
             s = base.clone()
             try:
@@ -101,7 +133,96 @@ class SeatView:
             except GameFault as exc:
                 raise LookaheadFault(a, exc) from None
             values.append(evaluate(s, self.seat))
+            after.append(s)
         return values
+
+
+def signature(st, seat: int):
+    """The state as seat `seat` sees it, hashable: the contents of the zones it may see (of
+    the others, how many components they hold), the counters it may see that differ from
+    their starting value, attributes set, tags, taps, used actions, and the decision
+    pending: who makes it, where in the rules, and for the seat itself its options."""
+    program = st.program
+    zones = []
+    for key, comps in st.zones.items():
+        if comps:
+            if may_see(st, program.zone_def(key).visibility, program.zone_holder(key), seat):
+                zones.append((key, tuple(comps)))
+            else:
+                zones.append((key, len(comps)))
+    shown = _shown_counters(program, st.n, seat)
+    counters = []
+    for key, value in st.counters.items():
+        keep = shown.get(key)
+        if keep is None:
+            keep = shown[key] = _counter_shown(st, key, seat)
+        if keep is not False and value != keep:
+            counters.append((key, value))
+    d = st.pending
+    if d is None:
+        pending = (None, st.winners)
+    elif int(d.player) == seat:
+        # rendered here and not kept: a copy may share its decision with the real state
+        pending = (seat, d.pos, tuple(d.labels if d.labels is not None else d.render(st, d)))
+    else:
+        pending = (int(d.player), d.pos)
+    return (frozenset(zones), frozenset(counters), frozenset((c, n, repr(v)) for (c, n), v in st.over.items()),
+            frozenset((c, frozenset(t)) for c, t in st.tags.items()), frozenset(st.tapped), frozenset(st.used),
+            pending)
+
+
+class Seen:
+    """What a seat saw of one state, to remember it. Two are equal when their states have
+    the same `signature`; that is worked out only when a quick sketch of the two (who
+    decides where, among how many options, and the total of the counters) is the same."""
+
+    __slots__ = ("sketch", "_state", "_seat", "_full", "_hash")
+
+    def __init__(self, st, seat: int):
+        d = st.pending
+        self.sketch = ((int(d.player), d.pos, len(d.entries)) if d is not None else (None, st.winners),
+                       sum(st.counters.values()))
+        self._state = st  # a copy of its own, dropped once the signature is made
+        self._seat = seat
+        self._full = None
+        self._hash = hash(self.sketch)
+
+    def full(self):
+        if self._full is None:
+            self._full = signature(self._state, self._seat)
+            self._state = None
+        return self._full
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return (type(other) is Seen and self._hash == other._hash and self.sketch == other.sketch
+                and self.full() == other.full())
+
+
+_SHOWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_ALWAYS = object()  # differs from every value
+
+
+def _shown_counters(program, players: int, seat: int) -> dict:
+    """Per counter key, for one seat at a number of players (which makes the teams): False
+    when hidden from it, else the value it starts at (a supply: _ALWAYS)."""
+    per_seat = _SHOWN.get(program)
+    if per_seat is None:
+        per_seat = _SHOWN[program] = {}
+    return per_seat.setdefault((players, seat), {})
+
+
+def _counter_shown(st, key: str, seat: int):
+    if keys.is_supply(key):
+        return _ALWAYS  # a supply is kept from the start: its value is always compared
+    cdef = st.program.defn.counters.get(keys.name_of(key))
+    if cdef is None:
+        return False
+    owner = keys.owner_of(key)
+    holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
+    return cdef.initial if may_see(st, cdef.visibility, holder, seat) else False
 
 
 class LookaheadFault(Exception):
@@ -137,22 +258,47 @@ class GreedyAgent:
     comes first, one that loses it last; then the seat's score, or the game's
     `heuristic:` expression of player `p` when the game defines one. Ties are
     broken with the agent's own generator.
+
+    While no other seat decides, an option that leads back to a state the
+    agent has already decided in comes after those that do not (see the
+    module doc): two actions that undo each other are not taken in turn
+    forever.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
+        self.visits: dict = {}  # Seen -> decisions made in that state, since another seat decided
+        self.last = None  # (seat, the game's decisions) when this agent last decided
 
     def act(self, view: SeatView) -> int:
+        n = view.decisions
+        if self.last != (view.seat, n - 1):
+            self.visits.clear()  # another seat decided since (or another game): a new run
+        self.last = (view.seat, n)
         actions = view.legal_actions()
         if len(actions) == 1:
+            self._visit(view.seen())
             return actions[0]
         evaluate = evaluator(view.program)
         values = view.lookahead(evaluate, self.rng)
+        self._visit(view.seen())
         best = max(values)
         ties = [a for a, v in zip(actions, values) if v == best]
+        pick = ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
+        visits = self.visits
+        if view.seen(pick) not in visits:
+            return pick  # the common case: the plain greedy choice leads somewhere new
+        # it leads back: the option whose outcome was decided in the fewest times, then the best
+        backs = [visits.get(view.seen(a), 0) for a in actions]
+        least = min(backs)
+        best = max(v for v, b in zip(values, backs) if b == least)
+        ties = [a for a, v, b in zip(actions, values, backs) if b == least and v == best]
         return ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
+
+    def _visit(self, here: "Seen") -> None:
+        self.visits[here] = self.visits.get(here, 0) + 1
 
 
 _EVALUATORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -328,6 +328,8 @@ class Narrator:
             return f"  (failed: {ev['text']})"
         if t == "signal":
             return None
+        if t == "cut":
+            return f"  ({ev.get('left_out', 0):,} more events without a decision, not recorded)"
         if t == "win":
             winners = [p - 1 for p in ev.get("players") or []]
             return f"== {winners_text(winners, seat)} ==" if winners else "== no winner =="

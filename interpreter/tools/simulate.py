@@ -119,9 +119,10 @@ def _credits(state) -> list:
         if program.comp_owner[c] is not None:
             continue  # a piece each player owns a copy of (a pawn, a worker), not a card of the game
         owner = keys.owner_of(key)
-        if owner is None:
-            continue
-        if keys.is_team_owner(owner):
+        scope = program.defn.counters[keys.name_of(key)].scope[0]
+        if owner is None or scope not in ("player", "team"):
+            continue  # read by the counter's scope: a node may be named 't1' or '3'
+        if scope == "team":
             team = keys.team_of_owner(owner)
             seats = [s for s in range(state.n) if program.team_of(state.n)[s] == team]
         else:

@@ -3,6 +3,7 @@ and on thousands of damaged copies of them, valid exactly when jsonschema finds 
 from __future__ import annotations
 
 import copy
+import re
 from functools import lru_cache
 import random
 
@@ -103,3 +104,38 @@ def test_a_keyword_not_handled_leaves_the_schema_to_jsonschema():
         V._compile({"type": "array", "uniqueItems": True}, {}, {})
     with pytest.raises(V._Unsupported):
         V._compile({"$ref": "other.json#/x"}, {}, {})
+
+
+def _patterns(node):
+    """Every pattern of a schema: those of values ('pattern') and of keys ('patternProperties')."""
+    if isinstance(node, dict):
+        if isinstance(node.get("pattern"), str):
+            yield node["pattern"]
+        yield from node.get("patternProperties", {})
+        for v in node.values():
+            yield from _patterns(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _patterns(v)
+
+
+# One value each pattern of the schemas takes: an identifier, a rule ID, a player count.
+_SAMPLES = ["ok-id", "SX-NEG-3", "2"]
+
+
+@pytest.mark.parametrize("kind", V.KINDS)
+def test_every_pattern_matches_a_whole_value_not_a_value_before_a_line_break(kind):
+    """A JSON Schema pattern is searched, not matched, and Python's '$' also matches before a
+    final line feed: 'ok-id\\n' must not pass for the identifier 'ok-id', nor a pattern accept
+    a value it matches only in part."""
+    patterns = set(_patterns(V.schema(kind)))
+    for p in patterns:
+        taken = [s for s in _SAMPLES if re.search(p, s)]
+        assert taken, f"no sample value for the pattern {p!r}"
+        for s in taken:
+            for bad in (s + "\n", s + "\n\n", "\n" + s, s + " ", s + "\x00", "x y " + s):
+                assert re.search(p, bad) is None, (p, bad)
+    for data in [d for k, d in documents() if k == kind and isinstance(d.get("id"), str)][:1]:
+        bad = {**data, "id": data["id"] + "\n"}  # both checks refuse it, the quick one and jsonschema
+        assert V.validator(kind).is_valid(data) and not V.validator(kind).is_valid(bad)
+        assert not V.quick_check(kind)(bad)

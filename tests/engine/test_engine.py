@@ -11,7 +11,7 @@ import interpreter
 from interpreter import LoadError
 from interpreter.engine.state import GameFault
 
-from gamekit import CARDS, make_game, source_line
+from gamekit import CARDS, GAME as GAME_TEMPLATE, make_game, source_line
 
 def test_runaway_loop_is_stopped_naming_itssource_line(tmp_path):
     game = make_game(tmp_path, "game: |\n  repeat:\n    add 1 to ticks\n")
@@ -248,3 +248,18 @@ def test_out_of_play_holders_and_owned_pieces_on_the_board(tmp_path):
     seen = st.observation(0)["zones"][f"secret#{int(one)}"]
     assert seen["count"] == 2 and [x["card"] for x in seen["yours"]] == ["pawn"]
     assert seen["yours"][0]["id"] == int(pawn0)
+
+
+def test_a_team_counter_seen_only_by_its_team(tmp_path):
+    import gamekit
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    text = GAME_TEMPLATE.format(procedures="  game: |\n    gain 2 gems to players[1]\n")
+    (folder / "game.yaml").write_text(text.replace("gems: {scope: team}", "gems: {scope: team, visibility: owner}"),
+                                      encoding="utf-8")
+    (folder / "cards.yaml").write_text(gamekit.CARDS, encoding="utf-8")
+    st = interpreter.load(str(folder)).new_state(players=4)
+    team_one = [k for k in st.counters if k.startswith("gems#")]
+    assert team_one and st.counters[team_one[0]] == 2
+    # seats 1 and 3 form the first team: they see its gems; seats 2 and 4 do not
+    assert [team_one[0] in st.observation(seat)["counters"] for seat in range(4)] == [True, False, True, False]

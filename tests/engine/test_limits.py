@@ -113,3 +113,28 @@ def test_work_within_the_budget_runs(tmp_path):
     game.program.step_budget = BUDGET
     st = game.new_state(players=2)
     assert st.counters["ticks"] == 100 + 49
+
+
+def test_a_traced_runaway_keeps_a_bounded_trace(tmp_path):
+    from interpreter.engine.limits import MAX_TRACE_EVENTS
+    game = make_game(tmp_path, "game: |\n  let l = range(1, 1000)\n  while true:\n    log \"{l}\"\n")
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2, trace=True)
+    trace = err.value.state.trace
+    assert "runaway rules" in err.value.message
+    assert len(trace) <= MAX_TRACE_EVENTS + 2  # the start, the events kept, one that says what was left out
+    assert trace[-1]["type"] == "cut" and trace[-1]["left_out"] > 0
+    assert trace[-2]["type"] == "log" and trace[-2]["text"].endswith("... (1,000 in all)")
+
+
+def test_a_text_read_only_when_traced_never_changes_the_game(tmp_path):
+    # the log's expression would run the game's budget out; rendered with a budget of its own, it
+    # shows as written, and traced and untraced games end alike
+    procs = ("game: |\n  log \"{count(each a in range(1, 1000) where count(each b in range(1, 1000) where b > a) > 0)}\"\n"
+             "  add 1 to ticks\n  win players[1]\n")
+    game = make_game(tmp_path, procs)
+    game.program.step_budget = BUDGET
+    traced, untraced = game.new_state(players=2, trace=True), game.new_state(players=2)
+    assert traced.returns() == untraced.returns() == [1, -1]
+    logs = [e["text"] for e in traced.trace if e["type"] == "log"]
+    assert logs == ["{count(each a in range(1, 1000) where count(each b in range(1, 1000) where b > a) > 0)}"]

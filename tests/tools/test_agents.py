@@ -1,19 +1,21 @@
 """Agents see only what their seat may see; random and greedy bots are seeded
-and reproducible; greedy looks one decision ahead; the human agent reads a
-number at the terminal, re-asks on bad input and quits cleanly."""
+and reproducible; greedy looks one decision ahead and does not go round in
+circles; the human agent reads a number at the terminal, re-asks on bad input
+and quits cleanly."""
 from __future__ import annotations
 
 import io
+import textwrap
 from functools import lru_cache
 
 import pytest
 
 import interpreter
 from interpreter.tools.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
-                                make_agent, parse_agents)
+                                make_agent, parse_agents, signature)
 from interpreter.engine.values import Rng
 
-from gamekit import FIXTURES
+from gamekit import FIXTURES, make_game
 
 
 @lru_cache(maxsize=None)
@@ -116,6 +118,152 @@ def test_greedy_beats_random_at_envoys():
         st = play(g, 2, seed, [GreedyAgent(seed), RandomAgent(seed)])
         wins += 1 if st.winners == (0,) else 0
     assert wins > 35
+
+
+# cycles of free actions --------------------------------------------------------------------
+
+# Player 1 holds a safe: storing a coin in it and taking it back are free actions of their
+# turn, and ending the turn ends the game, which player 2 wins (they have a point, player 1
+# none). Looking one decision ahead, ending loses and the two free actions do not: a plain
+# greedy bot stores and takes back forever.
+SAFE_GAME = textwrap.dedent("""\
+    game: |
+      move card("safe") to players[1].table
+      gain COINS coins to players[1]
+      score 1 to players[2]
+      call turn(players[1])
+      if players[1].points > players[2].points:
+        win players[1]
+      else:
+        win players[2]
+    turn:
+      params: [player]
+      acting: player
+      body: |
+        repeat:
+          choose by you "Your turn":
+            option actions during main
+            option "End your turn":
+              break
+    """)
+
+SAFE_CARDS = textwrap.dedent("""\
+    kind: cards
+    game: tiny
+    cards:
+      - id: safe
+        title: Safe
+        abilities:
+          - |
+            action "Store a coin" during main cost pay 1 coins:
+              add 1 to self.tokens
+          - |
+            action "Take back a coin" during main if self.tokens > 0:
+              remove 1 from self.tokens
+              gain 1 coins
+    """)
+
+
+def safe_game(tmp_path, coins: int):
+    return make_game(tmp_path, SAFE_GAME.replace("COINS", str(coins)), SAFE_CARDS)
+
+
+class PlainGreedy:
+    """The best option one decision ahead, ties to the first: greedy without a memory."""
+
+    def act(self, view):
+        values = view.lookahead(evaluator(view.program), Rng(0))
+        return values.index(max(values))
+
+
+def play_capped(st, agents, cap):
+    """Play until the end or `cap` decisions; returns the state and the labels chosen."""
+    chosen = []
+    while not st.is_terminal() and len(st.history) < cap:
+        p = st.current_player
+        a = agents[p].act(SeatView(st, p))
+        chosen.append(st.action_label(a))
+        st.apply(a)
+    return st, chosen
+
+
+@pytest.mark.parametrize("coins", [1, 3])
+def test_greedy_ends_a_turn_rather_than_undo_and_redo_forever(tmp_path, coins):
+    g = safe_game(tmp_path, coins)
+    trapped, chosen = play_capped(g.new_state(players=2, seed=1), [PlainGreedy(), PlainGreedy()], 500)
+    assert not trapped.is_terminal()  # the trap is real: without a memory, no end
+    assert set(chosen[-4:]) == {"Store a coin", "Take back a coin"}
+    st, chosen = play_capped(g.new_state(players=2, seed=1), [GreedyAgent(1), GreedyAgent(2)], 500)
+    assert st.is_terminal() and st.winners == (1,)
+    # it stored every coin (each storing led somewhere new), then ended its turn
+    assert chosen == ["Store a coin"] * coins + ["End your turn"]
+    assert st.counters["coins#0"] == 0
+
+
+def test_greedy_goes_back_to_the_least_visited_state_when_every_option_goes_back(tmp_path):
+    # no way out of the turn: the bot sweeps every state again and again rather than
+    # bounce between two (with 0 or 6 coins a single option is left: the engine takes it)
+    g = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          gain 3 coins to players[1]
+          repeat:
+            choose by players[1] "Move":
+              option "Spend one" if players[1].coins > 0:
+                pay 1 from players[1].coins
+              option "Get one back" if players[1].coins < 6:
+                gain 1 coins to players[1]
+        """))
+    for seed in range(5):
+        st = g.new_state(players=2, seed=seed)
+        agent = GreedyAgent(seed)
+        seen = []
+        for _ in range(80):
+            st.apply(agent.act(SeatView(st, 0)))
+            seen.append(st.counters["coins#0"])
+        assert all(set(seen[i:i + 20]) == {1, 2, 3, 4, 5} for i in range(len(seen) - 20))
+
+
+def test_greedy_with_a_memory_is_reproducible(tmp_path):
+    g = safe_game(tmp_path, 3)
+    runs = [play_capped(g.new_state(players=2, seed=5), [GreedyAgent(7), GreedyAgent(8)], 100)[1]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_greedy_plays_as_before_where_no_option_goes_back():
+    # at envoys no option of a seat's run of decisions leads back: the memory changes nothing
+    g = game("envoys")
+
+    class Unchanged(GreedyAgent):
+        def act(self, view):
+            self.visits.clear()  # forget: the plain greedy choice
+            self.last = None
+            return super().act(view)
+
+    for seed in (3, 8):
+        a = play(g, 3, seed, [GreedyAgent(s) for s in range(3)])
+        b = play(g, 3, seed, [Unchanged(s) for s in range(3)])
+        assert a.history == b.history and a.is_terminal()
+
+
+def test_signature_is_what_the_seat_sees():
+    g = game("envoys")
+    st = g.new_state(players=2, seed=2)
+    view = SeatView(st, 0)
+    copy = view.determinised(Rng(5))
+    assert copy.zones["deck"] != st.zones["deck"]
+    assert signature(copy, 0) == signature(st, 0)  # the hidden order is not part of it
+    moved = st.clone()
+    moved.zones["hand#0"].reverse()
+    assert signature(moved, 0) != signature(st, 0)  # the order of its own hand is
+    assert signature(moved, 1) == signature(st, 1)  # which the other seat does not see
+    assert view.seen() == view.seen() and view.seen().full() == signature(st, 0)
+    view.lookahead(evaluator(g.program), Rng(1))
+    assert view.seen() == SeatView(st, 0).seen()  # from the lookahead's copy: the same
+    after = st.clone()
+    after.apply(0)
+    assert view.seen(0).full() == signature(after, 0)
+    assert view.seen(0) == SeatView(after, 0).seen() != view.seen()
 
 
 def test_parse_agents():

@@ -152,6 +152,12 @@ CASES = [
         "schema_empty_cards.yaml:3:8: error: cards: expected at least 1 item"]),
     ("schema_bad_id_pattern.yaml", 1, [
         "schema_bad_id_pattern.yaml:4:9: error: cards[0].id: 'Corpus Card' is not a valid identifier"]),
+    ("names_id_trailing_newline.yaml", 1, [  # a pattern matches the whole id, not the id before a newline
+        "names_id_trailing_newline.yaml:4:9: error: cards[0].id: 'corpus-card\\x0a' is not a valid identifier",
+        "    hint: identifiers use lower-case letters, digits, '-' and '_', e.g. 'fille-de-joie'",
+        "names_id_trailing_newline.yaml:6:13: error: cards[0].rules[0]: 'SX-NEG-3\\x0a' is not a rule ID"]),
+    ("names_node_id_trailing_newline.yaml", 1, [
+        "names_node_id_trailing_newline.yaml:5:10: error: nodes[0].id: 'north\\x0a' is not a valid identifier"]),
     ("schema_copies_zero.yaml", 1, [
         "schema_copies_zero.yaml:6:13: error: cards[0].copies: expected a number at least 1, found 0"]),
     ("duplicate_card_id.yaml", 1, [
@@ -319,6 +325,26 @@ CASES = [
         "game_errors/game.yaml:20:5: error: event 'drawn' takes 1 argument, got 0",
         "game_errors/game.yaml:22:24: error: syntax error: unexpected end of line; expected ':' "
         "(in the 'if' statement)"]),
+    ("names_separators", 1, [  # names that would share the state's storage with others
+        "names_separators/game.yaml:10:3: error: zone name 'hand#0' holds '#'",
+        "    hint: a name is one word of letters, digits, '_' and \"'\", not starting with a digit, "
+        "as the rules write it: e.g. 'hand_0'",
+        "names_separators/game.yaml:14:3: error: counter name 'gems#spent' holds '#'",
+        "names_separators/game.yaml:15:3: error: counter name '$coins' holds '$'",
+        "names_separators/game.yaml:18:3: error: event name 'end|1' holds '|'",
+        "    hint: a name is one word of letters, digits, '_' and \"'\", not starting with a digit, "
+        "as the rules write it: e.g. 'end_1'"]),
+    ("names_control_characters", 1, [  # shown escaped; the title keeps its unicode
+        "names_control_characters/game.yaml:7:32: error: value 'Pique\\x00' of attribute 'suit' holds a control "
+        "character (U+0000)",
+        "    hint: a name as printed is text of one line, without control characters",
+        "names_control_characters/game.yaml:8:11: error: class 'Tour\\u202eruoT' holds a control character (U+202E)",
+        "names_control_characters/game.yaml:10:3: error: zone name 'deck\\x00' holds a control character (U+0000)",
+        "names_control_characters/game.yaml:11:11: error: window name 'main\\x0a' holds a control character (U+000A)"]),
+    ("names_card_id_two_kinds", 1, [
+        "names_card_id_two_kinds/tokens.yaml:5:5: error: duplicate card id 'same' "
+        "(first at names_card_id_two_kinds/cards.yaml:4, a card)",
+        "    hint: give each card its own id; use 'copies' for several identical cards"]),
     ("game_missing_game_procedure", 1, [
         "game_missing_game_procedure/game.yaml:4:10: error: players.min (4) is more than players.max (2)",
         "game_missing_game_procedure/game.yaml:1:1: error: the game has no procedure 'game'"]),
