@@ -343,8 +343,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     def ability(self, tree, names: dict, owner=None) -> None:
         if isinstance(tree, N.PhraseAbility):
-            if owner is not None:
-                self.match_phrase(tree.phrase, params=owner.params)
+            use = self.match_phrase(tree.phrase, params=owner.params) if owner is not None else None
+            # a keyword written as keywords only is reported at the last of the chain (or as a cycle)
+            if use is not None and not all(isinstance(t, N.PhraseAbility) for t in use.keyword.trees):
+                # the compiler expands the keywords printed on cards, one level: a keyword
+                # written as another would do nothing in play
+                self.error(tree.pos, f"keyword '{owner.name}' is written as another keyword; it would do nothing",
+                           "write its ability out: 'when EVENT: ...' or 'action \"LABEL\": ...', as the other "
+                           "keyword's definition does")
             return
         if isinstance(tree, N.Trigger):
             names = dict(names)

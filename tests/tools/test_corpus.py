@@ -291,6 +291,8 @@ CASES = [
     ("break_outside_loop.yaml", 1, [
         "break_outside_loop.yaml:10:11: error: 'break' outside a loop"]),
     # -- keywords defined in terms of themselves -------------------------------------------------
+    ("keyword_as_another_keyword.yaml", 1, [
+        "keyword_as_another_keyword.yaml:5:15: error: keyword 'Double Geôlier' is written as another keyword; it would do nothing"]),
     ("keyword_self_reference_plain.yaml", 1, [
         "keyword_self_reference_plain.yaml:4:14: error: keyword 'Écho' is defined in terms of itself"]),
     ("keyword_self_reference.yaml", 1, [
