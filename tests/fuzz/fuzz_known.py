@@ -40,6 +40,10 @@ RULES = [
     ("budget", ("exception",), r"OverflowError: Python int too large to convert to C ssize_t"
                                r".*language/builtins\.py"),
     ("budget", ("memory", "hang"), r"hostile/(growing_value|huge_count|runaway_loop|recursion|huge_literal)"),
+    # loops of loops: 20 'for each' nested run 2**20 rounds and more, none counted by the budget
+    ("budget", ("hang",), r"hostile/nested_blocks .*'for each p in players:'"),
+    # a name holding '#' makes keys that split wrong ('co#ins#0' is read as counter 'co')
+    ("separators", ("invariant", "exception"), r"hostile/odd_names a \w+ named '[^']*[#$|][^']*'"),
     ("many-statements", ("memory", "hang"), r"hostile/many_statements"),
     ("many-diagnostics", ("hang",), r"diagnostics\.py.*(render_text|sorted|sort_key|source_line|lines_of)"),
 ]
