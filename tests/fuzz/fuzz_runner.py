@@ -38,7 +38,6 @@ import ctypes
 import multiprocessing
 import os
 import random
-import resource
 import shutil
 import signal
 import tempfile
@@ -50,6 +49,11 @@ from functools import lru_cache
 from multiprocessing.connection import wait
 from pathlib import Path
 
+try:
+    import resource
+except ImportError:  # not POSIX: the workers cannot be limited, and the fuzz tests are skipped
+    resource = None
+
 import interpreter
 from interpreter import GameFault, LoadError
 from interpreter.content.folders import shipped_games
@@ -60,6 +64,7 @@ from fuzz_hostile import benign, hostile
 from fuzz_mutations import mutant
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
+CAN_FORK = "fork" in multiprocessing.get_all_start_methods() and resource is not None
 FAILURES = ("exception", "no position", "internal error", "warning", "invariant", "hang", "memory", "crash")
 
 

@@ -21,6 +21,8 @@ import pytest
 import fuzz_runner as R
 from fuzz_known import ISSUES, known_issue
 
+pytestmark = pytest.mark.skipif(not R.CAN_FORK, reason="the fuzz driver forks its workers and limits them (POSIX)")
+
 SEED = 1
 CASES = int(os.environ.get("REGLES_FUZZ_CASES", "150"))
 SLOW_CASES = 3000

@@ -35,6 +35,8 @@ import fuzz_runner as R
 from fuzz_known import ISSUES
 from fuzz_mutations import Case
 
+pytestmark = pytest.mark.skipif(not R.CAN_FORK, reason="the fuzz driver forks its workers and limits them (POSIX)")
+
 CORPUS = Path(__file__).resolve().parent / "corpus"
 LIMITS = R.Limits(cpu_seconds=3)
 EXPECTS = ("errors", "refused", "plays", "clean")

@@ -20,6 +20,8 @@ from fuzz_mutations import OPERATIONS, mutant, shipped_files
 from interpreter import LoadError
 from interpreter.diagnostics import Position, Report
 
+pytestmark = pytest.mark.skipif(not R.CAN_FORK, reason="the fuzz driver forks its workers and limits them (POSIX)")
+
 QUICK = R.Limits(cpu_seconds=2, games=1, decisions=50)
 
 
