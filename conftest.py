@@ -6,6 +6,10 @@ tools; tests/games for the shipped games, tests/docs for the documentation.
 Every `kind: rules-test` file under content/*/ is collected; each of its tests
 is one item carrying the pytest marker `rule(...)` with the rule IDs it
 checks, so that ../shared/tools/rule_coverage.py counts it.
+
+Tests marked `slow` (the long fuzz runs of tests/fuzz) are skipped unless asked
+for, with `--slow` or with a `-m` expression naming them (`-m slow`), so that
+the plain `python -m pytest` stays short.
 """
 from __future__ import annotations
 
@@ -20,8 +24,22 @@ CONTENT = ROOT / "content"
 sys.path.insert(0, str(ROOT / "tests"))  # what the tests share (tests/gamekit.py)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the tests marked slow (long fuzz runs)")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "rule(*ids): rule IDs this test checks")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--slow") or "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow or -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,81 @@
+"""Large fuzz runs: thousands of mutants of the shipped content and hostile programs.
+
+    python bench/fuzz.py --cases 3000 --seed 1                 # a run, with its figures
+    python bench/fuzz.py --cases 3000 --seed 1 --out run.json  # and every outcome, as JSON
+    python bench/fuzz.py --show 1:17 --dump /tmp/case          # one case: what it is, and its game folder
+
+Case i of a run seeded S is remade from "S:i" alone (see tests/fuzz/), so a
+failure found here is replayed with --show and turned into a corpus entry of
+tests/fuzz/corpus/. The default test suite runs a small budget of the same
+cases (tests/fuzz/test_fuzz_cases.py); `python -m pytest -m slow` a larger one.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fuzz")]
+
+import fuzz_runner as R  # noqa: E402  (the path is set just above)
+from fuzz_hostile import hostile  # noqa: E402
+from fuzz_mutations import mutant  # noqa: E402
+
+
+def case_named(name: str, hostile_share: int):
+    seed, index = (int(x) for x in name.split(":"))
+    return hostile(seed, index) if index % hostile_share == hostile_share - 1 else mutant(seed, index)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="first case index (to split a run)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--cpu", type=int, default=10, help="CPU seconds per case")
+    ap.add_argument("--memory", type=int, default=1500, help="MB of memory per case")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--decisions", type=int, default=300)
+    ap.add_argument("--hostile-share", type=int, default=4, help="every Nth case is a hostile program")
+    ap.add_argument("--out", help="write every outcome as JSON here")
+    ap.add_argument("--show", help="a case SEED:INDEX: print what it is and run it")
+    ap.add_argument("--dump", help="with --show: write the case's game folder here")
+    args = ap.parse_args(argv)
+    limits = R.Limits(args.cpu, args.memory, args.games, args.decisions)
+    if args.show:
+        case = case_named(args.show, args.hostile_share)
+        print(case.describe())
+        if args.dump:
+            R.write_case(case, Path(args.dump))
+            print(f"written to {args.dump}")
+        (out,) = R.run_cases([case], limits, workers=1)
+        print(json.dumps(asdict(out), indent=2, ensure_ascii=False))
+        return 0
+    cases = [case_named(f"{args.seed}:{i}", args.hostile_share) for i in range(args.start, args.start + args.cases)]
+    t0 = time.monotonic()
+    done = [0]
+
+    def progress(out):
+        done[0] += 1
+        if out.failure:
+            print(out.line(), flush=True)
+        if done[0] % 100 == 0:
+            print(f"... {done[0]}/{len(cases)} in {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    outcomes = R.run_cases(cases, limits, args.workers, progress)
+    figures = R.summary(outcomes)
+    figures["seconds"] = round(time.monotonic() - t0)
+    print(json.dumps(figures, indent=2))
+    if args.out:
+        Path(args.out).write_text(json.dumps({"figures": figures, "outcomes": [asdict(o) for o in outcomes]},
+                                             indent=1, ensure_ascii=False), encoding="utf-8")
+    return 1 if figures["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
