@@ -29,6 +29,8 @@ _LOOPS = (N.For, N.Repeat, N.While)
 MAX_LOOPS = 16
 # the most branches and loops nested in one native block (Python indents 100 levels at most)
 MAX_NESTING = 64
+# the most branches of one native 'if' (Python's compiler recurses once per 'elif')
+MAX_BRANCHES = 100
 
 
 def nesting(body) -> tuple:

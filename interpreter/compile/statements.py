@@ -23,7 +23,7 @@ from . import assemble
 from .assemble import Flow
 from .context import Ctx, Effect
 from .expressions import ExprGen, Scope, Source
-from .native import NativeBlocks
+from .native import MAX_BRANCHES, NativeBlocks
 
 
 class Compiler(NativeBlocks):
@@ -325,7 +325,7 @@ class Compiler(NativeBlocks):
         ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, Flow.BRANCH)
 
     def s_If(self, s, ctx):
-        if self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
+        if len(s.branches) <= MAX_BRANCHES and self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
             self.native_if(s, ctx)
             return
         ends = []

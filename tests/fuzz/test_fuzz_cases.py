@@ -57,8 +57,9 @@ def test_the_cases_reach_every_stage(outcomes):
     assert all(o.errors > 0 for o in outcomes if o.stage == "load error")
 
 
-@pytest.mark.xfail(reason="the known issues of fuzz_known.py, until they are mended", strict=False)
 def test_no_case_fails_at_all(outcomes):
+    """The default cases no longer meet any known issue either (those left are found by the
+    slow run only: a procedure of 20,000 statements, a text of 300,000 errors)."""
     failed = [o for o in outcomes if o.failure]
     issues = sorted({ISSUES[known_issue(o)] for o in failed if known_issue(o)})
     assert not failed, "known issues:\n  " + "\n  ".join(issues) + "\n" + _listed(failed)
