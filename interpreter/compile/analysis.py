@@ -27,8 +27,7 @@ class Analysis:
         self._nodes = None
         self._tagged = None
         self._sets = None
-        self._traits: dict = {}
-        self._reads: dict = {}
+        self._traits: dict | None = None  # every game function's (pure, contextual, reads)
         self._owns: dict = {}
 
     def statement_nodes(self) -> list:
@@ -73,35 +72,48 @@ class Analysis:
         """(pure, contextual) of game function `name`: pure when it draws no random value
         (directly or through the functions it calls); contextual when it reads self, you
         or cause."""
-        known = self._traits.get(name)
-        if known is None:
-            own = [self._own(g)[0] for g in self._called_from(name)]
-            known = self._traits[name] = (all(p for p, _ in own), any(c for _, c in own))
-        return known
+        pure, contextual, _ = self._gathered()[name]
+        return pure, contextual
 
     def function_reads(self, name: str) -> frozenset:
         """What game function `name` reads of the state, through the functions it calls, as
         the version counters it depends on (see EVERYTHING); all of them when unsure."""
-        known = self._reads.get(name)
-        if known is None:
-            known = self._reads[name] = frozenset().union(*(self._own(g)[1] for g in self._called_from(name)))
-        return known
+        return self._gathered()[name][2]
+
+    def _gathered(self) -> dict:
+        """(pure, contextual, reads) of every game function, its own facts gathered over the
+        functions it calls, worked out for all at once: each function's facts only ever grow
+        (less pure, more contextual, more reads), so a function is looked at again only when
+        one it calls changed, and a chain of thousands of calls costs as many steps."""
+        if self._traits is None:
+            names = list(self.defn.functions)
+            facts = {f: (*self._own(f)[0], frozenset(self._own(f)[1])) for f in names}
+            callers: dict = {f: [] for f in names}
+            for f in names:
+                for callee in self._own(f)[2]:
+                    callers[callee].append(f)
+            todo, queued = names[::-1], set(names)
+            while todo:
+                f = todo.pop()
+                queued.discard(f)
+                pure, contextual, reads = facts[f]
+                for callee in self._own(f)[2]:
+                    p, c, r = facts[callee]
+                    pure, contextual, reads = pure and p, contextual or c, reads | r
+                if (pure, contextual, reads) != facts[f]:
+                    facts[f] = (pure, contextual, reads)
+                    for caller in callers[f]:
+                        if caller not in queued:
+                            queued.add(caller)
+                            todo.append(caller)
+            self._traits = facts
+        return self._traits
 
     def function_is_static(self, name: str) -> bool:
         """Whether game function `name` gives the same value all game long for the same
         arguments: it reads nothing of the state (only its parameters, options, data,
         the player count and the board), not even a zone given to it as a value."""
         return not self.function_reads(name)
-
-    def _called_from(self, name: str) -> set:
-        """Game function `name` and every game function it calls, directly or not."""
-        found, todo = {name}, [name]
-        while todo:
-            for callee in self._own(todo.pop())[2]:
-                if callee not in found:
-                    found.add(callee)
-                    todo.append(callee)
-        return found
 
     def _own(self, name: str) -> tuple:
         """((pure, contextual), reads, calls) of game function `name`'s own body, but for the

@@ -74,6 +74,10 @@ class Limits:
     memory_mb: int = 1500         # address space the worker may add to what it starts with
     games: int = 2                # random games per case that loads
     decisions: int = 300          # decision cap of each game
+    # the budget of work between two decisions the games get: a tenth of the engine's, so that a
+    # runaway case stops in a fraction of the CPU limit even on a loaded machine (the guard is
+    # the same; the full budget's own bound in time is measured in docs/language.md)
+    work_budget: int = 200_000
 
     @property
     def wall_seconds(self) -> float:
@@ -181,6 +185,7 @@ def evaluate(case, limits: Limits) -> Outcome:
 def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
     try:
         game = interpreter.load(str(root))
+        game.program.step_budget = limits.work_budget
     except LoadError as exc:
         out.stage = "load error"
         diagnostics = exc.report.sorted()
