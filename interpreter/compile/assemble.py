@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+CHUNK_LINES = 4000  # lines of generated source compiled at once at most
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
 
 
@@ -76,8 +77,18 @@ def finish(code, ns: dict) -> None:
         put("", None)
     code.filename = f"<code {code.name}>"
     local: dict = {}
-    # our own generated source: content enters it only as constants of `ns` and repr'd names
-    exec(compile("\n".join(text), code.filename, "exec"), ns, local)  # noqa: S102
+    # our own generated source: content enters it only as constants of `ns` and repr'd names.
+    # Compiled a few thousand lines at a time (whole functions, each chunk at its own line
+    # numbers): Python's compiler holds the tree of all it is given, and a procedure of
+    # 20,000 statements made more than a gigabyte of it at once.
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + CHUNK_LINES)
+        while end < len(text) and not text[end].startswith("def "):
+            end += 1
+        chunk = "\n" * start + "\n".join(text[start:end])
+        exec(compile(chunk, code.filename, "exec"), ns, local)  # noqa: S102
+        start = end
     for i, s in enumerate(srcs):
         if s is not None and code.ops[i] is None:
             code.ops[i] = local[f"op_{i}"]

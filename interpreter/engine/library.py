@@ -139,10 +139,21 @@ def zone_key(st, o, name, team_scoped, pos):
         raise GameFault(f"'{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
+    owned_as_declared(st.program.defn.zones[name], "zone", o, pos)
     z = ZoneRef(keys.key(name, o))
     if not team_scoped:
         st.program.zone_refs[(name, type(o), o)] = z  # keys of player, node and component zones, made once
     return z
+
+
+_OWNER_TYPES = {"player": Seat, "team": Team, "node": NodeRef}  # any other scope: a kind of component
+
+
+def owned_as_declared(d, what: str, o, pos) -> None:
+    """A zone or counter asked of an owner its scope does not have (a player's zone asked of
+    a component) is an error, not a new key that no state may hold."""
+    if not any(type(o) is _OWNER_TYPES.get(scope, Comp) for scope in d.scope if scope != "game"):
+        raise GameFault(f"{what} '{d.name}' is kept per {' or '.join(d.scope)}, not by {describe(o)}", pos)
 
 
 def counter_key(st, o, name, team_scoped, pos):
@@ -153,6 +164,7 @@ def counter_key(st, o, name, team_scoped, pos):
     if k is None:
         if o is None:
             raise GameFault(f"counter '{name}' of none", pos)
+        owned_as_declared(st.program.defn.counters[name], "counter", o, pos)
         k = keys.key(name, o)
         if t is Comp or t is Seat or t is Team or t is NodeRef:
             st.program.counter_keys[(name, t, o)] = k  # keys of the owners of a game, made once

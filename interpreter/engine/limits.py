@@ -34,3 +34,9 @@ TEXT_BUDGET = 100_000
 # a list in a text or a trace event: its first members, and lists in lists this deep
 SHOWN_MEMBERS = 20
 SHOWN_DEPTH = 6
+
+
+def runaway_message(budget: int) -> str:
+    """What the error says when the budget of work runs out."""
+    return (f"runaway rules: more than {budget:,} units of work without a decision "
+            f"(an endless loop, or loops over very large lists?)")

@@ -10,6 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
+from . import limits
 from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
@@ -65,8 +66,7 @@ def run(st) -> None:
 
 
 def runaway_message(st) -> str:
-    return (f"runaway rules: more than {st.program.step_budget:,} units of work without a decision "
-            f"(an endless loop, or loops over very large lists?)")
+    return limits.runaway_message(st.program.step_budget)
 
 
 def _pos_of(fr, exc=None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import keys
-from .limits import MAX_NUMBER, MAX_TRACE_EVENTS
+from .limits import MAX_NUMBER, MAX_TRACE_EVENTS, runaway_message
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -312,6 +312,9 @@ class State:
     def shuffle(self, zone, pos) -> None:
         lst = self.zones.get(zone)
         if lst:
+            self.fuel -= len(lst)  # a shuffle walks the whole zone: each member a unit of work
+            if self.fuel < 0:
+                raise GameFault(runaway_message(self.program.step_budget), pos)
             self.rng.shuffle(lst)
             self.vz += 1
             self.zv[self.program.zone_def(zone).index] += 1

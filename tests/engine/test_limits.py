@@ -138,3 +138,21 @@ def test_a_text_read_only_when_traced_never_changes_the_game(tmp_path):
     assert traced.returns() == untraced.returns() == [1, -1]
     logs = [e["text"] for e in traced.trace if e["type"] == "log"]
     assert logs == ["{count(each a in range(1, 1000) where count(each b in range(1, 1000) where b > a) > 0)}"]
+
+
+def test_a_shuffle_walks_its_zone_and_counts_as_much(tmp_path):
+    game = make_game(tmp_path, "game: |\n  while count(deck) >= 0:\n    shuffle deck\n")
+    game.program.step_budget = BUDGET
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2, trace=True)
+    assert "runaway rules" in err.value.message
+    shuffles = sum(1 for e in err.value.state.trace if e["type"] == "shuffle")
+    # each shuffle of the 4 cards is 4 units of work, besides the loop's round: not one
+    assert BUDGET // 6 <= shuffles <= BUDGET // 5
+
+
+def test_a_players_zone_asked_of_a_component_is_an_error(tmp_path):
+    # 'hand' is kept per player: a component has none (it made a key no state may hold)
+    err = fault(tmp_path, "game: |\n  move top(deck) to top(deck).hand\n", budget=None)
+    assert err.message.startswith("zone 'hand' is kept per player, not by")
+    assert source_line(err.pos).strip() == "move top(deck) to top(deck).hand"
