@@ -69,11 +69,13 @@ cards:
 """
 
 
-def make_game(tmp_path, procedures: str, cards: str = CARDS):
+def make_game(tmp_path, procedures: str, cards: str = CARDS, functions: str = ""):
+    """`functions`, when given, is the game's `functions:` section, as YAML."""
     folder = tmp_path / "tiny"
     folder.mkdir()
     body = textwrap.indent(procedures, "  ")
-    (folder / "game.yaml").write_text(GAME.format(procedures=body), encoding="utf-8")
+    text = GAME.format(procedures=body).replace("procedures:", functions + "procedures:")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
     (folder / "cards.yaml").write_text(cards, encoding="utf-8")
     return interpreter.load(str(folder))
 

@@ -13,7 +13,7 @@ from ..names import fold
 from . import machine as vm
 from .state import Frame, GameFault, describe
 from . import keys
-from .limits import MAX_LIST, MAX_NUMBER
+from .limits import MAX_LIST, MAX_NUMBER, runaway_message
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 
@@ -258,7 +258,7 @@ def too_deep(pos):
 
 
 def runaway(st, pos):
-    raise GameFault(vm.runaway_message(st), pos)
+    raise GameFault(runaway_message(st.program.step_budget), pos)
 
 
 def roll(st, n, k, pos):

@@ -10,8 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
-from . import limits
-from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS
+from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -50,7 +49,7 @@ def run(st) -> None:
                 st.fuel -= n
                 n = 0
                 if st.fuel < 0:
-                    raise GameFault(runaway_message(st), code.pos[pc])
+                    raise GameFault(runaway_message(st.program.step_budget), code.pos[pc])
     except GameFault as exc:
         if exc.pos is None and fr is not None:
             exc.pos = _pos_of(fr, exc)
@@ -63,10 +62,6 @@ def run(st) -> None:
         st.ops += n
         # what is evaluated between runs (labels, a bot's heuristic) has a budget of its own
         st.fuel = st.program.step_budget
-
-
-def runaway_message(st) -> str:
-    return limits.runaway_message(st.program.step_budget)
 
 
 def _pos_of(fr, exc=None):

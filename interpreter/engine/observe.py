@@ -31,6 +31,19 @@ def may_see(st, visibility: str, holder, seat: int) -> bool:
     return int(ctrl) == seat or (visibility == "team" and st.team_of(ctrl) == st.team_of(Seat(seat)))
 
 
+def counter_holder(cdef, key: str):
+    """Whose counter `key` (of definition `cdef`) is, for what a seat may see of it: a
+    player's, a team's (seen as its team may see it), or None for the game's and the others."""
+    owner = keys.owner_of(key)
+    if owner is None:
+        return None
+    if cdef.scope[0] == "player":
+        return Seat(int(owner))
+    if cdef.scope[0] == "team" and keys.is_team_owner(owner):
+        return Team(keys.team_of_owner(owner))
+    return None
+
+
 def observation(st, seat: int) -> dict:
     program = st.program
     zones = {}
@@ -57,14 +70,7 @@ def observation(st, seat: int) -> dict:
         cdef = program.defn.counters.get(name)
         if cdef is None:
             continue
-        owner = keys.owner_of(key)
-        scope = cdef.scope[0]
-        holder = None
-        if owner is not None and scope == "player":
-            holder = Seat(int(owner))
-        elif owner is not None and scope == "team" and keys.is_team_owner(owner):
-            holder = Team(keys.team_of_owner(owner))  # a team's counter is seen as its team may see it
-        if may_see(st, cdef.visibility, holder, seat):
+        if may_see(st, cdef.visibility, counter_holder(cdef, key), seat):
             counters[key] = value
     obs = {"seat": seat, "players": st.n, "zones": zones, "counters": counters,
            "terminal": st.pending is None}

@@ -45,9 +45,9 @@ import weakref
 from typing import Protocol
 
 from ..engine import keys
-from ..engine.observe import may_see
+from ..engine.observe import counter_holder, may_see
 from ..engine.state import GameFault
-from ..engine.values import Rng, Seat, seed_for
+from ..engine.values import Rng, seed_for
 from ..names import did_you_mean
 from .narrate import render_observation
 
@@ -220,9 +220,7 @@ def _counter_shown(st, key: str, seat: int):
     cdef = st.program.defn.counters.get(keys.name_of(key))
     if cdef is None:
         return False
-    owner = keys.owner_of(key)
-    holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
-    return cdef.initial if may_see(st, cdef.visibility, holder, seat) else False
+    return cdef.initial if may_see(st, cdef.visibility, counter_holder(cdef, key), seat) else False
 
 
 class LookaheadFault(Exception):

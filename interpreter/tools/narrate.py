@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import plural, printable
-from ..engine.observe import may_see
+from ..engine.observe import counter_holder, may_see
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, Seat, Team
 
@@ -207,9 +207,7 @@ class Narrator:
         cdef = program.defn.counters.get(name)
         if cdef is None:
             return False
-        owner = keys.owner_of(key)
-        holder = Seat(int(owner)) if owner is not None and cdef.scope[0] == "player" else None
-        return may_see(self.state, cdef.visibility, holder, self.seat)
+        return may_see(self.state, cdef.visibility, counter_holder(cdef, key), self.seat)
 
     def hidden_titles(self) -> set:
         """Titles of components in zones the seat cannot see, less those it can see somewhere."""

@@ -8,23 +8,14 @@ import pytest
 
 from interpreter.engine.state import GameFault
 
-from gamekit import GAME, CARDS, make_game, source_line
+from gamekit import make_game, source_line
 
 BUDGET = 20_000  # smaller than the default, so that each test runs in a blink; the guard is the same
 
 
 def fault(tmp_path, procedures: str, budget: int | None = BUDGET, functions: str = "") -> GameFault:
     """The fault that stops a game whose `game` procedure is `procedures`."""
-    if functions:
-        folder = tmp_path / "tiny"
-        folder.mkdir()
-        text = GAME.format(procedures=textwrap.indent(procedures, "  "))
-        (folder / "game.yaml").write_text(text.replace("procedures:", functions + "procedures:"), encoding="utf-8")
-        (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
-        import interpreter
-        game = interpreter.load(str(folder))
-    else:
-        game = make_game(tmp_path, procedures)
+    game = make_game(tmp_path, procedures, functions=functions)
     if budget is not None:
         game.program.step_budget = budget
     with pytest.raises(GameFault) as err:
