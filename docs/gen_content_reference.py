@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
 PAGE = ROOT / "docs" / "content-files.md"
 
-KINDS = ("game", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
 
 HEADINGS = {
     "game": "Game",
+    "expansion": "Expansion",
     "cards": "Cards",
     "keywords": "Keywords",
     "board": "Board",
@@ -45,6 +46,13 @@ are described in [The rules language](language.md).
 A file outside a game's folder names its game with `game:`: the id of a
 shipped game (`game: seeders-exodus`) or the path of a game folder, relative
 to the file.
+
+An expansion is a folder of its own holding an `expansion.yaml`
+(`kind: expansion`) and any card sets, keyword libraries, boards, scenarios
+and rules tests; it extends a game without editing it (see
+[Writing an expansion](expansions.md)). A game's expansions are the
+expansion folders inside its folder (`content/GAME/expansions/NAME/`); a
+modder's lies anywhere and is laid over the game with `--with PATH`.
 
 The first line of each file names its schema for editors (see
 [Getting started](getting-started.md#editor-set-up)):
@@ -102,6 +110,27 @@ procedures:
       for each p in players:
         gain 1 coins to p
 """,
+    "expansion": """\
+kind: expansion
+game: docs-game
+id: harbour
+title: The harbour
+requires: []
+players: {max: 5}
+zones:
+  harbour: {scope: game, visibility: public}
+counters:
+  ships: {scope: player, supply: 12}
+hooks:
+  round_begins: |
+    for each p in players:
+      gain 1 ships to p
+replace:
+  final_scoring: |
+    for each p in players:
+      score p.coins + p.ships to p
+heuristic: "p.ships / 2"
+""",
     "cards": """\
 kind: cards
 game: docs-game
@@ -152,10 +181,12 @@ title: A rich start
 text: "Every player starts with 5 more coins; the game is short."
 players: [2, 3]
 options: {short: true}
-setup: |
-  for each p in players:
-    gain 5 coins to p
-procedures:
+hooks:
+  round_begins: |
+    if round == 1:
+      for each p in players:
+        gain 5 coins to p
+replace:
   final_scoring: |
     for each p in players:
       score p.coins / 3 to p
@@ -181,6 +212,7 @@ tests:
 
 WHERE = {
     "game": "content/GAME/game.yaml",
+    "expansion": "content/GAME/expansions/NAME/expansion.yaml",
     "cards": "content/GAME/cards/",
     "keywords": "content/GAME/",
     "board": "content/GAME/",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .compile import compile_game
 from .content.folders import is_file, shipped_game, shipped_games
+from .content.layers import Chosen, plan
 from .content.model import GameDef
 from .content.pack import few_collections, read_pack
 from .diagnostics import LoadError, Position, Report
@@ -31,22 +32,28 @@ __version__ = "0.1.0"
 __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
-def load(name_or_path: str) -> Game:
-    """Load, check and compile a game: a shipped game by id, or a game folder."""
+def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=()) -> Game:
+    """Load, check and compile a game: a shipped game by id, or a game folder; with the
+    expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or of
+    folders or files of cards) laid over it. ValueError names an unknown expansion or scenario."""
     root = _locate(name_or_path)
+    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods))
+    layers = plan(root, chosen)                     # which expansions, in which order
     report = Report()
-    defn, found = read_and_check(root, report)      # stages 1-4: load, validate, parse, check
+    defn, found = read_and_check(root, report, (), layers, scenario)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
     program = _compile(defn, found, root, report)   # stage 5: compile
-    return Game(program, report)                    # stage 6 runs in the states it makes
+    return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 
-def read_and_check(root: Path, report: Report, extra=()) -> tuple[GameDef | None, Findings | None]:
-    """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game).
-    Every error goes to `report`; returns the definitions and what the checker found."""
+def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None
+                   ) -> tuple[GameDef | None, Findings | None]:
+    """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
+    with `layers` and `scenario` laid over it. Every error goes to `report`; returns the
+    definitions and what the checker found."""
     with few_collections():
-        defn = read_pack(root, report, extra)    # stages 1-2: YAML read, validated, gathered
+        defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
         parse_pack(defn, report)                 # stage 3: every rules text parsed

@@ -41,16 +41,21 @@ def compile_procedures(program: Program, compiler: Compiler) -> None:
 
 
 def compile_heuristic(defn, compiler: Compiler):
-    """The game's `heuristic:` as `f(state, seat) -> number` (of player `p`), or None."""
-    if defn.heuristic_tree is None:
+    """The game's `heuristic:` as `f(state, seat) -> number` (of player `p`), or None; the
+    terms expansions add to it are added to its value."""
+    trees = [t for t in [defn.heuristic_tree] + [t for _, t in defn.heuristics] if t is not None]
+    if not trees:
         return None
     code = Code("heuristic", "heuristic")
-    fn = compiler.expr(defn.heuristic_tree, Ctx(code, locals_=["p"]))
+    fns = [compiler.expr(tree, Ctx(code, locals_=["p"])) for tree in trees]
 
     def value(st, seat):
         p = Seat(seat)
-        v = fn(st, Frame(code, 0, {"p": p}, None, p))
-        if v is None:
-            return 0
-        return int(v) if isinstance(v, bool) else v
+        frame = Frame(code, 0, {"p": p}, None, p)
+        total = 0
+        for fn in fns:
+            v = fn(st, frame)
+            if v is not None:
+                total += int(v) if isinstance(v, bool) else v
+        return total
     return value

@@ -11,6 +11,8 @@ from pathlib import Path
 from ..resources import content_dir
 
 YAML_SUFFIXES = (".yaml", ".yml")
+GAME_FILES = ("game.yaml", "game.yml")
+EXPANSION_FILES = ("expansion.yaml", "expansion.yml")
 
 
 def display_path(path: Path) -> str:
@@ -22,10 +24,13 @@ def display_path(path: Path) -> str:
     return rel if not rel.startswith("..") else str(path)
 
 
-def yaml_files(root: Path) -> list[Path]:
+def yaml_files(root: Path, nested: bool = False) -> list[Path]:
+    """The YAML files in folder `root` and its sub-folders, in a stable order. A sub-folder
+    holding a pack of its own (a game or an expansion file) is left out, unless `nested`."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                             and (nested or not is_pack_folder(Path(dirpath) / d)))
         for f in sorted(filenames):
             if f.endswith(YAML_SUFFIXES):
                 out.append(Path(dirpath) / f)
@@ -36,6 +41,15 @@ def is_game_file(path: Path) -> bool:
     if path.name in ("game.yaml", "game.yml"):
         return True
     return False
+
+
+def is_pack_folder(folder: Path) -> bool:
+    """Whether `folder` holds a pack of its own: a game file or an expansion file."""
+    return any(is_file(folder / f) for f in GAME_FILES + EXPANSION_FILES)
+
+
+def expansion_file(folder: Path) -> Path | None:
+    return next((folder / f for f in EXPANSION_FILES if is_file(folder / f)), None)
 
 
 def find_game_root(start: Path) -> Path | None:

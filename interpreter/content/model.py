@@ -66,6 +66,9 @@ class ProcedureDef:
     pos: Position
     acting: str | None = None  # the parameter naming the player it acts for (`you` inside it)
     tree: object = None  # parsed: nodes.Procedure
+    point: bool = False  # an extension point: its body calls the hooks laid on it, in order
+    hooks: list = field(default_factory=list)  # of an extension point: the procedures hooked on it
+    layer: str | None = None  # the expansion or scenario that declared or replaced it (None: the game)
 
 
 @dataclass
@@ -75,6 +78,7 @@ class FunctionDef:
     text: str
     pos: Position
     tree: object = None  # parsed: nodes.Condition
+    layer: str | None = None  # the expansion that declared or replaced it (None: the game)
 
 
 @dataclass(eq=False)
@@ -118,6 +122,7 @@ class CardDef:
     file: str
     authored: object = None
     key_pos: dict = field(default_factory=dict)  # key of the card's entry -> its position
+    layer: str | None = None  # the expansion or mod that adds it (None: the game)
 
 
 @dataclass
@@ -131,15 +136,40 @@ class BoardDef:
 
 @dataclass
 class ScenarioDef:
+    """A scenario sheet: the player counts it is for, the options it sets, and the rules it
+    changes (hooks on extension points, procedures or functions replaced). Every scenario of
+    the pack is checked; the one chosen to play is laid over the game (see content.layers)."""
     id: str
     title: str
     data: dict
     pos: Position
     file: str
-    setup: str | None = None
-    procedures: dict = field(default_factory=dict)  # name of a game procedure -> the text replacing it
-    setup_tree: object = None  # parsed
-    procedure_trees: dict = field(default_factory=dict)  # parsed: name -> (text, nodes.Procedure)
+    layer: str | None = None  # the expansion it belongs to (None: the game)
+    hooks: dict = field(default_factory=dict)  # extension point -> the text run there
+    replace: dict = field(default_factory=dict)  # procedure or function -> the text replacing its body
+    trees: dict = field(default_factory=dict)  # parsed: ("hook"|"replace", name) -> nodes.Procedure/Condition
+
+
+@dataclass
+class LayerDef:
+    """An expansion, a mod or a scenario laid over a game: what the trace records of it."""
+    id: str
+    kind: str  # "expansion", "mod" or "scenario"
+    title: str
+    root: str  # its folder (a scenario: its file)
+    pos: Position
+    requires: list = field(default_factory=list)
+
+
+@dataclass
+class PowersDef:
+    """Where the power a seat is given goes (`--power SEAT=CARD`): a zone of each player, the
+    component kind powers are, and an attribute no two seats may share (one character each)."""
+    zone: str
+    component: str | None
+    unique: str | None
+    pos: Position
+    of_class: str | None = None  # a class every power has (say, Power), when powers are cards like the others
 
 
 @dataclass
@@ -149,6 +179,7 @@ class RulesTestDef:
     data: dict  # the test as written: players, seed, options, given, when, choices, then
     pos: Position
     file: str
+    layer: str | None = None  # the expansion or mod it belongs to (None: the game)
     given: object = None  # parsed: nodes.Procedure
     when: object = None  # parsed: nodes.Procedure
     then: list = field(default_factory=list)  # parsed: (text, nodes.Condition) of each condition
@@ -188,3 +219,7 @@ class GameDef:
     boards: list = field(default_factory=list)
     scenarios: list = field(default_factory=list)
     tests: list = field(default_factory=list)
+    layers: list = field(default_factory=list)  # LayerDef of each expansion, mod and scenario laid over it
+    scenario: ScenarioDef | None = None  # the scenario chosen, laid over the game
+    powers: PowersDef | None = None
+    heuristics: list = field(default_factory=list)  # terms expansions add to the heuristic (text, tree)

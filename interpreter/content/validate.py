@@ -19,7 +19,7 @@ from ..names import did_you_mean
 from ..resources import schemas_dir
 from .source import PDict, SourceFile, type_name
 
-KINDS = ("game", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
 
 
 @lru_cache(maxsize=None)

@@ -14,6 +14,7 @@ is refused with a `SaveError` naming the field at fault.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from ..diagnostics import Report
@@ -22,7 +23,7 @@ from . import keys
 from . import machine as vm
 from . import serial
 from . import observe
-from .savefile import SaveError
+from .savefile import SaveError, parse_json
 from .state import GameFault, State
 from .values import ZoneRef
 
@@ -112,18 +113,47 @@ class GameState(State):
 
 
 class Game:
-    """A loaded, checked and compiled game."""
+    """A loaded, checked and compiled game, with the expansions, scenario and mods laid over it
+    (`chosen`, a `content.layers.Chosen`)."""
 
-    def __init__(self, program, report: Report):
+    def __init__(self, program, report: Report, chosen=None, source=None, loader=None):
         self.program = program  # compile.program.Program: the tables and code every state reads
         self.report = report
+        self.chosen = chosen  # content.layers.Chosen, or None when the game was made by hand
+        self.source = source if source is not None else str(program.root)  # how it was named to `load`
         self.id = program.id
         self.title = program.defn.title
         self.min_players = program.defn.min_players
         self.max_players = program.defn.max_players
+        self._variants: dict = {}
+        self._load = loader  # interpreter.load, to lay other expansions over the same game
+
+    @property
+    def expansions(self) -> list:
+        """The expansions, mods and scenario laid over the game, as `content.model.LayerDef`."""
+        return list(self.program.defn.layers)
+
+    def with_layers(self, expansions=None, scenario=None, mods=None) -> "Game":
+        """This game with other expansions, scenario or mods laid over it (each None: as now).
+        Compiled once per combination and kept. ValueError names an unknown one; LoadError
+        gives the content errors of a combination that does not check (say, two expansions
+        replacing one procedure)."""
+        c = self.chosen
+        if c is None or self._load is None:
+            raise ValueError(f"{self.title} was not loaded by interpreter.load: no expansion can be laid over it")
+        want = dataclasses.replace(c, expansions=tuple(c.expansions if expansions is None else expansions),
+                                   scenario=c.scenario if scenario is None else scenario or None,
+                                   mods=tuple(c.mods if mods is None else (str(m) for m in mods)))
+        if want == c:
+            return self
+        game = self._variants.get(want)
+        if game is None:
+            game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods)
+        return game
 
     def options(self, given: dict | None = None) -> dict:
-        """The options of a play: defaults, overridden by `given` (values may be text)."""
+        """The options of a play: defaults, overridden by `given` (values may be text), and by
+        the chosen scenario's (a value given that differs from the scenario's is an error)."""
         d = self.program.defn
         out = {name: o.default for name, o in d.options.items()}
         for key, value in (given or {}).items():
@@ -132,11 +162,24 @@ class Game:
                 raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
                                  + (f" (options: {', '.join(d.options)})" if d.options else " (this game has none)"))
             out[key] = option_value(d.options[key], value)
+        sc = d.scenario
+        for key, value in ((sc.data.get("options") or {}) if sc is not None else {}).items():
+            forced = option_value(d.options[key], value)
+            if key in (given or {}) and out[key] != forced:
+                raise ValueError(f"scenario '{sc.id}' sets option '{key}' to {forced!r}, not {out[key]!r}")
+            out[key] = forced
         return out
 
-    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
-        """A new game, run up to its first decision."""
-        st = self.blank_state(players, seed, options, trace)
+    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
+                  expansions=None, scenario=None, mods=None, powers: dict | None = None) -> GameState:
+        """A new game, run up to its first decision: `players` seats, the `seed` of its random
+        draws, its `options`; `expansions` (ids), a `scenario` (id) and `mods` (paths) laid over
+        it, and `powers` (seat from 1 -> the card id of that seat's power)."""
+        if expansions is not None or scenario is not None or mods is not None:
+            game = self.with_layers(expansions, scenario, mods)
+            if game is not self:
+                return game.new_state(players, seed, options, trace, powers=powers)
+        st = self.blank_state(players, seed, options, trace, powers)
         vm.push(st, self.program.procs["game"], {}, None, None, self.program.defn.pos)
         try:
             vm.run(st)
@@ -145,11 +188,18 @@ class Game:
             raise
         return st
 
-    def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> GameState:
-        """A state with every component in its starting zone and the game not yet begun."""
+    def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
+                    powers: dict | None = None) -> GameState:
+        """A state with every component in its starting zone (each seat's power in its place)
+        and the game not yet begun."""
         d = self.program.defn
         if not d.min_players <= players <= d.max_players:
             raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
+        sc = d.scenario
+        if sc is not None and isinstance(sc.data.get("players"), list) and players not in sc.data["players"]:
+            raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.data['players']))} players, "
+                             f"not {players}")
+        given_powers = self.powers_of(powers or {}, players)
         program = self.program
         st = GameState(program, players, seed, self.options(options))
         if trace:
@@ -185,14 +235,83 @@ class Game:
             key = start if zdef.scope == ("game",) else keys.seat_key(start, o if o is not None else 0)
             st.zones.setdefault(key, []).append(program.comps[c])
             st.where[c] = ZoneRef(key)
+        for seat, c in given_powers:
+            self._give_power(st, seat, c)
         if st.trace is not None:
-            st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options)
+            st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options,
+                    **self.layers_json(), powers={str(s + 1): self.program.comp_card[c].id for s, c in given_powers})
         return st
 
+    def powers_of(self, powers: dict, players: int) -> list:
+        """(seat from 0, component) of each power given (seat from 1 -> card id); ValueError
+        says what is wrong with one."""
+        if not powers:
+            return []
+        d, program = self.program.defn, self.program
+        if d.powers is None:
+            raise ValueError(f"{d.title} has no personal powers" + ("" if d.layers else " (an expansion may bring them)"))
+        out, taken = [], {}
+        for seat, card_id in sorted(powers.items(), key=lambda kv: str(kv[0])):
+            try:
+                seat = int(seat)
+            except (TypeError, ValueError):
+                raise ValueError(f"a power is given to a seat number, not {seat!r}") from None
+            if not 1 <= seat <= players:
+                raise ValueError(f"seat {seat} is not one of the {players} seats")
+            comps = [c for c in program.cards_by_id.get(fold(str(card_id)), []) if self._is_power(int(c))]
+            if not comps:
+                known = self.powers()
+                hint = did_you_mean(str(card_id), known)
+                raise ValueError(f"no power '{card_id}'" + (f"; {hint}" if hint else "")
+                                 + (f" (powers: {', '.join(known)})" if known and len(known) <= 30 else ""))
+            c = int(comps[0])
+            if any(c == other for _, other in out):
+                raise ValueError(f"power '{card_id}' is given to two seats")
+            if d.powers.unique is not None:
+                value = program.comp_attrs.get(d.powers.unique, [None] * (c + 1))[c]
+                if value is not None and value in taken:
+                    raise ValueError(f"seats {taken[value]} and {seat} both have a power of {d.powers.unique} "
+                                     f"'{value}': one each")
+                taken[value] = seat
+            out.append((seat - 1, c))
+        return out
+
+    def powers(self) -> list:
+        """The card ids of the powers a seat may be given."""
+        program = self.program
+        return sorted({program.comp_card[c].id for c in range(len(program.comps)) if self._is_power(c)}) \
+            if program.defn.powers is not None else []
+
+    def _is_power(self, c: int) -> bool:
+        program, p = self.program, self.program.defn.powers
+        return ((p.component is None or program.comp_card[c].component == p.component)
+                and (p.of_class is None or fold(p.of_class) in program.comp_classes[c]))
+
+    def _give_power(self, st, seat: int, c: int) -> None:
+        zone = keys.seat_key(self.program.defn.powers.zone, seat)
+        comp = self.program.comps[c]
+        was = st.where.get(c)
+        if was is not None:
+            st.zones[str(was)].remove(comp)
+        st.zones.setdefault(zone, []).append(comp)
+        st.where[c] = ZoneRef(zone)
+
+    def layers_json(self) -> dict:
+        """The expansions, scenario and mods laid over the game, as traces and saves record them."""
+        return serial.laid(self.program)
+
     def state_from_json(self, data: dict) -> GameState:
-        """The state saved as `data` (by `GameState.to_json`). Raises SaveError, naming the
-        field at fault, when `data` is no sound state of this game as it is now."""
-        return serial.state_from_json(self.program, data, GameState)
+        """The state saved as `data` (by `GameState.to_json`), with the expansions, scenario and
+        mods it was saved with laid over this game. Raises SaveError, naming the field at fault,
+        when `data` is no sound state of this game as it is now."""
+        game = self
+        if isinstance(data, dict) and "layers" in data and data["layers"] != self.layers_json():
+            laid = serial.read_laid(data["layers"])
+            try:
+                game = self.with_layers(laid["expansions"], laid["scenario"] or "", laid["mods"])
+            except ValueError as exc:
+                raise SaveError(str(exc), "layers") from None
+        return serial.state_from_json(game.program, data, GameState)
 
     def load_state(self, path) -> GameState:
         """The state saved in file `path` (by `GameState.save`). Raises SaveError, naming
@@ -202,7 +321,10 @@ class Game:
                 raw = f.read()
         except OSError as exc:
             raise SaveError(f"cannot be read: {exc.strerror or exc}", file=path) from None
-        return serial.read_state(self.program, raw, GameState, file=path)
+        try:
+            return self.state_from_json(parse_json(raw))
+        except SaveError as exc:
+            raise exc.located(path) from None
 
 
 def option_value(o, value):

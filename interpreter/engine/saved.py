@@ -70,7 +70,7 @@ class StateCheck(Checker):
             self.fail(("game",), f"is {shown(data['game'])}: this is not a state of {program.id}")
         self.obj(data, (), ("format", "game", "fingerprint", "players", "seed", "options", "zones", "counters",
                             "attributes", "tags", "tapped", "used", "rng", "frames", "pending", "winners",
-                            "history", "ops", "credit"))
+                            "history", "ops", "credit"), ("layers",))
         self.fingerprint(data["fingerprint"])
         self.n = self.integer(data["players"], ("players",), defn.min_players, defn.max_players,
                               f" (players of {program.id})")

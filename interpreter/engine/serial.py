@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..diagnostics import Position
 from .fingerprint import fingerprint
 from .saved import FORMAT, check_state, layout
-from .savefile import SaveError, parse_json
+from .savefile import Checker, SaveError, parse_json
 from .state import OPTION_KINDS, Decision, Frame
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -62,6 +62,27 @@ def dec(program, v):
     return v
 
 
+def laid(program) -> dict:
+    """The expansions, scenario and mods laid over a program's game, as saves and traces record
+    them: enough to lay them again (mods by absolute path)."""
+    layers = program.defn.layers
+    scenario = [x.id for x in layers if x.kind == "scenario"]
+    return {"expansions": [x.id for x in layers if x.kind == "expansion"], "scenario": scenario[0] if scenario else None,
+            "mods": [x.root for x in layers if x.kind == "mod"]}
+
+
+def read_laid(v) -> dict:
+    """`laid` as read from a file: a SaveError naming the field when it is not of its shape."""
+    c = Checker()
+    c.obj(v, ("layers",), ("expansions", "scenario", "mods"))
+    for key in ("expansions", "mods"):
+        if not isinstance(v[key], list) or not all(isinstance(x, str) for x in v[key]):
+            c.fail(("layers", key), "must be a list of texts")
+    if v["scenario"] is not None and not isinstance(v["scenario"], str):
+        c.fail(("layers", "scenario"), "must be a text or null")
+    return v
+
+
 def state_to_json(st) -> dict:
     frames = []
     for f in st.frames:
@@ -89,6 +110,7 @@ def state_to_json(st) -> dict:
         "history": list(st.history),
         "ops": st.ops,
         "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
+        **({"layers": laid(st.program)} if st.program.defn.layers else {}),
     }
 
 

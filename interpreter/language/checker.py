@@ -79,8 +79,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 self.expr(tree.expr, Scope({}))
         if "game" not in d.procedures:
             self.error(d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
-        if d.heuristic_tree is not None:
-            self.expr(d.heuristic_tree.expr, Scope({"p": PLAYER}))
+        for tree in [d.heuristic_tree] + [t for _, t in d.heuristics]:
+            if tree is not None:
+                self.expr(tree.expr, Scope({"p": PLAYER}))
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)
@@ -404,17 +405,37 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:
-        tree = sc.setup_tree
-        if tree is not None:
-            self.body(tree.body, Scope(self.bound_names(tree.body, {})), ())
-        for name, (text, tree) in sc.procedure_trees.items():
-            if name not in self.defn.procedures:
-                self.error(getattr(text, "pos", sc.pos), f"scenario replaces unknown procedure '{name}'",
-                           did_you_mean(name, self.defn.procedures))
-            if tree is not None:
-                params = {p: ANY for p in self.defn.procedures[name].params} if name in self.defn.procedures else {}
-                self.body(tree.body, Scope(self.bound_names(tree.body, params), proc=name), params)
+        """A scenario not chosen: its hooks and replacements are checked as the bodies they would
+        be (the one chosen is laid over the game, and checked with it)."""
+        d = self.defn
+        if sc is not d.scenario:
+            for (what, name), tree in sc.trees.items():
+                target = d.procedures.get(name) or d.functions.get(name)
+                at = getattr(sc.data.get("hooks" if what == "hook" else "replace"), "key_pos", {}).get(name, sc.pos)
+                if what == "hook" and not (target is not None and getattr(target, "point", False)):
+                    points = [n for n, p in d.procedures.items() if p.point]
+                    self.error(at, f"no extension point '{name}' to hook on",
+                               did_you_mean(name, points) or (f"extension points: {', '.join(points)}"
+                                                              if points else "this game declares none"))
+                    continue
+                if what == "replace" and (target is None or getattr(target, "point", False)):
+                    self.error(at, f"'replace:' names no procedure or function '{name}'"
+                               if target is None else f"'{name}' is an extension point: hook on it rather than "
+                                                      "replace it", did_you_mean(name, list(d.procedures) + list(d.functions)))
+                    continue
+                if tree is None:
+                    continue
+                params = {p: ANY for p in target.params}
+                if isinstance(tree, N.Condition):
+                    self.expr(tree.expr, Scope(params))
+                else:
+                    self.body(tree.body, Scope(self.bound_names(tree.body, params), proc=name), params)
         self.check_chosen_options(sc.data, sc.pos)
+        players, counts = sc.data.get("players"), range(d.min_players, d.max_players + 1)
+        for n in players if isinstance(players, list) else []:
+            if _whole(n) and n not in counts:
+                self.error(getattr(n, "pos", sc.pos), f"{d.title or d.id} is for {d.min_players} to "
+                                                      f"{d.max_players} players, not {n}")
 
     def check_test(self, t) -> None:
         names = {}

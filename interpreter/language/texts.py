@@ -69,28 +69,38 @@ def label_parts(text: str, pos: Position) -> list:
 def parse_pack(defn: GameDef, report: Report) -> None:
     """Fill the parsed fields of every definition of `defn` (see content.model)."""
     for proc in defn.procedures.values():
-        if proc.text is not None:
+        if proc.point:
+            proc.tree = point_body(proc)
+        elif proc.text is not None:
             proc.tree = parse_text(proc.text, "procedure", report)
     for f in defn.functions.values():
         f.tree = parse_text(f.text, "condition", report)
     if defn.heuristic:
         defn.heuristic_tree = parse_text(defn.heuristic, "condition", report)
+    defn.heuristics = [(text, parse_text(text, "condition", report)) for text, _ in defn.heuristics]
     defn.invariants = [(text, parse_text(text, "condition", report)) for text, _ in defn.invariants]
     defn.keywords = [kw for kw in defn.keywords if parse_keyword(kw, report)]
     for card in defn.cards:
         for ab in card.abilities:
             ab.tree = parse_text(ab.text, "ability", report)
     for sc in defn.scenarios:
-        if sc.setup is not None:
-            sc.setup_tree = parse_text(sc.setup, "procedure", report)
-        sc.procedure_trees = {name: (text, parse_text(text, "procedure", report))
-                              for name, text in sc.procedures.items()}
+        sc.trees = {("hook", name): parse_text(text, "procedure", report) for name, text in sc.hooks.items()}
+        sc.trees.update({("replace", name): parse_text(text, "condition" if name in defn.functions else "procedure",
+                                                       report) for name, text in sc.replace.items()})
     for t in defn.tests:
         data = t.data
         t.given = parse_text(data["given"], "procedure", report) if isinstance(data.get("given"), str) else None
         t.when = parse_text(data["when"], "procedure", report) if isinstance(data.get("when"), str) else None
         then = data.get("then") if isinstance(data.get("then"), list) else []
         t.then = [(c, parse_text(c, "condition", report)) for c in then if isinstance(c, str)]
+
+
+def point_body(point) -> N.Procedure:
+    """The body of an extension point: a call of each procedure hooked on it, in order, with
+    the point's own arguments."""
+    pos = point.pos
+    return N.Procedure(pos, [N.CallProc(pos, hook, [N.Name(pos, str(p)) for p in point.params])
+                             for hook in point.hooks])
 
 
 def parse_keyword(kw: KeywordDef, report: Report) -> bool:

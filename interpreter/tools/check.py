@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import read_and_check
-from ..content.folders import display_path, find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files
+from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_game_root, is_dir,
+                               is_file, shipped_game, shipped_games, yaml_files)
+from ..content.layers import Chosen, mod_layer, plan
 from ..content.pack import PackLoader, few_collections
 from ..content.source import load_file
 from ..diagnostics import ContentError, Position, Report
@@ -37,6 +39,42 @@ def _named_game(path: Path, report: Report) -> Path | None:
     report.error(name.pos, f"unknown game '{name}'",
                  did_you_mean(name, shipped_games()) or "name a shipped game or the folder of a game")
     return None
+
+
+def find_expansion_root(start: Path) -> Path | None:
+    """The nearest expansion folder at or above `start`, below any game folder, or None."""
+    here = start if is_dir(start) else start.parent
+    for folder in [here, *here.parents]:
+        if expansion_file(folder) is not None:
+            return folder
+        if any(is_file(folder / g) for g in GAME_FILES):
+            return None
+    return None
+
+
+def _is_expansion_file(path: Path) -> bool:
+    try:
+        src, _ = load_file(display_path(path))
+    except ContentError:
+        return False
+    return isinstance(src.data, dict) and src.data.get("kind") == "expansion"
+
+
+def _expansion_id(folder: Path) -> str:
+    layer = mod_layer(folder)
+    return layer.id
+
+
+def _add_expansion(folder: Path, expansions: dict, report: Report) -> None:
+    """Expansion `folder` to check with its game: the game folder around it, or the game its
+    expansion file names."""
+    game = find_game_root(folder.parent)
+    if game is None:
+        game = _named_game(expansion_file(folder), report)
+    if game is not None:
+        found = expansions.setdefault(game, [])
+        if folder not in found:
+            found.append(folder)
 
 
 def local_content(start: Path) -> Path | None:
@@ -75,26 +113,35 @@ def check_paths(paths: list[str]) -> Report:
 def _check_paths(paths: list[str]) -> Report:
     report = Report()
     packs: dict[Path, list[Path]] = {}
+    expansions: dict[Path, list[Path]] = {}  # expansion folders to check with their game, by game folder
     lone: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if is_dir(p):
-            files = yaml_files(p)
-            roots = sorted({f.parent for f in files if f.name in ("game.yaml", "game.yml")})
+            files = yaml_files(p, nested=True)
+            outer = find_expansion_root(p)
+            folders = sorted({f.parent for f in files if f.name in EXPANSION_FILES} | ({outer} if outer else set()))
+            for e in folders:
+                _add_expansion(e, expansions, report)
+            roots = sorted({f.parent for f in files if f.name in GAME_FILES})
             for r in roots:
-                # an inner pack (an expansion folder with its own game file) is its own pack
+                # an inner pack (a game folder inside the folder checked) is its own pack
                 packs.setdefault(r, [])
             above = find_game_root(p)
             for f in files:
-                if any(r in f.parents for r in roots):
+                if any(r in f.parents or r == f.parent for r in roots + folders):
                     continue  # checked with its pack
                 if above is not None:
                     packs.setdefault(above, [])
                 elif f not in lone:
                     lone.append(f)  # a file of no game folder: checked with the game it names
         elif is_file(p):
-            if p.name in ("game.yaml", "game.yml"):
+            if p.name in GAME_FILES:
                 packs.setdefault(p.parent, [])
+                continue
+            outer = find_expansion_root(p)
+            if outer is not None:
+                _add_expansion(outer, expansions, report)
                 continue
             root = find_game_root(p)
             if root is not None:
@@ -107,7 +154,10 @@ def _check_paths(paths: list[str]) -> Report:
     for f in lone:
         before = len(report.errors)
         game_root = _named_game(f, report)
-        if game_root is not None:
+        if game_root is not None and _is_expansion_file(f):  # a lone expansion file: laid over its game
+            if f not in expansions.setdefault(game_root, []):
+                expansions[game_root].append(f)
+        elif game_root is not None:
             # the files naming one game are checked together, with it, once
             extra = packs.setdefault(game_root, [])
             if f not in extra:
@@ -116,6 +166,19 @@ def _check_paths(paths: list[str]) -> Report:
             orphans.append((f, len(report.errors) - before))
     for root, extra in packs.items():
         read_and_check(root, report, extra)
+    for root, folders in expansions.items():
+        # the expansions of one game together, over it: what they do to each other is checked too
+        inside = all(root in e.parents and is_dir(e) for e in folders)
+        chosen = Chosen(expansions=tuple(_expansion_id(e) for e in folders)) if inside else \
+            Chosen(mods=tuple(str(e) for e in folders))
+        try:
+            layers = plan(root, chosen)
+        except ValueError as exc:
+            f = expansion_file(folders[0])
+            report.error(Position(display_path(f) if f else str(folders[0])), str(exc))
+            continue
+        read_and_check(root, report, packs.get(root, []), layers)
+    report.diagnostics = list(dict.fromkeys(report.diagnostics))  # said once, though checked twice
     for f, found in orphans:
         before = len(report.errors)
         loader = PackLoader(report)

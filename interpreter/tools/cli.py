@@ -16,10 +16,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from .. import LoadError, __version__, load
-from ..content.folders import exists, is_dir
+from ..content.folders import exists, find_game_root, is_dir
+from ..content.layers import available_expansions
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..names import did_you_mean
 from . import check
+from .check import find_expansion_root
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
@@ -59,6 +61,17 @@ def _add_play_commands(sub) -> None:
         p.add_argument("--seed", "-s", type=int, default=1, help="the seed (default 1)")
         p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                        help="a game option; may be repeated")
+        layer_args(p)
+        p.add_argument("--scenario", metavar="NAME", default=None,
+                       help="play this scenario (its expansion is laid with it)")
+        p.add_argument("--power", action="append", default=[], metavar="SEAT=NAME",
+                       help="give seat SEAT (from 1) the personal power NAME; may be repeated")
+
+    def layer_args(p):
+        p.add_argument("--expansion", "-x", action="append", default=[], metavar="NAME[,NAME]",
+                       help="lay these expansions of the game over it; may be repeated")
+        p.add_argument("--with", action="append", default=[], dest="mods", metavar="PATH",
+                       help="lay a mod over the game: an expansion folder, or a folder or file of cards")
 
     sim = sub.add_parser("simulate", help="play many games with bots and report win rates, scores and speed",
                          description="Play many games with bots. Game i uses seed seed_for(SEED, i), so a run "
@@ -102,7 +115,8 @@ def _add_play_commands(sub) -> None:
 
     test = sub.add_parser("test", help="run a game's rules tests (its executable rulings)",
                           description="Run the rules tests (kind: rules-test) of a game; exit status 1 when one fails.")
-    test.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    test.add_argument("game", metavar="GAME", help="a shipped game id, a game folder, or an expansion folder")
+    layer_args(test)
     test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
     test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
     test.set_defaults(subparser=test)
@@ -112,6 +126,7 @@ def _add_play_commands(sub) -> None:
                                      "matches and what the engine does with it.")
     exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
     exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    layer_args(exp)
     exp.set_defaults(subparser=exp)
 
 
@@ -152,8 +167,10 @@ def _setup_game(args):
         return game
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
+        more = [x.id for x in available_expansions(game.program.root).values() if (x.max_players or 0) >= players]
         return _usage_error(args, f"{game.title} is for {game.min_players} to {game.max_players} players, "
-                                  f"not {players}")
+                                  f"not {players}" + (f" (with --expansion {' or '.join(more)}: up to {players})"
+                                                      if more and players > game.max_players else ""))
     given = {}
     for item in args.option:
         key, sep, value = item.partition("=")
@@ -162,9 +179,27 @@ def _setup_game(args):
         given[key.strip()] = value.strip()
     try:
         options = game.options(given)
+        powers = _powers(args, players)
+        game.powers_of(powers, players)
+        if game.program.defn.scenario is not None:
+            game.blank_state(players, args.seed, options)  # the scenario's player counts
     except ValueError as exc:
         return _usage_error(args, str(exc))
+    args.powers = powers
     return game, players, options
+
+
+def _powers(args, players: int) -> dict:
+    """--power SEAT=NAME, each given once, as {seat from 1: name}."""
+    out = {}
+    for item in getattr(args, "power", []):
+        seat, sep, name = item.partition("=")
+        if not sep or not seat.strip().isdigit() or not name.strip():
+            raise ValueError(f"--power takes SEAT=NAME (a seat from 1 to {players}), not '{item}'")
+        if int(seat) in out:
+            raise ValueError(f"--power: seat {int(seat)} is given two powers")
+        out[int(seat)] = name.strip()
+    return out
 
 
 def cmd_simulate(args) -> int:
@@ -193,7 +228,8 @@ def cmd_simulate(args) -> int:
         if why:
             return _usage_error(args, f"{option}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
-                     args.max_decisions, args.trace_dir, by=args.by)
+                     args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
+                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers)
     err = Console(file=sys.stderr)
 
     def started():
@@ -255,13 +291,26 @@ def cmd_play(args) -> int:
     if why:  # said now, not after the game
         return _usage_error(args, f"--save: {why}")
     return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
-                            save=args.save, source=args.game, show_all=args.show_all)
+                            save=args.save, source=args.game, show_all=args.show_all, powers=args.powers)
 
 
 def _load_only(args):
-    """The game named in the arguments, or an exit status (1 content errors, 2 no such game)."""
+    """The game named in the arguments, with the expansions, scenario and mods they lay over
+    it, or an exit status (1 content errors, 2 no such game, expansion or scenario)."""
+    name, expansions = args.game, [x.strip() for item in getattr(args, "expansion", []) for x in item.split(",")
+                                   if x.strip()]
+    mods = list(getattr(args, "mods", []))
+    outer = find_expansion_root(Path(name)) if is_dir(Path(name)) else None
+    if outer is not None:  # an expansion folder: its game, with it laid over
+        game_root = find_game_root(outer.parent)
+        if game_root is None:
+            return _usage_error(args, f"{name}: an expansion folder outside its game's folder: "
+                                      f"give the game and --with {name}")
+        name, mods = str(game_root), mods + [str(outer)]
     try:
-        return load(args.game)
+        return load(name, expansions, getattr(args, "scenario", None), mods)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
     except LoadError as exc:
         diags = exc.report.diagnostics
         if len(diags) == 1 and diags[0].message.startswith("no such game"):
@@ -276,6 +325,9 @@ def cmd_test(args) -> int:
     if isinstance(game, int):
         return game
     tests = game.program.defn.tests
+    mods = [layer.id for layer in game.program.defn.layers if layer.kind == "mod"]
+    if find_expansion_root(Path(args.game)) is not None and is_dir(Path(args.game)):
+        tests = [t for t in tests if t.layer in mods]  # an expansion folder: its own tests
     if args.rule:
         tests = [t for t in tests if any(r in t.rules for r in args.rule)]
     if args.k:

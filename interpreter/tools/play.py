@@ -47,7 +47,7 @@ class PlayerView(SeatView):
 
 def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *, seat: int = 0,
                      human=None, save: str | None = None, source: str | None = None, out=None,
-                     show_all: bool = False) -> int:
+                     show_all: bool = False, powers: dict | None = None) -> int:
     """Play a game; returns the exit status (0, or 1 when the rules fault)."""
     out = out or sys.stdout
     names = list(bots)
@@ -68,7 +68,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     state = None
     status, error = 0, None
     try:
-        state = game.new_state(players, seed, options, trace=True)
+        state = game.new_state(players, seed, options, trace=True, powers=powers)
         narrator = Narrator(state, seat, out, show_all)
         print(printable(_seats(game.program, players, seat, agent_names)), file=out)
         narrator.flush()
@@ -98,7 +98,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     if save and state is not None:
         try:
             path = save_state_trace(save, game, state, agents=agent_names, source=source_of(game, source),
-                                    error=error_record(error) if error is not None else None)
+                                    error=error_record(error) if error is not None else None, powers=powers)
             print(f"Trace saved to {printable(path)}", file=out)
         except OSError as exc:
             print(f"regles play: error: cannot write {printable(save)}: {exc.strerror or exc}", file=sys.stderr)

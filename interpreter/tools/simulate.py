@@ -66,16 +66,20 @@ class RunSpec:
     max_decisions: int = MAX_DECISIONS
     trace_dir: str = "traces"
     by: list = field(default_factory=list)  # attributes to report credited points by
+    expansions: list = field(default_factory=list)  # laid over the game, by id
+    scenario: str | None = None
+    mods: list = field(default_factory=list)  # paths
+    powers: dict = field(default_factory=dict)  # seat from 1 -> power
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
-              max_decisions: int = MAX_DECISIONS, trace: bool = False):
+              max_decisions: int = MAX_DECISIONS, trace: bool = False, powers: dict | None = None):
     """Play one game with bots. Returns (state or None, exception or None, invariant notes)."""
     agents = [make_agent(n, agent_seed(seed, i)) for i, n in enumerate(agent_names)]
     state = None
     notes = []
     try:
-        state = game.new_state(players, seed, options, trace=trace)
+        state = game.new_state(players, seed, options, trace=trace, powers=powers)
         inv = Invariants(state, max_decisions) if check else None
         if inv is not None:
             notes = inv.notes
@@ -100,7 +104,7 @@ def play_game(game, players: int, seed: int, options: dict, agent_names: list, *
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
     seed = seed_for(spec.seed, index)
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
-                                  check=spec.check, max_decisions=spec.max_decisions)
+                                  check=spec.check, max_decisions=spec.max_decisions, powers=spec.powers)
     if exc is None:
         winners = list(state.winners) if state.winners else None
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
@@ -138,12 +142,12 @@ def _record_error(game, spec: RunSpec, index: int, seed: int, exc) -> dict:
     path = Path(spec.trace_dir) / default_trace_name(game.id, seed, index)
     # the same game again, with the trace on: the engine is deterministic, so it fails the same way
     state, exc2, _ = play_game(game, spec.players, seed, spec.options, spec.agents, check=spec.check,
-                               max_decisions=spec.max_decisions, trace=True)
+                               max_decisions=spec.max_decisions, trace=True, powers=spec.powers)
     if exc2 is None or str(exc2) != str(exc):
         message += " (not reproduced when played again: " + ("no error" if exc2 is None else str(exc2)) + ")"
     header = make_header(game, spec.players, seed, spec.options, state.history if state is not None else [],
                          agents=spec.agents, source=source_of(game, spec.game), check=spec.check,
-                         max_decisions=spec.max_decisions,
+                         max_decisions=spec.max_decisions, powers=spec.powers,
                          result=result_of(state, exc) if state is not None else None,
                          error=error_record(exc2 if exc2 is not None else exc))
     try:
@@ -169,7 +173,7 @@ def _worker_init(spec: RunSpec) -> None:
     # reports the games done; a worker leaves without a word (and without a traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER.get("key") != spec.game:
-        _WORKER["game"] = load(spec.game)
+        _WORKER["game"] = load(spec.game, spec.expansions, spec.scenario, spec.mods)
         _WORKER["key"] = spec.game
     _WORKER["spec"] = spec
 

@@ -37,6 +37,7 @@ from ..content.folders import shipped_game
 from ..engine.fingerprint import fingerprint
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.saved import StateCheck
+from ..engine.serial import read_laid
 from ..engine.savefile import Checker, SaveError, is_int, kind_of, parse_json, shown
 from ..engine.state import GameFault
 
@@ -88,10 +89,13 @@ def source_of(game, name_or_path: str | None = None) -> str | None:
 
 def make_header(game, players: int, seed: int, options: dict, choices: list, *, agents=None,
                 source: str | None = None, check: bool = False, result=None, error=None,
-                events: int | None = None, max_decisions: int | None = None) -> dict:
+                events: int | None = None, max_decisions: int | None = None, powers: dict | None = None) -> dict:
     h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id,
          "fingerprint": dict(fingerprint(game.program)), "source": source, "players": players, "seed": seed,
          "options": dict(options), "agents": list(agents or []), "check": bool(check), "choices": [int(c) for c in choices]}
+    if game.program.defn.layers or powers:  # what is laid over the game, and each seat's power
+        h["layers"] = game.layers_json()
+        h["powers"] = {str(k): v for k, v in (powers or {}).items()}
     if max_decisions is not None:
         h["max_decisions"] = max_decisions
     if events is not None:
@@ -126,17 +130,18 @@ def write_trace(path, game, header: dict, events) -> Path:
     return path
 
 
-def save_state_trace(path, game, state, *, agents=None, source=None, check=False, error=None) -> Path:
+def save_state_trace(path, game, state, *, agents=None, source=None, check=False, error=None, powers=None) -> Path:
     """Write the trace of a state played with trace=True."""
     header = make_header(game, state.n, state.seed, state.options, state.history, agents=agents,
-                         source=source, check=check, result=result_of(state, error), error=error)
+                         source=source, check=check, result=result_of(state, error), error=error, powers=powers)
     return write_trace(path, game, header, state.trace or [])
 
 
 HEADER_FIELDS = {"regles_trace": "required", "regles": "required", "game": "required", "source": "required",
                  "players": "required", "seed": "required", "options": "required", "agents": "required",
                  "check": "required", "choices": "required", "events": "required", "fingerprint": "required",
-                 "max_decisions": "optional", "result": "optional", "error": "optional"}
+                 "max_decisions": "optional", "result": "optional", "error": "optional", "layers": "optional",
+                 "powers": "optional"}
 
 
 def read_trace(path) -> tuple[dict, list]:
@@ -217,6 +222,13 @@ def _check_header(h: dict) -> None:
         for i, x in enumerate(c.array(r["scores"], ("result", "scores"))):
             if not (is_int(x) or isinstance(x, float)):
                 c.fail(("result", "scores", i), f"must be a number, not {kind_of(x)}")
+    if "layers" in h:
+        read_laid(h["layers"])
+    if "powers" in h:
+        for k, v in c.mapping(h["powers"], ("powers",)).items():
+            if not k.isdigit():
+                c.fail(("powers", k), "is no seat number")
+            c.text(v, ("powers", k))
     if "error" in h:
         e = c.obj(h["error"], ("error",), ("type", "message"))
         c.text(e["type"], ("error", "type"))
@@ -259,10 +271,11 @@ def check_against(game, header: dict, path=None) -> None:
 
 
 def _load_game(header):
+    """The game of a trace, with the expansions, scenario and mods it was played with."""
     src = header.get("source")
-    if isinstance(src, str) and (Path(src) / "game.yaml").is_file():
-        return load(src)
-    return load(header["game"])
+    name = src if isinstance(src, str) and (Path(src) / "game.yaml").is_file() else header["game"]
+    laid = header.get("layers") or {}
+    return load(name, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()))
 
 
 def _show(ev) -> str:
@@ -283,6 +296,9 @@ def replay(path, out=None, err=None) -> int:
     except LoadError as exc:
         print(str(exc), file=err)
         return 1
+    except ValueError as exc:  # an expansion, scenario or mod it names is not there
+        print(f"regles replay: error: {exc}", file=err)
+        return 1
     try:
         check_against(game, header, path)
     except TraceError as exc:
@@ -295,7 +311,8 @@ def replay(path, out=None, err=None) -> int:
     fault = None  # the fault the replayed game ended in
     choices = header["choices"]
     try:
-        state = game.new_state(header["players"], header["seed"], header["options"], trace=True)
+        state = game.new_state(header["players"], header["seed"], header["options"], trace=True,
+                               powers={int(k): v for k, v in (header.get("powers") or {}).items()})
         bound = header.get("max_decisions")
         inv = Invariants(state, bound or MAX_DECISIONS) if header.get("check") else None
         for i, a in enumerate(choices, 1):

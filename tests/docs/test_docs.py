@@ -51,7 +51,7 @@ DOCS = ROOT / "docs"
 SCHEMAS = ROOT / "schemas"
 CONTENT = ROOT / "content"
 FIXTURE = ROOT / "tests" / "fixtures" / "docs-game"
-KINDS = ("game", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
 
 # tag -> start symbol of the grammar
 RULES_TAGS = {"regles-procedure": "procedure", "regles-ability": "ability", "regles-expr": "condition"}
@@ -149,7 +149,7 @@ def wrap(block: Block) -> str:
     head = f"# {block.where}\n"
     if block.tag == "regles-procedure":
         return head + ("kind: scenario\ngame: docs-game\nid: example\ntitle: Example\n"
-                       f"setup: {_block_scalar(block.text, 2)}")
+                       f"hooks:\n  round_begins: {_block_scalar(block.text, 4)}")
     if block.tag == "regles-ability":
         return head + ("kind: cards\ngame: docs-game\ncards:\n  - id: example\n    title: Example\n"
                        f"    abilities:\n      - {_block_scalar(block.text, 8)}")
@@ -221,7 +221,7 @@ def _rules_texts(data):
                         yield t, "ability"
             elif key in ("setup", "given", "when", "body") and isinstance(value, str):
                 yield value, "procedure"
-            elif key == "procedures" and isinstance(value, dict):
+            elif key in ("procedures", "hooks", "replace") and isinstance(value, dict):
                 for v in value.values():
                     if isinstance(v, str):
                         yield v, "procedure"

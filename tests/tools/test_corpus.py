@@ -121,7 +121,7 @@ CASES = [
     ("schema_missing_kind.yaml", 1, [
         "schema_missing_kind.yaml:1:1: error: missing key 'kind'"]),
     ("schema_unknown_kind.yaml", 1, [
-        "schema_unknown_kind.yaml:1:7: error: unknown kind 'card'; expected one of: game, cards, keywords, "
+        "schema_unknown_kind.yaml:1:7: error: unknown kind 'card'; expected one of: game, expansion, cards, keywords, "
         "board, scenario, rules-test",
         "    hint: did you mean 'cards'?"]),
     ("schema_kind_not_string.yaml", 1, [
@@ -306,8 +306,12 @@ CASES = [
     ("scenario_errors.yaml", 1, [
         "scenario_errors.yaml:5:11: error: unknown option 'expret'",
         "    hint: did you mean 'expert'?",
-        "scenario_errors.yaml:8:24: error: unknown name 'discrad'",
-        "scenario_errors.yaml:10:15: error: scenario replaces unknown procedure 'integraton'"]),
+        "scenario_errors.yaml:9:26: error: unknown name 'discrad'",
+        "    hint: did you mean 'discard'?",
+        "scenario_errors.yaml:10:3: error: no extension point 'round_begin' to hook on",
+        "    hint: did you mean 'round_begins'?",
+        "scenario_errors.yaml:13:3: error: 'replace:' names no procedure or function 'integraton'",
+        "    hint: did you mean 'integration'?"]),
     ("rules_test_errors.yaml", 1, [
         "rules_test_errors.yaml:8:7: error: procedure 'foundation' takes 0 arguments, got 1",
         "rules_test_errors.yaml:10:12: error: syntax error: unexpected '='; expected end of line or end of text",

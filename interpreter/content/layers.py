@@ -1,0 +1,306 @@
+"""Expansions, mods and scenarios laid over a game: found, put in order, merged.
+
+An expansion is a folder holding an `expansion.yaml` (`kind: expansion`) that
+names the game it extends; it may declare what a game file declares (zones,
+counters, attributes, classes, components, events, options, functions,
+procedures, extension points), add to the game's heuristic and invariants,
+require other expansions, hook procedures on the game's extension points
+(`hooks:`) and replace the body of a named procedure or function
+(`replace:`). Its other files (cards, keywords, boards, scenarios, rules
+tests) are read as a game's are. A game's expansions are the expansion folders
+inside its folder; a mod (`--with PATH`) is an expansion folder anywhere, or
+a folder or file of cards and keywords with no expansion file.
+
+A scenario (`kind: scenario`) sets options, limits the player counts, hooks
+and replaces as an expansion does; the one chosen is laid last. Layers are
+laid in order, required expansions first; hooks on one extension point run in
+that order. A name declared twice, or a procedure replaced by two layers, is
+an error that gives both places.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import ContentError, Position, Report
+from ..names import did_you_mean
+from .folders import display_path, expansion_file, is_dir, is_file, yaml_files
+from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
+from .source import SourceFile, load_file
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """What is laid over a game: expansions by id, a scenario by id, mods by path."""
+    expansions: tuple = ()
+    scenario: str | None = None
+    mods: tuple = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.expansions or self.scenario or self.mods)
+
+    def as_json(self) -> dict:
+        return {"expansions": list(self.expansions), "scenario": self.scenario, "mods": list(self.mods)}
+
+
+@dataclass
+class Layer:
+    """One layer to lay: an expansion or mod folder (or a mod's lone file)."""
+    id: str
+    kind: str  # "expansion" or "mod"
+    path: Path
+    requires: tuple = ()
+    max_players: int | None = None  # the players it takes, when it takes more than its game
+
+
+def _quick(path: Path) -> dict | None:
+    """The data of a YAML file, or None when it does not read (its check says why)."""
+    try:
+        src, _ = load_file(display_path(path))
+    except ContentError:
+        return None
+    return src.data if isinstance(src.data, dict) else None
+
+
+def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
+    """The layer of expansion `folder` (or of the lone expansion file `f`), None when its
+    expansion file does not read (its check says why)."""
+    f = f or expansion_file(folder)
+    data = _quick(f) if f is not None else None
+    if data is None or data.get("kind") != "expansion" or not isinstance(data.get("id"), str):
+        return None
+    requires = tuple(str(r) for r in data.get("requires") or () if isinstance(r, str))
+    players = data.get("players")
+    most = players.get("max") if isinstance(players, dict) else None
+    return Layer(str(data["id"]), kind, f if f.parent != folder else folder, requires,
+                 most if isinstance(most, int) else None)
+
+
+def available_expansions(game_root: Path) -> dict[str, Layer]:
+    """The expansions of the game in folder `game_root`: the expansion folders inside it, by id."""
+    found: dict[str, Layer] = {}
+    for f in yaml_files(game_root, nested=True):
+        if f.name in ("expansion.yaml", "expansion.yml"):
+            layer = _layer_of(f.parent, "expansion")
+            if layer is not None:
+                found.setdefault(layer.id, layer)
+    return found
+
+
+def scenarios_in(folder: Path) -> dict[str, Path]:
+    """The scenario files of a pack folder (not of the packs inside it), by id."""
+    out = {}
+    for f in yaml_files(folder):
+        data = _quick(f)
+        if data is not None and data.get("kind") == "scenario" and isinstance(data.get("id"), str):
+            out.setdefault(str(data["id"]), f)
+    return out
+
+
+def mod_layer(path: Path) -> Layer:
+    """The layer of mod `path`: an expansion folder, or a folder or file of content."""
+    if is_dir(path):
+        layer = _layer_of(path, "mod") if expansion_file(path) is not None else None
+        return layer or Layer(path.resolve().name, "mod", path)
+    if is_file(path):
+        return _layer_of(path.parent, "mod", path) or Layer(path.stem, "mod", path)
+    raise ValueError(f"--with {path}: no such file or folder")
+
+
+def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
+    """The layers to lay over the game in `game_root`, in order: each expansion after those it
+    requires, each once; a scenario's expansion is laid with it. ValueError when a name is unknown."""
+    available = available_expansions(game_root)
+    mods = [mod_layer(Path(m)) for m in chosen.mods]
+    for m in mods:
+        if expansion_file(m.path) is not None and m.path.is_dir():
+            available.setdefault(m.id, m)
+    wanted = list(chosen.expansions)
+    if chosen.scenario is not None:
+        home = scenario_home(game_root, chosen.scenario, available)
+        if home is not None and home not in wanted:
+            wanted.append(home)
+    out: list[Layer] = []
+
+    def lay(name: str, why: str, chain: tuple) -> None:
+        if any(x.id == name for x in out):
+            return
+        layer = available.get(name)
+        if layer is None:
+            hint = did_you_mean(name, available)
+            raise ValueError(f"{why}: no expansion '{name}'" + (f"; {hint}" if hint else "")
+                             + (f" (expansions: {', '.join(sorted(available))})" if available
+                                else " (this game has none)"))
+        if name in chain:
+            raise ValueError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}")
+        for r in layer.requires:
+            lay(r, f"expansion '{name}' requires '{r}'", chain + (name,))
+        out.append(layer)
+
+    for name in wanted:
+        lay(name, "--expansion", ())
+    for m in mods:
+        if not any(x.id == m.id and x.path == m.path for x in out):
+            for r in m.requires:
+                lay(r, f"mod '{m.id}' requires '{r}'", (m.id,))
+            out.append(m)
+    return out
+
+
+def scenario_home(game_root: Path, name: str, available: dict) -> str | None:
+    """The expansion whose folder holds scenario `name`; None when the game's own folder does.
+    ValueError when no scenario has that id."""
+    if name in scenarios_in(game_root):
+        return None
+    every = dict.fromkeys(scenarios_in(game_root))
+    for layer in available.values():
+        found = scenarios_in(layer.path) if layer.path.is_dir() else {}
+        if name in found:
+            return layer.id
+        every.update(dict.fromkeys(found))
+    hint = did_you_mean(name, every)
+    raise ValueError(f"--scenario: no scenario '{name}'" + (f"; {hint}" if hint else "")
+                     + (f" (scenarios: {', '.join(sorted(every))})" if every else " (this game has none)"))
+
+
+# merging -------------------------------------------------------------------------------
+
+def where(pos: Position) -> str:
+    return f"{pos.file}:{pos.line}" if pos.line else str(pos.file)
+
+
+class Merge:
+    """Lays the declarations of expansions (each read into a GameDef of its own) over a game,
+    reporting every name declared twice with both places."""
+
+    def __init__(self, defn: GameDef, report: Report):
+        self.defn = defn
+        self.report = report
+        self.replaced: dict[str, tuple] = {}  # name -> (layer id, position) of its replacement
+        self.hooks: list = []  # (point, text, position, layer id, kind) laid, resolved at the end
+
+    def twice(self, what: str, name: str, pos: Position, first: Position, hint: str | None = None) -> None:
+        self.report.error(pos, f"{what} '{name}' is declared already, at {where(first)}",
+                          hint or "an expansion adds names of its own; 'replace:' gives a procedure or "
+                                  "function of the game another body")
+
+    def expansion(self, part: GameDef, src: SourceFile, layer: LayerDef) -> None:
+        d, base = src.data, self.defn
+        for what, mine, theirs in (("option", part.options, base.options), ("zone", part.zones, base.zones),
+                                   ("counter", part.counters, base.counters),
+                                   ("function", part.functions, base.functions),
+                                   ("procedure", part.procedures, base.procedures)):
+            for name, decl in mine.items():
+                if name in theirs:
+                    self.twice(what, name, decl.pos, theirs[name].pos)
+                    continue
+                if what in ("zone", "counter"):
+                    decl.index = len(theirs)
+                theirs[name] = decl
+        for name, args in part.events.items():
+            if name in base.events:
+                self.twice("event", name, d["events"].key_pos.get(name, d.pos), base.pos)
+            else:
+                base.events[name] = args
+        for name, a in part.attributes.items():
+            old = base.attributes.get(name)
+            if old is None:
+                base.attributes[name] = a
+            elif old.type == "class" and a.type == "class":  # more values of a class attribute
+                for v in a.values:
+                    if v in old.values:
+                        self.report.error(a.pos, f"attribute '{name}' has the value '{v}' already",
+                                          f"declared at {where(old.pos)}")
+                    else:
+                        old.values.append(v)
+            else:
+                self.twice("attribute", name, a.pos, old.pos,
+                           "an expansion may add values to an attribute of classes, not declare it again")
+        for key, value in part.classes.items():
+            base.classes.setdefault(key, value)
+        for kind, attrs in part.components.items():
+            have = base.components.setdefault(kind, [])
+            have.extend(a for a in attrs if a not in have)
+        base.attribute_name_pos.update(part.attribute_name_pos)
+        base.windows.extend(w for w in part.windows if w not in base.windows)
+        base.invariants.extend(part.invariants)
+        base.report_by.extend(a for a in part.report_by if a not in base.report_by)
+        if part.heuristic:
+            base.heuristics.append((part.heuristic, None))
+        for key, value in part.data.items():
+            if key in base.data:
+                self.report.error(d["data"].key_pos.get(key, d.pos), f"data '{key}' is declared already",
+                                  "an expansion adds data of its own")
+            else:
+                base.data[key] = value
+        if part.powers is not None:
+            if base.powers is not None:
+                self.twice("powers", "powers", part.powers.pos, base.powers.pos)
+            else:
+                base.powers = part.powers
+        players = d.get("players")
+        if isinstance(players, dict) and isinstance(players.get("max"), int) and players["max"] > base.max_players:
+            base.max_players = int(players["max"])
+        self.lay_rules(d, layer, "expansion")
+
+    def lay_rules(self, d, layer: LayerDef, kind: str) -> None:
+        """The hooks and replacements of an expansion or scenario file (data `d`)."""
+        for name, text in texts_of(d.get("replace")):
+            self.replace(name, text, d["replace"].key_pos.get(name, d.pos), layer)
+        for point, text in texts_of(d.get("hooks")):
+            self.hooks.append((point, text, d["hooks"].key_pos.get(point, d.pos), layer.id, kind))
+
+    def replace(self, name: str, text, pos: Position, layer: LayerDef) -> None:
+        base = self.defn
+        target = base.procedures.get(name) or base.functions.get(name)
+        if target is None:
+            self.report.error(pos, f"'replace:' names no procedure or function '{name}'",
+                              did_you_mean(name, list(base.procedures) + list(base.functions)))
+            return
+        if isinstance(target, ProcedureDef) and target.point:
+            self.report.error(pos, f"'{name}' is an extension point: hook on it rather than replace it",
+                              f"write it under 'hooks:' ({name}: ...)")
+            return
+        if name in self.replaced:
+            other, at = self.replaced[name]
+            self.report.error(pos, f"'{name}' is replaced by both '{other}' (at {where(at)}) and '{layer.id}'",
+                              "two layers cannot both replace one procedure or function: combine them, or "
+                              "hook on an extension point instead")
+            return
+        self.replaced[name] = (layer.id, pos)
+        target.text, target.pos, target.layer, target.tree = text, pos, layer.id, None
+
+    def scenario(self, sc: ScenarioDef, src: SourceFile, layer: LayerDef) -> None:
+        self.defn.scenario = sc
+        self.lay_rules(src.data, layer, "scenario")
+
+    def finish(self) -> None:
+        """The hooks laid, each a procedure of its own called by its extension point, in order."""
+        base = self.defn
+        for point, text, pos, layer_id, kind in self.hooks:
+            target = base.procedures.get(point)
+            if target is None or not target.point:
+                points = [n for n, p in base.procedures.items() if p.point]
+                hint = did_you_mean(point, points)
+                self.report.error(pos, f"no extension point '{point}' to hook on" if target is None
+                                  else f"'{point}' is a procedure, not an extension point: replace it, or hook "
+                                       "on an extension point", hint or (f"extension points: {', '.join(points)}"
+                                                                         if points else "this game declares none"))
+                continue
+            name = f"{point}@{kind}:{layer_id}"
+            base.procedures[name] = ProcedureDef(name, list(target.params), text, pos, target.acting,
+                                                 layer=layer_id)
+            target.hooks.append(name)
+
+
+def texts_of(mapping) -> list:
+    """(name, text) of a `hooks:` or `replace:` mapping, whose values are texts or `{body: ...}`."""
+    if not isinstance(mapping, dict):
+        return []
+    out = []
+    for name, spec in mapping.items():
+        text = spec if isinstance(spec, str) else spec.get("body") if isinstance(spec, dict) else None
+        if isinstance(text, str):
+            out.append((str(name), text))
+    return out
+
