@@ -43,9 +43,21 @@ def pytest_collection_modifyitems(config, items):
 
 
 @lru_cache(maxsize=None)
-def loaded_game(name: str):
+def loaded_game(name: str, expansion: str | None = None):
     import interpreter
-    return interpreter.load(str(CONTENT / name))
+    return interpreter.load(str(CONTENT / name), [expansion] if expansion else [])
+
+
+def expansion_of(path: Path) -> str | None:
+    """The id of the expansion whose folder holds `path`, or None for a game's own file."""
+    import yaml
+    for folder in path.parents:
+        if folder == CONTENT:
+            return None
+        head = folder / "expansion.yaml"
+        if head.is_file():
+            return str(yaml.safe_load(head.read_text(encoding="utf-8"))["id"])
+    return None
 
 
 class RulesTestItem(pytest.Item):
@@ -56,7 +68,7 @@ class RulesTestItem(pytest.Item):
 
     def runtest(self):
         from interpreter.tools.ruletest import run_test
-        game = loaded_game(self.game)
+        game = loaded_game(self.game, expansion_of(Path(self.path)))
         test = [t for t in game.program.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
         result = run_test(game, test)
         if not result.passed:

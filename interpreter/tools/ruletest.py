@@ -5,13 +5,15 @@ components are in their starting zones and whose `game` procedure has not
 started), acts (`when`), answers the choices asked on the way (`choices`, by
 label or index), and checks the outcome (`then`: conditions). With `offered`,
 the actions stop at the choice asked once the answers are used up, and the
-test checks that it offers exactly these options. The result says which
+test checks that it offers exactly these options. A test may name a `scenario`
+(laid over the game for it) and the `powers` of some seats. The result says which
 condition failed, where, and what the trace of the test was.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..diagnostics import LoadError
 from ..engine import machine as vm
 from ..compile.context import Ctx
 from ..engine.code import Code
@@ -44,8 +46,16 @@ def run_test(game: Game, test) -> TestResult:
     data = test.data
     players = int(data.get("players", game.min_players))
     try:
-        st = game.blank_state(players, int(data.get("seed", 0)), dict(data.get("options") or {}), trace=True)
+        if isinstance(data.get("scenario"), str):  # the same test, in the game with its scenario laid
+            game = game.with_layers(scenario=data["scenario"])
+            test = next(t for t in game.program.defn.tests if (t.file, t.pos.line) == (test.file, test.pos.line))
+        powers = {int(k): str(v) for k, v in (data.get("powers") or {}).items()}
+        st = game.blank_state(players, int(data.get("seed", 0)), dict(data.get("options") or {}), trace=True,
+                              powers=powers)
     except ValueError as exc:
+        res.message = str(exc)
+        return res
+    except LoadError as exc:
         res.message = str(exc)
         return res
     answers = list(data.get("choices") or [])
