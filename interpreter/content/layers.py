@@ -117,9 +117,10 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
             available.setdefault(m.id, m)
     wanted = list(chosen.expansions)
     if chosen.scenario is not None:
-        home = scenario_home(game_root, chosen.scenario, available)
-        if home is not None and home not in wanted:
-            wanted.append(home)
+        home, needs = scenario_home(game_root, chosen.scenario, available)
+        for name in ([home] if home is not None else []) + list(needs):
+            if name not in wanted:
+                wanted.append(name)
     out: list[Layer] = []
 
     def lay(name: str, why: str, chain: tuple) -> None:
@@ -147,20 +148,26 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     return out
 
 
-def scenario_home(game_root: Path, name: str, available: dict) -> str | None:
-    """The expansion whose folder holds scenario `name`; None when the game's own folder does.
-    ValueError when no scenario has that id."""
-    if name in scenarios_in(game_root):
-        return None
-    every = dict.fromkeys(scenarios_in(game_root))
+def scenario_home(game_root: Path, name: str, available: dict) -> tuple:
+    """(the expansion whose folder holds scenario `name` or None for the game's own folder, the
+    expansions the scenario requires). ValueError when no scenario has that id."""
+    own = scenarios_in(game_root)
+    if name in own:
+        return None, _requires(own[name])
+    every = dict.fromkeys(own)
     for layer in available.values():
         found = scenarios_in(layer.path) if layer.path.is_dir() else {}
         if name in found:
-            return layer.id
+            return layer.id, _requires(found[name])
         every.update(dict.fromkeys(found))
     hint = did_you_mean(name, every)
     raise ValueError(f"--scenario: no scenario '{name}'" + (f"; {hint}" if hint else "")
                      + (f" (scenarios: {', '.join(sorted(every))})" if every else " (this game has none)"))
+
+
+def _requires(path: Path) -> tuple:
+    data = _quick(path) or {}
+    return tuple(str(r) for r in data.get("requires") or () if isinstance(r, str))
 
 
 # merging -------------------------------------------------------------------------------
