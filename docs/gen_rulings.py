@@ -46,6 +46,19 @@ def page() -> str:
             out += ["### Rulings", ""]
             out += [f"- {n}" for n in notes]
             out.append("")
+        for head in sorted(game_dir.rglob("expansion.y*ml")):
+            exp = _load(head)
+            if not isinstance(exp, dict):
+                continue
+            folder = head.parent
+            notes = list(exp.get("notes") or [])
+            for path in sorted(folder.rglob("*.y*ml")):
+                data = _load(path)
+                if isinstance(data, dict) and data.get("kind") == "scenario":
+                    notes += [f"(scenario {data.get('id')}) {n}" for n in data.get("notes") or []]
+            out += [f"### Expansion: {exp.get('title', folder.name)}", "",
+                    f"Folder: `content/{game_dir.name}/{folder.relative_to(game_dir).as_posix()}/`.", ""]
+            out += [f"- {n}" for n in notes] + [""] if notes else []
         rows = []
         for path in sorted(game_dir.rglob("*.y*ml")):
             if path.name.startswith("game."):

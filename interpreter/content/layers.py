@@ -173,7 +173,7 @@ def _requires(path: Path) -> tuple:
 # merging -------------------------------------------------------------------------------
 
 def where(pos: Position) -> str:
-    return f"{pos.file}:{pos.line}" if pos.line else str(pos.file)
+    return f"{pos.path}:{pos.line}" if pos.line else str(pos.path)
 
 
 class Merge:

@@ -290,7 +290,7 @@ class Game:
     def _give_power(self, st, seat: int, c: int) -> None:
         zone = keys.seat_key(self.program.defn.powers.zone, seat)
         comp = self.program.comps[c]
-        was = st.where.get(c)
+        was = st.where[c]
         if was is not None:
             st.zones[str(was)].remove(comp)
         st.zones.setdefault(zone, []).append(comp)
