@@ -65,7 +65,8 @@ def _add_play_commands(sub) -> None:
         p.add_argument("--scenario", metavar="NAME", default=None,
                        help="play this scenario (its expansion is laid with it)")
         p.add_argument("--power", action="append", default=[], metavar="SEAT=NAME",
-                       help="give seat SEAT (from 1) the personal power NAME; may be repeated")
+                       help="give seat SEAT (from 1) the personal power NAME; may be repeated "
+                            "('--power random' in simulate: a power per seat, drawn for each game)")
 
     def layer_args(p):
         p.add_argument("--expansion", "-x", action="append", default=[], metavar="NAME[,NAME]",
@@ -180,7 +181,12 @@ def _setup_game(args):
     try:
         options = game.options(given)
         powers = _powers(args, players)
-        game.powers_of(powers, players)
+        if powers == "random":
+            if not game.powers():
+                raise ValueError(f"--power random: {game.title} has no personal powers"
+                                 + ("" if game.program.defn.layers else " (an expansion may bring them)"))
+        else:
+            game.powers_of(powers, players)
         if game.program.defn.scenario is not None:
             game.blank_state(players, args.seed, options)  # the scenario's player counts
     except ValueError as exc:
@@ -189,9 +195,11 @@ def _setup_game(args):
     return game, players, options
 
 
-def _powers(args, players: int) -> dict:
-    """--power SEAT=NAME, each given once, as {seat from 1: name}."""
+def _powers(args, players: int) -> dict | str:
+    """--power SEAT=NAME, each given once, as {seat from 1: name}; or "random"."""
     out = {}
+    if getattr(args, "power", []) == ["random"] and args.command == "simulate":
+        return "random"
     for item in getattr(args, "power", []):
         seat, sep, name = item.partition("=")
         if not sep or not seat.strip().isdigit() or not name.strip():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import random
 import signal
 import sys
 import time
@@ -52,6 +53,7 @@ class GameResult:
     error: dict | None = None
     notes: list = field(default_factory=list)
     credits: list = field(default_factory=list)  # [card id, seat from 0, points]
+    powers: dict = field(default_factory=dict)  # seat from 1 -> the power it played with
 
 
 @dataclass
@@ -69,7 +71,7 @@ class RunSpec:
     expansions: list = field(default_factory=list)  # laid over the game, by id
     scenario: str | None = None
     mods: list = field(default_factory=list)  # paths
-    powers: dict = field(default_factory=dict)  # seat from 1 -> power
+    powers: dict | str = field(default_factory=dict)  # seat from 1 -> power, or "random": drawn per game
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
@@ -101,17 +103,39 @@ def play_game(game, players: int, seed: int, options: dict, agent_names: list, *
         return state, exc, notes
 
 
+def powers_for(game, spec: RunSpec, seed: int) -> dict:
+    """The powers of the seats in the game of `seed`: as given, or with `--power random` one
+    drawn for each seat from the game's seed, no two sharing what the game says they may not."""
+    if spec.powers != "random":
+        return dict(spec.powers)
+    rng = random.Random(seed_for(seed, 2_000_003))
+    pool = game.powers()
+    rng.shuffle(pool)
+    out: dict = {}
+    for seat in range(1, spec.players + 1):
+        for card in pool:
+            try:
+                game.powers_of({**out, seat: card}, spec.players)
+            except ValueError:
+                continue
+            out[seat] = card
+            pool.remove(card)
+            break
+    return out
+
+
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
     seed = seed_for(spec.seed, index)
+    powers = powers_for(game, spec, seed)
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
-                                  check=spec.check, max_decisions=spec.max_decisions, powers=spec.powers)
+                                  check=spec.check, max_decisions=spec.max_decisions, powers=powers)
     if exc is None:
         winners = list(state.winners) if state.winners else None
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
-                          credits=_credits(state))
+                          credits=_credits(state), powers=powers)
     return GameResult(index, seed, None, list(state.scores()) if state is not None else [],
                       len(state.history) if state is not None else 0,
-                      error=_record_error(game, spec, index, seed, exc), notes=notes)
+                      error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers)
 
 
 def _credits(state) -> list:
@@ -137,17 +161,17 @@ def _credits(state) -> list:
     return [[card, seat, points] for (card, seat), points in sorted(out.items())]
 
 
-def _record_error(game, spec: RunSpec, index: int, seed: int, exc) -> dict:
+def _record_error(game, spec: RunSpec, index: int, seed: int, exc, powers: dict) -> dict:
     message = portable_message(game, f"{type(exc).__name__}: {exc}" if not _known(exc) else str(exc))
     path = Path(spec.trace_dir) / default_trace_name(game.id, seed, index)
     # the same game again, with the trace on: the engine is deterministic, so it fails the same way
     state, exc2, _ = play_game(game, spec.players, seed, spec.options, spec.agents, check=spec.check,
-                               max_decisions=spec.max_decisions, trace=True, powers=spec.powers)
+                               max_decisions=spec.max_decisions, trace=True, powers=powers)
     if exc2 is None or str(exc2) != str(exc):
         message += " (not reproduced when played again: " + ("no error" if exc2 is None else str(exc2)) + ")"
     header = make_header(game, spec.players, seed, spec.options, state.history if state is not None else [],
                          agents=spec.agents, source=source_of(game, spec.game), check=spec.check,
-                         max_decisions=spec.max_decisions, powers=spec.powers,
+                         max_decisions=spec.max_decisions, powers=powers,
                          result=result_of(state, exc) if state is not None else None,
                          error=error_record(exc2 if exc2 is not None else exc))
     try:
@@ -313,6 +337,10 @@ def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: b
         out["team_tied"] = [sum(1 for kind, seats in ends if kind == "tied" and any(s in seats for s in t))
                             for t in teams]
         out["team_win_rates"] = [_rate(k, c) for k in tw]
+    if any(r.powers for r in done):
+        out["powers"] = _by_power(done, ends)
+    if game.program.defn.layers:
+        out["layers"] = game.layers_json()
     by = spec.by or list(game.program.defn.report_by)
     if by:
         won = [seats if kind == "won" else frozenset() for kind, seats in ends]
@@ -375,6 +403,16 @@ def _by_card(game, done: list, won: list) -> list:
             for card in sorted(points, key=lambda k: -points[k])]
 
 
+def _by_power(done: list, ends: list) -> list:
+    """Per power: the games a seat played with it, and that seat's win rate (a tie is no win)."""
+    tally: dict = {}
+    for r, (kind, seats) in zip(done, ends):
+        for seat, power in r.powers.items():
+            w, n = tally.get(power, (0, 0))
+            tally[power] = (w + (1 if kind == "won" and int(seat) - 1 in seats else 0), n + 1)
+    return [{"power": p, "games": n, "win_rate": _rate(w, n)} for p, (w, n) in sorted(tally.items())]
+
+
 def _rate(k: int, n: int) -> dict:
     low, high = wilson(k, n)
     return {"rate": round(k / n, 4) if n else None, "low": round(low, 4), "high": round(high, 4)}
@@ -393,8 +431,12 @@ def render(summary: dict, console) -> None:
     c = summary["completed"]
     teams = summary.get("teams")
     ties = summary.get("ties", 0)
+    laid = summary.get("layers") or {}
     title = (f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
-             f"seed {summary['seed']}" + (", checked" if summary["check"] else ""))
+             f"seed {summary['seed']}" + (", checked" if summary["check"] else "")
+             + "".join(f", {what} {', '.join(v) if isinstance(v, list) else v}"
+                       for what, v in (("expansions", laid.get("expansions")), ("scenario", laid.get("scenario")),
+                                       ("mods", laid.get("mods"))) if v))
     t = _table(title, [("seat", "right"), ("agent", "left")]
                + ([("team", "right")] if teams else [("wins", "right")] + ([("ties", "right")] if ties else [])
                   + [("win rate", "right"), ("95% CI", "right")])
@@ -425,6 +467,13 @@ def render(summary: dict, console) -> None:
                 row.append(str(summary["team_tied"][i]))
             tt.add_row(*map(text, row + [_pct(r["rate"]), _ci(r)]))
         console.print(tt)
+    if summary.get("powers"):
+        pt = _table("win rate of the seat that played each power", [("power", "left"), ("games", "right"),
+                    ("win rate", "right"), ("95% CI", "right")])
+        for row in summary["powers"]:
+            r = row["win_rate"]
+            pt.add_row(*map(text, [row["power"], str(row["games"]), _pct(r["rate"]), _ci(r)]))
+        console.print(pt)
     for attribute, rows in summary.get("by", {}).items():
         bt = _table(f"points brought, by {attribute}", [(attribute, "left"), ("points per game", "right"),
                     ("share", "right"), ("win rate of its top seat", "right"), ("95% CI", "right")])

@@ -269,3 +269,19 @@ def test_check_and_test_take_an_expansion_folder(game_dir, capsys):
     assert cli.main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
     assert "expansion.yaml:13:5: error: unknown counter 'shps'" in out
+
+
+def test_simulate_draws_a_power_per_seat_and_reports_each_power_win_rate(game_dir, tmp_path, capsys):
+    expansion(game_dir, "patrons", POWERS, {"cards/powers.yaml": POWER_CARDS})
+    out = tmp_path / "run.json"
+    code = cli.main(["simulate", str(game_dir), "-x", "patrons", "--power", "random", "--games", "20", "-q",
+                     "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0 and "win rate of the seat that played each power" in printed
+    rows = {r["power"]: r for r in json.loads(out.read_text())["powers"]}
+    assert rows["crown-tax"]["games"] == 20  # two seats, two patrons: the Crown's one power every game
+    assert rows["guild-purse"]["games"] + rows["guild-seal"]["games"] == 20
+    again = tmp_path / "again.json"
+    cli.main(["simulate", str(game_dir), "-x", "patrons", "--power", "random", "--games", "20", "-q",
+              "--json", str(again)])
+    assert json.loads(again.read_text())["powers"] == json.loads(out.read_text())["powers"]  # drawn from the seed
