@@ -65,6 +65,7 @@ def _quick(path: Path) -> dict | None:
 def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
     """The layer of expansion `folder` (or of the lone expansion file `f`), None when its
     expansion file does not read (its check says why)."""
+    lone = f is not None
     f = f or expansion_file(folder)
     data = _quick(f) if f is not None else None
     if data is None or data.get("kind") != "expansion" or not isinstance(data.get("id"), str):
@@ -72,7 +73,7 @@ def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
     requires = tuple(str(r) for r in data.get("requires") or () if isinstance(r, str))
     players = data.get("players")
     most = players.get("max") if isinstance(players, dict) else None
-    return Layer(str(data["id"]), kind, f if f.parent != folder else folder, requires,
+    return Layer(str(data["id"]), kind, f if lone else folder, requires,
                  most if isinstance(most, int) else None)
 
 
