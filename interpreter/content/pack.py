@@ -149,6 +149,10 @@ class PackLoader:
             if src.data.get("kind") == "game":
                 self.report.error(src.data.pos, "a game file inside an expansion or a mod",
                                   "an expansion names the game it extends with 'game:'")
+        if head is not None and isinstance(head.get("game"), str) and fold(head["game"]) != fold(game.id) \
+                and not (Path(heads[0].path).parent / head["game"]).resolve() == Path(game.file).parent.resolve():
+            self.report.error(head["game"].pos, f"this expansion extends game '{head['game']}', but it is laid over "
+                                                f"'{game.id}'", f"write 'game: {game.id}'")
         before = self.layer
         self.layer = layer.id
         try:

@@ -133,6 +133,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for z in d.tags_kept_in or []:
             if z not in d.zones:
                 self.error(d.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, d.zones))
+        if d.powers is not None:
+            self.check_powers(d.powers)
         for a in d.report_by:
             if a not in d.attributes:
                 self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
@@ -402,6 +404,22 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 walk.read(cost.amount, walk.given, why=before)
             walk.read(tree.cond, walk.given, why=before)
             walk.block(tree.body, walk.given)
+
+    def check_powers(self, p) -> None:
+        """`powers:`: a zone of each player, a component kind, a class and an attribute the game has."""
+        d = self.defn
+        z = d.zones.get(p.zone)
+        if z is None:
+            self.error(p.pos, f"powers: unknown zone '{p.zone}'", did_you_mean(p.zone, d.zones))
+        elif z.scope != ("player",):
+            self.error(p.pos, f"powers: zone '{p.zone}' is not a zone of each player (scope: player)")
+        if p.component is not None and p.component not in d.components:
+            self.error(p.pos, f"powers: unknown component kind '{p.component}'", did_you_mean(p.component, d.components))
+        if p.unique is not None and p.unique not in d.attributes:
+            self.error(p.pos, f"powers: unknown attribute '{p.unique}'", did_you_mean(p.unique, d.attributes))
+        if p.of_class is not None and fold(p.of_class) not in d.classes:
+            self.error(p.pos, f"powers: unknown class '{p.of_class}'",
+                       did_you_mean(p.of_class, [v for _, v in d.classes.values()]))
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:

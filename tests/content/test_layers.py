@@ -285,3 +285,15 @@ def test_simulate_draws_a_power_per_seat_and_reports_each_power_win_rate(game_di
     cli.main(["simulate", str(game_dir), "-x", "patrons", "--power", "random", "--games", "20", "-q",
               "--json", str(again)])
     assert json.loads(again.read_text())["powers"] == json.loads(out.read_text())["powers"]  # drawn from the seed
+
+
+def test_an_expansion_of_another_game_and_powers_that_name_nothing_are_errors(game_dir):
+    expansion(game_dir, "stray", "powers: {zone: pocket, component: token, unique: hue, class: Relic}\n")
+    text = (game_dir / "expansions/stray/expansion.yaml").read_text().replace("game: docs-game", "game: other-game")
+    (game_dir / "expansions/stray/expansion.yaml").write_text(text)
+    with pytest.raises(LoadError) as got:
+        interpreter.load(str(game_dir), ["stray"])
+    messages = [d.message for d in got.value.report.errors]
+    assert "this expansion extends game 'other-game', but it is laid over 'docs-game'" in messages
+    assert {"powers: unknown zone 'pocket'", "powers: unknown component kind 'token'",
+            "powers: unknown attribute 'hue'", "powers: unknown class 'Relic'"} <= set(messages)
