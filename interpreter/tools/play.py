@@ -71,6 +71,8 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
         state = game.new_state(players, seed, options, trace=True, powers=powers)
         narrator = Narrator(state, seat, out, show_all)
         print(printable(_seats(game.program, players, seat, agent_names)), file=out)
+        for line in _laid(game.program, powers or {}):
+            print(printable(line), file=out)
         narrator.flush()
         while not state.is_terminal():
             p = state.current_player
@@ -104,6 +106,25 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
             print(f"regles play: error: cannot write {printable(save)}: {exc.strerror or exc}", file=sys.stderr)
             status = 1
     return status
+
+
+def _laid(program, powers: dict) -> list:
+    """What is laid over the game, said once at its start: the expansions, each seat's power, and
+    the scenario's sheet, read aloud as the first player would."""
+    d = program.defn
+    lines = []
+    expansions = [x.title for x in d.layers if x.kind != "scenario"]
+    if expansions:
+        lines.append("Expansions: " + ", ".join(expansions) + ".")
+    for s, card in sorted(powers.items()):
+        title = next((c.title for c in d.cards if c.id == card), card)
+        lines.append(f"{seat_name(int(s) - 1, None)} plays with the power {title}.")
+    sc = d.scenario
+    if sc is not None:
+        lines.append(f"Scenario: {sc.title}.")
+        if isinstance(sc.data.get("text"), str):
+            lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
+    return lines
 
 
 def _seats(program, players: int, seat: int, agent_names: list) -> str:

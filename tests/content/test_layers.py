@@ -297,3 +297,22 @@ def test_an_expansion_of_another_game_and_powers_that_name_nothing_are_errors(ga
     assert "this expansion extends game 'other-game', but it is laid over 'docs-game'" in messages
     assert {"powers: unknown zone 'pocket'", "powers: unknown component kind 'token'",
             "powers: unknown attribute 'hue'", "powers: unknown class 'Relic'"} <= set(messages)
+
+
+def test_play_says_what_is_laid_and_reads_the_scenario_sheet(game_dir, tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+    expansion(game_dir, "patrons", POWERS, {"cards/powers.yaml": POWER_CARDS})
+    write(game_dir / "scenarios" / "rich.yaml", SCENARIO + "text: |\n  The guilds are rich this year.\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    save = tmp_path / "game.jsonl"
+    code = cli.main(["play", str(game_dir), "-n", "2", "-x", "patrons", "--scenario", "rich-start",
+                     "--power", "1=crown-tax", "--save", str(save)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Expansions: patrons." in out and "player 1 plays with the power Crown tax." in out
+    assert "Scenario: A rich start.\n  The guilds are rich this year." in out
+    header = json.loads(save.read_text(encoding="utf-8").splitlines()[0])
+    assert header["powers"] == {"1": "crown-tax"} and header["layers"]["scenario"] == "rich-start"
+    assert cli.main(["play", str(game_dir), "-n", "4", "--scenario", "rich-start"]) == 2
+    assert "scenario 'rich-start' is for 2 or 3 players, not 4" in capsys.readouterr().err
