@@ -53,7 +53,13 @@ class Report:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
-    files_checked: int = 0
+    checked: set = field(default_factory=set)  # the paths of the files read
+
+    @property
+    def files_checked(self) -> int:
+        """How many files were read (a file read twice, with a game alone and with its
+        expansions, counts once)."""
+        return len(self.checked)
 
     def error(self, position: Position, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(position, message, hint))

@@ -63,7 +63,7 @@ class PackLoader:
         shown = display_path(path)
         if shown in self.loaded:
             return self.loaded[shown]
-        self.report.files_checked += 1
+        self.report.checked.add(shown)
         try:
             src, errors = load_file(shown)
         except ContentError as exc:
