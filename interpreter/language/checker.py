@@ -450,8 +450,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                     self.body(tree.body, Scope(self.bound_names(tree.body, params), proc=name), params)
         self.check_chosen_options(sc.data, sc.pos)
         players, counts = sc.data.get("players"), range(d.min_players, d.max_players + 1)
+        more = bool(sc.data.get("requires")) and sc is not d.scenario  # the expansions it requires may take more
         for n in players if isinstance(players, list) else []:
-            if _whole(n) and n not in counts:
+            if _whole(n) and n not in counts and not (more and n > d.max_players):
                 self.error(getattr(n, "pos", sc.pos), f"{d.title or d.id} is for {d.min_players} to "
                                                       f"{d.max_players} players, not {n}")
 
@@ -480,7 +481,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                                "compare it, e.g. 'count(you.hand) == 3'")
         self.check_chosen_options(t.data, t.pos)
         players, d = t.data.get("players"), self.defn
-        if _whole(players) and not d.min_players <= players <= d.max_players:
+        if _whole(players) and not d.min_players <= players <= d.max_players \
+                and not (isinstance(t.data.get("scenario"), str) and players > d.max_players):
+            # a test of a scenario is played with what the scenario lays: its player count is checked then
             self.error(players.pos, f"{d.title or d.id} is for {d.min_players} to {d.max_players} players, not {players}")
 
     def check_chosen_options(self, data, pos) -> None:
