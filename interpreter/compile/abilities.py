@@ -38,11 +38,14 @@ class AbilityCompiler:
             actions: list = []
             for i, ab in enumerate(card.abilities):
                 self.ability(card, i, ab, triggers, actions)
-            per_card[id(card)] = (triggers, actions)
+            prints = frozenset(use.keyword.title for ab in card.abilities
+                               if (use := self.found.keyword_uses.get(ab)) is not None and use.keyword.title)
+            per_card[id(card)] = (triggers, actions, prints)
         for card in self.program.comp_card:
-            t, a = per_card[id(card)]
+            t, a, p = per_card[id(card)]
             self.program.comp_triggers.append(t)
             self.program.comp_actions.append(a)
+            self.program.comp_prints.append(p)
 
     def bindings(self, ab) -> dict:
         """What each parameter of the keyword of printed ability `ab` stands for on its card."""

@@ -49,6 +49,7 @@ class Program:
         self.procs: dict[str, Code] = {}
         self.comp_triggers: list = []  # [component] -> {event: [TriggerSpec]}
         self.comp_actions: list = []  # [component] -> [ActionSpec]
+        self.comp_prints: list = []  # [component] -> the names of the keywords its card prints (`prints`)
         self.limit_events: set = set()  # events that reset the use of 'once per' actions
         self.broadcast_events: set = set()  # events some 'whenever' ability hears
         self.invariants: list = []  # (text, compiled condition) of the game's declared invariants

@@ -98,6 +98,16 @@ class KeywordDef:
     def name(self) -> str:
         return self.pattern.split(":")[0].strip()
 
+    @property
+    def title(self) -> str:
+        """Its first words, before any parameter or dash: 'Affinité' of 'Affinité X - Y' (parsed)."""
+        out = []
+        for kind, value, _ in self.words:
+            if kind != "lit":
+                break
+            out.append(value)
+        return " ".join(out)
+
 
 @dataclass(eq=False)
 class AbilityDef:

@@ -585,6 +585,29 @@ class Has(Function):
         return key in st.program.comp_classes[c] or key in st.tags.get(c, ())
 
 
+class Prints(Function):
+    name, forms, types, returns = "prints", ("prints(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
+    doc = "whether a component's card prints a keyword, named by its first words ('Coffre', 'Affinité')"
+
+    @staticmethod
+    def run(st, pos, c, name):
+        if type(c) is not Comp:
+            return False
+        return keyword_title(str(name)) in st.program.comp_prints[c]
+
+    def check(self, checker, call):
+        arg = call.args[1] if len(call.args) > 1 else None
+        if isinstance(arg, N.String):
+            titles = {keyword_title(t): t for t in checker.keyword_titles()}
+            if keyword_title(arg.value) not in titles:
+                checker.error(arg.pos, f"no keyword '{arg.value}'", did_you_mean(arg.value, list(titles.values())))
+
+
+def keyword_title(text: str) -> str:
+    """A keyword's name as `prints` compares it: its words, folded, one space between them."""
+    return " ".join(fold(w) for w in str(text).split())
+
+
 class Card(Function):
     name, forms, types, returns = "card", ("card(ID)",), {"ID": STRING}, COMPONENT
     doc = "the component with this card id (the first copy); mostly for rules tests"

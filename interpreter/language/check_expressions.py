@@ -326,8 +326,13 @@ class ExpressionChecks:
             self._card_ids = {fold(c.id) for c in self.defn.cards}
         return self._card_ids
 
+    def keyword_titles(self) -> list:
+        """The names of the pack's keywords (their first words, folded), for `prints`."""
+        return sorted({kw.title for kw in self.defn.keywords if kw.title})
+
     def card_names(self) -> Names:
         """The pack's card ids, for the hints of misspelt ones (made once)."""
         if self._card_names is None:
             self._card_names = Names(c.id for c in self.defn.cards)
         return self._card_names
+
