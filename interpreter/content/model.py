@@ -100,7 +100,7 @@ class KeywordDef:
 
     @property
     def title(self) -> str:
-        """Its first words, before any parameter or dash: 'Affinité' of 'Affinité X - Y' (parsed)."""
+        """Its first words, before any parameter or dash: 'Bonus' of 'Bonus X - Y' (parsed)."""
         out = []
         for kind, value, _ in self.words:
             if kind != "lit":

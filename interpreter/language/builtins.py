@@ -587,7 +587,7 @@ class Has(Function):
 
 class Prints(Function):
     name, forms, types, returns = "prints", ("prints(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
-    doc = "whether a component's card prints a keyword, named by its first words ('Coffre', 'Affinité')"
+    doc = "whether a component's card prints a keyword, named by its first words ('Bonus' of 'Bonus X - Y')"
 
     @staticmethod
     def run(st, pos, c, name):
