@@ -208,6 +208,8 @@ class Compiler(NativeBlocks):
 
     def s_CallProc(self, s, ctx):
         proc = self.defn.procedures[s.proc]
+        if proc.point and not proc.hooks and all(isinstance(a, N.Name) for a in s.args):
+            return  # an extension point nothing hooks on does nothing (its arguments are names: nothing to run)
         env = ", ".join(f"{str(p)!r}: {self.source(a, ctx)}" for p, a in zip(proc.params, s.args))
         # a procedure acts for the player its 'acting' parameter names, else for its caller's
         you = f"_e[{str(proc.acting)!r}]" if proc.acting is not None else "fr.you"

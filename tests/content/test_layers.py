@@ -316,3 +316,14 @@ def test_play_says_what_is_laid_and_reads_the_scenario_sheet(game_dir, tmp_path,
     assert header["powers"] == {"1": "crown-tax"} and header["layers"]["scenario"] == "rich-start"
     assert cli.main(["play", str(game_dir), "-n", "4", "--scenario", "rich-start"]) == 2
     assert "scenario 'rich-start' is for 2 or 3 players, not 4" in capsys.readouterr().err
+
+
+def test_an_extension_point_nothing_hooks_on_plays_as_one_whose_hooks_do_nothing(game_dir):
+    # the compiler leaves out the call of a point without hooks: the game must not notice
+    expansion(game_dir, "idle", "hooks:\n  round_begins: |\n    pass\n")
+    base = interpreter.load(str(game_dir))
+    plain = play_out(base.new_state(3, seed=5, trace=True), seed=9)
+    hooked = play_out(base.new_state(3, seed=5, trace=True, expansions=["idle"]), seed=9)
+    assert plain.history == hooked.history and plain.scores() == hooked.scores()
+    strip = [{k: v for k, v in e.items() if k not in ("n", "expansions")} for e in plain.trace[1:]]
+    assert strip == [{k: v for k, v in e.items() if k not in ("n", "expansions")} for e in hooked.trace[1:]]
