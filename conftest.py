@@ -48,6 +48,7 @@ def loaded_game(name: str, expansion: str | None = None):
     return interpreter.load(str(CONTENT / name), [expansion] if expansion else [])
 
 
+@lru_cache(maxsize=None)
 def expansion_of(path: Path) -> str | None:
     """The id of the expansion whose folder holds `path`, or None for a game's own file."""
     import yaml

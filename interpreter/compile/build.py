@@ -49,7 +49,7 @@ def compile_heuristic(defn, compiler: Compiler):
     code = Code("heuristic", "heuristic")
     fns = [compiler.expr(tree, Ctx(code, locals_=["p"])) for tree in trees]
 
-    def value(st, seat):
+    def value(st, seat):  # the greedy agent asks it of every option: one frame for all the terms
         p = Seat(seat)
         frame = Frame(code, 0, {"p": p}, None, p)
         total = 0

@@ -61,6 +61,17 @@ def find_game_root(start: Path) -> Path | None:
     return None
 
 
+def find_expansion_root(start: Path) -> Path | None:
+    """The nearest expansion folder at or above `start`, below any game folder, or None."""
+    here = start if is_dir(start) else start.parent
+    for folder in [here, *here.parents]:
+        if expansion_file(folder) is not None:
+            return folder
+        if any(is_file(folder / g) for g in GAME_FILES):
+            return None
+    return None
+
+
 def is_file(path: Path) -> bool:
     """`path.is_file()`, False for a name no file system accepts (too long, a NUL byte...)."""
     try:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
-from .folders import display_path, expansion_file, is_dir, is_file, yaml_files
+from .folders import EXPANSION_FILES, display_path, expansion_file, is_dir, is_file, yaml_files
 from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
 from .source import SourceFile, load_file
 
@@ -35,12 +35,6 @@ class Chosen:
     expansions: tuple = ()
     scenario: str | None = None
     mods: tuple = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.expansions or self.scenario or self.mods)
-
-    def as_json(self) -> dict:
-        return {"expansions": list(self.expansions), "scenario": self.scenario, "mods": list(self.mods)}
 
 
 @dataclass
@@ -53,7 +47,7 @@ class Layer:
     max_players: int | None = None  # the players it takes, when it takes more than its game
 
 
-def _quick(path: Path) -> dict | None:
+def read_data(path: Path) -> dict | None:
     """The data of a YAML file, or None when it does not read (its check says why)."""
     try:
         src, _ = load_file(display_path(path))
@@ -67,13 +61,12 @@ def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
     expansion file does not read (its check says why)."""
     lone = f is not None
     f = f or expansion_file(folder)
-    data = _quick(f) if f is not None else None
+    data = read_data(f) if f is not None else None
     if data is None or data.get("kind") != "expansion" or not isinstance(data.get("id"), str):
         return None
-    requires = tuple(str(r) for r in data.get("requires") or () if isinstance(r, str))
     players = data.get("players")
     most = players.get("max") if isinstance(players, dict) else None
-    return Layer(str(data["id"]), kind, f if lone else folder, requires,
+    return Layer(str(data["id"]), kind, f if lone else folder, _requires(data),
                  most if isinstance(most, int) else None)
 
 
@@ -81,7 +74,7 @@ def available_expansions(game_root: Path) -> dict[str, Layer]:
     """The expansions of the game in folder `game_root`: the expansion folders inside it, by id."""
     found: dict[str, Layer] = {}
     for f in yaml_files(game_root, nested=True):
-        if f.name in ("expansion.yaml", "expansion.yml"):
+        if f.name in EXPANSION_FILES:
             layer = _layer_of(f.parent, "expansion")
             if layer is not None:
                 found.setdefault(layer.id, layer)
@@ -92,7 +85,7 @@ def scenarios_in(folder: Path) -> dict[str, Path]:
     """The scenario files of a pack folder (not of the packs inside it), by id."""
     out = {}
     for f in yaml_files(folder):
-        data = _quick(f)
+        data = read_data(f)
         if data is not None and data.get("kind") == "scenario" and isinstance(data.get("id"), str):
             out.setdefault(str(data["id"]), f)
     return out
@@ -114,7 +107,7 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     available = available_expansions(game_root)
     mods = [mod_layer(Path(m)) for m in chosen.mods]
     for m in mods:
-        if expansion_file(m.path) is not None and m.path.is_dir():
+        if is_dir(m.path) and expansion_file(m.path) is not None:
             available.setdefault(m.id, m)
     wanted = list(chosen.expansions)
     if chosen.scenario is not None:
@@ -154,27 +147,51 @@ def scenario_home(game_root: Path, name: str, available: dict) -> tuple:
     expansions the scenario requires). ValueError when no scenario has that id."""
     own = scenarios_in(game_root)
     if name in own:
-        return None, _requires(own[name])
+        return None, _requires(read_data(own[name]))
     every = dict.fromkeys(own)
     for layer in available.values():
-        found = scenarios_in(layer.path) if layer.path.is_dir() else {}
+        found = scenarios_in(layer.path) if is_dir(layer.path) else {}
         if name in found:
-            return layer.id, _requires(found[name])
+            return layer.id, _requires(read_data(found[name]))
         every.update(dict.fromkeys(found))
     hint = did_you_mean(name, every)
     raise ValueError(f"--scenario: no scenario '{name}'" + (f"; {hint}" if hint else "")
                      + (f" (scenarios: {', '.join(sorted(every))})" if every else " (this game has none)"))
 
 
-def _requires(path: Path) -> tuple:
-    data = _quick(path) or {}
-    return tuple(str(r) for r in data.get("requires") or () if isinstance(r, str))
+def _requires(data: dict | None) -> tuple:
+    """The expansions an expansion or scenario file (its data) requires, by id."""
+    return tuple(str(r) for r in (data or {}).get("requires") or () if isinstance(r, str))
 
 
 # merging -------------------------------------------------------------------------------
 
 def where(pos: Position) -> str:
     return f"{pos.path}:{pos.line}" if pos.line else str(pos.path)
+
+
+def hook_fault(defn: GameDef, point: str) -> tuple | None:
+    """(message, hint) when `point` is no extension point of `defn` to hook on, else None."""
+    target = defn.procedures.get(point)
+    if target is not None and target.point:
+        return None
+    points = [n for n, p in defn.procedures.items() if p.point]
+    hint = did_you_mean(point, points) or (f"extension points: {', '.join(points)}" if points
+                                           else "this game declares none")
+    if target is None:
+        return f"no extension point '{point}' to hook on", hint
+    return f"'{point}' is a procedure, not an extension point: replace it, or hook on an extension point", hint
+
+
+def replace_fault(defn: GameDef, name: str) -> tuple | None:
+    """(message, hint) when `name` is no procedure or function of `defn` to replace, else None."""
+    target = defn.procedures.get(name) or defn.functions.get(name)
+    if target is None:
+        return (f"'replace:' names no procedure or function '{name}'",
+                did_you_mean(name, list(defn.procedures) + list(defn.functions)))
+    if isinstance(target, ProcedureDef) and target.point:
+        return f"'{name}' is an extension point: hook on it rather than replace it", f"write it under 'hooks:' ({name}: ...)"
+    return None
 
 
 class Merge:
@@ -260,15 +277,11 @@ class Merge:
 
     def replace(self, name: str, text, pos: Position, layer: LayerDef) -> None:
         base = self.defn
+        fault = replace_fault(base, name)
+        if fault is not None:
+            self.report.error(pos, *fault)
+            return
         target = base.procedures.get(name) or base.functions.get(name)
-        if target is None:
-            self.report.error(pos, f"'replace:' names no procedure or function '{name}'",
-                              did_you_mean(name, list(base.procedures) + list(base.functions)))
-            return
-        if isinstance(target, ProcedureDef) and target.point:
-            self.report.error(pos, f"'{name}' is an extension point: hook on it rather than replace it",
-                              f"write it under 'hooks:' ({name}: ...)")
-            return
         if name in self.replaced:
             other, at = self.replaced[name]
             self.report.error(pos, f"'{name}' is replaced by both '{other}' (at {where(at)}) and '{layer.id}'",
@@ -286,15 +299,11 @@ class Merge:
         """The hooks laid, each a procedure of its own called by its extension point, in order."""
         base = self.defn
         for point, text, pos, layer_id, kind in self.hooks:
-            target = base.procedures.get(point)
-            if target is None or not target.point:
-                points = [n for n, p in base.procedures.items() if p.point]
-                hint = did_you_mean(point, points)
-                self.report.error(pos, f"no extension point '{point}' to hook on" if target is None
-                                  else f"'{point}' is a procedure, not an extension point: replace it, or hook "
-                                       "on an extension point", hint or (f"extension points: {', '.join(points)}"
-                                                                         if points else "this game declares none"))
+            fault = hook_fault(base, point)
+            if fault is not None:
+                self.report.error(pos, *fault)
                 continue
+            target = base.procedures[point]
             name = f"{point}@{kind}:{layer_id}"
             base.procedures[name] = ProcedureDef(name, list(target.params), text, pos, target.acting,
                                                  layer=layer_id)

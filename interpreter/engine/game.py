@@ -127,6 +127,7 @@ class Game:
         self.max_players = program.defn.max_players
         self._variants: dict = {}
         self._load = loader  # interpreter.load, to lay other expansions over the same game
+        self._powers = None  # the ids of the powers, listed on first need
 
     @property
     def expansions(self) -> list:
@@ -193,12 +194,7 @@ class Game:
         """A state with every component in its starting zone (each seat's power in its place)
         and the game not yet begun."""
         d = self.program.defn
-        if not d.min_players <= players <= d.max_players:
-            raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
-        sc = d.scenario
-        if sc is not None and isinstance(sc.data.get("players"), list) and players not in sc.data["players"]:
-            raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.data['players']))} players, "
-                             f"not {players}")
+        self.check_players(players)
         given_powers = self.powers_of(powers or {}, players)
         program = self.program
         st = GameState(program, players, seed, self.options(options))
@@ -276,11 +272,23 @@ class Game:
             out.append((seat - 1, c))
         return out
 
+    def check_players(self, players: int) -> None:
+        """ValueError when the game, or its scenario, is not for `players` players."""
+        d = self.program.defn
+        if not d.min_players <= players <= d.max_players:
+            raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
+        sc = d.scenario
+        if sc is not None and isinstance(sc.data.get("players"), list) and players not in sc.data["players"]:
+            raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.data['players']))} players, "
+                             f"not {players}")
+
     def powers(self) -> list:
-        """The card ids of the powers a seat may be given."""
-        program = self.program
-        return sorted({program.comp_card[c].id for c in range(len(program.comps)) if self._is_power(c)}) \
-            if program.defn.powers is not None else []
+        """The card ids of the powers a seat may be given (listed once: the components never change)."""
+        if self._powers is None:
+            program = self.program
+            self._powers = sorted({program.comp_card[c].id for c in range(len(program.comps)) if self._is_power(c)}) \
+                if program.defn.powers is not None else []
+        return list(self._powers)
 
     def _is_power(self, c: int) -> bool:
         program, p = self.program, self.program.defn.powers

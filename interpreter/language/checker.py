@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
 from ..diagnostics import Position, Report
 from ..engine.game import option_value
@@ -428,19 +429,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         d = self.defn
         if sc is not d.scenario:
             for (what, name), tree in sc.trees.items():
-                target = d.procedures.get(name) or d.functions.get(name)
                 at = getattr(sc.data.get("hooks" if what == "hook" else "replace"), "key_pos", {}).get(name, sc.pos)
-                if what == "hook" and not (target is not None and getattr(target, "point", False)):
-                    points = [n for n, p in d.procedures.items() if p.point]
-                    self.error(at, f"no extension point '{name}' to hook on",
-                               did_you_mean(name, points) or (f"extension points: {', '.join(points)}"
-                                                              if points else "this game declares none"))
+                fault = hook_fault(d, name) if what == "hook" else replace_fault(d, name)
+                if fault is not None:
+                    self.error(at, *fault)
                     continue
-                if what == "replace" and (target is None or getattr(target, "point", False)):
-                    self.error(at, f"'replace:' names no procedure or function '{name}'"
-                               if target is None else f"'{name}' is an extension point: hook on it rather than "
-                                                      "replace it", did_you_mean(name, list(d.procedures) + list(d.functions)))
-                    continue
+                target = d.procedures.get(name) or d.functions.get(name)
                 if tree is None:
                     continue
                 params = {p: ANY for p in target.params}

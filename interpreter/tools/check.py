@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import read_and_check
-from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_game_root, is_dir,
-                               is_file, shipped_game, shipped_games, yaml_files)
-from ..content.layers import Chosen, mod_layer, plan
+from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
+                               find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files)
+from ..content.layers import Chosen, mod_layer, plan, read_data
 from ..content.pack import PackLoader, few_collections
 from ..content.source import load_file
 from ..diagnostics import ContentError, Position, Report
@@ -41,28 +41,8 @@ def _named_game(path: Path, report: Report) -> Path | None:
     return None
 
 
-def find_expansion_root(start: Path) -> Path | None:
-    """The nearest expansion folder at or above `start`, below any game folder, or None."""
-    here = start if is_dir(start) else start.parent
-    for folder in [here, *here.parents]:
-        if expansion_file(folder) is not None:
-            return folder
-        if any(is_file(folder / g) for g in GAME_FILES):
-            return None
-    return None
-
-
 def _is_expansion_file(path: Path) -> bool:
-    try:
-        src, _ = load_file(display_path(path))
-    except ContentError:
-        return False
-    return isinstance(src.data, dict) and src.data.get("kind") == "expansion"
-
-
-def _expansion_id(folder: Path) -> str:
-    layer = mod_layer(folder)
-    return layer.id
+    return (read_data(path) or {}).get("kind") == "expansion"
 
 
 def _add_expansion(folder: Path, expansions: dict, report: Report) -> None:
@@ -169,7 +149,7 @@ def _check_paths(paths: list[str]) -> Report:
     for root, folders in expansions.items():
         # the expansions of one game together, over it: what they do to each other is checked too
         inside = all(root in e.parents and is_dir(e) for e in folders)
-        chosen = Chosen(expansions=tuple(_expansion_id(e) for e in folders)) if inside else \
+        chosen = Chosen(expansions=tuple(mod_layer(e).id for e in folders)) if inside else \
             Chosen(mods=tuple(str(e) for e in folders))
         try:
             layers = plan(root, chosen)

@@ -16,12 +16,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from .. import LoadError, __version__, load
-from ..content.folders import exists, find_game_root, is_dir
+from ..content.folders import exists, find_expansion_root, find_game_root, is_dir
 from ..content.layers import available_expansions
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..names import did_you_mean
 from . import check
-from .check import find_expansion_root
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
@@ -187,8 +186,7 @@ def _setup_game(args):
                                  + ("" if game.program.defn.layers else " (an expansion may bring them)"))
         else:
             game.powers_of(powers, players)
-        if game.program.defn.scenario is not None:
-            game.blank_state(players, args.seed, options)  # the scenario's player counts
+        game.check_players(players)  # the scenario's player counts
     except ValueError as exc:
         return _usage_error(args, str(exc))
     args.powers = powers

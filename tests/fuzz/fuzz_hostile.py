@@ -389,22 +389,19 @@ def odd_names(rng):
         files = piece.files()
         files["game.yaml"] = files["game.yaml"].replace("events:\n", f"events:\n  {q}: []\n")
         return _Fixed(piece.what, files)
-    if where == "class":
-        files = Piece(f"a class named {name!r}").files()
-        files["game.yaml"] = files["game.yaml"].replace("classes: [Marked]", f"classes: [Marked, {q}]")
-        return _Fixed(f"a class named {name!r}", files)
-    if where == "procedure":
-        files = Piece(f"a procedure named {name!r}").files()
-        files["game.yaml"] += f"  {q}: |\n    pass\n"
-        return _Fixed(f"a procedure named {name!r}", files)
-    if where == "attribute":
-        files = Piece(f"an attribute named {name!r}").files()
-        files["game.yaml"] = files["game.yaml"].replace("attributes:\n", f"attributes:\n  {q}: {{type: number}}\n")
-        return _Fixed(f"an attribute named {name!r}", files)
-    if where == "window":
-        files = Piece(f"a window named {name!r}").files()
-        files["game.yaml"] = files["game.yaml"].replace("windows: [main]", f"windows: [main, {q}]")
-        return _Fixed(f"a window named {name!r}", files)
+    declared = {  # where the name goes in the game file: (the text there, the text with the name)
+        "class": ("classes: [Marked]", f"classes: [Marked, {q}]"),
+        "attribute": ("attributes:\n", f"attributes:\n  {q}: {{type: number}}\n"),
+        "window": ("windows: [main]", f"windows: [main, {q}]"),
+    }
+    if where in declared or where == "procedure":
+        what = f"{'an' if where == 'attribute' else 'a'} {where} named {name!r}"
+        files = Piece(what).files()
+        if where == "procedure":  # the procedures come last in the game file
+            files["game.yaml"] += f"  {q}: |\n    pass\n"
+        else:
+            files["game.yaml"] = files["game.yaml"].replace(*declared[where])
+        return _Fixed(what, files)
     return piece
 
 
