@@ -112,8 +112,10 @@ class AbilityCompiler:
         if node.cond is not None:
             cond = comp.expr(node.cond, ctx)
             checks.append(lambda st, fr: bool(cond(st, fr)))
+        condition = list(checks)
         for cost in node.costs:
             getattr(self, f"cost_{cost.kind}")(cost, consts, ctx, checks)
+        effect_pc = ctx.here()
         comp.body(node.body, ctx)
         label = comp.label(node.label or f"{{self.title}}: {ab.text}", node.pos, ctx)
 
@@ -124,11 +126,16 @@ class AbilityCompiler:
             scratch.env["cause"] = player
             return all(check(st, scratch) for check in checks)
 
+        def holds(st, c, player):
+            scratch.me, scratch.you = c, player
+            scratch.env["cause"] = player
+            return all(check(st, scratch) for check in condition)
+
         def render(st, c):
             return label(st, Frame(code, 0, {}, c, None))
         if node.limit is not None:
             self.program.limit_events.add(node.limit)
-        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab)
+        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab, holds, effect_pc)
 
     # costs: each adds its check, and emits how it is paid ----------------------------------
     def cost_tap(self, cost, consts, ctx, checks) -> None:

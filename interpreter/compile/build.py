@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine.code import Code
+from ..engine.specs import AutomatonSpec
 from ..engine.state import Frame
 from ..engine.values import Seat
 from .abilities import AbilityCompiler
@@ -28,6 +29,7 @@ def compile_game(defn, found, root: Path) -> Program:
     program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", "invariant"))))
                           for text, tree in defn.invariants]
     program.heuristic = compile_heuristic(defn, compiler)
+    program.automata = compile_automata(defn, compiler)
     return program
 
 
@@ -59,3 +61,19 @@ def compile_heuristic(defn, compiler: Compiler):
                 total += int(v) if isinstance(v, bool) else v
         return total
     return value
+
+
+def compile_automata(defn, compiler: Compiler) -> dict:
+    """The seats driven by content, by seat index (from 0): each with its ranking of the
+    options of a choice asked of it, `prefer` evaluated with `option` and `you` bound."""
+    out = {}
+    for auto in defn.automata.values():
+        rank = None
+        if auto.tree is not None:
+            code = Code(f"automaton:{auto.id}", "automaton")
+            fn = compiler.expr(auto.tree, Ctx(code, locals_=["option", "you"]))
+
+            def rank(st, seat, option, fn=fn, code=code):
+                return fn(st, Frame(code, 0, {"option": option, "you": seat}, None, seat))
+        out[auto.seat - 1] = AutomatonSpec(auto.id, auto.title, auto.seat, rank, auto.pos)
+    return out

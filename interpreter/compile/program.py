@@ -54,6 +54,7 @@ class Program:
         self.broadcast_events: set = set()  # events some 'whenever' ability hears
         self.invariants: list = []  # (text, compiled condition) of the game's declared invariants
         self.heuristic = None  # the game's heuristic of player p, compiled, or None
+        self.automata: dict = {}  # seat index -> AutomatonSpec of the seats driven by content
         # made on first need while playing
         self.zone_defs: dict = {}  # zone key -> its definition
         self.holders: dict = {}  # zone key -> what the zone belongs to

@@ -14,7 +14,7 @@ from ..diagnostics import ContentError, Position
 from ..engine import machine as vm
 from ..engine.library import EXPORTED
 from ..engine.limits import TEXT_BUDGET
-from ..engine.specs import ChooseSpec, MenuOption, MenuSpec
+from ..engine.specs import ChooseSpec, DecideSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
 from ..language import nodes as N
 from ..language.texts import label_parts
@@ -291,6 +291,21 @@ class Compiler(NativeBlocks):
         # a choice with one possible answer is made at once, and the run goes on
         ctx.emit_src([f"vm.choose(st, fr, {self.const(spec, 'S')})",
                       "if st.pending is not None:",
+                      "    return"], s.pos, Flow.BRANCH)
+
+    def s_Decide(self, s, ctx):
+        ctx.locals.add(s.var)
+        chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
+        prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
+        rules = [(self.expr(r.cond, ctx) if r.cond is not None else None, self.expr(r.value, ctx), r.pos)
+                 for r in s.rules]
+        spec = DecideSpec(s.var, chooser, prompt, rules, s.pos)
+        ctx.emit_src([f"vm.decide(st, fr, {self.const(spec, 'S')})"], s.pos)
+
+    def s_Use(self, s, ctx):
+        who = self.source(s.chooser, ctx) if s.chooser is not None else "fr.you"
+        # an action that starts runs first, and this code goes on after it
+        ctx.emit_src([f"if vm.use(st, fr, {self.source(s.card, ctx)}, {who}, {s.free}, {self.const(s.pos, 'P')}):",
                       "    return"], s.pos, Flow.BRANCH)
 
     def s_Menu(self, s, ctx):

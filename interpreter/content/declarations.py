@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Position, Report
 from ..names import as_word, did_you_mean, fold, printed_fault, word_fault
-from .model import (AttributeDef, CounterDef, FunctionDef, GameDef, OptionDef, PowersDef, ProcedureDef, ZoneDef)
+from .model import (AttributeDef, AutomatonDef, CounterDef, FunctionDef, GameDef, OptionDef, PowersDef, ProcedureDef, ZoneDef)
 from .source import PDict, SourceFile
 
 
@@ -118,6 +118,14 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
             f = function(name, spec, funcs.key_pos.get(name, funcs.pos), layer)
             if f is not None:
                 defn.functions[name] = f
+    autos = d.get("automata")
+    if isinstance(autos, dict):
+        for name, spec in autos.items():
+            if isinstance(spec, dict) and isinstance(spec.get("seat"), int):
+                defn.automata[name] = AutomatonDef(
+                    str(name), as_str(spec.get("title")) or str(name), int(spec["seat"]), as_str(spec.get("description")),
+                    spec.get("prefer") if isinstance(spec.get("prefer"), str) else None,
+                    spec.key_pos.get("prefer", autos.key_pos.get(name, autos.pos)), layer)
     powers = d.get("powers")
     if isinstance(powers, dict) and isinstance(powers.get("zone"), str):
         defn.powers = PowersDef(powers["zone"], as_str(powers.get("component")), as_str(powers.get("unique")), powers.pos,

@@ -44,7 +44,8 @@ class Layer:
     kind: str  # "expansion" or "mod"
     path: Path
     requires: tuple = ()
-    max_players: int | None = None  # the players it takes, when it takes more than its game
+    max_players: int | None = None  # the players it takes, when it sets how many may play
+    solo: str | None = None  # the option `--solo LEVEL` sets, when the layer is its game's solo mode
 
 
 def read_data(path: Path) -> dict | None:
@@ -66,8 +67,10 @@ def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
         return None
     players = data.get("players")
     most = players.get("max") if isinstance(players, dict) else None
+    solo = data.get("solo")
+    option = solo.get("option") if isinstance(solo, dict) else None
     return Layer(str(data["id"]), kind, f if lone else folder, _requires(data),
-                 most if isinstance(most, int) else None)
+                 most if isinstance(most, int) else None, option if isinstance(option, str) else None)
 
 
 def available_expansions(game_root: Path) -> dict[str, Layer]:
@@ -263,9 +266,24 @@ class Merge:
                 self.twice("powers", "powers", part.powers.pos, base.powers.pos)
             else:
                 base.powers = part.powers
+        for name, auto in part.automata.items():
+            if name in base.automata:
+                self.twice("automaton", name, auto.pos, base.automata[name].pos)
+                continue
+            same = [a for a in base.automata.values() if a.seat == auto.seat]
+            if same:
+                self.report.error(auto.pos, f"seat {auto.seat} is driven by automaton '{same[0].id}' already, "
+                                            f"at {where(same[0].pos)}", "give each automaton its own seat")
+                continue
+            base.automata[name] = auto
         players = d.get("players")
-        if isinstance(players, dict) and isinstance(players.get("max"), int) and players["max"] > base.max_players:
-            base.max_players = int(players["max"])
+        if isinstance(players, dict) and isinstance(players.get("max"), int):
+            # the expansion's material sets how many may play: more (a fifth player), or fewer (a solo mode)
+            most = int(players["max"])
+            if most < base.min_players:
+                self.report.error(players.pos, f"players.max {most} is below the game's minimum of {base.min_players}")
+            else:
+                base.max_players = most
         self.lay_rules(d, layer, "expansion")
 
     def lay_rules(self, d, layer: LayerDef, kind: str) -> None:

@@ -183,6 +183,21 @@ class PowersDef:
 
 
 @dataclass
+class AutomatonDef:
+    """A seat driven by content (`automata:`): no agent is ever asked anything for it. Its own
+    procedures decide with `decide`; a choice the rules ask of it anyway is made by `prefer`,
+    an expression of `option` and `you` whose smallest value wins."""
+    id: str
+    title: str
+    seat: int  # from 1
+    description: str | None
+    prefer: str | None
+    pos: Position
+    layer: str | None = None
+    tree: object = None  # parsed `prefer`: nodes.Condition
+
+
+@dataclass
 class RulesTestDef:
     name: str
     rules: list
@@ -233,3 +248,4 @@ class GameDef:
     scenario: ScenarioDef | None = None  # the scenario chosen, laid over the game
     powers: PowersDef | None = None
     heuristics: list = field(default_factory=list)  # terms expansions add to the heuristic (text, tree)
+    automata: dict = field(default_factory=dict)  # id -> AutomatonDef

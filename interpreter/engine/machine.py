@@ -148,6 +148,8 @@ def choose(st, fr, spec) -> None:
     d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
+    if player in st.program.automata:
+        _automatic(st, d, [e.value for e in entries])
 
 
 def _choose_labels(st, d) -> list:
@@ -179,6 +181,8 @@ def menu(st, fr, spec) -> None:
         resolve(st, 0, auto=True)
         return
     st.pending = d
+    if player in st.program.automata:
+        _automatic(st, d, d.labels_for(st))
 
 
 def _menu_labels(st, d) -> list:
@@ -213,10 +217,76 @@ def ask(st, fr, player, prompt, pos) -> None:
         d.defer_prompt(prompt, st, fr)
     else:
         d.prompt = prompt
+    if player in st.program.automata:
+        _automatic(st, d, ["yes", "no"])
 
 
-def resolve(st, index: int, auto: bool = False) -> None:
-    """Apply option `index` of the pending decision."""
+# seats driven by content ------------------------------------------------------------
+
+def _automatic(st, d, values: list) -> None:
+    """Make pending decision `d` for the seat content drives: the option whose `prefer` value
+    is the smallest (the first offered among equals; without `prefer`, the first). No agent
+    is asked; the trace says which rule decided."""
+    auto = st.program.automata[d.player]
+    best, best_key = 0, None
+    if auto.rank is not None:
+        for i, v in enumerate(values):
+            r = auto.rank(st, d.player, v)
+            if r is not None and (type(r) not in (int, float, bool)):
+                raise GameFault(f"the 'prefer' of automaton '{auto.id}' must give a number, not {describe(r)}",
+                                auto.pos)
+            key = (1, 0) if r is None else (0, r)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+    resolve(st, best, auto=True, decided=auto)
+
+
+def decide(st, fr, spec) -> None:
+    """A decision made by the rules: the first rule whose condition holds and whose value is
+    not none; traced at that rule's line."""
+    player = _chooser(st, fr, spec.chooser, spec.pos)
+    for number, (cond, value, pos) in enumerate(spec.rules, 1):
+        if cond is not None and not cond(st, fr):
+            continue
+        v = value(st, fr)
+        if v is not None:
+            fr.env[spec.var] = v
+            if st.trace is not None:
+                _decided(st, fr, spec, player, v, number, pos)
+            return
+    fr.env[spec.var] = None
+    if st.trace is not None:
+        _decided(st, fr, spec, player, None, 0, spec.pos)
+
+
+def _decided(st, fr, spec, player, v, number, pos) -> None:
+    if not st.recording():
+        st.emit("decide", pos)
+        return
+    st.emit("decide", pos, player=int(player) + 1, prompt=spec.prompt(st, fr) if spec.prompt else spec.var,
+            label=label_of(st, v) if v is not None else None, value=plain(v), rule=number)
+
+
+def use(st, fr, c, player, free: bool, pos) -> bool:
+    """`use c by player`: start the first action of component `c` whose condition holds and
+    whose costs can be paid (`free`: its costs are not paid, nor asked). False when none can."""
+    if type(c) is not Comp:
+        raise GameFault(f"only a component's action can be used, not {describe(c)}", pos)
+    if type(player) is not Seat:
+        raise GameFault(f"an action must be used by a player, not {describe(player)}", pos)
+    for a in st.program.comp_actions[c]:
+        if a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used:
+            continue
+        if a.holds(st, c, player) if free else a.usable(st, c, player):
+            start_action(st, c, a.index, player, pos, free)
+            return True
+    if st.trace is not None:
+        st.emit("unused", pos, card=st.program.comp_card[c].id, id=int(c), player=int(player) + 1)
+    return False
+
+
+def resolve(st, index: int, auto: bool = False, decided=None) -> None:
+    """Apply option `index` of the pending decision (`decided`: the automaton that made it)."""
     d = st.pending
     st.pending = None
     fr = st.frames[-1]
@@ -224,8 +294,13 @@ def resolve(st, index: int, auto: bool = False) -> None:
     if not auto:
         st.history.append(index)
     if st.trace is not None:
-        st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
-                label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
+        if decided is not None:
+            st.emit("decide", decided.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+                    label=d.labels_for(st)[index], options=len(d.entries), rule="prefer", automaton=decided.id,
+                    asked_at=f"{d.pos.path}:{d.pos.line}" if d.pos is not None else None)
+        else:
+            st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+                    label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
     kind = type(entry)
     if kind is Pick:
         fr.env[entry.var] = entry.value
@@ -275,13 +350,16 @@ def signal(st, fr, event: str, args: list, pos) -> None:
         push(st, t.code, dict(base_env), c, you, pos)
 
 
-def start_action(st, c, index: int, player, pos) -> None:
+def start_action(st, c, index: int, player, pos, free: bool = False) -> None:
     spec = st.program.comp_actions[c][index]
     if spec.limit is not None:
         st.used.add(keys.used_key(spec.limit, c, index))
     if st.trace is not None:
-        st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1)
-    push(st, spec.code, {"cause": player}, c, player, pos)
+        st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1,
+                **({"free": True} if free else {}))
+    fr = push(st, spec.code, {"cause": player}, c, player, pos)
+    if free:
+        fr.pc = spec.effect_pc  # its costs are not paid
 
 
 def usable_actions(st, player, window):

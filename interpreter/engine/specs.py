@@ -14,6 +14,26 @@ class ChooseSpec:
         self.optional, self.prompt, self.pos = optional, prompt, pos
 
 
+class DecideSpec:
+    """A decision made by the rules (`decide`): its rules in order, each (condition or None,
+    value, position); the first whose condition holds and whose value is not none decides."""
+
+    __slots__ = ("var", "chooser", "prompt", "rules", "pos")
+
+    def __init__(self, var, chooser, prompt, rules, pos):
+        self.var, self.chooser, self.prompt, self.rules, self.pos = var, chooser, prompt, rules, pos
+
+
+class AutomatonSpec:
+    """A seat driven by content: `rank(state, seat, option)` orders the options of any choice
+    asked of it (the smallest wins; None: no rank, after every ranked option)."""
+
+    __slots__ = ("id", "title", "seat", "rank", "pos")
+
+    def __init__(self, id, title, seat, rank, pos):
+        self.id, self.title, self.seat, self.rank, self.pos = id, title, seat, rank, pos
+
+
 class MenuOption:
     __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
 
@@ -32,11 +52,14 @@ class MenuSpec:
 class ActionSpec:
     """An action ability of a component: when it may be used, what it costs, what it does."""
 
-    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source")
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source", "holds", "effect_pc")
 
-    def __init__(self, index, code, label, windows, limit, usable, source):
+    def __init__(self, index, code, label, windows, limit, usable, source, holds=None, effect_pc=0):
         self.index, self.code, self.label, self.windows = index, code, label, windows
         self.limit, self.usable, self.source = limit, usable, source
+        # its condition alone, costs aside, and where its effect starts after the costs are
+        # paid: for `use ... free`, which runs the effect without paying
+        self.holds, self.effect_pc = holds, effect_pc
 
 
 class TriggerSpec:

@@ -570,6 +570,28 @@ class Tapped(Function):
         return c in st.tapped
 
 
+class Automated(Function):
+    name, forms, types, returns = "automated", ("automated(P)",), {"P": PLAYER}, BOOL
+    doc = "whether a seat is driven by content (an automaton of `automata:`), never asked by an agent"
+
+    @staticmethod
+    def run(st, pos, p):
+        return type(p) is Seat and p in st.program.automata
+
+
+class CanUse(Function):
+    name, forms, types, returns = "can_use", ("can_use(C, P)",), {"C": ANY, "P": PLAYER}, BOOL
+    reads = ZONES + COUNTERS + TAGS  # an action's condition may read anything
+    doc = "whether some action of a component has its condition true for a player now (costs aside)"
+
+    @staticmethod
+    def run(st, pos, c, p):
+        if type(c) is not Comp or type(p) is not Seat:
+            return False
+        return any(a.holds(st, c, p) for a in st.program.comp_actions[c]
+                   if a.limit is None or keys.used_key(a.limit, c, a.index) not in st.used)
+
+
 class Has(Function):
     name, forms, types, returns = "has", ("has(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
     reads, iterates = TAGS, True

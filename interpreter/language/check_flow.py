@@ -116,6 +116,13 @@ class FlowWalk:
             self.binding = None
             read(s.where, bound | {s.var})
             return self.bind(s.var, bound)
+        if t is N.Decide:
+            read(s.chooser, bound)
+            self.text(s.prompt, s.pos, bound, "a decision's prompt is shown before it is made")
+            for rule in s.rules:
+                read(rule.cond, bound)
+                read(rule.value, bound)
+            return self.bind(s.var, bound)
         if t is N.Menu:
             read(s.chooser, bound)
             self.text(s.prompt, s.pos, bound, "a menu's prompt is shown before an option is chosen")

@@ -14,7 +14,7 @@ from . import nodes as N
 from .builtins import SPECIAL_NAMES
 from .check_expressions import Scope
 from .texts import LabelPart, label_parts
-from .types import ANY, COUNTER, EFFECT, LIST, NUMBER, PLAYER, ZONE
+from .types import ANY, COMPONENT, COUNTER, EFFECT, LIST, NUMBER, PLAYER, ZONE
 
 
 # Nodes that hold no statement, only expressions and words: no local is bound inside them.
@@ -49,7 +49,7 @@ class StatementChecks:
         for n in statement_nodes(body):
             if isinstance(n, N.Let):
                 out.setdefault(n.name, ANY)
-            elif isinstance(n, (N.Choose, N.For)):
+            elif isinstance(n, (N.Choose, N.For, N.Decide)):
                 out.setdefault(n.var, ANY)
             elif isinstance(n, N.Roll):
                 out.setdefault(n.name, LIST)
@@ -159,6 +159,19 @@ class StatementChecks:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
             if s.prompt:
                 self.check_labels(s.prompt, s.pos, scope)
+        elif t is N.Decide:
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, PLAYER, "who decides")
+            if s.prompt:
+                self.check_labels(s.prompt, s.pos, scope)
+            for rule in s.rules:
+                self.expr(rule.value, scope)
+                if rule.cond is not None:
+                    self.expr(rule.cond, scope)
+        elif t is N.Use:
+            self.expect(s.card, scope, COMPONENT, "the card whose action is used")
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, PLAYER, "who uses it")
         elif t is N.Menu:
             if s.chooser is not None:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")

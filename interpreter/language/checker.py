@@ -83,11 +83,22 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for tree in [d.heuristic_tree] + [t for _, t in d.heuristics]:
             if tree is not None:
                 self.expr(tree.expr, Scope({"p": PLAYER}))
+        self.check_automata()
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)
         for t in d.tests:
             self.check_test(t)
+
+    def check_automata(self) -> None:
+        """Each seat driven by content exists, and its `prefer` reads (`option`, `you`)."""
+        d = self.defn
+        for auto in d.automata.values():
+            if not 1 <= auto.seat <= d.max_players:
+                self.error(auto.pos, f"automaton '{auto.id}' drives seat {auto.seat}, but the game has "
+                                     f"{d.min_players} to {d.max_players} players", "seats are numbered from 1")
+            if auto.tree is not None:
+                self.expr(auto.tree.expr, Scope({"option": ANY, "you": PLAYER}))
 
     def body(self, body, scope: Scope, given) -> None:
         """Check statements `body`, `given` the names with a value on entry."""

@@ -301,6 +301,28 @@ class Menu(Node):
 
 
 @dataclass(eq=False)
+class Prefer(Node):
+    """One rule of a `decide`: its value, taken when `cond` holds and the value is not none."""
+    value: Node
+    cond: Node | None
+
+
+@dataclass(eq=False)
+class Decide(Node):
+    var: str
+    chooser: Node | None
+    prompt: str | None
+    rules: list  # of Prefer
+
+
+@dataclass(eq=False)
+class Use(Node):
+    card: Node
+    chooser: Node | None
+    free: bool
+
+
+@dataclass(eq=False)
 class If(Node):
     branches: list  # of (cond, body)
     orelse: list | None

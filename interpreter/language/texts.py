@@ -78,6 +78,9 @@ def parse_pack(defn: GameDef, report: Report) -> None:
     if defn.heuristic:
         defn.heuristic_tree = parse_text(defn.heuristic, "condition", report)
     defn.heuristics = [(text, parse_text(text, "condition", report)) for text, _ in defn.heuristics]
+    for auto in defn.automata.values():
+        if auto.prefer:
+            auto.tree = parse_text(auto.prefer, "condition", report)
     defn.invariants = [(text, parse_text(text, "condition", report)) for text, _ in defn.invariants]
     defn.keywords = [kw for kw in defn.keywords if parse_keyword(kw, report)]
     for card in defn.cards:

@@ -266,6 +266,23 @@ class ToNodes(Transformer):
         return N.Menu(self._p(meta), chooser, _unquote(prompt) if prompt else None, list(options))
 
     @v_args(meta=True)
+    def decide_stmt(self, meta, ch):
+        var, chooser, prompt, *rules = ch
+        return N.Decide(self._p(meta), str(var), chooser, _unquote(prompt) if prompt else None, list(rules))
+
+    @v_args(meta=True)
+    def prefer_rule(self, meta, ch):
+        return N.Prefer(self._p(meta), ch[0], ch[1])
+
+    @v_args(meta=True)
+    def use_stmt(self, meta, ch):
+        card, chooser, free = ch
+        return N.Use(self._p(meta), card, chooser, free is not None)
+
+    def free(self, _):
+        return True
+
+    @v_args(meta=True)
     def option(self, meta, ch):
         label, var, source, cond, body = ch
         return N.Option(self._p(meta), _unquote(label), str(var) if var else None, source, cond, body)
