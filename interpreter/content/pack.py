@@ -115,6 +115,11 @@ class PackLoader:
         merge = Merge(game, self.report)
         for layer in layers:
             self.add_layer(game, merge, layer)
+        modes = [layer.id for layer in layers if layer.solo]
+        if modes:
+            # a solo mode changes who plays (a seat of the rules): the rulings of the game and of
+            # other layers were written for people at every seat, and are not its rulings
+            game.tests = [t for t in game.tests if t.layer in modes]
         if scenario is not None:
             self.choose_scenario(game, merge, scenario)
         merge.finish()

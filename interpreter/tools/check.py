@@ -146,8 +146,14 @@ def _check_paths(paths: list[str]) -> Report:
             orphans.append((f, len(report.errors) - before))
     for root, extra in packs.items():
         read_and_check(root, report, extra)
+    groups = []
     for root, folders in expansions.items():
-        # the expansions of one game together, over it: what they do to each other is checked too
+        # the expansions of one game together, over it: what they do to each other is checked too;
+        # a solo mode, which sets who plays, apart from the others
+        modes = [e for e in folders if is_dir(e) and mod_layer(e).solo]
+        rest = [e for e in folders if e not in modes]
+        groups += ([(root, rest)] if rest else []) + [(root, [m]) for m in modes]
+    for root, folders in groups:
         inside = all(root in e.parents and is_dir(e) for e in folders)
         chosen = Chosen(expansions=tuple(mod_layer(e).id for e in folders)) if inside else \
             Chosen(mods=tuple(str(e) for e in folders))

@@ -63,6 +63,9 @@ def _add_play_commands(sub) -> None:
         layer_args(p)
         p.add_argument("--scenario", metavar="NAME", default=None,
                        help="play this scenario (its expansion is laid with it)")
+        p.add_argument("--solo", metavar="LEVEL", default=None,
+                       help="the game's solo mode at this level: one player against the automaton of the "
+                            "expansion that declares solo:")
         p.add_argument("--power", action="append", default=[], metavar="SEAT=NAME",
                        help="give seat SEAT (from 1) the personal power NAME; may be repeated "
                             "('--power random' in simulate: a power per seat, drawn for each game)")
@@ -168,7 +171,9 @@ def _setup_game(args):
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
         more = [x.id for x in available_expansions(game.program.root).values() if (x.max_players or 0) >= players]
-        return _usage_error(args, f"{game.title} is for {game.min_players} to {game.max_players} players, "
+        span = f"{game.min_players}" if game.min_players == game.max_players else f"{game.min_players} to {game.max_players}"
+        return _usage_error(args, f"{game.title} is for {span} players"
+                                  + (" in its solo mode" if getattr(args, "solo", None) else "") + ", "
                                   f"not {players}" + (f" (with --expansion {' or '.join(more)}: up to {players})"
                                                       if more and players > game.max_players else ""))
     given = {}
@@ -177,6 +182,11 @@ def _setup_game(args):
         if not sep or not key.strip():
             return _usage_error(args, f"--option takes KEY=VALUE, not '{item}'")
         given[key.strip()] = value.strip()
+    if getattr(args, "solo", None) is not None:
+        if args.solo_option in given and given[args.solo_option] != args.solo:
+            return _usage_error(args, f"--solo {args.solo} and --option {args.solo_option}={given[args.solo_option]} "
+                                      "disagree: give one of them")
+        given[args.solo_option] = args.solo
     try:
         options = game.options(given)
         powers = _powers(args, players)
@@ -190,6 +200,7 @@ def _setup_game(args):
     except ValueError as exc:
         return _usage_error(args, str(exc))
     args.powers = powers
+    args.named_options = list(given)
     return game, players, options
 
 
@@ -235,7 +246,8 @@ def cmd_simulate(args) -> int:
             return _usage_error(args, f"{option}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
                      args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
-                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers)
+                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
+                     named=args.named_options)
     err = Console(file=sys.stderr)
 
     def started():
@@ -314,7 +326,10 @@ def _load_only(args):
                                       f"give the game and --with {name}")
         name, mods = str(game_root), mods + [str(outer)]
     try:
-        return load(name, expansions, getattr(args, "scenario", None), mods)
+        game = load(name, expansions, getattr(args, "scenario", None), mods)
+        if getattr(args, "solo", None) is not None:
+            game = _solo(game, args)
+        return game
     except ValueError as exc:
         return _usage_error(args, str(exc))
     except LoadError as exc:
@@ -324,6 +339,19 @@ def _load_only(args):
             return _usage_error(args, f"{args.game}: {what}")
         print(str(exc), file=sys.stderr)
         return 1
+
+
+def _solo(game, args):
+    """The game with its solo mode laid over it (`--solo LEVEL`): the expansion declaring
+    `solo:`; the option it names is set to LEVEL in `_setup_game`."""
+    modes = [x for x in available_expansions(game.program.root).values() if x.solo]
+    if not modes:
+        raise ValueError(f"--solo: {game.title} has no solo mode (no expansion of it declares solo:)")
+    mode = modes[0]
+    args.solo_option = mode.solo
+    if mode.id in game.chosen.expansions:
+        return game
+    return game.with_layers(list(game.chosen.expansions) + [mode.id], game.chosen.scenario, list(game.chosen.mods))
 
 
 def cmd_test(args) -> int:

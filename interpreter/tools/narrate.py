@@ -10,6 +10,7 @@ picked is told when it names nothing hidden from the seat.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..diagnostics import plural, printable
 from ..engine.observe import counter_holder, may_see
@@ -27,8 +28,12 @@ def natural(text: str) -> list:
             for part in re.split(r"(\d+)", text) if part]
 
 
-def seat_name(i: int, seat: int | None) -> str:
-    return "you" if seat is not None and i == seat else f"player {i + 1}"
+def seat_name(i: int, seat: int | None, program=None) -> str:
+    """'you', 'player 2', or the title of the automaton that plays seat `i` (from 0)."""
+    if seat is not None and i == seat:
+        return "you"
+    auto = program.automata.get(i) if program is not None else None
+    return auto.title if auto is not None else f"player {i + 1}"
 
 
 def _possessive(who: str) -> str:
@@ -40,9 +45,9 @@ def joined(names: list) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def winners_text(winners, seat: int | None) -> str:
+def winners_text(winners, seat: int | None, program=None) -> str:
     """'you win', 'player 2 wins', 'you and player 3 win'."""
-    names = [seat_name(s, seat) for s in winners]
+    names = [seat_name(s, seat, program) for s in winners]
     verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
     return f"{joined(names)} {verb}"
 
@@ -59,7 +64,7 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
         return key
     t = type(h)
     if t is Seat:
-        return f"{_possessive(seat_name(int(h), seat))} {base}"
+        return f"{_possessive(seat_name(int(h), seat, program))} {base}"
     if t is Team:
         mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
         return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
@@ -82,7 +87,7 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
     whose, where = [], []
     for word, raw in zip(cdef.scope, parts):
         if word == "player":
-            whose.append(_possessive(seat_name(int(raw), seat)))
+            whose.append(_possessive(seat_name(int(raw), seat, program)))
         elif word == "team":
             t = keys.team_of_owner(raw)
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
@@ -303,8 +308,8 @@ class Narrator:
             label = ev["label"]
             if seat is None or who == seat:
                 if ev.get("auto"):
-                    return f"  ({_possessive(seat_name(who, seat))} only option: {label})"
-                return f"{seat_name(who, seat).capitalize()} chose: {label}"
+                    return f"  ({_possessive(seat_name(who, seat, program))} only option: {label})"
+                return f"{seat_name(who, seat, program).capitalize()} chose: {label}"
             what = label if self._option_shown(who, ev) else "an option you cannot see"
             if ev.get("auto"):
                 what += " (the only option)"
@@ -312,10 +317,14 @@ class Narrator:
             if prompt and not any(h in prompt for h in self.hidden_titles()):
                 what += f"  [{prompt}]"
             return f"Player {who + 1} chose: {what}"
+        if t == "decide":
+            return self.decided(ev)
         if t == "action":
             c = ev["id"]
             title = program.comp_card[c].title if self.sees_comp(c) else "a card"
-            return f"  {seat_name(int(ev['player']) - 1, seat)} use{'' if int(ev['player']) - 1 == seat else 's'} {title}"
+            who = int(ev["player"]) - 1
+            name = seat_name(who, seat, program)
+            return f"  {name} use{'' if who == seat else 's'} {title}" + (" (its costs not paid)" if ev.get("free") else "")
         if t == "roll":
             return f"  dice: {', '.join(str(d) for d in ev['dice'])}"
         if t == "reveal":
@@ -330,8 +339,45 @@ class Narrator:
             return f"  ({ev.get('left_out', 0):,} more events without a decision, not recorded)"
         if t == "win":
             winners = [p - 1 for p in ev.get("players") or []]
-            return f"== {winners_text(winners, seat)} ==" if winners else "== no winner =="
+            return f"== {winners_text(winners, seat, program)} ==" if winners else "== no winner =="
         return f"  {t}"
+
+    def decided(self, ev: dict) -> str | None:
+        """A decision the rules made for a seat: what, and the rule that made it, with its line."""
+        if "player" not in ev:
+            return None
+        who = int(ev["player"]) - 1
+        name = seat_name(who, self.seat, self.state.program)
+        label = ev.get("label")
+        if label is None:
+            label = "nothing"
+        elif who != self.seat and any(h in label for h in self.hidden_titles()):
+            label = "an option you cannot see"
+        rule = ev.get("rule")
+        why = "by its preference" if rule == "prefer" else (f"by its rule {rule}" if rule else "no rule applied")
+        line = source_line(ev.get("at"))
+        return (f"{name} decides {ev.get('prompt') or ''}: {label}".replace(" :", ":")
+                + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]")
+
+
+@lru_cache(maxsize=64)
+def _file_lines(path: str) -> tuple:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return tuple(f.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def source_line(at: str | None) -> str | None:
+    """The text of content line `at` ("path:line"), stripped; None when it cannot be read."""
+    if not at or ":" not in at:
+        return None
+    path, _, line = at.rpartition(":")
+    lines = _file_lines(path)
+    if not line.isdigit() or not 0 < int(line) <= len(lines):
+        return None
+    return lines[int(line) - 1].strip()
 
 
 class _Sees:

@@ -89,7 +89,8 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
         print(file=out)
         print("Game over. " + _outcome(game.program, state, seat), file=out)
         scores = state.scores()
-        print("Scores: " + ", ".join(f"{seat_name(s, seat)} {scores[s]}" for s in range(players)), file=out)
+        print("Scores: " + ", ".join(f"{seat_name(s, seat, game.program)} {scores[s]}" for s in range(players)),
+              file=out)
     except Quit:
         print("Game left unfinished.", file=out)
     except GameFault as exc:
@@ -118,7 +119,7 @@ def _laid(program, powers: dict) -> list:
         lines.append("Expansions: " + ", ".join(expansions) + ".")
     for s, card in sorted(powers.items()):
         title = next((c.title for c in d.cards if c.id == card), card)
-        lines.append(f"{seat_name(int(s) - 1, None)} plays with the power {title}.")
+        lines.append(f"{seat_name(int(s) - 1, None, program)} plays with the power {title}.")
     sc = d.scenario
     if sc is not None:
         lines.append(f"Scenario: {sc.title}.")
@@ -131,6 +132,9 @@ def _seats(program, players: int, seat: int, agent_names: list) -> str:
     """'You are player 1, with player 3 (greedy) as your partner, against player 2 (greedy)
     and player 4 (greedy).'"""
     def who(s):
+        auto = program.automata.get(s)
+        if auto is not None:
+            return f"{auto.title} (seat {s + 1}, played by its rules)"
         return f"{seat_name(s, None)} ({agent_names[s]})"
     team = next((t for t in program.teams_for(players) if seat in t), [seat])
     partners = [who(s) for s in team if s != seat]
@@ -154,6 +158,6 @@ def _outcome(program, state, seat: int) -> str:
     team = next((i for i, t in enumerate(teams) if sorted(t) == w), None)
     if team is not None and len(teams[team]) > 1:
         whose = "Your team" if seat in teams[team] else f"Team {team + 1}"
-        return f"{whose} wins ({joined([seat_name(s, seat) for s in w])})."
-    text = winners_text(w, seat)
+        return f"{whose} wins ({joined([seat_name(s, seat, program) for s in w])})."
+    text = winners_text(w, seat, program)
     return f"{text[0].upper()}{text[1:]}."

@@ -72,6 +72,7 @@ class RunSpec:
     scenario: str | None = None
     mods: list = field(default_factory=list)  # paths
     powers: dict | str = field(default_factory=dict)  # seat from 1 -> power, or "random": drawn per game
+    named: list = field(default_factory=list)  # options the user set (shown in the report, default or not)
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
@@ -314,6 +315,8 @@ def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: b
     out = {
         "game": game.id, "players": n, "seed": spec.seed, "options": spec.options, "agents": spec.agents,
         "check": spec.check, "games": spec.games, "played": len(results), "completed": c,
+        "chosen_options": {k: v for k, v in spec.options.items() if k in spec.named or (
+            k in game.program.defn.options and v != game.program.defn.options[k].default)},
         "won": sum(1 for kind, _ in ends if kind == "won"),
         "ties": sum(1 for kind, _ in ends if kind == "tied"),
         "draws": sum(1 for kind, _ in ends if kind == "none"),
@@ -337,6 +340,10 @@ def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: b
         out["team_tied"] = [sum(1 for kind, seats in ends if kind == "tied" and any(s in seats for s in t))
                             for t in teams]
         out["team_win_rates"] = [_rate(k, c) for k in tw]
+    automata = game.program.automata
+    if automata:
+        out["agents"] = [f"{automata[s].title} (automaton)" if s in automata else a for s, a in enumerate(spec.agents)]
+        out["against_automata"] = _against_automata(automata, done, ends, n)
     if any(r.powers for r in done):
         out["powers"] = _by_power(done, ends)
     if game.program.defn.layers:
@@ -413,6 +420,36 @@ def _by_power(done: list, ends: list) -> list:
     return [{"power": p, "games": n, "win_rate": _rate(w, n)} for p, (w, n) in sorted(tally.items())]
 
 
+def _against_automata(automata: dict, done: list, ends: list, n: int) -> list:
+    """For each seat played by an agent and each automaton: the seat's win rate (a win it
+    shares with the automaton is no win) and its mean score gap over the automaton, each with
+    its 95% interval (Wilson's for the rate, the normal one for the mean gap)."""
+    rows = []
+    for s in range(n):
+        if s in automata:
+            continue
+        for a, auto in sorted(automata.items()):
+            if a >= n:
+                continue
+            won = sum(1 for kind, seats in ends if kind == "won" and s in seats)
+            gaps = [r.scores[s] - r.scores[a] for r in done]
+            rows.append({"seat": s + 1, "automaton": auto.title, "automaton_seat": a + 1, "games": len(done),
+                         "win_rate": _rate(won, len(done)), "score_gap": _mean_interval(gaps)})
+    return rows
+
+
+def _mean_interval(xs: list, z: float = 1.959963984540054) -> dict:
+    """The mean of `xs` and its 95% interval (normal approximation)."""
+    if not xs:
+        return {"mean": None, "low": None, "high": None}
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return {"mean": round(m, 4), "low": None, "high": None}
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    half = z * sd / math.sqrt(len(xs))
+    return {"mean": round(m, 4), "low": round(m - half, 4), "high": round(m + half, 4)}
+
+
 def _rate(k: int, n: int) -> dict:
     low, high = wilson(k, n)
     return {"rate": round(k / n, 4) if n else None, "low": round(low, 4), "high": round(high, 4)}
@@ -432,8 +469,10 @@ def render(summary: dict, console) -> None:
     teams = summary.get("teams")
     ties = summary.get("ties", 0)
     laid = summary.get("layers") or {}
+    chosen = summary.get("chosen_options") or {}
     title = (f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
              f"seed {summary['seed']}" + (", checked" if summary["check"] else "")
+             + "".join(f", {k}={v}" for k, v in chosen.items())
              + "".join(f", {what} {', '.join(v) if isinstance(v, list) else v}"
                        for what, v in (("expansions", laid.get("expansions")), ("scenario", laid.get("scenario")),
                                        ("mods", laid.get("mods"))) if v))
@@ -467,6 +506,15 @@ def render(summary: dict, console) -> None:
                 row.append(str(summary["team_tied"][i]))
             tt.add_row(*map(text, row + [_pct(r["rate"]), _ci(r)]))
         console.print(tt)
+    for row in summary.get("against_automata", []):
+        r, g = row["win_rate"], row["score_gap"]
+        at = _table(f"seat {row['seat']} ({summary['agents'][row['seat'] - 1]}) against {row['automaton']}",
+                    [("games", "right"), ("win rate", "right"), ("95% CI", "right"),
+                     ("mean score gap", "right"), ("95% CI", "right")])
+        gap = "–" if g["mean"] is None else f"{g['mean']:+.2f}"
+        gci = "–" if g["low"] is None else f"{g['low']:+.2f} – {g['high']:+.2f}"
+        at.add_row(*map(text, [str(row["games"]), _pct(r["rate"]), _ci(r), gap, gci]))
+        console.print(at)
     if summary.get("powers"):
         pt = _table("win rate of the seat that played each power", [("power", "left"), ("games", "right"),
                     ("win rate", "right"), ("95% CI", "right")])

@@ -19,6 +19,7 @@ import interpreter
 from interpreter.engine import machine as vm
 from interpreter.engine.values import Seat, ZoneRef
 from interpreter.language import nodes as N
+from interpreter.names import fold
 
 
 @lru_cache(maxsize=None)
@@ -204,28 +205,29 @@ def test_archives_integrated_take_back_the_last_module_discarded_in_the_same_tur
     assert st.labels() == ["Recycle Technopôle for 2", "End your integration"]
 
 
-@pytest.mark.rule("SX-ABL-6", "SX-INT-3")
-def test_obscura_mutatio_integrated_makes_the_opponent_sacrifice_a_card_and_draw_a_crew():
+@pytest.mark.rule("SX-ABL-2", "SX-ABL-6", "SX-INT-3")
+def test_obscura_mutatio_integrated_takes_another_players_mutant_token_in_the_same_turn():
     st = game().blank_state(2, 0)
-    bastion, apprenti = component("bastion-originel"), component("apprenti")
+    chapelle, ouvrier = component("chapelle"), component("ouvrier-arche")
+    bastion, converti = component("bastion-originel"), component("converti-arche")
+    st.move(chapelle, st.zone_key("ark", Seat(0)), False, None)
+    st.move(ouvrier, st.zone_key("crews", chapelle), False, None)
     st.move(bastion, st.zone_key("ark", Seat(1)), False, None)
-    st.move(apprenti, st.zone_key("crews", bastion), False, None)
-    # the first crew of the Arche deck is the Hacker, under the Technopôle on top
-    st.move(component("hacker"), ZoneRef("deck"), False, None)
-    st.move(component("technopole"), ZoneRef("deck"), False, None)
+    st.move(converti, st.zone_key("crews", bastion), False, None)
+    # the opponent's crew carries a Mutant token, as a Mutagène would leave it
+    st.add(f"mutant#{int(converti)}", game().program.defn.counters["mutant"], 1, None)
+    st.tag(converti, fold("Mutant"), True, None)
     st.move(component("obscura-mutatio"), st.zone_key("hand", Seat(0)), False, None)
     st.counters["resource#0"] = 6
     run_procedure(st, "integration_turn", player=Seat(0))
     st.apply("Integrate Obscura Mutatio (4)")
-    st.apply("Obscura Mutatio: an opponent sacrifices a card and draws a crew")
-    # the opponent chooses what they sacrifice
-    assert st.current_player == 1 and sorted(st.labels()) == ["Apprenti", "Bastion originel"]
-    st.apply("Bastion originel")
-    assert bastion in st.zones["discard"]
-    assert apprenti in st.zones["vacant#1"]
-    assert component("hacker") in st.zones["hand#1"]
-    assert component("technopole") in st.zones["deck"]
+    # one Mutant crew of the opponent, one crew of seat 0 without a token: chosen without asking
+    st.apply("Obscura Mutatio: take the Mutant token of another player's crew")
+    assert st.counters.get(f"mutant#{int(ouvrier)}", 0) == 1 and fold("Mutant") in st.tags.get(ouvrier, ())
+    assert st.counters.get(f"mutant#{int(converti)}", 0) == 0 and fold("Mutant") not in st.tags.get(converti, ())
     assert st.counters["resource#0"] == 0
+    # tapped: used once in the round
+    assert not any(label.startswith("Obscura Mutatio") for label in st.labels())
 
 
 @pytest.mark.rule("SX-ABL-4", "SX-ABL-6", "SX-INT-3")

@@ -179,7 +179,7 @@ def test_play_command_in_a_subprocess(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--players", "5"], "is for 2 to 2 players, not 5"),
+    (["--players", "5"], "is for 2 players, not 5"),
     (["--seat", "3"], "--seat is a seat from 1 to 2, not 3"),
     (["--agents", "wise"], "unknown agent 'wise'"),
     (["--option", "nope=1"], "unknown option 'nope'"),

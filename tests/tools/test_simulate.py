@@ -352,7 +352,7 @@ def test_simulate_command_errors_exit_1(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--players", "3"], "Nim is for 2 to 2 players, not 3"),
+    (["--players", "3"], "Nim is for 2 players, not 3"),
     (["--option", "colour=red"], "unknown option 'colour'"),
     (["--option", "most=9"], "option 'most' is one of 2, 3, not '9'"),
     (["--option", "most"], "--option takes KEY=VALUE"),
