@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..engine import machine as vm
 from ..engine.code import Code
 from ..engine.library import counter_key, number
-from ..engine.specs import ActionSpec, ChooseSpec, TriggerSpec
+from ..engine.specs import FREE, ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
 from ..language.types import CLASS, EFFECT
@@ -112,10 +112,8 @@ class AbilityCompiler:
         if node.cond is not None:
             cond = comp.expr(node.cond, ctx)
             checks.append(lambda st, fr: bool(cond(st, fr)))
-        condition = list(checks)
         for cost in node.costs:
             getattr(self, f"cost_{cost.kind}")(cost, consts, ctx, checks)
-        effect_pc = ctx.here()
         comp.body(node.body, ctx)
         label = comp.label(node.label or f"{{self.title}}: {ab.text}", node.pos, ctx)
 
@@ -126,16 +124,18 @@ class AbilityCompiler:
             scratch.env["cause"] = player
             return all(check(st, scratch) for check in checks)
 
-        def holds(st, c, player):
-            scratch.me, scratch.you = c, player
-            scratch.env["cause"] = player
-            return all(check(st, scratch) for check in condition)
+        free = Frame(code, 0, {"cause": None, FREE: True}, None, None)
+
+        def usable_free(st, c, player):
+            free.me, free.you = c, player
+            free.env["cause"] = player
+            return all(check(st, free) for check in checks)
 
         def render(st, c):
             return label(st, Frame(code, 0, {}, c, None))
         if node.limit is not None:
             self.program.limit_events.add(node.limit)
-        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab, holds, effect_pc)
+        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab, usable_free)
 
     # costs: each adds its check, and emits how it is paid ----------------------------------
     def cost_tap(self, cost, consts, ctx, checks) -> None:
@@ -158,12 +158,15 @@ class AbilityCompiler:
         def keyf(st, fr):
             return counter_key(st, owner(st, fr), name, team_scoped, pos)
 
-        def can(st, fr, keyf=keyf, amount=amount, cdef=cdef):
-            return st.counters.get(keyf(st, fr), cdef.initial) >= amount(st, fr)
+        waived = cost.kind == "pay"  # a player's currency, which `use ... free` does not spend
+
+        def can(st, fr, keyf=keyf, amount=amount, cdef=cdef, waived=waived):
+            return (waived and FREE in fr.env) or st.counters.get(keyf(st, fr), cdef.initial) >= amount(st, fr)
         checks.append(can)
 
-        def pay(st, fr, keyf=keyf, amount=amount, cdef=cdef, p=cost.pos, kind=cost.kind):
-            st.add(keyf(st, fr), cdef, -amount(st, fr), p, kind)
+        def pay(st, fr, keyf=keyf, amount=amount, cdef=cdef, p=cost.pos, kind=cost.kind, waived=waived):
+            if not (waived and FREE in fr.env):
+                st.add(keyf(st, fr), cdef, -amount(st, fr), p, kind)
         ctx.emit(pay, cost.pos)
 
     def cost_sacrifice(self, cost, consts, ctx, checks) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import keys
 from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
+from .specs import FREE
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -269,7 +270,8 @@ def _decided(st, fr, spec, player, v, number, pos) -> None:
 
 def use(st, fr, c, player, free: bool, pos) -> bool:
     """`use c by player`: start the first action of component `c` whose condition holds and
-    whose costs can be paid (`free`: its costs are not paid, nor asked). False when none can."""
+    whose costs can be paid (`free`: its `pay` costs, the player's currency, are waived; a tap,
+    the card's own tokens and a sacrifice are still paid). False when none can."""
     if type(c) is not Comp:
         raise GameFault(f"only a component's action can be used, not {describe(c)}", pos)
     if type(player) is not Seat:
@@ -277,7 +279,7 @@ def use(st, fr, c, player, free: bool, pos) -> bool:
     for a in st.program.comp_actions[c]:
         if a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used:
             continue
-        if a.holds(st, c, player) if free else a.usable(st, c, player):
+        if a.usable_free(st, c, player) if free else a.usable(st, c, player):
             start_action(st, c, a.index, player, pos, free)
             return True
     if st.trace is not None:
@@ -357,9 +359,7 @@ def start_action(st, c, index: int, player, pos, free: bool = False) -> None:
     if st.trace is not None:
         st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1,
                 **({"free": True} if free else {}))
-    fr = push(st, spec.code, {"cause": player}, c, player, pos)
-    if free:
-        fr.pc = spec.effect_pc  # its costs are not paid
+    push(st, spec.code, {"cause": player, FREE: True} if free else {"cause": player}, c, player, pos)
 
 
 def usable_actions(st, player, window):

@@ -52,14 +52,19 @@ class MenuSpec:
 class ActionSpec:
     """An action ability of a component: when it may be used, what it costs, what it does."""
 
-    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source", "holds", "effect_pc")
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source", "usable_free")
 
-    def __init__(self, index, code, label, windows, limit, usable, source, holds=None, effect_pc=0):
+    def __init__(self, index, code, label, windows, limit, usable, source, usable_free=None):
         self.index, self.code, self.label, self.windows = index, code, label, windows
         self.limit, self.usable, self.source = limit, usable, source
-        # its condition alone, costs aside, and where its effect starts after the costs are
-        # paid: for `use ... free`, which runs the effect without paying
-        self.holds, self.effect_pc = holds, effect_pc
+        # whether it may be used with its `pay` costs waived (`use ... free`): its condition,
+        # and its other costs (tap, the card's own tokens, a sacrifice) can be paid
+        self.usable_free = usable_free
+
+
+# the local that marks the frame of an action used for free (`use ... free`): its `pay` costs
+# are waived; no name of content can hold this character
+FREE = "\x00free"
 
 
 class TriggerSpec:

@@ -582,14 +582,24 @@ class Automated(Function):
 class CanUse(Function):
     name, forms, types, returns = "can_use", ("can_use(C, P)",), {"C": ANY, "P": PLAYER}, BOOL
     reads = ZONES + COUNTERS + TAGS  # an action's condition may read anything
-    doc = "whether some action of a component has its condition true for a player now (costs aside)"
+    doc = ("whether `use C by P free` would run an action now: its condition holds and its costs "
+           "but `pay` (a tap, the card's tokens, a sacrifice) can be paid")
 
     @staticmethod
     def run(st, pos, c, p):
         if type(c) is not Comp or type(p) is not Seat:
             return False
-        return any(a.holds(st, c, p) for a in st.program.comp_actions[c]
+        return any(a.usable_free(st, c, p) for a in st.program.comp_actions[c]
                    if a.limit is None or keys.used_key(a.limit, c, a.index) not in st.used)
+
+
+class ActionCount(Function):
+    name, forms, types, returns = "action_count", ("action_count(C)",), {"C": ANY}, NUMBER
+    doc = "how many actions a component has (none for anything but a component)"
+
+    @staticmethod
+    def run(st, pos, c):
+        return len(st.program.comp_actions[c]) if type(c) is Comp else 0
 
 
 class Has(Function):

@@ -223,3 +223,53 @@ def test_check_finds_the_mistakes(tmp_path, change, message):
     with pytest.raises(interpreter.LoadError) as err:
         load(tmp_path, GAME.replace(*change))
     assert message in str(err.value)
+
+
+TAPPED = """\
+kind: game
+id: taps
+title: Taps
+players: {min: 2, max: 2}
+zones:
+  table: {scope: player, in_play: true}
+counters:
+  coins: {scope: player, supply: 50}
+  charges: {scope: card, supply: 5}
+  points: {scope: player}
+score: points
+automata:
+  bot: {seat: 2}
+procedures:
+  game: |
+    let bot = players[2]
+    for each c in bot.table:
+      add 1 to c.charges
+    for each c in bot.table:
+      log "{c.title} has {action_count(c)} actions"
+    repeat 2 times:
+      for each c in bot.table:
+        use c by bot free
+    win bot
+"""
+
+TAPPED_CARDS = """\
+kind: cards
+game: taps
+per_player: true
+start: table
+cards:
+  - {id: lamp, title: Lamp, abilities: ["action \\"Light\\" cost tap, pay 3 coins: gain 5 coins"]}
+  - {id: wand, title: Wand, abilities: ["action \\"Zap\\" cost spend 1 charges: score 1", "action \\"Rest\\" if false: pass"]}
+"""
+
+
+def test_use_free_waives_pay_costs_only(tmp_path):
+    game = load(tmp_path, TAPPED, TAPPED_CARDS)
+    st = game.new_state(2, seed=1, trace=True)
+    assert st.is_terminal()
+    # twice round: the Lamp, tapped the first time, lights once; the Wand's one charge zaps once
+    assert st.counters.get("coins#1", 0) == 5 and st.counters.get("points#1", 0) == 1
+    used = [(e["card"], e.get("free")) for e in st.trace if e["type"] == "action"]
+    assert used == [("lamp", True), ("wand", True)]
+    assert [e["card"] for e in st.trace if e["type"] == "unused"] == ["lamp", "wand"]
+    assert [e["text"] for e in st.trace if e["type"] == "log"] == ["Lamp has 1 actions", "Wand has 2 actions"]
