@@ -287,7 +287,7 @@ class Compiler(NativeBlocks):
         src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
-        spec = ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos)
+        spec = ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos, s.secret)
         # a choice with one possible answer is made at once, and the run goes on
         ctx.emit_src([f"vm.choose(st, fr, {self.const(spec, 'S')})",
                       "if st.pending is not None:",
@@ -312,7 +312,7 @@ class Compiler(NativeBlocks):
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         options = []
-        spec = MenuSpec(chooser, prompt, options, [None], s.pos)
+        spec = MenuSpec(chooser, prompt, options, [None], s.pos, s.secret)
         ctx.code.menus[ctx.emit_src([f"vm.menu(st, fr, {self.const(spec, 'S')})"], s.pos, Flow.END)] = spec
         ends = []
         for o in s.options:

@@ -147,6 +147,7 @@ def choose(st, fr, spec) -> None:
     if spec.optional:
         entries.append(_option(Pick, (var, None)))
     d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
+    d.secret = spec.secret
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
     if player in st.program.automata:
@@ -177,6 +178,7 @@ def menu(st, fr, spec) -> None:
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
     d.spec = spec  # noqa: the menu being answered
+    d.secret = spec.secret
     if len(entries) == 1:
         st.pending = d
         resolve(st, 0, auto=True)
@@ -299,10 +301,12 @@ def resolve(st, index: int, auto: bool = False, decided=None) -> None:
         if decided is not None:
             st.emit("decide", decided.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
                     label=d.labels_for(st)[index], options=len(d.entries), rule="prefer", automaton=decided.id,
-                    asked_at=f"{d.pos.path}:{d.pos.line}" if d.pos is not None else None)
+                    asked_at=f"{d.pos.path}:{d.pos.line}" if d.pos is not None else None,
+                    **({"secret": True} if d.secret else {}))
         else:
             st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
-                    label=d.labels_for(st)[index], options=len(d.entries), auto=auto)
+                    label=d.labels_for(st)[index], options=len(d.entries), auto=auto,
+                    **({"secret": True} if d.secret else {}))
     kind = type(entry)
     if kind is Pick:
         fr.env[entry.var] = entry.value

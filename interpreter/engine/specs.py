@@ -7,11 +7,11 @@ from __future__ import annotations
 class ChooseSpec:
     """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
 
-    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos")
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos", "secret")
 
-    def __init__(self, var, src, chooser, optional, prompt, pos):
+    def __init__(self, var, src, chooser, optional, prompt, pos, secret=False):
         self.var, self.src, self.chooser = var, src, chooser
-        self.optional, self.prompt, self.pos = optional, prompt, pos
+        self.optional, self.prompt, self.pos, self.secret = optional, prompt, pos, secret
 
 
 class DecideSpec:
@@ -43,10 +43,11 @@ class MenuOption:
 
 
 class MenuSpec:
-    __slots__ = ("chooser", "prompt", "options", "end", "pos")
+    __slots__ = ("chooser", "prompt", "options", "end", "pos", "secret")
 
-    def __init__(self, chooser, prompt, options, end, pos):
+    def __init__(self, chooser, prompt, options, end, pos, secret=False):
         self.chooser, self.prompt, self.options, self.end, self.pos = chooser, prompt, options, end, pos
+        self.secret = secret
 
 
 class ActionSpec:

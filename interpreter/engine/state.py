@@ -86,7 +86,7 @@ class Decision:
     Labels are only needed by people, traces and scripts: a menu's are rendered
     on first request (`labels_for`), not each time a bot decides."""
 
-    __slots__ = ("player", "_prompt", "labels", "entries", "kind", "pos", "spec", "render", "_asked")
+    __slots__ = ("player", "_prompt", "labels", "entries", "kind", "pos", "spec", "render", "_asked", "secret")
 
     def __init__(self, player, prompt, labels, entries, kind, pos, render=None):
         self.player = player
@@ -98,6 +98,7 @@ class Decision:
         self.spec = None
         self.render = render
         self._asked = None
+        self.secret = False  # what is chosen is told to no other seat (`choose ... secretly`)
 
     def defer_prompt(self, text, st, fr) -> None:
         """Render the prompt (`text(st, fr)`) only when someone reads it."""

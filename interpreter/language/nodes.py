@@ -277,6 +277,7 @@ class Choose(Node):
     chooser: Node | None
     optional: bool
     prompt: str | None
+    secret: bool = False
 
 
 @dataclass(eq=False)
@@ -298,6 +299,7 @@ class Menu(Node):
     chooser: Node | None
     prompt: str | None
     options: list
+    secret: bool = False
 
 
 @dataclass(eq=False)

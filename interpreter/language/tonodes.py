@@ -250,9 +250,9 @@ class ToNodes(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, ch):
-        var, source, where, chooser, optional, prompt = ch
+        var, source, where, chooser, optional, secret, prompt = ch
         return N.Choose(self._p(meta), str(var), source, where, chooser, optional is not None,
-                        _unquote(prompt) if prompt else None)
+                        _unquote(prompt) if prompt else None, secret is not None)
 
     def where(self, ch):
         return ch[0]
@@ -262,8 +262,8 @@ class ToNodes(Transformer):
 
     @v_args(meta=True)
     def menu_stmt(self, meta, ch):
-        chooser, prompt, *options = ch
-        return N.Menu(self._p(meta), chooser, _unquote(prompt) if prompt else None, list(options))
+        chooser, secret, prompt, *options = ch
+        return N.Menu(self._p(meta), chooser, _unquote(prompt) if prompt else None, list(options), secret is not None)
 
     @v_args(meta=True)
     def decide_stmt(self, meta, ch):
@@ -280,6 +280,9 @@ class ToNodes(Transformer):
         return N.Use(self._p(meta), card, chooser, free is not None)
 
     def free(self, _):
+        return True
+
+    def secret(self, _):
         return True
 
     @v_args(meta=True)

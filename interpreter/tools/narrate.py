@@ -310,6 +310,9 @@ class Narrator:
                 if ev.get("auto"):
                     return f"  ({_possessive(seat_name(who, seat, program))} only option: {label})"
                 return f"{seat_name(who, seat, program).capitalize()} chose: {label}"
+            if ev.get("secret"):
+                prompt = ev.get("prompt") or ""
+                return f"{seat_name(who, seat, program).capitalize()} chose secretly" + (f"  [{prompt}]" if prompt else "")
             what = label if self._option_shown(who, ev) else "an option you cannot see"
             if ev.get("auto"):
                 what += " (the only option)"
@@ -351,7 +354,7 @@ class Narrator:
         label = ev.get("label")
         if label is None:
             label = "nothing"
-        elif who != self.seat and any(h in label for h in self.hidden_titles()):
+        elif who != self.seat and (ev.get("secret") or any(h in label for h in self.hidden_titles())):
             label = "an option you cannot see"
         rule = ev.get("rule")
         why = "by its preference" if rule == "prefer" else (f"by its rule {rule}" if rule else "no rule applied")

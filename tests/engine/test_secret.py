@@ -1,0 +1,103 @@
+"""Secret choices: `choose ... secretly` (and a secret menu): what a seat picks is told to no
+other seat, in play's narration or its observation, until the rules reveal what came of it;
+the trace keeps it (a replay needs it) and marks it secret."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import interpreter
+from interpreter.tools.narrate import Narrator
+
+GAME = """\
+kind: game
+id: bids
+title: Bids
+players: {min: 2, max: 3}
+attributes:
+  value: {type: number, default: 0}
+zones:
+  deck: {scope: game, visibility: public}
+  sealed: {scope: player, visibility: owner}
+  shown: {scope: player, visibility: public}
+counters:
+  points: {scope: player}
+  stake: {scope: player, visibility: owner}
+score: points
+procedures:
+  game: |
+    for each p in players:
+      choose c from deck by p secretly "Your sealed bid"
+      move c to p.sealed
+      choose by p secretly "Your stake":
+        option "Stake 1":
+          set p.stake = 1
+        option "Stake 2":
+          set p.stake = 2
+    for each p in players:
+      move p.sealed to p.shown
+      reveal top(p.shown)
+      score top(p.shown).value * p.stake to p
+    let best = max(p.points for each p in players)
+    win [each p in players where p.points == best]
+"""
+
+CARDS = """\
+kind: cards
+game: bids
+start: deck
+cards:
+  - {id: low, title: Low, value: 1}
+  - {id: mid, title: Mid, value: 2}
+  - {id: high, title: High, value: 3}
+"""
+
+
+@pytest.fixture(scope="module")
+def bids(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bids")
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    return interpreter.load(str(folder))
+
+
+def test_a_secret_choice_is_told_to_nobody_else_until_revealed(bids):
+    st = bids.new_state(2, seed=1, trace=True)
+    out = io.StringIO()
+    told = Narrator(st, 0, out)
+    st.apply("High")
+    st.apply("Stake 2")
+    # seat 2 decides: seat 1's observation has no options, and seat 2's has its own
+    assert "options" not in st.observation(0) and st.observation(1)["options"] == ["Low", "Mid"]
+    told.flush()
+    st.apply("Mid")
+    st.apply("Stake 1")
+    told.flush()
+    text = out.getvalue()
+    assert "You chose: High" in text and "You chose: Stake 2" in text
+    # what seat 2 picked is never told, though the prompt is
+    assert "Player 2 chose secretly  [Your sealed bid]" in text
+    assert "Player 2 chose secretly  [Your stake]" in text
+    assert "Stake 1" not in text
+    # the bids are revealed by the rules, and then told
+    assert "revealed: Mid" in text and "revealed: High" in text
+    assert text.index("Player 2 chose secretly  [Your sealed bid]") < text.index("revealed: Mid")
+    assert st.scores() == [6, 2] and st.winners == (0,)
+
+
+def test_the_trace_keeps_secret_choices_marked(bids):
+    st = bids.new_state(2, seed=1, trace=True)
+    for label in ["Low", "Stake 1", "High", "Stake 2"]:
+        st.apply(label)
+    choices = [(e["player"], e["label"], e.get("secret")) for e in st.trace if e["type"] == "choice"]
+    assert choices == [(1, "Low", True), (1, "Stake 1", True), (2, "High", True), (2, "Stake 2", True)]
+
+
+def test_a_narrator_for_all_seats_tells_the_secrets(bids):
+    st = bids.new_state(2, seed=1, trace=True)
+    for label in ["Low", "Stake 1", "High", "Stake 2"]:
+        st.apply(label)
+    out = io.StringIO()
+    Narrator(st, None, out).flush()
+    assert "Player 2 chose: High" in out.getvalue() and "secretly" not in out.getvalue()
