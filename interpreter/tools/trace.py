@@ -75,8 +75,9 @@ class _Places:
     def event(self, ev: dict) -> dict:
         """The event as it reads once written to JSON and read back, with a portable `at`."""
         ev = json.loads(json.dumps(ev, ensure_ascii=False, default=str))
-        if "at" in ev and isinstance(ev["at"], str):
-            ev["at"] = self.at(ev["at"])
+        for key in ("at", "asked_at"):  # content lines: the line of the event, and of the choice it answers
+            if isinstance(ev.get(key), str):
+                ev[key] = self.at(ev[key])
         return ev
 
 

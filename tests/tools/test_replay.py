@@ -103,6 +103,23 @@ def test_replay_from_another_directory(tmp_path, capsys, monkeypatch):
     assert status == 0, err
 
 
+def test_a_game_with_an_expansion_replays_from_another_directory(tmp_path, capsys, monkeypatch):
+    # the expansion's folder was given relative to where the game was played
+    monkeypatch.chdir(ROOT)
+    g = interpreter.load("seeders-exodus", expansions=["solo"])
+    st = g.new_state(2, seed=4, options=g.options({"level": "hard"}), trace=True)
+    agent = RandomAgent(4)
+    while not st.is_terminal():
+        st.apply(agent.act(SeatView(st, st.current_player)))
+    path = save_state_trace(tmp_path / "solo.jsonl", g, st, agents=["random"], source=source_of(g, "seeders-exodus"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    status, out, err = run_replay(path, capsys)
+    assert status == 0, err
+    assert "identical" in out
+
+
 def test_a_changed_event_fails_loudly(tmp_path, capsys):
     path, st = saved(tmp_path)
     k = next(i for i, e in enumerate(st.trace) if e["type"] == "counter")
