@@ -347,7 +347,11 @@ def _solo(game, args):
     modes = [x for x in available_expansions(game.program.root).values() if x.solo]
     if not modes:
         raise ValueError(f"--solo: {game.title} has no solo mode (no expansion of it declares solo:)")
-    mode = modes[0]
+    laid = [x for x in modes if x.id in game.chosen.expansions]
+    if len(laid) != 1 and len(modes) > 1:
+        raise ValueError(f"--solo: {game.title} has {len(modes)} solo modes ({', '.join(x.id for x in modes)}): "
+                         "name one with --expansion")
+    mode = (laid or modes)[0]
     args.solo_option = mode.solo
     if mode.id in game.chosen.expansions:
         return game
