@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import keys
 from . import machine as vm
-from .values import Seat, Team
+from .values import Comp, Seat, Team
 
 
 def may_see(st, visibility: str, holder, seat: int) -> bool:
@@ -33,7 +33,8 @@ def may_see(st, visibility: str, holder, seat: int) -> bool:
 
 def counter_holder(cdef, key: str):
     """Whose counter `key` (of definition `cdef`) is, for what a seat may see of it: a
-    player's, a team's (seen as its team may see it), or None for the game's and the others."""
+    player's, a team's (seen as its team may see it), a component's (seen by its controller),
+    or None for the game's and the others."""
     owner = keys.owner_of(key)
     if owner is None:
         return None
@@ -41,6 +42,9 @@ def counter_holder(cdef, key: str):
         return Seat(int(owner))
     if cdef.scope[0] == "team" and keys.is_team_owner(owner):
         return Team(keys.team_of_owner(owner))
+    if cdef.scope[0] not in ("node", "game", "team") and owner.isdigit():
+        # a counter kept on a component: seen as the component's zone is, by whoever controls it
+        return Comp(int(owner))
     return None
 
 

@@ -570,6 +570,15 @@ class Tapped(Function):
         return c in st.tapped
 
 
+class HasWon(Function):
+    name, forms, types, returns = "has_won", ("has_won(P)",), {"P": PLAYER}, BOOL
+    doc = "whether a player is among the winners of the game (after `win`; false while it goes on)"
+
+    @staticmethod
+    def run(st, pos, p):
+        return type(p) is Seat and st.winners is not None and int(p) in st.winners
+
+
 class Automated(Function):
     name, forms, types, returns = "automated", ("automated(P)",), {"P": PLAYER}, BOOL
     doc = "whether a seat is driven by content (an automaton of `automata:`), never asked by an agent"
@@ -654,7 +663,8 @@ class Card(Function):
 
 class Cards(Function):
     name, forms, types, returns = "cards", ("cards(ID)",), {"ID": STRING}, LIST
-    doc = "every copy of the component with this card id"
+    doc = ("every copy of the component with this card id (a per-player card has a copy for each seat the game "
+           "may ever have: `owner(c)` tells which seat's, and those of seats not played stay in their first zone)")
 
     @staticmethod
     def run(st, pos, key):

@@ -84,11 +84,28 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if tree is not None:
                 self.expr(tree.expr, Scope({"p": PLAYER}))
         self.check_automata()
+        self.check_boards()
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)
         for t in d.tests:
             self.check_test(t)
+
+    def check_boards(self) -> None:
+        """A node's attribute may not have the name of a zone, counter or property: `n.NAME`
+        would read that instead, and the attribute could never be read."""
+        d = self.defn
+        for board in d.boards:
+            for attrs in board.nodes.values():
+                for name in attrs:
+                    if name in ("id", "kind", "tags", "_pos"):
+                        continue
+                    what = ("a zone" if name in d.zones else "a counter" if name in d.counters
+                            else "a property" if name in PROPERTIES else None)
+                    if what is not None:
+                        self.error(getattr(name, "pos", attrs["_pos"]),
+                                   f"node attribute '{name}' has the name of {what}: n.{name} reads the {what[2:]}",
+                                   "give the attribute another name")
 
     def check_automata(self) -> None:
         """Each seat driven by content exists, and its `prefer` reads (`option`, `you`)."""

@@ -24,12 +24,14 @@ zones:
 counters:
   points: {scope: player}
   stake: {scope: player, visibility: owner}
+  mark: {scope: card, visibility: owner}
 score: points
 procedures:
   game: |
     for each p in players:
       choose c from deck by p secretly "Your sealed bid"
       move c to p.sealed
+      set c.mark = 1
       choose by p secretly "Your stake":
         option "Stake 1":
           set p.stake = 1
@@ -101,3 +103,11 @@ def test_a_narrator_for_all_seats_tells_the_secrets(bids):
     out = io.StringIO()
     Narrator(st, None, out).flush()
     assert "Player 2 chose: High" in out.getvalue() and "secretly" not in out.getvalue()
+
+
+def test_a_counter_on_a_component_is_seen_by_whoever_controls_it(bids):
+    st = bids.new_state(2, seed=1)
+    st.apply("High")
+    [key] = [k for k in st.counters if k.startswith("mark")]
+    assert key in st.observation(0)["counters"]
+    assert key not in st.observation(1)["counters"]

@@ -119,3 +119,28 @@ def test_a_keyword_pattern_of_too_many_words_is_refused_at_the_pattern(tmp_path)
     errors = {(d.position.path.rpartition("/")[2], d.message) for d in err.value.report.diagnostics}
     assert ("keywords.yaml", "a keyword pattern of 1500 words: at most 64") in errors
     assert ("cards.yaml", "unknown keyword 'Big Big Big Big Big Big Big Big Big Big Big Big ...'") in errors
+
+
+def test_a_node_attribute_named_like_a_zone_counter_or_property_is_an_error(tmp_path):
+    from gamekit import CARDS, GAME
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: |\n    pass\n"), encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "board.yaml").write_text("""\
+kind: board
+game: tiny
+id: map
+nodes:
+  - {id: a, kind: site, hand: 2, size: 1, coins: 3, height: 2}
+  - {id: b, kind: site}
+edges:
+  - [a, b]
+""", encoding="utf-8")
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load(str(folder))
+    text = str(err.value)
+    assert "node attribute 'hand' has the name of a zone" in text
+    assert "node attribute 'size' has the name of a property" in text
+    assert "node attribute 'coins' has the name of a counter" in text
+    assert "'height'" not in text and "3 errors" in text
