@@ -30,6 +30,7 @@ def compile_game(defn, found, root: Path) -> Program:
                           for text, tree in defn.invariants]
     program.heuristic = compile_heuristic(defn, compiler)
     program.automata = compile_automata(defn, compiler)
+    program.seat_label = compile_seat_label(defn, compiler)
     return program
 
 
@@ -77,3 +78,16 @@ def compile_automata(defn, compiler: Compiler) -> dict:
                 return fn(st, Frame(code, 0, {"option": option, "you": seat}, None, seat))
         out[auto.seat - 1] = AutomatonSpec(auto.id, auto.title, auto.seat, rank, auto.pos)
     return out
+
+
+def compile_seat_label(defn, compiler: Compiler):
+    """The game's `report_seats_by` label as `f(state, seat) -> value`, or None."""
+    if defn.seat_report_tree is None:
+        return None
+    code = Code("seat label", "seat label")
+    fn = compiler.expr(defn.seat_report_tree, Ctx(code, locals_=["p"]))
+
+    def label(st, seat):
+        p = Seat(seat)
+        return fn(st, Frame(code, 0, {"p": p}, None, p))
+    return label

@@ -55,6 +55,7 @@ class Program:
         self.invariants: list = []  # (text, compiled condition) of the game's declared invariants
         self.heuristic = None  # the game's heuristic of player p, compiled, or None
         self.automata: dict = {}  # seat index -> AutomatonSpec of the seats driven by content
+        self.seat_label = None  # f(state, seat) -> what simulate reports the seat by (`report_seats_by`), or None
         # made on first need while playing
         self.zone_defs: dict = {}  # zone key -> its definition
         self.holders: dict = {}  # zone key -> what the zone belongs to

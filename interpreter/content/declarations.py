@@ -118,6 +118,9 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
             f = function(name, spec, funcs.key_pos.get(name, funcs.pos), layer)
             if f is not None:
                 defn.functions[name] = f
+    seats = d.get("report_seats_by")
+    if isinstance(seats, dict) and isinstance(seats.get("label"), str):
+        defn.seat_report = (as_str(seats.get("title")) or "seat", seats["label"], seats.pos)
     autos = d.get("automata")
     if isinstance(autos, dict):
         for name, spec in autos.items():

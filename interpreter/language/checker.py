@@ -85,6 +85,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 self.expr(tree.expr, Scope({"p": PLAYER}))
         self.check_automata()
         self.check_boards()
+        if d.seat_report_tree is not None:
+            self.expr(d.seat_report_tree.expr, Scope({"p": PLAYER}))
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)

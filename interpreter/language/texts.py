@@ -78,6 +78,8 @@ def parse_pack(defn: GameDef, report: Report) -> None:
     if defn.heuristic:
         defn.heuristic_tree = parse_text(defn.heuristic, "condition", report)
     defn.heuristics = [(text, parse_text(text, "condition", report)) for text, _ in defn.heuristics]
+    if defn.seat_report is not None:
+        defn.seat_report_tree = parse_text(defn.seat_report[1], "condition", report)
     for auto in defn.automata.values():
         if auto.prefer:
             auto.tree = parse_text(auto.prefer, "condition", report)

@@ -32,6 +32,7 @@ from rich.table import Table
 from .. import load
 from ..engine import keys
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
+from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
 from ..diagnostics import plural
@@ -54,6 +55,7 @@ class GameResult:
     notes: list = field(default_factory=list)
     credits: list = field(default_factory=list)  # [card id, seat from 0, points]
     powers: dict = field(default_factory=dict)  # seat from 1 -> the power it played with
+    labels: list = field(default_factory=list)  # what each seat is reported by (`report_seats_by`), at the end
 
 
 @dataclass
@@ -130,10 +132,16 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
     powers = powers_for(game, spec, seed)
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
                                   check=spec.check, max_decisions=spec.max_decisions, powers=powers)
+    labels = []
+    if exc is None and game.program.seat_label is not None:
+        try:
+            labels = [label_of(state, game.program.seat_label(state, s)) for s in range(spec.players)]
+        except GameFault as fault:
+            exc = fault
     if exc is None:
         winners = list(state.winners) if state.winners else None
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
-                          credits=_credits(state), powers=powers)
+                          credits=_credits(state), powers=powers, labels=labels)
     return GameResult(index, seed, None, list(state.scores()) if state is not None else [],
                       len(state.history) if state is not None else 0,
                       error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers)
@@ -346,6 +354,8 @@ def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: b
         out["against_automata"] = _against_automata(automata, done, ends, n)
     if any(r.powers for r in done):
         out["powers"] = _by_power(done, ends)
+    if game.program.seat_label is not None:
+        out["seats_by"] = {"title": game.program.defn.seat_report[0], "rows": _by_label(done, ends)}
     if game.program.defn.layers:
         out["layers"] = game.layers_json()
     by = spec.by or list(game.program.defn.report_by)
@@ -450,6 +460,19 @@ def _mean_interval(xs: list, z: float = 1.959963984540054) -> dict:
     return {"mean": round(m, 4), "low": round(m - half, 4), "high": round(m + half, 4)}
 
 
+def _by_label(done: list, ends: list) -> list:
+    """Per value of the game's seat label (a people played...): the seats that had it, their
+    win rate (a tie is no win) and their mean score, most played first."""
+    tally: dict = {}
+    for r, (kind, seats) in zip(done, ends):
+        for s, label in enumerate(r.labels):
+            w, n, total = tally.get(label, (0, 0, 0))
+            tally[label] = (w + (1 if kind == "won" and s in seats else 0), n + 1, total + r.scores[s])
+    rows = [{"value": v, "seats": n, "win_rate": _rate(w, n), "mean_score": round(total / n, 4)}
+            for v, (w, n, total) in tally.items()]
+    return sorted(rows, key=lambda row: (-row["seats"], str(row["value"])))
+
+
 def _rate(k: int, n: int) -> dict:
     low, high = wilson(k, n)
     return {"rate": round(k / n, 4) if n else None, "low": round(low, 4), "high": round(high, 4)}
@@ -515,6 +538,15 @@ def render(summary: dict, console) -> None:
         gci = "–" if g["low"] is None else f"{g['low']:+.2f} – {g['high']:+.2f}"
         at.add_row(*map(text, [str(row["games"]), _pct(r["rate"]), _ci(r), gap, gci]))
         console.print(at)
+    if summary.get("seats_by"):
+        by = summary["seats_by"]
+        st_ = _table(f"seats by {by['title']}", [(by["title"], "left"), ("seats", "right"), ("win rate", "right"),
+                     ("95% CI", "right"), ("mean score", "right")])
+        for row in by["rows"]:
+            r = row["win_rate"]
+            st_.add_row(*map(text, [row["value"], str(row["seats"]), _pct(r["rate"]), _ci(r),
+                                    f"{row['mean_score']:.2f}"]))
+        console.print(st_)
     if summary.get("powers"):
         pt = _table("win rate of the seat that played each power", [("power", "left"), ("games", "right"),
                     ("win rate", "right"), ("95% CI", "right")])

@@ -80,3 +80,14 @@ def test_check_lays_a_solo_mode_apart_from_the_other_expansions(capsys):
     assert main(["check", str(ROBOTS)]) == 0
     assert main(["test", str(ROBOTS / "expansions" / "solo")]) == 0
     assert "1 passed" in capsys.readouterr().out
+
+
+def test_simulate_reports_seats_by_the_game_s_label(tmp_path, capsys):
+    # Robots reports each seat by the card it played: the highest card always wins
+    run = simulate(tmp_path, "--games", "80", "-n", "3")
+    rows = {row["value"]: row for row in run["seats_by"]["rows"]}
+    assert run["seats_by"]["title"] == "card played"
+    assert sum(row["seats"] for row in rows.values()) == 80 * 3
+    assert rows["Nine"]["win_rate"]["rate"] == 1.0 and rows["Nine"]["mean_score"] == 9
+    assert rows["One"]["win_rate"]["rate"] == 0.0
+    assert "seats by card played" in capsys.readouterr().out
