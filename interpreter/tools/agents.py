@@ -339,6 +339,10 @@ class HumanAgent:
     def __init__(self, inp=None, out=None):
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
+        # what the last screen showed, when this person decides again with no other seat deciding
+        # in between (a programme of several actions, a turn of several steps): then only what
+        # changed is shown (play sets it to None when another seat decided)
+        self.shown: list | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -346,8 +350,18 @@ class HumanAgent:
     def act(self, view: SeatView) -> int:
         obs = view.observation()
         self.say()
-        for line in render_observation(view.program, obs):
-            self.say(line)
+        lines = render_observation(view.program, obs)
+        items = _screen_items(lines)
+        if self.shown is None:
+            for line in lines:
+                self.say(line)
+        else:
+            before = set(self.shown)
+            changed = [item for item in items if item not in before]
+            self.say("-- changed --" if changed else "-- nothing you see changed --")
+            for item in changed:
+                self.say(item)
+        self.shown = items
         actions = view.legal_actions()
         labels = view.labels()
         self.say()
@@ -366,6 +380,19 @@ class HumanAgent:
             if text.isdigit() and 1 <= int(text) <= len(actions):
                 return actions[int(text) - 1]
             self.say(f"  please type a number from 1 to {len(actions)}, or q to quit")
+
+
+def _screen_items(lines: list) -> list:
+    """The lines of a screen, the counters' line cut into one item per counter, so that a
+    changed counter is shown alone."""
+    out = []
+    for line in lines:
+        head, sep, rest = line.partition("counters: ")
+        if sep and not head.strip():
+            out += [f"  {item}" for item in rest.split("; ")]
+        else:
+            out.append(line)
+    return out
 
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent}

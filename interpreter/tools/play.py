@@ -79,6 +79,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
             if p == seat:
                 a = human.act(PlayerView(state, p, show_all))
             else:
+                human.shown = None  # another seat decides: the next screen is shown whole
                 try:
                     a = agents[p].act(SeatView(state, p))
                 except LookaheadFault as lf:

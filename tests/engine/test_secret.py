@@ -10,58 +10,11 @@ import pytest
 import interpreter
 from interpreter.tools.narrate import Narrator
 
-GAME = """\
-kind: game
-id: bids
-title: Bids
-players: {min: 2, max: 3}
-attributes:
-  value: {type: number, default: 0}
-zones:
-  deck: {scope: game, visibility: public}
-  sealed: {scope: player, visibility: owner}
-  shown: {scope: player, visibility: public}
-counters:
-  points: {scope: player}
-  stake: {scope: player, visibility: owner}
-  mark: {scope: card, visibility: owner}
-score: points
-procedures:
-  game: |
-    for each p in players:
-      choose c from deck by p secretly "Your sealed bid"
-      move c to p.sealed
-      set c.mark = 1
-      choose by p secretly "Your stake":
-        option "Stake 1":
-          set p.stake = 1
-        option "Stake 2":
-          set p.stake = 2
-    for each p in players:
-      move p.sealed to p.shown
-      reveal top(p.shown)
-      score top(p.shown).value * p.stake to p
-    let best = max(p.points for each p in players)
-    win [each p in players where p.points == best]
-"""
-
-CARDS = """\
-kind: cards
-game: bids
-start: deck
-cards:
-  - {id: low, title: Low, value: 1}
-  - {id: mid, title: Mid, value: 2}
-  - {id: high, title: High, value: 3}
-"""
-
+from gamekit import FIXTURES
 
 @pytest.fixture(scope="module")
-def bids(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("bids")
-    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    return interpreter.load(str(folder))
+def bids():
+    return interpreter.load(str(FIXTURES / "bids"))
 
 
 def test_a_secret_choice_is_told_to_nobody_else_until_revealed(bids):

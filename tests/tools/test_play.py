@@ -250,3 +250,15 @@ def test_a_save_file_that_cannot_be_written_is_said_before_the_game(capsys, tmp_
     assert main(["play", str(FIXTURES / "nim"), "--save", str(tmp_path / "missing" / "t.jsonl")]) == 2
     out, err = capsys.readouterr()
     assert "--save: cannot write" in err and "no such folder" in err and out == ""
+
+
+def test_a_person_deciding_again_is_shown_only_what_changed():
+    # Bids: each player makes a sealed bid, then a stake, one after the other
+    status, text = play("bids", 2, 1, "3\n2\n")
+    assert status == 0
+    screens = text.split("-- what you see")
+    # the first decision shows the whole screen; the second, right after, only what changed
+    assert len(screens) == 2
+    changed = text[text.index("-- changed --"):text.index("Your stake:")]
+    assert "your sealed: High" in changed and "deck: Low, Mid\n" in changed
+    assert "points" not in changed  # the counters that did not change are not shown again
