@@ -142,6 +142,7 @@ class BoardDef:
     edges: list  # (a, b)
     pos: Position
     file: str
+    edge_pos: list = field(default_factory=list)  # (position of a, position of b) of each edge
 
 
 @dataclass

@@ -242,12 +242,10 @@ class PackLoader:
                 board.nodes[key]["_pos"] = n.pos
         for e in as_list(d.get("edges")):
             if isinstance(e, list) and len(e) == 2:
-                a, b = str(e[0]), str(e[1])
-                for end, raw in ((a, e[0]), (b, e[1])):
-                    if end not in board.nodes:
-                        self.report.error(getattr(raw, "pos", e.pos), f"edge names unknown node '{end}'",
-                                          mean(end, board.nodes))
-                board.edges.append((a, b))
+                # an edge may join a node of another board of the pack (an expansion's board laid
+                # beside the game's): the checker looks its ends up once every board is read
+                board.edges.append((str(e[0]), str(e[1])))
+                board.edge_pos.append((getattr(e[0], "pos", e.pos), getattr(e[1], "pos", e.pos)))
         defn.boards.append(board)
 
     def add_scenario(self, defn: GameDef, src: SourceFile) -> None:

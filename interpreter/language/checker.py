@@ -97,6 +97,18 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         """A node's attribute may not have the name of a zone, counter or property: `n.NAME`
         would read that instead, and the attribute could never be read."""
         d = self.defn
+        where: dict = {}  # node id -> the board that declares it
+        for board in d.boards:
+            for key, attrs in board.nodes.items():
+                if key in where and where[key] is not board:
+                    self.error(attrs["_pos"], f"node '{key}' is declared by two boards ('{where[key].id}' and "
+                                              f"'{board.id}')", "node ids are unique over all the boards of a game")
+                where.setdefault(key, board)
+        for board in d.boards:
+            for (a, b), places in zip(board.edges, board.edge_pos):
+                for end, pos in zip((a, b), places):
+                    if end not in where:
+                        self.error(pos, f"edge names unknown node '{end}'", did_you_mean(end, list(where)))
         for board in d.boards:
             for attrs in board.nodes.values():
                 for name in attrs:

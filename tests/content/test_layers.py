@@ -327,3 +327,26 @@ def test_an_extension_point_nothing_hooks_on_plays_as_one_whose_hooks_do_nothing
     assert plain.history == hooked.history and plain.scores() == hooked.scores()
     strip = [{k: v for k, v in e.items() if k not in ("n", "expansions")} for e in plain.trace[1:]]
     assert strip == [{k: v for k, v in e.items() if k not in ("n", "expansions")} for e in hooked.trace[1:]]
+def test_an_expansion_board_joins_the_game_s_board(tmp_path):
+    from gamekit import CARDS, GAME
+    folder = tmp_path / "tiny"
+    (folder / "expansions" / "east").mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: |\n    pass\n"), encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "map.yaml").write_text("kind: board\ngame: tiny\nid: map\nnodes:\n  - {id: a, kind: site}\n"
+                                     "  - {id: b, kind: site}\nedges:\n  - [a, b]\n", encoding="utf-8")
+    east = folder / "expansions" / "east"
+    (east / "expansion.yaml").write_text("kind: expansion\nid: east\ntitle: East\ngame: tiny\n", encoding="utf-8")
+    (east / "map.yaml").write_text("kind: board\ngame: tiny\nid: east-map\nnodes:\n  - {id: c, kind: site}\n"
+                                   "edges:\n  - [b, c]\n", encoding="utf-8")
+    game = interpreter.load(str(folder), expansions=["east"])
+    adj = game.program.adj
+    assert sorted(adj["b"]) == ["a", "c"] and adj["c"] == ["b"]
+    # a node declared twice, and an edge to no node, are errors at their place
+    (east / "map.yaml").write_text("kind: board\ngame: tiny\nid: east-map\nnodes:\n  - {id: a, kind: site}\n"
+                                   "edges:\n  - [b, zz]\n", encoding="utf-8")
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load(str(folder), expansions=["east"])
+    text = str(err.value)
+    assert "node 'a' is declared by two boards ('map' and 'east-map')" in text
+    assert "map.yaml:7:9: error: edge names unknown node 'zz'" in text
