@@ -120,7 +120,8 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
                 defn.functions[name] = f
     seats = d.get("report_seats_by")
     if isinstance(seats, dict) and isinstance(seats.get("label"), str):
-        defn.seat_report = (as_str(seats.get("title")) or "seat", seats["label"], seats.pos)
+        defn.seat_report = (as_str(seats.get("title")) or "seat", seats["label"], seats.pos,
+                            [c for c in as_list(seats.get("counters")) if isinstance(c, str)])
     autos = d.get("automata")
     if isinstance(autos, dict):
         for name, spec in autos.items():

@@ -250,5 +250,5 @@ class GameDef:
     powers: PowersDef | None = None
     heuristics: list = field(default_factory=list)  # terms expansions add to the heuristic (text, tree)
     automata: dict = field(default_factory=dict)  # id -> AutomatonDef
-    seat_report: tuple | None = None  # (title, label text, position) of `report_seats_by`
+    seat_report: tuple | None = None  # (title, label text, position, counters) of `report_seats_by`
     seat_report_tree: object = None  # parsed label: nodes.Condition

@@ -87,6 +87,11 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         self.check_boards()
         if d.seat_report_tree is not None:
             self.expr(d.seat_report_tree.expr, Scope({"p": PLAYER}))
+        for name in d.seat_report[3] if d.seat_report is not None else []:
+            cdef = d.counters.get(name)
+            if cdef is None or cdef.scope[0] != "player":
+                self.error(getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
+                           did_you_mean(name, [c for c, x in d.counters.items() if x.scope[0] == "player"]))
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)

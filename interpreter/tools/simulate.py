@@ -56,6 +56,7 @@ class GameResult:
     credits: list = field(default_factory=list)  # [card id, seat from 0, points]
     powers: dict = field(default_factory=dict)  # seat from 1 -> the power it played with
     labels: list = field(default_factory=list)  # what each seat is reported by (`report_seats_by`), at the end
+    tallies: list = field(default_factory=list)  # per seat, the final values of `report_seats_by`'s counters
 
 
 @dataclass
@@ -132,16 +133,19 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
     powers = powers_for(game, spec, seed)
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
                                   check=spec.check, max_decisions=spec.max_decisions, powers=powers)
-    labels = []
+    labels, tallies = [], []
     if exc is None and game.program.seat_label is not None:
         try:
             labels = [label_of(state, game.program.seat_label(state, s)) for s in range(spec.players)]
         except GameFault as fault:
             exc = fault
+        names = game.program.defn.seat_report[3]
+        tallies = [[state.counters.get(keys.seat_key(name, s), game.program.defn.counters[name].initial)
+                    for name in names] for s in range(spec.players)]
     if exc is None:
         winners = list(state.winners) if state.winners else None
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
-                          credits=_credits(state), powers=powers, labels=labels)
+                          credits=_credits(state), powers=powers, labels=labels, tallies=tallies)
     return GameResult(index, seed, None, list(state.scores()) if state is not None else [],
                       len(state.history) if state is not None else 0,
                       error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers)
@@ -355,7 +359,8 @@ def summarise(game, spec: RunSpec, results: list, seconds: float, interrupted: b
     if any(r.powers for r in done):
         out["powers"] = _by_power(done, ends)
     if game.program.seat_label is not None:
-        out["seats_by"] = {"title": game.program.defn.seat_report[0], "rows": _by_label(done, ends)}
+        out["seats_by"] = {"title": game.program.defn.seat_report[0], "counters": list(game.program.defn.seat_report[3]),
+                           "rows": _by_label(done, ends)}
     if game.program.defn.layers:
         out["layers"] = game.layers_json()
     by = spec.by or list(game.program.defn.report_by)
@@ -466,10 +471,13 @@ def _by_label(done: list, ends: list) -> list:
     tally: dict = {}
     for r, (kind, seats) in zip(done, ends):
         for s, label in enumerate(r.labels):
-            w, n, total = tally.get(label, (0, 0, 0))
-            tally[label] = (w + (1 if kind == "won" and s in seats else 0), n + 1, total + r.scores[s])
-    rows = [{"value": v, "seats": n, "win_rate": _rate(w, n), "mean_score": round(total / n, 4)}
-            for v, (w, n, total) in tally.items()]
+            w, n, total, sums = tally.get(label, (0, 0, 0, None))
+            values = r.tallies[s] if r.tallies else []
+            sums = [a + b for a, b in zip(sums, values)] if sums is not None else list(values)
+            tally[label] = (w + (1 if kind == "won" and s in seats else 0), n + 1, total + r.scores[s], sums)
+    rows = [{"value": v, "seats": n, "win_rate": _rate(w, n), "mean_score": round(total / n, 4),
+             "means": [round(x / n, 4) for x in sums]}
+            for v, (w, n, total, sums) in tally.items()]
     return sorted(rows, key=lambda row: (-row["seats"], str(row["value"])))
 
 
@@ -541,11 +549,12 @@ def render(summary: dict, console) -> None:
     if summary.get("seats_by"):
         by = summary["seats_by"]
         st_ = _table(f"seats by {by['title']}", [(by["title"], "left"), ("seats", "right"), ("win rate", "right"),
-                     ("95% CI", "right"), ("mean score", "right")])
+                     ("95% CI", "right"), ("mean score", "right")] + [(c.replace("_", " "), "right")
+                                                                     for c in by.get("counters", [])])
         for row in by["rows"]:
             r = row["win_rate"]
             st_.add_row(*map(text, [row["value"], str(row["seats"]), _pct(r["rate"]), _ci(r),
-                                    f"{row['mean_score']:.2f}"]))
+                                    f"{row['mean_score']:.2f}"] + [f"{x:.2f}" for x in row.get("means", [])]))
         console.print(st_)
     if summary.get("powers"):
         pt = _table("win rate of the seat that played each power", [("power", "left"), ("games", "right"),

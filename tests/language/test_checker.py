@@ -144,3 +144,17 @@ edges:
     assert "node attribute 'size' has the name of a property" in text
     assert "node attribute 'coins' has the name of a counter" in text
     assert "'height'" not in text and "3 errors" in text
+
+
+def test_report_seats_by_names_counters_of_the_players(tmp_path):
+    import shutil
+    from gamekit import FIXTURES
+    folder = tmp_path / "robots"
+    shutil.copytree(FIXTURES / "robots", folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("counters: [points]", "counters: [pointz]"),
+                    encoding="utf-8")
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load(str(folder))
+    assert "report_seats_by: 'pointz' is no counter of the players" in str(err.value)
+    assert "points" in str(err.value)  # the hint

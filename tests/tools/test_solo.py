@@ -90,4 +90,8 @@ def test_simulate_reports_seats_by_the_game_s_label(tmp_path, capsys):
     assert sum(row["seats"] for row in rows.values()) == 80 * 3
     assert rows["Nine"]["win_rate"]["rate"] == 1.0 and rows["Nine"]["mean_score"] == 9
     assert rows["One"]["win_rate"]["rate"] == 0.0
+    # the mean final value of each counter named: the points of a seat are the card it played
+    assert run["seats_by"]["counters"] == ["points"]
+    assert all(row["means"] == [{"One": 1, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6, "Seven": 7,
+                                 "Eight": 8, "Nine": 9}[value]] for value, row in rows.items())
     assert "seats by card played" in capsys.readouterr().out
