@@ -21,6 +21,7 @@ from ..content.layers import available_expansions
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..names import did_you_mean
 from . import check
+from . import report
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
@@ -265,8 +266,8 @@ def cmd_simulate(args) -> int:
         ran = S.run(game, spec, args.workers, started=started)
     if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    summary = S.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
-    S.render(summary, Console(file=sys.stdout, highlight=False))
+    summary = report.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
+    report.render(summary, Console(file=sys.stdout, highlight=False))
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as f:

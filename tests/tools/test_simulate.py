@@ -19,6 +19,7 @@ import pytest
 from rich.console import Console
 
 import interpreter
+from interpreter.tools import report as R
 from interpreter.tools import simulate as S
 from interpreter.tools.cli import main
 from interpreter.engine.invariants import InvariantError, Invariants
@@ -207,22 +208,22 @@ def spec(name, players=2, games=20, seed=1, agents=None, options=None, **kw):
 def summary(name, workers=1, **kw):
     g, sp = spec(name, **kw)
     results, seconds = S.run(g, sp, workers)
-    return S.summarise(g, sp, results, seconds)
+    return R.summarise(g, sp, results, seconds)
 
 
 def test_same_seed_same_results_different_seed_different():
     a = summary("envoys", players=3, games=30, seed=5, agents=["greedy", "random", "random"])
     b = summary("envoys", players=3, games=30, seed=5, agents=["greedy", "random", "random"])
     c = summary("envoys", players=3, games=30, seed=6, agents=["greedy", "random", "random"])
-    assert S.comparable(a) == S.comparable(b)
-    assert S.comparable(a) != S.comparable(c)
+    assert R.comparable(a) == R.comparable(b)
+    assert R.comparable(a) != R.comparable(c)
 
 
 def test_workers_do_not_change_results(tmp_path):
     one = summary("envoys", players=4, games=40, seed=3, agents=["greedy", "random", "random", "greedy"])
     two = summary("envoys", players=4, games=40, seed=3, agents=["greedy", "random", "random", "greedy"],
                   workers=2)
-    assert S.comparable(one) == S.comparable(two)
+    assert R.comparable(one) == R.comparable(two)
 
 
 def test_summary_counts_wins_draws_and_teams():
@@ -245,12 +246,12 @@ def fabricated(name, players, outcomes, credits=None, **kw):
     results = [S.GameResult(i, S.seed_for(1, i), list(w) if w else None, [0] * players, 10,
                             credits=(credits or {}).get(i, []))
                for i, w in enumerate(outcomes)]
-    return S.summarise(g, sp, results, 1.0)
+    return R.summarise(g, sp, results, 1.0)
 
 
 def render(summary) -> str:
     out = io.StringIO()
-    S.render(summary, Console(file=out, width=120))
+    R.render(summary, Console(file=out, width=120))
     return out.getvalue()
 
 
@@ -283,10 +284,10 @@ def test_a_tie_between_players_is_counted_apart():
 
 
 def test_wilson_interval():
-    assert S.wilson(0, 10)[0] == 0.0
-    low, high = S.wilson(5, 10)
+    assert R.wilson(0, 10)[0] == 0.0
+    low, high = R.wilson(5, 10)
     assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3
-    assert S.wilson(0, 0) == (0.0, 1.0)
+    assert R.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_errors_are_recorded_and_the_run_goes_on(tmp_path):
@@ -339,7 +340,7 @@ def test_simulate_command_json(tmp_path, capsys):
     for key in ("games", "errors", "wins", "mean_scores", "decisions_per_game", "games_per_second",
                 "decisions_per_second", "draws", "win_rates"):
         assert key in files[0]
-    assert S.comparable(files[0]) == S.comparable(files[1])
+    assert R.comparable(files[0]) == R.comparable(files[1])
     assert files[0]["agents"] == ["greedy", "random"] and files[0]["games"] == 30
 
 
