@@ -23,7 +23,10 @@ order of every zone hidden from the seat is shuffled with the agent's own
 generator, and the copy's random generator is reseeded from it, so draws,
 shuffles and dice inside the lookahead are not the real ones. What remains
 known is which components lie in which hidden zone (a copy never swaps cards
-between two hidden zones), and the lookahead knows the rules exactly.
+between two hidden zones), and the lookahead knows the rules exactly. Counters
+hidden from the seat and the rules' local names are not redrawn: when another
+seat's secret choice (`choose ... secretly`) is kept there and the rules reveal
+it before the next decision, the lookahead runs into the real one.
 
 Cycles: a lookahead of one decision cannot tell that two free actions undo
 each other (put a thing somewhere, take it back), nor that ending the turn
