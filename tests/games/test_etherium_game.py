@@ -1,15 +1,23 @@
 """Etherium rules that are awkward as rules-test YAML: the secrecy of the
 programming panel in what each seat observes, the connection limit on a real
-programming menu, the reveal, and random games with every invariant checked.
+programming menu, the reveal, who orders several conflicts, and random games
+with every invariant checked.
 
 Each test names the rule IDs of ../shared/rules/etherium.md it checks.
 """
 from __future__ import annotations
 
+import textwrap
+from types import SimpleNamespace
+
 import pytest
 
 import interpreter
+from interpreter.diagnostics import Position
+from interpreter.engine import machine as vm
+from interpreter.language.parser import parse
 from interpreter.tools import simulate as S
+from interpreter.tools.ruletest import compile_part
 
 rule = pytest.mark.rule
 
@@ -17,6 +25,28 @@ rule = pytest.mark.rule
 @pytest.fixture(scope="module")
 def game():
     return interpreter.load("etherium")
+
+
+def situation(game, players: int, given: str, seed: int = 0):
+    """A state set up by rules-language statements (as a rules test's `given`
+    and `when`), stopped at the first decision they ask."""
+    st = game.blank_state(players, seed)
+    where = SimpleNamespace(file="tests/games/test_etherium_game.py",
+                            pos=Position("tests/games/test_etherium_game.py"))
+    code, _ = compile_part(game, where, "when", parse(textwrap.dedent(given), "procedure"), set())
+    vm.push(st, code, {}, None, None, None)
+    vm.run(st)
+    return st
+
+
+NIGHT = """
+call take_people(players[1], card("psolos"))
+call take_people(players[2], card("hivalia"))
+call take_people(players[3], card("reces"))
+move card("nuit") to current_season
+for each p in players:
+  set p.initiative = rank(p)
+"""
 
 
 def to_programming(st) -> None:
@@ -81,3 +111,54 @@ def test_random_games_end_without_errors(game, players, tmp_path):
     results, _ = S.run(game, spec)
     assert [r.error for r in results if r.error] == []
     assert len(results) == 5 and all(r.decisions > 0 for r in results)
+
+
+@rule("ET-CNF-6")
+def test_the_first_involved_player_in_initiative_orders_several_conflicts(game):
+    # the Night: Psolos (seat 1) first, Hivalia (seat 2) second, Reces (seat 3) fourth;
+    # Reces's army on the Hivalia collector, Psolos's army on the Reces collector
+    st = situation(game, 3, NIGHT + """
+move collector_of(players[2]) to node("small-n").units
+move army_of(players[3]) to node("small-n").units
+move collector_of(players[3]) to node("medium-e-1").units
+move army_of(players[1]) to node("medium-e-1").units
+call resolve_conflicts
+""")
+    assert st.prompt == "Conflict to resolve first"
+    assert sorted(st.labels()) == ["medium-e-1", "small-n"]
+    assert st.current_player == 0
+    # the same two conflicts, Psolos in neither: Hivalia, next in initiative, orders them
+    st = situation(game, 3, NIGHT + """
+move collector_of(players[2]) to node("small-n").units
+move army_of(players[3]) to node("small-n").units
+move collector_of(players[3]) to node("medium-e-1").units
+move army_of(players[2]) to node("medium-e-1").units
+call resolve_conflicts
+""")
+    assert st.prompt == "Conflict to resolve first"
+    assert st.current_player == 1
+    st.apply("medium-e-1")
+    # Hivalia's pillage comes first: its choice of a cube to steal from Reces
+    assert st.prompt.startswith("Resource to steal from") and st.current_player == 1
+
+
+@rule("ET-CNF-6", "ET-CNF-1", "ET-PPL-1")
+def test_all_conflicts_are_resolved_before_the_action_ends(game):
+    st = situation(game, 3, NIGHT + """
+move collector_of(players[2]) to node("small-n").units
+move army_of(players[3]) to node("small-n").units
+move collector_of(players[3]) to node("medium-e-1").units
+move army_of(players[1]) to node("medium-e-1").units
+call resolve_conflicts
+""")
+    while st.pending is not None:
+        st.apply(0)
+    units = {key: [game.program.comp_card[c].id for c in st.zones.get(key, [])]
+             for key in ("units#small-n", "units#medium-e-1")}
+    # both collectors fled, the armies stayed
+    assert units == {"units#small-n": ["army"], "units#medium-e-1": ["army"]}
+
+    def base(seat):
+        return sum(st.counters.get(f"{r}#{seat}", 0) for r in ("wood", "rock", "metal"))
+    # Psolos stole 2 from Reces, Reces 3 (its pillage bonus) from Hivalia
+    assert (base(0), base(1), base(2)) == (7 + 2, 6 - 3, 7 - 2 + 3)
