@@ -164,7 +164,9 @@ def scenario_home(game_root: Path, name: str, available: dict) -> tuple:
 
 def _requires(data: dict | None) -> tuple:
     """The expansions an expansion or scenario file (its data) requires, by id."""
-    return tuple(str(r) for r in (data or {}).get("requires") or () if isinstance(r, str))
+    wanted = (data or {}).get("requires")
+    # a value of the wrong kind is the schema's error, said at its place; here it requires nothing
+    return tuple(str(r) for r in wanted if isinstance(r, str)) if isinstance(wanted, list) else ()
 
 
 # merging -------------------------------------------------------------------------------

@@ -350,3 +350,16 @@ def test_an_expansion_board_joins_the_game_s_board(tmp_path):
     text = str(err.value)
     assert "node 'a' is declared by two boards ('map' and 'east-map')" in text
     assert "map.yaml:7:9: error: edge names unknown node 'zz'" in text
+
+
+def test_requires_of_the_wrong_kind_is_a_located_error(tmp_path, capsys):
+    # found by the property test: `requires: 12` was an internal error
+    folder = tmp_path / "robots"
+    shutil.copytree(FIXTURES / "robots", folder)
+    exp = folder / "expansions" / "solo" / "expansion.yaml"
+    exp.write_text(exp.read_text(encoding="utf-8").replace("solo: {option: level}", "solo: {option: level}\nrequires: 12"),
+                   encoding="utf-8")
+    assert cli.main(["check", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert "internal error" not in out + err
+    assert "requires: expected a list, found a number" in out + err
