@@ -84,23 +84,18 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if tree is not None:
                 self.expr(tree.expr, Scope({"p": PLAYER}))
         self.check_automata()
-        self.check_boards()
-        if d.seat_report_tree is not None:
-            self.expr(d.seat_report_tree.expr, Scope({"p": PLAYER}))
-        for name in d.seat_report[3] if d.seat_report is not None else []:
-            cdef = d.counters.get(name)
-            if cdef is None or cdef.scope[0] != "player":
-                self.error(getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
-                           did_you_mean(name, [c for c, x in d.counters.items() if x.scope[0] == "player"]))
+        self.check_board_links()
+        self.check_node_attributes()
+        self.check_seat_report()
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)
         for t in d.tests:
             self.check_test(t)
 
-    def check_boards(self) -> None:
-        """A node's attribute may not have the name of a zone, counter or property: `n.NAME`
-        would read that instead, and the attribute could never be read."""
+    def check_board_links(self) -> None:
+        """Node ids are unique over all the boards of a pack, and an edge may join nodes of two
+        boards (an expansion's board laid beside the game's): each end must be some board's node."""
         d = self.defn
         where: dict = {}  # node id -> the board that declares it
         for board in d.boards:
@@ -114,6 +109,11 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 for end, pos in zip((a, b), places):
                     if end not in where:
                         self.error(pos, f"edge names unknown node '{end}'", did_you_mean(end, list(where)))
+
+    def check_node_attributes(self) -> None:
+        """A node's attribute may not have the name of a zone, counter or property: `n.NAME`
+        would read that instead, and the attribute could never be read."""
+        d = self.defn
         for board in d.boards:
             for attrs in board.nodes.values():
                 for name in attrs:
@@ -125,6 +125,17 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                         self.error(getattr(name, "pos", attrs["_pos"]),
                                    f"node attribute '{name}' has the name of {what}: n.{name} reads the {what[2:]}",
                                    "give the attribute another name")
+
+    def check_seat_report(self) -> None:
+        """`report_seats_by`: its label reads (of the seat `p`), and it names counters of the players."""
+        d = self.defn
+        if d.seat_report_tree is not None:
+            self.expr(d.seat_report_tree.expr, Scope({"p": PLAYER}))
+        for name in d.seat_report[3] if d.seat_report is not None else []:
+            cdef = d.counters.get(name)
+            if cdef is None or cdef.scope[0] != "player":
+                self.error(getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
+                           did_you_mean(name, [c for c, x in d.counters.items() if x.scope[0] == "player"]))
 
     def check_automata(self) -> None:
         """Each seat driven by content exists, and its `prefer` reads (`option`, `you`)."""
