@@ -176,7 +176,8 @@ def _setup_game(args):
         return _usage_error(args, f"{game.title} is for {span} players"
                                   + (" in its solo mode" if getattr(args, "solo", None) else "") + ", "
                                   f"not {players}" + (f" (with --expansion {' or '.join(more)}: up to {players})"
-                                                      if more and players > game.max_players else ""))
+                                                      if more and players > game.max_players
+                                                      and not getattr(args, "solo", None) else ""))
     given = {}
     for item in args.option:
         key, sep, value = item.partition("=")
