@@ -520,9 +520,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if part is not None:
                 self.block(part.body, scope)
                 after = walk.block(part.body, bound)
-                # a part that stops early (or a 'when' stopped at the choice 'offered' checks)
-                # leaves only what was bound before it surely bound
-                if after is not None and not (part is t.when and t.data.get("offered") is not None):
+                # a part that stops early (or a 'when' stopped at the choice 'offered' and its
+                # kin check) leaves only what was bound before it surely bound
+                stops = any(t.data.get(k) is not None for k in ("offered", "offered_at_least", "not_offered"))
+                if after is not None and not (part is t.when and stops):
                     bound = after
         for _, cond in t.then:
             if cond is not None:

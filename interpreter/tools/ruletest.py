@@ -60,6 +60,9 @@ def run_test(game: Game, test) -> TestResult:
         return res
     answers = list(data.get("choices") or [])
     offered = data.get("offered")
+    at_least, not_offered = data.get("offered_at_least"), data.get("not_offered")
+    # the test stops at a choice to say what it offers: exactly these, at least these, none of these
+    stops = offered is not None or at_least is not None or not_offered is not None
     env: dict = {}
     names: set = set()
     try:
@@ -75,7 +78,7 @@ def run_test(game: Game, test) -> TestResult:
                                     f"{'; '.join(st.pending.labels_for(st))}): set the situation up without choices",
                                     st.pending.pos)
                 if not answers:
-                    if part == "when" and offered is not None:
+                    if part == "when" and stops:
                         break  # the choice the test stops at, checked below
                     raise GameFault(f"a choice was asked and 'choices' has no answer left: "
                                     f"{st.pending.prompt}: {'; '.join(st.pending.labels_for(st))}", st.pending.pos)
@@ -90,15 +93,24 @@ def run_test(game: Game, test) -> TestResult:
         res.trace = st.trace
         return res
     failures = []
-    if offered is not None:
-        where = getattr(offered, "pos", test.pos)
-        wanted = [str(x) for x in offered]
+    for key, given in (("offered", offered), ("offered_at_least", at_least), ("not_offered", not_offered)):
+        if given is None:
+            continue
+        where = getattr(given, "pos", test.pos)
+        wanted = [str(x) for x in given]
         if st.pending is None:
-            failures.append(f"{where}: 'offered' expects a choice of {wanted}, but no choice is left to ask")
-        else:
-            labels = list(st.pending.labels_for(st))
-            if labels != wanted:
-                failures.append(f"{where}: the choice '{st.pending.prompt}' offers {labels}, not {wanted}")
+            failures.append(f"{where}: '{key}' expects a choice to be asked, but no choice is left to ask")
+            continue
+        labels = list(st.pending.labels_for(st))
+        prompt = st.pending.prompt
+        if key == "offered" and labels != wanted:
+            failures.append(f"{where}: the choice '{prompt}' offers {labels}, not {wanted}")
+        elif key == "offered_at_least" and any(w not in labels for w in wanted):
+            failures.append(f"{where}: the choice '{prompt}' does not offer "
+                            f"{[w for w in wanted if w not in labels]}; it offers {labels}")
+        elif key == "not_offered" and any(w in labels for w in wanted):
+            failures.append(f"{where}: the choice '{prompt}' offers {[w for w in wanted if w in labels]}, "
+                            f"which the ruling says it does not; it offers {labels}")
     program = game.program
     for text, tree in test.then:
         fn = program.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))

@@ -66,6 +66,31 @@ def test_offered_fails_when_no_choice_is_left(tmp_path):
     assert "no choice is left to ask" in res.message
 
 
+def ruling(tmp_path, key: str, labels: str):
+    tmp_path.mkdir()
+    make_game(tmp_path, PROCEDURES)
+    test = TESTS.format(offered=labels).replace("    offered:", f"    {key}:")
+    (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    [res] = [run_test(game, t) for t in game.program.defn.tests]
+    return res
+
+
+def test_a_ruling_that_a_move_is_not_offered(tmp_path):
+    # a card of value 1 cannot be played: the ruling passes
+    assert ruling(tmp_path / "a", "not_offered", '["Play One"]').passed
+    # and one that says a legal move is not offered fails, naming it
+    res = ruling(tmp_path / "b", "not_offered", '["Play One", "Play Two"]')
+    assert not res.passed
+    assert "offers ['Play Two'], which the ruling says it does not" in res.message
+
+
+def test_a_ruling_that_moves_are_offered_among_others(tmp_path):
+    assert ruling(tmp_path / "a", "offered_at_least", '["Pass", "Play Three"]').passed
+    res = ruling(tmp_path / "b", "offered_at_least", '["Pass", "Play One"]')
+    assert not res.passed and "does not offer ['Play One']" in res.message
+
+
 def test_a_then_that_gives_no_truth_fails_naming_what_it_gave(tmp_path):
     """A 'then' whose type the checker cannot tell (a local, `top(...)`) and that gives a component
     fails, rather than passing or failing by the component's number (issue 10)."""
