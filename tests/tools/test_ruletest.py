@@ -91,6 +91,20 @@ def test_a_ruling_that_moves_are_offered_among_others(tmp_path):
     assert not res.passed and "does not offer ['Play One']" in res.message
 
 
+def test_a_false_then_shows_the_values_involved(tmp_path):
+    make_game(tmp_path, PROCEDURES)
+    test = TESTS.format(offered='["Play Two", "Play Three", "Pass"]').replace(
+        '- "count(players[1].table) == 0"',
+        '- "count(players[1].hand) == 3 and count(players[1].table) == 1"\n      - "players[1].coins == count(players[1].hand)"')
+    (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    [res] = [run_test(game, t) for t in game.program.defn.tests]
+    assert not res.passed
+    # through 'and', the first false part, and the value of each side that is not a literal
+    assert "is false: count(players[1].table) is 0" in res.message
+    assert "is false: players[1].coins is 0, count(players[1].hand) is 3" in res.message
+
+
 def test_a_then_that_gives_no_truth_fails_naming_what_it_gave(tmp_path):
     """A 'then' whose type the checker cannot tell (a local, `top(...)`) and that gives a component
     fails, rather than passing or failing by the component's number (issue 10)."""
