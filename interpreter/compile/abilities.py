@@ -117,19 +117,16 @@ class AbilityCompiler:
         comp.body(node.body, ctx)
         label = comp.label(node.label or f"{{self.title}}: {ab.text}", node.pos, ctx)
 
-        scratch = Frame(code, 0, {"cause": None}, None, None)  # reused: a check never waits
+        def checker(scratch):  # the scratch frame is reused: a check never waits
+            def usable(st, c, player):
+                scratch.me, scratch.you = c, player
+                scratch.env["cause"] = player
+                return all(check(st, scratch) for check in checks)
+            return usable
 
-        def usable(st, c, player):
-            scratch.me, scratch.you = c, player
-            scratch.env["cause"] = player
-            return all(check(st, scratch) for check in checks)
-
-        free = Frame(code, 0, {"cause": None, FREE: True}, None, None)
-
-        def usable_free(st, c, player):
-            free.me, free.you = c, player
-            free.env["cause"] = player
-            return all(check(st, free) for check in checks)
+        usable = checker(Frame(code, 0, {"cause": None}, None, None))
+        # with its `pay` costs waived (`use ... free`): the pay checks read the mark FREE
+        usable_free = checker(Frame(code, 0, {"cause": None, FREE: True}, None, None))
 
         def render(st, c):
             return label(st, Frame(code, 0, {}, c, None))

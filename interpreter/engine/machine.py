@@ -279,7 +279,7 @@ def use(st, fr, c, player, free: bool, pos) -> bool:
     if type(player) is not Seat:
         raise GameFault(f"an action must be used by a player, not {describe(player)}", pos)
     for a in st.program.comp_actions[c]:
-        if a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used:
+        if spent(st, c, a):
             continue
         if a.usable_free(st, c, player) if free else a.usable(st, c, player):
             start_action(st, c, a.index, player, pos, free)
@@ -366,6 +366,11 @@ def start_action(st, c, index: int, player, pos, free: bool = False) -> None:
     push(st, spec.code, {"cause": player, FREE: True} if free else {"cause": player}, c, player, pos)
 
 
+def spent(st, c, a) -> bool:
+    """Whether action `a` of component `c` is limited (`once per EVENT`) and used already."""
+    return a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used
+
+
 def usable_actions(st, player, window):
     """(component, action) pairs the player may use now in this window."""
     out = []
@@ -377,7 +382,7 @@ def usable_actions(st, player, window):
         for a in actions:
             if window is not None and a.windows and window not in a.windows:
                 continue
-            if a.limit is not None and keys.used_key(a.limit, c, a.index) in st.used:
+            if spent(st, c, a):
                 continue
             if a.usable(st, c, player):
                 out.append((c, a))

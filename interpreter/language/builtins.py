@@ -598,8 +598,7 @@ class CanUse(Function):
     def run(st, pos, c, p):
         if type(c) is not Comp or type(p) is not Seat:
             return False
-        return any(a.usable_free(st, c, p) for a in st.program.comp_actions[c]
-                   if a.limit is None or keys.used_key(a.limit, c, a.index) not in st.used)
+        return any(a.usable_free(st, c, p) for a in st.program.comp_actions[c] if not machine.spent(st, c, a))
 
 
 class ActionCount(Function):

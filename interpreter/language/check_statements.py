@@ -155,15 +155,9 @@ class StatementChecks:
             self.expr(s.source, scope)
             if s.where is not None:
                 self.expr(s.where, scope)
-            if s.chooser is not None:
-                self.expect(s.chooser, scope, PLAYER, "who chooses")
-            if s.prompt:
-                self.check_labels(s.prompt, s.pos, scope)
+            self.check_asked(s, scope, "who chooses")
         elif t is N.Decide:
-            if s.chooser is not None:
-                self.expect(s.chooser, scope, PLAYER, "who decides")
-            if s.prompt:
-                self.check_labels(s.prompt, s.pos, scope)
+            self.check_asked(s, scope, "who decides")
             for rule in s.rules:
                 self.expr(rule.value, scope)
                 if rule.cond is not None:
@@ -173,10 +167,7 @@ class StatementChecks:
             if s.chooser is not None:
                 self.expect(s.chooser, scope, PLAYER, "who uses it")
         elif t is N.Menu:
-            if s.chooser is not None:
-                self.expect(s.chooser, scope, PLAYER, "who chooses")
-            if s.prompt:
-                self.check_labels(s.prompt, s.pos, scope)
+            self.check_asked(s, scope, "who chooses")
             for o in s.options:
                 if isinstance(o, N.ActionsOption):
                     if o.window is not None and o.window not in self.defn.windows:
@@ -219,6 +210,13 @@ class StatementChecks:
         elif t in (N.Log, N.Fail):
             self.check_labels(s.text, s.pos, scope)
         # Return, Pass: nothing to check
+
+    def check_asked(self, s, scope: Scope, who: str) -> None:
+        """The player a choice or decision is asked of (`by P`) and its prompt."""
+        if s.chooser is not None:
+            self.expect(s.chooser, scope, PLAYER, who)
+        if s.prompt:
+            self.check_labels(s.prompt, s.pos, scope)
 
     def check_labels(self, text: str, pos: Position, scope: Scope) -> None:
         """Each {expression} inside a text must read and resolve; the parts are kept for the compiler."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..diagnostics import plural, printable
+from ..diagnostics import lines_of, plural, printable
 from ..engine.observe import counter_holder, may_see
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, Seat, Team
@@ -367,7 +367,7 @@ class Narrator:
 def _file_lines(path: str) -> tuple:
     try:
         with open(path, encoding="utf-8") as f:
-            return tuple(f.read().splitlines())
+            return tuple(lines_of(f.read()))
     except (OSError, UnicodeDecodeError):
         return ()
 

@@ -113,28 +113,28 @@ def test_random_games_end_without_errors(game, players, tmp_path):
     assert len(results) == 5 and all(r.decisions > 0 for r in results)
 
 
+def two_conflicts(game, army_by_reces: int):
+    """In the Night, at 3 players (Psolos, Hivalia, Reces): Reces's army on Hivalia's collector
+    (small-n), and the army of seat `army_by_reces` on Reces's collector (medium-e-1)."""
+    return situation(game, 3, NIGHT + f"""
+move collector_of(players[2]) to node("small-n").units
+move army_of(players[3]) to node("small-n").units
+move collector_of(players[3]) to node("medium-e-1").units
+move army_of(players[{army_by_reces}]) to node("medium-e-1").units
+call resolve_conflicts
+""")
+
+
 @rule("ET-CNF-6")
 def test_the_first_involved_player_in_initiative_orders_several_conflicts(game):
     # the Night: Psolos (seat 1) first, Hivalia (seat 2) second, Reces (seat 3) fourth;
     # Reces's army on the Hivalia collector, Psolos's army on the Reces collector
-    st = situation(game, 3, NIGHT + """
-move collector_of(players[2]) to node("small-n").units
-move army_of(players[3]) to node("small-n").units
-move collector_of(players[3]) to node("medium-e-1").units
-move army_of(players[1]) to node("medium-e-1").units
-call resolve_conflicts
-""")
+    st = two_conflicts(game, army_by_reces=1)
     assert st.prompt == "Conflict to resolve first"
     assert sorted(st.labels()) == ["medium-e-1", "small-n"]
     assert st.current_player == 0
     # the same two conflicts, Psolos in neither: Hivalia, next in initiative, orders them
-    st = situation(game, 3, NIGHT + """
-move collector_of(players[2]) to node("small-n").units
-move army_of(players[3]) to node("small-n").units
-move collector_of(players[3]) to node("medium-e-1").units
-move army_of(players[2]) to node("medium-e-1").units
-call resolve_conflicts
-""")
+    st = two_conflicts(game, army_by_reces=2)
     assert st.prompt == "Conflict to resolve first"
     assert st.current_player == 1
     st.apply("medium-e-1")
@@ -144,13 +144,7 @@ call resolve_conflicts
 
 @rule("ET-CNF-6", "ET-CNF-1", "ET-PPL-1")
 def test_all_conflicts_are_resolved_before_the_action_ends(game):
-    st = situation(game, 3, NIGHT + """
-move collector_of(players[2]) to node("small-n").units
-move army_of(players[3]) to node("small-n").units
-move collector_of(players[3]) to node("medium-e-1").units
-move army_of(players[1]) to node("medium-e-1").units
-call resolve_conflicts
-""")
+    st = two_conflicts(game, army_by_reces=1)
     while st.pending is not None:
         st.apply(0)
     units = {key: [game.program.comp_card[c].id for c in st.zones.get(key, [])]

@@ -78,27 +78,24 @@ CHECKS = [
 ]
 
 
-@rule("ET-SET-1", "ET-SET-3")
-@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6), (4, 7)])
-def test_every_built_board_is_whole_and_stacked_as_the_rulebook_says(game, players, seed):
-    st = built(game, players, seed)
-    assert holds(game, st, "count(board())") == 25
-    assert holds(game, st, "count(each n in board() where kind_of(n) == \"city\")") == 4
+def assert_whole(game, st, nodes: int, cities: int) -> None:
+    """A built board has every piece's spaces and cities, stacked and set up as CHECKS say, in one piece."""
+    assert holds(game, st, "count(board())") == nodes
+    assert holds(game, st, "count(each n in board() where kind_of(n) == \"city\")") == cities
     for text in CHECKS:
         assert holds(game, st, text) is True, text
     assert connected(game, st)
+
+@rule("ET-SET-1", "ET-SET-3")
+@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6), (4, 7)])
+def test_every_built_board_is_whole_and_stacked_as_the_rulebook_says(game, players, seed):
+    assert_whole(game, built(game, players, seed), nodes=25, cities=4)
 
 
 @rule("ET-SET-1")
 @pytest.mark.parametrize("players,seed", [(5, 1), (6, 2)])
 def test_every_built_board_with_six_cities_is_whole(game6, players, seed):
-    game = game6
-    st = built(game, players, seed)
-    assert holds(game, st, "count(board())") == 37
-    assert holds(game, st, "count(each n in board() where kind_of(n) == \"city\")") == 6
-    for text in CHECKS:
-        assert holds(game, st, text) is True, text
-    assert connected(game, st)
+    assert_whole(game6, built(game6, players, seed), nodes=37, cities=6)
 
 
 @rule("ET-SET-1")
