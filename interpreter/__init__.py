@@ -32,15 +32,16 @@ __version__ = "0.1.0"
 __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
-def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=()) -> Game:
+def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=()) -> Game:
     """Load, check and compile a game: a shipped game by id, or a game folder; with the
     expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or of
-    folders or files of cards) laid over it. ValueError names an unknown expansion or scenario."""
+    folders or files of cards) laid over it, and the `extra` content files (paths, or sources
+    read already) added to it. ValueError names an unknown expansion or scenario."""
     root = _locate(name_or_path)
     chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods))
     layers = plan(root, chosen)                     # which expansions, in which order
     report = Report()
-    defn, found = read_and_check(root, report, (), layers, scenario)  # stages 1-4
+    defn, found = read_and_check(root, report, extra, layers, scenario)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
     program = _compile(defn, found, root, report)   # stage 5: compile

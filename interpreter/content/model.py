@@ -206,6 +206,7 @@ class RulesTestDef:
     pos: Position
     file: str
     layer: str | None = None  # the expansion or mod it belongs to (None: the game)
+    cards: object = None  # the test-only cards as written (a list from the file, with positions), or None
     given: object = None  # parsed: nodes.Procedure
     when: object = None  # parsed: nodes.Procedure
     then: list = field(default_factory=list)  # parsed: (text, nodes.Condition) of each condition
@@ -245,6 +246,7 @@ class GameDef:
     boards: list = field(default_factory=list)
     scenarios: list = field(default_factory=list)
     tests: list = field(default_factory=list)
+    test_cards_of: tuple | None = None  # (file, line) of the rules test whose own cards this pack holds
     layers: list = field(default_factory=list)  # LayerDef of each expansion, mod and scenario laid over it
     scenario: ScenarioDef | None = None  # the scenario chosen, laid over the game
     powers: PowersDef | None = None

@@ -19,7 +19,7 @@ from .declarations import as_int, as_list, as_str, mean, plain_options
 from .layers import Layer, Merge, texts_of
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import fold
-from .source import SourceFile, load_file
+from .source import PDict, PList, SourceFile, load_file
 from .folders import display_path, exists, is_dir, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
 
@@ -39,6 +39,35 @@ def few_collections():
         yield
     finally:
         gc.set_threshold(*before)
+
+
+def test_cards(test: RulesTestDef, game_id: str) -> list[SourceFile]:
+    """The cards a rules test adds for itself, as cards files: one per component kind and starting
+    zone its items name (`component:` and `start:` of an item; a card by default, in no zone)."""
+    groups: dict[tuple, PList] = {}
+    for item in test.cards or ():
+        if not isinstance(item, PDict):
+            continue
+        key = (as_str(item.get("component")) or "card", as_str(item.get("start")))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = PList()
+            group.pos = item.pos
+        card = PDict((k, v) for k, v in item.items() if k not in ("component", "start"))
+        card.pos, card.key_pos = item.pos, item.key_pos
+        group.append(card)
+    out = []
+    for (component, start), items in groups.items():
+        data = PDict(kind="cards", game=game_id, component=component, cards=items)
+        if start is not None:
+            data["start"] = start
+        data.pos, data.key_pos = items.pos, {}
+        for key in ("component", "start"):  # an unknown kind or zone is reported where the item names it
+            named = next((i.get(key) for i in test.cards if isinstance(i, dict) and i.get(key) == data.get(key)), None)
+            if named is not None:
+                data[key] = named
+        out.append(SourceFile(test.file, "", data, for_test=(test.file, test.pos.line)))
+    return out
 
 
 def read_pack(root: Path, report: Report, extra=(), layers: list[Layer] = (), scenario: str | None = None
@@ -93,10 +122,11 @@ class PackLoader:
     def load_pack(self, root: Path, extra: list[Path] = (), layers: list[Layer] = (),
                   scenario: str | None = None) -> GameDef | None:
         files = yaml_files(root)
+        given = [p for p in extra if isinstance(p, SourceFile)]  # sources already read (a test's own cards)
         for p in extra:
-            if p.resolve() not in {f.resolve() for f in files}:
+            if not isinstance(p, SourceFile) and p.resolve() not in {f.resolve() for f in files}:
                 files.append(p)
-        sources = [s for s in (self.load(p) for p in files) if s is not None]
+        sources = [s for s in (self.load(p) for p in files) if s is not None] + given
         games = [s for s in sources if s.data.get("kind") == "game"]
         if not games and any(is_game_file(p) for p in files):
             return None  # the game file could not be loaded: its error is reported already
@@ -112,6 +142,7 @@ class PackLoader:
         if game is None:
             return None
         self.add_files(game, [s for s in sources if s is not games[0] and s.data.get("kind") != "game"])
+        game.test_cards_of = next((s.for_test for s in given if s.for_test is not None), None)
         merge = Merge(game, self.report)
         for layer in layers:
             self.add_layer(game, merge, layer)
@@ -265,6 +296,7 @@ class PackLoader:
             if not isinstance(t, dict):
                 continue
             defn.tests.append(RulesTestDef(str(t.get("name", "")), file_rules + [str(r) for r in as_list(t.get("rules"))],
-                                           plain_options(t), t.pos, src.path, layer=self.layer))
+                                           plain_options(t), t.pos, src.path, layer=self.layer,
+                                           cards=t.get("cards") if isinstance(t.get("cards"), list) else None))
 
 

@@ -286,11 +286,12 @@ def type_name(value) -> str:
 class SourceFile:
     """One content file: its path as shown to the user, its text, its data."""
 
-    def __init__(self, path: str, text: str, data, schema_hint: str | None = None):
+    def __init__(self, path: str, text: str, data, schema_hint: str | None = None, for_test=None):
         self.path = path
         self.text = text
         self.data = data
         self.schema_hint = schema_hint
+        self.for_test = for_test  # (file, line) of the rules test whose own cards these are, if any
 
 
 def _too_large(path: str, size: int) -> ContentError:

@@ -152,6 +152,18 @@ class Game:
             game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods)
         return game
 
+    def with_sources(self, key, sources) -> "Game":
+        """This game with content `sources` added (read already, such as the cards a rules test
+        writes for itself), compiled once per `key` and kept. LoadError gives their errors."""
+        if self.chosen is None or self._load is None:
+            raise ValueError(f"{self.title} was not loaded by interpreter.load: no content can be added to it")
+        game = self._variants.get(("sources", key))
+        if game is None:
+            c = self.chosen
+            game = self._variants[("sources", key)] = self._load(self.source, c.expansions, c.scenario, c.mods,
+                                                                   extra=tuple(sources))
+        return game
+
     def options(self, given: dict | None = None) -> dict:
         """The options of a play: defaults, overridden by `given` (values may be text), and by
         the chosen scenario's (a value given that differs from the scenario's is an error)."""

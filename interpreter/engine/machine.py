@@ -86,10 +86,14 @@ def push(st, code, env, me, you, pos) -> Frame:
 
 
 def exit_proc(st, name: str, pos) -> None:
-    """Leave procedure `name` and everything it called; when it is not running
-    (a rules test calling a part of the game), stop everything."""
+    """Leave procedure `name` and everything it called. When it is not running (a script,
+    such as a rules test, called a part of the game), leave everything down to the script,
+    which goes on after the statement that led here; with no script, stop everything."""
     frames = st.frames
+    running = any(fr.code.proc == name and fr.code.kind == "proc" for fr in frames)
     while frames:
+        if not running and frames[-1].code.kind == "script":
+            return
         fr = frames.pop()
         if fr.code.proc == name and fr.code.kind == "proc":
             return

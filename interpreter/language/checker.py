@@ -91,6 +91,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for sc in d.scenarios:
             self.check_scenario(sc)
         for t in d.tests:
+            if t.cards and (t.file, t.pos.line) != d.test_cards_of:
+                continue  # a test with cards of its own is checked in the pack that holds them
             self.check_test(t)
 
     def check_board_links(self) -> None:

@@ -12,7 +12,7 @@ from .. import read_and_check
 from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
                                find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files)
 from ..content.layers import Chosen, mod_layer, plan, read_data
-from ..content.pack import PackLoader, few_collections
+from ..content.pack import PackLoader, few_collections, test_cards
 from ..content.source import load_file
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
@@ -85,6 +85,14 @@ def default_content(start: Path | None) -> tuple[Path, str]:
     return shipped, f"the shipped games in {shipped}"
 
 
+def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -> None:
+    """The rules tests that write cards of their own, each checked in the pack that holds them:
+    the cards, and the test's parts that name them."""
+    for test in defn.tests if defn is not None else ():
+        if test.cards:
+            read_and_check(root, report, list(extra) + test_cards(test, defn.id), layers)
+
+
 def check_paths(paths: list[str]) -> Report:
     with few_collections():
         return _check_paths(paths)
@@ -145,7 +153,7 @@ def _check_paths(paths: list[str]) -> Report:
         else:
             orphans.append((f, len(report.errors) - before))
     for root, extra in packs.items():
-        read_and_check(root, report, extra)
+        _with_test_cards(root, report, extra, read_and_check(root, report, extra)[0])
     groups = []
     for root, folders in expansions.items():
         # the expansions of one game together, over it: what they do to each other is checked too;
@@ -163,7 +171,8 @@ def _check_paths(paths: list[str]) -> Report:
             f = expansion_file(folders[0])
             report.error(Position(display_path(f) if f else str(folders[0])), str(exc))
             continue
-        read_and_check(root, report, packs.get(root, []), layers)
+        extra = packs.get(root, [])
+        _with_test_cards(root, report, extra, read_and_check(root, report, extra, layers)[0], layers)
     report.diagnostics = list(dict.fromkeys(report.diagnostics))  # said once, though checked twice
     for f, found in orphans:
         before = len(report.errors)

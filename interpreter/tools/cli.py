@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from .. import LoadError, __version__, load
-from ..content.folders import exists, find_expansion_root, find_game_root, is_dir
+from ..content.folders import exists, find_expansion_root, find_game_root, is_dir, is_file
 from ..content.layers import available_expansions
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..names import did_you_mean
@@ -120,6 +120,8 @@ def _add_play_commands(sub) -> None:
     test = sub.add_parser("test", help="run a game's rules tests (its executable rulings)",
                           description="Run the rules tests (kind: rules-test) of a game; exit status 1 when one fails.")
     test.add_argument("game", metavar="GAME", help="a shipped game id, a game folder, or an expansion folder")
+    test.add_argument("files", nargs="*", metavar="RULINGS",
+                      help="rules-test files kept outside the game's folder: run only their tests, with the game")
     layer_args(test)
     test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
     test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
@@ -361,12 +363,19 @@ def _solo(game, args):
 
 
 def cmd_test(args) -> int:
+    for f in args.files:
+        if not is_file(Path(f)):
+            return _usage_error(args, f"{f}: no such rulings file")
+    args.mods = list(args.mods) + list(args.files)  # laid over the game as mods: what they hold joins it
     game = _load_only(args)
     if isinstance(game, int):
         return game
     tests = game.program.defn.tests
     mods = [layer.id for layer in game.program.defn.layers if layer.kind == "mod"]
-    if find_expansion_root(Path(args.game)) is not None and is_dir(Path(args.game)):
+    if args.files:
+        files = {Path(f).resolve() for f in args.files}
+        tests = [t for t in tests if Path(t.file).resolve() in files]
+    elif find_expansion_root(Path(args.game)) is not None and is_dir(Path(args.game)):
         tests = [t for t in tests if t.layer in mods]  # an expansion folder: its own tests
     if args.rule:
         tests = [t for t in tests if any(r in t.rules for r in args.rule)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..content.pack import test_cards
 from ..diagnostics import LoadError
 from ..engine import machine as vm
 from ..compile.context import Ctx
@@ -37,7 +38,9 @@ class TestResult:
 def compile_part(game: Game, test, part: str, tree, locals_):
     """The code of one part (given, when) of a rules test, with the locals the earlier parts bound."""
     program = game.program
-    code = Code(f"test:{test.file}:{test.pos.line}:{part}", "proc", proc=f"test-{part}")
+    # a script: a phase it calls may end (`exit` of a procedure the test did not call), and the
+    # test goes on with its next statement
+    code = Code(f"test:{test.file}:{test.pos.line}:{part}", "script", proc=f"test-{part}")
     ctx = Ctx(code, locals_=locals_)
     program.compiler.body(tree.body, ctx)
     return code, ctx.locals
@@ -48,9 +51,13 @@ def run_test(game: Game, test) -> TestResult:
     data = test.data
     players = int(data.get("players", game.min_players))
     try:
+        where = (test.file, test.pos.line)
         if isinstance(data.get("scenario"), str):  # the same test, in the game with its scenario laid
             game = game.with_layers(scenario=data["scenario"])
-            test = next(t for t in game.program.defn.tests if (t.file, t.pos.line) == (test.file, test.pos.line))
+            test = next(t for t in game.program.defn.tests if (t.file, t.pos.line) == where)
+        if test.cards:  # the same test, in the game with the cards it writes for itself
+            game = game.with_sources(where, test_cards(test, game.id))
+            test = next(t for t in game.program.defn.tests if (t.file, t.pos.line) == where)
         powers = {int(k): str(v) for k, v in (data.get("powers") or {}).items()}
         st = game.blank_state(players, int(data.get("seed", 0)), dict(data.get("options") or {}), trace=True,
                               powers=powers)

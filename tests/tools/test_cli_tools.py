@@ -25,6 +25,32 @@ def test_regles_test_usage_errors(capsys):
     assert cli.main(["test", "no-such-game"]) == 2
 
 
+RULINGS = """\
+kind: rules-test
+game: karman-swap
+tests:
+  - name: a new player has an empty hand
+    players: 2
+    then: ["count(players[1].hand) == 0"]
+  - name: a ruling that does not hold
+    players: 2
+    then: ["count(players[1].hand) == 1"]
+"""
+
+
+def test_regles_test_runs_rulings_kept_outside_the_game_folder(tmp_path, capsys):
+    rulings = tmp_path / "my-rulings.yaml"
+    rulings.write_text(RULINGS, encoding="utf-8")
+    assert cli.main(["test", "karman-swap", str(rulings)]) == 1
+    out = capsys.readouterr().out
+    assert "ok      a new player has an empty hand" in out
+    assert "FAILED  a ruling that does not hold" in out
+    assert "is false: count(players[1].hand) is 0" in out
+    assert out.strip().endswith("1 passed, 1 failed")  # only the file's tests, not the game's own
+    assert cli.main(["test", "karman-swap", str(tmp_path / "missing.yaml")]) == 2
+    assert "no such rulings file" in capsys.readouterr().err
+
+
 def test_regles_explain_shows_the_keyword_and_its_values(capsys):
     assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0
     out = capsys.readouterr().out

@@ -126,3 +126,50 @@ def test_a_then_that_gives_no_truth_fails_naming_what_it_gave(tmp_path):
     assert not res.passed
     assert res.message.endswith("then 'top(pile)' is Two, not true or false"), res.message
     assert "done" not in res.message
+
+
+CARD_TESTS = """\
+kind: rules-test
+game: tiny
+tests:
+  - name: "a card written for the test is played like a shipped one"
+    cards:
+      - id: nine
+        title: Nine
+        value: 9
+        start: pile
+        abilities: ["action \\"Cash in\\" during main cost tap: gain 3 coins"]
+    given: |
+      move card("nine") to players[1].table
+    when: |
+      use card("nine") by players[1]
+    then:
+      - "count(pile) == 0"
+      - "players[1].coins == 3"
+  - name: "the game of another test has no such card"
+    then:
+      - "count(pile) == 0"
+"""
+
+
+def test_a_ruling_adds_cards_of_its_own_that_only_its_game_has(tmp_path):
+    make_game(tmp_path, PROCEDURES)
+    (tmp_path / "tiny" / "tests.yaml").write_text(CARD_TESTS, encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    assert [c.id for c in game.program.defn.cards] == ["one", "two", "three", "four"]
+    first, second = [run_test(game, t) for t in game.program.defn.tests]
+    assert first.passed, first.message
+    assert second.passed, second.message
+
+
+def test_check_reports_the_errors_of_a_test_card_and_of_the_parts_that_name_it(tmp_path, capsys):
+    from interpreter.tools.cli import main
+    make_game(tmp_path, PROCEDURES)
+    wrong = CARD_TESTS.replace("gain 3 coins", "gain 3 coinz").replace(
+        '      - "players[1].coins == 3"\n', '      - "players[1].coins == 3"\n      - "card(\\"ten\\") in pile"\n')
+    (tmp_path / "tiny" / "tests.yaml").write_text(wrong, encoding="utf-8")
+    assert main(["check", str(tmp_path / "tiny")]) == 1
+    out = capsys.readouterr().out
+    assert "tests.yaml:10:61: error: unknown counter 'coinz'" in out
+    assert "tests.yaml:18:15: error: no card with id 'ten'" in out
+    assert "2 errors" in out  # each said once, though the test's pack is checked besides the game's
