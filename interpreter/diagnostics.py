@@ -203,6 +203,106 @@ def _escaped_line(line: str, col: int, width: int) -> tuple[str, int, int]:
     return before + span + printable(after), len(before) + 1, max(1, len(span))
 
 
+# Stable codes -----------------------------------------------------------------------------
+#
+# Each kind of diagnostic has a code that does not change from one version to the next (as
+# ruff's rules do), for editors, CI filters and the errors page. A message is given its code
+# by the first pattern of this table that matches it; a new kind of message gets a new row,
+# and a code, once published, keeps its meaning.
+
+CODES: tuple = (
+    # code, name, pattern of the message, what it says
+    ("Y001", "yaml-indentation", r"^YAML syntax error: wrong indentation", "a line indented as no block around it allows"),
+    ("Y002", "yaml-tab", r"^YAML syntax error: found character '\\t'|tab character", "a tab in the indentation of a YAML file"),
+    ("Y003", "yaml-syntax", r"^YAML (syntax )?error|^cannot read value", "a file YAML cannot read"),
+    ("Y004", "yaml-duplicate-key", r"^duplicate key", "a key given twice in one mapping"),
+    ("Y005", "yaml-encoding", r"^file is not valid UTF-8|^file holds|^cannot read file", "a file that is not UTF-8 text"),
+    ("Y006", "yaml-empty", r"^file is empty", "an empty content file"),
+    ("Y007", "yaml-tag", r"^unsupported YAML tag", "a YAML tag (!!python/..., !foo): content is plain data"),
+    ("Y008", "yaml-shape", r"^a content file must be a mapping|^a key must be a string|^merge keys",
+     "a file or a key that is not what a content file holds"),
+    ("Y009", "yaml-too-large", r"^file is too large|nest more than|expands to more than|too deep|has more than \d+ values", "a file, text or number beyond the engine's limits"),
+    ("S001", "unknown-key", r"unknown key '", "a key the file's schema does not have"),
+    ("S002", "missing-key", r"missing (required )?key '", "a key the schema requires"),
+    ("S003", "wrong-type", r"^([\w\[\].-]+: )?expected (a|an) [^,]*, found ", "a value of the wrong type"),
+    ("S004", "not-allowed", r"is not allowed here; expected", "a value outside the allowed ones"),
+    ("S005", "bad-identifier", r"is not a valid identifier", "an id that is not lower-case letters, digits, '-', '_'"),
+    ("S006", "bad-rule-id", r"is not a rule ID", "a rule ID that does not look like SX-NEG-3"),
+    ("S007", "item-count", r"expected at (least|most) \d+ items?", "a list too short or too long"),
+    ("S008", "out-of-range", r"expected a number at (least|most)|must be a whole number", "a number out of range"),
+    ("S009", "unknown-kind", r"^unknown kind ", "a file whose kind: is not a kind of content"),
+    ("S010", "empty-text", r"expected a non-empty string", "an empty text where one is needed"),
+    ("P001", "rules-indentation", r"^syntax error: .*indent", "a rules text indented wrongly"),
+    ("P002", "rules-syntax", r"^syntax error", "a rules text the grammar cannot read"),
+    ("N001", "unknown-zone", r"unknown zone '", "a zone the game does not declare"),
+    ("N002", "unknown-counter", r"unknown counter '|unknown counter", "a counter the game does not declare"),
+    ("N003", "unknown-attribute", r"unknown attribute '|names unknown attribute", "an attribute the game does not declare"),
+    ("N004", "unknown-class", r"unknown class '", "a class (attribute value or tag) the game does not declare"),
+    ("N005", "unknown-event", r"unknown event '", "an event the game does not declare"),
+    ("N006", "unknown-window", r"unknown window '", "a window the game does not declare"),
+    ("N007", "unknown-procedure", r"unknown procedure '|has no procedure '|names no procedure",
+     "a procedure the game does not have"),
+    ("N008", "unknown-function", r"unknown function '", "a function neither built in nor the game's"),
+    ("N009", "unknown-keyword", r"^unknown keyword '", "a printed phrase that is no keyword of the game"),
+    ("N010", "unknown-name", r"^unknown name '", "a name that is not bound here"),
+    ("N011", "unknown-option", r"unknown option '", "an option the game does not have"),
+    ("N012", "unknown-game", r"unknown game '|belongs to no game|but it is checked with game|extends game",
+     "a file naming no game, or another game"),
+    ("N013", "duplicate", r"^duplicate |declared by two|a second |defined twice|declared already|is both|replaced by both|value '.*' already", "an id, node or file given twice"),
+    ("N014", "unknown-node", r"unknown node '", "a board edge or link to a node no board has"),
+    ("N015", "bad-name", r"holds a control character|holds '|reserved name|has the name of a built-in", "a name with characters names may not hold"),
+    ("N016", "unknown-component", r"unknown component kind '", "a component kind the game does not declare"),
+    ("N017", "unknown-hook", r"no extension point '|cannot replace", "a hook or replacement of nothing"),
+    ("N018", "unknown-card", r"no card with id '|no keyword '", "a card id or keyword named in a rule that none has"),
+    ("N019", "unknown-value", r"is not a value of '", "an attribute value its attribute does not allow"),
+    ("T001", "arity", r"takes (no|\d+) (value|argument|effect)|takes .* here|takes no value|too many values|is missing '|needs an effect",
+     "a call, event or keyword given the wrong number of values"),
+    ("T002", "not-a-condition", r"must be a condition", "a value where a condition (true or false) is needed"),
+    ("T003", "wrong-type", r"must be (a|an) |works on|compares numbers|must be a number|must be a name|is not a number|must be true or false|cannot index|cannot set|say whose|only a name, an attribute",
+     "a value of the wrong type in a rules text"),
+    ("T004", "unbound", r"is read before it is given a value|may have no value here", "a name read before it has a value"),
+    ("T005", "loop-control", r"outside a loop", "break or continue outside a loop"),
+    ("T006", "recursion", r"in terms of itself|call each other", "keywords or functions defined in terms of themselves"),
+    ("T007", "number-too-large", r"^number too large", "a number beyond what a game keeps"),
+    ("T008", "useless", r"it would do nothing|is never|unreachable statement|never runs", "something written that can have no effect"),
+    ("D001", "players", r"is for \d+ to \d+ players|players\.(min|max)|seat", "a player count or seat out of range"),
+    ("D002", "counter-bounds", r"counter '.*' (starts|has a min)|supply", "counter bounds or supplies that do not fit"),
+    ("D003", "option-value", r"^option '.*' (is|defaults) ", "an option given a value of the wrong kind"),
+    ("D004", "declaration", r"unknown scope|unknown data table|not a zone of each player|needs the game to name",
+     "a declaration the rules need that is missing or of the wrong kind"),
+    ("F001", "misplaced-file", r"inside an expansion|expansion file in a game's own folder|no game file|no such file|"
+     r"^no such game", "a file or folder where no content of its kind can be"),
+    ("K001", "keyword-pattern", r"keyword pattern|is an ability, not an effect|^expected a keyword",
+     "a keyword pattern that is not a keyword as printed"),
+    ("C001", "cannot-compile", r"^cannot compile", "content that checks but that the compiler refuses (an engine fault)"),
+    ("W001", "printed-text", r"printed text", "a keyword's printed text that says other than its rules"),
+    ("E000", "other", r"", "any other diagnostic (reported so that it can be given a code of its own)"),
+)
+_CODE_PATTERNS = tuple((code, re.compile(pattern)) for code, _name, pattern, _what in CODES)
+
+
+@lru_cache(maxsize=4096)
+def code_of(message: str) -> str:
+    """The stable code of a diagnostic, from its message (see CODES)."""
+    for code, pattern in _CODE_PATTERNS:
+        if pattern.search(message):
+            return code
+    return "E000"
+
+
+def end_of(position: Position, source: str | None) -> tuple[int, int]:
+    """Where a diagnostic's range ends (line, column just after it): its own end when it has
+    one, else the end of the word at its column (one character at least)."""
+    if position.end_column is not None and position.end_column > position.column:
+        return position.line, position.end_column
+    lines = lines_of(source) if source else []
+    if 0 < position.line <= len(lines):
+        word = re.match(r"[\w'-]+", lines[position.line - 1][position.column - 1:])
+        if word:
+            return position.line, position.column + len(word.group())
+    return position.line, position.column + 1
+
+
 # JSON escapes C0 controls itself; these it would leave raw, as ensure_ascii=False keeps accents
 _JSON_UNSHOWABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -213,11 +313,15 @@ def render_json(report: Report) -> str:
             "path": d.position.path,
             "line": d.position.line,
             "column": d.position.column,
+            "end_line": end[0],
+            "end_column": end[1],
             "severity": d.severity,
+            "code": code_of(d.message),
             "message": d.message,
             "hint": d.hint,
         }
         for d in report.sorted()
+        for end in [end_of(d.position, report.sources.get(d.position.path))]
     ]
     text = json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
                        "diagnostics": items}, ensure_ascii=False, indent=2)

@@ -388,6 +388,12 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     if problem == "but found another document":
         return ContentError("YAML syntax error: a second document in one file", pos_of(path, mark),
                             "a content file holds one YAML document: split it at '---' into two files")
+    if mark is not None and not at_end:
+        wrong = _indentation(text, mark.line)
+        if wrong is not None:
+            line, column, message, hint = wrong
+            return ContentError(f"YAML syntax error: wrong indentation: {message}",
+                                Position(path, line + 1, column + 1), hint)
     if at_end:
         # past the last line: point just after the end of the last line that holds something
         lines = lines_of(text.rstrip()) or [""]
@@ -395,6 +401,61 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     else:
         pos = pos_of(path, mark)
     return ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
+
+
+_BLOCK_OPENER = re.compile(r"(:|:\s*[|>][-+0-9]*|^\s*-)\s*(#.*)?$")
+
+
+def _meaningful(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _indentation(text: str, index: int):
+    """When the line at `index` (from 0) of a file YAML cannot read is indented in a way no
+    block around it allows, (that line, its indentation, what is wrong, a hint); else None.
+    A line may line up with a line above that is visible from it (each one less indented than
+    those between), or with the text after a list item's '-'; it may go deeper only below a
+    line that opens a block (`key:`, `key: |`, a lone `-`)."""
+    lines = text.splitlines()
+    for at in (index, index - 1, index + 1):  # YAML may notice the mistake a line away from it
+        if not 0 < at < len(lines) or not _meaningful(lines[at]):
+            continue
+        line = lines[at]
+        indent = len(line) - len(line.lstrip(" "))
+        levels, lowest, before = set(), None, None
+        for i in range(at - 1, -1, -1):
+            if not _meaningful(lines[i]):
+                continue
+            other = lines[i]
+            level = len(other) - len(other.lstrip(" "))
+            before = i if before is None else before
+            if lowest is None or level < lowest:
+                lowest = level
+                levels.add(level)
+                item = re.match(r"(\s*-\s+)+", other)
+                if item and i == before or item and level < indent:
+                    levels.add(item.end())
+        if before is None:
+            continue
+        above = lines[before].rstrip()
+        above_indent = len(above) - len(above.lstrip(" "))
+        if indent in levels or (indent > above_indent and _BLOCK_OPENER.search(above)):
+            continue
+        near = sorted(sorted(levels, key=lambda x: abs(x - indent))[:2])  # the levels it was likely meant for
+        where = " or ".join(f"column {a + 1}" for a in near)
+        if indent > above_indent:
+            item = re.match(r"(\s*-\s+)+", above)
+            where = f"column {(item.end() if item else above_indent) + 1}"
+            message = (f"this line is indented {indent} spaces, deeper than the line above "
+                       f"(line {before + 1}), which opens no block")
+            hint = (f"line it up with the keys above it ({where}), or, if it belongs to the line above, "
+                    "end that line with ':' (or ': |' for a text)")
+        else:
+            message = f"this line is indented {indent} spaces, which lines up with no block above it"
+            hint = f"the keys of one mapping, and the items of one list, line up: start it at {where}"
+        return at, indent, message, hint
+    return None
 
 
 def _yaml_hint(problem: str) -> str | None:

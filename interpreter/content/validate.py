@@ -256,12 +256,25 @@ _TYPE_WORDS = {"string": "a string", "integer": "a whole number", "number": "a n
                "object": "a mapping", "array": "a list", "null": "null"}
 
 
+def _read_as_mapping(value, wanted) -> str | None:
+    """When a text was wanted and YAML read a mapping of one entry, the text had ': ' in it,
+    unquoted (`- when played: gain 1 coin`): say so, and show it quoted."""
+    if "string" not in wanted or not isinstance(value, dict) or len(value) != 1:
+        return None
+    [(key, rest)] = value.items()
+    if not isinstance(key, str) or not isinstance(rest, (str, int, float, type(None))):
+        return None
+    text = f"{key}: {rest}" if rest is not None else f"{key}:"
+    return (f"YAML read this as a mapping because of the ': ' in it; quote the whole text: "
+            f"\"{text.replace(chr(34), chr(92) + chr(34))}\", or write it as a block after '|'")
+
+
 def _describe(error) -> tuple[str, str | None]:
     v = error.validator
     if v == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        return f"expected {wanted}, found {type_name(error.instance)}", None
+        return f"expected {wanted}, found {type_name(error.instance)}", _read_as_mapping(error.instance, types)
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
         hint = did_you_mean(str(error.instance), [str(a) for a in allowed]) if isinstance(error.instance, str) else None

@@ -61,7 +61,12 @@ class ExpressionChecks:
 
     # expressions -------------------------------------------------------------
     def expect(self, e, scope, want: str, what: str) -> str:
-        got = self.expr(e, scope)
+        if isinstance(e, N.Name):  # an unknown name here is told apart from names of other kinds
+            self.wanted = want
+        try:
+            got = self.expr(e, scope)
+        finally:
+            self.wanted = None
         ok = got == ANY or got == want or (want == NUMBER and got in NUMERIC) or (want == COUNTER and got == COUNTER)
         if want == PLAYER and got in (PLAYER, ANY):
             ok = True
@@ -206,8 +211,7 @@ class ExpressionChecks:
                 if fold(e.right.name) in self.defn.classes:
                     return BOOL
                 if self.global_name(e.right.name) is None:
-                    self.error(e.right.pos, f"unknown class '{e.right.name}'",
-                               did_you_mean(e.right.name, [v for _, v in self.defn.classes.values()] + list(scope.names)))
+                    self.error(e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
                     return BOOL
             right = self.expr(e.right, scope)
             if e.op in ("<", "<=", ">", ">="):
@@ -253,9 +257,21 @@ class ExpressionChecks:
             self.error(e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
                        f"e.g. 'you.{n}'" if "player" in d.counters[n].scope else f"e.g. 'x.{n}'")
             return COUNTER
-        visible = list(scope.names) + list(SPECIAL_NAMES) + [z for z, zd in d.zones.items() if zd.scope == ("game",)] \
-            + [c for c, cd in d.counters.items() if cd.scope == ("game",)] + [v for _, v in d.classes.values()]
-        self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, visible))
+        visible = {**{name: t for name, t in scope.names.items()},
+                   **{name: f.returns for name, f in SPECIAL_NAMES.items()},
+                   **{z: ZONE for z, zd in d.zones.items() if zd.scope == ("game",)},
+                   **{c: COUNTER for c, cd in d.counters.items() if cd.scope == ("game",)},
+                   **{v: CLASS for _, v in d.classes.values()}}
+        want = getattr(self, "wanted", None)
+        if want not in (None, ANY):  # only names that could stand here: a zone for a zone...
+            visible = {k: t for k, t in visible.items()
+                       if t in (want, ANY) or (want == NUMBER and t in NUMERIC)}
+        hint = did_you_mean(n, list(visible))
+        if hint is None and want == ZONE:  # none is close: the zones there are
+            whole = [z for z, zd in d.zones.items() if zd.scope == ("game",)]
+            mine = [f"you.{z}" for z, zd in d.zones.items() if "player" in zd.scope]
+            hint = "zones: " + ", ".join(whole + mine) if whole or mine else None
+        self.error(e.pos, f"unknown name '{n}'", hint)
         return ANY
 
     def attr(self, e: N.Attr, scope: Scope) -> str:

@@ -80,7 +80,7 @@ class StatementChecks:
             self.expect(s.amount, scope, NUMBER, "the amount")
             c = self.defn.counters.get(s.counter)
             if c is None:
-                self.error(s.pos, f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
+                self.error(self.word(s.pos, s.counter), f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
                            or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
             elif not (set(c.scope) & {"player", "team"}):
                 self.error(s.pos, f"'{t.__name__.lower()}' works on counters kept per player or team; "
@@ -115,7 +115,7 @@ class StatementChecks:
                 self.expr(s.source, scope)
         elif t is N.Signal:
             if s.event not in self.defn.events:
-                self.error(s.pos, f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
+                self.error(self.word(s.pos, s.event), f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
                            or "declare it under events: in the game file")
             else:
                 want = len(self.defn.events[s.event])
@@ -126,7 +126,8 @@ class StatementChecks:
         elif t is N.CallProc:
             proc = self.defn.procedures.get(s.proc)
             if proc is None:
-                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
+                self.error(self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
+                           did_you_mean(s.proc, self.defn.procedures))
             elif len(s.args) != len(proc.params):
                 self.error(s.pos, f"procedure '{s.proc}' takes {plural(len(proc.params), 'argument')}, got {len(s.args)}",
                            f"call {s.proc}({', '.join(proc.params)})" if proc.params else None)
@@ -137,13 +138,13 @@ class StatementChecks:
         elif t is N.Tag:
             self.expr(s.what, scope)
             if fold(s.tag) not in self.defn.classes:
-                self.error(s.pos, f"unknown class '{s.tag}'", did_you_mean(s.tag, [v for _, v in self.defn.classes.values()])
-                           or "declare it under classes: in the game file")
+                self.error(self.word(s.pos, s.tag), f"unknown class '{s.tag}'", self.classes_hint(s.tag))
         elif t in (N.TapStmt, N.Reveal, N.Win):
             self.expr(s.who if t is N.Win else s.what, scope)
         elif t is N.Exit:
             if s.proc not in self.defn.procedures:
-                self.error(s.pos, f"unknown procedure '{s.proc}'", did_you_mean(s.proc, self.defn.procedures))
+                self.error(self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
+                           did_you_mean(s.proc, self.defn.procedures))
         elif t in (N.Break, N.Continue):
             if scope.loops == 0:
                 self.error(s.pos, f"'{t.__name__.lower()}' outside a loop", "use 'return' to leave a procedure")

@@ -11,11 +11,12 @@ printed ability uses and the type of each expression, which the compiler uses.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
-from ..diagnostics import Position, Report
+from ..diagnostics import Position, Report, lines_of
 from ..engine.game import option_value
 from ..engine.limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
@@ -48,6 +49,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
     def __init__(self, defn: GameDef, report: Report):
         self.defn = defn
         self.report = report
+        self.wanted = None  # the type an expression being checked must have, when it is a lone name
         self.found = Findings()
         self._card_ids = None
         self._card_names = None
@@ -59,6 +61,26 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
         self.report.error(pos, message, hint)
+
+    def classes_hint(self, name: str) -> str:
+        """The classes close to `name`, or all the game's classes when none is (a modder's first
+        question is which classes there are)."""
+        classes = list(dict.fromkeys(v for _, v in self.defn.classes.values()))
+        return did_you_mean(name, classes) or (
+            "the classes of this game: " + ", ".join(sorted(classes, key=fold)) if classes else
+            "this game declares no class: declare it under classes: in the game file")
+
+    def word(self, pos: Position, word: str) -> Position:
+        """Where `word` is written in the statement at `pos` (its first use on that line, from
+        the statement's column on), so that a caret covers the word and not the statement."""
+        lines = lines_of(self.report.sources.get(pos.path, ""))
+        if not word or not 0 < pos.line <= len(lines):
+            return pos
+        at = re.search(r"(?<![\w])" + re.escape(word) + r"(?![\w])", lines[pos.line - 1][pos.column - 1:])
+        if at is None:
+            return pos
+        column = pos.column + at.start()
+        return Position(pos.path, pos.line, column, column + len(word))
 
     # entry point -------------------------------------------------------------
     def check(self) -> None:
@@ -356,8 +378,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                     self.check_attr_value(d.attributes[attr], value, getattr(value, "pos", pos))
             for t in card.tags:
                 if fold(t) not in d.classes:
-                    self.error(card.key_pos.get("tags", card.pos), f"unknown class '{t}' in tags",
-                               did_you_mean(t, [v for _, v in d.classes.values()]))
+                    self.error(getattr(t, "pos", None) or card.key_pos.get("tags", card.pos),
+                               f"unknown class '{t}' in tags", self.classes_hint(t))
             for ab in card.abilities:
                 if ab.tree is not None:
                     self.card_ability(ab)
@@ -448,11 +470,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 if cost.kind in ("pay", "spend"):
                     self.expr(cost.amount, scope)
                     if cost.name not in self.defn.counters:
-                        self.error(cost.pos, f"unknown counter '{cost.name}'", did_you_mean(cost.name, self.defn.counters))
+                        self.error(self.word(cost.pos, cost.name), f"unknown counter '{cost.name}'",
+                                   did_you_mean(cost.name, self.defn.counters))
                 elif cost.kind == "sacrifice":
                     if fold(cost.name) not in self.defn.classes and names.get(cost.name) != CLASS:
-                        self.error(cost.pos, f"unknown class '{cost.name}'",
-                                   did_you_mean(cost.name, [v for _, v in self.defn.classes.values()]))
+                        self.error(self.word(cost.pos, cost.name), f"unknown class '{cost.name}'",
+                                   self.classes_hint(cost.name))
             if tree.label:
                 self.check_labels(tree.label, tree.pos, scope)
             if tree.cond is not None:
@@ -479,8 +502,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         if p.unique is not None and p.unique not in d.attributes:
             self.error(p.pos, f"powers: unknown attribute '{p.unique}'", did_you_mean(p.unique, d.attributes))
         if p.of_class is not None and fold(p.of_class) not in d.classes:
-            self.error(p.pos, f"powers: unknown class '{p.of_class}'",
-                       did_you_mean(p.of_class, [v for _, v in d.classes.values()]))
+            self.error(p.pos, f"powers: unknown class '{p.of_class}'", self.classes_hint(p.of_class))
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:

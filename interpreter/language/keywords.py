@@ -85,8 +85,8 @@ class KeywordMatcher:
             if kw.effect_param:
                 result[kw.effect_param] = body
             return result, None
-        pos, message = result
-        return None, (pos, message, f"{usage()}")
+        pos, message, *more = result  # more: what else the hint says
+        return None, (pos, message, "; ".join([usage(), *more]))
 
     def _match_from(self, kw, pat, i, words, j, bound, outer):
         if i == len(pat):
@@ -130,9 +130,13 @@ class KeywordMatcher:
                     best_error = best_error or r
             if best_error:
                 return best_error
-            hint = did_you_mean(str(w.value), [v for _, v in self.defn.classes.values()])
-            return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'"
-                    + (f"; {hint}" if hint else ""))
+            classes = list(dict.fromkeys(v for _, v in self.defn.classes.values()))
+            hint = did_you_mean(str(w.value), classes)
+            if hint:
+                return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'; {hint}")
+            # none is close: the classes there are, for the hint
+            return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'",
+                    "the classes of this game: " + ", ".join(sorted(classes, key=fold)))
         if ptype == "name":
             if w.kind in ("name", "string"):
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: str(w.value)}, outer)

@@ -268,7 +268,7 @@ def test_check_and_test_take_an_expansion_folder(game_dir, capsys):
                                                                                 "    gain 1 shps\n")
     assert cli.main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
-    assert "expansion.yaml:13:5: error: unknown counter 'shps'" in out
+    assert "expansion.yaml:13:12: error: unknown counter 'shps'" in out  # the caret on the word
 
 
 def test_simulate_draws_a_power_per_seat_and_reports_each_power_win_rate(game_dir, tmp_path, capsys):

@@ -39,6 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from interpreter.diagnostics import CODES
+
+CODE_NAMES = {code for code, *_ in CODES}
 import yaml
 
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
@@ -332,7 +336,7 @@ def test_the_tables_of_built_ins_are_made_from_their_records():
 
 def transcripts():
     out = []
-    for page in sorted(DOCS.glob("*.md")):
+    for page in sorted(DOCS.glob("*.md")) + [DOCS.parent / "README.md"]:
         bs = blocks(page)
         files = {b.file_name: b.text for b in bs if b.file_name}
         for b in bs:
@@ -383,13 +387,25 @@ def test_json_transcript_is_the_report_the_page_describes():
                 assert diagnostics, b.where
                 assert data["errors"] == sum(d["severity"] == "error" for d in diagnostics), b.where
                 for d in diagnostics:
-                    assert set(d) == {"path", "line", "column", "severity", "message", "hint"}, b.where
+                    assert set(d) == {"path", "line", "column", "end_line", "end_column", "severity", "code",
+                                      "message", "hint"}, b.where
                     assert d["severity"] in ("error", "warning"), b.where
+                    assert d["code"] in CODE_NAMES and d["code"] != "E000", (b.where, d)
                     lines = files[d["path"]]
                     assert 1 <= d["line"] <= len(lines) and 1 <= d["column"] <= len(lines[d["line"] - 1]) + 1, \
                         (b.where, d)
+                    assert (d["end_line"], d["end_column"]) > (d["line"], d["column"]), (b.where, d)
                 shown += 1
     assert shown, "no page shows a '$ regles check --format json' transcript"
+
+
+def test_the_table_of_error_codes_is_made_from_the_engine_s_table():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_error_codes", DOCS / "gen_error_codes.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    text = (DOCS / "errors.md").read_text(encoding="utf-8")
+    assert gen.page(text) == text, "docs/errors.md is out of date: run 'python docs/gen_error_codes.py'"
 
 
 # The content file reference follows the schemas ----------------------------------------

@@ -56,9 +56,29 @@ CASES = [
         "yaml_unclosed_flow.yaml:6:11: error: YAML syntax error: '[' never closed",
         "    hint: close the list with ']'; the file ends at line 6 before it is closed"]),
     ("yaml_bad_indent_mapping.yaml", 1, [
-        "yaml_bad_indent_mapping.yaml:6:4: error: YAML syntax error: did not find expected '-' indicator "
-        "(while parsing a block collection)",
-        "    hint: check the indentation: the keys of one mapping, and the items of one list, line up"]),
+        "yaml_bad_indent_mapping.yaml:6:4: error: YAML syntax error: wrong indentation: this line is indented "
+        "3 spaces, which lines up with no block above it",
+        "    hint: the keys of one mapping, and the items of one list, line up: start it at column 3 or column 5"]),
+    ("yaml_indent_deeper.yaml", 1, [
+        "yaml_indent_deeper.yaml:6:6: error: YAML syntax error: wrong indentation: this line is indented 5 spaces, "
+        "deeper than the line above (line 5), which opens no block",
+        "    hint: line it up with the keys above it (column 5), or, if it belongs to the line above, end that line "
+        "with ':' (or ': |' for a text)"]),
+    ("schema_unquoted_ability.yaml", 1, [
+        "schema_unquoted_ability.yaml:7:9: error: cards[0].abilities[0]: expected a string, found a mapping",
+        "    hint: YAML read this as a mapping because of the ': ' in it; quote the whole text: "
+        "\"when integrated: gain 2 resource\", or write it as a block after '|'"]),
+    ("names_unknown_class_lists.yaml", 1, [
+        "names_unknown_class_lists.yaml:9:49: error: unknown class 'Spaceship'",
+        "    hint: the classes of this game: Apprenti, Architectes, Bio-Consortium, Converti, Déviants, Équipage, "
+        "Module, Moved, Mutant, Novice, Noyau, Originels, Ouvrier, Prêtre, Primaire, Removed, Secondaire, Théocrates",
+        "names_unknown_class_lists.yaml:11:23: error: unknown class 'Shiny'"]),
+    ("names_same_kind.yaml", 1, [  # where a zone is wanted, no counter is proposed; where a number is, it is
+        "names_same_kind.yaml:9:24: error: unknown name 'rond'",
+        "    hint: zones: deck, discard, box, secondary_crews, you.hand, you.packet, you.passing, you.picked, "
+        "you.ark, you.vacant, you.prison, you.home, you.concealed, you.face_down",
+        "names_same_kind.yaml:10:15: error: unknown name 'rond'",
+        "    hint: did you mean 'round'?"]),
     ("yaml_colon_in_value.yaml", 1, [
         "yaml_colon_in_value.yaml:7:36: error: YAML syntax error: mapping values are not allowed in this context",
         "    hint: a value containing ': ' must be quoted, or written as a block with '|'"]),
@@ -217,10 +237,10 @@ CASES = [
         "names_unknown_global_name.yaml:9:24: error: unknown name 'dicsard'",
         "    hint: did you mean 'discard'?"]),
     ("names_unknown_counter.yaml", 1, [
-        "names_unknown_counter.yaml:9:11: error: unknown counter 'resources'",
+        "names_unknown_counter.yaml:9:18: error: unknown counter 'resources'",
         "    hint: did you mean 'resource'?"]),
     ("names_unknown_cost_counter.yaml", 1, [
-        "names_unknown_cost_counter.yaml:8:21: error: unknown counter 'ressource'"]),
+        "names_unknown_cost_counter.yaml:8:27: error: unknown counter 'ressource'"]),
     ("names_unknown_class.yaml", 1, [
         "names_unknown_class.yaml:7:23: error: unknown class 'Modle' for Y of keyword 'Affinité X - Y'; "
         "did you mean 'Module'?",
@@ -243,12 +263,12 @@ CASES = [
         "names_unknown_event.yaml:8:14: error: unknown event 'integrate'",
         "    hint: did you mean 'integrated'?"]),
     ("names_unknown_signal.yaml", 1, [
-        "names_unknown_signal.yaml:9:11: error: unknown event 'round_begin'"]),
+        "names_unknown_signal.yaml:9:18: error: unknown event 'round_begin'"]),
     ("names_unknown_window.yaml", 1, [
         "names_unknown_window.yaml:8:23: error: unknown window 'integraton'",
         "    hint: did you mean 'integration'?"]),
     ("names_unknown_procedure.yaml", 1, [
-        "names_unknown_procedure.yaml:9:11: error: unknown procedure 'fondation'",
+        "names_unknown_procedure.yaml:9:16: error: unknown procedure 'fondation'",
         "    hint: did you mean 'foundation'?"]),
     ("names_unknown_keyword.yaml", 1, [
         "names_unknown_keyword.yaml:7:10: error: unknown keyword 'Coffer'",
@@ -327,7 +347,7 @@ CASES = [
         "game_errors/game.yaml:10:3: error: counter 'gold' shares the supply of unknown counter 'silver'",
         "game_errors/game.yaml:14:8: error: unknown counter 'points' for the score",
         "game_errors/game.yaml:18:30: error: unknown attribute 'hnd'",
-        "game_errors/game.yaml:19:5: error: unknown procedure 'cleanup'",
+        "game_errors/game.yaml:19:10: error: unknown procedure 'cleanup'",
         "game_errors/game.yaml:20:5: error: event 'drawn' takes 1 argument, got 0",
         "game_errors/game.yaml:22:24: error: syntax error: unexpected end of line; expected ':' "
         "(in the 'if' statement)"]),
@@ -565,6 +585,25 @@ def test_json_report_holds_the_same_diagnostics(name, capsys, monkeypatch):
     shown = [f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}" for d in report["diagnostics"]]
     assert shown == [e for e in expected if DIAGNOSTIC.match(e)]
     assert report["errors"] == len(shown)
+
+
+def test_every_diagnostic_of_the_corpus_has_a_code_of_its_own_and_a_range(capsys, monkeypatch):
+    """The JSON report gives each diagnostic a stable code (none left to the catch-all E000) and
+    a range that ends after it starts, covering the word a caret shows."""
+    import json
+    from interpreter.diagnostics import CODES
+
+    monkeypatch.chdir(CORPUS)
+    cli.main(["check", "--format", "json", "."])
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["diagnostics"]) > 100
+    unclassified = [d["message"] for d in report["diagnostics"] if d["code"] == "E000"]
+    assert not unclassified
+    assert {d["code"] for d in report["diagnostics"]} <= {c for c, *_ in CODES}
+    for d in report["diagnostics"]:
+        assert (d["end_line"], d["end_column"]) > (d["line"], d["column"]), d
+    [rond] = [d for d in report["diagnostics"] if d["path"].endswith("names_same_kind.yaml") and d["line"] == 9]
+    assert (rond["code"], rond["column"], rond["end_column"]) == ("N010", 24, 28)  # the word, not the statement
 
 
 def test_long_lines_are_shown_around_the_error(tmp_path, capsys, monkeypatch):
