@@ -87,7 +87,8 @@ class _Asked:
             for look in (self.offered, self.in_menu, self.in_choice, self.action):
                 found = look(key, loose)
                 if found is not None:
-                    return found
+                    # whatever the move, it is not this seat's to make now
+                    return found if self.who == self.d.player else self.not_yours()
         near = tuple(suggest(text, sorted(set(self.names)), 3))
         return WhyNot(False, f"no option, card or action '{text}' is known here", self.d.pos, near=near)
 
@@ -210,8 +211,15 @@ class _Asked:
                 if named:
                     found.append(self.judge(c, a, label))
         if not found:
-            return None
+            return self.no_action(card_key, loose) if card_key is not None and label_key is None else None
         return max(found, key=lambda r: r[0])[1]  # the copy that comes closest to being usable
+
+    def no_action(self, card_key, loose):
+        """'use CARD' of a card that has no action."""
+        for card in self.program.defn.cards:
+            if _names(card.title, card_key, loose) or _names(card.id, card_key, loose):
+                return WhyNot(False, f"{card.title} has no action to use", card.pos)
+        return None
 
     def judge(self, c, a, label) -> tuple:
         """(how many checks it passes, the answer) for action `a` of component `c`."""

@@ -49,7 +49,8 @@ def _text(e) -> tuple[str, int]:
         level = _OR if e.op == "or" else _AND
         return f"{_at(e.left, level)} {e.op} {_at(e.right, level + 1)}", level
     if isinstance(e, N.Not):
-        return f"not {_at(e.operand, _NOT)}", _NOT
+        # `not (c is Moved)`, as content writes it, rather than the bare `not c is Moved`
+        return f"not {_at(e.operand, _COMPARE + 1)}", _NOT
     if isinstance(e, N.Compare):
         op = _COMPARISONS.get(e.op, e.op)
         return f"{_at(e.left, _SUM)} {op} {_at(e.right, _SUM)}", _COMPARE

@@ -15,7 +15,7 @@ import interpreter
 from interpreter.engine import machine as vm
 from interpreter.engine.values import Seat, ZoneRef
 from interpreter.names import fold
-from tests.gamekit import fixture_game, source_line
+from gamekit import fixture_game, source_line
 
 
 @lru_cache(maxsize=None)
@@ -292,3 +292,10 @@ def test_karman_swap_exchanging_two_cards_with_one_in_hand_names_the_guard():
     excluded(answer, "count(you.hand) >= 2", "karman-swap/game.yaml")
     assert answer.values == ("count(you.hand) is 1",)
     assert st.why_not("Pass without exchange").legal
+
+
+def test_using_a_card_that_has_no_action():
+    st = turn()
+    answer = st.why_not("use Anvil")
+    assert not answer.legal and answer.reason == "Anvil has no action to use"
+    assert "anvil" in source_line(answer.where)
