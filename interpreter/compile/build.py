@@ -26,7 +26,8 @@ def compile_game(defn, found, root: Path, sources: dict | None = None) -> Progra
     `sources`, the text of each content file read, gives the conditions their text as written."""
     program = Program(defn, found, root)
     compiler = program.compiler = Compiler(program, Analysis(defn, found))
-    compiler.reasons = Reasons(program, compiler, sources)
+    program.sources = dict(sources or {})
+    compiler.reasons = Reasons(program, compiler, program.sources)
     compile_procedures(program, compiler)
     AbilityCompiler(program, compiler, found).compile_all()
     program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", "invariant"))))
