@@ -78,7 +78,7 @@ def _locate(name_or_path: str) -> Path:
 
 def _compile(defn: GameDef, found: Findings, root: Path, report: Report):
     try:
-        return compile_game(defn, found, root)
+        return compile_game(defn, found, root, report.sources)
     except GameFault as exc:
         report.error(exc.pos or Position(str(root)), f"cannot compile: {exc.message}")
         raise LoadError(report) from None

@@ -154,18 +154,7 @@ def render_text(report: Report, color: bool = False) -> str:
         if color:
             label = ("\033[1;31m" if d.severity == "error" else "\033[1;33m") + label + "\033[0m"
         out.append(f"{printable(d.position)}: {label}: {printable(d.message)}")
-        src = source_line(report.sources.get(d.position.path), d.position.line)
-        if src is not None:
-            shown = src.expandtabs(1)
-            col = max(1, d.position.column)
-            width = 1
-            if d.position.end_column and d.position.end_column > col:
-                width = d.position.end_column - col
-            width = max(1, min(width, max(1, len(shown) - col + 1)))
-            shown, col, width = _window(shown, col, width)
-            shown, col, width = _escaped_line(shown, col, width)
-            out.append("    " + shown)
-            out.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
+        out += excerpt(report.sources.get(d.position.path), d.position)
         if d.hint:
             out.append(f"    hint: {printable(d.hint)}")
     n = len(report.errors)
@@ -179,6 +168,23 @@ def render_text(report: Report, color: bool = False) -> str:
 
 
 MAX_SHOWN = 160  # characters of a source line shown around the column of a diagnostic
+
+
+def excerpt(text: str | None, position: Position, indent: str = "    ") -> list[str]:
+    """The line of file text `text` that `position` points into, and a caret under its span
+    (two lines, escaped and cut to be printed); none when the line cannot be read."""
+    src = source_line(text, position.line)
+    if src is None:
+        return []
+    shown = src.expandtabs(1)
+    col = max(1, position.column)
+    width = 1
+    if position.end_column and position.end_column > col:
+        width = position.end_column - col
+    width = max(1, min(width, max(1, len(shown) - col + 1)))
+    shown, col, width = _window(shown, col, width)
+    shown, col, width = _escaped_line(shown, col, width)
+    return [indent + shown, indent + " " * (col - 1) + "^" + "~" * (width - 1)]
 
 
 def _window(line: str, col: int, width: int) -> tuple[str, int, int]:

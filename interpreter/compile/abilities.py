@@ -103,17 +103,20 @@ class AbilityCompiler:
 
     def action(self, index, node, consts, ab, name) -> ActionSpec:
         """An action ability: whether it may be used now (its condition, and each cost can be
-        paid), and its code, which pays the costs and then does the effect."""
+        paid), and its code, which pays the costs and then does the effect. What it checks is
+        kept as content wrote it too (`requires`), to say why it cannot be used."""
         code = Code(name, "action", source=ab)
         self.program.codes[name] = code
         ctx = Ctx(code, consts, ["cause"])
         comp = self.compiler
-        checks = []
+        checks, requires = [], []
         if node.cond is not None:
             cond = comp.expr(node.cond, ctx)
             checks.append(lambda st, fr: bool(cond(st, fr)))
+            requires.append(("if", comp.reasons.condition(node.cond, ctx)))
         for cost in node.costs:
-            getattr(self, f"cost_{cost.kind}")(cost, consts, ctx, checks)
+            values = getattr(self, f"cost_{cost.kind}")(cost, consts, ctx, checks)
+            requires.append((cost.kind, comp.reasons.checked(comp.reasons.text(cost), cost.pos, checks[-1], values)))
         comp.body(node.body, ctx)
         label = comp.label(node.label or f"{{self.title}}: {ab.text}", node.pos, ctx)
 
@@ -132,22 +135,25 @@ class AbilityCompiler:
             return label(st, Frame(code, 0, {}, c, None))
         if node.limit is not None:
             self.program.limit_events.add(node.limit)
-        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab, usable_free)
+        return ActionSpec(index, code, render, set(node.windows), node.limit, usable, ab, usable_free, node.pos,
+                          tuple(requires))
 
-    # costs: each adds its check, and emits how it is paid ----------------------------------
-    def cost_tap(self, cost, consts, ctx, checks) -> None:
+    # costs: each adds its check, emits how it is paid, and returns what the check reads,
+    # as `values(st, fr)` -> texts, to say why it fails ------------------------------------
+    def cost_tap(self, cost, consts, ctx, checks):
         checks.append(lambda st, fr: fr.me not in st.tapped)
         ctx.emit(lambda st, fr, p=cost.pos: st.tap(fr.me, True, p), cost.pos)
+        return lambda st, fr: [f"{vm.label_of(st, fr.me)} is tapped already"]
 
-    def cost_pay(self, cost, consts, ctx, checks) -> None:
+    def cost_pay(self, cost, consts, ctx, checks):
         """`pay N COUNTER`: from the acting player's counter."""
-        self.counter_cost(cost, ctx, checks, lambda st, fr: fr.you)
+        return self.counter_cost(cost, ctx, checks, lambda st, fr: fr.you)
 
-    def cost_spend(self, cost, consts, ctx, checks) -> None:
+    def cost_spend(self, cost, consts, ctx, checks):
         """`spend N COUNTER`: from the card's own counter."""
-        self.counter_cost(cost, ctx, checks, lambda st, fr: fr.me)
+        return self.counter_cost(cost, ctx, checks, lambda st, fr: fr.me)
 
-    def counter_cost(self, cost, ctx, checks, owner) -> None:
+    def counter_cost(self, cost, ctx, checks, owner):
         amount = self.compiler.expr(cost.amount, ctx)
         cdef = self.defn.counters[cost.name]
         name, team_scoped, pos = cdef.name, cdef.scope[0] == "team", cost.pos
@@ -166,7 +172,12 @@ class AbilityCompiler:
                 st.add(keyf(st, fr), cdef, -amount(st, fr), p, kind)
         ctx.emit(pay, cost.pos)
 
-    def cost_sacrifice(self, cost, consts, ctx, checks) -> None:
+        def values(st, fr, keyf=keyf, amount=amount, cdef=cdef):
+            have = st.counters.get(keyf(st, fr), cdef.initial)
+            return [f"{vm.label_of(st, owner(st, fr))} has {have} {name}, the cost is {amount(st, fr)}"]
+        return values
+
+    def cost_sacrifice(self, cost, consts, ctx, checks):
         """`sacrifice CLASS`: another component of that class the player controls, chosen,
         goes to the game's discard."""
         bound = consts.get(cost.name)
@@ -178,7 +189,7 @@ class AbilityCompiler:
                     if c != fr.me and (cls in classes[c] or cls in st.tags.get(c, ()))]
         checks.append(lambda st, fr, f=candidates: bool(f(st, fr)))
         spec = ChooseSpec(SACRIFICED, candidates, None, False, lambda st, fr: "card to sacrifice", cost.pos)
-        ctx.emit(lambda st, fr, spec=spec: vm.choose(st, fr, spec), cost.pos)
+        ctx.code.choices[ctx.emit(lambda st, fr, spec=spec: vm.choose(st, fr, spec), cost.pos)] = spec
         discard = self.defn.discard
 
         def sacrifice(st, fr, p=cost.pos):
@@ -188,3 +199,4 @@ class AbilityCompiler:
                     raise GameFault("a sacrifice needs the game to name its discard zone", p)
                 st.move(c, st.zone_key(discard, None), False, p)
         ctx.emit(sacrifice, cost.pos)
+        return lambda st, fr: [f"{vm.label_of(st, fr.you)} controls no other {cost.name} in play"]

@@ -17,13 +17,17 @@ from .abilities import AbilityCompiler
 from .analysis import Analysis
 from .context import Ctx
 from .program import Program
+from .reasons import Reasons
 from .statements import Compiler
 
 
-def compile_game(defn, found, root: Path) -> Program:
-    """The compiled program of pack `defn`, checked (`found`: what the checker found)."""
+def compile_game(defn, found, root: Path, sources: dict | None = None) -> Program:
+    """The compiled program of pack `defn`, checked (`found`: what the checker found);
+    `sources`, the text of each content file read, gives the conditions their text as written."""
     program = Program(defn, found, root)
     compiler = program.compiler = Compiler(program, Analysis(defn, found))
+    program.sources = dict(sources or {})
+    compiler.reasons = Reasons(program, compiler, program.sources)
     compile_procedures(program, compiler)
     AbilityCompiler(program, compiler, found).compile_all()
     program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", "invariant"))))

@@ -45,6 +45,7 @@ class Program:
         self.build_components()
         # the compiled code, filled in by compile.build
         self.compiler = None  # the compiler of this program, for code compiled later (rules tests)
+        self.sources: dict = {}  # path -> text of each content file read, to show a line content wrote
         self.codes: dict[str, Code] = {}  # every named code, by name (a saved state names its frames' code)
         self.procs: dict[str, Code] = {}
         self.comp_triggers: list = []  # [component] -> {event: [TriggerSpec]}

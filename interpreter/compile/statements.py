@@ -35,6 +35,7 @@ class Compiler(NativeBlocks):
         self.src = Source(EXPORTED)
         self.src.ns["FN"] = {}  # the game's functions, compiled on first call (see ExprGen.game_function)
         self.gen = ExprGen(program, analysis, self.src)
+        self.reasons = None  # compile.reasons.Reasons: the conditions kept to say why they are false
 
     def expr(self, e, ctx: Ctx):
         """A function (state, frame) -> value: the expression compiled to Python (see expressions)."""
@@ -287,11 +288,14 @@ class Compiler(NativeBlocks):
         src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
-        spec = ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos, s.secret)
+        spec = ChooseSpec(s.var, src, chooser, s.optional, prompt, s.pos, s.secret, self.reasons.among(s.source, ctx),
+                          self.reasons.condition(s.where, ctx) if s.where is not None else None)
         # a choice with one possible answer is made at once, and the run goes on
-        ctx.emit_src([f"vm.choose(st, fr, {self.const(spec, 'S')})",
-                      "if st.pending is not None:",
-                      "    return"], s.pos, Flow.BRANCH)
+        at = ctx.emit_src([f"vm.choose(st, fr, {self.const(spec, 'S')})",
+                           "if st.pending is not None:",
+                           "    return"], s.pos, Flow.BRANCH)
+        if at >= 0:
+            ctx.code.choices[at] = spec
 
     def s_Decide(self, s, ctx):
         ctx.locals.add(s.var)
@@ -327,7 +331,9 @@ class Compiler(NativeBlocks):
                 src, cond = None, self.expr(o.cond, ctx) if o.cond is not None else None
             label = self.label(o.label, o.pos, ctx)
             start = ctx.here()
-            options.append(MenuOption(label, o.var, src, cond, start, None, o.pos))
+            among = self.reasons.among(o.source, ctx) if o.source is not None else None
+            guard = self.reasons.condition(o.cond, ctx) if o.cond is not None else None
+            options.append(MenuOption(label, o.var, src, cond, start, None, o.pos, among, guard))
             self.block(o.body, ctx)
             cell = [None]
             ends.append(cell)

@@ -10,7 +10,8 @@ from __future__ import annotations
 class Code:
     """The operations of one procedure or ability, with the position of each."""
 
-    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "srcs", "filename", "line_pos")
+    __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "choices", "srcs", "filename",
+                 "line_pos")
 
     def __init__(self, name, kind, proc=None, source=None):
         self.name = name
@@ -20,6 +21,7 @@ class Code:
         self.filename = None  # of the assembled source, whose line numbers map to positions:
         self.line_pos = {}  # line -> position of the statement it belongs to
         self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
+        self.choices = {}  # index of a choose operation -> its ChooseSpec (to say why a candidate is not offered)
         self.kind = kind
         self.proc = proc
         self.source = source

@@ -23,6 +23,7 @@ from . import keys
 from . import machine as vm
 from . import serial
 from . import observe
+from . import why
 from .savefile import SaveError, parse_json
 from .state import GameFault, State
 from .values import ZoneRef
@@ -73,6 +74,12 @@ class GameState(State):
             raise GameFault(f"illegal action {action!r}: options are 0..{len(self.pending.entries) - 1}")
         vm.resolve(self, action)
         vm.run(self)
+
+    def why_not(self, move: str, seat: int | None = None) -> "why.WhyNot":
+        """Why `move` (an option's label, a candidate, 'use CARD', 'CARD: LABEL', an action's
+        label) is not possible now for `seat` (from 0; None: the seat deciding now), naming the
+        condition that excludes it and where content wrote it; or that it is (engine.why)."""
+        return why.why_not(self, move, seat)
 
     def is_terminal(self) -> bool:
         return self.pending is None

@@ -3,15 +3,51 @@ it runs, each made once per pack by the compiler and shared by every state.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+# What a move's answer is built from ("why not?", engine.why): the conditions and sources
+# of choices, menus and actions as content wrote them, kept by the compiler beside the code.
+class Because(NamedTuple):
+    """The part of a condition that is false: as written, where, the values it read
+    ('count(you.hand) is 0'), and the calls of game functions it was found in
+    ('in affordable(you, c), where p is player 1, c is Gold Mine')."""
+    text: str
+    pos: object
+    values: tuple = ()
+    via: tuple = ()
+
+
+class Condition:
+    """A condition as content wrote it. `why(state, frame)` says which part of it is false
+    (a `Because`), or None when it holds in that frame."""
+
+    __slots__ = ("text", "pos", "why")
+
+    def __init__(self, text, pos, why):
+        self.text, self.pos, self.why = text, pos, why
+
+
+class Among:
+    """Where the candidates of a choice or a menu's option come from, as content wrote it:
+    `members(state, frame)` gives them all, before any `where` or `if`."""
+
+    __slots__ = ("text", "pos", "members")
+
+    def __init__(self, text, pos, members):
+        self.text, self.pos, self.members = text, pos, members
+
 
 class ChooseSpec:
-    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list."""
+    """A choice: `src(state, frame)` gives the candidates, already filtered, as a list;
+    `among` and `where` say what they were filtered from and by (None: not kept)."""
 
-    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos", "secret")
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos", "secret", "among", "where")
 
-    def __init__(self, var, src, chooser, optional, prompt, pos, secret=False):
+    def __init__(self, var, src, chooser, optional, prompt, pos, secret=False, among=None, where=None):
         self.var, self.src, self.chooser = var, src, chooser
         self.optional, self.prompt, self.pos, self.secret = optional, prompt, pos, secret
+        self.among, self.where = among, where
 
 
 class DecideSpec:
@@ -35,11 +71,15 @@ class AutomatonSpec:
 
 
 class MenuOption:
-    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos")
+    """An option of a menu: its label, and for whom it is offered (`src`, with `var`) or
+    whether (`cond`); `among` and `guard` are the same as content wrote them (engine.why)."""
 
-    def __init__(self, label, var, src, cond, start, window, pos):
+    __slots__ = ("label", "var", "src", "cond", "start", "window", "pos", "among", "guard")
+
+    def __init__(self, label, var, src, cond, start, window, pos, among=None, guard=None):
         self.label, self.var, self.src, self.cond = label, var, src, cond
         self.start, self.window, self.pos = start, window, pos
+        self.among, self.guard = among, guard
 
 
 class MenuSpec:
@@ -53,14 +93,21 @@ class MenuSpec:
 class ActionSpec:
     """An action ability of a component: when it may be used, what it costs, what it does."""
 
-    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source", "usable_free")
+    __slots__ = ("index", "code", "label", "windows", "limit", "usable", "source", "usable_free", "pos",
+                 "requires")
 
-    def __init__(self, index, code, label, windows, limit, usable, source, usable_free=None):
+    def __init__(self, index, code, label, windows, limit, usable, source, usable_free=None, pos=None,
+                 requires=()):
         self.index, self.code, self.label, self.windows = index, code, label, windows
         self.limit, self.usable, self.source = limit, usable, source
         # whether it may be used with its `pay` costs waived (`use ... free`): its condition,
         # and its other costs (tap, the card's own tokens, a sacrifice) can be paid
         self.usable_free = usable_free
+        self.pos = pos  # where the action is written
+        # what `usable` checks, in the order it checks them, as (kind, Condition): ("if", its
+        # condition), then each cost (kind "tap", "pay", "spend", "sacrifice"), each read in a
+        # frame of the action (engine.why)
+        self.requires = requires
 
 
 # the local that marks the frame of an action used for free (`use ... free`): its `pay` costs

@@ -53,6 +53,7 @@ from ..engine.state import GameFault
 from ..engine.values import Rng, seed_for
 from ..names import did_you_mean
 from .narrate import render_observation
+from .why import render as why_lines
 
 
 class Quit(Exception):
@@ -86,6 +87,11 @@ class SeatView:
     @property
     def prompt(self) -> str | None:
         return self._state.prompt
+
+    def why_not(self, move: str):
+        """Why `move` is not possible now for this seat, or that it is (engine.why): the answer
+        tells nothing the seat may not see of where things are."""
+        return self._state.why_not(move, self.seat)
 
     @property
     def players(self) -> int:
@@ -333,8 +339,9 @@ def heuristic(program):
 class HumanAgent:
     """A person at the terminal: sees the seat's observation, picks an option by its number.
 
-    'q' (or the end of the input) raises Quit; anything else that is not a
-    number of an option asks again.
+    'q' (or the end of the input) raises Quit; 'why MOVE' says why a move is not
+    offered (engine.why) and asks again; anything else that is not a number of
+    an option asks again.
     """
 
     name = "human"
@@ -382,7 +389,20 @@ class HumanAgent:
                 raise Quit("quit")
             if text.isdigit() and 1 <= int(text) <= len(actions):
                 return actions[int(text) - 1]
-            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit")
+            word, _, move = text.partition(" ")
+            if word.lower() == "why":
+                self.why(view, move.strip())
+                continue
+            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit (why MOVE: why a move is "
+                     "not offered)")
+
+    def why(self, view: SeatView, move: str) -> None:
+        """Say why `move` is not possible now, naming the condition and where content wrote it."""
+        if not move:
+            self.say("  why what? type why and a move: an option's label, a card, 'use CARD'")
+            return
+        for line in why_lines(view.why_not(move), view.program.sources):
+            self.say(f"  {line}")
 
 
 def _screen_items(lines: list) -> list:

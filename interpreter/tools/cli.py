@@ -19,6 +19,7 @@ from .. import LoadError, __version__, load
 from ..content.folders import exists, find_expansion_root, find_game_root, is_dir, is_file
 from ..content.layers import available_expansions
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
+from ..engine.state import GameFault
 from ..names import did_you_mean
 from . import check
 from . import report
@@ -28,7 +29,8 @@ from .explain import explain, find_card
 from .play import play_at_terminal
 from .ruletest import run_test
 from .shown import printable_stream
-from .trace import replay
+from .trace import TraceError, replay, state_at
+from . import why
 
 
 class _Parser(argparse.ArgumentParser):
@@ -101,7 +103,8 @@ def _add_play_commands(sub) -> None:
     play = sub.add_parser("play", help="play a game at the terminal against bots",
                           description="Play seat 1 (or --seat) at the terminal against bots; every event is "
                                       "told as it happens, showing only what your seat may see. "
-                                      "Type the number of an option; q quits.")
+                                      "Type the number of an option; q quits; why MOVE says why a move "
+                                      "is not offered, naming the condition and its line.")
     game_args(play)
     play.add_argument("--agents", "-a", default="greedy",
                       help="the bots of the other seats, one for all or one per other seat (default greedy)")
@@ -126,6 +129,22 @@ def _add_play_commands(sub) -> None:
     test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
     test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
     test.set_defaults(subparser=test)
+
+    why = sub.add_parser("why", help="say why a move is not possible at a point of a saved trace",
+                         description="Replay a trace up to event EVENT and say whether MOVE is possible at the "
+                                     "decision asked then: if not, the condition that excludes it, its file and "
+                                     "line, and the values it read. MOVE is an option's label (or the start of "
+                                     "it), a candidate's name, 'use CARD', 'CARD: LABEL' or an action's label. "
+                                     "Exit status 0 with the answer, 1 when the trace's game cannot be loaded, "
+                                     "2 on usage errors.")
+    why.add_argument("trace", metavar="TRACE", help="a trace file (JSON lines), from play --save or simulate")
+    why.add_argument("move", metavar="MOVE", help="the move, quoted when it has spaces")
+    why.add_argument("--at", type=int, required=True, metavar="EVENT",
+                     help="the event number (the trace's n): the decision a choice event answers, "
+                          "else the first asked after the event")
+    why.add_argument("--seat", type=int, default=None,
+                     help="ask as this seat (from 1): nothing it may not see is told")
+    why.set_defaults(subparser=why)
 
     exp = sub.add_parser("explain", help="show how the engine reads a card",
                          description="Show a card's attributes and classes, and for each ability the keyword it "
@@ -407,6 +426,33 @@ def cmd_explain(args) -> int:
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card))
+    return 0
+
+
+def cmd_why(args) -> int:
+    if not os.path.isfile(args.trace):
+        return _usage_error(args, f"no such trace file: {args.trace}")
+    try:
+        game, state = state_at(args.trace, args.at)
+    except TraceError as exc:
+        return _usage_error(args, str(exc))
+    except IndexError as exc:
+        return _usage_error(args, f"--at {args.at}: {exc}")
+    except LoadError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except ValueError as exc:  # an expansion, scenario or mod it names is not there
+        print(f"regles why: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    except GameFault as exc:
+        print(f"regles why: the game of the trace fails before event {args.at}: {printable(exc)}", file=sys.stderr)
+        return 1
+    if args.seat is not None and not 1 <= args.seat <= state.n:
+        return _usage_error(args, f"--seat is a seat from 1 to {state.n}, not {args.seat}")
+    print(f"at event {args.at}: {why.asked(state)}")
+    answer = state.why_not(args.move, None if args.seat is None else args.seat - 1)
+    for line in why.render(answer, game.program.sources):
+        print(line)
     return 0
 
 

@@ -11,7 +11,6 @@ condition failed, where, and what the trace of the test was.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..content.pack import test_cards
@@ -21,7 +20,6 @@ from ..compile.context import Ctx
 from ..engine.code import Code
 from ..engine.game import Game, GameState
 from ..engine.state import Frame, GameFault
-from ..language import nodes as N
 
 
 @dataclass
@@ -132,7 +130,7 @@ def run_test(game: Game, test) -> TestResult:
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is {vm.label_of(st, ok)}, "
                             "not true or false")
         elif not ok:
-            why = _why_false(st, program, names, env, str(text), tree.expr)
+            why = _why_false(st, program, names, env, str(text), tree)
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is false" + (f": {why}" if why else ""))
     res.passed = not failures
     res.message = "\n".join(failures)
@@ -140,45 +138,14 @@ def run_test(game: Game, test) -> TestResult:
     return res
 
 
-_OPERATOR_AT_END = re.compile(r"\s*(==|!=|<=|>=|<|>|is\s+not|is|not\s+in|in|and|or)\s*$")
-_LITERALS = (N.Number, N.String, N.Bool, N.NoneLit)
-
-
-def _why_false(st, program, names, env, text: str, root) -> str:
+def _why_false(st, program, names, env, text: str, tree) -> str:
     """The values behind a false `then` ('players[1].pp is 2'), read from its comparisons:
-    through `and`, the first part that is false; '' when the text cannot be cut into parts."""
-    line, start = root.pos.line, root.pos.column
-
-    def cut(node, end: int) -> str | None:
-        if node.pos.line != line or node.pos.column < start:
-            return None  # a text over several lines: its parts are not cut
-        return _OPERATOR_AT_END.sub("", text[node.pos.column - start:end]).strip()
-
-    def value(node):
-        fn = program.compiler.expr(node, Ctx(Code("then", "then"), locals_=names))
-        try:
-            return vm.label_of(st, fn(st, Frame(None, 0, env, None, None)))
-        except GameFault as exc:
-            return f"an error ({exc.message})"
-
-    node, end = root, len(text)
-    while isinstance(node, N.BoolOp) and node.op == "and":  # the first part that is false
-        left_end = node.right.pos.column - start if node.right.pos.line == line else end
-        fn = program.compiler.expr(node.left, Ctx(Code("then", "then"), locals_=names))
-        try:
-            left_true = fn(st, Frame(None, 0, env, None, None)) is True
-        except GameFault:
-            left_true = False
-        node, end = (node.right, end) if left_true else (node.left, left_end)
-    if not isinstance(node, N.Compare):
-        part = cut(node, end)
-        return f"'{part}' is false" if part and node is not root else ""
-    shown = []
-    for side, side_end in ((node.left, node.right.pos.column - start), (node.right, end)):
-        if isinstance(side, _LITERALS):
-            continue
-        words = cut(side, side_end)
-        if words is None:
-            return ""
-        shown.append(f"{words} is {value(side)}")
-    return ", ".join(shown)
+    through `and`, the first part that is false (compile.reasons); '' when there is nothing
+    more to say than that it is false."""
+    because = program.compiler.reasons.why(tree, None, frozenset(names), st, Frame(None, 0, env, None, None))
+    if because is None:
+        return ""
+    said = ", ".join(because.values)
+    if not said and because.text != text.strip():
+        said = f"'{because.text}' is false"
+    return "; ".join(x for x in (said, *because.via) if x)

@@ -279,6 +279,36 @@ def _load_game(header):
     return load(name, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()))
 
 
+def state_at(path, event: int):
+    """(game, state) of the trace in file `path` replayed up to its event number `event`: the
+    state waiting at the decision that event answers, when it is a choice, else at the first
+    decision asked after it (or over, when the game ended there). A TraceError when the file is no trace of the game as it is now; LoadError and
+    ValueError when its game cannot be loaded; IndexError when `event` is not in the trace."""
+    header, recorded = read_trace(path)
+    if not 0 <= event < len(recorded):
+        raise IndexError(f"the trace has {len(recorded)} events (0 to {len(recorded) - 1}), no event {event}"
+                         if recorded else "the trace has no event")
+    game = _load_game(header)
+    check_against(game, header, path)
+    state = game.new_state(header["players"], header["seed"], header["options"], trace=True,
+                           powers={int(k): v for k, v in (header.get("powers") or {}).items()})
+    choices = list(header["choices"])
+    answers = recorded[event].get("type") == "choice"  # the event answers a decision: ask about that one
+
+    def reached():
+        return len(state.trace) > event or (answers and len(state.trace) == event and not state.is_terminal())
+    while not reached() and choices and not state.is_terminal():
+        choice = choices.pop(0)
+        if not 0 <= choice < len(state.legal_actions()):
+            raise TraceError(f"choice {len(header['choices']) - len(choices)} ({choice}) is not an option of "
+                             f"{state.prompt!r}: the trace does not replay", "choices", path, 1)
+        state.apply(choice)
+    if not reached():
+        raise TraceError(f"replayed, the game ends at event {len(state.trace) - 1}, before event {event}",
+                         "events", path, 1)
+    return game, state
+
+
 def _show(ev) -> str:
     return json.dumps(ev, ensure_ascii=False) if ev is not None else "nothing (the trace ends here)"
 

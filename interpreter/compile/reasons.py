@@ -1,0 +1,181 @@
+"""Stage 5, reasons: conditions kept as content wrote them, able to say why they are false.
+
+The compiler keeps, beside the code of each choice, menu option and action, the
+condition that decides whether a candidate or an action is offered, as an
+`engine.specs.Condition`: its text as written (from the content file, or written
+back from its tree when the file cannot give it whole), its place, and `why`,
+which says which part of it is false in a given frame, with the values it read:
+
+- through `and`, the first part that is false;
+- into a game function whose result is false, the part of its body that is, its
+  parameters bound to the arguments of the call;
+- of a comparison, the value of each side that is not a literal
+  ('count(you.hand) is 0').
+
+Each part is compiled from the checked tree on first need, never re-parsed, and
+kept. The same reading serves a rules test's false `then` (tools.ruletest) and the
+answer to "why not?" (engine.why).
+"""
+from __future__ import annotations
+
+from ..diagnostics import lines_of
+from ..engine import machine as vm
+from ..engine.code import Code
+from ..engine.library import iterate
+from ..engine.specs import Among, Because, Condition
+from ..engine.state import Frame, GameFault
+from ..language import nodes as N
+from ..engine.values import Comp
+from ..language.written import written
+from ..names import fold
+from .context import ClassName, Ctx
+
+_LITERALS = (N.Number, N.String, N.Bool, N.NoneLit)
+_NO_BINDINGS: dict = {}  # of a game function's body: its names are its parameters
+MAX_CALLS = 8  # game functions followed one into another at most, to find the false part
+_ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
+
+
+class Reasons:
+    """Makes the `Condition`s and `Among`s of one compiled program."""
+
+    def __init__(self, program, compiler, sources=None):
+        self.program = program
+        self.compiler = compiler
+        self.sources = sources or {}  # path -> text of each content file read (diagnostics.Report.sources)
+        self._lines: dict = {}
+        self._compiled: dict = {}  # (node, its bindings, the locals) -> its compiled function
+
+    # what content wrote ------------------------------------------------------------
+    def text(self, node) -> str:
+        """The text of expression `node` as written: its span in its file when it lies on one
+        line that no escape moves, else written back from its tree."""
+        pos = node.pos
+        if pos.end_column is not None and pos.path in self.sources:
+            lines = self._lines.get(pos.path)
+            if lines is None:
+                lines = self._lines[pos.path] = lines_of(self.sources[pos.path])
+            if 0 < pos.line <= len(lines):
+                line = lines[pos.line - 1]
+                piece = line[pos.column - 1:pos.end_column - 1].strip()
+                # in a quoted YAML string, an escape before the span moves its columns
+                if piece and "\\" not in line[:pos.end_column - 1] and "\t" not in line:
+                    return piece
+        return written(node)
+
+    def condition(self, node, ctx: Ctx) -> Condition:
+        """`node`, a condition compiled in `ctx`, kept with the means to say why it is false."""
+        consts, names = ctx.consts, frozenset(ctx.locals)
+        return Condition(self.text(node), node.pos, lambda st, fr: self.why(node, consts, names, st, fr))
+
+    def among(self, node, ctx: Ctx) -> Among:
+        """Where candidates come from (`node`, compiled in `ctx`): every member, unfiltered."""
+        consts, names = ctx.consts, frozenset(ctx.locals)
+
+        def members(st, fr):
+            return list(iterate(st, self.fn(node, consts, names)(st, fr)))
+        return Among(self.text(node), node.pos, members)
+
+    def checked(self, text: str, pos, test, values) -> Condition:
+        """A condition the compiler checks itself (a cost): `test(st, fr)` whether it holds,
+        `values(st, fr)` what it read."""
+        def why(st, fr):
+            try:
+                if test(st, fr):
+                    return None
+                return Because(text, pos, tuple(values(st, fr)))
+            except _ERRORS as exc:
+                return Because(text, pos, (_failed(exc),))
+        return Condition(text, pos, why)
+
+    # why a condition is false ---------------------------------------------------
+    def fn(self, node, consts, names):
+        key = (id(node), id(consts), names)
+        got = self._compiled.get(key)
+        if got is None:
+            got = self._compiled[key] = (node, consts, self.compiler.expr(node, Ctx(Code("why", "why"), consts, names)))
+        return got[2]
+
+    def why(self, node, consts, names, st, fr, depth: int = 0):
+        """The false part of condition `node` in frame `fr` (a Because), or None when it holds;
+        `consts` (None: none) and `names` are the bindings and locals it is compiled with."""
+        if consts is None:
+            consts = _NO_BINDINGS
+        if isinstance(node, N.Condition):
+            node = node.expr
+        try:
+            if self.fn(node, consts, names)(st, fr):
+                return None
+        except _ERRORS as exc:
+            return Because(self.text(node), node.pos, (_failed(exc),))
+        while isinstance(node, N.BoolOp) and node.op == "and":  # the first part that is false
+            try:
+                left = bool(self.fn(node.left, consts, names)(st, fr))
+            except _ERRORS:
+                left = False
+            node = node.right if left else node.left
+        if isinstance(node, N.Call) and node.func in self.program.defn.functions and depth < MAX_CALLS:
+            inner = self.inside(node, consts, names, st, fr, depth)
+            if inner is not None:
+                return inner
+        values = []
+        if isinstance(node, N.Compare):
+            classed = node.op in ("is", "isnot") and self.class_name(node.right, consts, names) is not None
+            for side in (node.left, node.right):
+                if isinstance(side, _LITERALS) or self.class_name(side, consts, names) is not None:
+                    continue  # written as its value: a literal, or a class named as such
+                said = f"{self.text(side)} is {self.value(side, consts, names, st, fr)}"
+                if classed:
+                    said += self.classes(side, consts, names, st, fr)
+                values.append(said)
+        return Because(self.text(node), node.pos, tuple(values))
+
+    def class_name(self, node, consts, names):
+        """The class `node` names, when it is a class's name (not a local's), else None."""
+        if not isinstance(node, N.Name) or node.name in names:
+            return None
+        bound = consts.get(node.name)
+        if isinstance(bound, ClassName):
+            return bound.key
+        if bound is None and fold(node.name) in self.program.defn.classes:
+            return fold(node.name)
+        return None
+
+    def classes(self, node, consts, names, st, fr) -> str:
+        """' (of Tool, Marked)': the classes and tags of the component `node` gives."""
+        try:
+            c = self.fn(node, consts, names)(st, fr)
+        except _ERRORS:
+            return ""
+        if type(c) is not Comp:
+            return ""
+        known = self.program.defn.classes
+        held = set(self.program.comp_classes[c]) | {fold(t) for t in st.tags.get(c, ())}
+        shown = sorted(known[k][1] if k in known else k for k in held)
+        return f" (of {', '.join(shown)})" if shown else " (of no class)"
+
+    def inside(self, call, consts, names, st, fr, depth):
+        """The false part of the body of the game function `call` calls, its parameters bound
+        to the call's arguments; the call itself is named in the values."""
+        f = self.program.defn.functions[call.func]
+        try:
+            args = [self.fn(a, consts, names)(st, fr) for a in call.args]
+        except _ERRORS:
+            return None
+        env = dict(zip(f.params, args))
+        inner = self.why(f.tree, _NO_BINDINGS, frozenset(f.params), st, Frame(None, 0, env, fr.me, fr.you), depth + 1)
+        if inner is None:
+            return None
+        bound = ", ".join(f"{p} is {vm.label_of(st, v)}" for p, v in env.items())
+        return inner._replace(via=inner.via + (f"in {self.text(call)}" + (f", where {bound}" if bound else ""),))
+
+    def value(self, node, consts, names, st, fr) -> str:
+        try:
+            return vm.label_of(st, self.fn(node, consts, names)(st, fr))
+        except _ERRORS as exc:
+            return _failed(exc)
+
+
+def _failed(exc) -> str:
+    message = exc.message if isinstance(exc, GameFault) else f"{type(exc).__name__}: {exc}"
+    return f"an error ({message})"

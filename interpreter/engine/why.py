@@ -1,0 +1,297 @@
+"""Why not? Which condition excludes a move, and where content wrote it.
+
+`why_not(state, move, seat)` reads a move as a person would type it:
+
+- an option of the decision asked now: its label (or the start of it), 'yes' or 'no',
+  a candidate's title or id;
+- an option of the menu asked now that is not offered: its guard is false for that
+  candidate, or the candidate is not among those the option is offered for;
+- a candidate of the choice asked now that is not offered: the first false part of the
+  choice's `where`, or it is not among the choice's source (and where it is instead);
+- an action of a card: 'use CARD', 'CARD: LABEL' or the action's label; it is not the
+  seat's card or decision, no action is offered now or not in this window, it was used
+  already (`once per`), or its condition or a cost fails.
+
+The answer, a `WhyNot`, says whether the move is legal and, when it is not, the
+condition that excludes it as content wrote it, its place and the values it read.
+It reads what the compiler keeps beside the code (`specs.Condition`, `specs.Among`,
+`ActionSpec.requires`) and changes nothing in the state.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..diagnostics import Position
+from ..names import fold, suggest
+from . import keys
+from . import machine as vm
+from .observe import may_see
+from .state import Frame, GameFault
+from .values import Comp, Seat
+
+_ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
+_USE = re.compile(r"\s*use\s+(.+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class WhyNot:
+    """The answer to "why not?": whether the move is legal now, a sentence for people, and
+    the condition that excludes it (its text as written, where, the values it read)."""
+
+    legal: bool
+    reason: str
+    where: Position | None = None
+    condition: str | None = None
+    values: tuple = ()
+    via: tuple = ()  # the calls of game functions the condition was found in
+    near: tuple = ()  # close names, when the move names nothing known
+
+    def __str__(self) -> str:
+        text = self.reason
+        if self.values:
+            text += ": " + ", ".join(self.values)
+        if self.via:
+            text += "; " + "; ".join(self.via)
+        if self.near:
+            text += "; did you mean " + " or ".join(f"'{n}'" for n in self.near) + "?"
+        return text
+
+
+def why_not(st, move: str, seat: int | None = None) -> WhyNot:
+    """Why `move` is not possible in state `st` for `seat` (from 0; None: the seat deciding
+    now), or that it is."""
+    d = st.pending
+    text = str(move).strip()
+    if d is None:
+        return WhyNot(False, "the game is over: no move is possible")
+    return _Asked(st, d, seat).answer(text)
+
+
+class _Asked:
+    """The decision asked now, and the moves it and the cards in play know of."""
+
+    def __init__(self, st, d, seat):
+        self.st, self.d = st, d
+        self.program = st.program
+        self.who = Seat(seat) if seat is not None else d.player
+        self.masked = seat is not None  # a seat asks: say nothing of what it may not see
+        self.fr = st.frames[-1] if st.frames else None
+        self.names: list = []  # every name met, for 'did you mean'
+
+    def answer(self, text: str) -> WhyNot:
+        key = fold(text)
+        if not key:
+            return WhyNot(False, "no move given")
+        for loose in (False, True):  # an exact name first, then the start of one
+            for look in (self.offered, self.in_menu, self.in_choice, self.action):
+                found = look(key, loose)
+                if found is not None:
+                    # whatever the move, it is not this seat's to make now
+                    return found if self.who == self.d.player else self.not_yours()
+        near = tuple(suggest(text, sorted(set(self.names)), 3))
+        return WhyNot(False, f"no option, card or action '{text}' is known here", self.d.pos, near=near)
+
+    # the decision asked now ------------------------------------------------------------
+    def offered(self, key, loose):
+        labels = self.d.labels_for(self.st)
+        self.names.extend(labels)
+        for i, label in enumerate(labels):
+            if _names(label, key, loose) or self._names_value(i, key, loose):
+                if self.who != self.d.player:
+                    return self.not_yours()
+                return WhyNot(True, f"'{label}' is offered now: option {i + 1} of '{self.d.prompt}'", self.d.pos)
+        return None
+
+    def _names_value(self, i, key, loose) -> bool:
+        """Whether option `i` is for a component named `key` (its title or id)."""
+        value = getattr(self.d.entries[i], "value", None)
+        return type(value) is Comp and _names(self.program.comp_card[value].id, key, loose)
+
+    def not_yours(self) -> WhyNot:
+        return WhyNot(False, f"it is {self.program.player_name(int(self.d.player))}'s decision now "
+                             f"('{self.d.prompt}'), not {self.program.player_name(int(self.who))}'s", self.d.pos)
+
+    def in_menu(self, key, loose):
+        """An option of the menu asked now, not offered: its guard, or its source."""
+        spec = self.d.spec if self.d.kind == "menu" else None
+        if spec is None or self.fr is None:
+            return None
+        for o in spec.options:
+            if o.window is not None or o.start is None:
+                continue  # the actions of cards: see `action`
+            if o.var is None:
+                label = self.label(o, None, False)
+                if _names(label, key, loose):
+                    return self.excluded(f"'{label}'", o.guard, self.fr)
+                continue
+            found = self.among(o.among, o.var, key, loose, lambda x, o=o: self.label(o, x, True))
+            if found is not None:
+                x, fr = found
+                if x is _ELSEWHERE:
+                    return fr
+                return self.excluded(f"'{self.label(o, x, True)}'", o.guard, fr)
+        return None
+
+    def in_choice(self, key, loose):
+        """A candidate of the choice asked now, not offered: its `where`, or its source."""
+        if self.d.kind != "choose" or self.fr is None:
+            return None
+        spec = self.fr.code.choices.get(self.fr.pc - 1)
+        if spec is None or spec.among is None:
+            return None
+        found = self.among(spec.among, spec.var, key, loose, lambda x: vm.label_of(self.st, x))
+        if found is None:
+            return None
+        x, fr = found
+        if x is _ELSEWHERE:
+            return fr
+        return self.excluded(f"'{vm.label_of(self.st, x)}'", spec.where, fr)
+
+    def among(self, among, var, key, loose, label):
+        """The candidate named `key` among the members of `among` (with the frame it is
+        read in), or (_ELSEWHERE, answer) when the move names something not among them."""
+        try:
+            members = among.members(self.st, self.fr)
+        except _ERRORS:
+            members = []
+        for x in members:
+            shown = label(x)
+            self.names.append(shown)
+            if _names(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
+                return x, self.frame_with(var, x)
+        for x in self.everything():
+            shown = label(x)
+            if _names(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
+                it = vm.label_of(self.st, x)
+                it = "it" if it == shown else it
+                return _ELSEWHERE, WhyNot(False, f"'{shown}' is not offered: {it} is not in {among.text}"
+                                                 f"{self.where_is(x)}", among.pos, among.text)
+        return None
+
+    def everything(self):
+        """What a candidate may be, besides the members of a source: components and players."""
+        yield from self.program.comps
+        yield from self.program.seats[self.st.n]
+
+    def excluded(self, what: str, cond, fr) -> WhyNot:
+        """`what` is not offered because `cond` is false in `fr`."""
+        because = cond.why(self.st, fr) if cond is not None else None
+        if because is None:  # it holds now: the option is offered (to another seat, or not asked)
+            if self.who != self.d.player:
+                return self.not_yours()
+            return WhyNot(True, f"{what} is possible now", self.d.pos)
+        return WhyNot(False, f"{what} is not offered: {because.text} is false", because.pos, because.text,
+                      because.values, because.via)
+
+    # actions of cards --------------------------------------------------------------------
+    def action(self, key, loose):
+        """An action of a card, named 'use CARD', 'CARD: LABEL' or by its label."""
+        m = _USE.fullmatch(key.replace("_", " "))
+        card_key, label_key = (fold(m.group(1)), None) if m else (None, None)
+        if card_key is None and ":" in key:
+            head, _, tail = key.partition(":")
+            card_key, label_key = head.strip("_"), tail.strip("_")
+        found = []
+        for c in self.program.comps:
+            actions = self.program.comp_actions[c]
+            if not actions:
+                continue
+            card = self.program.comp_card[c]
+            for a in actions:
+                label = a.label(self.st, c)
+                self.names.append(label)
+                if card_key is not None:
+                    named = _names(card.title, card_key, loose) or _names(card.id, card_key, loose)
+                    if named and label_key is not None:
+                        short = label.split(": ", 1)[1] if label.startswith(card.title + ": ") else label
+                        named = _names(label, label_key, loose) or _names(short, label_key, loose)
+                else:
+                    named = _names(label, key, loose)
+                if named:
+                    found.append(self.judge(c, a, label))
+        if not found:
+            return self.no_action(card_key, loose) if card_key is not None and label_key is None else None
+        return max(found, key=lambda r: r[0])[1]  # the copy that comes closest to being usable
+
+    def no_action(self, card_key, loose):
+        """'use CARD' of a card that has no action."""
+        for card in self.program.defn.cards:
+            if _names(card.title, card_key, loose) or _names(card.id, card_key, loose):
+                return WhyNot(False, f"{card.title} has no action to use", card.pos)
+        return None
+
+    def judge(self, c, a, label) -> tuple:
+        """(how many checks it passes, the answer) for action `a` of component `c`."""
+        st, who, d = self.st, self.who, self.d
+        title = self.program.comp_card[c].title
+        what = f"'{label}'"
+        if c not in vm.in_play(st, who):
+            return 0, WhyNot(False, f"{what} is not possible: {title} is not in play under "
+                                    f"{self.program.player_name(int(who))}'s control{self.where_is(c)}", a.pos)
+        if d.player != who:
+            return 1, self.not_yours()
+        spec = d.spec if d.kind == "menu" else None
+        windows = [o.window for o in spec.options if o.window is not None or o.start is None] if spec else []
+        if not windows:
+            return 2, WhyNot(False, f"{what} is not possible: no action of a card is offered now, while "
+                                    f"'{d.prompt}' is asked", d.pos)
+        if a.windows and not any(w is None or w in a.windows for w in windows):
+            during = ", ".join(sorted(a.windows))
+            return 3, WhyNot(False, f"{what} is not possible now: it is used during {during}, and this "
+                                    f"decision offers actions during {', '.join(w for w in windows if w)}",
+                             a.pos, f"during {during}")
+        if vm.spent(st, c, a):
+            return 4, WhyNot(False, f"{what} is not possible: it was used already, once per {a.limit}", a.pos,
+                             f"once per {a.limit}")
+        fr = Frame(a.code, 0, {"cause": who}, c, who)
+        for n, (kind, cond) in enumerate(a.requires):
+            because = cond.why(st, fr)
+            if because is None:
+                continue
+            if kind == "if":
+                reason = f"{what} is not possible: its condition {because.text} is false"
+            else:
+                reason = f"{what} is not possible: its cost '{because.text}' cannot be paid"
+            return 5 + n, WhyNot(False, reason, because.pos, because.text, because.values, because.via)
+        return 5 + len(a.requires), WhyNot(True, f"{what} of {title} is possible now", a.pos)
+
+    # helpers -----------------------------------------------------------------------------
+    def label(self, o, x, bound: bool) -> str:
+        """The label of menu option `o`, for candidate `x` when `bound`."""
+        fr = self.frame_with(o.var, x) if bound else self.fr
+        try:
+            return o.label(self.st, fr)
+        except _ERRORS:
+            return ""
+
+    def frame_with(self, var, x) -> Frame:
+        """A copy of the asking frame with `var` bound to `x` (the asking frame is not changed)."""
+        fr = self.fr.copy()
+        fr.env[var] = x
+        return fr
+
+    def where_is(self, c) -> str:
+        """' (it is in player 2's hand)', when the seat asking may see that zone."""
+        st = self.st
+        if type(c) is not Comp or st.where[c] is None:
+            return ""
+        key = str(st.where[c])
+        holder = self.program.zone_holder(key)
+        if self.masked and not may_see(st, self.program.zone_def(key).visibility, holder, int(self.who)):
+            return ""
+        name = keys.name_of(key)
+        return f" (it is in {name}" + (f" of {vm.label_of(st, holder)})" if holder is not None else ")")
+
+
+_ELSEWHERE = object()
+
+
+def _names(label: str, key: str, loose: bool) -> bool:
+    """Whether `label` is the name `key` (folded), or with `loose` starts with it as whole words."""
+    if not label:
+        return False
+    have = fold(label)
+    if have == key:
+        return True
+    return loose and have.startswith(key) and not have[len(key)].isalnum()

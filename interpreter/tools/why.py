@@ -1,0 +1,36 @@
+"""Why not? The answer of `state.why_not` (engine.why) as a person reads it.
+
+`regles why TRACE --at EVENT MOVE` asks it of a state replayed from a trace, and
+`why MOVE` at a prompt of `regles play` asks it of the game being played:
+
+    'Rest' is not offered: you.coins < 5 is false: you.coins is 5
+      tests/fixtures/workshop/game.yaml:54:28
+                    option "Rest" if you.coins < 5:
+                                     ^~~~~~~~~~~~~
+
+The content line is read from the text of the files the game was loaded from;
+everything content wrote is escaped before it is printed.
+"""
+from __future__ import annotations
+
+from ..diagnostics import excerpt, printable
+
+
+def render(answer, sources: dict) -> list[str]:
+    """The lines telling `answer` (an engine.why.WhyNot); `sources`: path -> text of the
+    game's content files (the report of its loading)."""
+    lines = [printable(str(answer))]
+    where = answer.where
+    if where is not None and not answer.legal:
+        lines.append(f"  {printable(where)}")
+        lines += excerpt(sources.get(where.path), where, "      ")
+    return lines
+
+
+def asked(state) -> str:
+    """'player 1 is asked 'Your turn' (game.yaml:50)': the decision a state waits for."""
+    d = state.pending
+    if d is None:
+        return "the game is over"
+    at = f" ({d.pos.path}:{d.pos.line})" if d.pos is not None else ""
+    return printable(f"{state.program.player_name(int(d.player))} is asked '{d.prompt}'{at}")
