@@ -531,10 +531,11 @@ def test_content_file_names_its_schema(path):
 # The site builds --------------------------------------------------------------------------
 
 def test_mkdocs_builds_strict(tmp_path):
-    if importlib.util.find_spec("mkdocs") is None:
-        pytest.skip("mkdocs is not installed (it comes with the test extras: pip install '.[test]')")
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+        pytest.skip("mkdocs or its theme is not installed (they come with the test extras: pip install '.[test]')")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
                              "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     assert (tmp_path / "site" / "language" / "index.html").is_file()
+    assert (tmp_path / "site" / "search" / "search_index.json").is_file()  # the search plugin ran
