@@ -7,6 +7,7 @@ and returns one Report with every error of every file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from .. import read_and_check
 from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
@@ -85,12 +86,14 @@ def default_content(start: Path | None) -> tuple[Path, str]:
     return shipped, f"the shipped games in {shipped}"
 
 
-def check_paths(paths: list[str]) -> Report:
+def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
+    """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
+    checked (the definitions of a pack whose game file does not read are None)."""
     with few_collections():
-        return _check_paths(paths)
+        return _check_paths(paths, checked or (lambda defn, found: None))
 
 
-def _check_paths(paths: list[str]) -> Report:
+def _check_paths(paths: list[str], checked: Callable) -> Report:
     report = Report()
     packs: dict[Path, list[Path]] = {}
     expansions: dict[Path, list[Path]] = {}  # expansion folders to check with their game, by game folder
@@ -145,7 +148,7 @@ def _check_paths(paths: list[str]) -> Report:
         else:
             orphans.append((f, len(report.errors) - before))
     for root, extra in packs.items():
-        read_and_check(root, report, extra)
+        checked(*read_and_check(root, report, extra))
     groups = []
     for root, folders in expansions.items():
         # the expansions of one game together, over it: what they do to each other is checked too;
@@ -163,7 +166,7 @@ def _check_paths(paths: list[str]) -> Report:
             f = expansion_file(folders[0])
             report.error(Position(display_path(f) if f else str(folders[0])), str(exc))
             continue
-        read_and_check(root, report, packs.get(root, []), layers)
+        checked(*read_and_check(root, report, packs.get(root, []), layers))
     report.diagnostics = list(dict.fromkeys(report.diagnostics))  # said once, though checked twice
     for f, found in orphans:
         before = len(report.errors)

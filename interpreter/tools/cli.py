@@ -25,6 +25,7 @@ from . import report
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
+from .lsp import server as lsp_server
 from .play import play_at_terminal
 from .ruletest import run_test
 from .shown import printable_stream
@@ -50,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.set_defaults(subparser=check)
     _add_play_commands(sub)
+    lsp = sub.add_parser("lsp", help="run the language server editors talk to (needs regles[lsp])",
+                         description="A language server for content files: check-as-you-type diagnostics, "
+                                     "completion, hover and go to definition. It speaks over the standard input "
+                                     "and output, or over TCP with --tcp. Needs pygls: pip install 'regles[lsp]'.")
+    lsp.add_argument("--tcp", type=int, metavar="PORT", default=None, help="listen on this TCP port instead of stdio")
+    lsp.add_argument("--host", default="127.0.0.1", help="the address --tcp listens on (default 127.0.0.1)")
+    lsp.set_defaults(subparser=lsp)
     return parser
 
 
@@ -398,6 +406,16 @@ def cmd_explain(args) -> int:
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card))
+    return 0
+
+
+def cmd_lsp(args) -> int:
+    if args.tcp is not None and not 0 < args.tcp < 65536:
+        return _usage_error(args, f"--tcp takes a port from 1 to 65535, not {args.tcp}")
+    try:
+        lsp_server.serve(args.tcp, args.host)
+    except lsp_server.MissingServer as exc:
+        return _usage_error(args, str(exc))
     return 0
 
 
