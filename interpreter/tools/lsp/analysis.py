@@ -59,9 +59,14 @@ def analyse(path: str, texts: dict) -> Analysis:
     out = Analysis()
     if not is_file(Path(path)):  # a document never saved: no pack holds it yet
         return out
-    with edited_texts(texts):
-        report = check_paths([_shown(path)], lambda defn, found: out.packs.append((defn, found))
-                             if defn is not None else None)
+    try:
+        with edited_texts(texts):
+            report = check_paths([_shown(path)], lambda defn, found: out.packs.append((defn, found))
+                                 if defn is not None else None)
+    except RecursionError:  # as `regles check` says it
+        out.packs = []
+        out.problems[path] = [Problem(0, 0, 0, 1, "error", "the content nests too deeply to be read")]
+        return out
     out.sources = {os.path.abspath(p): t for p, t in report.sources.items()}
     for d in report.sorted():
         where = os.path.abspath(d.position.path)

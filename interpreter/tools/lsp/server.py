@@ -114,8 +114,11 @@ def build_server():
         path = path_of(uri)
         if path is None:
             return
-        doc = server.workspace.get_text_document(uri)
-        if not is_content(path, doc.source):
+        try:
+            text = server.workspace.get_text_document(uri).source  # read from disk once closed
+        except (OSError, UnicodeDecodeError):
+            text = ""  # the check says what is wrong with the file
+        if not is_content(path, text):
             return
         session.changes[path] = change = session.changes.get(path, 0) + 1
         if wait:
@@ -127,6 +130,10 @@ def build_server():
         session.pending[path] = future
         try:
             analysis = await future
+        except Exception as exc:  # a fault of regles itself: said in the editor's log, the server goes on
+            server.window_log_message(T.LogMessageParams(
+                T.MessageType.Error, f"regles: internal error while checking {path}: {type(exc).__name__}: {exc}"))
+            return
         finally:
             if session.pending.get(path) is future:
                 del session.pending[path]
@@ -161,9 +168,11 @@ def build_server():
         await check(params.text_document.uri, 0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls, params: T.DidCloseTextDocumentParams):
+    async def did_close(ls, params: T.DidCloseTextDocumentParams):
         path = path_of(params.text_document.uri)
         session.analyses.pop(path, None)
+        # its unsaved changes may have been dropped: its problems are those of the file on disk
+        await check(params.text_document.uri, 0)
 
     def item(i: Item, lines, line: int, start: int, end: int) -> T.CompletionItem:
         edit = T.TextEdit(T.Range(to_client(lines, line, start), to_client(lines, line, end)), i.insert or i.label)
