@@ -9,9 +9,7 @@ are published to every file of its pack that has some, or had some.
 """
 from __future__ import annotations
 
-import asyncio
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 from ... import __version__
 from ...diagnostics import lines_of
@@ -33,12 +31,12 @@ class Session:
     """What the server knows between requests: the last check of each document, the checks
     under way, and the problems last published to each file."""
 
-    def __init__(self):
+    def __init__(self, worker):
         self.analyses: dict[str, Analysis] = {}  # document path -> its last check that read a pack
-        self.pending: dict[str, asyncio.Future] = {}  # document path -> its check under way
+        self.pending: dict = {}  # document path -> its check under way
         self.changes: dict[str, int] = {}  # document path -> how many changes it has had
         self.published: dict[str, list[Problem]] = {}  # file path -> the problems it shows
-        self.worker = ThreadPoolExecutor(max_workers=1)  # one check at a time: checks share the collector's settings
+        self.worker = worker
 
     def defn_of(self, path: str):
         """The definitions and findings of the pack of document `path`, as last checked."""
@@ -51,6 +49,8 @@ class Session:
 
 def build_server():
     """The language server, its features registered; MissingServer without pygls."""
+    import asyncio  # here, as pygls: every other command of regles starts faster without them
+    from concurrent.futures import ThreadPoolExecutor
     try:
         from lsprotocol import types as T
         from pygls import uris
@@ -59,7 +59,7 @@ def build_server():
         raise MissingServer(f"the language server needs pygls: {INSTALL}") from None
 
     server = LanguageServer("regles", __version__)
-    session = Session()
+    session = Session(ThreadPoolExecutor(max_workers=1))  # one check at a time: checks share the collector's settings
     severities = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
     kinds = {"keyword": T.CompletionItemKind.Keyword, "class": T.CompletionItemKind.EnumMember,
              "zone": T.CompletionItemKind.Variable, "counter": T.CompletionItemKind.Variable,
