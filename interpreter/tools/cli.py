@@ -416,6 +416,8 @@ def cmd_lsp(args) -> int:
         lsp_server.serve(args.tcp, args.host)
     except lsp_server.MissingServer as exc:
         return _usage_error(args, str(exc))
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        return _usage_error(args, f"cannot listen on {args.host}:{args.tcp}: {exc.strerror or exc}")
     return 0
 
 

@@ -223,3 +223,16 @@ def test_without_pygls_the_command_says_how_to_install_it(monkeypatch, capsys):
     assert cli.main(["lsp"]) == 2
     err = capsys.readouterr().err
     assert "regles lsp: error:" in err and "pip install 'regles[lsp]'" in err
+
+
+def test_a_port_already_taken_is_said_in_one_line(capsys):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["lsp", "--tcp", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"regles lsp: error: cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+    assert cli.main(["lsp", "--tcp", "70000"]) == 2
+    assert "--tcp takes a port from 1 to 65535, not 70000" in capsys.readouterr().err

@@ -95,9 +95,7 @@ def build_server():
         return server.workspace.position_codec.position_to_client_units(lines, T.Position(line, column))
 
     def publish(analysis: Analysis, path: str) -> None:
-        files = set(analysis.sources) | {path}
-        files |= {p for p, shown in session.published.items() if shown and p in analysis.sources}
-        for f in sorted(files):
+        for f in sorted(set(analysis.sources) | {path}):  # every file of the pack, and the document
             problems = analysis.problems.get(f, [])
             if session.published.get(f, []) == problems and f != path:
                 continue
