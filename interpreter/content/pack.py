@@ -19,7 +19,7 @@ from .declarations import as_int, as_list, as_str, mean, plain_options
 from .layers import Layer, Merge, texts_of
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import fold
-from .source import PDict, PList, SourceFile, load_file
+from .source import PDict, PList, SourceFile, edited_text, load_file
 from .folders import display_path, exists, is_dir, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
 
@@ -113,6 +113,10 @@ class PackLoader:
         return src
 
     def _remember_text(self, shown: str) -> None:
+        edited = edited_text(shown)
+        if edited is not None:
+            self.report.sources[shown] = edited
+            return
         try:
             with open(shown, "rb") as fh:
                 self.report.sources[shown] = fh.read(1 << 20).decode("utf-8", "replace")

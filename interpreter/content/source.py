@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import yaml
 
@@ -474,9 +476,33 @@ def _yaml_hint(problem: str) -> str | None:
     return None
 
 
+# Texts read in place of files, by absolute path: what an editor holds but has not saved.
+_EDITED: ContextVar[dict] = ContextVar("edited", default={})
+
+
+@contextmanager
+def edited_texts(texts: dict):
+    """Within this block, the files named in `texts` (path -> text) are read as these texts,
+    not as they are on disk: an editor checks the documents it holds unsaved. Only the
+    reading changes; which files a pack has is still found on disk."""
+    token = _EDITED.set({os.path.abspath(p): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _EDITED.reset(token)
+
+
+def edited_text(path: str) -> str | None:
+    """The text read in place of file `path` (see `edited_texts`), or None: read the disk."""
+    edited = _EDITED.get()
+    return edited.get(os.path.abspath(path)) if edited else None
+
+
 def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[ContentError]]:
     """Read and load one file. Raises ContentError if it cannot be loaded at all;
     returns the file and the non-fatal errors (duplicate keys) otherwise."""
+    if raw is None and (text := edited_text(path)) is not None:
+        raw = text.encode("utf-8", "surrogatepass")
     if raw is None:
         try:
             with open(path, "rb") as fh:

@@ -7,6 +7,7 @@ and returns one Report with every error of every file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from .. import read_and_check
 from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
@@ -93,12 +94,14 @@ def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -
             read_and_check(root, report, list(extra) + test_cards(test, defn.id), layers)
 
 
-def check_paths(paths: list[str]) -> Report:
+def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
+    """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
+    checked (the definitions of a pack whose game file does not read are None)."""
     with few_collections():
-        return _check_paths(paths)
+        return _check_paths(paths, checked or (lambda defn, found: None))
 
 
-def _check_paths(paths: list[str]) -> Report:
+def _check_paths(paths: list[str], checked: Callable) -> Report:
     report = Report()
     packs: dict[Path, list[Path]] = {}
     expansions: dict[Path, list[Path]] = {}  # expansion folders to check with their game, by game folder
@@ -153,7 +156,9 @@ def _check_paths(paths: list[str]) -> Report:
         else:
             orphans.append((f, len(report.errors) - before))
     for root, extra in packs.items():
-        _with_test_cards(root, report, extra, read_and_check(root, report, extra)[0])
+        defn, found = read_and_check(root, report, extra)
+        checked(defn, found)
+        _with_test_cards(root, report, extra, defn)
     groups = []
     for root, folders in expansions.items():
         # the expansions of one game together, over it: what they do to each other is checked too;
@@ -172,7 +177,9 @@ def _check_paths(paths: list[str]) -> Report:
             report.error(Position(display_path(f) if f else str(folders[0])), str(exc))
             continue
         extra = packs.get(root, [])
-        _with_test_cards(root, report, extra, read_and_check(root, report, extra, layers)[0], layers)
+        defn, found = read_and_check(root, report, extra, layers)
+        checked(defn, found)
+        _with_test_cards(root, report, extra, defn, layers)
     report.diagnostics = list(dict.fromkeys(report.diagnostics))  # said once, though checked twice
     for f, found in orphans:
         before = len(report.errors)

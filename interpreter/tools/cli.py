@@ -26,6 +26,7 @@ from . import report
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
+from .lsp import server as lsp_server
 from .play import play_at_terminal
 from .ruletest import run_test
 from .shown import printable_stream
@@ -52,6 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check.set_defaults(subparser=check)
     _add_play_commands(sub)
+    lsp = sub.add_parser("lsp", help="run the language server editors talk to (needs regles[lsp])",
+                         description="A language server for content files: check-as-you-type diagnostics, "
+                                     "completion, hover and go to definition. It speaks over the standard input "
+                                     "and output, or over TCP with --tcp. Needs pygls: pip install 'regles[lsp]'.")
+    lsp.add_argument("--tcp", type=int, metavar="PORT", default=None, help="listen on this TCP port instead of stdio")
+    lsp.add_argument("--host", default="127.0.0.1", help="the address --tcp listens on (default 127.0.0.1)")
+    lsp.set_defaults(subparser=lsp)
     return parser
 
 
@@ -453,6 +461,18 @@ def cmd_why(args) -> int:
     answer = state.why_not(args.move, None if args.seat is None else args.seat - 1)
     for line in why.render(answer, game.program.sources):
         print(line)
+    return 0
+
+
+def cmd_lsp(args) -> int:
+    if args.tcp is not None and not 0 < args.tcp < 65536:
+        return _usage_error(args, f"--tcp takes a port from 1 to 65535, not {args.tcp}")
+    try:
+        lsp_server.serve(args.tcp, args.host)
+    except lsp_server.MissingServer as exc:
+        return _usage_error(args, str(exc))
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        return _usage_error(args, f"cannot listen on {args.host}:{args.tcp}: {exc.strerror or exc}")
     return 0
 
 

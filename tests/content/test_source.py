@@ -160,3 +160,32 @@ def test_a_value_that_does_not_read_is_shown_shortened(monkeypatch):
 def test_the_largest_number_of_a_file_is_the_largest_a_game_keeps():
     from interpreter.engine.limits import MAX_NUMBER
     assert source.MAX_NUMBER == MAX_NUMBER
+
+
+def test_edited_texts_are_checked_in_place_of_the_files_on_disk(tmp_path):
+    import shutil
+    from interpreter.tools.check import check_paths
+    from tests.gamekit import FIXTURES
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    cards = game / "cards" / "market.yaml"
+    on_disk = cards.read_text(encoding="utf-8")
+    edited = on_disk.replace('"Income 1"', '"Incom 1"')
+    assert check_paths([str(cards)]).ok
+    with source.edited_texts({str(cards): edited}):
+        report = check_paths([str(cards)])
+    (d,) = report.errors
+    assert "unknown keyword 'Incom 1'" in d.message and d.position.line == 14
+    assert report.sources[d.position.path] == edited  # what the editor holds is what is shown
+    assert cards.read_text(encoding="utf-8") == on_disk and check_paths([str(cards)]).ok  # only within the block
+
+
+def test_an_edited_text_that_does_not_read_is_reported_from_the_edited_text(tmp_path):
+    path = tmp_path / "cards.yaml"
+    path.write_text("kind: cards\n", encoding="utf-8")
+    with source.edited_texts({str(path): "kind: cards\ncards:\n\t- x\n"}):
+        with pytest.raises(ContentError) as exc:
+            source.load_file(str(path))
+    assert "tab character" in exc.value.message and exc.value.position.line == 3
+    src, _ = source.load_file(str(path))
+    assert src.text == "kind: cards\n"

@@ -1,0 +1,223 @@
+"""The protocol: the language server wired with pygls, over stdio or TCP.
+
+pygls is imported only when the server is made (`build_server`), so that the
+rest of regles, and its core install, never need it; `MissingServer` says it
+is absent. A document is checked when it is opened or saved at once, and a
+short while after the last change while it is typed (one check at a time, in
+a thread of its own, so that completion and hover still answer); its problems
+are published to every file of its pack that has some, or had some.
+"""
+from __future__ import annotations
+
+import os
+
+from ... import __version__
+from ...diagnostics import lines_of
+from .analysis import Analysis, Problem, analyse, is_content
+from .completion import Item, complete
+from .definition import definition
+from .hover import hover
+from .place import place_at
+
+DELAY = 0.3  # seconds of quiet after a change before the document is checked
+INSTALL = "pip install 'regles[lsp]'"
+
+
+class MissingServer(Exception):
+    """pygls is not installed."""
+
+
+class Session:
+    """What the server knows between requests: the last check of each document, the checks
+    under way, and the problems last published to each file."""
+
+    def __init__(self, worker):
+        self.analyses: dict[str, Analysis] = {}  # document path -> its last check that read a pack
+        self.pending: dict = {}  # document path -> its check under way
+        self.changes: dict[str, int] = {}  # document path -> how many changes it has had
+        self.published: dict[str, list[Problem]] = {}  # file path -> the problems it shows
+        self.worker = worker
+
+    def defn_of(self, path: str):
+        """The definitions and findings of the pack of document `path`, as last checked."""
+        analysis = self.analyses.get(path)
+        if analysis is None or not analysis.packs:
+            return None, None, {}
+        defn, found = analysis.packs[-1]  # with expansions laid over, when the file belongs to one
+        return defn, found, analysis.sources
+
+
+def build_server():
+    """The language server, its features registered; MissingServer without pygls."""
+    import asyncio  # here, as pygls: every other command of regles starts faster without them
+    from concurrent.futures import ThreadPoolExecutor
+    try:
+        from lsprotocol import types as T
+        from pygls import uris
+        from pygls.lsp.server import LanguageServer
+    except ImportError:
+        raise MissingServer(f"the language server needs pygls: {INSTALL}") from None
+
+    server = LanguageServer("regles", __version__)
+    session = Session(ThreadPoolExecutor(max_workers=1))  # one check at a time: checks share the collector's settings
+    severities = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
+    kinds = {"keyword": T.CompletionItemKind.Keyword, "class": T.CompletionItemKind.EnumMember,
+             "zone": T.CompletionItemKind.Variable, "counter": T.CompletionItemKind.Variable,
+             "event": T.CompletionItemKind.Event, "window": T.CompletionItemKind.Constant,
+             "value": T.CompletionItemKind.Value, "card": T.CompletionItemKind.Reference,
+             "procedure": T.CompletionItemKind.Function, "function": T.CompletionItemKind.Function,
+             "builtin": T.CompletionItemKind.Function, "property": T.CompletionItemKind.Property,
+             "attribute": T.CompletionItemKind.Field, "name": T.CompletionItemKind.Constant,
+             "word": T.CompletionItemKind.Keyword, "key": T.CompletionItemKind.Property,
+             "option": T.CompletionItemKind.Constant}
+
+    def path_of(uri: str) -> str | None:
+        path = uris.to_fs_path(uri)
+        return os.path.abspath(path) if path else None
+
+    def open_texts() -> dict:
+        texts = {}
+        for uri, doc in list(server.workspace.text_documents.items()):
+            path = path_of(uri)
+            if path:
+                texts[path] = doc.source
+        return texts
+
+    def lines_and_position(params):
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        lines = lines_of(doc.source)
+        at = server.workspace.position_codec.position_from_client_units(lines, params.position)
+        return doc, lines, at.line, at.character
+
+    def to_client(lines: list[str], line: int, column: int):
+        if line >= len(lines):  # past the text the position was counted in: as it is
+            return T.Position(line, column)
+        return server.workspace.position_codec.position_to_client_units(lines, T.Position(line, column))
+
+    def publish(analysis: Analysis, path: str) -> None:
+        for f in sorted(set(analysis.sources) | {path}):  # every file of the pack, and the document
+            problems = analysis.problems.get(f, [])
+            if session.published.get(f, []) == problems and f != path:
+                continue
+            session.published[f] = problems
+            lines = lines_of(analysis.sources.get(f, ""))
+            diagnostics = [T.Diagnostic(
+                range=T.Range(to_client(lines, p.line, p.column), to_client(lines, p.end_line, p.end_column)),
+                message=p.message, severity=severities.get(p.severity, T.DiagnosticSeverity.Error),
+                code=p.code, source="regles") for p in problems]
+            server.text_document_publish_diagnostics(
+                T.PublishDiagnosticsParams(uri=uris.from_fs_path(f), diagnostics=diagnostics))
+
+    async def check(uri: str, wait: float) -> None:
+        path = path_of(uri)
+        if path is None:
+            return
+        try:
+            text = server.workspace.get_text_document(uri).source  # read from disk once closed
+        except (OSError, UnicodeDecodeError):
+            text = ""  # the check says what is wrong with the file
+        if not is_content(path, text):
+            return
+        session.changes[path] = change = session.changes.get(path, 0) + 1
+        if wait:
+            await asyncio.sleep(wait)
+            if session.changes.get(path) != change:
+                return  # changed again since: that change checks it
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(session.worker, analyse, path, open_texts())
+        session.pending[path] = future
+        try:
+            analysis = await future
+        except Exception as exc:  # a fault of regles itself: said in the editor's log, the server goes on
+            server.window_log_message(T.LogMessageParams(
+                T.MessageType.Error, f"regles: internal error while checking {path}: {type(exc).__name__}: {exc}"))
+            return
+        finally:
+            if session.pending.get(path) is future:
+                del session.pending[path]
+        if session.changes.get(path) != change and wait:
+            return  # outdated before it ended
+        if analysis.packs or path not in session.analyses:
+            session.analyses[path] = analysis
+        else:  # the file does not read now: completion keeps the last pack that did
+            session.analyses[path] = Analysis(analysis.problems, analysis.sources, session.analyses[path].packs)
+        publish(analysis, path)
+
+    async def ready(uri: str):
+        """The pack of a document, once its first check has ended."""
+        path = path_of(uri)
+        if path in session.pending and path not in session.analyses:
+            try:
+                await session.pending[path]
+            except Exception:  # the check's own failure is reported where it is awaited
+                pass
+        return path, *session.defn_of(path)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls, params: T.DidOpenTextDocumentParams):
+        await check(params.text_document.uri, 0)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls, params: T.DidChangeTextDocumentParams):
+        await check(params.text_document.uri, DELAY)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls, params: T.DidSaveTextDocumentParams):
+        await check(params.text_document.uri, 0)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls, params: T.DidCloseTextDocumentParams):
+        path = path_of(params.text_document.uri)
+        session.analyses.pop(path, None)
+        # its unsaved changes may have been dropped: its problems are those of the file on disk
+        await check(params.text_document.uri, 0)
+
+    def item(i: Item, lines, line: int, start: int, end: int) -> T.CompletionItem:
+        edit = T.TextEdit(T.Range(to_client(lines, line, start), to_client(lines, line, end)), i.insert or i.label)
+        return T.CompletionItem(
+            label=i.label, kind=kinds.get(i.kind), detail=i.detail or None,
+            documentation=T.MarkupContent(T.MarkupKind.PlainText, i.doc) if i.doc else None,
+            text_edit=edit, filter_text=i.label,
+            insert_text_format=T.InsertTextFormat.Snippet if i.snippet else T.InsertTextFormat.PlainText)
+
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION,
+                    T.CompletionOptions(trigger_characters=[".", " ", "\"", "(", ":", ","]))
+    async def completion(ls, params: T.CompletionParams):
+        path, defn, _, _ = await ready(params.text_document.uri)
+        doc, lines, line, column = lines_and_position(params)
+        place = place_at(doc.source, lines, line, column)
+        items = complete(place, defn)
+        return T.CompletionList(is_incomplete=False,
+                                items=[item(i, lines, line, place.start, column) for i in items])
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls, params: T.HoverParams):
+        path, defn, found, sources = await ready(params.text_document.uri)
+        doc, lines, line, column = lines_and_position(params)
+        h = hover(defn, found, sources, path, lines, line, column)
+        if h is None:
+            return None
+        return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, h.text),
+                       range=T.Range(to_client(lines, h.line, h.start), to_client(lines, h.line, h.end)))
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(ls, params: T.DefinitionParams):
+        path, defn, found, sources = await ready(params.text_document.uri)
+        doc, lines, line, column = lines_and_position(params)
+        target = definition(defn, found, path, lines, line, column)
+        if target is None:
+            return None
+        where, at_line, at_column = target
+        start = to_client(lines_of(sources.get(where, "")) if where != path else lines, at_line, at_column)
+        return T.Location(uri=uris.from_fs_path(where), range=T.Range(start, start))
+
+    return server
+
+
+def serve(tcp: int | None = None, host: str = "127.0.0.1") -> None:
+    """Run the server over stdio, or over TCP on `port`, until the editor stops it."""
+    server = build_server()
+    if tcp is None:
+        server.start_io()
+    else:
+        server.start_tcp(host, tcp)

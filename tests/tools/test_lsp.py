@@ -1,0 +1,238 @@
+"""The language server, `regles lsp`, over the protocol: a client starts it as a subprocess,
+opens documents of a copy of the docs game, and reads what the server answers."""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+
+import pytest
+
+from interpreter.tools import cli
+from tests.gamekit import FIXTURES, ROOT
+
+pygls = pytest.importorskip("pygls", reason="the language server needs pygls: pip install 'regles[lsp]'")
+from lsprotocol import types as T  # noqa: E402 (after the skip: lsprotocol comes with pygls)
+from pygls.lsp.client import LanguageClient  # noqa: E402
+from pygls.uris import from_fs_path  # noqa: E402
+
+WAIT = 30  # seconds at most for an answer: a bound on a hang, not a measure of speed
+
+
+class Editor:
+    """A client standing for an editor: it keeps the diagnostics published to each file."""
+
+    def __init__(self, loop, folder):
+        self.loop, self.folder = loop, folder
+        self.client = LanguageClient("test-editor", "1")
+        self.diagnostics: dict[str, list] = {}
+        self.published = asyncio.Condition()
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        async def on_diagnostics(params):
+            async with self.published:
+                self.diagnostics[params.uri] = params.diagnostics
+                self.published.notify_all()
+
+    def run(self, coroutine):
+        return self.loop.run_until_complete(asyncio.wait_for(coroutine, WAIT))
+
+    def start(self):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.run(self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.folder), env=env))
+        caps = T.ClientCapabilities(text_document=T.TextDocumentClientCapabilities(
+            completion=T.CompletionClientCapabilities(completion_item=T.ClientCompletionItemOptions(
+                snippet_support=True))))
+        result = self.run(self.client.initialize_async(T.InitializeParams(
+            capabilities=caps, root_uri=from_fs_path(str(self.folder)))))
+        self.client.initialized(T.InitializedParams())
+        self.initialized = result
+
+    def stop(self):
+        self.run(self.client.shutdown_async(None))
+        self.client.exit(None)
+        self.run(self.client.stop())
+
+    def uri(self, relative: str) -> str:
+        return from_fs_path(str(self.folder / relative))
+
+    def open(self, relative: str, text: str | None = None) -> str:
+        uri = self.uri(relative)
+        text = (self.folder / relative).read_text(encoding="utf-8") if text is None else text
+        if uri in self.versions:  # opened by an earlier test: closed first, as an editor would
+            self.client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri=uri)))
+        self.versions[uri] = 1
+        self.client.text_document_did_open(T.DidOpenTextDocumentParams(
+            T.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        self.versions[uri] += 1
+        self.client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+            [T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def diagnostics_of(self, uri: str, until) -> list:
+        """The diagnostics of `uri` once they satisfy `until`."""
+        async def wait():
+            async with self.published:
+                await self.published.wait_for(lambda: uri in self.diagnostics and until(self.diagnostics[uri]))
+                return self.diagnostics[uri]
+        return self.run(wait())
+
+    def request(self, method, uri: str, line: int, character: int):
+        params = dict(text_document=T.TextDocumentIdentifier(uri=uri), position=T.Position(line, character))
+        kind = {"completion": T.CompletionParams, "hover": T.HoverParams, "definition": T.DefinitionParams}[method]
+        call = {"completion": self.client.text_document_completion_async,
+                "hover": self.client.text_document_hover_async,
+                "definition": self.client.text_document_definition_async}[method]
+        return self.run(call(kind(**params)))
+
+
+@pytest.fixture(scope="module")
+def editor(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("workspace")
+    shutil.copytree(FIXTURES / "docs-game", folder / "docs-game")
+    loop = asyncio.new_event_loop()
+    ed = Editor(loop, folder)
+    ed.start()
+    yield ed
+    ed.stop()
+    loop.close()
+
+
+MARKET = "docs-game/cards/market.yaml"
+
+
+def position_of(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
+    """(line, character) from 0 of `needle` in `text`, plus `offset` characters."""
+    i = text.index(needle) + offset
+    return text.count("\n", 0, i), i - (text.rfind("\n", 0, i) + 1)
+
+
+def test_the_server_says_what_it_offers(editor):
+    result = editor.initialized
+    assert result.server_info.name == "regles"
+    caps = result.capabilities
+    assert caps.hover_provider and caps.definition_provider and "." in caps.completion_provider.trigger_characters
+
+
+def test_an_error_is_published_where_regles_check_puts_it_and_cleared_once_mended(editor):
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    broken = text.replace('"Income 1"', '"Incom 1"')
+    uri = editor.open(MARKET, broken)  # unsaved: the file on disk is still sound
+    (d,) = editor.diagnostics_of(uri, lambda ds: len(ds) > 0)
+    line, start = position_of(broken, "Incom 1")
+    assert (d.range.start.line, d.range.start.character) == (line, start)
+    assert (d.range.end.line, d.range.end.character) == (line, start + len("Incom"))
+    assert d.message.startswith("unknown keyword 'Incom 1'") and "did you mean 'Income X'?" in d.message
+    assert d.severity == T.DiagnosticSeverity.Error and d.source == "regles" and d.code == "N009"
+    editor.change(uri, text)
+    assert list(editor.diagnostics_of(uri, lambda ds: len(ds) == 0)) == []
+
+
+def test_an_error_in_a_keyword_file_shows_on_the_cards_that_use_it(editor):
+    keywords = editor.folder / "docs-game/keywords.yaml"
+    text = keywords.read_text(encoding="utf-8")
+    uri = editor.open("docs-game/keywords.yaml", text.replace('pattern: "Income X"', 'pattern: "Revenue X"'))
+    market = editor.uri(MARKET)
+    found = editor.diagnostics_of(market, lambda ds: any("unknown keyword 'Income 1'" in d.message for d in ds))
+    line, start = position_of((editor.folder / MARKET).read_text(encoding="utf-8"), "Income 1")
+    assert [(d.range.start.line, d.range.start.character) for d in found if "Income 1" in d.message] == \
+        [(line, start)]
+    editor.change(uri, text)
+    assert list(editor.diagnostics_of(market, lambda ds: len(ds) == 0)) == []
+
+
+def labels(result) -> dict:
+    items = result.items if isinstance(result, T.CompletionList) else result
+    return {i.label: i for i in items}
+
+
+def test_completion_of_a_card_ability_offers_the_keywords_as_snippets(editor):
+    text = (editor.folder / MARKET).read_text(encoding="utf-8").replace('"Income 1"', '"Bo"')
+    uri = editor.open(MARKET, text)
+    line, character = position_of(text, '"Bo"', 3)
+    found = labels(editor.request("completion", uri, line, character))
+    bonus = found["Bonus X - Y"]
+    assert bonus.insert_text_format == T.InsertTextFormat.Snippet
+    assert bonus.text_edit.new_text == "Bonus ${1:X} - ${2|Building,Damaged,Open-air,Wild,Worker|}"
+    assert (bonus.text_edit.range.start.character, bonus.text_edit.range.end.character) == \
+        (character - 2, character)  # it replaces the word typed
+    assert {"Income X", "Sturdy", "when", "action"} <= set(found)
+    assert "count" not in found  # a built-in does not open an ability
+
+
+def test_completion_offers_what_fits_where_the_cursor_is(editor):
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    text = text.replace("    type: Worker\n", "    type: \n").replace(
+        '"Income 1"', '|\n        when played:\n          move self to you.\n        ')
+    uri = editor.open(MARKET, text)
+    line, character = position_of(text, "type: \n", 6)
+    assert set(labels(editor.request("completion", uri, line, character))) == {"Building", "Worker"}
+    line, character = position_of(text, "you.\n", 4)
+    members = labels(editor.request("completion", uri, line, character))
+    assert {"hand", "tableau", "coins", "points", "cost"} <= set(members) and "deck" not in members
+    line, character = position_of(text, "when played", 5)
+    events = labels(editor.request("completion", uri, line, character))
+    assert set(events) == {"played", "scoring", "round_start", "round_end"}
+
+
+def test_hover_on_a_keyword_shows_its_printed_text_and_what_it_is_given(editor):
+    uri = editor.open(MARKET)
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    line, character = position_of(text, "Income 1", 2)
+    h = editor.request("hover", uri, line, character)
+    assert "Gain X coins at the start of each round" in h.contents.value
+    assert "X = 1" in h.contents.value and "Income X" in h.contents.value
+
+
+def test_hover_on_a_card_id_shows_the_card(editor):
+    uri = editor.open(MARKET)
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    line, character = position_of(text, "id: guild", 5)
+    shown = editor.request("hover", uri, line, character).contents.value
+    assert shown.startswith("**Guild**") and "Bonus 1 \\- Worker" in shown
+    assert "X points per card Y you have in play" in shown
+
+
+def test_definition_of_a_keyword_used_on_a_card_is_its_pattern(editor):
+    uri = editor.open(MARKET)
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    line, character = position_of(text, "Sturdy", 1)
+    (where,) = [editor.request("definition", uri, line, character)]
+    keywords = (editor.folder / "docs-game/keywords.yaml").read_text(encoding="utf-8")
+    assert where.uri == editor.uri("docs-game/keywords.yaml")
+    assert (where.range.start.line, where.range.start.character) == position_of(keywords, '"Sturdy"')
+
+
+def test_definition_of_a_procedure_called_is_where_it_is_declared(editor):
+    game = (editor.folder / "docs-game/game.yaml").read_text(encoding="utf-8")
+    uri = editor.open("docs-game/game.yaml")
+    line, character = position_of(game, "call play_round", 6)
+    where = editor.request("definition", uri, line, character)
+    assert where.uri == uri and where.range.start.line == position_of(game, "  play_round: |")[0]
+
+
+def test_without_pygls_the_command_says_how_to_install_it(monkeypatch, capsys):
+    for name in [m for m in sys.modules if m == "pygls" or m.startswith("pygls.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # an import of it fails, as when it is not installed
+    assert cli.main(["lsp"]) == 2
+    err = capsys.readouterr().err
+    assert "regles lsp: error:" in err and "pip install 'regles[lsp]'" in err
+
+
+def test_a_port_already_taken_is_said_in_one_line(capsys):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["lsp", "--tcp", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"regles lsp: error: cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+    assert cli.main(["lsp", "--tcp", "70000"]) == 2
+    assert "--tcp takes a port from 1 to 65535, not 70000" in capsys.readouterr().err
