@@ -6,8 +6,9 @@ numbers of arguments, values of the wrong type, keywords that match no
 pattern or are defined in terms of themselves, `break` outside a loop, and
 statements that can never run. This module checks the declarations, keywords,
 cards, scenarios and rules tests; `check_statements` and `check_expressions`
-the trees inside them. It returns what it found (`Findings`): the keyword each
-printed ability uses and the type of each expression, which the compiler uses.
+the trees inside them; `prose.checks` the vocabulary and the printed texts of
+keywords. It returns what it found (`Findings`): the keyword each printed
+ability uses and the type of each expression, which the compiler uses.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .keywords import KeywordMatcher, KeywordUse, Mismatch
 from .check_expressions import ExpressionChecks, Scope
 from .check_flow import FlowChecks
 from .check_statements import StatementChecks
+from .prose.checks import check_prose
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
@@ -48,6 +50,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
     def __init__(self, defn: GameDef, report: Report):
         self.defn = defn
         self.report = report
+        self.errors_before = len(report.errors)  # a report may hold the errors of other packs
         self.found = Findings()
         self._card_ids = None
         self._card_names = None
@@ -92,6 +95,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             self.check_scenario(sc)
         for t in d.tests:
             self.check_test(t)
+        # printed texts are compared with rules that read: not with a pack in error
+        check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two
