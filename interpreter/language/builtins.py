@@ -509,7 +509,7 @@ class SeatOf(Function):
     name, forms, types, returns = "seat", ("seat(P)",), {"P": ANY}, NUMBER
     doc = "the seat number of a player, from 1 (for a team, its number from 1)"
     prose = {"en": {1: "the seat number of {0}"},
-             "fr": {1: "le numéro de place de {0}"}}
+             "fr": {1: "la place de {0}"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -947,7 +947,7 @@ class SeatProperty(Property):
     name, of, returns = "seat", "player", NUMBER
     doc = "the seat number of a player, from 1"
     prose = {"en": "the seat number of {0}",
-             "fr": "le numéro de place de {0}"}
+             "fr": "la place de {0}"}
 
     @staticmethod
     def run(st, o, pos):

@@ -89,9 +89,9 @@ class Vocabulary:
         """The noun of a class, named by its printed name or one of its aliases."""
         printed = self.defn.classes.get(fold(str(name)))
         word = printed[1] if printed else str(name)
-        found = as_noun(self.folded.get(fold(word)))
-        if found is None and printed is None:
-            found = as_noun(self.folded.get(fold(str(name))))
+        found = as_noun(self.entries.get(f"class:{word}", self.entries.get(word)))
+        if found is None:  # written with other accents or case: 'Equipage' for 'Équipage'
+            found = as_noun(self.folded.get(fold(word)))
         return found if found is not None else Noun(word, plural(word))
 
     def template(self, name: str, kind: str) -> str | None:
@@ -141,7 +141,7 @@ def declared_names(defn: GameDef) -> dict:
     for name, f in defn.functions.items():
         add(name, "function", len(f.params))
     for _, printed in defn.classes.values():
-        add(fold(printed), "class")
+        add(printed, "class")
     return out
 
 
@@ -157,7 +157,8 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             continue
         for name, (value, pos) in words.items():
             kind, _, bare = name.rpartition(":")
-            found = known.get(bare) or known.get(fold(bare)) or []
+            found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
+                                        for k in kinds if k[0] == "class"]
             if kind:
                 found = [k for k in found if k[0] == kind]
             if not found:
