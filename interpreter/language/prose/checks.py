@@ -50,15 +50,19 @@ def numbers(text: str, lang: str) -> set:
 
 
 def terms(text: str, nouns: dict) -> set:
-    """The game terms a text names: keys of `nouns` (what each names -> its Noun)."""
-    forms = sorted({(plain(f), key) for key, noun in nouns.items() for f in (noun.one, noun.many) if f.strip()},
-                   key=lambda fk: -len(fk[0]))
+    """The game terms a text names: for each word found, what it may name (a tuple of keys of
+    `nouns`, what each names -> its Noun: one word may name a zone and a class alike)."""
+    named: dict = {}
+    for key, noun in nouns.items():
+        for form in {plain(noun.one), plain(noun.many)}:
+            if form.strip():
+                named.setdefault(form, set()).add(key)
     text = plain(text)
     found = set()
-    for form, key in forms:
+    for form in sorted(named, key=lambda f: (-len(f), f)):
         pattern = re.compile(r"(?<!\w)" + re.escape(form) + r"(?!\w)")
         if pattern.search(text):
-            found.add(key)
+            found.add(tuple(sorted(named[form])))
             text = pattern.sub(" ", text)  # a longer term's words are not found again as a shorter one
     return found
 
@@ -73,7 +77,7 @@ def disagreement(printed: str, rendered: str, lang: str, nouns: dict) -> str | N
         problems.append("its rules name " + ", ".join(map(str, sorted(done - said))) + ", which it does not")
     extra = terms(printed, nouns) - terms(rendered, nouns)
     if extra:
-        words = sorted(nouns[k].one for k in extra)
+        words = sorted({nouns[keys[0]].one for keys in extra})
         problems.append("it names " + ", ".join(f"'{w}'" for w in words) + ", which its rules never do")
     return "; ".join(problems) or None
 
