@@ -25,6 +25,7 @@ from . import report
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
+from ..language.prose import LANGS
 from .play import play_at_terminal
 from .ruletest import run_test
 from .shown import printable_stream
@@ -126,10 +127,13 @@ def _add_play_commands(sub) -> None:
     test.set_defaults(subparser=test)
 
     exp = sub.add_parser("explain", help="show how the engine reads a card",
-                         description="Show a card's attributes and classes, and for each ability the keyword it "
-                                     "matches and what the engine does with it.")
+                         description="Show a card as it would be printed (its abilities written as prose), then "
+                                     "its attributes and classes, and for each ability the keyword it matches and "
+                                     "what the engine does with it.")
     exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
     exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    exp.add_argument("--lang", choices=LANGS, default="en",
+                     help="the language the card is written in (default: en)")
     layer_args(exp)
     exp.set_defaults(subparser=exp)
 
@@ -397,7 +401,7 @@ def cmd_explain(args) -> int:
     card, hint = find_card(game.program.defn, args.card)
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
-    print(explain(game, card))
+    print(explain(game, card, args.lang))
     return 0
 
 

@@ -14,6 +14,7 @@ import re
 
 from ...names import fold
 from .. import nodes as N
+from ..texts import label_parts
 from .renderer import UNBOUND, Renderer, Text
 from .vocabulary import Noun, words_of
 
@@ -32,7 +33,7 @@ class English(Renderer):
         "rule": "the rule “{0}”",
         "quoted": "“{0}”",
         "true": "true", "false": "false", "nothing": "nothing", "empty": "nothing",
-        "the": "the {0}", "this": "this {0}", "a": "a {0}", "an": "an {0}",
+        "the": "the {0}", "a": "a {0}", "an": "an {0}",
         "of": "{0} of {1}", "your": "your {0}", "yours": "yours",
         "and": "{0} and {1}", "or": "{0} or {1}", "either": "either {0} or {1}", "list": "{0} and {1}",
         "number_of": "the number of {0} of {1}", "number_on": "the number of {0} on {1}",
@@ -40,7 +41,7 @@ class English(Renderer):
         "number_keyed_yours": "the number of your {0} on {1}",
         "as_many": "as many {0} as {1}", "per": "{0} for each {1}",
         "among": "{0} among {1}", "such_that": "{0} such that {1}",
-        "some": "some {0}", "each_of": "each {0}",
+        "some": "some {0}",
         "mapped": "{expr} for each {var} in {source}{where}", "where": " such that {0}",
         # comparisons
         "==": "{0} is {1}", "!=": "{0} is not {1}", "<": "{0} is less than {1}", "<=": "{0} is at most {1}",
@@ -521,13 +522,25 @@ class English(Renderer):
         text = self.act("menu", e.chooser, self.WORDS["menu_or"].join(options))
         return self.w("secretly", text) if e.secret else text
 
+    def label(self, text: str, pos) -> str:
+        """A label as a player reads it: its {expressions} written too."""
+        out = []
+        for part in label_parts(str(text), pos):
+            if isinstance(part, str):
+                out.append(part)
+            elif part.tree is not None:
+                out.append(self.node(part.tree.expr))
+            else:
+                out.append(part.source)
+        return "".join(out)
+
     def menu_option(self, e) -> str:
         body = self.block(e.body)
         cond = self.node(e.cond) if e.cond is not None else None
         if e.var is not None:
             _, _, each = self.members(e.var, e.source, None, named=True)
-            return self.w("option_each_if" if cond else "option_each", e.label, body, cond, each)
-        return self.w("option_if" if cond else "option_label", e.label, body, cond)
+            return self.w("option_each_if" if cond else "option_each", self.label(e.label, e.pos), body, cond, each)
+        return self.w("option_if" if cond else "option_label", self.label(e.label, e.pos), body, cond)
 
     def actions_option(self, e) -> str:
         return self.w("actions_during", self.vocab.noun(e.window, "window").one) if e.window else self.w("actions")

@@ -47,7 +47,7 @@ class French(English):
         "number_keyed_yours": "le nombre de vos {0} sur {1}",
         "as_many": "autant de {0} que {1}", "per": "{0} pour chaque {1}",
         "among": "{0} parmi {1}", "such_that": "{0} tels que {1}",
-        "some": "un {0}", "each_of": "chaque {0}",
+        "some": "un {0}",
         "mapped": "{expr} pour chaque {var} parmi {source}{where}", "where": " tels que {0}",
         "==": "{0} est {1}", "!=": "{0} n'est pas {1}", "<": "{0} est inférieur à {1}",
         "<=": "{0} est au plus {1}", ">": "{0} est supérieur à {1}", ">=": "{0} est au moins {1}",
