@@ -49,33 +49,42 @@ def numbers(text: str, lang: str) -> set:
     return found
 
 
+class Terms:
+    """Finds the game terms a text names: for each word found, what it may name (a tuple of keys
+    of `nouns`, what each names -> its Noun: one word may name a zone and a class alike)."""
+
+    def __init__(self, nouns: dict):
+        self.named: dict = {}
+        for key, noun in nouns.items():
+            for form in {plain(noun.one), plain(noun.many)}:
+                if form.strip():
+                    self.named.setdefault(form, set()).add(key)
+        # the longest form first: a longer term's words are not found again as a shorter one
+        forms = sorted(self.named, key=lambda f: (-len(f), f))
+        self.pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, forms)) + r")(?!\w)") if forms else None
+
+    def __call__(self, text: str) -> set:
+        if self.pattern is None:
+            return set()
+        return {tuple(sorted(self.named[m])) for m in self.pattern.findall(plain(text))}
+
+
 def terms(text: str, nouns: dict) -> set:
-    """The game terms a text names: for each word found, what it may name (a tuple of keys of
-    `nouns`, what each names -> its Noun: one word may name a zone and a class alike)."""
-    named: dict = {}
-    for key, noun in nouns.items():
-        for form in {plain(noun.one), plain(noun.many)}:
-            if form.strip():
-                named.setdefault(form, set()).add(key)
-    text = plain(text)
-    found = set()
-    for form in sorted(named, key=lambda f: (-len(f), f)):
-        pattern = re.compile(r"(?<!\w)" + re.escape(form) + r"(?!\w)")
-        if pattern.search(text):
-            found.add(tuple(sorted(named[form])))
-            text = pattern.sub(" ", text)  # a longer term's words are not found again as a shorter one
-    return found
+    """The game terms a text names (see Terms)."""
+    return Terms(nouns)(text)
 
 
-def disagreement(printed: str, rendered: str, lang: str, nouns: dict) -> str | None:
-    """How a printed text disagrees with the rendering of its rules, or None."""
+def disagreement(printed: str, rendered: str, lang: str, nouns: dict, find=None) -> str | None:
+    """How a printed text disagrees with the rendering of its rules, or None (`find`: the
+    Terms of `nouns`, when made already)."""
+    find = find or Terms(nouns)
     said, done = numbers(printed, lang), numbers(rendered, lang)
     problems = []
     if said - done:
         problems.append("it names " + ", ".join(map(str, sorted(said - done))) + ", which its rules do not")
     if done - said:
         problems.append("its rules name " + ", ".join(map(str, sorted(done - said))) + ", which it does not")
-    extra = terms(printed, nouns) - terms(rendered, nouns)
+    extra = find(printed) - find(rendered)
     if extra:
         words = sorted({nouns[keys[0]].one for keys in extra})
         problems.append("it names " + ", ".join(f"'{w}'" for w in words) + ", which its rules never do")
@@ -94,10 +103,11 @@ def check_printed_texts(defn: GameDef, findings, report: Report) -> None:
                 continue
             if lang not in writers:
                 prose = Prose(defn, findings, lang)
-                writers[lang] = (prose, prose.renderer.vocab.nouns())
-            prose, nouns = writers[lang]
+                nouns = prose.renderer.vocab.nouns()
+                writers[lang] = (prose, nouns, Terms(nouns))
+            prose, nouns, find = writers[lang]
             rendered = prose.keyword(kw)
-            why = disagreement(str(text), rendered, lang, nouns)
+            why = disagreement(str(text), rendered, lang, nouns, find)
             if why is not None:
                 report.warning(pos, f"the printed text ({lang}) of keyword '{kw.name}' disagrees with its rules: {why}",
                                f"its rules read: {rendered}")
