@@ -36,8 +36,8 @@ COMMAND = "python docs/gen_game_pages.py"
 from interpreter import read_and_check  # noqa: E402
 from interpreter.content.layers import Chosen, available_expansions, plan  # noqa: E402
 from interpreter.diagnostics import Report, render_text  # noqa: E402
+from interpreter.language.prose import LANGS, Prose  # noqa: E402
 
-LANGS = ("en", "fr")
 LANG_NAMES = {"en": "English", "fr": "Français"}
 
 
@@ -219,38 +219,28 @@ def raw_entry(path: str, key: str, field_: str, value) -> dict:
 # Printed text -------------------------------------------------------------------------------
 
 def keyword_text(kw, lang: str) -> str | None:
-    """What the rulebook says a keyword does, in `lang`: its `text:`, a string (in English) or
-    a mapping by language; None when the content gives none in that language."""
-    text = getattr(kw, "text", None)
-    if text is None:
-        text = raw_entry(kw.file, "keywords", "pattern", kw.pattern).get("text")
-    if isinstance(text, dict):
-        value = text.get(lang)
-        return str(value) if value else None
-    return str(text) if text and lang == "en" else None
+    """What the rulebook prints of a keyword, in `lang` (its `text:`); None when the content
+    gives none in that language."""
+    text = kw.texts.get(lang)
+    return str(text) if text else None
 
 
-def _bound(text: str, use, phrase: str) -> str:
-    """A keyword's text with its parameters replaced by what the printed phrase gives them."""
-    for name, value in use.bindings.items():
-        if name == use.keyword.effect_param:
-            value = phrase.split(":", 1)[1].strip() if ":" in phrase else name
-        elif not isinstance(value, (int, float, str)):
-            continue
-        text = re.sub(rf"\b{re.escape(name)}\b", str(value), text)
-    return text
+_PROSE: dict = {}
+
+
+def _prose(defn, findings, lang: str):
+    """One writer per pack and language (a pack is read once per run)."""
+    key = (id(defn), lang)
+    if key not in _PROSE:
+        _PROSE[key] = Prose(defn, findings, lang)
+    return _PROSE[key]
 
 
 def printed_card(defn, findings, card, lang: str) -> list[str]:
-    """The lines of a card's abilities as printed, in `lang`: a printed keyword with what its
-    text says it does; any other ability as its text in the rules language."""
-    lines = []
-    for ability in card.abilities:
-        use = findings.keyword_uses.get(ability) if findings is not None else None
-        phrase = ability.text.strip()
-        text = keyword_text(use.keyword, lang) if use is not None else None
-        lines.append(f"{phrase} — {_bound(text, use, phrase)}" if text else phrase)
-    return lines
+    """The lines of a card's abilities as printed, in `lang`: each ability written as prose
+    from its rules (a printed keyword: its name, then what it does)."""
+    prose = _prose(defn, findings, lang)
+    return [prose.printed(ability) for ability in card.abilities]
 
 
 # Pages ------------------------------------------------------------------------------------------
@@ -539,11 +529,9 @@ def card_entry(g: GameContent, card, found) -> list[str]:
     if attrs:
         out += [" · ".join(attrs), ""]
     lines = {lang: printed_card(g.defn, found, card, lang) for lang in LANGS}
-    en, fr = lines["en"], lines["fr"]
-    out += ability_lines(en)
-    extra = [f for e, f in zip(en, fr) if f != e and not e.startswith(f)] if len(en) == len(fr) else fr
-    if extra:
-        out += [f"*{LANG_NAMES['fr']}:*", ""] + ability_lines(extra)
+    out += ability_lines(lines["en"])
+    if lines["fr"]:
+        out += [f"*{LANG_NAMES['fr']}:*", ""] + ability_lines(lines["fr"])
     if entry.get("text"):
         out += [f"*Printed text:* {md(entry['text'])}", ""]
     return out

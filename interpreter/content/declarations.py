@@ -1,7 +1,8 @@
 """The declarations of a game file, or of an expansion file, read into a `GameDef`.
 
 A game file declares its players, options, attributes, classes, components,
-zones, counters, events, windows, functions, procedures and extension points;
+zones, counters, events, windows, functions, procedures and extension points,
+and the words each language names them with (`vocabulary`);
 an expansion file declares more of the same, read here into a `GameDef` of its
 own that `layers` then lays over the game's. What a file holds that is not of
 the expected shape is left out: the schema reports it (stage 2).
@@ -130,10 +131,22 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
                     str(name), as_str(spec.get("title")) or str(name), int(spec["seat"]), as_str(spec.get("description")),
                     spec.get("prefer") if isinstance(spec.get("prefer"), str) else None,
                     spec.key_pos.get("prefer", autos.key_pos.get(name, autos.pos)), layer)
+    read_vocabulary(defn, d.get("vocabulary"))
     powers = d.get("powers")
     if isinstance(powers, dict) and isinstance(powers.get("zone"), str):
         defn.powers = PowersDef(powers["zone"], as_str(powers.get("component")), as_str(powers.get("unique")), powers.pos,
                                 as_str(powers.get("class")))
+
+
+def read_vocabulary(defn: GameDef, table) -> None:
+    """`vocabulary:`, the words of each language for the names the file declares, into `defn`:
+    language -> {name: (words as written, position)}. What they must be is checked with the
+    rest of the rules (language.prose.vocabulary)."""
+    for lang, words in as_dict(table).items():
+        if isinstance(words, dict):
+            mine = defn.vocabulary.setdefault(str(lang), {})
+            for name, value in words.items():
+                mine[str(name)] = (value, key_pos(words, name, words))
 
 
 def procedure(name: str, spec, pos: Position, layer: str | None = None) -> ProcedureDef:

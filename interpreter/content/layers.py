@@ -278,6 +278,14 @@ class Merge:
                                             f"at {where(same[0].pos)}", "give each automaton its own seat")
                 continue
             base.automata[name] = auto
+        for lang, words in part.vocabulary.items():
+            have = base.vocabulary.setdefault(lang, {})
+            for name, (value, pos) in words.items():
+                if name in have:
+                    self.twice(f"vocabulary ({lang}) for", name, pos, have[name][1],
+                               "an expansion gives words to the names it declares")
+                else:
+                    have[name] = (value, pos)
         players = d.get("players")
         if isinstance(players, dict) and isinstance(players.get("max"), int):
             # the expansion's material sets how many may play: more (a fifth player), or fewer (a solo mode)

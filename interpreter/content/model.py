@@ -93,6 +93,7 @@ class KeywordDef:
     words: list = field(default_factory=list)  # parsed: (kind, value, pos) of each word of the pattern
     effect_param: str | None = None  # parsed: the parameter after ':', standing for statements
     trees: list = field(default_factory=list)  # parsed: the tree of each ability text
+    texts: dict = field(default_factory=dict)  # language -> what the rulebook prints of it (a text with its position)
 
     @property
     def name(self) -> str:
@@ -254,3 +255,4 @@ class GameDef:
     automata: dict = field(default_factory=dict)  # id -> AutomatonDef
     seat_report: tuple | None = None  # (title, label text, position, counters) of `report_seats_by`
     seat_report_tree: object = None  # parsed label: nodes.Condition
+    vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}

@@ -257,7 +257,8 @@ class PackLoader:
                 if isinstance(item.get("params"), dict) else {}
             defn.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
                                          pos=item["pattern"].pos, file=src.path, family=as_str(item.get("family")),
-                                         params_pos=getattr(item.get("params"), "key_pos", {})))
+                                         params_pos=getattr(item.get("params"), "key_pos", {}),
+                                         texts=printed_texts(item.get("text"))))
 
     def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
@@ -304,3 +305,12 @@ class PackLoader:
                                            cards=t.get("cards") if isinstance(t.get("cards"), list) else None))
 
 
+
+
+def printed_texts(text) -> dict:
+    """A keyword's `text:` as language -> text: a plain string is the English text."""
+    if isinstance(text, str):
+        return {"en": text}
+    if isinstance(text, dict):
+        return {str(lang): t for lang, t in text.items() if isinstance(t, str)}
+    return {}

@@ -4,15 +4,15 @@ A built-in function is one class, in the manner of sqlglot's `class Ceil(Func)`:
 its forms (`max(L)`, `max(A, B)`) give its arity, `types` the type of each
 argument, `returns` the type of its value, `reads` what it reads of the state
 and `iterates` whether it reads a zone given to it as a value, `run` what it
-does, and `python` how the code generator writes it when it can do better than
-calling `run`. `check` adds what the checker can say of a call beyond types.
+does, `python` how the code generator writes it when it can do better than
+calling `run`, and `prose` how a card written as prose says it in each language. `check` adds what the checker can say of a call beyond types.
 Properties (`x.owner`) and special names (`you`) are records too.
 
 Every other table is derived from these records: the checker's arities and
 types (`language.checker`), the analysis of what a game function reads
 (`compile.analysis`), the code generator's special cases
-(`compile.expressions`), and the tables of the language reference
-(`docs/gen_language_tables.py`). Adding a built-in is one class here.
+(`compile.expressions`), the prose of cards (`language.prose`), and the tables of
+the language reference (`docs/gen_language_tables.py`). Adding a built-in is one class here.
 
 They are generic: sets, numbers, players, graphs; nothing here knows a game.
 """
@@ -49,6 +49,11 @@ class Function:
     components: bool = False  # whether its value is always a list of components
     draws: bool = False  # whether it draws from the game's random generator (a function calling it is not pure)
     doc: str = ""
+    # how a card written as prose says a call, by language: a phrase whose {0}, {1}... are the
+    # arguments, or one such phrase per number of arguments, and for an argument written
+    # `each x in S where C` ("each"), `E for each x in S where C` ("mapped") or a zone ("zone")
+    # a phrase of its own
+    prose: dict = {}
     signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 
@@ -142,6 +147,8 @@ def _check_card_id(checker, call) -> None:
 class Count(Function):
     name, forms, types, returns, iterates = "count", ("count(S)",), {"S": SET}, NUMBER, True
     doc = "how many members a set, zone or list has"
+    prose = {"en": {1: "the number of {0}", "zone": "the number of cards in {0}"},
+             "fr": {1: "le nombre de {0}", "zone": "le nombre de cartes dans {0}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -161,6 +168,8 @@ class Count(Function):
 class Sum(Function):
     name, forms, types, returns, iterates = "sum", ("sum(L)",), {"L": SET}, NUMBER, True
     doc = "the total of a list of numbers"
+    prose = {"en": {1: "the total of {0}", "mapped": "the total of {expr} for each {var} among {source}{where}"},
+             "fr": {1: "le total de {0}", "mapped": "le total de {expr} pour chaque {var} parmi {source}{where}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -176,6 +185,12 @@ class Max(Function):
     name, forms, types = "max", ("max(L)", "max(A, B)"), {"L": SET, "A": NUMBER, "B": NUMBER}
     returns, iterates = NUMBER, True
     doc = "the largest of a list of numbers (or of two numbers); 0 for an empty list"
+    prose = {"en": {1: "the largest of {0}",
+                    2: "the larger of {0} and {1}",
+                    "mapped": "the largest {expr} for any {var} among {source}{where}"},
+             "fr": {1: "le plus grand de {0}",
+                    2: "le plus grand de {0} et {1}",
+                    "mapped": "la plus grande valeur de {expr} pour un {var} parmi {source}{where}"}}
 
     @staticmethod
     def run(st, pos, a, b=_MISSING):
@@ -189,6 +204,12 @@ class Min(Function):
     name, forms, types = "min", ("min(L)", "min(A, B)"), {"L": SET, "A": NUMBER, "B": NUMBER}
     returns, iterates = NUMBER, True
     doc = "the smallest of a list of numbers (or of two numbers); 0 for an empty list"
+    prose = {"en": {1: "the smallest of {0}",
+                    2: "the smaller of {0} and {1}",
+                    "mapped": "the smallest {expr} for any {var} among {source}{where}"},
+             "fr": {1: "le plus petit de {0}",
+                    2: "le plus petit de {0} et {1}",
+                    "mapped": "la plus petite valeur de {expr} pour un {var} parmi {source}{where}"}}
 
     @staticmethod
     def run(st, pos, a, b=_MISSING):
@@ -201,6 +222,12 @@ class Min(Function):
 class Any(Function):
     name, forms, types, returns, iterates = "any", ("any(S)",), {"S": SET}, BOOL, True
     doc = "whether a set or list has a member (or a true value)"
+    prose = {"en": {1: "{0} is not empty",
+                    "each": "there is {0:some}",
+                    "mapped": "for at least one {var} among {source}{where}, {expr}"},
+             "fr": {1: "{0} n'est pas vide",
+                    "each": "il existe {0:some}",
+                    "mapped": "pour au moins un {var} parmi {source}{where}, {expr}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -213,6 +240,12 @@ class Any(Function):
 class All(Function):
     name, forms, types, returns, iterates = "all", ("all(L)",), {"L": SET}, BOOL, True
     doc = "whether every value of a list is true"
+    prose = {"en": {1: "every one of {0} is true",
+                    "each": "every one of {0} is true",
+                    "mapped": "for every {var} among {source}{where}, {expr}"},
+             "fr": {1: "tout {0} est vrai",
+                    "each": "tout {0} est vrai",
+                    "mapped": "pour chaque {var} parmi {source}{where}, {expr}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -225,6 +258,8 @@ class All(Function):
 class First(Function):
     name, forms, types, iterates = "first", ("first(S)",), {"S": SET}, True
     doc = "the first member of a set or zone, or none"
+    prose = {"en": {1: "the first of {0}"},
+             "fr": {1: "le premier de {0}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -238,6 +273,8 @@ class First(Function):
 class Last(Function):
     name, forms, types, iterates = "last", ("last(S)",), {"S": SET}, True
     doc = "the last member of a set or zone, or none"
+    prose = {"en": {1: "the last of {0}"},
+             "fr": {1: "le dernier de {0}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -248,6 +285,8 @@ class Last(Function):
 class Top(Function):
     name, forms, types, iterates = "top", ("top(Z)", "top(Z, N)"), {"Z": SET, "N": NUMBER}, True
     doc = "the top member of a zone, or a list of its N top members"
+    prose = {"en": {1: "the top card of {0}", 2: "the {1} top cards of {0}"},
+             "fr": {1: "la carte du dessus de {0}", 2: "les {1} cartes du dessus de {0}"}}
 
     @staticmethod
     def run(st, pos, z, n=_MISSING):
@@ -261,6 +300,8 @@ class Top(Function):
 class Bottom(Function):
     name, forms, types, iterates = "bottom", ("bottom(Z)", "bottom(Z, N)"), {"Z": SET, "N": NUMBER}, True
     doc = "the bottom member of a zone, or a list of its N bottom members"
+    prose = {"en": {1: "the bottom card of {0}", 2: "the {1} bottom cards of {0}"},
+             "fr": {1: "la carte du dessous de {0}", 2: "les {1} cartes du dessous de {0}"}}
 
     @staticmethod
     def run(st, pos, z, n=_MISSING):
@@ -274,6 +315,8 @@ class Bottom(Function):
 class Abs(Function):
     name, forms, types, returns = "abs", ("abs(N)",), {"N": NUMBER}, NUMBER
     doc = "the absolute value of a number"
+    prose = {"en": {1: "the absolute value of {0}"},
+             "fr": {1: "la valeur absolue de {0}"}}
 
     @staticmethod
     def run(st, pos, v):
@@ -283,6 +326,8 @@ class Abs(Function):
 class Random(Function):
     name, forms, types, iterates, draws = "random", ("random(S)",), {"S": SET}, True, True
     doc = "a member of a set drawn with the game's seeded generator"
+    prose = {"en": {1: "one of {0} drawn at random"},
+             "fr": {1: "un de {0} tiré au hasard"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -296,6 +341,8 @@ class Sorted(Function):
     name, forms, types = "sorted", ("sorted(L)", "sorted(L, KEYS)"), {"L": SET, "KEYS": SET}
     returns, iterates = LIST, True
     doc = "a list sorted ascending (by a list of keys given as second argument)"
+    prose = {"en": {1: "{0} in ascending order", 2: "{0} in ascending order of {1}"},
+             "fr": {1: "{0} dans l'ordre croissant", 2: "{0} dans l'ordre croissant de {1}"}}
 
     @staticmethod
     def run(st, pos, s, keys=_MISSING):
@@ -312,6 +359,8 @@ class Sorted(Function):
 class Reversed(Function):
     name, forms, types, returns, iterates = "reversed", ("reversed(L)",), {"L": SET}, LIST, True
     doc = "a list in reverse order"
+    prose = {"en": {1: "{0} in reverse order"},
+             "fr": {1: "{0} dans l'ordre inverse"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -321,6 +370,8 @@ class Reversed(Function):
 class Distinct(Function):
     name, forms, types, returns, iterates = "distinct", ("distinct(L)",), {"L": SET}, LIST, True
     doc = "a list without repeated values"
+    prose = {"en": {1: "{0} without repeats"},
+             "fr": {1: "{0} sans doublons"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -341,6 +392,8 @@ class Distinct(Function):
 class Most(Function):
     name, forms, types, iterates = "most", ("most(L)",), {"L": SET}, True
     doc = "the value occurring strictly most often in a list, or none on a tie"
+    prose = {"en": {1: "the value found most often in {0}"},
+             "fr": {1: "la valeur la plus fréquente de {0}"}}
 
     @staticmethod
     def run(st, pos, s):
@@ -357,6 +410,8 @@ class Most(Function):
 class Range(Function):
     name, forms, types, returns = "range", ("range(N)", "range(A, B)"), {"N": NUMBER, "A": NUMBER, "B": NUMBER}, LIST
     doc = "the numbers from 1 to N (or from A to B)"
+    prose = {"en": {1: "the numbers from 1 to {0}", 2: "the numbers from {0} to {1}"},
+             "fr": {1: "les nombres de 1 à {0}", 2: "les nombres de {0} à {1}"}}
 
     @staticmethod
     def run(st, pos, a, b=_MISSING):
@@ -369,6 +424,8 @@ class Range(Function):
 class Select(Function):
     name, forms, types = "select", ("select(C, A, B)",), {"C": ANY, "A": ANY, "B": ANY}
     doc = "A when C is true, else B (only the one chosen is evaluated)"
+    prose = {"en": {3: "{1} if {0}, else {2}"},
+             "fr": {3: "{1} si {0}, sinon {2}"}}
     run = None  # only the chosen branch is evaluated: always written inline
 
     def python(self, gen, call, ctx, sc):
@@ -381,6 +438,8 @@ class Select(Function):
 class Next(Function):
     name, forms, types, returns = "next", ("next(P)", "next(P, N)"), {"P": PLAYER, "N": NUMBER}, PLAYER
     doc = "the player after a player in seat order (or N seats further)"
+    prose = {"en": {1: "the player after {0}", 2: "the player {1} seats after {0}"},
+             "fr": {1: "le joueur après {0}", 2: "le joueur {1} places après {0}"}}
 
     @staticmethod
     def run(st, pos, p, k=1):
@@ -390,6 +449,8 @@ class Next(Function):
 class Previous(Function):
     name, forms, types, returns = "previous", ("previous(P)", "previous(P, N)"), {"P": PLAYER, "N": NUMBER}, PLAYER
     doc = "the player before a player in seat order (or N seats back)"
+    prose = {"en": {1: "the player before {0}", 2: "the player {1} seats before {0}"},
+             "fr": {1: "le joueur avant {0}", 2: "le joueur {1} places avant {0}"}}
 
     @staticmethod
     def run(st, pos, p, k=1):
@@ -399,6 +460,8 @@ class Previous(Function):
 class Partners(Function):
     name, forms, types, returns = "partners", ("partners(P)",), {"P": PLAYER}, LIST
     doc = "the other players of a player's team"
+    prose = {"en": {1: "the partners of {0}"},
+             "fr": {1: "les partenaires de {0}"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -409,6 +472,8 @@ class Partners(Function):
 class Opponents(Function):
     name, forms, types, returns = "opponents", ("opponents(P)",), {"P": PLAYER}, LIST
     doc = "the players not in a player's team"
+    prose = {"en": {1: "the opponents of {0}"},
+             "fr": {1: "les adversaires de {0}"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -419,6 +484,8 @@ class Opponents(Function):
 class TeamOf(Function):
     name, forms, types, returns = "team", ("team(P)",), {"P": PLAYER}, TEAM
     doc = "the team of a player"
+    prose = {"en": {1: "the team of {0}"},
+             "fr": {1: "l'équipe de {0}"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -428,6 +495,8 @@ class TeamOf(Function):
 class Members(Function):
     name, forms, types, returns = "members", ("members(T)",), {"T": ANY}, LIST
     doc = "the players of a team"
+    prose = {"en": {1: "the players of {0}"},
+             "fr": {1: "les joueurs de {0}"}}
 
     @staticmethod
     def run(st, pos, t):
@@ -439,6 +508,8 @@ class Members(Function):
 class SeatOf(Function):
     name, forms, types, returns = "seat", ("seat(P)",), {"P": ANY}, NUMBER
     doc = "the seat number of a player, from 1 (for a team, its number from 1)"
+    prose = {"en": {1: "the seat number of {0}"},
+             "fr": {1: "la place de {0}"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -450,6 +521,8 @@ class SeatOf(Function):
 class Node(Function):
     name, forms, types, returns = "node", ("node(ID)",), {"ID": ANY}, NODE
     doc = "the board node with this id"
+    prose = {"en": {1: "the board node {0}"},
+             "fr": {1: "le nœud {0} du plateau"}}
 
     @staticmethod
     def run(st, pos, key):
@@ -462,6 +535,8 @@ class Node(Function):
 class Nodes(Function):
     name, forms, types, returns = "nodes", ("nodes()", "nodes(KIND)"), {"KIND": ANY}, LIST
     doc = "every board node, or those of one kind"
+    prose = {"en": {0: "every board node", 1: "the board nodes of kind {0}"},
+             "fr": {0: "tous les nœuds du plateau", 1: "les nœuds du plateau de type {0}"}}
 
     @staticmethod
     def run(st, pos, kind=_MISSING):
@@ -480,6 +555,8 @@ class Nodes(Function):
 class Neighbors(Function):
     name, forms, types, returns = "neighbors", ("neighbors(N)",), {"N": ANY}, LIST
     doc = "the nodes linked to a node"
+    prose = {"en": {1: "the nodes linked to {0}"},
+             "fr": {1: "les nœuds reliés à {0}"}}
 
     @staticmethod
     def run(st, pos, n):
@@ -489,6 +566,8 @@ class Neighbors(Function):
 class Linked(Function):
     name, forms, types, returns = "linked", ("linked(A, B)",), {"A": ANY, "B": ANY}, BOOL
     doc = "whether two nodes are linked"
+    prose = {"en": {2: "{0} is linked to {1}"},
+             "fr": {2: "{0} est relié à {1}"}}
 
     @staticmethod
     def run(st, pos, a, b):
@@ -500,6 +579,8 @@ class Linked(Function):
 class ZoneOf(Function):
     name, forms, types, returns, reads = "zone_of", ("zone_of(C)",), {"C": ANY}, ZONE, ZONES
     doc = "the zone a component lies in"
+    prose = {"en": {1: "the zone of {0}"},
+             "fr": {1: "la zone de {0}"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -517,6 +598,8 @@ class ZoneOf(Function):
 class Holder(Function):
     name, forms, types, reads = "holder", ("holder(C)",), {"C": ANY}, ZONES
     doc = "what the zone of a component belongs to (a player, a node, a component), or none"
+    prose = {"en": {1: "what holds {0}"},
+             "fr": {1: "ce qui porte {0}"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -531,6 +614,8 @@ class Holder(Function):
 class Owner(Function):
     name, forms, types, returns, reads = "owner", ("owner(C)",), {"C": ANY}, PLAYER, ZONES
     doc = "the player a component belongs to (its copy), or none"
+    prose = {"en": {1: "the owner of {0}"},
+             "fr": {1: "le propriétaire de {0}"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -540,6 +625,8 @@ class Owner(Function):
 class Controller(Function):
     name, forms, types, returns, reads = "controller", ("controller(C)",), {"C": ANY}, PLAYER, ZONES
     doc = "the player whose zone holds a component, or none"
+    prose = {"en": {1: "the controller of {0}"},
+             "fr": {1: "le joueur qui contrôle {0}"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -549,6 +636,8 @@ class Controller(Function):
 class InPlay(Function):
     name, forms, types, returns, reads = "in_play", ("in_play()", "in_play(P)"), {"P": PLAYER}, LIST, ZONES
     doc = "every component in a zone that is in play (or only those a player controls)"
+    prose = {"en": {0: "the cards in play", 1: "the cards in play of {0}"},
+             "fr": {0: "les cartes en jeu", 1: "les cartes en jeu de {0}"}}
 
     @staticmethod
     def run(st, pos, p=None):
@@ -564,6 +653,8 @@ class InPlay(Function):
 class Tapped(Function):
     name, forms, types, returns, reads = "tapped", ("tapped(C)",), {"C": ANY}, BOOL, TAGS
     doc = "whether a component is tapped"
+    prose = {"en": {1: "{0} is tapped"},
+             "fr": {1: "{0} est inclinée"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -573,6 +664,8 @@ class Tapped(Function):
 class HasWon(Function):
     name, forms, types, returns = "has_won", ("has_won(P)",), {"P": PLAYER}, BOOL
     doc = "whether a player is among the winners of the game (after `win`; false while it goes on)"
+    prose = {"en": {1: "{0} has won"},
+             "fr": {1: "{0} a gagné"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -582,6 +675,8 @@ class HasWon(Function):
 class Automated(Function):
     name, forms, types, returns = "automated", ("automated(P)",), {"P": PLAYER}, BOOL
     doc = "whether a seat is driven by content (an automaton of `automata:`), never asked by an agent"
+    prose = {"en": {1: "{0} is played by the rules"},
+             "fr": {1: "{0} est joué par les règles"}}
 
     @staticmethod
     def run(st, pos, p):
@@ -593,6 +688,8 @@ class CanUse(Function):
     reads = ZONES + COUNTERS + TAGS  # an action's condition may read anything
     doc = ("whether `use C by P free` would run an action now: its condition holds and its costs "
            "but `pay` (a tap, the card's tokens, a sacrifice) can be paid")
+    prose = {"en": {2: "{1} can use an action of {0}"},
+             "fr": {2: "{1} peut utiliser une action de {0}"}}
 
     @staticmethod
     def run(st, pos, c, p):
@@ -604,6 +701,8 @@ class CanUse(Function):
 class ActionCount(Function):
     name, forms, types, returns = "action_count", ("action_count(C)",), {"C": ANY}, NUMBER
     doc = "how many actions a component has (none for anything but a component)"
+    prose = {"en": {1: "the number of actions of {0}"},
+             "fr": {1: "le nombre d'actions de {0}"}}
 
     @staticmethod
     def run(st, pos, c):
@@ -614,6 +713,8 @@ class Has(Function):
     name, forms, types, returns = "has", ("has(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
     reads, iterates = TAGS, True
     doc = "whether a component carries a class (tag or attribute value), given by name"
+    prose = {"en": {2: "{0} has the class {1}"},
+             "fr": {2: "{0} a la classe {1}"}}
 
     @staticmethod
     def run(st, pos, c, name):
@@ -628,6 +729,8 @@ class Has(Function):
 class Prints(Function):
     name, forms, types, returns = "prints", ("prints(C, NAME)",), {"C": ANY, "NAME": STRING}, BOOL
     doc = "whether a component's card prints a keyword, named by its first words ('Bonus' of 'Bonus X - Y')"
+    prose = {"en": {2: "{0} prints the keyword {1}"},
+             "fr": {2: "{0} porte le mot-clé {1}"}}
 
     @staticmethod
     def run(st, pos, c, name):
@@ -651,6 +754,8 @@ def keyword_title(text: str) -> str:
 class Card(Function):
     name, forms, types, returns = "card", ("card(ID)",), {"ID": STRING}, COMPONENT
     doc = "the component with this card id (the first copy); mostly for rules tests"
+    prose = {"en": {1: "the card {0}"},
+             "fr": {1: "la carte {0}"}}
 
     @staticmethod
     def run(st, pos, key):
@@ -664,6 +769,8 @@ class Cards(Function):
     name, forms, types, returns = "cards", ("cards(ID)",), {"ID": STRING}, LIST
     doc = ("every copy of the component with this card id (a per-player card has a copy for each seat the game "
            "may ever have: `owner(c)` tells which seat's, and those of seats not played stay in their first zone)")
+    prose = {"en": {1: "every copy of the card {0}"},
+             "fr": {1: "chaque exemplaire de la carte {0}"}}
 
     @staticmethod
     def run(st, pos, key):
@@ -678,6 +785,8 @@ class Cards(Function):
 class Option(Function):
     name, forms, types = "option", ("option(NAME)",), {"NAME": STRING}
     doc = "the value of a game option, by name"
+    prose = {"en": {1: "the option {0}"},
+             "fr": {1: "l'option {0}"}}
 
     @staticmethod
     def run(st, pos, name):
@@ -692,6 +801,8 @@ class Option(Function):
 class Supply(Function):
     name, forms, types, returns, reads = "supply", ("supply(NAME)",), {"NAME": STRING}, NUMBER, COUNTERS
     doc = "how many are left in the supply of a counter, by name"
+    prose = {"en": {1: "the supply of {0}"},
+             "fr": {1: "la réserve de {0}"}}
 
     @staticmethod
     def run(st, pos, name):
@@ -701,6 +812,8 @@ class Supply(Function):
 class Label(Function):
     name, forms, types, returns = "label", ("label(V)",), {"V": ANY}, STRING
     doc = "the readable name of a value"
+    prose = {"en": {1: "the name of {0}"},
+             "fr": {1: "le nom de {0}"}}
 
     @staticmethod
     def run(st, pos, v):
@@ -718,6 +831,7 @@ class Property:
     returns: str = ANY
     reads: str = ""
     doc: str = ""
+    prose: dict = {}  # how a card written as prose says it, by language: {0} is what has it
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -734,6 +848,8 @@ PROPERTIES: dict[str, Property] = {}
 class IdProperty(Property):
     name, of, returns = "id", "component, node", STRING
     doc = "the identifier of a component (its card id) or a node"
+    prose = {"en": "the id of {0}",
+             "fr": "l'identifiant de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -745,6 +861,8 @@ class IdProperty(Property):
 class TitleProperty(Property):
     name, of, returns = "title", "component", STRING
     doc = "the printed title of a component"
+    prose = {"en": "the title of {0}",
+             "fr": "le titre de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -756,6 +874,8 @@ class TitleProperty(Property):
 class KindProperty(Property):
     name, of = "kind", "component, node"
     doc = "the component kind, or the node kind"
+    prose = {"en": "the kind of {0}",
+             "fr": "le type de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -769,6 +889,8 @@ class KindProperty(Property):
 class ZoneProperty(Property):
     name, of, returns, reads = "zone", "component", ZONE, ZONES
     doc = "the zone a component lies in"
+    prose = {"en": "the zone of {0}",
+             "fr": "la zone de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -780,6 +902,8 @@ class ZoneProperty(Property):
 class OwnerProperty(Property):
     name, of, returns, reads = "owner", "component", PLAYER, ZONES
     doc = "the player a component belongs to"
+    prose = {"en": "the owner of {0}",
+             "fr": "le propriétaire de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -789,6 +913,8 @@ class OwnerProperty(Property):
 class ControllerProperty(Property):
     name, of, returns, reads = "controller", "component", PLAYER, ZONES
     doc = "the player whose zone holds the component"
+    prose = {"en": "the controller of {0}",
+             "fr": "le joueur qui contrôle {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -798,6 +924,8 @@ class ControllerProperty(Property):
 class TappedProperty(Property):
     name, of, returns, reads = "tapped", "component", BOOL, TAGS
     doc = "whether the component is tapped"
+    prose = {"en": "{0} is tapped",
+             "fr": "{0} est inclinée"}
 
     @staticmethod
     def run(st, o, pos):
@@ -807,6 +935,8 @@ class TappedProperty(Property):
 class TagsProperty(Property):
     name, of, returns, reads = "tags", "component", LIST, TAGS
     doc = "the classes given to a component"
+    prose = {"en": "the classes given to {0}",
+             "fr": "les classes données à {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -816,6 +946,8 @@ class TagsProperty(Property):
 class SeatProperty(Property):
     name, of, returns = "seat", "player", NUMBER
     doc = "the seat number of a player, from 1"
+    prose = {"en": "the seat number of {0}",
+             "fr": "la place de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -825,6 +957,8 @@ class SeatProperty(Property):
 class TeamProperty(Property):
     name, of, returns = "team", "player", TEAM
     doc = "the team of a player"
+    prose = {"en": "the team of {0}",
+             "fr": "l'équipe de {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -834,6 +968,8 @@ class TeamProperty(Property):
 class NeighborsProperty(Property):
     name, of, returns = "neighbors", "node", LIST
     doc = "the nodes linked to a node"
+    prose = {"en": "the nodes linked to {0}",
+             "fr": "les nœuds reliés à {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -843,6 +979,8 @@ class NeighborsProperty(Property):
 class SizeProperty(Property):
     name, of, returns, reads = "size", "zone", NUMBER, ZONES
     doc = "how many components a zone holds"
+    prose = {"en": "the number of cards in {0}",
+             "fr": "le nombre de cartes dans {0}"}
 
     @staticmethod
     def run(st, o, pos):
@@ -859,6 +997,7 @@ class SpecialName:
     returns: str = ANY
     python: str | None = None
     doc: str = ""
+    prose: dict = {}  # how a card written as prose says it, by language
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -871,41 +1010,57 @@ SPECIAL_NAMES: dict[str, SpecialName] = {}
 class SelfName(SpecialName):
     name, returns, python = "self", COMPONENT, "fr.me"
     doc = "the component whose ability is running"
+    prose = {"en": "this card",
+             "fr": "cette carte"}
 
 
 class YouName(SpecialName):
     name, returns, python = "you", PLAYER, "fr.you"
     doc = "the player acting: the controller of an ability, or the acting player of a procedure"
+    prose = {"en": "you",
+             "fr": "vous"}
 
 
 class PlayersName(SpecialName):
     name, returns, python = "players", LIST, "st.program.seats[st.n]"
     doc = "every player, in seat order"
+    prose = {"en": "the players",
+             "fr": "les joueurs"}
 
 
 class TeamsName(SpecialName):
     name, returns, python = "teams", LIST, "R_teams(st)"
     doc = "every team"
+    prose = {"en": "the teams",
+             "fr": "les équipes"}
 
 
 class PlayerCountName(SpecialName):
     name, returns, python = "player_count", NUMBER, "st.n"
     doc = "how many players the game has"
+    prose = {"en": "the number of players",
+             "fr": "le nombre de joueurs"}
 
 
 class OptionsName(SpecialName):
     name, returns = "options", OPTIONS
     doc = "the options of this game (options.NAME)"
+    prose = {"en": "the options",
+             "fr": "les options"}
 
 
 class DataName(SpecialName):
     name, returns = "data", DATA
     doc = "the data tables of the game (data.NAME)"
+    prose = {"en": "the data of the game",
+             "fr": "les données du jeu"}
 
 
 class CauseName(SpecialName):
     name, returns, python = "cause", PLAYER, "fr.env.get('cause')"
     doc = "the player who signalled the event being handled"
+    prose = {"en": "the player who caused it",
+             "fr": "le joueur qui l'a provoqué"}
 
 
 # The names that stand for what a frame acts for, not a value of the state.

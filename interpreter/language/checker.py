@@ -6,8 +6,9 @@ numbers of arguments, values of the wrong type, keywords that match no
 pattern or are defined in terms of themselves, `break` outside a loop, and
 statements that can never run. This module checks the declarations, keywords,
 cards, scenarios and rules tests; `check_statements` and `check_expressions`
-the trees inside them. It returns what it found (`Findings`): the keyword each
-printed ability uses and the type of each expression, which the compiler uses.
+the trees inside them; `prose.checks` the vocabulary and the printed texts of
+keywords. It returns what it found (`Findings`): the keyword each printed
+ability uses and the type of each expression, which the compiler uses.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .keywords import KeywordMatcher, KeywordUse, Mismatch
 from .check_expressions import ExpressionChecks, Scope
 from .check_flow import FlowChecks
 from .check_statements import StatementChecks
+from .prose.checks import check_prose
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
@@ -50,6 +52,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         self.defn = defn
         self.report = report
         self.wanted = None  # the type an expression being checked must have, when it is a lone name
+        self.errors_before = len(report.errors)  # a report may hold the errors of other packs
         self.found = Findings()
         self._card_ids = None
         self._card_names = None
@@ -116,6 +119,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if t.cards and (t.file, t.pos.line) != d.test_cards_of:
                 continue  # a test with cards of its own is checked in the pack that holds them
             self.check_test(t)
+        # printed texts are compared with rules that read: not with a pack in error
+        check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two

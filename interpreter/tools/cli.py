@@ -27,6 +27,7 @@ from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .explain import explain, find_card
 from .lsp import server as lsp_server
+from ..language.prose import LANGS
 from .play import play_at_terminal
 from .ruletest import run_test
 from .shown import printable_stream
@@ -155,10 +156,13 @@ def _add_play_commands(sub) -> None:
     why.set_defaults(subparser=why)
 
     exp = sub.add_parser("explain", help="show how the engine reads a card",
-                         description="Show a card's attributes and classes, and for each ability the keyword it "
-                                     "matches and what the engine does with it.")
+                         description="Show a card as it would be printed (its abilities written as prose), then "
+                                     "its attributes and classes, and for each ability the keyword it matches and "
+                                     "what the engine does with it.")
     exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
     exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    exp.add_argument("--lang", choices=LANGS, default="en",
+                     help="the language the card is written in (default: en)")
     layer_args(exp)
     exp.set_defaults(subparser=exp)
 
@@ -433,7 +437,7 @@ def cmd_explain(args) -> int:
     card, hint = find_card(game.program.defn, args.card)
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
-    print(explain(game, card))
+    print(explain(game, card, args.lang))
     return 0
 
 

@@ -1,6 +1,8 @@
-"""How the engine reads a card: `regles explain GAME CARD`.
+"""How the engine reads a card: `regles explain GAME CARD [--lang fr]`.
 
-For a modder checking a card: its attributes and classes, and for each
+First the card as it would be printed, its abilities written as prose in the
+language asked (`language.prose`); then, for a modder checking a card: its
+attributes and classes, and for each
 ability the keyword it was matched to (with the values it binds) and what the
 engine will do with it: the event it listens to, or the action it offers with
 its windows, costs and limit. Content in it is escaped (`diagnostics.printable`):
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
+from ..language.prose import Prose
 from ..names import did_you_mean, fold
 
 
@@ -64,9 +67,12 @@ def _value(v) -> str:
     return str(v)
 
 
-def explain(game, card) -> str:
+def explain(game, card, lang: str = "en") -> str:
     defn = game.program.defn
-    out = [f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
+    printed = Prose(defn, game.program.found, lang).card(card)
+    out = [printed[0], *(f"  {line}" for line in printed[1:]), "",
+           "How the engine reads it:",
+           f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
     if card.copies != 1:
         out.append(f"  copies: {card.copies}")
     if card.start:

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 import tomllib
-from types import SimpleNamespace
 
 import markdown
 import pytest
@@ -150,33 +149,20 @@ def test_a_catalogue_shows_hostile_titles_as_text(tmp_path, monkeypatch):
     assert _text(heading.group(1)) == "<b>Bold</b> | *star* _under_ [link](x) {#no}"
     assert "<b>" not in page and "<i>" not in page and "<em>star" not in page
     assert "colour: <strong>&lt;i&gt;red&lt;/i&gt;</strong>" in page
-    # the keyword it prints, with its text and its parameters bound
-    assert "<li>Bonus 2 - Worker — 2 points per card Worker you have in play.</li>" in page
+    # the keyword it prints, then its rules as prose, its parameters bound
+    assert "<li>Bonus 2 - Worker: When scoring, score 2 points for each Worker among your cards in play.</li>" in page
     # grouped by the file that defines it, which it names with the line
     assert "odd-one · cards/hostile.yaml:5" in _text(page)
 
 
 # Printed text -----------------------------------------------------------------------------
 
-class _Ability:
-    """A printed ability, one object per printing (as the findings key them)."""
-    def __init__(self, text):
-        self.text = text
-
-
-def _card(*phrases, keyword_text=None):
-    kw = SimpleNamespace(pattern="Bonus X - Y", file="unused", text=keyword_text, effect_param=None)
-    abilities = [_Ability(p) for p in phrases]
-    uses = {abilities[0]: SimpleNamespace(keyword=kw, bindings={"X": 3, "Y": "Module"})}
-    return SimpleNamespace(abilities=abilities), SimpleNamespace(keyword_uses=uses)
-
-
-@pytest.mark.parametrize("text,lang,line", [
-    ("X points per card Y.", "en", "Bonus 3 - Module — 3 points per card Module."),
-    ("X points per card Y.", "fr", "Bonus 3 - Module"),  # a text in one language is English
-    ({"en": "X points per Y.", "fr": "X points par carte Y."}, "fr", "Bonus 3 - Module — 3 points par carte Module."),
-    ({"en": "X points per Y."}, "fr", "Bonus 3 - Module"),
-])
-def test_a_printed_keyword_is_followed_by_its_text_in_the_language(text, lang, line):
-    card, findings = _card("Bonus 3 - Module", "when played:\n  score 1\n", keyword_text=text)
-    assert gen.printed_card(None, findings, card, lang) == [line, "when played:\n  score 1"]
+def test_a_card_is_printed_as_prose_in_each_language():
+    from interpreter import read_and_check
+    from interpreter.diagnostics import Report
+    defn, found = read_and_check(FIXTURES / "docs-game", Report())
+    guild = next(c for c in defn.cards if c.id == "guild")
+    en = gen.printed_card(defn, found, guild, "en")
+    fr = gen.printed_card(defn, found, guild, "fr")
+    assert en[0].startswith("Bonus 1 - Worker: When scoring") and "for each Worker" in en[0]
+    assert fr[0].startswith("Bonus 1 - Worker : Quand") and len(fr) == len(en) == len(guild.abilities)

@@ -54,7 +54,7 @@ def test_regles_test_runs_rulings_kept_outside_the_game_folder(tmp_path, capsys)
 def test_regles_explain_shows_the_keyword_and_its_values(capsys):
     assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Technopôle (technopole), a card of Seeders from Sereis")
+    assert "\nTechnopôle (technopole), a card of Seeders from Sereis" in out
     assert "keyword 'Majorité X - Y'" in out and "with X = 3, Y = Module" in out
     assert "triggered: when scoring; when the event is about this card" in out
     assert "classes (for 'is'): architectes, module, primaire" in out
@@ -91,3 +91,26 @@ def test_check_without_a_path_in_a_clone_checks_the_content_being_edited(capsys,
     monkeypatch.chdir(tmp_path / "clone")
     assert cli.main(["check", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["errors"] >= 1  # JSON alone: no line before it
+
+
+def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(capsys):
+    assert cli.main(["explain", "seeders-exodus", "conspirateur", "--lang", "fr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Conspirateur"
+    assert "coût : 2" in lines[1] and "prestige : 1" in lines[1]
+    # its action, in French: the window, the cost, then what it does, with the game's own words
+    assert lines[2].startswith("  Pendant la négociation, s'il existe un q parmi les joueurs tel que")
+    assert ": inclinez cette carte, puis choisissez q parmi les joueurs" in lines[2]
+    assert "retirez 1 cube d'influence de q de src, puis placez 1 cube d'influence de q sur dest." in lines[2]
+    assert lines[4] == "How the engine reads it:"
+    assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0  # English unless asked
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Technopôle"
+    assert lines[2] == ("  Majorité 3 - Module: When the prestige of this card is counted, let mine be the number of "
+                        "modules among your cards in play; if for every p among your opponents, mine is more than the "
+                        "number of modules among the cards in play of p, score 3 PP.")
+
+
+def test_regles_explain_lang_is_a_known_language(capsys):
+    assert cli.main(["explain", "seeders-exodus", "conspirateur", "--lang", "de"]) == 2
+    assert "invalid choice: 'de'" in capsys.readouterr().err

@@ -13,9 +13,8 @@ import re
 from dataclasses import dataclass
 
 from ...content.model import CardDef, GameDef, KeywordDef
-from ...content.source import parse_yaml
-from ...diagnostics import ContentError
 from ...language.builtins import FUNCTIONS, SPECIAL_NAMES
+from ...language.prose import Prose
 from .lookup import find, word_at
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
@@ -49,8 +48,9 @@ def hover(defn: GameDef, findings, sources: dict, path: str, lines: list[str], l
 
 
 def hover_text(defn: GameDef, findings, thing, sources: dict, bindings: dict | None = None) -> str:
-    """A card or a keyword as a modder reads it: the keyword's printed text, the card's
-    attributes and abilities (each keyword it uses with its printed text)."""
+    """A card or a keyword as a modder reads it: the keyword's printed text and what its rules
+    say, written as prose (language.prose); the card as it would be printed."""
+    prose = Prose(defn, findings, "en")
     if isinstance(thing, KeywordDef):
         head = f"**{md(thing.pattern)}**"
         if thing.params:
@@ -58,42 +58,18 @@ def hover_text(defn: GameDef, findings, thing, sources: dict, bindings: dict | N
         out = [head]
         if bindings:
             out.append("here " + ", ".join(f"{md(p)} = {md(_shown(v))}" for p, v in bindings.items()))
-        printed = printed_text(thing, sources)
-        out.append(md(printed) if printed else "*no printed text*")
+        printed = thing.texts.get("en") or next(iter(thing.texts.values()), None)
+        out.append(f"*printed:* {md(str(printed))}" if printed else "*no printed text*")
+        out.append(f"*its rules:* {md(prose.keyword(thing))}")
         out.append(f"*keyword, {md(_where(thing.pos))}*")
         return "\n\n".join(out)
     card: CardDef = thing
     head = f"**{md(card.title)}** `{card.id}`" + (f" ×{card.copies}" if card.copies != 1 else "")
     attrs = " · ".join(f"{md(k)}: {md(_shown(v))}" for k, v in card.attrs.items())
     out = [head] + ([attrs] if attrs else [])
-    for ab in card.abilities:
-        use = findings.keyword_uses.get(ab) if findings is not None else None
-        if use is not None:
-            printed = printed_text(use.keyword, sources)
-            out.append(f"- **{md(ab.text.strip())}**" + (f": {md(printed)}" if printed else ""))
-        else:
-            out.append(_code(str(ab.text).strip()))
+    out += [f"- {md(prose.printed(ab))}" for ab in card.abilities]
     out.append(f"*card, {md(_where(card.pos))}*")
     return "\n\n".join(out)
-
-
-def printed_text(kw: KeywordDef, sources: dict) -> str | None:
-    """The `text:` printed for keyword `kw` in its file (the English one, when it gives several)."""
-    source = sources.get(os.path.abspath(kw.file))
-    if source is None:
-        return None
-    try:
-        data, _ = parse_yaml(kw.file, source)
-    except ContentError:
-        return None
-    items = data.get("keywords") if isinstance(data, dict) else None
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and getattr(item.get("pattern"), "pos", None) == kw.pos:
-            text = item.get("text")
-            if isinstance(text, dict):
-                text = text.get("en") or next((t for t in text.values() if isinstance(t, str)), None)
-            return str(text) if isinstance(text, str) else None
-    return None
 
 
 def _definition(found) -> str:

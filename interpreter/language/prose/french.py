@@ -1,0 +1,125 @@
+"""Rules written as French prose: `French`, the English renderer with French words.
+
+Only what French says otherwise is here: the word table, the articles and the
+agreement of 'tel que' with the gender of a noun, the way an action reads
+('pendant ... : inclinez cette carte, puis ...', since French card texts chain
+imperatives where English says 'you may ... to ...'), and the last touches of
+French spelling ('de le' -> 'du', 'le ordre' -> "l'ordre", 'les cartes de vous'
+-> 'vos cartes').
+"""
+from __future__ import annotations
+
+import re
+
+from .english import English
+from .vocabulary import Noun
+
+_VOWEL = "aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÉÈÊÎÔÛ"
+_ELISIONS = [
+    (re.compile(rf"\b([Ll])[ea] (?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(rf"\b([Dd]|[Qq]u|[Nn]|[Jj]|[Ll]orsqu|[Pp]uisqu)e (?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(r"\b([Ss])i (?=il)"), r"\1'"),
+    (re.compile(r"\b([Dd])e le\b"), r"\1u"),
+    (re.compile(r"\b([Dd])e les\b"), r"\1es"),
+    (re.compile(r"\bà le\b"), "au"),
+    (re.compile(r"\bà les\b"), "aux"),
+    (re.compile(r"\b([Dd])e des\b"), r"\1es"),
+]
+_WORD = r"(?!(?:de|du|des|d|que|qui|et|ou|à|au|aux|le|la|les|l|un|une|dans|sur|pour|par|est|sont|si)\b)[\w’-]+"
+_OF_YOU = re.compile(rf"\b(les|des|le|la|l')\s?((?:{_WORD} ){{0,3}}{_WORD}) de vous\b")  # 'les cartes de vous'
+_YOURS = {"les": "your_many", "des": "of_your_many"}
+
+
+class French(English):
+    """Rules as French prose."""
+
+    lang = "fr"
+    WORDS = {
+        **English.WORDS,
+        "rule": "la règle « {0} »",
+        "quoted": "« {0} »",
+        "true": "vrai", "false": "faux", "nothing": "rien", "empty": "rien",
+        "the": "le {0}", "the_f": "la {0}", "the_many": "les {0}", "a": "un {0}", "an": "un {0}", "a_f": "une {0}",
+        "of": "{0} de {1}", "your": "votre {0}", "your_many": "vos {0}", "of_your_many": "de vos {0}", "yours": "vous",
+        "and": "{0} et {1}", "or": "{0} ou {1}", "either": "soit {0}, soit {1}", "list": "{0} et {1}",
+        "number_of": "le nombre de {0} de {1}", "number_on": "le nombre de {0} sur {1}",
+        "number_yours": "le nombre de vos {0}", "number_keyed": "le nombre de {0} de {1} sur {2}",
+        "number_keyed_yours": "le nombre de vos {0} sur {1}",
+        "as_many": "autant de {0} que {1}", "per": "{0} pour chaque {1}",
+        "among": "{0} parmi {1}", "such_that": "{0} tels que {1}",
+        "some": "un {0}",
+        "mapped": "{expr} pour chaque {var} parmi {source}{where}", "where": " tels que {0}",
+        "==": "{0} est {1}", "!=": "{0} n'est pas {1}", "<": "{0} est inférieur à {1}",
+        "<=": "{0} est au plus {1}", ">": "{0} est supérieur à {1}", ">=": "{0} est au moins {1}",
+        "is": "{0} est {1}", "isnot": "{0} n'est pas {1}",
+        "in": "{0} est parmi {1}", "notin": "{0} n'est pas parmi {1}",
+        "exists": "{0} existe", "missing": "{0} n'existe pas", "empty_of": "{0} est vide",
+        "no_member": "il n'existe pas {0}",
+        "not": "il est faux que {0}",
+        "+": "{0} plus {1}", "-": "{0} moins {1}", "*": "{0} fois {1}", "/": "{0} divisé par {1}",
+        "//": "{0} divisé par {1}, arrondi à l'inférieur", "%": "le reste de {0} divisé par {1}",
+        "neg": "moins {0}", "entry": "l'entrée {1} de {0}", "option": "l'option {0}", "data": "la donnée {0}",
+        "move": "mettez {0} dans {1}", "move_top": "mettez {0} sur le dessus de {1}",
+        "move_bottom": "mettez {0} sous {1}", "move_all": "les cartes de {0}",
+        "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}",
+        "take_off": "retirez {0} de {1}", "take_off_keyed": "retirez {0} de {1} de {2}",
+        "give": ["prenez {0}", "donnez {0} à {who}"], "take_away": ["perdez {0}", "prenez {0} à {who}"],
+        "add_to": "ajoutez {0} à {1}", "subtract": "retirez {0} de {1}",
+        "pay": ["payez {0}", "{who} paie {0}"],
+        "gain": ["gagnez {0}", "{who} gagne {0}"], "lose": ["perdez {0}", "{who} perd {0}"],
+        "score": ["marquez {0}", "{who} marque {0}"], "credited": "{0}, au titre de {1}",
+        "set": "fixez {0} à {1}", "becomes": "{0} devient {1}", "let": "soit {0} : {1}",
+        "quantity_keyed": "{0} de {1} sur {2}",
+        "signal": "cela compte comme : {0}",
+        "shuffle": "mélangez {0}", "tag": "{0} devient {1}", "untag": "{0} n'est plus {1}",
+        "tap": "inclinez {0}", "untap": "redressez {0}", "reveal": "révélez {0}", "win": "{0} gagne la partie",
+        "exit": "arrêtez « {0} »", "stop": "arrêtez-vous là", "stop_loop": "cessez de répéter",
+        "next_turn": "passez au suivant", "do_nothing": "ne faites rien", "fail": "cela ne peut pas se faire",
+        "roll": "lancez {0} dés à {1} faces, dont le résultat est {2}",
+        "choose": ["choisissez {0}", "{who} choisit {0}"],
+        "may_choose": ["vous pouvez choisir {0}", "{who} peut choisir {0}"],
+        "secretly": "en secret, {0}",
+        "menu": ["choisissez : {0}", "{who} choisit : {0}"], "menu_or": " ; ou ",
+        "option_label": "« {0} » : {1}", "option_if": "« {0} » (seulement si {2}) : {1}",
+        "option_each": "pour chaque {3}, « {0} » : {1}",
+        "option_each_if": "pour chaque {3} (seulement si {2}), « {0} » : {1}",
+        "actions": "utilisez une action", "actions_during": "utilisez une action de {0}",
+        "decide": ["décidez {0} : {1}", "{who} décide {0} : {1}"], "decide_or": " ; sinon ",
+        "prefer": "{0}", "prefer_if": "{0} si {1}",
+        "use": ["utilisez une action de {0}", "{who} utilise une action de {0}"],
+        "use_free": ["utilisez une action de {0} sans en payer les coûts",
+                     "{who} utilise une action de {0} sans en payer les coûts"],
+        "if": "si {0}, {1}", "elif": "sinon, si {0}, {1}", "else": "sinon, {0}", "branches": " ; ",
+        "for": "pour chaque {0} : {1}", "repeat": "faites ceci {0} fois : {1}", "repeat_ever": "répétez : {0}",
+        "while": "tant que {0} : {1}", "the_effect": "appliquez {0}",
+        "then": ", puis ", "sequence": " ; ",
+        "this_card": "cette carte", "when": "quand {0}", "whenever": "chaque fois que {0}",
+        "if_clause": "{0}, si {1}", "optional": "si vous le souhaitez, {0}", "ability": "{0}, {1}",
+        "during": "pendant {0}", "any_time": "à tout moment", "once": "{0}, une fois jusqu'à ce que {1}",
+        "may": "{0} : {1}", "may_costs": "{0} : {1}, puis {2}", "costs": "{0} et {1}",
+        "tap_self": "inclinez cette carte", "spend": "retirez {0} de cette carte",
+        "sacrifice": "sacrifiez {0} que vous contrôlez",
+        "printed": "{0} : {1}",
+        "yes": "oui", "no": "non", "attribute": "{0} : {1}", "attributes": " ; ",
+        "function_0": "« {0} »", "function_1": "« {0} » de {1}", "function_n": "« {0} » de {1}",
+        "procedure_0": "« {0} »", "procedure_1": "« {0} » {1}", "procedure_n": "« {0} » ({1})",
+    }
+
+    def a(self, noun: Noun) -> str:
+        return self.w("a_f" if noun.gender == "f" else "a", noun.one)
+
+    def the(self, noun: Noun, many: bool = False) -> str:
+        if many:
+            return self.w("the_many", noun.many)
+        return self.w("the_f" if noun.gender == "f" else "the", noun.one)
+
+    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
+        feminine = noun is not None and noun.gender == "f"
+        tel = ("telles" if many else "telle") if feminine else ("tels" if many else "tel")
+        return f"{text} {tel} que {cond}"
+
+    def finish(self, text: str) -> str:
+        text = _OF_YOU.sub(lambda m: self.w(_YOURS.get(m.group(1), "your"), m.group(2)), text)
+        for pattern, replacement in _ELISIONS:
+            text = pattern.sub(replacement, text)
+        return text

@@ -1,0 +1,212 @@
+"""The words a game names its things with, in one language: its `vocabulary:`.
+
+A game file (and each expansion file) may give, for each language, the words
+of the names it declares: a noun for a zone, counter, class, attribute, window,
+component kind or argument of an event (`hand: main`, `resource: [ressource,
+ressources, f]`), and a phrase whose `{0}`, `{1}`... are the arguments for an
+event, procedure or function (`destroyed: "{0} is destroyed"`, `draw: "draw a
+card into {0}"`). A name without words is written from its identifier
+(`secondary_crews` -> "secondary crews"), so a game renders without any
+vocabulary. `check_vocabulary` reports the words of unknown names and of the
+wrong shape, like every other check error.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...content.model import GameDef
+from ...diagnostics import Report
+from ...names import did_you_mean, fold
+
+GENDERS = ("m", "f")
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+_BRACES = re.compile(r"[{}]")
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A noun: its singular, its plural and its gender (in a language that has one)."""
+    one: str
+    many: str
+    gender: str = "m"
+
+
+def plural(word: str) -> str:
+    """The plural a noun written from an identifier is given: an 's', unless it has one."""
+    return word if word[-1:] in ("s", "x", "z") else word + "s"
+
+
+def words_of(identifier: str) -> str:
+    """An identifier as words: `secondary_crews` -> 'secondary crews'."""
+    return " ".join(part for part in str(identifier).split("_") if part) or str(identifier)
+
+
+def as_noun(value) -> Noun | None:
+    """A noun as the vocabulary writes it (a word, [one, many], [one, many, gender] or
+    {one, many, gender}), or None when it is none of those."""
+    if isinstance(value, str) and value.strip():
+        return Noun(str(value), plural(str(value)))
+    if isinstance(value, list) and 2 <= len(value) <= 3 and all(isinstance(v, str) and v.strip() for v in value):
+        gender = str(value[2]) if len(value) == 3 else "m"
+        return Noun(str(value[0]), str(value[1]), gender) if gender in GENDERS else None
+    if isinstance(value, dict) and isinstance(value.get("one"), str):
+        many = value.get("many")
+        gender = value.get("gender", "m")
+        if gender not in GENDERS or (many is not None and not isinstance(many, str)):
+            return None
+        return Noun(str(value["one"]), str(many) if many else plural(str(value["one"])), str(gender))
+    return None
+
+
+class Vocabulary:
+    """The words of one language for one pack's names, with their defaults."""
+
+    def __init__(self, defn: GameDef, lang: str):
+        self.defn = defn
+        self.lang = lang
+        self.entries = {str(name): value for name, (value, _) in defn.vocabulary.get(lang, {}).items()}
+        self.folded = {fold(name): value for name, value in self.entries.items()}  # classes are matched folded
+
+    def raw(self, name: str, kind: str | None = None):
+        """What the vocabulary writes for a declared name (as `KIND:NAME` first, when a name
+        is two things), or None."""
+        if kind is not None:
+            found = self.entries.get(f"{kind}:{name}")
+            if found is not None:
+                return found
+        return self.entries.get(str(name))
+
+    def noun(self, name: str, kind: str | None = None) -> Noun:
+        """The noun of a zone, counter, attribute, window, component kind or argument."""
+        found = as_noun(self.raw(name, kind))
+        if found is not None:
+            return found
+        word = words_of(name)
+        return Noun(word, plural(word))
+
+    def class_noun(self, name: str) -> Noun:
+        """The noun of a class, named by its printed name or one of its aliases."""
+        printed = self.defn.classes.get(fold(str(name)))
+        word = printed[1] if printed else str(name)
+        found = as_noun(self.entries.get(f"class:{word}", self.entries.get(word)))
+        if found is None:  # written with other accents or case: 'Equipage' for 'Équipage'
+            found = as_noun(self.folded.get(fold(word)))
+        return found if found is not None else Noun(word, plural(word))
+
+    def template(self, name: str, kind: str) -> str | None:
+        """The phrase of an event, procedure or function, with {0}... for its arguments, or None."""
+        found = self.raw(name, kind)
+        return str(found) if isinstance(found, str) else None
+
+    def nouns(self) -> dict:
+        """Every noun of the game's zones, counters and classes (vocabulary or default): the game
+        terms a printed text may name, by what they name ("counter:resource")."""
+        d = self.defn
+        out = {}
+        for kind, names in (("zone", d.zones), ("counter", d.counters)):
+            for name in names:
+                out[f"{kind}:{name}"] = self.noun(name, kind)
+        for _, printed in d.classes.values():
+            out[f"class:{fold(printed)}"] = self.class_noun(printed)
+        return out
+
+
+KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
+         "class")
+
+
+def declared_names(defn: GameDef) -> dict:
+    """Each name a vocabulary may give words to -> what it is: a list of (kind, number of
+    arguments), the number None for a noun."""
+    out: dict = {}
+
+    def add(name, kind, arity=None):
+        found = out.setdefault(str(name), [])
+        if (kind, arity) not in found:
+            found.append((kind, arity))
+    for kind, table in (("zone", defn.zones), ("counter", defn.counters), ("attribute", defn.attributes),
+                        ("component", defn.components)):
+        for name in table:
+            add(name, kind)
+    for w in defn.windows:
+        add(w, "window")
+    for name, args in defn.events.items():
+        add(name, "event", len(args))
+        for a in args:
+            add(a, "argument")
+    for name, proc in defn.procedures.items():
+        if "@" not in name:  # a hook is no name of the rules
+            add(name, "procedure", len(proc.params))
+    for name, f in defn.functions.items():
+        add(name, "function", len(f.params))
+    for _, printed in defn.classes.values():
+        add(printed, "class")
+    return out
+
+
+def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
+    """Every language of `vocabulary:` has a renderer; every name is declared; a noun is a noun,
+    a phrase names only the arguments there are."""
+    known = declared_names(defn)
+    for lang, words in defn.vocabulary.items():
+        if lang not in langs:
+            first = next(iter(words.values()), (None, defn.pos))[1]
+            report.error(first, f"vocabulary for language '{lang}', which cards are not written in",
+                         did_you_mean(lang, langs) or "languages: " + ", ".join(langs))
+            continue
+        for name, (value, pos) in words.items():
+            kind, _, bare = name.rpartition(":")
+            found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
+                                        for k in kinds if k[0] == "class"]
+            if kind:
+                found = [k for k in found if k[0] == kind]
+            if not found:
+                report.error(pos, f"vocabulary ({lang}) for unknown {kind or 'name'} '{bare}'",
+                             did_you_mean(bare, list(known)) if kind in ("", *KINDS) else
+                             "write NAME, or KIND:NAME where KIND is one of " + ", ".join(KINDS))
+                continue
+            _check_words(report, lang, name, found, value, getattr(value, "pos", pos))
+
+
+def _check_words(report, lang, name, kinds, value, at) -> None:
+    phrases = [(k, n) for k, n in kinds if n is not None]
+    nouns = [k for k, n in kinds if n is None]
+    if phrases and nouns:
+        both = f"'{name}' is both {_a(nouns[0])} and {_a(phrases[0][0])}"
+        if not isinstance(value, str) or _PLACEHOLDER.search(value):
+            report.error(at, f"vocabulary ({lang}): {both}: these words cannot be said of both",
+                         f"give each its words: '{nouns[0]}:{name}' and '{phrases[0][0]}:{name}'")
+            return
+    for kind, arity in phrases:
+        _check_phrase(report, lang, name, kind, arity, value, at)
+    for kind in nouns:
+        if as_noun(value) is None:
+            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' is no noun",
+                         "write a word, [singular, plural] or [singular, plural, gender] (gender m or f)")
+            return
+        if isinstance(value, str) and _BRACES.search(value):
+            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' holds '{{' or '}}'",
+                         "a noun takes no arguments: only events, procedures and functions do")
+            return
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
+    if not isinstance(value, str) or not value.strip():
+        report.error(at, f"vocabulary ({lang}) for {kind} '{name}' must be a phrase (a text)",
+                     "e.g. \"draw a card into {0}\": {0}, {1}... stand for its arguments")
+        return
+    for m in _PLACEHOLDER.finditer(value):
+        if int(m.group(1)) >= arity:
+            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' names argument {{{m.group(1)}}}, but it "
+                             f"takes {arity} argument{'s' if arity != 1 else ''}",
+                         "its arguments are {0}" + "".join(f", {{{i}}}" for i in range(1, arity)) if arity
+                         else "it takes no argument: write no {0}")
+            return
+    if _BRACES.search(_PLACEHOLDER.sub("", value)):
+        report.error(at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
+                     "arguments are written {0}, {1}...")

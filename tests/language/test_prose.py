@@ -1,0 +1,313 @@
+"""Cards as prose: every shipped card and keyword is written in English and French
+from its rules; the built-ins bring their own phrases; the vocabulary is checked;
+a keyword's printed text that disagrees with its rules gets a warning."""
+from __future__ import annotations
+
+import re
+import string
+import textwrap
+
+import pytest
+
+from interpreter import read_and_check
+from interpreter.content.folders import shipped_game, shipped_games
+from interpreter.content.layers import Chosen, mod_layer, plan
+from interpreter.diagnostics import Report
+from interpreter.language import nodes as N
+from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from interpreter.language.prose import LANGS, English, French, Prose
+from interpreter.language.prose.checks import disagreement, numbers, terms
+from interpreter.tools.check import check_paths
+
+
+def packs():
+    """Every shipped game alone, with all its expansions, and with its solo mode."""
+    out = []
+    for game in shipped_games():
+        root = shipped_game(game)
+        folder = root / "expansions"
+        found = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        solo = [e for e in found if mod_layer(e).solo]
+        rest = [e for e in found if e not in solo]
+        for group in [[]] + ([rest] if rest else []) + [[s] for s in solo]:
+            out.append((root, tuple(mod_layer(e).id for e in group)))
+    return out
+
+
+_LOADED = {}
+
+
+def loaded(root, expansions=()):
+    key = (root, expansions)
+    if key not in _LOADED:
+        report = Report()
+        defn, found = read_and_check(root, report, (), plan(root, Chosen(expansions=expansions)))
+        assert report.ok, report.errors[:3]
+        _LOADED[key] = defn, found
+    return _LOADED[key]
+
+
+def seeders(lang="en"):
+    defn, found = loaded(shipped_game("seeders-exodus"))
+    return defn, Prose(defn, found, lang)
+
+
+def card(defn, card_id):
+    return next(c for c in defn.cards if c.id == card_id)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("pack", packs(), ids=lambda p: "+".join([p[0].name, *p[1]]))
+def test_every_shipped_card_and_keyword_is_written_without_falling_back(pack, lang):
+    defn, found = loaded(*pack)
+    prose = Prose(defn, found, lang)
+    written = [line for c in defn.cards for line in prose.card(c)] + [prose.keyword(k) for k in defn.keywords]
+    assert prose.fallbacks == [], [f"{type(f).__name__} at {f.pos}" for f in prose.fallbacks[:3]]
+    for text in written:
+        assert text.strip() and "{" not in text and "}" not in text.replace("{self", ""), text
+    for kw in defn.keywords:  # a keyword's rules are sentences
+        assert re.match(r"[A-ZÀ-Ý]", prose.keyword(kw)) and prose.keyword(kw).endswith("."), kw.pattern
+
+
+def test_the_built_in_phrases_cover_every_built_in_in_every_language():
+    for name, f in FUNCTIONS.items():
+        for lang in LANGS:
+            phrases = f.prose.get(lang)
+            assert phrases, f"built-in function {name}() has no prose in '{lang}'"
+            for arity, types in f.signatures.items():
+                phrase = phrases if isinstance(phrases, str) else phrases.get(arity)
+                assert phrase is not None, f"{name}() with {arity} arguments has no prose in '{lang}'"
+                used = {int(n) for _, n, _, _ in string.Formatter().parse(phrase) if n and n.isdigit()}
+                assert used <= set(range(arity)), (name, lang, phrase)
+    for table in (PROPERTIES, SPECIAL_NAMES):
+        for name, record in table.items():
+            assert all(record.prose.get(lang) for lang in LANGS), f"'{name}' has no prose in every language"
+
+
+def test_french_changes_only_its_words_and_what_its_grammar_needs():
+    assert set(French.WORDS) == set(English.WORDS) | {"the_f", "the_many", "a_f", "your_many", "of_your_many"}
+    methods = {k for k, v in vars(French).items() if callable(v)}
+    assert methods == {"a", "the", "such_that", "finish"}
+    # every phrase with a word in it is said in French ('plus' is French too)
+    same = {k for k in English.WORDS if French.WORDS[k] == English.WORDS[k]}
+    assert {k for k in same if re.search(r"[a-z]{2}", re.sub(r"\{\w*\}", "", English.WORDS[k]))} == {"+"}
+
+
+# what some real cards say --------------------------------------------------------------------
+
+def test_a_prestige_keyword_reads_as_its_points_for_each_card():
+    defn, en = seeders("en")
+    _, fr = seeders("fr")
+    matrice = card(defn, "matrice-structurelle")  # Affinité 2 - Module
+    assert en.card(matrice)[2] == ("Affinité 2 - Module: When the prestige of this card is counted, "
+                                   "score 2 PP for each module among your cards in play.")
+    assert fr.card(matrice)[2] == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
+                                   "marquez 2 PP pour chaque module parmi vos cartes en jeu.")
+
+
+def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
+    defn, en = seeders("en")
+    _, fr = seeders("fr")
+    senateur = card(defn, "senateur")  # Geôlier
+    ability = senateur.abilities[0]
+    assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
+                                          "During negotiation or integration, if there is a crew c among the "
+                                          "cards in play such that the controller of c exists, you may remove 1 "
+                                          "Jailer token from this card and pay 1 resource to choose a crew c")
+    assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
+                                          "Pendant la négociation ou l'intégration, s'il existe un équipage c")
+    assert "mettez c dans votre prison." in fr.ability(ability)
+
+
+def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
+    defn, en = seeders("en")
+    _, fr = seeders("fr")
+    serveurs = card(defn, "salle-des-serveurs")  # Naturelle 3: score 2
+    assert en.ability(serveurs.abilities[0]) == \
+        "During negotiation or integration, you may pay 3 resources to score 2 PP."
+    assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources, puis marquez 2 PP."
+    chef = card(defn, "chef-de-chantier")  # Recrutement Ouvrier: the class bound, in each language
+    assert "the first of Workers among the secondary crew pile" in en.ability(chef.abilities[0])
+    assert "le premier d'Ouvriers parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
+
+
+def test_a_keyword_by_itself_says_its_parameters_as_their_letters():
+    defn, en = seeders("en")
+    affinite = next(k for k in defn.keywords if k.pattern == "Affinité X - Y")
+    assert en.keyword(affinite) == ("When the prestige of this card is counted, score X PP for each Y among your "
+                                    "cards in play.")
+
+
+def test_triggers_of_any_card_and_choices_of_other_players():
+    defn, found = loaded(shipped_game("karman-swap"))
+    en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
+    kraken = card(defn, "kraken")  # Éradication
+    assert en.ability(kraken.abilities[0]) == (
+        "When this card is played on an active planet, if there is a creature x among the cards in play such that "
+        "x is not this card, you may choose a creature v among the cards in play such that v is not this card; "
+        "make v extinct.")
+    assert fr.ability(kraken.abilities[0]).endswith(
+        "si vous le souhaitez, choisissez une créature v parmi les cartes en jeu telle que v n'est pas cette carte ; "
+        "provoquez l'extinction de v.")
+    defn, found = loaded(shipped_game("seeders-exodus"))
+    usine = card(defn, "usine-de-reconversion")
+    assert Prose(defn, found, "en").ability(usine.abilities[0]) == \
+        "Whenever a card is destroyed, if the card is a module, gain 1 resource."
+    assert Prose(defn, found, "fr").ability(usine.abilities[0]) == \
+        "Chaque fois qu'une carte est détruite, si la carte est un module, gagnez 1 ressource."
+
+
+def test_what_the_tables_lack_is_written_as_its_rules_text_never_a_failure(tmp_path):
+    defn, prose = seeders("en")
+
+    class Strange(N.Node):  # a kind of node no renderer knows
+        pass
+    strange = Strange(defn.cards[0].abilities[0].pos)
+    text = prose.node(strange)
+    assert text.startswith("the rule “") and prose.fallbacks == [strange]
+    call = N.Call(strange.pos, "no_such_builtin", [])
+    assert prose.node(call).startswith("the rule “") and prose.fallbacks[-1] is call
+    with pytest.raises(ValueError, match="no prose in language 'de'"):
+        Prose(defn, None, "de")
+
+
+# the vocabulary and printed texts, checked ---------------------------------------------------
+
+GAME = """\
+kind: game
+id: tiny
+title: Tiny
+players: {min: 2, max: 2}
+attributes:
+  suit: {values: [Sun, Moon]}
+zones:
+  deck: {scope: game}
+  hand: {scope: player}
+  table: {scope: player, in_play: true}
+counters:
+  coins: {scope: player, supply: 10}
+events:
+  played: [card]
+windows: [main]
+procedures:
+  game: "pass"
+  draw:
+    params: [p]
+    body: "move top(deck) to p.hand"
+vocabulary:
+  en:
+    coins: [coin, coins]
+    draw: "draw a card for {0}"
+"""
+
+KEYWORDS = """\
+kind: keywords
+game: tiny
+keywords:
+  - pattern: "Tithe"
+    text: {en: "Pay 1 coin: draw a card.", fr: "Payez 1 pièce : piochez une carte."}
+    ability: |
+      action during main cost pay 1 coins:
+        call draw(you)
+"""
+
+
+def write(tmp_path, game=GAME, keywords=KEYWORDS):
+    folder = tmp_path / "tiny"
+    folder.mkdir(exist_ok=True)
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    (folder / "keywords.yaml").write_text(keywords, encoding="utf-8")
+    (folder / "cards.yaml").write_text("kind: cards\ngame: tiny\nstart: deck\ncards:\n"
+                                       "  - {id: monk, title: Monk, suit: Sun, abilities: [Tithe]}\n", encoding="utf-8")
+    return folder
+
+
+def test_a_sound_vocabulary_and_agreeing_texts_say_nothing(tmp_path):
+    report = check_paths([str(write(tmp_path))])
+    assert report.diagnostics == []
+    defn, found = read_and_check(tmp_path / "tiny", Report())
+    monk = Prose(defn, found, "en").card(defn.cards[0])
+    assert monk == ["Monk", "suit: Sun", "Tithe: During main, you may pay 1 coin to draw a card for you."]
+
+
+def test_a_text_naming_another_amount_gets_a_warning_at_the_text(tmp_path):
+    folder = write(tmp_path, keywords=KEYWORDS.replace('en: "Pay 1 coin: draw a card."', 'en: "Pay 2 coins: draw a card."'))
+    report = check_paths([str(folder)])
+    assert report.ok  # a warning: the check still passes
+    [warning] = report.diagnostics
+    assert warning.severity == "warning"
+    assert (warning.position.path.endswith("keywords.yaml"), warning.position.line, warning.position.column) == \
+        (True, 5, 16)
+    assert "the printed text (en) of keyword 'Tithe' disagrees with its rules: it names 2, which its rules do not" \
+        in warning.message
+    assert warning.hint == "its rules read: During main, you may pay 1 coin to draw a card for you."
+
+
+def test_a_text_naming_a_term_its_rules_never_name_gets_a_warning(tmp_path):
+    game = GAME.replace("    coins: [coin, coins]\n", "    coins: [coin, coins]\n    hand: hand\n")
+    folder = write(tmp_path, game, KEYWORDS.replace('en: "Pay 1 coin: draw a card."',
+                                                    'en: "Pay 1 coin: take a card from the table into your hand."'))
+    [warning] = check_paths([str(folder)]).diagnostics
+    assert "it names 'hand', 'table', which its rules never do" in warning.message
+
+
+def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
+    from interpreter.tools import cli
+    folder = write(tmp_path, keywords=KEYWORDS.replace("Pay 1 coin", "Pay 3 coins"))
+    assert cli.main(["check", str(folder)]) == 0
+    assert "warning: the printed text (en) of keyword 'Tithe'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("words, message, line", [
+    ("    coinz: coin\n", "vocabulary (en) for unknown name 'coinz'", 23),
+    ("    hand: [a, b, c]\n", "vocabulary (en) for zone 'hand' is no noun", 23),
+    ("    played: \"{0} is played by {1}\"\n", "names argument {1}, but it takes 1 argument", 23),
+    ("    draw: [draw, draws]\n", "for procedure 'draw' must be a phrase", 23),
+    ("    deck: \"the {deck}\"\n", "for zone 'deck' holds '{' or '}'", 23),
+])
+def test_vocabulary_errors_are_reported_where_they_are(tmp_path, words, message, line):
+    game = GAME.replace("    coins: [coin, coins]\n", words)
+    report = check_paths([str(write(tmp_path, game))])
+    errors = [d for d in report.errors if message in d.message]
+    assert errors and errors[0].position.line == line, [d.message for d in report.diagnostics]
+
+
+def test_vocabulary_of_a_language_no_renderer_writes_is_an_error(tmp_path):
+    game = GAME + "  de:\n    coins: Münze\n"
+    [error] = check_paths([str(write(tmp_path, game))]).errors
+    assert "vocabulary for language 'de', which cards are not written in" in error.message
+    assert error.position.line == 26  # its first word
+
+
+def test_a_name_that_is_two_things_takes_words_for_each(tmp_path):
+    game = GAME.replace("  draw:\n", "  coins:\n").replace("    coins: [coin, coins]\n", "    \"counter:coins\": [coin, coins]\n") \
+        .replace("    draw: \"draw a card for {0}\"\n", "    \"procedure:coins\": \"draw a card for {0}\"\n")
+    folder = write(tmp_path, game, KEYWORDS.replace("call draw(you)", "call coins(you)"))
+    assert check_paths([str(folder)]).diagnostics == []
+    clash = game.replace("    \"procedure:coins\": \"draw a card for {0}\"\n", "")
+    clash = clash.replace("    \"counter:coins\": [coin, coins]\n", "    coins: \"{0} coins\"\n")
+    [error] = check_paths([str(write(tmp_path, clash, KEYWORDS.replace("call draw(you)", "call coins(you)")))]).errors
+    assert "'coins' is both a counter and a procedure" in error.message
+    assert error.hint == "give each its words: 'counter:coins' and 'procedure:coins'"
+
+
+def test_numbers_and_terms_a_text_names():
+    assert numbers("Pay two coins, then 3 more; 1 is not counted, nor one.", "en") == {2, 3}
+    assert numbers("Payez deux pièces, puis 12 ; un n'est pas compté.", "fr") == {2, 12}
+    defn, prose = seeders("en")
+    nouns = prose.renderer.vocab.nouns()
+    found = terms("Take the first Worker of the secondary crew pile into your hand", nouns)
+    assert found == {("zone:secondary_crews",), ("zone:hand",), ("class:ouvrier",)}
+    assert disagreement("Gain 2 resources.", "Gain 2 resources.", "en", nouns) is None
+    assert disagreement("Gain 2 Jailer tokens.", "Gain 2 resources.", "en", nouns) == \
+        "it names 'Jailer token', which its rules never do"
+
+
+def test_every_shipped_keyword_text_agrees_with_its_rules():
+    from interpreter.resources import content_dir
+    report = check_paths([str(content_dir())])
+    assert report.ok
+    assert [d for d in report.diagnostics if d.severity == "warning"] == []
+    defn, _ = seeders()
+    printed = [kw for kw in defn.keywords if set(kw.texts) == set(LANGS)]
+    assert len(printed) == len(defn.keywords)  # every keyword prints its text in both languages
