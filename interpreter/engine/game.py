@@ -26,7 +26,7 @@ from . import observe
 from . import why
 from .savefile import SaveError, parse_json
 from .state import GameFault, State
-from .values import ZoneRef
+from .values import Comp, ZoneRef
 
 
 class GameState(State):
@@ -56,6 +56,28 @@ class GameState(State):
     @property
     def prompt(self) -> str | None:
         return self.pending.prompt if self.pending is not None else None
+
+    def option_subject(self, action: int):
+        """What option `action` of the pending decision is about, for people who ask: (the card's
+        definition, the ability's definition), either None. A card picked gives its card; an
+        action of a card gives the card and that ability; the yes or no of an optional ability
+        gives the card that has it and the ability."""
+        d = self.pending
+        if d is None or not 0 <= action < len(d.entries):
+            return None, None
+        entry = d.entries[action]
+        kind = entry.kind
+        if kind == "act":
+            spec = self.program.comp_actions[entry.comp][entry.index]
+            return self.program.comp_card[entry.comp], spec.source
+        if kind in ("yes", "no"):
+            fr = self.frames[-1] if self.frames else None
+            me = getattr(fr, "me", None)
+            card = self.program.comp_card[me] if type(me) is Comp else None
+            source = getattr(getattr(fr, "code", None), "source", None)
+            return card, source if card is not None and source in card.abilities else None
+        value = entry.value
+        return (self.program.comp_card[value], None) if type(value) is Comp else (None, None)
 
     def apply(self, action) -> None:
         """Apply an option of the pending decision, given by index or label."""

@@ -51,7 +51,10 @@ from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.state import GameFault
 from ..engine.values import Rng, seed_for
+from ..diagnostics import printable
+from ..language.prose import Prose
 from ..names import did_you_mean
+from .explain import find_card
 from .narrate import render_observation
 from .why import render as why_lines
 
@@ -87,6 +90,10 @@ class SeatView:
     @property
     def prompt(self) -> str | None:
         return self._state.prompt
+
+    def subject(self, action: int):
+        """What option `action` is about: (card definition, ability definition), either None."""
+        return self._state.option_subject(action)
 
     def why_not(self, move: str):
         """Why `move` is not possible now for this seat, or that it is (engine.why): the answer
@@ -346,9 +353,11 @@ class HumanAgent:
 
     name = "human"
 
-    def __init__(self, inp=None, out=None):
+    def __init__(self, inp=None, out=None, lang: str = "en"):
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
+        self.lang = lang  # the language cards are written in when asked ('? N')
+        self._prose = None  # language.prose.Prose of the game played, made on first need
         # what the last screen showed, when this person decides again with no other seat deciding
         # in between (a programme of several actions, a turn of several steps): then only what
         # changed is shown (play sets it to None when another seat decided)
@@ -376,8 +385,14 @@ class HumanAgent:
         labels = view.labels()
         self.say()
         self.say(f"{view.prompt or 'Choose'}:")
+        asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
+        if asked is not None:  # an optional ability: what it does, once, under the question
+            self.say(f"      ({_short(self.prose(view).printed(asked))})")
         for i, a in enumerate(actions, 1):
             self.say(f"  {i:>2}. {labels[a]}")
+            card, ability = self.about(view, a)
+            if ability is not None and asked is None:  # a card's action: what it does
+                self.say(f"      {_short(self.prose(view).ability(ability))}")
         while True:
             print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
             line = self.inp.readline()
@@ -393,8 +408,47 @@ class HumanAgent:
             if word.lower() == "why":
                 self.why(view, move.strip())
                 continue
-            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit (why MOVE: why a move is "
-                     "not offered)")
+            if word.lower() in ("?", "help") or (text.startswith("?") and text[1:].strip()):
+                self.card_text(view, actions, (move if word.lower() in ("?", "help") else text[1:]).strip())
+                continue
+            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit (? N: the card of option N "
+                     "as printed; why MOVE: why a move is not offered)")
+
+    def prose(self, view: SeatView):
+        if self._prose is None:
+            program = view.program
+            self._prose = Prose(program.defn, program.found, self.lang)
+        return self._prose
+
+    def about(self, view: SeatView, action: int):
+        """(card, ability) option `action` is about; (None, None) when the game cannot say."""
+        try:
+            return view.subject(action)
+        except (AttributeError, LookupError, TypeError):
+            return None, None
+
+    def card_text(self, view: SeatView, actions: list, what: str) -> None:
+        """'? N' (or 'help N'): the card option N is about, as it would be printed; '? NAME': the
+        card of that title or id (card texts are public: the rules say what each card does)."""
+        card = None
+        if what.isdigit() and not 1 <= int(what) <= len(actions):
+            self.say(f"  no option {what}: the options are numbered 1 to {len(actions)}")
+            return
+        if what.isdigit():
+            card, _ = self.about(view, actions[int(what) - 1])
+            if card is None:
+                self.say(f"  option {what} is about no card")
+                return
+        elif what:
+            card, hint = find_card(view.program.defn, what)
+            if card is None:
+                self.say(f"  no card '{printable(what)}'" + (f"; {hint}" if hint else ""))
+                return
+        else:
+            self.say(f"  ? N shows the card of option N (1-{len(actions)}) as printed; ? NAME a card by its title")
+            return
+        for i, line in enumerate(self.prose(view).card(card)):
+            self.say(("  " if i == 0 else "    ") + printable(line))
 
     def why(self, view: SeatView, move: str) -> None:
         """Say why `move` is not possible now, naming the condition and where content wrote it."""
@@ -403,6 +457,14 @@ class HumanAgent:
             return
         for line in why_lines(view.why_not(move), view.program.sources):
             self.say(f"  {line}")
+
+
+def _short(text: str, most: int = 110) -> str:
+    """A text cut to `most` characters at a word, marked when cut: one line of a prompt."""
+    text = printable(" ".join(text.split()))
+    if len(text) <= most:
+        return text
+    return text[:most].rsplit(" ", 1)[0] + " …"
 
 
 def _screen_items(lines: list) -> list:

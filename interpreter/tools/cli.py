@@ -119,6 +119,8 @@ def _add_play_commands(sub) -> None:
                       help="the bots of the other seats, one for all or one per other seat (default greedy)")
     play.add_argument("--seat", type=int, default=1, help="the seat you play, from 1 (default 1)")
     play.add_argument("--save", metavar="TRACE", help="write the game's trace to this file")
+    play.add_argument("--lang", choices=LANGS, default="en",
+                      help="the language of the cards shown on request ('? N') and of what options do (default en)")
     play.add_argument("--all", action="store_true", dest="show_all",
                       help="show the rules' bookkeeping too (the counters the game declares internal)")
     play.set_defaults(subparser=play)
@@ -343,7 +345,7 @@ def cmd_play(args) -> int:
     why = _unwritable(args.save) if args.save else None
     if why:  # said now, not after the game
         return _usage_error(args, f"--save: {why}")
-    return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(),
+    return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(lang=args.lang),
                             save=args.save, source=args.game, show_all=args.show_all, powers=args.powers)
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import pytest
 
 import interpreter
-from interpreter.tools.agents import HumanAgent, RandomAgent, SeatView
+from interpreter.tools.agents import HumanAgent, Quit, RandomAgent, SeatView
 from interpreter.tools.cli import main
 from interpreter.tools.narrate import Narrator
 from interpreter.tools.play import play_at_terminal
@@ -262,3 +262,33 @@ def test_a_person_deciding_again_is_shown_only_what_changed():
     changed = text[text.index("-- changed --"):text.index("Your stake:")]
     assert "your sealed: High" in changed and "deck: Low, Mid\n" in changed
     assert "points" not in changed  # the counters that did not change are not shown again
+
+
+def test_a_card_s_action_is_offered_with_what_it_does_and_a_card_is_shown_on_request():
+    # the workshop: night comes, and the lamp on the bench offers its action
+    g = game("workshop")
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("? 1\n? Saw\n? 9\n? nothing-like-this\nq\n"), out)
+    st = g.new_state(2, 1)
+    while st.pending is not None and not any(label.startswith("Light") for label in st.labels()):
+        st.apply(next(i for i, label in enumerate(st.labels()) if label in ("Night", "Rest", "Stop")))
+    with pytest.raises(Quit):
+        human.act(SeatView(st, st.current_player))
+    text = out.getvalue()
+    assert "   1. Light\n      During night, you may tap this card to score 1 point" in text  # what it does
+    assert "  Lamp\n    sort: Tool; value: 1\n    During night, you may tap this card" in text  # '? 1'
+    assert "  Saw\n    sort: Tool; value: 3\n    During day, " in text and "pay 2 coins to score 2" in text
+    assert "no option 9: the options are numbered 1 to 3" in text
+    assert "no card 'nothing-like-this'" in text
+
+
+def test_an_optional_ability_is_asked_with_what_it_does_in_the_language_chosen():
+    g = interpreter.load("karman-swap")
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("? 1\n" + "1\n" * 40), out, lang="fr")
+    play_at_terminal(g, 2, 1, g.options({}), ["greedy"], seat=0, human=human, out=out)
+    text = out.getvalue()
+    assert "  Mirelle\n    " in text  # '? 1': the planet of the first option, as printed
+    asked = re.search(r"use (.+) \(posed\)\?:\n      \((.+)\)\n   1\. yes\n   2\. no\n", text)
+    assert asked, text[-3000:]
+    assert asked.group(2).split(" : ")[1].startswith("Quand cette carte est jouée")
