@@ -85,7 +85,8 @@ def test_the_built_in_phrases_cover_every_built_in_in_every_language():
 
 
 def test_french_changes_only_its_words_and_what_its_grammar_needs():
-    assert set(French.WORDS) == set(English.WORDS) | {"the_f", "the_many", "a_f", "your_many", "of_your_many"}
+    feminine = {k for k in French.WORDS if k.endswith("_f") and k[:-2] in English.WORDS}  # 'cette', 'une autre'
+    assert set(French.WORDS) == set(English.WORDS) | feminine | {"the_many", "your_many", "of_your_many"}
     methods = {k for k, v in vars(French).items() if callable(v)}
     assert methods == {"a", "the", "such_that", "finish"}
     # every phrase with a word in it is said in French ('plus' is French too)
@@ -111,12 +112,12 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     senateur = card(defn, "senateur")  # Geôlier
     ability = senateur.abilities[0]
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
-                                          "During negotiation or integration, if there is a crew c among the "
-                                          "cards in play such that the controller of c exists, you may remove 1 "
-                                          "Jailer token from this card and pay 1 resource to choose a crew c")
+                                          "During negotiation or integration, you may remove 1 Jailer token from "
+                                          "this card and pay 1 resource to choose a crew among the cards in play "
+                                          "such that the controller of it exists. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
-                                          "Pendant la négociation ou l'intégration, s'il existe un équipage c")
-    assert "mettez c dans votre prison." in fr.ability(ability)
+                                          "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
+    assert "Mettez cet équipage dans votre prison." in fr.ability(ability)
 
 
 def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
@@ -125,7 +126,7 @@ def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
     serveurs = card(defn, "salle-des-serveurs")  # Naturelle 3: score 2
     assert en.ability(serveurs.abilities[0]) == \
         "During negotiation or integration, you may pay 3 resources to score 2 PP."
-    assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources, puis marquez 2 PP."
+    assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources. Marquez 2 PP."
     chef = card(defn, "chef-de-chantier")  # Recrutement Ouvrier: the class bound, in each language
     assert "the first of Workers among the secondary crew pile" in en.ability(chef.abilities[0])
     assert "le premier d'Ouvriers parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
@@ -142,13 +143,12 @@ def test_triggers_of_any_card_and_choices_of_other_players():
     defn, found = loaded(shipped_game("karman-swap"))
     en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
     kraken = card(defn, "kraken")  # Éradication
-    assert en.ability(kraken.abilities[0]) == (
-        "When this card is played on an active planet, if there is a creature x among the cards in play such that "
-        "x is not this card, you may choose a creature v among the cards in play such that v is not this card; "
-        "make v extinct.")
+    assert en.ability(kraken.abilities[0]) == (  # the condition that there is a creature to choose goes unsaid
+        "When this card is played on an active planet, you may choose a creature among the cards in play such that "
+        "it is not this card. Make that creature extinct.")
     assert fr.ability(kraken.abilities[0]).endswith(
-        "si vous le souhaitez, choisissez une créature v parmi les cartes en jeu telle que v n'est pas cette carte ; "
-        "provoquez l'extinction de v.")
+        "si vous le souhaitez, choisissez une créature parmi les cartes en jeu telle que celle-ci n'est pas cette "
+        "carte. Provoquez l'extinction de cette créature.")
     defn, found = loaded(shipped_game("seeders-exodus"))
     usine = card(defn, "usine-de-reconversion")
     assert Prose(defn, found, "en").ability(usine.abilities[0]) == \
