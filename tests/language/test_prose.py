@@ -85,7 +85,8 @@ def test_the_built_in_phrases_cover_every_built_in_in_every_language():
 
 
 def test_french_changes_only_its_words_and_what_its_grammar_needs():
-    assert set(French.WORDS) == set(English.WORDS) | {"the_f", "the_many", "a_f", "your_many", "of_your_many"}
+    feminine = {k for k in French.WORDS if k.endswith("_f") and k[:-2] in English.WORDS}  # 'cette', 'une autre'
+    assert set(French.WORDS) == set(English.WORDS) | feminine | {"the_many", "your_many", "of_your_many"}
     methods = {k for k, v in vars(French).items() if callable(v)}
     assert methods == {"a", "the", "such_that", "finish"}
     # every phrase with a word in it is said in French ('plus' is French too)
@@ -111,12 +112,12 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     senateur = card(defn, "senateur")  # Geôlier
     ability = senateur.abilities[0]
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
-                                          "During negotiation or integration, if there is a crew c among the "
-                                          "cards in play such that the controller of c exists, you may remove 1 "
-                                          "Jailer token from this card and pay 1 resource to choose a crew c")
+                                          "During negotiation or integration, you may remove 1 Jailer token from "
+                                          "this card and pay 1 resource to choose a crew among the cards in play "
+                                          "such that the controller of it exists. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
-                                          "Pendant la négociation ou l'intégration, s'il existe un équipage c")
-    assert "mettez c dans votre prison." in fr.ability(ability)
+                                          "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
+    assert "Mettez cet équipage dans votre prison." in fr.ability(ability)
 
 
 def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
@@ -125,7 +126,7 @@ def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
     serveurs = card(defn, "salle-des-serveurs")  # Naturelle 3: score 2
     assert en.ability(serveurs.abilities[0]) == \
         "During negotiation or integration, you may pay 3 resources to score 2 PP."
-    assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources, puis marquez 2 PP."
+    assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources. Marquez 2 PP."
     chef = card(defn, "chef-de-chantier")  # Recrutement Ouvrier: the class bound, in each language
     assert "the first of Workers among the secondary crew pile" in en.ability(chef.abilities[0])
     assert "le premier d'Ouvriers parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
@@ -142,13 +143,12 @@ def test_triggers_of_any_card_and_choices_of_other_players():
     defn, found = loaded(shipped_game("karman-swap"))
     en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
     kraken = card(defn, "kraken")  # Éradication
-    assert en.ability(kraken.abilities[0]) == (
-        "When this card is played on an active planet, if there is a creature x among the cards in play such that "
-        "x is not this card, you may choose a creature v among the cards in play such that v is not this card; "
-        "make v extinct.")
+    assert en.ability(kraken.abilities[0]) == (  # the condition that there is a creature to choose goes unsaid
+        "When this card is played on an active planet, you may choose a creature among the cards in play such that "
+        "it is not this card. Make that creature extinct.")
     assert fr.ability(kraken.abilities[0]).endswith(
-        "si vous le souhaitez, choisissez une créature v parmi les cartes en jeu telle que v n'est pas cette carte ; "
-        "provoquez l'extinction de v.")
+        "si vous le souhaitez, choisissez une créature parmi les cartes en jeu telle que celle-ci n'est pas cette "
+        "carte. Provoquez l'extinction de cette créature.")
     defn, found = loaded(shipped_game("seeders-exodus"))
     usine = card(defn, "usine-de-reconversion")
     assert Prose(defn, found, "en").ability(usine.abilities[0]) == \
@@ -311,3 +311,117 @@ def test_every_shipped_keyword_text_agrees_with_its_rules():
     defn, _ = seeders()
     printed = [kw for kw in defn.keywords if set(kw.texts) == set(LANGS)]
     assert len(printed) == len(defn.keywords)  # every keyword prints its text in both languages
+
+
+# golden texts: real cards as a rules lawyer reads them, in both languages --------------------
+
+def prose_of(game, lang):
+    defn, found = loaded(shipped_game(game))
+    return defn, Prose(defn, found, lang)
+
+
+def written(game, card_id, lang, index=0):
+    defn, prose = prose_of(game, lang)
+    return prose.printed(card(defn, card_id).abilities[index])
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "During negotiation, you may tap this card to choose a player such that there are at least 2 chambers "
+           "such that that player has influence cubes on it. Choose a chamber such that that player has influence "
+           "cubes on it. Do this 2 times: you may choose another chamber such that that player has influence cubes "
+           "on it, then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
+           "then put 1 influence cube of that player on the first chamber."),
+    ("fr", "Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il existe au moins 2 chambres "
+           "telles que ce joueur a des cubes d'influence sur celle-ci. Choisissez une chambre telle que ce joueur a "
+           "des cubes d'influence sur celle-ci. Faites ceci 2 fois : vous pouvez choisir une autre chambre telle que "
+           "ce joueur a des cubes d'influence sur celle-ci, puis s'il existe une telle chambre, retirez 1 cube "
+           "d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce joueur sur la "
+           "première chambre."),
+])
+def test_conspirateur_names_its_player_and_chambers_by_their_nouns(lang, text):
+    # the action's condition (some player has cubes in 2 chambers) is what its first choice says: said once;
+    # 'src != dest' is what 'another chamber' says
+    assert written("seeders-exodus", "conspirateur", lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Majorité 3 - Module: When the prestige of this card is counted, if for every opponent, the number of "
+           "modules among your cards in play is more than the number of modules among the cards in play of that "
+           "opponent, score 3 PP."),
+    ("fr", "Majorité 3 - Module : Quand le prestige de cette carte est compté, si pour chaque adversaire, le nombre "
+           "de modules parmi vos cartes en jeu est supérieur au nombre de modules parmi les cartes en jeu de cet "
+           "adversaire, marquez 3 PP."),
+])
+def test_technopole_says_its_let_where_it_is_read(lang, text):
+    assert written("seeders-exodus", "technopole", lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Recrutement Ouvrier: When this card is integrated, let the Worker be the first of Workers among the "
+           "secondary crew pile. If there is such a Worker, move that Worker to your hand."),
+    ("fr", "Recrutement Ouvrier : Quand cette carte est intégrée, soit l'Ouvrier : le premier d'Ouvriers parmi la "
+           "pile d'équipages secondaires. S'il existe un tel Ouvrier, mettez cet Ouvrier dans votre main."),
+])
+def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
+    assert written("seeders-exodus", "chef-de-chantier", lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Éradication: When this card is played on an active planet, you may choose a creature among the cards "
+           "in play such that it is not this card. Make that creature extinct."),
+    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez une "
+           "créature parmi les cartes en jeu telle que celle-ci n'est pas cette carte. Provoquez l'extinction de "
+           "cette créature."),
+])
+def test_a_karman_creature_chooses_its_victim_once(lang, text):
+    assert written("karman-swap", "kraken", lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "When this card is played as a Flash, choose an opponent such that that opponent has rock cubes. If "
+           "there is such an opponent, let the number be the smaller of 2 and the number of rock cubes of that "
+           "opponent, then that opponent loses that many rock cubes, then gain that many rock cubes."),
+    ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire tel que celui-ci a des cubes de roche. "
+           "S'il existe un tel adversaire, soit le nombre : le plus petit de 2 et le nombre de cubes de roche de cet "
+           "adversaire, puis cet adversaire perd ce nombre de cubes de roche, puis gagnez ce nombre de cubes de "
+           "roche."),
+])
+def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
+    assert written("etherium", "larcin", lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "When this card is integrated, put 1 Jailer token on this card. During negotiation or integration, you "
+           "may remove 1 Jailer token from this card and pay 1 resource to choose a crew among the cards in play "
+           "such that the controller of it exists. That crew is no longer a Mutant. Move that crew to your prison. "
+           "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
+           "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
+    ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
+           "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez un équipage "
+           "parmi les cartes en jeu tel que le joueur qui contrôle celui-ci existe. Cet équipage n'est plus un "
+           "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
+           "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
+           "parmi votre prison. Mettez cette carte dans votre main."),
+])
+def test_a_keyword_definition_reads_as_sentences(lang, text):
+    defn, prose = prose_of("seeders-exodus", lang)
+    geolier = next(k for k in defn.keywords if k.pattern == "Geôlier")
+    assert prose.keyword(geolier) == text
+
+
+def test_no_shipped_card_prints_a_bound_name():
+    """What a rule calls `q`, `ch`, `src` or `dest` is never printed: each is said by its noun."""
+    for game in shipped_games():
+        defn, found = loaded(shipped_game(game))
+        for lang in LANGS:
+            prose = Prose(defn, found, lang)
+            for c in defn.cards:
+                names = {n for ab in c.abilities if ab.tree is not None for n in _bound(ab.tree)} - {"a", "y"}
+                for line in prose.card(c)[2:]:
+                    said = set(re.findall(r"[\w-]+", line))
+                    assert not names & said, (c.id, lang, names & said, line)
+
+
+def _bound(tree):
+    from interpreter.language.prose.cards import bound_names
+    return bound_names(tree)

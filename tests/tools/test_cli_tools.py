@@ -99,16 +99,17 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     assert lines[0] == "Conspirateur"
     assert "coût : 2" in lines[1] and "prestige : 1" in lines[1]
     # its action, in French: the window, the cost, then what it does, with the game's own words
-    assert lines[2].startswith("  Pendant la négociation, s'il existe un q parmi les joueurs tel que")
-    assert ": inclinez cette carte, puis choisissez q parmi les joueurs" in lines[2]
-    assert "retirez 1 cube d'influence de q de src, puis placez 1 cube d'influence de q sur dest." in lines[2]
+    assert lines[2].startswith("  Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il "
+                               "existe au moins 2 chambres telles que ce joueur a des cubes d'influence sur celle-ci.")
+    assert "retirez 1 cube d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce " \
+        "joueur sur la première chambre." in lines[2]
     assert lines[4] == "How the engine reads it:"
     assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0  # English unless asked
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Technopôle"
-    assert lines[2] == ("  Majorité 3 - Module: When the prestige of this card is counted, let mine be the number of "
-                        "modules among your cards in play; if for every p among your opponents, mine is more than the "
-                        "number of modules among the cards in play of p, score 3 PP.")
+    assert lines[2] == ("  Majorité 3 - Module: When the prestige of this card is counted, if for every opponent, the "
+                        "number of modules among your cards in play is more than the number of modules among the cards "
+                        "in play of that opponent, score 3 PP.")
 
 
 def test_regles_explain_lang_is_a_known_language(capsys):

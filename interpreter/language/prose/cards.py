@@ -45,6 +45,7 @@ class Prose:
         self.uses = dict(getattr(findings, "keyword_uses", None) or {})
         self.by_tree = {id(ab.tree): use for ab, use in self.uses.items() if ab.tree is not None}
         self.renderer = RENDERERS[lang](defn)
+        self.renderer.types = dict(getattr(findings, "types", None) or {})
 
     @property
     def fallbacks(self) -> list:
@@ -53,15 +54,15 @@ class Prose:
 
     def _written(self, tree, params: dict, extra=()) -> str:
         r = self.renderer
-        saved = r.params, r.locals
-        r.params = params
+        saved = r.params, r.locals, r.alive, r.inline, r.tree
+        r.params, r.alive, r.inline, r.tree = params, [], {}, tree
         r.locals = bound_names(tree, *extra)
         try:
             return r.node(tree)
         except RecursionError:  # a tree deeper than Python goes: said as its rules text
             return r.fallback(tree)
         finally:
-            r.params, r.locals = saved
+            r.params, r.locals, r.alive, r.inline, r.tree = saved
 
     def node(self, tree) -> str:
         """Any tree of the rules language as prose; a printed keyword through its keyword."""

@@ -15,17 +15,20 @@ import re
 from ...names import fold
 from .. import nodes as N
 from ..texts import label_parts
+from ..types import COMPONENT, NODE, NUMBER, PLAYER
+from .naming import Naming, in_loop, uses_of
 from .renderer import UNBOUND, Renderer, Text
 from .vocabulary import Noun, words_of
 
 _NOT = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "is": "isnot", "isnot": "is",
         "in": "notin", "notin": "in"}
 _SPACES = re.compile(r"\s+")
+_NEW_SENTENCE = re.compile(r"([.!?] )(\w)")
 _WORD = r"(?!(?:the|of|a|an|and|or|that|such|is|are|to|as|if|on|from|for)\b)[\w'’-]+"
 _THE_OF_YOU = re.compile(rf"\bthe ((?:{_WORD} ){{0,3}}{_WORD}) of you\b")  # 'the hand of you': 'your hand'
 
 
-class English(Renderer):
+class English(Naming, Renderer):
     """Rules as English prose."""
 
     lang = "en"
@@ -42,6 +45,21 @@ class English(Renderer):
         "as_many": "as many {0} as {1}", "per": "{0} for each {1}",
         "among": "{0} among {1}", "such_that": "{0} such that {1}",
         "some": "some {0}",
+        # the values an ability binds, named by their nouns (see naming.py)
+        "player": ["player", "players"], "opponent": ["opponent", "opponents"], "card": ["card", "cards"],
+        "node": ["space", "spaces"], "number": ["number", "numbers"], "thing": ["item", "items"],
+        "result": ["result", "results"],
+        "that": "that {0}", "it": "it", "it_person": "that {0}", "the_nth": "the {0} {1}", "another": "another {0}", "a_nth": "a {0} {1}",
+        "ordinals": ["first", "second", "third", "fourth", "fifth"],
+        "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {0}",
+        # quantities: how many members meet a condition, how much a counter holds
+        "there_is": "there is {0}", "there_are": "there are {0}",
+        "at_least": "at least {0}", "more_than": "more than {0}", "at_most": "at most {0}",
+        "fewer_than": "fewer than {0}", "exactly": "exactly {0}",
+        "some_of": "{0}", "none_of": "no {1}",
+        "has": ["you have {0}", "{who} has {0}"], "has_on": ["you have {0} on {1}", "{who} has {0} on {1}"],
+        "on_it": "there are {0} on {1}", "on_it_one": "there is {0} on {1}",
+        "empty_of_many": "{0} are empty", "not_empty": "{0} is not empty", "not_empty_many": "{0} are not empty",
         "mapped": "{expr} for each {var} in {source}{where}", "where": " such that {0}",
         # comparisons
         "==": "{0} is {1}", "!=": "{0} is not {1}", "<": "{0} is less than {1}", "<=": "{0} is at most {1}",
@@ -71,7 +89,7 @@ class English(Renderer):
         "tap": "tap {0}", "untap": "untap {0}", "reveal": "reveal {0}", "win": "{0} wins the game",
         "exit": "stop “{0}”", "stop": "stop there", "stop_loop": "stop repeating",
         "next_turn": "go on with the next one", "do_nothing": "do nothing", "fail": "this cannot be done",
-        "roll": "roll {0} {1}-sided dice, calling the result {2}",
+        "roll": "roll {0} {1}-sided dice",
         "choose": ["choose {0}", "{who} chooses {0}"], "may_choose": ["you may choose {0}", "{who} may choose {0}"],
         "secretly": "secretly {0}",
         "menu": ["choose one: {0}", "{who} chooses one: {0}"], "menu_or": "; or ",
@@ -86,7 +104,7 @@ class English(Renderer):
         "if": "if {0}, {1}", "elif": "otherwise, if {0}, {1}", "else": "otherwise, {0}", "branches": "; ",
         "for": "for each {0}: {1}", "repeat": "do this {0} times: {1}", "repeat_ever": "repeat: {0}",
         "while": "as long as {0}: {1}", "the_effect": "apply {0}",
-        "then": ", then ", "sequence": "; ",
+        "then": ", then ", "sequence": ". ",
         # abilities
         "this_card": "this card", "when": "when {0}", "whenever": "whenever {0}", "if_clause": "{0}, if {1}",
         "optional": "you may {0}", "ability": "{0}, {1}",
@@ -122,14 +140,21 @@ class English(Renderer):
 
     def amount(self, n, noun: Noun) -> str:
         """`n` things named by `noun`: '1 resource', '3 resources', 'k cubes', 'as many PP as ...'."""
+        if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], N.Number):
+            n = self.params[n.name][1]  # a keyword's number, as the card prints it
         if isinstance(n, N.Number):
             return f"{n.value} {noun.one if n.value == 1 else noun.many}"
+        if isinstance(n, N.Name) and n.name in self.inline:
+            return self.amount(self.inline[n.name], noun)
+        if isinstance(n, N.Name) and self.local(n.name) is not None and self.local(n.name).number:
+            return self.w("that_many", noun.many)
         if isinstance(n, N.Name) and (n.name in self.locals or n.name in self.params):
             return f"{self.node(n)} {noun.many}"
         if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.right, N.Call) and n.right.func == "count" \
                 and len(n.right.args) == 1 and isinstance(n.right.args[0], N.Each):
             each = n.right.args[0]
-            return self.w("per", self.amount(n.left, noun), self.members(each.var, each.source, each.where)[2])
+            with self.scope():
+                return self.w("per", self.amount(n.left, noun), self.members(each.var, each.source, each.where)[2])
         return self.w("as_many", noun.many, self.node(n))
 
     def joined(self, items: list, key: str = "list") -> str:
@@ -144,7 +169,7 @@ class English(Renderer):
         text = _SPACES.sub(" ", self.finish(text)).strip()
         if not text:
             return text
-        text = text[0].upper() + text[1:]
+        text = _NEW_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text[0].upper() + text[1:])
         return text if text[-1] in ".!?" else text + "."
 
     def finish(self, text: str) -> str:
@@ -176,8 +201,13 @@ class English(Renderer):
         n = e.name
         if n in self.params:
             return self.parameter(n)
-        if n in self.locals:
-            return n
+        if n in self.inline:
+            return self.node(self.inline[n])
+        loc = self.local(n)
+        if loc is not None:
+            return self.ref(loc)
+        if n in self.locals:  # bound where prose does not name it ('decide x'): 'that one'
+            return self.ref(self.bind(n, self.fallback_noun()))
         special = self.builtin("special", n, None)
         if special is not None:
             return special
@@ -249,6 +279,8 @@ class English(Renderer):
             m = args[0]
             cond = m.expr if m.where is None else N.BoolOp(m.pos, "and", m.where, m.expr)
             return self.call(N.Call(e.pos, e.func, [N.Each(m.pos, m.var, m.source, cond)]))
+        if e.func == "any" and len(args) == 1 and not isinstance(args[0], (N.Each, N.Mapped)):
+            return self.agreeing("not_empty", args[0])
         if len(args) == 1 and self.holds_cards(args[0]):
             phrase = self.builtin("function", e.func, "zone")
             if phrase is not None:
@@ -256,8 +288,8 @@ class English(Renderer):
         if len(args) == 1 and isinstance(args[0], N.Mapped):
             phrase = self.builtin("function", e.func, "mapped")
             if phrase is not None:
-                m = args[0]
-                return phrase.format(**self.mapped_parts(m))
+                with self.scope():
+                    return self.said_mapped(phrase, self.mapped_parts(args[0]))
         if len(args) == 1 and isinstance(args[0], N.Each):
             phrase = self.builtin("function", e.func, "each")
             if phrase is not None:
@@ -302,21 +334,33 @@ class English(Renderer):
     def uses(self, var: str, nodes) -> bool:
         return any(isinstance(n, N.Name) and n.name == var for x in nodes for n in N.walk(x))
 
-    def members(self, var: str, source, where, body=(), named: bool = False) -> tuple:
-        """The members `each var in source where ...` names: as many ('modules m among your cards
-        in play such that ...'), as one ('a module m among ...') and one at a time ('module m
-        among ...'). The name `var` is said when something reads it (or when `named`)."""
+    def members(self, var: str, source, where, body=(), named: bool = False, quantity: str | None = None) -> tuple:
+        """The members `each var in source where ...` names, `var` bound to their noun (the caller
+        keeps it in a scope): as many ('modules among your cards in play such that ...', or with
+        `quantity`, 'at least 2 chambers such that ...'), as one ('a module among ...') and one at a
+        time ('module among ...'). The source is not said when the noun says it ('a player')."""
         noun, rest = self.split_class(var, where)
+        whole = False
+        if noun is None:
+            noun, whole = self.element_noun(source)
+        if noun is None:
+            noun = self.type_noun(var, [where, *body]) or self.fallback_noun()
         src = self.node(source)
-        cond = self.joined([self.node(r) for r in rest], "and")
-        named = named or self.uses(var, list(rest) + list(body))
-        if noun is not None:
-            many = self.w("among", f"{noun.many} {var}" if named else noun.many, src)
-            one = self.w("among", f"{self.a(noun)} {var}" if named else self.a(noun), src)
-            each = self.w("among", f"{noun.one} {var}" if named else noun.one, src)
+        loc = self.bind(var, noun)
+        other, rest = self.differs(loc, rest)
+        loc.introducing = True
+        try:
+            cond = self.joined([self.node(r) for r in rest], "and")
+        finally:
+            loc.introducing = False
+
+        def among(text):
+            return text if whole else self.w("among", text, src)
+        if quantity is not None:
+            many = among(quantity.format(noun.one, noun.many))
         else:
-            many = each = self.w("among", var, src)
-            one = self.w("some", many)
+            many = among(noun.many)
+        one, each = among(self.intro(loc, other)), among(noun.one)
         if cond:
             many = self.such_that(many, cond, noun, True)
             one, each = (self.such_that(x, cond, noun, False) for x in (one, each))
@@ -327,15 +371,29 @@ class English(Renderer):
         return self.w("such_that", text, cond)
 
     def each(self, e) -> str:
-        many, one, _ = self.members(e.var, e.source, e.where)
+        with self.scope():
+            many, one, _ = self.members(e.var, e.source, e.where)
         return Text(many, one)
 
     def mapped_parts(self, m) -> dict:
-        return {"expr": self.node(m.expr), "var": m.var, "source": self.node(m.source),
-                "where": self.w("where", self.node(m.where)) if m.where is not None else ""}
+        """The parts of `E for each x in S where C`: the member said by its noun."""
+        noun, whole = self.element_noun(m.source)
+        noun = noun or self.type_noun(m.var, [m.expr, m.where]) or self.fallback_noun()
+        source = self.node(m.source)
+        self.bind(m.var, noun)
+        return {"expr": self.node(m.expr), "var": noun.one, "source": source,
+                "where": self.w("where", self.node(m.where)) if m.where is not None else "", "whole": whole}
+
+    def said_mapped(self, phrase: str, parts: dict) -> str:
+        """A phrase of `E for each x in S`, without 'among S' when the noun says S ('every opponent')."""
+        text = phrase.format(**parts)
+        if parts["whole"]:
+            text = text.replace(self.w("among", parts["var"], parts["source"]), parts["var"])
+        return text
 
     def mapped(self, e) -> str:
-        return self.w("mapped", **self.mapped_parts(e))
+        with self.scope():
+            return self.said_mapped(self.WORDS["mapped"], self.mapped_parts(e))
 
     def arithmetic(self, e) -> str:
         return self.w(e.op, self.node(e.left), self.node(e.right))
@@ -346,6 +404,9 @@ class English(Renderer):
         if op in ("is", "isnot") and self.is_class(right):
             return self.w(op, self.node(left), self.a(self.class_noun(right.name)))
         if isinstance(right, N.NoneLit) and op in ("==", "!="):
+            loc = self.local(left.name) if isinstance(left, N.Name) and left.name not in self.inline else None
+            if loc is not None:  # 'if there is such a chamber': the one an optional choice may leave empty
+                return self.gendered("no_such" if op == "==" else "such", loc.noun, self.a(loc.noun), loc.noun.one)
             return self.w("missing" if op == "==" else "exists", self.node(left))
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
                 and isinstance(right, N.Number) and right.value == 0 and op in ("==", ">", "!=", "<="):
@@ -354,8 +415,56 @@ class English(Renderer):
             arg = left.args[0]
             if isinstance(arg, N.Each):
                 return self.w("no_member", format(self.node(arg), "some"))
-            return self.w("empty_of", self.node(arg))
+            return self.agreeing("empty_of", arg)
+        quantified = self.quantified(left, op, right)
+        if quantified is not None:
+            return quantified
         return self.w(op, self.node(left), self.node(right))
+
+    _QUANTITIES = {">=": "at_least", ">": "more_than", "<=": "at_most", "<": "fewer_than", "==": "exactly"}
+
+    def quantified(self, left, op: str, right) -> str | None:
+        """`count(each x in S where C) >= 2` as 'there are at least 2 chambers such that C'; a
+        counter compared with a number as what its holder has ('that player has influence cubes on
+        that chamber'); None when the comparison is neither."""
+        if not isinstance(right, N.Number) or op not in self._QUANTITIES or isinstance(right.value, bool):
+            return None
+        n = right.value
+        if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
+                and isinstance(left.args[0], N.Each):
+            each = left.args[0]
+            quantity = self.w(self._QUANTITIES[op], n) + (" {0}" if n == 1 else " {1}")
+            with self.scope():
+                many = self.members(each.var, each.source, each.where, quantity=quantity)[0]
+            one = n == 1 and op in (">=", "==", "<=")
+            return self.w("there_is" if one else "there_are", many)
+        counter = self.counter_of(left)
+        if counter is None or counter[1] is None:
+            return None
+        name, holder, key = counter
+        noun = self.vocab.noun(name, "counter")
+        if n == 0 and op in (">", "=="):
+            amount = self.w("some_of", noun.many) if op == ">" else self.gendered("none_of", noun, noun.one, noun.many)
+        elif op == ">=" and n > 0:
+            amount = self.w("at_least", f"{n} {noun.one if n == 1 else noun.many}")
+        else:
+            return None
+        if key is not None:
+            return self.act("has_on", key, amount, self.node(holder))
+        if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
+            return self.act("has", holder, amount)
+        return self.w("on_it_one" if op == "==" else "on_it", amount, self.node(holder))
+
+    def agreeing(self, key: str, subject) -> str:
+        """A phrase about `subject` whose verb agrees with it: 'your modules ... are empty'."""
+        text = self.node(subject)
+        return self.w(key + "_many" if self.plural(text) else key, text)
+
+    _PLURAL = re.compile(r"^(?:the|your|their|its|these|those) (?:[\w-]+ )?[\w-]*[^s\W]s\b")
+
+    def plural(self, text: str) -> bool:
+        """Whether a phrase names many things ('the cards of the Market'), by its first noun."""
+        return bool(self._PLURAL.match(text))
 
     def logic(self, e) -> str:
         sides = []
@@ -377,12 +486,24 @@ class English(Renderer):
 
     # statements --------------------------------------------------------------
     def block(self, body) -> str:
+        """Statements: an ability's own are sentences, the others are chained with 'then'. A `let`
+        read once is said where it is read (unless in a loop, which would read it again)."""
+        body = list(body or [])
         self.depth += 1
+        parts = []
         try:
-            parts = [self.node(s) for s in body or []]
+            with self.scope():
+                for i, s in enumerate(body):
+                    if isinstance(s, N.Let) and uses_of(s.name, body[i + 1:]) <= 1 \
+                            and not in_loop(s.name, body[i + 1:]):
+                        self.inline[s.name] = s.value
+                        continue
+                    parts.append(self.node(s))
         finally:
             self.depth -= 1
         parts = [p for p in parts if p]
+        if self.depth == 0:
+            parts = parts[:1] + [p[:1].upper() + p[1:] for p in parts[1:]]
         return self.WORDS["sequence" if self.depth == 0 else "then"].join(parts)
 
     def holds_cards(self, e) -> bool:
@@ -458,7 +579,23 @@ class English(Renderer):
         return self.w("set", self.node(e.target), self.node(e.value))
 
     def let(self, e) -> str:
-        return self.w("let", e.name, self.node(e.value))
+        value = self.node(e.value)
+        noun, number = self.value_noun(e.value)
+        loc = self.bind(e.name, noun, number)
+        return self.w("let", self.ref(loc) if loc.nth > 1 else self.the(noun), value)
+
+    def value_noun(self, value) -> tuple:
+        """(the noun of what `value` is, whether it is a number): what a `let` names."""
+        if isinstance(value, N.Call) and value.func in ("first", "last", "random") and len(value.args) == 1:
+            noun = self.element_noun(value.args[0])[0]
+            if noun is not None:
+                return noun, False
+        kind = self.types.get(value)
+        if kind == NUMBER or isinstance(value, (N.Number, N.BinOp)) or \
+                isinstance(value, N.Call) and value.func in ("count", "sum", "min", "max"):
+            return self.word_noun("number"), True
+        key = {PLAYER: "player", COMPONENT: "card", NODE: "node"}.get(kind)
+        return (self.word_noun(key) if key else self.fallback_noun()), False
 
     def event_phrase(self, event: str, args: list) -> str:
         phrase = self.vocab.template(event, "event")
@@ -509,12 +646,13 @@ class English(Renderer):
         return self.w("fail")
 
     def roll(self, e) -> str:
-        return self.w("roll", self.node(e.count), self.node(e.sides) if e.sides is not None else "6", e.name)
+        text = self.w("roll", self.node(e.count), self.node(e.sides) if e.sides is not None else "6")
+        self.bind(e.name, self.word_noun("result"), True)
+        return text
 
     def choose(self, e) -> str:
-        _, one, each = self.members(e.var, e.source, e.where, named=True)
-        noun, _ = self.split_class(e.var, e.where)
-        text = self.act("may_choose" if e.optional else "choose", e.chooser, one if noun is not None else each)
+        _, one, _ = self.members(e.var, e.source, e.where)
+        text = self.act("may_choose" if e.optional else "choose", e.chooser, one)
         return self.w("secretly", text) if e.secret else text
 
     def menu(self, e) -> str:
@@ -535,12 +673,14 @@ class English(Renderer):
         return "".join(out)
 
     def menu_option(self, e) -> str:
-        body = self.block(e.body)
-        cond = self.node(e.cond) if e.cond is not None else None
+        with self.scope():
+            each = self.members(e.var, e.source, None)[2] if e.var is not None else None
+            body = self.block(e.body)
+            cond = self.node(e.cond) if e.cond is not None else None
+            label = self.label(e.label, e.pos)
         if e.var is not None:
-            _, _, each = self.members(e.var, e.source, None, named=True)
-            return self.w("option_each_if" if cond else "option_each", self.label(e.label, e.pos), body, cond, each)
-        return self.w("option_if" if cond else "option_label", self.label(e.label, e.pos), body, cond)
+            return self.w("option_each_if" if cond else "option_each", label, body, cond, each)
+        return self.w("option_if" if cond else "option_label", label, body, cond)
 
     def actions_option(self, e) -> str:
         return self.w("actions_during", self.vocab.noun(e.window, "window").one) if e.window else self.w("actions")
@@ -566,8 +706,9 @@ class English(Renderer):
         return self.WORDS["branches"].join(parts)
 
     def loop(self, e) -> str:
-        _, _, each = self.members(e.var, e.source, e.where, named=True)
-        return self.w("for", each, self.block(e.body))
+        with self.scope():
+            _, _, each = self.members(e.var, e.source, e.where, e.body)
+            return self.w("for", each, self.block(e.body))
 
     def repeat(self, e) -> str:
         if e.count is None:
@@ -595,8 +736,9 @@ class English(Renderer):
             else:
                 written = [self.w("this_card")] + [self.the(self.vocab.noun(a, "argument")) for a in args[1:]]
             when = self.w("whenever" if e.broadcast else "when", self.event_phrase(e.event, written))
-            if e.cond is not None:
-                when = self.w("if_clause", when, self.node(e.cond))
+            cond = self.unimplied(e.cond, e.body)
+            if cond is not None:
+                when = self.w("if_clause", when, self.node(cond))
             body = self.block(e.body)
             if e.optional:
                 body = self.w("optional", body)
@@ -613,13 +755,28 @@ class English(Renderer):
         when = self.windows(e.windows)
         if e.limit:
             when = self.w("once", when, self.event_phrase(e.limit, [self.w("this_card")]))
-        if e.cond is not None:
-            when = self.w("if_clause", when, self.node(e.cond))
+        cond = self.unimplied(e.cond, e.body)
+        if cond is not None:
+            when = self.w("if_clause", when, self.node(cond))
         body = self.block(e.body)
         if e.costs:
             costs = self.joined([self.node(c) for c in e.costs], "costs")
             return self.sentence(self.w("may_costs", when, costs, body))
         return self.sentence(self.w("may", when, body))
+
+    def unimplied(self, cond, body):
+        """An action's condition without what its first choice says already: that there is
+        something to choose (`if any(each x in S where C)` before `choose x from S where C`)."""
+        first = body[0] if body and isinstance(body[0], N.Choose) and not body[0].optional else None
+        if cond is None or first is None:
+            return cond
+        kept = [c for c in self.conjuncts(cond) if not offers(c, first)]
+        if not kept:
+            return None
+        out = kept[0]
+        for c in kept[1:]:
+            out = N.BoolOp(c.pos, "and", out, c)
+        return out
 
     def cost(self, e) -> str:
         if e.kind == "tap":
@@ -637,3 +794,38 @@ class English(Renderer):
 
     def condition(self, e) -> str:
         return self.node(e.expr)
+
+
+def offers(cond, choice) -> bool:
+    """Whether `cond` says only that `choice` has a candidate: 'any(each x in S where C)', 'any(C
+    for each x in S)' or 'count(each x in S where C) > 0' for `choose y from S where C`."""
+    if isinstance(cond, N.Compare) and isinstance(cond.right, N.Number) and \
+            (cond.op in (">", "!=") and cond.right.value == 0 or cond.op == ">=" and cond.right.value == 1):
+        cond = N.Call(cond.pos, "any", [cond.left]) if isinstance(cond.left, N.Call) and \
+            cond.left.func == "count" else None
+    if not (isinstance(cond, N.Call) and cond.func == "any" and len(cond.args) == 1):
+        return False
+    arg = cond.args[0]
+    if isinstance(cond.args[0], N.Call) and arg.func == "count":
+        return False
+    if isinstance(arg, N.Mapped):
+        where = arg.expr if arg.where is None else N.BoolOp(arg.pos, "and", arg.where, arg.expr)
+        arg = N.Each(arg.pos, arg.var, arg.source, where)
+    if not isinstance(arg, N.Each):
+        return False
+    renamed = {arg.var: choice.var}
+    return same(arg.source, choice.source, {}) and same(arg.where, choice.where, renamed)
+
+
+def same(a, b, renamed: dict) -> bool:
+    """Whether two trees say the same, their positions aside, with the names of `renamed`
+    standing for others."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, N.Name):
+        return renamed.get(a.name, a.name) == b.name
+    if isinstance(a, N.Node):
+        return all(k == "pos" or same(v, getattr(b, k, None), renamed) for k, v in vars(a).items())
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y, renamed) for x, y in zip(a, b))
+    return a == b

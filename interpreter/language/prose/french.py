@@ -19,6 +19,7 @@ _ELISIONS = [
     (re.compile(rf"\b([Ll])[ea] (?=[{_VOWEL}])"), r"\1'"),
     (re.compile(rf"\b([Dd]|[Qq]u|[Nn]|[Jj]|[Ll]orsqu|[Pp]uisqu)e (?=[{_VOWEL}])"), r"\1'"),
     (re.compile(r"\b([Ss])i (?=il)"), r"\1'"),
+    (re.compile(rf"\b([Cc])e (?=[{_VOWEL}])"), r"\1et "),
     (re.compile(r"\b([Dd])e le\b"), r"\1u"),
     (re.compile(r"\b([Dd])e les\b"), r"\1es"),
     (re.compile(r"\bà le\b"), "au"),
@@ -32,6 +33,8 @@ _YOURS = {"les": "your_many", "des": "of_your_many"}
 
 class French(English):
     """Rules as French prose."""
+
+    _PLURAL = re.compile(r"^(?:les|vos|des|ces|nos|leurs|tous les|toutes les)\b")
 
     lang = "fr"
     WORDS = {
@@ -48,6 +51,22 @@ class French(English):
         "as_many": "autant de {0} que {1}", "per": "{0} pour chaque {1}",
         "among": "{0} parmi {1}", "such_that": "{0} tels que {1}",
         "some": "un {0}",
+        "player": ["joueur", "joueurs"], "opponent": ["adversaire", "adversaires"], "card": ["carte", "cartes", "f"],
+        "node": ["case", "cases", "f"], "number": ["nombre", "nombres"], "thing": ["élément", "éléments"],
+        "result": ["résultat", "résultats"],
+        "that": "ce {0}", "that_f": "cette {0}", "it": "celui-ci", "it_f": "celle-ci", "it_person": "celui-ci", "the_nth": "le {0} {1}", "the_nth_f": "la {0} {1}",
+        "another": "un autre {0}", "another_f": "une autre {0}", "a_nth": "un {0} {1}", "a_nth_f": "une {0} {1}",
+        "ordinals": ["premier", "deuxième", "troisième", "quatrième", "cinquième"],
+        "ordinals_f": ["première", "deuxième", "troisième", "quatrième", "cinquième"],
+        "that_many": "ce nombre de {0}", "such": "il existe un tel {1}", "such_f": "il existe une telle {1}",
+        "no_such": "il n'existe pas de tel {1}", "no_such_f": "il n'existe pas de telle {1}",
+        "there_is": "il existe {0}", "there_are": "il existe {0}",
+        "at_least": "au moins {0}", "more_than": "plus de {0}", "at_most": "au plus {0}",
+        "fewer_than": "moins de {0}", "exactly": "exactement {0}",
+        "some_of": "des {0}", "none_of": "aucun {0}", "none_of_f": "aucune {0}",
+        "has": ["vous avez {0}", "{who} a {0}"], "has_on": ["vous avez {0} sur {1}", "{who} a {0} sur {1}"],
+        "on_it": "il y a {0} sur {1}", "on_it_one": "il y a {0} sur {1}",
+        "empty_of_many": "{0} sont vides", "not_empty": "{0} n'est pas vide", "not_empty_many": "{0} ne sont pas vides",
         "mapped": "{expr} pour chaque {var} parmi {source}{where}", "where": " tels que {0}",
         "==": "{0} est {1}", "!=": "{0} n'est pas {1}", "<": "{0} est inférieur à {1}",
         "<=": "{0} est au plus {1}", ">": "{0} est supérieur à {1}", ">=": "{0} est au moins {1}",
@@ -75,7 +94,7 @@ class French(English):
         "tap": "inclinez {0}", "untap": "redressez {0}", "reveal": "révélez {0}", "win": "{0} gagne la partie",
         "exit": "arrêtez « {0} »", "stop": "arrêtez-vous là", "stop_loop": "cessez de répéter",
         "next_turn": "passez au suivant", "do_nothing": "ne faites rien", "fail": "cela ne peut pas se faire",
-        "roll": "lancez {0} dés à {1} faces, dont le résultat est {2}",
+        "roll": "lancez {0} dés à {1} faces",
         "choose": ["choisissez {0}", "{who} choisit {0}"],
         "may_choose": ["vous pouvez choisir {0}", "{who} peut choisir {0}"],
         "secretly": "en secret, {0}",
@@ -92,11 +111,11 @@ class French(English):
         "if": "si {0}, {1}", "elif": "sinon, si {0}, {1}", "else": "sinon, {0}", "branches": " ; ",
         "for": "pour chaque {0} : {1}", "repeat": "faites ceci {0} fois : {1}", "repeat_ever": "répétez : {0}",
         "while": "tant que {0} : {1}", "the_effect": "appliquez {0}",
-        "then": ", puis ", "sequence": " ; ",
+        "then": ", puis ", "sequence": ". ",
         "this_card": "cette carte", "when": "quand {0}", "whenever": "chaque fois que {0}",
         "if_clause": "{0}, si {1}", "optional": "si vous le souhaitez, {0}", "ability": "{0}, {1}",
         "during": "pendant {0}", "any_time": "à tout moment", "once": "{0}, une fois jusqu'à ce que {1}",
-        "may": "{0} : {1}", "may_costs": "{0} : {1}, puis {2}", "costs": "{0} et {1}",
+        "may": "{0} : {1}", "may_costs": "{0} : {1}. {2}", "costs": "{0} et {1}",
         "tap_self": "inclinez cette carte", "spend": "retirez {0} de cette carte",
         "sacrifice": "sacrifiez {0} que vous contrôlez",
         "printed": "{0} : {1}",

@@ -78,6 +78,10 @@ class Renderer:
         self.locals: set = set()  # the names bound inside the ability being written
         self.event_args: set = set()  # the arguments of the event a trigger listens to
         self.depth = 0  # how deep in blocks: an ability's own statements are at 1
+        self.alive: list = []  # the values bound where the renderer is (naming.Local), innermost last
+        self.inline: dict = {}  # a name a `let` binds and that is read once -> its value, said in its place
+        self.types: dict = {}  # expression node -> its type, as the checker found it
+        self.tree = None  # the tree being written
 
     # dispatch ----------------------------------------------------------------
     def node(self, node) -> str:

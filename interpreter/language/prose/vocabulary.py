@@ -2,7 +2,7 @@
 
 A game file (and each expansion file) may give, for each language, the words
 of the names it declares: a noun for a zone, counter, class, attribute, window,
-component kind or argument of an event (`hand: main`, `resource: [ressource,
+component kind, kind of board node (`node:chamber`) or argument of an event (`hand: main`, `resource: [ressource,
 ressources, f]`), and a phrase whose `{0}`, `{1}`... are the arguments for an
 event, procedure or function (`destroyed: "{0} is destroyed"`, `draw: "draw a
 card into {0}"`). A name without words is written from its identifier
@@ -78,7 +78,7 @@ class Vocabulary:
         return self.entries.get(str(name))
 
     def noun(self, name: str, kind: str | None = None) -> Noun:
-        """The noun of a zone, counter, attribute, window, component kind or argument."""
+        """The noun of a zone, counter, attribute, window, component kind, kind of board node or argument."""
         found = as_noun(self.raw(name, kind))
         if found is not None:
             return found
@@ -113,7 +113,7 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class")
+         "class", "node")
 
 
 def declared_names(defn: GameDef) -> dict:
@@ -142,6 +142,10 @@ def declared_names(defn: GameDef) -> dict:
         add(name, "function", len(f.params))
     for _, printed in defn.classes.values():
         add(printed, "class")
+    for board in defn.boards:  # a kind of board node: 'a chamber' for a member of nodes("chamber")
+        for attrs in board.nodes.values():
+            if isinstance(attrs, dict) and isinstance(attrs.get("kind"), str):
+                add(attrs["kind"], "node")
     return out
 
 
