@@ -123,7 +123,7 @@ def _add_play_commands(sub) -> None:
                           description="A controlled comparison: the same seeds played by the same bots on the game "
                                       "as it is and on the game changed (cards left out with --without, or a mod "
                                       "laid with --variant). Reports, per seat, the difference in win rate and mean "
-                                      "score with a 95%% interval from the paired per-game differences (normal "
+                                      "score with a 95% interval from the paired per-game differences (normal "
                                       "approximation), and the difference in game length. Exit status 1 when a "
                                       "game failed.")
     game_args(cmp_)

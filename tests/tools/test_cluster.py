@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
+import interpreter
 from interpreter.tools import cluster
+from interpreter.tools import simulate as S
 from interpreter.tools.cli import main
 from interpreter.tools.report import comparable
 
@@ -22,6 +24,21 @@ def run_cli(capsys, *args):
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return status, out, err
+
+
+def test_the_games_come_back_in_game_order_as_one_process_plays_them(tmp_path):
+    game = interpreter.load(str(FIXTURES / "envoys"))
+    spec = S.RunSpec(str(FIXTURES / "envoys"), 3, 11, 30, ["greedy", "random", "random"], game.options(),
+                     check=True, trace_dir=str(tmp_path))
+    alone = S.run(game, spec).results
+    with cluster.connect("local", 2) as c:
+        assert c.workers() == 2
+        done = []
+        on_dask = S.run(game, spec, cluster=c, progress=done.append)
+    assert not on_dask.interrupted and sum(done) == 30
+    assert [r.index for r in on_dask.results] == list(range(30))
+    assert on_dask.results == alone  # every field of every game: seeds, winners, scores, decisions, credits
+    assert len({tuple(r.scores) for r in alone}) > 1
 
 
 def test_a_local_cluster_gives_the_results_of_one_process(tmp_path, capsys):
