@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .compile import compile_game
 from .content.folders import is_file, shipped_game, shipped_games
-from .content.layers import Chosen, plan
+from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
 from .content.pack import few_collections, read_pack
 from .diagnostics import LoadError, Position, Report
@@ -32,31 +32,33 @@ __version__ = "0.1.0"
 __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
-def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=()) -> Game:
+def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=(), without=()) -> Game:
     """Load, check and compile a game: a shipped game by id, or a game folder; with the
     expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or of
-    folders or files of cards) laid over it, and the `extra` content files (paths, or sources
-    read already) added to it. ValueError names an unknown expansion or scenario."""
+    folders or files of cards) laid over it, the `extra` content files (paths, or sources
+    read already) added to it, and the cards `without` (ids) left out of it, every copy, with
+    the game's rules tests. ValueError names an unknown expansion, scenario or card."""
     root = _locate(name_or_path)
-    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods))
+    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without))
     layers = plan(root, chosen)                     # which expansions, in which order
     report = Report()
-    defn, found = read_and_check(root, report, extra, layers, scenario)  # stages 1-4
+    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
     program = _compile(defn, found, root, report)   # stage 5: compile
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 
-def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None
+def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=()
                    ) -> tuple[GameDef | None, Findings | None]:
     """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
-    with `layers` and `scenario` laid over it. Every error goes to `report`; returns the
-    definitions and what the checker found."""
+    with `layers` and `scenario` laid over it and the cards `without` left out. Every error goes
+    to `report`; returns the definitions and what the checker found."""
     with few_collections():
         defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
+        leave_out(defn, without)
         parse_pack(defn, report)                 # stage 3: every rules text parsed
         found = check_pack(defn, report)         # stage 4: names, arities and types checked
     return defn, found

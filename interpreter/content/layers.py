@@ -11,6 +11,9 @@ tests) are read as a game's are. A game's expansions are the expansion folders
 inside its folder; a mod (`--with PATH`) is an expansion folder anywhere, or
 a folder or file of cards and keywords with no expansion file.
 
+A game may also be loaded with cards left out (`leave_out`): every copy of
+each, as if they were never printed, to measure what a card brings.
+
 A scenario (`kind: scenario`) sets options, limits the player counts, hooks
 and replaces as an expansion does; the one chosen is laid last. Layers are
 laid in order, required expansions first; hooks on one extension point run in
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import ContentError, Position, Report
-from ..names import did_you_mean
+from ..names import did_you_mean, fold
 from .folders import EXPANSION_FILES, display_path, expansion_file, is_dir, is_file, yaml_files
 from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
 from .source import SourceFile, load_file
@@ -31,10 +34,12 @@ from .source import SourceFile, load_file
 
 @dataclass(frozen=True)
 class Chosen:
-    """What is laid over a game: expansions by id, a scenario by id, mods by path."""
+    """What is laid over a game: expansions by id, a scenario by id, mods by path; and the
+    cards left out of it, by id."""
     expansions: tuple = ()
     scenario: str | None = None
     mods: tuple = ()
+    without: tuple = ()
 
 
 @dataclass
@@ -167,6 +172,23 @@ def _requires(data: dict | None) -> tuple:
     wanted = (data or {}).get("requires")
     # a value of the wrong kind is the schema's error, said at its place; here it requires nothing
     return tuple(str(r) for r in wanted if isinstance(r, str)) if isinstance(wanted, list) else ()
+
+
+def leave_out(defn: GameDef, ids) -> None:
+    """Every copy of the cards `ids` taken out of the game `defn` (expansions and mods laid),
+    and its rules tests with them: they are the rulings of the whole game, and may set up any
+    card. ValueError names an id that no card has."""
+    if not ids:
+        return
+    have = {fold(c.id): c.id for c in defn.cards}
+    for name in ids:
+        if fold(name) not in have:
+            hint = did_you_mean(name, list(have.values()))
+            raise ValueError(f"--without: no card '{name}' in {defn.id}" + (f"; {hint}" if hint else ""))
+    gone = {fold(name) for name in ids}
+    defn.cards = [c for c in defn.cards if fold(c.id) not in gone]
+    defn.tests = []
+    defn.without = list(dict.fromkeys(have[fold(name)] for name in ids))
 
 
 # merging -------------------------------------------------------------------------------

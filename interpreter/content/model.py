@@ -256,3 +256,4 @@ class GameDef:
     seat_report: tuple | None = None  # (title, label text, position, counters) of `report_seats_by`
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
+    without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)

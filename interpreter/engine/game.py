@@ -163,22 +163,24 @@ class Game:
         """The expansions, mods and scenario laid over the game, as `content.model.LayerDef`."""
         return list(self.program.defn.layers)
 
-    def with_layers(self, expansions=None, scenario=None, mods=None) -> "Game":
-        """This game with other expansions, scenario or mods laid over it (each None: as now).
-        Compiled once per combination and kept. ValueError names an unknown one; LoadError
-        gives the content errors of a combination that does not check (say, two expansions
-        replacing one procedure)."""
+    def with_layers(self, expansions=None, scenario=None, mods=None, without=None) -> "Game":
+        """This game with other expansions, scenario or mods laid over it, or other cards left
+        out of it (each None: as now). Compiled once per combination and kept. ValueError names
+        an unknown one; LoadError gives the content errors of a combination that does not check
+        (say, two expansions replacing one procedure, or a card left out that a rule names)."""
         c = self.chosen
         if c is None or self._load is None:
             raise ValueError(f"{self.title} was not loaded by interpreter.load: no expansion can be laid over it")
         want = dataclasses.replace(c, expansions=tuple(c.expansions if expansions is None else expansions),
                                    scenario=c.scenario if scenario is None else scenario or None,
-                                   mods=tuple(c.mods if mods is None else (str(m) for m in mods)))
+                                   mods=tuple(c.mods if mods is None else (str(m) for m in mods)),
+                                   without=tuple(c.without if without is None else without))
         if want == c:
             return self
         game = self._variants.get(want)
         if game is None:
-            game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods)
+            game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods,
+                                                     without=want.without)
         return game
 
     def with_sources(self, key, sources) -> "Game":
@@ -190,7 +192,7 @@ class Game:
         if game is None:
             c = self.chosen
             game = self._variants[("sources", key)] = self._load(self.source, c.expansions, c.scenario, c.mods,
-                                                                   extra=tuple(sources))
+                                                                   extra=tuple(sources), without=c.without)
         return game
 
     def options(self, given: dict | None = None) -> dict:
@@ -357,7 +359,8 @@ class Game:
         if isinstance(data, dict) and "layers" in data and data["layers"] != self.layers_json():
             laid = serial.read_laid(data["layers"])
             try:
-                game = self.with_layers(laid["expansions"], laid["scenario"] or "", laid["mods"])
+                game = self.with_layers(laid["expansions"], laid["scenario"] or "", laid["mods"],
+                                        laid.get("without", []))
             except ValueError as exc:
                 raise SaveError(str(exc), "layers") from None
         return serial.state_from_json(game.program, data, GameState)

@@ -63,19 +63,24 @@ def dec(program, v):
 
 
 def laid(program) -> dict:
-    """The expansions, scenario and mods laid over a program's game, as saves and traces record
-    them: enough to lay them again (mods by absolute path)."""
+    """The expansions, scenario and mods laid over a program's game, and the cards left out of
+    it, as saves and traces record them: enough to lay them again (mods by absolute path)."""
     layers = program.defn.layers
     scenario = [x.id for x in layers if x.kind == "scenario"]
-    return {"expansions": [x.id for x in layers if x.kind == "expansion"], "scenario": scenario[0] if scenario else None,
-            "mods": [x.root for x in layers if x.kind == "mod"]}
+    out = {"expansions": [x.id for x in layers if x.kind == "expansion"], "scenario": scenario[0] if scenario else None,
+           "mods": [x.root for x in layers if x.kind == "mod"]}
+    if program.defn.without:  # the cards left out of the game, recorded only then
+        out["without"] = list(program.defn.without)
+    return out
 
 
 def read_laid(v) -> dict:
     """`laid` as read from a file: a SaveError naming the field when it is not of its shape."""
     c = Checker()
-    c.obj(v, ("layers",), ("expansions", "scenario", "mods"))
-    for key in ("expansions", "mods"):
+    c.obj(v, ("layers",), ("expansions", "scenario", "mods"), ("without",))
+    for key in ("expansions", "mods", "without"):
+        if key not in v:
+            continue
         if not isinstance(v[key], list) or not all(isinstance(x, str) for x in v[key]):
             c.fail(("layers", key), "must be a list of texts")
     if v["scenario"] is not None and not isinstance(v["scenario"], str):
@@ -110,7 +115,7 @@ def state_to_json(st) -> dict:
         "history": list(st.history),
         "ops": st.ops,
         "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
-        **({"layers": laid(st.program)} if st.program.defn.layers else {}),
+        **({"layers": laid(st.program)} if st.program.defn.layers or st.program.defn.without else {}),
     }
 
 

@@ -6,6 +6,7 @@ input, however broken, makes this command print a Python traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
@@ -22,9 +23,12 @@ from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..engine.state import GameFault
 from ..names import did_you_mean
 from . import check
+from . import cluster
+from . import compare
 from . import report
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
+from .cluster import ClusterError
 from .explain import explain, find_card
 from .lsp import server as lsp_server
 from ..language.prose import LANGS
@@ -82,6 +86,11 @@ def _add_play_commands(sub) -> None:
                        help="give seat SEAT (from 1) the personal power NAME; may be repeated "
                             "('--power random' in simulate: a power per seat, drawn for each game)")
 
+    def cluster_arg(p):
+        p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                       help="play the games on a Dask cluster: a scheduler's address (tcp://HOST:8786), or "
+                            "'local' for one of --workers processes on this machine (needs regles[cluster])")
+
     def layer_args(p):
         p.add_argument("--expansion", "-x", action="append", default=[], metavar="NAME[,NAME]",
                        help="lay these expansions of the game over it; may be repeated")
@@ -100,6 +109,7 @@ def _add_play_commands(sub) -> None:
     sim.add_argument("--check", action="store_true", help="check the generic invariants after every step")
     sim.add_argument("--json", metavar="FILE", help="write the results as a JSON object")
     sim.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    cluster_arg(sim)
     sim.add_argument("--trace-dir", default="traces", metavar="DIR",
                      help="where the traces of failed games go (default ./traces)")
     sim.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
@@ -108,6 +118,32 @@ def _add_play_commands(sub) -> None:
     sim.add_argument("--by", action="append", default=[], metavar="ATTRIBUTE",
                      help="report the points cards brought their owners by this attribute (default: the game's report_by)")
     sim.set_defaults(subparser=sim)
+
+    cmp_ = sub.add_parser("compare", help="play the same games with and without a change and report the differences",
+                          description="A controlled comparison: the same seeds played by the same bots on the game "
+                                      "as it is and on the game changed (cards left out with --without, or a mod "
+                                      "laid with --variant). Reports, per seat, the difference in win rate and mean "
+                                      "score with a 95% interval from the paired per-game differences (normal "
+                                      "approximation), and the difference in game length. Exit status 1 when a "
+                                      "game failed.")
+    game_args(cmp_)
+    change = cmp_.add_mutually_exclusive_group(required=True)
+    change.add_argument("--without", action="append", default=[], metavar="CARD[,CARD]",
+                        help="leave these cards out of the game (every copy); may be repeated")
+    change.add_argument("--variant", metavar="PATH", default=None,
+                        help="lay this mod (a file or folder, as --with) over the game")
+    cmp_.add_argument("--games", "-k", type=int, default=200, help="how many games in each arm (default 200)")
+    cmp_.add_argument("--agents", "-a", default="random",
+                      help="bots, one per seat or one for all: random, greedy (default random)")
+    cmp_.add_argument("--json", metavar="FILE", help="write the figures as a JSON object")
+    cmp_.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    cluster_arg(cmp_)
+    cmp_.add_argument("--trace-dir", default="traces", metavar="DIR",
+                      help="where the traces of failed games go, in base/ and changed/ (default ./traces)")
+    cmp_.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                      help="a game with more decisions did not end: an error (default 20000)")
+    cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    cmp_.set_defaults(subparser=cmp_)
 
     play = sub.add_parser("play", help="play a game at the terminal against bots",
                           description="Play seat 1 (or --seat) at the terminal against bots; every event is "
@@ -286,20 +322,31 @@ def cmd_simulate(args) -> int:
                      scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
                      named=args.named_options)
     err = Console(file=sys.stderr)
+    pool = _open_cluster(args)
+    if isinstance(pool, int):
+        return pool
 
     def started():
         if not args.quiet:
             print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players"
-                  + (f", {args.workers} workers" if args.workers > 1 and args.games > 1 else "")
-                  + "); Ctrl-C stops and reports the games played", file=sys.stderr, flush=True)
+                  + _where_played(args, pool) + "); Ctrl-C stops and reports the games played",
+                  file=sys.stderr, flush=True)
     show_bar = not args.quiet and sys.stderr.isatty()
-    if show_bar:
-        bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
-                       MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
-        task = bar.add_task(printable(game.id), total=args.games)
-        ran = _run_with_bar(S, game, spec, args.workers, bar, task, started)
-    else:
-        ran = S.run(game, spec, args.workers, started=started)
+    try:
+        if show_bar:
+            bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                           transient=True)
+            task = bar.add_task(printable(game.id), total=args.games)
+            ran = _run_with_bar(S, game, spec, args.workers, bar, task, started, pool)
+        else:
+            ran = S.run(game, spec, args.workers, started=started, cluster=pool)
+    except ClusterError as exc:
+        print(f"regles {args.command}: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
     if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     summary = report.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
@@ -320,15 +367,118 @@ def cmd_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
-def _run_with_bar(S, game, spec, workers, bar, task, started):
+def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None):
     # the pool forks its workers when made: start the bar's refresh thread after (when the games start)
     def begin():
         started()
         bar.start()
     try:
-        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin)
+        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin, cluster=cluster)
     finally:
         bar.stop()
+
+
+def _open_cluster(args):
+    """The Dask cluster of --cluster, None without it, or an exit status: 2 when Dask is not
+    installed, 1 when the scheduler cannot be reached."""
+    if args.cluster is None:
+        return None
+    try:
+        return cluster.connect(args.cluster, args.workers)
+    except ClusterError as exc:
+        if exc.usage:
+            return _usage_error(args, str(exc))
+        print(f"regles {args.command}: error: {printable(exc)}", file=sys.stderr)
+        return 1
+
+
+def _where_played(args, pool) -> str:
+    if pool is not None:
+        return (f", on a local Dask cluster" if pool.address == "local" else
+                f", on the Dask cluster at {printable(pool.address)}") + f" of {plural(pool.workers(), 'worker')}"
+    return f", {args.workers} workers" if args.workers > 1 and args.games > 1 else ""
+
+
+def cmd_compare(args) -> int:
+    got = _setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
+        if value < 1:
+            return _usage_error(args, f"{name} must be at least 1")
+    without = [x.strip() for item in args.without for x in item.split(",") if x.strip()]
+    if args.variant is None and not without:
+        return _usage_error(args, "--without takes the ids of cards, separated by commas")
+    try:
+        agents = parse_agents(args.agents, players)
+        changed = compare.changed_game(game, without, args.variant)
+        changed_options = changed.options({k: options[k] for k in args.named_options})
+        if args.powers != "random":
+            changed.powers_of(args.powers, players)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    except LoadError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir")):
+        why = _unwritable(path, folder) if path else None
+        if why:
+            return _usage_error(args, f"{option}: {why}")
+    base = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
+                     str(Path(args.trace_dir) / "base"), expansions=list(game.chosen.expansions),
+                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
+                     named=args.named_options, without=list(game.chosen.without))
+    other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
+                                mods=list(changed.chosen.mods), without=list(changed.chosen.without))
+    change = {"without": list(changed.program.defn.without)} if args.variant is None else {"variant": args.variant}
+    pool = _open_cluster(args)
+    if isinstance(pool, int):
+        return pool
+    if not args.quiet:
+        print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players) as it is, then "
+              f"{printable(compare.change_text(change))}" + _where_played(args, pool)
+              + "; Ctrl-C stops and reports the pairs played", file=sys.stderr, flush=True)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    runs = []
+    try:
+        for arm_game, spec in ((game, base), (changed, other)):
+            if show_bar:
+                bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                               MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                               console=Console(file=sys.stderr), transient=True)
+                task = bar.add_task("as is" if spec is base else "changed", total=args.games)
+                ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool)
+            else:
+                ran = S.run(arm_game, spec, args.workers, cluster=pool)
+            runs.append(ran)
+            if ran.interrupted:
+                break
+    except ClusterError as exc:
+        print(f"regles compare: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
+    interrupted = any(r.interrupted for r in runs)
+    if interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    results = [r.results for r in runs] + [[]] * (2 - len(runs))
+    summary = compare.summarise(game, changed, base, change, results[0], results[1],
+                                sum(r.seconds for r in runs), interrupted)
+    compare.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=2, ensure_ascii=False)
+                f.write("\n")
+        except OSError as exc:
+            print(f"regles compare: error: cannot write {printable(args.json)}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 1
+    if interrupted:
+        return 130
+    return 1 if summary["errors"]["base"] or summary["errors"]["changed"] else 0
 
 
 def cmd_play(args) -> int:

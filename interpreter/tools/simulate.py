@@ -10,6 +10,8 @@ more than `max_decisions` decisions, or any other exception) is an error: it
 is recorded with its seed, its trace is saved (the game is played again with
 the trace on, which the engine's determinism makes the same game), and the
 run goes on. Ctrl-C stops a run: the games finished by then are its results.
+With a Dask cluster (`cluster.py`) the same chunks go to its workers, merged
+back in game order the same way.
 
 A game is won by one side (a player, or a team in a game played in teams),
 tied when rival sides share the win, or has no winner; a tie is never counted
@@ -34,6 +36,7 @@ from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
 from .agents import LookaheadFault, SeatView, agent_seed, make_agent
+from .cluster import map_chunks
 from .trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
                     write_trace)
 
@@ -69,6 +72,11 @@ class RunSpec:
     mods: list = field(default_factory=list)  # paths
     powers: dict | str = field(default_factory=dict)  # seat from 1 -> power, or "random": drawn per game
     named: list = field(default_factory=list)  # options the user set (shown in the report, default or not)
+    without: list = field(default_factory=list)  # cards left out of the game, by id
+
+    def game_key(self) -> tuple:
+        """What the game of the run is loaded from: a worker loads it once per key."""
+        return (self.game, tuple(self.expansions), self.scenario, tuple(self.mods), tuple(self.without))
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
@@ -202,14 +210,26 @@ def _worker_init(spec: RunSpec) -> None:
     # Ctrl-C at the terminal reaches every process of the group: the parent stops the run and
     # reports the games done; a worker leaves without a word (and without a traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if _WORKER.get("key") != spec.game:
-        _WORKER["game"] = load(spec.game, spec.expansions, spec.scenario, spec.mods)
-        _WORKER["key"] = spec.game
+    _worker_game(spec)
     _WORKER["spec"] = spec
+
+
+def _worker_game(spec: RunSpec):
+    """The game of `spec` in this process, loaded once per game key."""
+    if _WORKER.get("key") != spec.game_key():
+        _WORKER["game"] = load(spec.game, spec.expansions, spec.scenario, spec.mods, without=spec.without)
+        _WORKER["key"] = spec.game_key()
+    return _WORKER["game"]
 
 
 def _worker_chunk(indices: list) -> list:
     game, spec = _WORKER["game"], _WORKER["spec"]
+    return [run_one(game, spec, i) for i in indices]
+
+
+def play_chunk(spec: RunSpec, indices: list) -> list:
+    """The results of the games `indices` of a run, played in this process (a cluster's worker)."""
+    game = _worker_game(spec)
     return [run_one(game, spec, i) for i in indices]
 
 
@@ -232,15 +252,18 @@ class Run:
         return iter((self.results, self.seconds))
 
 
-def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None) -> Run:
+def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, cluster=None) -> Run:
     """Play the games of a run. Ctrl-C (KeyboardInterrupt) stops it: the games finished
     by then are its results, and `interrupted` is set.
 
     `started()` is called once the games start (the workers made), from when Ctrl-C stops
-    the run cleanly; `progress(n)` as games finish, with how many just finished.
+    the run cleanly; `progress(n)` as games finish, with how many just finished. With
+    `cluster` (a `cluster.Cluster`), the games are played by its workers.
     """
     t0 = time.perf_counter()
     results: list = []
+    if cluster is not None:
+        return _run_on_cluster(spec, cluster, progress, started)
     if workers <= 1 or spec.games <= 1:
         try:
             if started:
@@ -253,11 +276,10 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None) -> R
             return Run(results, time.perf_counter() - t0, True)
         return Run(results, time.perf_counter() - t0)
     workers = min(workers, spec.games)
-    size = max(1, min(64, math.ceil(spec.games / (workers * 8))))
-    chunks = [list(range(i, min(i + size, spec.games))) for i in range(0, spec.games, size)]
+    chunks = _chunks(spec.games, workers)
     ctx = _context()
     if ctx.get_start_method() == "fork":  # the children inherit the loaded game
-        _WORKER.update(game=game, key=spec.game)
+        _WORKER.update(game=game, key=spec.game_key())
     t0 = time.perf_counter()
     interrupted = False
     # the workers are made ignoring Ctrl-C, so that none is caught before its initializer runs
@@ -279,5 +301,29 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None) -> R
     finally:
         pool.terminate()
         pool.join()
+    results.sort(key=lambda r: r.index)
+    return Run(results, time.perf_counter() - t0, interrupted)
+
+
+def _chunks(games: int, workers: int) -> list:
+    """The game indices in chunks: about 8 a worker, so that none waits long at the end."""
+    size = max(1, min(64, math.ceil(games / (workers * 8))))
+    return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
+
+
+def _run_on_cluster(spec: RunSpec, cluster, progress, started) -> Run:
+    """The games of a run played by the workers of a Dask cluster, merged back in game order."""
+    t0 = time.perf_counter()
+    results: list = []
+    interrupted = False
+    try:
+        if started:
+            started()
+        for chunk in map_chunks(cluster, play_chunk, spec, _chunks(spec.games, cluster.workers())):
+            results.extend(chunk)
+            if progress:
+                progress(len(chunk))
+    except KeyboardInterrupt:
+        interrupted = True
     results.sort(key=lambda r: r.index)
     return Run(results, time.perf_counter() - t0, interrupted)

@@ -94,7 +94,7 @@ def make_header(game, players: int, seed: int, options: dict, choices: list, *, 
     h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id,
          "fingerprint": dict(fingerprint(game.program)), "source": source, "players": players, "seed": seed,
          "options": dict(options), "agents": list(agents or []), "check": bool(check), "choices": [int(c) for c in choices]}
-    if game.program.defn.layers or powers:  # what is laid over the game, and each seat's power
+    if game.program.defn.layers or game.program.defn.without or powers:  # what is laid or left out, each seat's power
         h["layers"] = game.layers_json()
         h["powers"] = {str(k): v for k, v in (powers or {}).items()}
     if max_decisions is not None:
@@ -276,7 +276,8 @@ def _load_game(header):
     src = header.get("source")
     name = src if isinstance(src, str) and (Path(src) / "game.yaml").is_file() else header["game"]
     laid = header.get("layers") or {}
-    return load(name, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()))
+    return load(name, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()),
+                without=laid.get("without", ()))
 
 
 def state_at(path, event: int):
