@@ -66,10 +66,13 @@ def test_offered_fails_when_no_choice_is_left(tmp_path):
     assert "no choice is left to ask" in res.message
 
 
-def ruling(tmp_path, key: str, labels: str):
+def ruling(tmp_path, key: str, labels: str, then: bool = True):
     tmp_path.mkdir()
     make_game(tmp_path, PROCEDURES)
     test = TESTS.format(offered=labels).replace("    offered:", f"    {key}:")
+    if not then:  # a ruling of what is offered needs no outcome besides
+        test = test.replace('    then:\n      - "count(players[1].table) == 0"\n', "")
+        assert "then:" not in test
     (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
     game = interpreter.load(str(tmp_path / "tiny"))
     [res] = [run_test(game, t) for t in game.program.defn.tests]
@@ -83,6 +86,9 @@ def test_a_ruling_that_a_move_is_not_offered(tmp_path):
     res = ruling(tmp_path / "b", "not_offered", '["Play One", "Play Two"]')
     assert not res.passed
     assert "offers ['Play Two'], which the ruling says it does not" in res.message
+    # a ruling of what is offered alone, with no 'then'
+    assert ruling(tmp_path / "c", "not_offered", '["Play One"]', then=False).passed
+    assert not ruling(tmp_path / "d", "not_offered", '["Play Two"]', then=False).passed
 
 
 def test_a_ruling_that_moves_are_offered_among_others(tmp_path):
