@@ -148,7 +148,7 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
                     for name in names] for s in range(spec.players)]
     if exc is None:
         winners = list(state.winners) if state.winners else None
-        credits = _credits(state)
+        credits = credits_of(state)
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
                           credits=credits, powers=powers, labels=labels, tallies=tallies,
                           facts=watch.facts(state, winners, credits) if watch is not None else None)
@@ -163,7 +163,7 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
                       facts=facts)
 
 
-def _credits(state) -> list:
+def credits_of(state) -> list:
     """Points each card brought each seat: [card id, seat, points] (team points count for each member).
     The pieces each player owns a copy of are left out: they are no card of the game."""
     program = state.program

@@ -8,7 +8,8 @@ knows a game: the facts come from zones (who holds them, whether they are in pla
 decisions, the credits of `score ... for CARD`, and the game's `round` counter if it has one.
 
 - taken: the seat picked the component in one of its decisions (a `choose` or a menu option
-  for it) and, in the step that followed, it came to one of that seat's zones;
+  for it) and, in the step that followed, it came to one of that seat's zones that is not in
+  play (a hand, the cards a draft keeps): a card played is not taken again;
 - played: the component entered an in-play zone that the seat controls, or an in-play zone
   nobody controls coming from one of the seat's zones (a card played from a hand onto a
   shared board);
@@ -73,11 +74,12 @@ class Recorder:
                 if program.comp_owner[c] is not None:
                     continue
                 card = program.comp_card[c].id
-                if c == picked and seat in self.seats_of(state, new):
+                into_play = program.zone_def(new).in_play
+                if c == picked and not into_play and seat in self.seats_of(state, new):
                     row = self._row(seat, card)
                     if not row[0]:
                         row[0], row[1] = True, number
-                if program.zone_def(new).in_play:
+                if into_play:
                     players = self.seats_of(state, new)
                     if not players and old is not None and not program.zone_def(old).in_play:
                         players = self.seats_of(state, old)
