@@ -310,7 +310,7 @@ def render(summary: dict, console) -> None:
             r = row["owner_win_rate"]
             ct.add_row(*map(text, [row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_ci(r)})"]))
         console.print(ct)
-    if summary.get("balance"):
+    if summary.get("balance") and summary["balance"]["games"]:
         _render_balance(summary["balance"], console)
     if summary.get("card_effects") is not None:
         _render_card_effects(summary["card_effects"], console)

@@ -17,7 +17,7 @@ from interpreter.tools.report import wilson
 from interpreter.tools.results import balance, cards, store
 from interpreter.tools.results.record import Recorder
 
-from gamekit import ROOT, make_game
+from gamekit import FIXTURES, ROOT, make_game
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -338,3 +338,21 @@ def test_the_balance_view_gives_the_report_s_measures(made):
     assert view["lead_changes_mean"] == pytest.approx(mine["lead_changes"]["mean"], abs=1e-4)
     assert view["midgame_leader_games"] == mine["midgame_leader"]["n"]
     assert view["even_share"] == pytest.approx(1 / 3)
+
+
+def test_a_game_that_fails_is_a_row_with_its_error(tmp_path):
+    path = tmp_path / "r.duckdb"
+    status = main(["simulate", str(FIXTURES / "broken"), "-n", "1", "-k", "12", "--seed", "4", "-o", "mode=fault",
+                   "--trace-dir", str(tmp_path / "traces"), "--results", str(path), "-q"])
+    assert status == 1
+    con = store.connect(path)
+    failed = con.execute("SELECT game_index FROM games WHERE error IS NOT NULL ORDER BY 1").fetchall()
+    assert failed and len(failed) < 12
+    assert all("exploded" in e for (e,) in con.execute("SELECT error FROM games WHERE error IS NOT NULL").fetchall())
+    # a failed game's seats have no result, and no card rows; the games that ended have theirs
+    assert con.execute("SELECT count(*), count(won) FROM seats s JOIN games g USING (run_id, game_index) "
+                       "WHERE g.error IS NOT NULL").fetchone() == (len(failed), 0)
+    assert con.execute("SELECT count(*) FROM seat_cards c JOIN games g USING (run_id, game_index) "
+                       "WHERE g.error IS NOT NULL").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM seats WHERE won IS NULL").fetchone()[0] == len(failed)
+    assert con.execute("SELECT games FROM balance").fetchone()[0] == 12 - len(failed)
