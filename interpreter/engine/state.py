@@ -126,7 +126,8 @@ class Decision:
 class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark")
+                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
+                 "moves")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -159,6 +160,9 @@ class State:
         self.static: dict = {}  # results of game functions that never change in a game
         self.in_play_cache = [-1, {}]  # [vz when made, {player or None: components in play}]
         self.play_keys = (0, ())  # (number of zones, keys of the in-play ones, in order)
+        # None, or a list that every change of zone is appended to as (component, from, to): an
+        # observer's record (the facts of a game that `simulate --results` keeps), not the state
+        self.moves = None
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -190,6 +194,7 @@ class State:
         s.static = self.static  # shared: the same in every state of one game
         s.in_play_cache = [-1, {}]
         s.play_keys = self.play_keys
+        s.moves = None  # a copy (a bot looking ahead) is not observed
         return s
 
     # trace -----------------------------------------------------------------
@@ -286,6 +291,8 @@ class State:
             for key, cdef in lost:
                 if key in counters:
                     self.set_counter(key, cdef, 0, pos)
+        if self.moves is not None:
+            self.moves.append((c, old, zone))
         if self.trace is not None:
             self.emit("move", pos, card=program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 

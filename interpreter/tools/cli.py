@@ -9,8 +9,11 @@ import argparse
 import dataclasses
 import json
 import os
+import shlex
 import signal
 import sys
+import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
@@ -33,6 +36,7 @@ from .explain import explain, find_card
 from .lsp import server as lsp_server
 from ..language.prose import LANGS
 from .play import play_at_terminal
+from .results import balance, cards, store
 from .ruletest import run_test
 from .shown import printable_stream
 from .trace import TraceError, replay, state_at
@@ -108,6 +112,12 @@ def _add_play_commands(sub) -> None:
                      help="bots, one per seat or one for all: random, greedy (default random)")
     sim.add_argument("--check", action="store_true", help="check the generic invariants after every step")
     sim.add_argument("--json", metavar="FILE", help="write the results as a JSON object")
+    sim.add_argument("--results", metavar="FILE",
+                     help="append a row per game, per seat and per card a seat took, played, scored with or "
+                          "held to FILE (.duckdb, or .parquet: four files); needs pip install 'regles[data]'")
+    sim.add_argument("--cards", action="store_true",
+                     help="report what each card does (win rate of the seats that played it, when held, "
+                          "when taken, its average pick) and the balance measures (also with --results)")
     sim.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
     cluster_arg(sim)
     sim.add_argument("--trace-dir", default="traces", metavar="DIR",
@@ -317,14 +327,19 @@ def cmd_simulate(args) -> int:
         why = _unwritable(path, folder) if path else None
         if why:
             return _usage_error(args, f"{option}: {why}")
+    if args.results:
+        why = _results_unusable(args.results, args.seed)
+        if why:
+            return _usage_error(args, f"--results: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
                      args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
                      scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
-                     named=args.named_options)
+                     named=args.named_options, record=bool(args.results or args.cards))
     err = Console(file=sys.stderr)
     pool = _open_cluster(args)
     if isinstance(pool, int):
         return pool
+    started_at = datetime.now(timezone.utc).replace(tzinfo=None)
 
     def started():
         if not args.quiet:
@@ -350,7 +365,21 @@ def cmd_simulate(args) -> int:
     if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     summary = report.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
+    if spec.record:
+        team_of = game.program.team_of(players)
+        summary["balance"] = balance.measures(ran.results, team_of)
+        summary["card_effects"] = cards.effects(ran.results, players)
     report.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.results:
+        run = store.run_row(game, spec, summary["agents"], len(ran.results), uuid.uuid4().hex, started_at,
+                            "regles " + shlex.join(getattr(args, "argv", None) or sys.argv[1:]))
+        try:
+            store.write(args.results, store.tables(run, ran.results, game.program.team_of(players)))
+        except store.ResultsError as exc:
+            print(f"regles simulate: error: {printable(exc)}", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"results of run {run['run_id']} written to {printable(args.results)}", file=sys.stderr)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as f:
@@ -365,6 +394,25 @@ def cmd_simulate(args) -> int:
               file=sys.stderr)
         return 130
     return 1 if summary["errors"] else 0
+
+
+def _results_unusable(path: str, seed: int) -> str | None:
+    """Why results cannot be written to `path`, or None; checked before the first game."""
+    kind = store.kind_of(path)
+    if kind is None:
+        return f"{path}: a results file ends in .duckdb or .parquet"
+    if not -2 ** 63 <= seed < 2 ** 63:
+        return f"the seed {seed} does not fit a results file (a 64-bit signed number)"
+    files = [path] if kind == "duckdb" else [str(f) for f in store.parquet_files(path).values()]
+    for f in files:
+        why = _unwritable(f)
+        if why:
+            return why
+    try:
+        store.prepare(path)
+    except store.ResultsError as exc:
+        return str(exc)
+    return None
 
 
 def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None):
@@ -679,6 +727,7 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     handler = globals()["cmd_" + args.command.replace("-", "_")]
     try:
         return handler(args)

@@ -310,6 +310,10 @@ def render(summary: dict, console) -> None:
             r = row["owner_win_rate"]
             ct.add_row(*map(text, [row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_ci(r)})"]))
         console.print(ct)
+    if summary.get("balance") and summary["balance"]["games"]:
+        _render_balance(summary["balance"], console)
+    if summary.get("card_effects") is not None:
+        _render_card_effects(summary["card_effects"], console)
     dpg = summary["decisions_per_game"]
     gps, dps = summary["games_per_second"], summary["decisions_per_second"]
     errors = summary["errors"]
@@ -338,6 +342,66 @@ def render(summary: dict, console) -> None:
         lines.append(f"... and {len(errors) - 10} more errors (see --json)")
     for line in lines:
         console.print(text(line), soft_wrap=True)
+
+
+def _render_balance(b: dict, console) -> None:
+    """The balance measures of a run (results.balance.measures) as one table."""
+    even = f"{_pct(b['even_share'])} (1 in {b['sides']})"
+    t = _table(f"balance ({plural(b['games'], 'game')} completed)", [("measure", "left"), ("value", "right"),
+               ("95% CI, or 10th – 90th pct", "right"), ("even", "right")])
+    r = b["first_seat"]
+    t.add_row(*map(text, ["first seat to decide wins", _pct(r["rate"]), _ci(r), even]))
+    r = b["midgame_leader"]
+    t.add_row(*map(text, [f"mid-game leader wins ({r['n']} games)", _pct(r["rate"]), _ci(r), even]))
+    for key, what in (("ties", "rival sides share the win"), ("no_winner", "no winner")):
+        r = b[key]
+        t.add_row(*map(text, [what, _pct(r["rate"]), _ci(r), ""]))
+    for key, what in (("decisions", "decisions"), ("rounds", "rounds"), ("lead_changes", "lead changes")):
+        x = b[key]
+        if x is not None:
+            t.add_row(*map(text, [f"{what}: mean (median)", f"{x['mean']:.1f} ({_num(x['median'])})",
+                                  f"{_num(x['p10'])} – {_num(x['p90'])}", ""]))
+    console.print(t)
+
+
+def _render_card_effects(rows: list, console) -> None:
+    """What each card does (results.cards.effects): the five largest effects and the five
+    smallest, among the cards with enough games to say anything."""
+    sure = [r for r in rows if not r["too_wide"]]
+    left = len(rows) - len(sure)
+    if sure:
+        shown = sure if len(sure) <= 10 else sure[:5] + sure[-5:]
+        title = ("what cards do" + (": the 5 largest effects and the 5 smallest" if len(sure) > 10 else ""))
+        t = _table(title, [("card", "left"), ("played", "right"), ("won", "right"), ("effect", "right"),
+                           ("95% CI", "right"), ("held", "right"), ("taken, +", "right"),
+                           ("pick", "right")])
+        for r in shown:
+            t.add_row(*map(text, [r["title"], str(r["played"]), _pct(r["played_win_rate"]["rate"]),
+                                  _signed(r["effect"]), f"{_signed(r['effect_low'], 0)}…{_signed(r['effect_high'], 0)}",
+                                  _pct(r["in_hand_win_rate"]["rate"]), _signed(r["improvement_when_taken"]),
+                                  "–" if r["average_pick"] is None else f"{r['average_pick']:.1f}"]))
+        console.print(t)
+        console.print(text("played: seats that played the card; won: their win rate; effect: that rate less "
+                           "the rate of the seats that did not play it, in points; held: the win rate of the "
+                           "seats holding it at the end; taken, +: the win rate of the seats that took it "
+                           "less their usual rate; pick: which of its seat's decisions took it, on average"),
+                      soft_wrap=True)
+    if left:
+        console.print(text(f"what cards do: {left} of {plural(len(rows), 'card')} "
+                           f"{'is' if left == 1 else 'are'} left out, played by fewer than 30 seats or with an "
+                           f"interval of the effect wider than ±15 points: more games narrow them"), soft_wrap=True)
+
+
+def _signed(x, digits: int = 1) -> str:
+    """A difference of rates in points, signed."""
+    if x is None:
+        return "–"
+    shown = f"{100 * x:+.{digits}f}"
+    return shown.replace("-", "+") if float(shown) == 0 else shown
+
+
+def _num(x) -> str:
+    return "–" if x is None else (f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}")
 
 
 def _table(title: str, columns: list) -> Table:

@@ -35,6 +35,7 @@ from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check
 from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
+from .results.record import Recorder
 from .agents import LookaheadFault, SeatView, agent_seed, make_agent
 from .cluster import map_chunks
 from .trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
@@ -53,6 +54,7 @@ class GameResult:
     powers: dict = field(default_factory=dict)  # seat from 1 -> the power it played with
     labels: list = field(default_factory=list)  # what each seat is reported by (`report_seats_by`), at the end
     tallies: list = field(default_factory=list)  # per seat, the final values of `report_seats_by`'s counters
+    facts: dict | None = None  # with `RunSpec.record`: what the game did (results.record.Recorder.facts)
 
 
 @dataclass
@@ -72,6 +74,7 @@ class RunSpec:
     mods: list = field(default_factory=list)  # paths
     powers: dict | str = field(default_factory=dict)  # seat from 1 -> power, or "random": drawn per game
     named: list = field(default_factory=list)  # options the user set (shown in the report, default or not)
+    record: bool = False  # keep each game's facts (--results, --cards): off, the games run as fast as ever
     without: list = field(default_factory=list)  # cards left out of the game, by id
 
     def game_key(self) -> tuple:
@@ -80,8 +83,9 @@ class RunSpec:
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
-              max_decisions: int = MAX_DECISIONS, trace: bool = False, powers: dict | None = None):
-    """Play one game with bots. Returns (state or None, exception or None, invariant notes)."""
+              max_decisions: int = MAX_DECISIONS, trace: bool = False, powers: dict | None = None, watch=None):
+    """Play one game with bots. Returns (state or None, exception or None, invariant notes).
+    `watch` (a `results.record.Recorder`) is told of the game's start and of each decision."""
     agents = [make_agent(n, agent_seed(seed, i)) for i, n in enumerate(agent_names)]
     state = None
     notes = []
@@ -90,6 +94,8 @@ def play_game(game, players: int, seed: int, options: dict, agent_names: list, *
         inv = Invariants(state, max_decisions) if check else None
         if inv is not None:
             notes = inv.notes
+        if watch is not None:
+            watch.start(state)
         while not state.is_terminal():
             p = state.current_player
             try:
@@ -98,7 +104,11 @@ def play_game(game, players: int, seed: int, options: dict, agent_names: list, *
                 # the option faulted in the agent's imagined copy: play it for real, where it
                 # faults again (then the trace shows it) or, if it hung on hidden chance, not
                 a = lf.action
+            if watch is not None:
+                watch.before(state, a)
             state.apply(a)
+            if watch is not None:
+                watch.after(state)
             if inv is not None:
                 inv.check(state)
             else:
@@ -132,8 +142,9 @@ def powers_for(game, spec: RunSpec, seed: int) -> dict:
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
     seed = seed_for(spec.seed, index)
     powers = powers_for(game, spec, seed)
+    watch = Recorder(game.program, spec.players) if spec.record else None
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
-                                  check=spec.check, max_decisions=spec.max_decisions, powers=powers)
+                                  check=spec.check, max_decisions=spec.max_decisions, powers=powers, watch=watch)
     labels, tallies = [], []
     if exc is None and game.program.seat_label is not None:
         try:
@@ -145,14 +156,22 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
                     for name in names] for s in range(spec.players)]
     if exc is None:
         winners = list(state.winners) if state.winners else None
+        credits = credits_of(state)
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
-                          credits=_credits(state), powers=powers, labels=labels, tallies=tallies)
+                          credits=credits, powers=powers, labels=labels, tallies=tallies,
+                          facts=watch.facts(state, winners, credits) if watch is not None else None)
+    facts = None
+    if watch is not None:  # what is known of a game that failed: who began, how far it went
+        facts = {"first_seat": None if watch.first_seat is None else watch.first_seat + 1,
+                 "rounds": watch.round_now(state) if state is not None else None,
+                 "lead_changes": None, "midgame_leader_won": None, "cards": []}
     return GameResult(index, seed, None, list(state.scores()) if state is not None else [],
                       len(state.history) if state is not None else 0,
-                      error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers)
+                      error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers,
+                      facts=facts)
 
 
-def _credits(state) -> list:
+def credits_of(state) -> list:
     """Points each card brought each seat: [card id, seat, points] (team points count for each member).
     The pieces each player owns a copy of are left out: they are no card of the game."""
     program = state.program

@@ -1,0 +1,158 @@
+"""What one game did, as plain data: the facts `simulate --results` keeps per game, per
+seat and per (seat, card), gathered while the game is played.
+
+A `Recorder` watches the play loop: before each decision it notes who decides and which
+component, if any, the option picks; after it, the components that changed zone during the
+step (`State.moves`, filled only while watched) and the score of each side. Nothing here
+knows a game: the facts come from zones (who holds them, whether they are in play), the
+decisions, the credits of `score ... for CARD`, and the game's `round` counter if it has one.
+
+- taken: the seat picked the component in one of its decisions (a `choose` or a menu option
+  for it) and, in the step that followed, it came to one of that seat's zones that is not in
+  play (a hand, the cards a draft keeps): a card played is not taken again;
+- played: the component entered an in-play zone that the seat controls, or an in-play zone
+  nobody controls coming from one of the seat's zones (a card played from a hand onto a
+  shared board);
+- in hand at the end: the game over, it lies in a zone of the seat that is not in play.
+
+The pieces each player owns a copy of (`per_player` components) are left out, as in the
+report's points by card: they are no card of the game.
+"""
+from __future__ import annotations
+
+from ...engine.machine import controller
+from ...engine.values import Comp, Seat, Team
+
+ROUND = "round"  # the counter read as the game's round, when the game declares it for the whole game
+
+
+class Recorder:
+    """Watches one game: `start` once the state is made, `before(state, action)` and
+    `after(state)` around each decision, `facts(state, winners, credits)` at the end."""
+
+    def __init__(self, program, n: int):
+        self.program = program
+        self.n = n
+        self.sides = [list(t) for t in program.teams_for(n)]
+        self.side_of = program.team_of(n)
+        score = program.defn.score
+        self.team_score = score is not None and program.defn.counters[score].scope[0] == "team"
+        rdef = program.defn.counters.get(ROUND)
+        self.round_initial = rdef.initial if rdef is not None and rdef.scope == ("game",) else None
+        self.decided = [0] * n  # decisions made so far by each seat
+        self.first_seat = None  # seat from 0
+        self.step = None  # (seat, its decision number, the component picked or None, the round then)
+        self.leaders: list = []  # after each decision: the side leading alone, or None
+        self.cards: dict = {}  # (seat, card id) -> [taken, pick, played, played round]
+
+    def round_now(self, state):
+        if self.round_initial is None:
+            return None
+        return state.counters.get(ROUND, self.round_initial)
+
+    def start(self, state) -> None:
+        state.moves = []
+
+    def before(self, state, action) -> None:
+        seat = state.current_player
+        self.decided[seat] += 1
+        if self.first_seat is None:
+            self.first_seat = seat
+        picked = None
+        if isinstance(action, int):
+            entry = state.pending.entries[action]
+            if entry.kind in ("v", "opt") and type(entry.value) is Comp:
+                picked = entry.value
+        self.step = (seat, self.decided[seat], picked, self.round_now(state))
+
+    def after(self, state) -> None:
+        moves = state.moves
+        if moves:
+            seat, number, picked, rnd = self.step
+            program = self.program
+            for c, old, new in moves:
+                if program.comp_owner[c] is not None:
+                    continue
+                card = program.comp_card[c].id
+                into_play = program.zone_def(new).in_play
+                if c == picked and not into_play and seat in self.seats_of(state, new):
+                    row = self._row(seat, card)
+                    if not row[0]:
+                        row[0], row[1] = True, number
+                if into_play:
+                    players = self.seats_of(state, new)
+                    if not players and old is not None and not program.zone_def(old).in_play:
+                        players = self.seats_of(state, old)
+                    for s in players:
+                        row = self._row(s, card)
+                        if not row[2]:
+                            row[2], row[3] = True, rnd
+            moves.clear()
+        self.leaders.append(self.leader(state.scores()))
+
+    def _row(self, seat: int, card: str) -> list:
+        row = self.cards.get((seat, card))
+        if row is None:
+            row = self.cards[(seat, card)] = [False, None, False, None]
+        return row
+
+    def seats_of(self, state, zone) -> tuple:
+        """The seats (from 0) a zone belongs to: its player, its team's members, or the
+        controller of the component holding it; none for a zone of the game or of a node."""
+        h = self.program.zone_holder(zone)
+        if type(h) is Comp:
+            h = controller(state, h)
+        if type(h) is Seat:
+            return (int(h),)
+        if type(h) is Team:
+            return tuple(self.sides[int(h)]) if int(h) < len(self.sides) else ()
+        return ()
+
+    def leader(self, scores: list):
+        """The side with the highest score, alone; None on a tie for the lead."""
+        if not scores:
+            return None
+        side_scores = [scores[m[0]] if self.team_score else sum(scores[s] for s in m) for m in self.sides]
+        best = max(side_scores)
+        if side_scores.count(best) != 1:
+            return None
+        return side_scores.index(best)
+
+    def facts(self, state, winners, credits: list) -> dict:
+        """The facts of the game, `winners` (seats from 0) and `credits` ([card id, seat, points])
+        known: its length in rounds, who decided first, the lead, and the rows of its cards."""
+        won = set(winners or ())
+        rows = {k: v + [0, False] for k, v in self.cards.items()}
+        for card, seat, points in credits:
+            row = rows.get((seat, card))
+            if row is None:
+                row = rows[(seat, card)] = [False, None, False, None, 0, False]
+            row[4] += points
+        program = self.program
+        for c, zone in enumerate(state.where):
+            if zone is None or program.comp_owner[c] is not None or program.zone_def(zone).in_play:
+                continue
+            for s in self.seats_of(state, zone):
+                card = program.comp_card[c].id
+                row = rows.get((s, card))
+                if row is None:
+                    row = rows[(s, card)] = [False, None, False, None, 0, False]
+                row[5] = True
+        changes, last = 0, None
+        for side in self.leaders:
+            if side is not None:
+                if last is not None and side != last:
+                    changes += 1
+                last = side
+        mid = self.leaders[(len(self.leaders) - 1) // 2] if self.leaders else None
+        titles = {card.id: card.title for card in program.defn.cards}
+        return {
+            "first_seat": None if self.first_seat is None else self.first_seat + 1,
+            "rounds": self.round_now(state),
+            "lead_changes": changes,
+            "midgame_leader_won": None if mid is None else any(s in won for s in self.sides[mid]),
+            # [seat from 1, card id, title, taken, pick, played, played round, points, in hand at the end, won]
+            "cards": [[seat + 1, card, titles.get(card, card), *row, seat in won]
+                      for (seat, card), row in sorted(rows.items())],
+        }
+
