@@ -73,8 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the page to write (default: RESULTS with the suffix .html)")
     rpt.add_argument("--top", type=int, default=10, metavar="N",
                      help="how many cards of each end the card charts show (default 10)")
-    rpt.add_argument("--min-plays", type=int, default=10, metavar="N",
-                     help="compare a card when at least N seats played it and N did not (default 10)")
+    rpt.add_argument("--min-plays", type=int, default=30, metavar="N",
+                     help="compare a card when at least N seats played it and N did not (default 30)")
     rpt.set_defaults(subparser=rpt)
     return parser
 

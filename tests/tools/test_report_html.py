@@ -243,7 +243,7 @@ def test_the_cards_are_sorted_by_the_difference_their_play_makes(page, run):
     assert differences == sorted(differences, reverse=True)
     assert rows[0]["id"][0] == "c03"  # 4 points a play: the largest effect, first in the chart too
     chart = figure(page, "card-effect")
-    assert chart.index("Card 3 (c03)") < chart.index("Card 8 (c08)")
+    assert chart.index(">Card 3</text>") < chart.index(">Card 8</text>")
     points = sum(c[9] for c in run["seat_cards"] if c[3] == "c03" and c[1] in games) / len(games)
     assert float(c03["points per game"][1]) == pytest.approx(points)
 
@@ -255,9 +255,10 @@ def test_only_the_top_and_bottom_cards_are_drawn_when_there_are_many(results, ru
     chart = figure(text, "card-effect")
     assert "the 3 highest and the 3 lowest" in chart
     ids = [r["id"][0] for r in tables(text)["cards"]]
-    assert chart.count('<g id="card-effect-ytick_') == 6
-    assert all(f"({i})" in chart for i in ids[:3] + ids[-3:] if i != "evil")  # its long title is cut
-    assert not any(f"({i})" in chart for i in ids[3:-3])
+    title = dict(CARDS)
+    assert chart.count('<g id="card-effect-ytick_') == 6 and "10 cards between" in chart
+    assert all(f">{title[i]}</text>" in chart for i in ids[:3] + ids[-3:] if i != "evil")  # its long title is cut
+    assert not any(f">{title[i]}</text>" in chart for i in ids[3:-3])
 
 
 def test_the_win_rate_by_label(page, run):
@@ -362,3 +363,11 @@ def test_a_browser_draws_the_page(results, page, tmp_path):
     assert image.size == (1000, 1400)
     blue = sum(n for n, (r, g, b) in image.getcolors(maxcolors=1 << 24) if b > 150 and r < 60 and g < 160)
     assert blue > 10_000  # the bars of the win rates (Okabe-Ito blue) are drawn, not only text
+
+
+def test_cards_played_too_rarely_are_not_compared(results, tmp_path):
+    out = tmp_path / "r.html"
+    assert cli.main(["report", str(results), "--out", str(out), "--min-plays", "500"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert 'id="chart-card-effect"' not in text and "too few games to compare cards" in text
+    assert len(tables(text)["cards"]) == len(CARDS)  # the table still gives each card's figures

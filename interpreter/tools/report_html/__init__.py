@@ -33,7 +33,7 @@ def require() -> None:
         raise MissingExtra(f"the HTML report needs {' and '.join(missing)}: pip install 'regles[report]'")
 
 
-def write_report(results: str, out: str, run_id: str | None = None, top: int = 10, min_plays: int = 10):
+def write_report(results: str, out: str, run_id: str | None = None, top: int = 10, min_plays: int = 30):
     """Write the report of run `run_id` (the latest when None) of the results file `results`
     to `out`; the figures it shows. ResultsError, UnknownRun or OSError when it cannot."""
     require()

@@ -77,11 +77,17 @@ def rates(name: str, rows: list, baseline: float | None = None, baseline_label: 
 
 
 @_styled
-def differences(name: str, rows: list, xlabel: str) -> str:
+def differences(name: str, rows: list, xlabel: str, gap_after: int | None = None, gap_label: str = "") -> str:
     """Differences with their 95% intervals, a dot a row (label, value, low, high), around a
-    line at zero: green when the interval is above it, vermilion when below, grey across it."""
-    fig, ax = _figure(len(rows))
-    ys = list(range(len(rows)))[::-1]
+    line at zero: green when the interval is above it, vermilion when below, grey across it.
+    With `gap_after`, a dotted line after that many rows says that rows were left out there."""
+    fig, ax = _figure(len(rows) + (gap_after is not None))
+    ys = [len(rows) - i - (gap_after is not None and i >= gap_after) for i in range(len(rows))]
+    if gap_after is not None:
+        y = len(rows) - gap_after
+        ax.axhline(y, color=GREY, linestyle=":", linewidth=1)
+        ax.annotate(gap_label, (0, y), xycoords=("axes fraction", "data"), xytext=(4, 2), textcoords="offset points",
+                    va="bottom", fontsize=8, color=GREY)
     colours = [GREEN if low > 0 else VERMILION if high < 0 else GREY for _, _, low, high in rows]
     ax.axvline(0, color="black", linewidth=0.8)
     for y, (_, value, low, high), colour in zip(ys, rows, colours):

@@ -18,7 +18,7 @@ from . import charts
 from .queries import Difference, Figures, Rate
 
 
-def build(f: Figures, top: int = 10, min_plays: int = 10) -> str:
+def build(f: Figures, top: int = 10, min_plays: int = 30) -> str:
     """The page of the figures of a run; `top`: how many cards of each end are drawn."""
     sections = [_seats(f), _scores(f), _length(f), _balance(f), _cards(f, top, min_plays), _labels(f),
                 _errors(f), _runs(f)]
@@ -77,7 +77,7 @@ def _seats(f: Figures):
                     for s in f.seats], "win-rates")
     note = ("<p>A win is a seat's side winning alone; a win that rival sides share is counted as a tie. "
             "The dashed line is the average seat's win rate.</p>")
-    return "seats", "Win rate by seat", _figure("win-rate", "Win rate by seat", chart) + note + table
+    return "seats", "Seats", _figure("win-rate", "Win rate by seat", chart) + note + table
 
 
 def _scores(f: Figures):
@@ -104,8 +104,9 @@ def _length(f: Figures):
                      charts.histogram("decisions", [("decisions", f.decisions_histogram)], "decisions per game"))]
     rows = [["decisions"] + _summary(f.decisions)]
     if f.rounds.count:
-        parts.append(_figure("rounds", "Game length in rounds",
-                             charts.histogram("rounds", [("rounds", f.rounds_histogram)], "rounds per game")))
+        if len(f.rounds_histogram) > 1:  # else the table says it: every game had the same rounds
+            parts.append(_figure("rounds", "Game length in rounds",
+                                 charts.histogram("rounds", [("rounds", f.rounds_histogram)], "rounds per game")))
         rows.append(["rounds"] + _summary(f.rounds))
     table = _table(["length in", "games", "mean", "median", "5%", "95%", "min", "max"], rows, "length")
     return "length", "Game length", "".join(parts) + table
@@ -144,12 +145,15 @@ def _cards(f: Figures, top: int, min_plays: int):
     if not f.cards:
         return None
     compared = sorted((c for c in f.cards if c.compared), key=lambda c: (-c.played.value, c.card_id))
-    shown = compared if len(compared) <= 2 * top else compared[:top] + compared[-top:]
+    cut = len(compared) > 2 * top
+    shown = compared[:top] + compared[-top:] if cut else compared
+    label = _card_labels(f.cards)
     parts = []
     if shown:
-        chart = charts.differences("card-effect", [(_card_label(c), c.played.value, *c.played.interval)
+        chart = charts.differences("card-effect", [(label[c.card_id], c.played.value, *c.played.interval)
                                                    for c in shown],
-                                   "win rate when the seat played the card, minus when it did not")
+                                   "win rate when the seat played the card, minus when it did not",
+                                   top if cut else None, f"{plural(len(compared) - 2 * top, 'card')} between")
         ends = "" if len(shown) == len(compared) else f": the {top} highest and the {top} lowest"
         parts.append(_figure("card-effect", f"Cards by effect on the win rate{ends}", chart,
                              f"{plural(len(compared), 'card')} played, and not played, by at least "
@@ -162,7 +166,7 @@ def _cards(f: Figures, top: int, min_plays: int):
     if scoring:
         parts.append(_figure("card-points", f"Points brought per game by the {plural(min(top, len(scoring)), 'card')}"
                                             " bringing the most",
-                             charts.bars("card-points", [(_card_label(c), c.points_per_game)
+                             charts.bars("card-points", [(label[c.card_id], c.points_per_game)
                                                          for c in scoring[:top]], "points per game")))
     table = _table(["card", "id", "taken", "played", "win rate played", "win rate not played", "difference",
                     "95% interval", "points per game", "mean pick"],
@@ -217,8 +221,8 @@ h2 { font-size: 1.25rem; border-bottom: 2px solid #0072B2; padding-bottom: .2rem
 nav ol { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; padding: 0; list-style: none; }
 a { color: #0072B2; }
 table { border-collapse: collapse; margin: .8rem 0; font-size: .85rem; font-variant-numeric: tabular-nums; }
-th, td { padding: .2rem .6rem; border-bottom: 1px solid #ddd; text-align: right; vertical-align: top; }
-th:first-child, td:first-child { text-align: left; }
+th, td { padding: .2rem .6rem; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+td.num { text-align: right; white-space: nowrap; }
 table.run th { text-align: left; color: #555; font-weight: normal; }
 table.run td { text-align: left; overflow-wrap: anywhere; }
 figure { margin: 1.2rem 0; break-inside: avoid; }
@@ -260,9 +264,9 @@ def _cell(cell) -> str:
     if isinstance(cell, tuple):
         shown, value = cell
         data = "" if value is None else f' data-value="{_text(_exact(value))}"'
-        return f"<td{data}>{_text(shown)}</td>"
+        return f'<td class="num"{data}>{_text(shown)}</td>'
     if isinstance(cell, (int, float)) and not isinstance(cell, bool):
-        return f'<td data-value="{_exact(cell)}">{_text(cell)}</td>'
+        return f'<td class="num" data-value="{_exact(cell)}">{_text(cell)}</td>'
     return f"<td>{_text(cell)}</td>"
 
 
@@ -328,5 +332,9 @@ def _options(text) -> str | None:
     return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in options.items()) or None
 
 
-def _card_label(c) -> str:
-    return c.title if c.title == c.card_id else f"{c.title} ({c.card_id})"
+def _card_labels(cards: list) -> dict:
+    """Each card's label in the charts: its title, and its id too when another card has that title."""
+    titles: dict = {}
+    for c in cards:
+        titles.setdefault(c.title, set()).add(c.card_id)
+    return {c.card_id: c.title if len(titles[c.title]) == 1 else f"{c.title} ({c.card_id})" for c in cards}

@@ -211,7 +211,7 @@ def run_ids(con) -> list:
     return [tuple(r) for r in rows]
 
 
-def read(con, run_id: str | None = None, min_plays: int = 10) -> Figures:
+def read(con, run_id: str | None = None, min_plays: int = 30) -> Figures:
     """The figures of run `run_id` (the latest run when None). A card is `compared` when at
     least `min_plays` seats played it and at least `min_plays` did not."""
     runs = run_ids(con)
