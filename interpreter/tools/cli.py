@@ -507,7 +507,6 @@ def cmd_report(args) -> int:
     if why:
         return _usage_error(args, f"--out: {why}")
     try:
-        report_html.require()
         figures = report_html.write_report(args.results, out, args.run, args.top, args.min_plays)
     except report_html.MissingExtra as exc:
         return _usage_error(args, str(exc))

@@ -61,7 +61,7 @@ def _run(f: Figures) -> str:
             ("players", r.get("players")), ("agents", _listed(r.get("agents"))), ("seed", r.get("seed")),
             ("games", f"{f.played} played, {f.completed} completed"
                       + (f", {plural(f.error_count, 'error')}" if f.error_count else "")),
-            ("started", r.get("started_at")), ("regles", r.get("regles_version")), ("command", r.get("command"))]
+            ("started", _when(r.get("started_at"))), ("regles", r.get("regles_version")), ("command", r.get("command"))]
     cells = "".join(f"<tr><th>{_text(k)}</th><td>{_text(v)}</td></tr>" for k, v in rows if v not in (None, ""))
     return f'<table class="run">{cells}</table>'
 
@@ -313,6 +313,11 @@ def _summary(s) -> list:
 
 def _exact(x) -> str:
     return repr(float(x)) if isinstance(x, float) else str(x)
+
+
+def _when(at) -> str | None:
+    """A moment to the second (a run's start is no more precise than that to a reader)."""
+    return at.isoformat(sep=" ", timespec="seconds") if hasattr(at, "isoformat") else at
 
 
 def _listed(values) -> str | None:

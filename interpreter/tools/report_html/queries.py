@@ -181,8 +181,10 @@ def _check_tables(con) -> None:
     for table, needed in TABLES.items():
         try:
             columns = {row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()}
-        except duckdb.Error:
+        except duckdb.CatalogException:
             raise ResultsError(f"not a results file of regles simulate: no table '{table}'") from None
+        except duckdb.Error as exc:  # a Parquet file of the set that is not one
+            raise ResultsError(f"cannot read its table '{table}': {_first_line(exc)}") from None
         missing = [c for c in needed if c not in columns]
         if missing:
             raise ResultsError(f"not a results file of regles simulate: table '{table}' has no column "
