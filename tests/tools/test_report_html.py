@@ -371,3 +371,18 @@ def test_cards_played_too_rarely_are_not_compared(results, tmp_path):
     text = out.read_text(encoding="utf-8")
     assert 'id="chart-card-effect"' not in text and "too few games to compare cards" in text
     assert len(tables(text)["cards"]) == len(CARDS)  # the table still gives each card's figures
+
+
+def test_what_a_run_does_not_have_is_said_rather_than_drawn(tmp_path):
+    rows = synthetic_run("quiet", 60, 5)
+    rows["games"] = [g[:13] + (None, g[14], 0, g[16], g[17]) for g in rows["games"]]  # no rounds, no lead change
+    rows["seats"] = [s[:6] + (None,) for s in rows["seats"]]  # no label
+    rows["seat_cards"] = [c[:7] + (False, None, 0.0) + c[10:] for c in rows["seat_cards"]]  # nothing played
+    path, out = tmp_path / "quiet.duckdb", tmp_path / "quiet.html"
+    write_results(path, [("quiet", "2025-01-01 00:00:00", rows)])
+    assert cli.main(["report", str(path), "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    for name in ("rounds", "lead-changes", "card-effect", "card-points", "labels"):
+        assert f'id="chart-{name}"' not in text
+    assert "No card was played in these games" in text and tile(text, "lead-changes") == 0
+    assert 'id="chart-win-rate"' in text and 'id="chart-balance"' in text

@@ -154,6 +154,8 @@ def histogram(name: str, series: list, xlabel: str, ylabel: str = "games") -> st
     if len(series) > 1:
         ax.legend(fontsize=8, frameon=False)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of games
+    if all(float(v).is_integer() for v in values):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole decisions, rounds, changes
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return _svg(fig, name)

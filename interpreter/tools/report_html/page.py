@@ -131,7 +131,7 @@ def _balance(f: Figures):
              _figure("balance", "Who wins: the first player and the mid-game leader", chart,
                      "The first player is the seat that decided first; the mid-game leader the seat alone "
                      "with the highest score at half the game's decisions (games with no single leader left out).")]
-    if f.lead_changes_histogram:
+    if len(f.lead_changes_histogram) > 1:  # one value: the tile says it
         parts.append(_figure("lead-changes", "Lead changes per game",
                              charts.histogram("lead-changes", [("lead changes", f.lead_changes_histogram)],
                                               "changes of the single leader in a game")))
@@ -159,6 +159,9 @@ def _cards(f: Figures, top: int, min_plays: int):
                              f"{plural(len(compared), 'card')} played, and not played, by at least "
                              f"{min_plays} seats. The effect is a correlation: a card a leading seat plays "
                              "more often looks good without causing the lead."))
+    elif not any(c.played.with_.n for c in f.cards):
+        parts.append("<p>No card was played in these games (none entered an in-play zone of its seat): "
+                     "there is no effect of playing one to show.</p>")
     else:
         parts.append(f"<p>No card was played, and not played, by at least {min_plays} seats: "
                      "too few games to compare cards.</p>")
