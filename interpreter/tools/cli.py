@@ -29,6 +29,7 @@ from . import check
 from . import cluster
 from . import compare
 from . import report
+from . import report_html
 from . import simulate as S
 from .agents import HumanAgent, parse_agents
 from .cluster import ClusterError
@@ -69,6 +70,20 @@ def build_parser() -> argparse.ArgumentParser:
     lsp.add_argument("--tcp", type=int, metavar="PORT", default=None, help="listen on this TCP port instead of stdio")
     lsp.add_argument("--host", default="127.0.0.1", help="the address --tcp listens on (default 127.0.0.1)")
     lsp.set_defaults(subparser=lsp)
+    rpt = sub.add_parser("report", help="make an HTML page of charts from the results of simulate (needs regles[report])",
+                         description="Write one self-contained HTML page of charts from a results file of "
+                                     "simulate --results (a .duckdb file, or the .parquet of a Parquet set): "
+                                     "win rates by seat, scores, game length, balance figures, cards and seat "
+                                     "labels. Needs DuckDB and matplotlib: pip install 'regles[report]'.")
+    rpt.add_argument("results", metavar="RESULTS", help="a results file: NAME.duckdb or NAME.parquet")
+    rpt.add_argument("--run", metavar="RUN_ID", default=None, help="the run to report (default: the latest)")
+    rpt.add_argument("--out", "-o", metavar="FILE", default=None,
+                     help="the page to write (default: RESULTS with the suffix .html)")
+    rpt.add_argument("--top", type=int, default=10, metavar="N",
+                     help="how many cards of each end the card charts show (default 10)")
+    rpt.add_argument("--min-plays", type=int, default=30, metavar="N",
+                     help="compare a card when at least N seats played it and N did not (default 30)")
+    rpt.set_defaults(subparser=rpt)
     return parser
 
 
@@ -677,6 +692,33 @@ def cmd_lsp(args) -> int:
         return _usage_error(args, str(exc))
     except OSError as exc:  # the port is taken, or the address is not this machine's
         return _usage_error(args, f"cannot listen on {args.host}:{args.tcp}: {exc.strerror or exc}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    if not os.path.isfile(args.results):
+        return _usage_error(args, f"no such results file: {args.results}")
+    if args.top < 1 or args.min_plays < 1:
+        return _usage_error(args, f"{'--top' if args.top < 1 else '--min-plays'} must be at least 1")
+    out = args.out or str(Path(args.results).with_suffix(".html"))
+    why = _unwritable(out)
+    if why:
+        return _usage_error(args, f"--out: {why}")
+    try:
+        figures = report_html.write_report(args.results, out, args.run, args.top, args.min_plays)
+    except report_html.MissingExtra as exc:
+        return _usage_error(args, str(exc))
+    except report_html.UnknownRun as exc:
+        hint = did_you_mean(exc.run_id, exc.runs)
+        return _usage_error(args, f"--run: no run '{exc.run_id}' in {args.results}"
+                            + (f"; {hint}" if hint else f"; its runs: {', '.join(map(str, exc.runs))}"))
+    except report_html.ResultsError as exc:
+        print(f"regles report: error: {printable(args.results)}: {printable(exc)}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        return _usage_error(args, f"cannot write {out}: {exc.strerror or exc}")
+    print(printable(f"wrote {out}: run {figures.run.get('run_id')}, {figures.run.get('game')}, "
+                    f"{plural(figures.completed, 'completed game')}"))
     return 0
 
 

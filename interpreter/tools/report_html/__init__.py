@@ -1,0 +1,49 @@
+"""`regles report`: the results of `simulate --results` as one HTML page of charts.
+
+The figures are read with SQL (`queries`), drawn with matplotlib as inline SVG (`charts`)
+and laid out in a page that needs nothing but itself (`page`). DuckDB and matplotlib are
+the `report` extra of the package: only this command imports them, and `MissingExtra`
+says so when they are absent.
+"""
+from __future__ import annotations
+
+import importlib
+
+from . import page, queries
+from .queries import ResultsError, UnknownRun
+
+__all__ = ["MissingExtra", "ResultsError", "UnknownRun", "require", "write_report"]
+
+NEEDED = ("duckdb", "matplotlib")
+
+
+class MissingExtra(Exception):
+    """A package of the `report` extra is not installed."""
+
+
+def require() -> None:
+    """MissingExtra unless the packages the report needs can be imported."""
+    missing = []
+    for name in NEEDED:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise MissingExtra(f"the HTML report needs {' and '.join(missing)}: pip install 'regles[report]'")
+
+
+def write_report(results: str, out: str, run_id: str | None = None, top: int = 10, min_plays: int = 30):
+    """Write the report of run `run_id` (the latest when None) of the results file `results`
+    to `out`; the figures it shows. ResultsError, UnknownRun or OSError when it cannot."""
+    require()
+    con = queries.connect(results)
+    try:
+        figures = queries.read(con, run_id, min_plays)
+    finally:
+        con.close()
+    text = page.build(figures, top, min_plays)
+    with open(out, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(text)
+    return figures
+
