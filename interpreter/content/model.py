@@ -134,6 +134,7 @@ class CardDef:
     authored: object = None
     key_pos: dict = field(default_factory=dict)  # key of the card's entry -> its position
     layer: str | None = None  # the expansion or mod that adds it (None: the game)
+    set: str | None = None  # the `set:` its file names, when it names one
 
 
 @dataclass

@@ -237,7 +237,7 @@ class PackLoader:
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
-                           key_pos=item.key_pos, layer=self.layer)
+                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")))
             for t in as_list(item.get("tags")):
                 self.names.printed(t, "tag", item.pos)
             for text in as_list(item.get("abilities")):

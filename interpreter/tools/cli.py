@@ -35,13 +35,15 @@ from .agents import HumanAgent, parse_agents
 from .cluster import ClusterError
 from .explain import explain, find_card
 from .lsp import server as lsp_server
-from ..language.prose import LANGS
+from ..language.prose import LANGS, Prose
 from .play import play_at_terminal
 from .results import balance, cards, store
 from .ruletest import run_test
 from .shown import printable_stream
 from .trace import TraceError, replay, state_at
 from . import why
+from . import faces as F
+from . import sheets
 
 
 class _Parser(argparse.ArgumentParser):
@@ -228,6 +230,29 @@ def _add_play_commands(sub) -> None:
                      help="the language the card is written in (default: en)")
     layer_args(exp)
     exp.set_defaults(subparser=exp)
+
+    sh = sub.add_parser("sheets", help="print-and-play sheets of a game's cards: a PDF, an SVG per card "
+                                       "(needs regles[sheets])",
+                        description="Lay out the faces of a game's cards nine to an A4 page (3 x 3 cards of "
+                                    "63 x 88 mm, with cut marks), each card as many times as its copies, and "
+                                    "write them as a PDF; with --svg-dir, or when --out is a folder, one SVG per "
+                                    "card too. Abilities are written as prose. Needs reportlab: "
+                                    f"{sheets.INSTALL}.")
+    sh.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
+    layer_args(sh)
+    sh.add_argument("--out", required=True, metavar="PDF|FOLDER",
+                    help="the PDF to write, or a folder (an existing one, or a name ending with /) to write "
+                         "GAME.pdf and the SVGs in")
+    sh.add_argument("--svg-dir", metavar="DIR", default=None, help="write one SVG per card in this folder")
+    sh.add_argument("--cards", action="append", default=[], metavar="ID[,ID]",
+                    help="only these cards (ids or titles); the id of an expansion or mod laid with the game "
+                         "for its cards, 'mod' for the cards of the mods given with --with; may be repeated")
+    sh.add_argument("--set", dest="set_name", metavar="NAME", default=None,
+                    help="only the cards of this set (the set: of their cards files)")
+    sh.add_argument("--lang", choices=LANGS, default="en", help="the language of the abilities (default: en)")
+    sh.add_argument("--players", "-n", type=int, default=None,
+                    help="cards given to each player are printed this many times (default: the most players)")
+    sh.set_defaults(subparser=sh)
 
 
 def _usage_error(args, message: str) -> int:
@@ -653,6 +678,51 @@ def cmd_explain(args) -> int:
     if card is None:
         return _usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card, args.lang))
+    return 0
+
+
+def cmd_sheets(args) -> int:
+    try:
+        sheets.library()
+    except sheets.MissingLibrary as exc:
+        return _usage_error(args, str(exc))
+    folder = args.out.endswith(("/", os.sep)) or is_dir(Path(args.out))
+    svg_dir = args.svg_dir or (args.out if folder else None)
+    for path, is_folder, option in ((args.out, folder, "--out"), (svg_dir, True, "--svg-dir")):
+        why = _unwritable(path, is_folder) if path else None
+        if why:
+            return _usage_error(args, f"{option}: {why}")
+    game = _load_only(args)
+    if isinstance(game, int):
+        return game
+    defn = game.program.defn
+    if not defn.cards:
+        return _usage_error(args, f"{game.id} has no cards")
+    players = args.players if args.players is not None else game.max_players
+    if not 1 <= players <= max(game.max_players, 1):
+        return _usage_error(args, f"--players is a number from 1 to {game.max_players}, not {players}")
+    try:
+        cards = sheets.select(defn, [x.strip() for item in args.cards for x in item.split(",") if x.strip()],
+                              args.set_name)
+    except ValueError as exc:
+        return _usage_error(args, str(exc))
+    faces = F.faces(defn, Prose(defn, game.program.found, args.lang), cards, players)
+    if not any(f.copies for f in faces):
+        return _usage_error(args, "the cards chosen have no copies to print")
+    pdf = os.path.join(args.out, sheets.file_name(game.id, ".pdf")) if folder else args.out
+    try:
+        if folder:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        pages = sheets.write_pdf(pdf, faces, defn.title)
+        drawn = sheets.write_svgs(svg_dir, faces) if svg_dir else 0
+    except OSError as exc:
+        print(f"regles sheets: error: cannot write {printable(exc.filename or pdf)}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    total = sum(f.copies for f in faces)
+    print(printable(f"wrote {pdf}: {plural(pages, 'page')}, {plural(total, 'card')} "
+                    f"({plural(len(faces), 'different card')})"
+                    + (f"; {plural(drawn, 'SVG')} in {svg_dir}" if svg_dir else "")))
     return 0
 
 
