@@ -1,0 +1,86 @@
+"""`regles sheets` and `regles report`: print-and-play sheets, and a page of charts from results."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ...content.folders import is_dir
+from ...diagnostics import plural, printable
+from ...language.prose import Prose
+from ...names import did_you_mean
+from .. import faces as F
+from .. import report_html, sheets
+from .common import load_only, unwritable, usage_error
+
+
+def cmd_sheets(args) -> int:
+    try:
+        sheets.library()
+    except sheets.MissingLibrary as exc:
+        return usage_error(args, str(exc))
+    folder = args.out.endswith(("/", os.sep)) or is_dir(Path(args.out))
+    svg_dir = args.svg_dir or (args.out if folder else None)
+    for path, is_folder, option in ((args.out, folder, "--out"), (svg_dir, True, "--svg-dir")):
+        why = unwritable(path, is_folder) if path else None
+        if why:
+            return usage_error(args, f"{option}: {why}")
+    game = load_only(args)
+    if isinstance(game, int):
+        return game
+    defn = game.program.defn
+    if not defn.cards:
+        return usage_error(args, f"{game.id} has no cards")
+    players = args.players if args.players is not None else game.max_players
+    if not 1 <= players <= max(game.max_players, 1):
+        return usage_error(args, f"--players is a number from 1 to {game.max_players}, not {players}")
+    try:
+        cards = sheets.select(defn, [x.strip() for item in args.cards for x in item.split(",") if x.strip()],
+                              args.set_name)
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    faces = F.faces(defn, Prose(defn, game.program.found, args.lang), cards, players)
+    if not any(f.copies for f in faces):
+        return usage_error(args, "the cards chosen have no copies to print")
+    pdf = os.path.join(args.out, sheets.file_name(game.id, ".pdf")) if folder else args.out
+    try:
+        if folder:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        pages = sheets.write_pdf(pdf, faces, defn.title)
+        drawn = sheets.write_svgs(svg_dir, faces) if svg_dir else 0
+    except OSError as exc:
+        print(f"regles sheets: error: cannot write {printable(exc.filename or pdf)}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    total = sum(f.copies for f in faces)
+    print(printable(f"wrote {pdf}: {plural(pages, 'page')}, {plural(total, 'card')} "
+                    f"({plural(len(faces), 'different card')})"
+                    + (f"; {plural(drawn, 'SVG')} in {svg_dir}" if svg_dir else "")))
+    return 0
+
+
+def cmd_report(args) -> int:
+    if not os.path.isfile(args.results):
+        return usage_error(args, f"no such results file: {args.results}")
+    if args.top < 1 or args.min_plays < 1:
+        return usage_error(args, f"{'--top' if args.top < 1 else '--min-plays'} must be at least 1")
+    out = args.out or str(Path(args.results).with_suffix(".html"))
+    why = unwritable(out)
+    if why:
+        return usage_error(args, f"--out: {why}")
+    try:
+        figures = report_html.write_report(args.results, out, args.run, args.top, args.min_plays)
+    except report_html.MissingExtra as exc:
+        return usage_error(args, str(exc))
+    except report_html.UnknownRun as exc:
+        hint = did_you_mean(exc.run_id, exc.runs)
+        return usage_error(args, f"--run: no run '{exc.run_id}' in {args.results}"
+                            + (f"; {hint}" if hint else f"; its runs: {', '.join(map(str, exc.runs))}"))
+    except report_html.ResultsError as exc:
+        print(f"regles report: error: {printable(args.results)}: {printable(exc)}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        return usage_error(args, f"cannot write {out}: {exc.strerror or exc}")
+    print(printable(f"wrote {out}: run {figures.run.get('run_id')}, {figures.run.get('game')}, "
+                    f"{plural(figures.completed, 'completed game')}"))
+    return 0
