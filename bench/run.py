@@ -1,15 +1,24 @@
 """Benchmarks of regles: where the time goes, against the targets of the project.
 
-    python bench/run.py [--quick] [--json bench/results.json]
+    python bench/run.py [--quick] [--json bench/results.json] [--yardstick PATH] [--yardstick-only]
 
 Prints a table and writes bench/results.json. Every figure is the median of
 several runs, with their min and max. This is a benchmark, not a test: it
 asserts nothing, it reports.
+
+The yardstick is a hand-written engine of Karman Swap in plain Python, kept
+outside the project (../shared/bench/karman_ref.py beside the repository, or
+`--yardstick PATH`). It is loaded from its path and run in this same process,
+in pairs with our engine (one run of each, the order swapped every pair), so
+that both meet the same machine load; the table gives how many times longer
+our engine takes per game and per decision, the median of the pairs with min
+and max. Without the yardstick, that part is skipped with a message.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import importlib.util
 import json
 import os
 import platform
@@ -30,13 +39,17 @@ from interpreter.content.folders import shipped_games  # noqa: E402
 from interpreter.resources import content_dir  # noqa: E402
 
 TARGETS = {
-    "decisions_per_second": 30_000,
-    "karman-swap_4p_games_per_second": 150,
-    "seeders-exodus_4p_games_per_second": 20,
-    "cards_checked_per_second": 2_000,
+    "decisions_per_second": 60_000,
+    "seeders-exodus_4p_games_per_second": 100,
+    "cards_checked_per_second": 5_000,
+    "cold_load_seconds": 0.5,
     "clone_microseconds": 100,
     "clone_speedup_over_deepcopy": 20,
+    # time per game of our Karman Swap over the hand-written one's, at 4 players
+    "karman-swap_4p_times_the_yardstick": 3,
 }
+YARDSTICK_GAME = "karman-swap"
+YARDSTICK_PLAYERS = (2, 3, 4)
 
 
 def summary(samples):
@@ -122,13 +135,94 @@ def marginal_cards(runs: int, extra: int = 1000):
     return summary(out)
 
 
-def playouts(game, players: int, games: int, runs: int):
+def find_yardstick(given: str | None):
+    """The path of the hand-written engine, or None. Beside the repository, or beside its main
+    checkout when this is a second worktree of it."""
+    if given:
+        return Path(given) if Path(given).is_file() else None
+    roots = [HERE.parent]
+    r = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"], capture_output=True,
+                       text=True, cwd=str(HERE.parent))
+    if r.returncode == 0 and r.stdout.strip():
+        roots.append(Path(r.stdout.strip()).parent)
+    for root in roots:
+        path = root.parent / "shared" / "bench" / "karman_ref.py"
+        if path.is_file():
+            return path
+    return None
+
+
+def load_yardstick(path: Path):
+    spec = importlib.util.spec_from_file_location("yardstick_karman", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def versus_yardstick(game, ref, players: int, games: int, pairs: int):
+    """Pairs of runs, ours and the yardstick's, alternating which goes first. Each ratio is
+    ours over the yardstick's time (per game, per decision): 3 means three times as long. The
+    yardstick plays more games a run, so that both runs last about as long."""
+    ratios_g, ratios_d, ours_g, ours_d, hand_g, hand_d = [], [], [], [], [], []
+    ref_games = games * 8
+    for k in range(pairs):
+        def hand():
+            out = ref.run(players, ref_games, 1 + k)
+            if out.get("errors"):
+                raise SystemExit(f"the yardstick failed {out['errors']} games: {out.get('error_seeds')}")
+            return out["games_per_second"], out["decisions_per_second"]
+
+        def ours():
+            g, d = playouts(game, players, games, 1, first_seed=100_000 * (k + 1))
+            return g["median"], d["median"]
+
+        if k % 2 == 0:
+            og, od = ours()
+            hg, hd = hand()
+        else:
+            hg, hd = hand()
+            og, od = ours()
+        ours_g.append(og)
+        ours_d.append(od)
+        hand_g.append(hg)
+        hand_d.append(hd)
+        ratios_g.append(hg / og)
+        ratios_d.append(hd / od)
+    return {"times_per_game": summary(ratios_g), "times_per_decision": summary(ratios_d),
+            "ours_games_per_second": summary(ours_g), "ours_decisions_per_second": summary(ours_d),
+            "yardstick_games_per_second": summary(hand_g), "yardstick_decisions_per_second": summary(hand_d),
+            "pairs": pairs, "games_per_run": {"ours": games, "yardstick": ref_games}}
+
+
+def yardstick_rows(results: dict, rows: list, path, games: int, pairs: int, looked_for: str) -> None:
+    if path is None:
+        results["yardstick"] = {"skipped": f"not found: {looked_for}"}
+        rows.append(("ours against the hand-written yardstick", f"skipped: not found ({looked_for})", ""))
+        return
+    ref = load_yardstick(path)
+    game = interpreter.load(YARDSTICK_GAME)
+    out = results["yardstick"] = {"path": str(path)}
+    for players in YARDSTICK_PLAYERS:
+        r = out[f"{YARDSTICK_GAME}/{players}p"] = versus_yardstick(game, ref, players, games, pairs)
+        g, d = r["times_per_game"], r["times_per_decision"]
+        target = TARGETS["karman-swap_4p_times_the_yardstick"] if players == 4 else None
+        rows.append((f"{YARDSTICK_GAME} {players}p, ours / hand-written time",
+                     f"x{g['median']:.2f} per game ({g['min']:.2f}-{g['max']:.2f}), "
+                     f"x{d['median']:.2f} per decision ({d['min']:.2f}-{d['max']:.2f})",
+                     _verdict(g["median"] <= target, f"x{target} or less", "per game") if target else ""))
+        rows.append((f"  ours / hand-written, games/s and decisions/s",
+                     f"{r['ours_games_per_second']['median']:.1f} / {r['yardstick_games_per_second']['median']:.1f}, "
+                     f"{r['ours_decisions_per_second']['median']:.0f} / "
+                     f"{r['yardstick_decisions_per_second']['median']:.0f}", ""))
+
+
+def playouts(game, players: int, games: int, runs: int, first_seed: int = 0):
     per_game, per_decision = [], []
     for r in range(runs):
         decisions = 0
         t = time.perf_counter()
         for i in range(games):
-            st = game.new_state(players=players, seed=r * 10_000 + i)
+            st = game.new_state(players=players, seed=first_seed + r * 10_000 + i)
             rng = random.Random(i)
             while not st.is_terminal():
                 acts = st.legal_actions()
@@ -184,17 +278,37 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer runs and games")
     ap.add_argument("--json", default=str(HERE / "results.json"))
+    ap.add_argument("--yardstick", metavar="PATH",
+                    help="the hand-written engine to compare with (default: ../shared/bench/karman_ref.py)")
+    ap.add_argument("--yardstick-only", action="store_true",
+                    help="only the comparison with the yardstick (the rest of the JSON file is kept)")
     args = ap.parse_args(argv)
     runs = 3 if args.quick else 5
     games_per_run = 10 if args.quick else 40
+    pairs = 3 if args.quick else 7
+    yardstick = find_yardstick(args.yardstick)
+    looked_for = args.yardstick or "../shared/bench/karman_ref.py beside the repository"
+    if yardstick is None:
+        print(f"the yardstick was not found ({looked_for}): the comparison with it is skipped; "
+              "give its path with --yardstick PATH", file=sys.stderr)
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
                            "cores": os.cpu_count()}, "load": {}, "play": {}, "clone": {}, "memory": {}}
     rows = []
+    yardstick_rows(results, rows, yardstick, games_per_run, pairs, looked_for)
+    if args.yardstick_only:  # the other figures of the JSON file are kept as they are
+        _print_rows(rows)
+        out = Path(args.json)
+        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+        kept["yardstick"] = results["yardstick"]
+        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
+        print(f"\nwritten the yardstick's part of {args.json}")
+        return
     for name in shipped_games():
         results["load"][name] = {"cold_seconds": cold_load(name, runs), "warm_seconds": warm_load(name, runs)}
+        cold = results["load"][name]["cold_seconds"]["median"]
         rows.append((f"load {name} (cold / warm)",
-                     f"{results['load'][name]['cold_seconds']['median']:.3f} s / "
-                     f"{results['load'][name]['warm_seconds']['median']:.3f} s", ""))
+                     f"{cold:.3f} s / {results['load'][name]['warm_seconds']['median']:.3f} s",
+                     _verdict(cold <= TARGETS["cold_load_seconds"], f"{TARGETS['cold_load_seconds']} s cold")))
     cps, ncards = cards_checked(runs)
     results["cards_checked_per_second"] = cps
     rows.append((f"whole shipped content checked ({ncards} cards)", f"{cps['median']:.0f} cards/s", ""))
@@ -209,8 +323,12 @@ def main(argv=None):
             gps, dps = playouts(game, players, games_per_run, runs)
             results["play"][f"{name}/{players}p"] = {"games_per_second": gps, "decisions_per_second": dps}
             target = TARGETS.get(f"{name}_{players}p_games_per_second")
+            verdict = _verdict(dps["median"] >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"],
+                               "decisions/s")
+            if target:
+                verdict = _verdict(gps["median"] >= target, target, "games/s") + "; " + verdict
             rows.append((f"{name} {players}p random playouts", f"{gps['median']:.1f} games/s, {dps['median']:.0f} decisions/s",
-                         _verdict(gps["median"] >= target, target, "games/s") if target else ""))
+                         verdict))
             worst_dps = dps["median"] if worst_dps is None else min(worst_dps, dps["median"])
     rows.append(("slowest decisions per second", f"{worst_dps:.0f}",
                  _verdict(worst_dps >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"])))
@@ -225,14 +343,18 @@ def main(argv=None):
         results["memory"][f"{name}/{players}p"] = peak_memory(game, players)
         rows.append((f"peak memory of one {name} {players}p game", f"{results['memory'][f'{name}/{players}p'] / 1e3:.0f} kB", ""))
     results["targets"] = TARGETS
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'median':<40}  target")
-    for label, value, verdict in rows:
-        print(f"{label:<{width}}  {value:<40}  {verdict}")
+    _print_rows(rows)
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"\nwritten {args.json}")
     if any(r[2].startswith("SHORT") for r in rows):
         print("where the time goes and why a target is short: docs/performance.md")
+
+
+def _print_rows(rows) -> None:
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'median':<40}  target")
+    for label, value, verdict in rows:
+        print(f"{label:<{width}}  {value:<40}  {verdict}")
 
 
 def _verdict(ok: bool, target, unit: str = "") -> str:
