@@ -10,6 +10,7 @@ typed tree either way.
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 
@@ -39,9 +40,35 @@ class _Indent(Indenter):
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
+    return build_lark(table_cache())
+
+
+def build_lark(cache: str | bool = False) -> Lark:
+    """The grammar's LALR parser; its tables read from file `cache` when it holds those of this
+    grammar and this Lark (else built, and written there)."""
     return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_Indent(),
                 start=list(START_SYMBOLS), propagate_positions=True, maybe_placeholders=True,
-                cache=False)
+                cache=cache)
+
+
+def table_cache() -> str | bool:
+    """Where Lark keeps the grammar's LALR tables between processes (building them is most of
+    a cold start), or False for no cache. The file is the engine's own, never content's: it is
+    in the user's cache folder (`$XDG_CACHE_HOME/regles`, else `~/.cache/regles`), made private,
+    and used only when it is the user's; Lark names it by the grammar's and its own version's
+    hash. `REGLES_NO_CACHE=1` turns it off."""
+    if os.environ.get("REGLES_NO_CACHE"):
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "regles")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+        if info.st_uid != os.getuid() or info.st_mode & 0o022 or not os.access(folder, os.W_OK):
+            return False  # a folder others may write: its tables are not trusted
+    except (OSError, AttributeError):  # no home, a read-only disk, no getuid: build the tables each time
+        return False
+    return os.path.join(folder, "lark-tables.pickle")
 
 
 @lru_cache(maxsize=1)

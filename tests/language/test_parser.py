@@ -167,3 +167,36 @@ def test_printed_phrases_read_fast_give_the_grammars_tree(text, monkeypatch):
     monkeypatch.setattr(P, "_printed_phrase", lambda source, where: None)
     P._TREES.clear()
     assert dump(fast) == dump(P.parse(text, "ability"))
+
+
+def test_tables_read_from_the_cache_parse_as_tables_built_anew(tmp_path, monkeypatch):
+    # the cached tables are a fast path: the parser they make gives the trees of a parser built anew
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    cache = P.table_cache()
+    assert cache and cache.startswith(str(tmp_path))
+    P.build_lark(cache)  # builds the tables, and writes them
+    stored = tmp_path / "regles" / "lark-tables.pickle"
+    before = stored.stat()
+    assert before.st_size > 1000
+    cached, fresh = P.build_lark(cache), P.build_lark(False)
+    assert stored.stat().st_mtime_ns == before.st_mtime_ns  # read, not written again
+    for text, start, _ in rules_texts()[:300]:
+        source = text if text.endswith("\n") else text + "\n"
+        try:
+            want = fresh.parse(source, start=start)
+        except Exception as exc:  # a text Lark refuses is refused the same way
+            with pytest.raises(type(exc)):
+                cached.parse(source, start=start)
+            continue
+        assert cached.parse(source, start=start) == want, text
+    monkeypatch.setenv("REGLES_NO_CACHE", "1")
+    assert P.table_cache() is False
+
+
+def test_a_cache_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    (tmp_path / "regles").mkdir(mode=0o777)
+    (tmp_path / "regles").chmod(0o777)
+    assert P.table_cache() is False
