@@ -114,7 +114,7 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
                                           "During negotiation or integration, you may remove 1 Jailer token from "
                                           "this card and pay 1 resource to choose a crew among the cards in play "
-                                          "such that the controller of it exists. That crew is no longer a Mutant.")
+                                          "such that its controller exists. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
                                           "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
     assert "Mettez cet équipage dans votre prison." in fr.ability(ability)
@@ -328,12 +328,12 @@ def written(game, card_id, lang, index=0):
 @pytest.mark.parametrize("lang, text", [
     ("en", "During negotiation, you may tap this card to choose a player such that there are at least 2 chambers "
            "such that that player has influence cubes on it. Choose a chamber such that that player has influence "
-           "cubes on it. Do this 2 times: you may choose another chamber such that that player has influence cubes "
+           "cubes on it. Do this twice: you may choose another chamber such that that player has influence cubes "
            "on it, then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
            "then put 1 influence cube of that player on the first chamber."),
     ("fr", "Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il existe au moins 2 chambres "
            "telles que ce joueur a des cubes d'influence sur celle-ci. Choisissez une chambre telle que ce joueur a "
-           "des cubes d'influence sur celle-ci. Faites ceci 2 fois : vous pouvez choisir une autre chambre telle que "
+           "des cubes d'influence sur celle-ci. Faites ceci deux fois : vous pouvez choisir une autre chambre telle que "
            "ce joueur a des cubes d'influence sur celle-ci, puis s'il existe une telle chambre, retirez 1 cube "
            "d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce joueur sur la "
            "première chambre."),
@@ -393,7 +393,7 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
 @pytest.mark.parametrize("lang, text", [
     ("en", "When this card is integrated, put 1 Jailer token on this card. During negotiation or integration, you "
            "may remove 1 Jailer token from this card and pay 1 resource to choose a crew among the cards in play "
-           "such that the controller of it exists. That crew is no longer a Mutant. Move that crew to your prison. "
+           "such that its controller exists. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
            "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "

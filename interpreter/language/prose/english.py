@@ -26,6 +26,7 @@ _SPACES = re.compile(r"\s+")
 _NEW_SENTENCE = re.compile(r"([.!?] )(\w)")
 _WORD = r"(?!(?:the|of|a|an|and|or|that|such|is|are|to|as|if|on|from|for)\b)[\w'’-]+"
 _THE_OF_YOU = re.compile(rf"\bthe ((?:{_WORD} ){{0,3}}{_WORD}) of you\b")  # 'the hand of you': 'your hand'
+_THE_OF_IT = re.compile(r"\bthe ((?:[\w-]+ ){0,2}?[\w-]+) of it\b")  # 'the controller of it': 'its controller'
 
 
 class English(Naming, Renderer):
@@ -58,7 +59,7 @@ class English(Naming, Renderer):
         "fewer_than": "fewer than {0}", "exactly": "exactly {0}",
         "some_of": "{0}", "none_of": "no {1}",
         "has": ["you have {0}", "{who} has {0}"], "has_on": ["you have {0} on {1}", "{who} has {0} on {1}"],
-        "on_it": "there are {0} on {1}", "on_it_one": "there is {0} on {1}",
+        "on_it": "there are {0} on {1}", "on_it_one": "there is {0} on {1}", "on_it_none": "there are {0} on {1}",
         "empty_of_many": "{0} are empty", "not_empty": "{0} is not empty", "not_empty_many": "{0} are not empty",
         "mapped": "{expr} for each {var} in {source}{where}", "where": " such that {0}",
         # comparisons
@@ -102,7 +103,7 @@ class English(Naming, Renderer):
         "use_free": ["use an action of {0} without paying its costs",
                      "{who} uses an action of {0} without paying its costs"],
         "if": "if {0}, {1}", "elif": "otherwise, if {0}, {1}", "else": "otherwise, {0}", "branches": "; ",
-        "for": "for each {0}: {1}", "repeat": "do this {0} times: {1}", "repeat_ever": "repeat: {0}",
+        "for": "for each {0}: {1}", "repeat": "do this {0} times: {1}", "repeat_1": "do this once: {0}", "repeat_2": "do this twice: {0}", "repeat_ever": "repeat: {0}",
         "while": "as long as {0}: {1}", "the_effect": "apply {0}",
         "then": ", then ", "sequence": ". ",
         # abilities
@@ -174,7 +175,8 @@ class English(Naming, Renderer):
 
     def finish(self, text: str) -> str:
         """The last touches of a written text: 'the hand of you' is 'your hand'."""
-        return _THE_OF_YOU.sub(lambda m: self.w("your", m.group(1)), text)
+        text = _THE_OF_YOU.sub(lambda m: self.w("your", m.group(1)), text)
+        return _THE_OF_IT.sub(r"its \1", text)
 
     def of(self, owner, noun: Noun) -> str:
         """What `owner` has: 'your hand', 'the crews of m'."""
@@ -453,7 +455,7 @@ class English(Naming, Renderer):
             return self.act("has_on", key, amount, self.node(holder))
         if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
             return self.act("has", holder, amount)
-        return self.w("on_it_one" if op == "==" else "on_it", amount, self.node(holder))
+        return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
     def agreeing(self, key: str, subject) -> str:
         """A phrase about `subject` whose verb agrees with it: 'your modules ... are empty'."""
@@ -713,6 +715,8 @@ class English(Naming, Renderer):
     def repeat(self, e) -> str:
         if e.count is None:
             return self.w("repeat_ever", self.block(e.body))
+        if isinstance(e.count, N.Number) and e.count.value in (1, 2):  # 'once', 'twice'
+            return self.w(f"repeat_{e.count.value}", self.block(e.body))
         return self.w("repeat", self.node(e.count), self.block(e.body))
 
     def while_loop(self, e) -> str:
