@@ -9,6 +9,8 @@ is left out of the pack.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import re
 from typing import NamedTuple
 
@@ -29,11 +31,40 @@ def where_in(text):
 
 def parse_text(text, start: str, report: Report):
     """Parse a rules text of a file; on error report it and return None."""
+    key = (str(text), start, getattr(text, "pos", None), getattr(text, "style", None))
+    if _SHARED is not None and key in _SHARED:
+        tree = _SHARED[key]  # read already, from the same file, by another pack of this check
+        if isinstance(tree, ContentError):
+            report.add(tree, getattr(text, "pos", Position("<text>")))
+            return None
+        return tree
     try:
-        return parse(str(text), start, where_in(text))
+        tree = parse(str(text), start, where_in(text))
     except ContentError as exc:
         report.add(exc, getattr(text, "pos", Position("<text>")))
-        return None
+        tree = exc
+    if _SHARED is not None and key[2] is not None:
+        _SHARED[key] = tree
+    return None if isinstance(tree, ContentError) else tree
+
+
+# The trees of the texts read during one `shared_parses()` block, by text, rule, place and
+# YAML style: a check lays a game's expansions over it in several packs, which read the same
+# files; each text is parsed once. Trees are never changed by the stages after parsing.
+_SHARED: dict | None = None
+
+
+@contextmanager
+def shared_parses():
+    """Within the block, a text of a file read again (by another pack) is not parsed again."""
+    global _SHARED
+    outer = _SHARED
+    if outer is None:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = outer
 
 
 class LabelPart(NamedTuple):

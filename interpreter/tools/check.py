@@ -15,6 +15,7 @@ from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expans
 from ..content.layers import Chosen, mod_layer, plan, read_data
 from ..content.pack import PackLoader, few_collections, test_cards
 from ..content.source import load_file
+from ..language.texts import shared_parses
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
 from ..resources import content_dir
@@ -97,7 +98,7 @@ def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -
 def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
     """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
     checked (the definitions of a pack whose game file does not read are None)."""
-    with few_collections():
+    with few_collections(), shared_parses():
         return _check_paths(paths, checked or (lambda defn, found: None))
 
 

@@ -200,3 +200,23 @@ def test_a_cache_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
     (tmp_path / "regles").mkdir(mode=0o777)
     (tmp_path / "regles").chmod(0o777)
     assert P.table_cache() is False
+
+
+def test_a_check_that_reads_each_text_once_reports_what_reading_each_anew_reports(monkeypatch):
+    # shared parses are a fast path of `regles check` (a game and its expansions read the same
+    # files): its report is the one of a check that parses every text in every pack
+    import contextlib
+    import interpreter.language.texts as texts
+    from interpreter.tools import check
+    calls = []
+    real = texts.parse
+    monkeypatch.setattr(texts, "parse", lambda *a, **k: calls.append(1) or real(*a, **k))
+    paths = [str(ROOT / "content"), str(ROOT / "tests" / "corpus")]
+    fast = check.check_paths(paths)
+    fast_calls = len(calls)
+    monkeypatch.setattr(check, "shared_parses", contextlib.nullcontext)
+    plain = check.check_paths(paths)
+    assert len(fast.diagnostics) > 100
+    assert fast_calls < len(calls) - fast_calls  # the texts a second pack reads are not parsed again
+    assert [(d.position, d.message, d.hint, d.severity) for d in fast.sorted()] == \
+        [(d.position, d.message, d.hint, d.severity) for d in plain.sorted()]
