@@ -90,13 +90,15 @@ def exit_proc(st, name: str, pos) -> None:
     such as a rules test, called a part of the game), leave everything down to the script,
     which goes on after the statement that led here; with no script, stop everything."""
     frames = st.frames
-    running = any(fr.code.proc == name and fr.code.kind == "proc" for fr in frames)
-    while frames:
-        if not running and frames[-1].code.kind == "script":
+    for i in range(len(frames) - 1, -1, -1):  # a script is the bottom frame: what it calls is above it
+        code = frames[i].code
+        if code.kind == "proc" and code.proc == name:
+            del frames[i:]
             return
-        fr = frames.pop()
-        if fr.code.proc == name and fr.code.kind == "proc":
+        if code.kind == "script":
+            del frames[i + 1:]
             return
+    frames.clear()
 
 
 def fail(st, fr, text: str, pos) -> None:

@@ -262,7 +262,7 @@ class ExpressionChecks:
                    **{z: ZONE for z, zd in d.zones.items() if zd.scope == ("game",)},
                    **{c: COUNTER for c, cd in d.counters.items() if cd.scope == ("game",)},
                    **{v: CLASS for _, v in d.classes.values()}}
-        want = getattr(self, "wanted", None)
+        want = self.wanted
         if want not in (None, ANY):  # only names that could stand here: a zone for a zone...
             visible = {k: t for k, t in visible.items()
                        if t in (want, ANY) or (want == NUMBER and t in NUMERIC)}

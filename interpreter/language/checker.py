@@ -23,7 +23,7 @@ from ..engine.limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
-from .keywords import KeywordMatcher, KeywordUse, Mismatch
+from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
 from .check_flow import FlowChecks
 from .check_statements import StatementChecks
@@ -66,12 +66,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         self.report.error(pos, message, hint)
 
     def classes_hint(self, name: str) -> str:
-        """The classes close to `name`, or all the game's classes when none is (a modder's first
-        question is which classes there are)."""
-        classes = list(dict.fromkeys(v for _, v in self.defn.classes.values()))
-        return did_you_mean(name, classes) or (
-            "the classes of this game: " + ", ".join(sorted(classes, key=fold)) if classes else
-            "this game declares no class: declare it under classes: in the game file")
+        return classes_hint(self.defn, name)
 
     def word(self, pos: Position, word: str) -> Position:
         """Where `word` is written in the statement at `pos` (its first use on that line, from

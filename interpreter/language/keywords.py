@@ -32,6 +32,20 @@ class Mismatch:
     hint: str | None = None
 
 
+def class_names(defn: GameDef) -> list:
+    """The classes of a pack as written (an alias names the same class: said once)."""
+    return list(dict.fromkeys(v for _, v in defn.classes.values()))
+
+
+def classes_hint(defn: GameDef, name: str) -> str:
+    """The classes close to `name`, or all the pack's classes when none is (a modder's first
+    question is which classes there are)."""
+    classes = class_names(defn)
+    return did_you_mean(name, classes) or (
+        "the classes of this game: " + ", ".join(sorted(classes, key=fold)) if classes else
+        "this game declares no class: declare it under classes: in the game file")
+
+
 class KeywordMatcher:
     """Matches the printed phrases of one pack against its keyword patterns."""
 
@@ -130,13 +144,11 @@ class KeywordMatcher:
                     best_error = best_error or r
             if best_error:
                 return best_error
-            classes = list(dict.fromkeys(v for _, v in self.defn.classes.values()))
-            hint = did_you_mean(str(w.value), classes)
+            hint = did_you_mean(str(w.value), class_names(self.defn))
             if hint:
                 return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'; {hint}")
-            # none is close: the classes there are, for the hint
             return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'",
-                    "the classes of this game: " + ", ".join(sorted(classes, key=fold)))
+                    classes_hint(self.defn, str(w.value)))
         if ptype == "name":
             if w.kind in ("name", "string"):
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: str(w.value)}, outer)
