@@ -72,10 +72,10 @@ class GameState(State):
             return self.program.comp_card[entry.comp], spec.source
         if kind in ("yes", "no"):
             fr = self.frames[-1] if self.frames else None
-            me = getattr(fr, "me", None)
-            card = self.program.comp_card[me] if type(me) is Comp else None
-            source = getattr(getattr(fr, "code", None), "source", None)
-            return card, source if card is not None and source in card.abilities else None
+            if fr is None or type(fr.me) is not Comp:
+                return None, None
+            card = self.program.comp_card[fr.me]
+            return card, fr.code.source if fr.code.source in card.abilities else None
         value = entry.value
         return (self.program.comp_card[value], None) if type(value) is Comp else (None, None)
 

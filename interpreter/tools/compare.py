@@ -41,13 +41,13 @@ def changed_game(game, without=(), variant: str | None = None):
     try:
         return game.with_layers(without=list(game.chosen.without) + list(without))
     except LoadError as exc:
-        places = [d for d in exc.report.diagnostics
-                  if (m := _NAMED.match(d.message)) is not None and fold(m.group(1)) in gone]
-        if not places:
+        named = [(m.group(1), d.position) for d in exc.report.diagnostics
+                 if (m := _NAMED.match(d.message)) is not None and fold(m.group(1)) in gone]
+        if not named:
             raise
-        cards = sorted({_NAMED.match(d.message).group(1) for d in places})
-        first = places[0].position
-        more = len(places) - 1
+        cards = sorted({card for card, _ in named})
+        first = named[0][1]
+        more = len(named) - 1
         raise ValueError(f"--without {', '.join(cards)}: the rules name {'this card' if len(cards) == 1 else 'these cards'}"
                          f" by id, so the game cannot be played without {'it' if len(cards) == 1 else 'them'}: "
                          f"{first.path}:{first.line}:{first.column}"
