@@ -59,7 +59,7 @@ class Face:
     title: str
     band: str
     colour: str  # '#rrggbb'
-    kinds: tuple  # the words of its other attributes ('Module', 'blue')
+    kinds: tuple  # the words of its other attributes ('Building', 'blue')
     figures: tuple  # (label, value) of its numbers
     abilities: tuple  # (printed name or '', what it does)
     footer: str

@@ -104,7 +104,7 @@ class Prose:
         return (text.split(":", 1)[0] if tree.phrase.body is not None else text).strip()
 
     def attributes(self, card: CardDef) -> str:
-        """The card's printed attributes, named in its language: 'type: Module; cost: 2'."""
+        """The card's printed attributes, named in its language: 'type: Building; cost: 2'."""
         r = self.renderer
         parts = []
         for name, value in card.attrs.items():

@@ -1,7 +1,7 @@
 """Rules written as English prose: `English`, one method per kind of node.
 
 Statements are written as card texts write them, in the imperative ("gain 2
-resources", "choose a module m among your cards in play"); what another player
+resources", "choose a building m among your cards in play"); what another player
 does takes their name ("q loses 1 resource"). Every phrase is taken from
 `WORDS`, so that a language close to English in its grammar (French, say)
 subclasses this one and changes its words and the few methods whose grammar
@@ -140,7 +140,7 @@ class English(Naming, Renderer):
         return self.w("the", noun.many if many else noun.one)
 
     def amount(self, n, noun: Noun) -> str:
-        """`n` things named by `noun`: '1 resource', '3 resources', 'k cubes', 'as many PP as ...'."""
+        """`n` things named by `noun`: '1 resource', '3 resources', 'k tokens', 'as many points as ...'."""
         if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], N.Number):
             n = self.params[n.name][1]  # a keyword's number, as the card prints it
         if isinstance(n, N.Number):
@@ -179,7 +179,7 @@ class English(Naming, Renderer):
         return _THE_OF_IT.sub(r"its \1", text)
 
     def of(self, owner, noun: Noun) -> str:
-        """What `owner` has: 'your hand', 'the crews of m'."""
+        """What `owner` has: 'your hand', 'the tenants of m'."""
         if self.is_you(owner):
             return self.w("your", noun.one)
         return self.w("of", self.the(noun), self.node(owner))
@@ -338,9 +338,9 @@ class English(Naming, Renderer):
 
     def members(self, var: str, source, where, body=(), named: bool = False, quantity: str | None = None) -> tuple:
         """The members `each var in source where ...` names, `var` bound to their noun (the caller
-        keeps it in a scope): as many ('modules among your cards in play such that ...', or with
-        `quantity`, 'at least 2 chambers such that ...'), as one ('a module among ...') and one at a
-        time ('module among ...'). The source is not said when the noun says it ('a player')."""
+        keeps it in a scope): as many ('buildings among your cards in play such that ...', or with
+        `quantity`, 'at least 2 districts such that ...'), as one ('a building among ...') and one at a
+        time ('building among ...'). The source is not said when the noun says it ('a player')."""
         noun, rest = self.split_class(var, where)
         whole = False
         if noun is None:
@@ -369,7 +369,7 @@ class English(Naming, Renderer):
         return many, one, each
 
     def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
-        """Members said with the condition they meet ('modules m such that ...')."""
+        """Members said with the condition they meet ('buildings m such that ...')."""
         return self.w("such_that", text, cond)
 
     def each(self, e) -> str:
@@ -407,7 +407,7 @@ class English(Naming, Renderer):
             return self.w(op, self.node(left), self.a(self.class_noun(right.name)))
         if isinstance(right, N.NoneLit) and op in ("==", "!="):
             loc = self.local(left.name) if isinstance(left, N.Name) and left.name not in self.inline else None
-            if loc is not None:  # 'if there is such a chamber': the one an optional choice may leave empty
+            if loc is not None:  # 'if there is such a district': the one an optional choice may leave empty
                 return self.gendered("no_such" if op == "==" else "such", loc.noun, self.a(loc.noun), loc.noun.one)
             return self.w("missing" if op == "==" else "exists", self.node(left))
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
@@ -426,9 +426,9 @@ class English(Naming, Renderer):
     _QUANTITIES = {">=": "at_least", ">": "more_than", "<=": "at_most", "<": "fewer_than", "==": "exactly"}
 
     def quantified(self, left, op: str, right) -> str | None:
-        """`count(each x in S where C) >= 2` as 'there are at least 2 chambers such that C'; a
-        counter compared with a number as what its holder has ('that player has influence cubes on
-        that chamber'); None when the comparison is neither."""
+        """`count(each x in S where C) >= 2` as 'there are at least 2 districts such that C'; a
+        counter compared with a number as what its holder has ('that player has tokens on
+        that district'); None when the comparison is neither."""
         if not isinstance(right, N.Number) or op not in self._QUANTITIES or isinstance(right.value, bool):
             return None
         n = right.value
@@ -458,7 +458,7 @@ class English(Naming, Renderer):
         return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
     def agreeing(self, key: str, subject) -> str:
-        """A phrase about `subject` whose verb agrees with it: 'your modules ... are empty'."""
+        """A phrase about `subject` whose verb agrees with it: 'your buildings ... are empty'."""
         text = self.node(subject)
         return self.w(key + "_many" if self.plural(text) else key, text)
 

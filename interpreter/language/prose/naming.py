@@ -1,15 +1,15 @@
 """How prose names the values an ability binds (`choose`, `for each`, `each`, `let`): by nouns.
 
 A card never prints a variable: what a rule calls `q` or `dest` is introduced
-with its noun ("a player", "a chamber") and referred to afterwards as "that
+with its noun ("a player", "a district") and referred to afterwards as "that
 player", "ce joueur". The noun comes from where the value is taken: the class
-its condition requires (`where c is Module`), the players, a kind of board
+its condition requires (`where c is Building`), the players, a kind of board
 node (the vocabulary's `node:KIND`), the cards of a zone, a game function's
 body, else the type the checker found. When two values of the same noun are
 alive at once, they are told apart by their order: the second is introduced
-as "another chamber" when its condition says it differs from the first (that
-condition is then not written again), else as "a second chamber", and from
-then on both are "the first chamber" and "the second chamber".
+as "another district" when its condition says it differs from the first (that
+condition is then not written again), else as "a second district", and from
+then on both are "the first district" and "the second district".
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ class Local:
     var: str
     noun: Noun
     nth: int
-    number: bool = False  # a number: 'that many cubes'
-    introducing: bool = False  # its condition being written: 'a chamber such that you have cubes on it'
+    number: bool = False  # a number: 'that many tokens'
+    introducing: bool = False  # its condition being written: 'a district such that you have tokens on it'
 
 
 class Naming:
@@ -138,7 +138,7 @@ class Naming:
         return words[nth - 1] if nth <= len(words) else f"{nth}."
 
     def ref(self, loc: Local) -> str:
-        """A bound value named again: 'that chamber', or 'the second chamber' when two are alive;
+        """A bound value named again: 'that district', or 'the second district' when two are alive;
         in the condition that introduces it (the innermost one), 'it'."""
         if loc.introducing and loc is next((o for o in reversed(self.alive) if o.introducing), None):
             person = loc.noun in (self.word_noun("player"), self.word_noun("opponent"))
@@ -148,8 +148,8 @@ class Naming:
         return self.gendered("that", loc.noun, loc.noun.one)
 
     def intro(self, loc: Local, other: bool = False) -> str:
-        """A bound value introduced: 'a chamber', 'another chamber' (`other`: said to differ from
-        the one before), 'a second chamber'."""
+        """A bound value introduced: 'a district', 'another district' (`other`: said to differ from
+        the one before), 'a second district'."""
         if loc.nth == 1 or not self.shares_noun(loc):
             return self.a(loc.noun)
         if other:

@@ -29,7 +29,7 @@ BUILTIN_PROSE = {
 
 class Text(str):
     """A phrase written, with the other form a built-in's phrase may ask of it: `{0:some}`, the
-    phrase for one member ('a module m in your ark') of what `{0}` says of many."""
+    phrase for one member ('a building m in your tableau') of what `{0}` says of many."""
 
     some: str | None = None
 

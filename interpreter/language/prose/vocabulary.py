@@ -2,11 +2,11 @@
 
 A game file (and each expansion file) may give, for each language, the words
 of the names it declares: a noun for a zone, counter, class, attribute, window,
-component kind, kind of board node (`node:chamber`) or argument of an event (`hand: main`, `resource: [ressource,
-ressources, f]`), and a phrase whose `{0}`, `{1}`... are the arguments for an
+component kind, kind of board node (`node:district`) or argument of an event (`hand: main`, `coin: [pièce,
+pièces, f]`), and a phrase whose `{0}`, `{1}`... are the arguments for an
 event, procedure or function (`destroyed: "{0} is destroyed"`, `draw: "draw a
 card into {0}"`). A name without words is written from its identifier
-(`secondary_crews` -> "secondary crews"), so a game renders without any
+(`spare_tiles` -> "spare tiles"), so a game renders without any
 vocabulary. `check_vocabulary` reports the words of unknown names and of the
 wrong shape, like every other check error.
 """
@@ -38,7 +38,7 @@ def plural(word: str) -> str:
 
 
 def words_of(identifier: str) -> str:
-    """An identifier as words: `secondary_crews` -> 'secondary crews'."""
+    """An identifier as words: `spare_tiles` -> 'spare tiles'."""
     return " ".join(part for part in str(identifier).split("_") if part) or str(identifier)
 
 
@@ -142,7 +142,7 @@ def declared_names(defn: GameDef) -> dict:
         add(name, "function", len(f.params))
     for _, printed in defn.classes.values():
         add(printed, "class")
-    for board in defn.boards:  # a kind of board node: 'a chamber' for a member of nodes("chamber")
+    for board in defn.boards:  # a kind of board node: 'a district' for a member of nodes("district")
         for attrs in board.nodes.values():
             if isinstance(attrs, dict) and isinstance(attrs.get("kind"), str):
                 add(attrs["kind"], "node")
