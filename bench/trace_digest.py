@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import interpreter  # noqa: E402
 
-GAMES = ("karman-swap", "seeders-exodus")
+GAMES = ("karman-swap", "seeders-exodus", "etherium")
 
 
 def _text(value) -> str:
