@@ -1,4 +1,5 @@
-"""`regles sheets` and `regles report`: print-and-play sheets, and a page of charts from results."""
+"""`regles sheets`, `regles report` and `regles profile`: print-and-play sheets, a page of charts from
+results, and where a game's time goes by content line."""
 from __future__ import annotations
 
 import os
@@ -10,8 +11,10 @@ from ...diagnostics import plural, printable
 from ...language.prose import Prose
 from ...names import did_you_mean
 from .. import faces as F
+from .. import profile as P
 from .. import report_html, sheets
-from .common import load_only, unwritable, usage_error
+from ..agents import parse_agents
+from .common import load_only, setup_game, unwritable, usage_error, write_json
 
 
 def cmd_sheets(args) -> int:
@@ -84,3 +87,27 @@ def cmd_report(args) -> int:
     print(printable(f"wrote {out}: run {figures.run.get('run_id')}, {figures.run.get('game')}, "
                     f"{plural(figures.completed, 'completed game')}"))
     return 0
+
+
+def cmd_profile(args) -> int:
+    got = setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if args.games < 1 or args.top < 1:
+        return usage_error(args, f"{'--games' if args.games < 1 else '--top'} must be at least 1")
+    if args.powers == "random":
+        return usage_error(args, "--power random is for simulate; give SEAT=NAME here")
+    try:
+        agents = parse_agents(args.agents, players)
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    why = unwritable(args.json) if args.json else None
+    if why:
+        return usage_error(args, f"--json: {why}")
+    found = P.profile(game, players, options, args.games, args.seed, agents, args.powers or None)
+    for line in P.render_text(found, args.top).splitlines():
+        print(printable(line))
+    if args.json and not write_json(args.json, found.as_json(), "profile"):
+        return 1
+    return 1 if found.errors else 0

@@ -135,6 +135,21 @@ def _add_play_commands(sub) -> None:
     cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     cmp_.set_defaults(subparser=cmp_)
 
+    prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",
+                          description="Play games with bots twice, with the same seeds: as they are, for the "
+                                      "time per decision, and with every statement and game function of the "
+                                      "content timed. Lists the content lines (with the statements run after "
+                                      "them up to a pause) and the game functions that take the most time, with "
+                                      "their calls per decision. Exit status 1 when a game failed.")
+    game_args(prof)
+    prof.add_argument("--games", "-k", type=int, default=50, help="how many games (default 50)")
+    prof.add_argument("--agents", "-a", default="random",
+                      help="bots, one per seat or one for all: random, greedy (default random)")
+    prof.add_argument("--top", type=int, default=15, metavar="N",
+                      help="how many lines and functions to list (default 15)")
+    prof.add_argument("--json", metavar="FILE", help="write every line and function timed as a JSON object")
+    prof.set_defaults(subparser=prof)
+
     play = sub.add_parser("play", help="play a game at the terminal against bots",
                           description="Play seat 1 (or --seat) at the terminal against bots; every event is "
                                       "told as it happens, showing only what your seat may see. "
