@@ -510,7 +510,17 @@ class ExprGen:
 
     def numeric(self, e, ctx=None) -> bool:
         """Whether `e` is surely a whole number, so that plain Python arithmetic applies: the
-        checker's type of it says so (a promise: see language.types)."""
+        checker's type of it says so (a promise: see language.types), or it is a `select` of two
+        such numbers, or a call of a game function whose body is one."""
+        return self._numeric(e, ())
+
+    def _numeric(self, e, seen: tuple) -> bool:
+        if isinstance(e, N.Condition):
+            return self._numeric(e.expr, seen)
+        if isinstance(e, N.Call) and e.func in self.defn.functions:
+            return e.func not in seen and self._numeric(self.defn.functions[e.func].tree, (*seen, e.func))
+        if isinstance(e, N.Call) and e.func == "select" and len(e.args) == 3:
+            return self._numeric(e.args[1], seen) and self._numeric(e.args[2], seen)
         return self.types.get(e) in _NUMBERS
 
     def num(self, e, ctx, sc) -> str:
@@ -560,9 +570,10 @@ class ExprGen:
                     self.canonical(e.left) and self.canonical(e.right):
                 return f"({self.gen(e.left, ctx, sc)} {op} {self.gen(e.right, ctx, sc)})"
             a, b = self.gen(e.left, ctx, sc), self.gen(e.right, ctx, sc)
-            if self.canonical(e.right) and not self.canonical(e.left):
-                a, b = b, a
-            if self.canonical(e.left) and _SIMPLE.match(b):
+            canon = self.canonical(e.left)
+            if self.canonical(e.right) and not canon:
+                a, b, canon = b, a, True  # the class name first, whichever side content wrote it
+            if canon and _SIMPLE.match(b):
                 # a class name in its declared spelling equals another such name only when
                 # equal; anything else is compared the general way
                 same = f"({a} == {b} if type({b}) is str and {b} in {self.canon_names()} else R_same({a}, {b}))"

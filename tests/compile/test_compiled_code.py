@@ -185,6 +185,43 @@ def test_set_keeps_class_spellings_and_numbers(tmp_path):
     assert "expected a number" in err.value.message
 
 
+def test_a_parameter_compared_with_a_class_name_and_a_select_of_numbers(tmp_path):
+    """`colour == "Sun"` with the parameter written first is compared as `"Sun" == colour` would
+    be: equal names by `==`, other spellings (case, accents) and other values the general way; a
+    select of two numbers, or a function made of one, is used as a number without a test, and a
+    select that may give a text is still tested."""
+    functions = textwrap.dedent("""\
+        functions:
+          weight:
+            params: [c, colour]
+            body: "select(colour == \\"Sun\\", c.value, select(\\"Moon\\" == colour, c.value * 2, 0))"
+          light:
+            params: [c, colour]
+            body: "count(each x in pile where x.suit == colour and x != c) < weight(c, colour)"
+        """)
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          move deck to pile
+          for each c in pile:
+            add weight(c, "Sun") to ticks
+            add 10 * weight(c, "moon") to ticks
+            add 100 * weight(c, 3) to ticks
+            add 1000 * weight(c, none) to ticks
+            if light(c, c.suit):
+              add 1 to players[1].points
+          add select(ticks > 0, 7, "seven") to players[2].points
+        """), functions=functions)
+    st = game.new_state(players=2)
+    # every card weighs its value as a Sun (1 + 2 + 3 + 4), twice it as a "moon"; 3 and none weigh 0
+    assert st.counters["ticks"] == 10 + 10 * 20
+    # light: fewer other cards of its suit in the pile (1 each) than its weight: three (3), two (4), four (8)
+    assert st.counters["points#0"] == 3 and st.counters["points#1"] == 7
+    (tmp_path / "b").mkdir()
+    with pytest.raises(GameFault) as err:
+        make_game(tmp_path / "b", 'game: |\n  add select(ticks == 0, "seven", 7) to ticks\n').new_state(players=2)
+    assert "expected a number" in err.value.message
+
+
 @pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])
 def test_a_trace_changes_nothing_of_the_game(game_id):
     """Some work is done only for a trace (log texts, moves one by one): with or without
