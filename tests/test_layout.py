@@ -5,7 +5,8 @@ own imports are made at the top of modules, where a reader sees them.
 The wings, from the bottom: the shared modules (`diagnostics`, `names`,
 `resources`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
-the front door (`interpreter/__init__.py`); `tools`, which may use everything.
+the front door (`interpreter/__init__.py`); `tools` (with `rl`, the environments for AI
+researchers), which may use everything.
 See docs/architecture.md.
 """
 from __future__ import annotations
@@ -45,6 +46,8 @@ def wing(module: str) -> str:
         return "front door"
     if parts[1] == "__main__":
         return "tools"  # `python -m interpreter` is the command
+    if parts[1] == "rl":
+        return "tools"  # the environments for AI researchers are a tool (`interpreter.rl` is their name)
     return parts[1]
 
 

@@ -9,6 +9,7 @@ from ... import LoadError
 from ...content.folders import find_expansion_root, is_dir, is_file
 from ...diagnostics import lines_of, plural, printable, render_json, render_text
 from ...engine.state import GameFault
+from ...rl import layout
 from .. import check, why
 from ..agents import HumanAgent, parse_agents
 from ..explain import explain, find_card
@@ -79,10 +80,30 @@ def cmd_explain(args) -> int:
     game = load_only(args)
     if isinstance(game, int):
         return game
+    if args.observation:
+        return _explain_observation(args, game)
+    if args.card is None:
+        return usage_error(args, "give a CARD, or --observation")
     card, hint = find_card(game.program.defn, args.card)
     if card is None:
         return usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card, args.lang))
+    return 0
+
+
+def _explain_observation(args, game) -> int:
+    if args.card is not None:
+        return usage_error(args, "give a CARD or --observation, not both")
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        return usage_error(args, f"--players: {game.title} is for {game.min_players} to {game.max_players} "
+                                 f"players, not {players}")
+    try:
+        lines = layout.describe(game, players)
+    except ImportError as exc:
+        return usage_error(args, f"--observation: {exc}")
+    for line in lines:
+        print(printable(line))
     return 0
 
 

@@ -203,7 +203,12 @@ def _add_play_commands(sub) -> None:
                                      "its attributes and classes, and for each ability the keyword it matches and "
                                      "what the engine does with it.")
     exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
-    exp.add_argument("card", metavar="CARD", help="the card's id or title")
+    exp.add_argument("card", metavar="CARD", nargs="?", default=None, help="the card's id or title")
+    exp.add_argument("--observation", action="store_true",
+                     help="instead of a card: the layout of the game's observation vector and action space, "
+                          "as the environments for AI researchers give them (needs regles[rl])")
+    exp.add_argument("--players", "-n", type=int, default=None,
+                     help="with --observation: the number of players (default: the fewest)")
     exp.add_argument("--lang", choices=LANGS, default="en",
                      help="the language the card is written in (default: en)")
     layer_args(exp)

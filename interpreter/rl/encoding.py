@@ -1,0 +1,314 @@
+"""One seat's observation of a state as a fixed-size vector, laid out from the content's declarations.
+
+Nothing here is written per game: the layout is derived from the zones,
+counters, attributes, classes, board nodes and choice points a game declares,
+for a given number of players. It has named blocks, each a flat run of
+float32 values; `Encoding.blocks` lists them with their offsets and
+`describe()` says what each holds (`regles explain GAME --observation`).
+
+Seats are always seen from the observing seat: "seat +0" is the seat itself,
+"+1" the next in seat order, and so on; a team block starts with the seat's
+own team. What the seat may not see reads 0, exactly as `state.observation(seat)`
+masks it: a hidden zone gives its count and nothing of its components; a
+counter the seat may not see reads 0.
+
+Blocks, in order:
+
+- `decision`: who decides (one per relative seat, then one for "the game is
+  over"); when the seat itself decides, the kind of decision (a choice, a
+  menu, a yes/no question), which of the game's choice points asks it, and
+  how many options it has.
+- `zones`: the number of components in each zone of the game, of each player
+  (relative), of each team (relative).
+- `held zones`: for zones held by board nodes or by components, per holder
+  and zone: the components there the seat cannot see, those of no player,
+  then those of each relative seat (by the component's owner).
+- `components`: per component (in the game's fixed order): whether the seat
+  sees it; if it does, the zone it is in (one per zone declared), the relative
+  seat whose zone it is (or controls the holder), tapped, each class rules may
+  tag it with, each value of each class attribute, and each number and
+  yes/no attribute as it is now. A component the seat cannot see is all 0.
+- `counters`: every counter, per owner: the game's, each relative player's,
+  each relative team's, each node's, each node and relative player's, each
+  component's; then the supply left of each counter with a supply.
+"""
+from __future__ import annotations
+
+try:
+    import numpy as np
+except ImportError:  # regles[rl] is not installed: making an Encoding says so
+    np = None
+
+from ..engine import keys
+from ..engine.observe import counter_holder, may_see
+from ..engine import machine as vm
+from ..engine.values import Comp, NodeRef, Seat, Team
+from ..names import fold
+
+KINDS = ("choose", "menu", "ask")
+
+
+class Encoding:
+    """The observation layout of one compiled game for `players` players."""
+
+    def __init__(self, program, players: int):
+        if np is None:
+            raise ImportError("the observation vector needs NumPy: pip install 'regles[rl]'")
+        self.program, self.n = program, players
+        d = program.defn
+        self.defn = d
+        self.nodes = list(program.nodes)
+        self.node_index = {NodeRef(k): i for i, k in enumerate(self.nodes)}
+        self.comps = len(program.comp_card)
+        self.teams = program.teams_for(players)
+        self.blocks: list = []  # (name, offset, size, what)
+        self.size = 0
+        # decision
+        self.points = _choice_points(program)
+        self._block("decision", players + 1 + len(KINDS) + len(self.points) + 1 + 1,
+                    "who decides (relative seats, then 'over'); when this seat decides: the kind, "
+                    "the choice point (then 'other'), the number of options")
+        # zones of the game, players and teams
+        self.plain_zones = [z for z in d.zones.values() if z.scope[0] in ("game", "player", "team")]
+        self.zone_slot = {}
+        size = 0
+        for z in self.plain_zones:
+            self.zone_slot[z.name] = size
+            size += 1 if z.scope[0] == "game" else (players if z.scope[0] == "player" else len(self.teams))
+        self._block("zones", size, "components in each zone of the game, of each relative player, of each relative team")
+        # zones held by nodes or components
+        self.held = [z for z in d.zones.values() if z.scope[0] not in ("game", "player", "team")]
+        per = players + 2
+        self.held_base = {}
+        size = 0
+        for z in self.held:
+            self.held_base[z.name] = size
+            size += (len(self.nodes) if z.scope[0] == "node" else self.comps) * per
+        self._block("held zones", size, "per holder (node or component) and zone: unseen, of no player, "
+                                        "of each relative seat")
+        # components
+        self.zone_names = list(d.zones)
+        self.tagged = sorted(program.compiler.gen.analysis.tagged_classes()) if program.compiler is not None else []
+        self.class_attrs = [(a.name, [v for v in a.values]) for a in d.attributes.values()
+                            if a.type == "class" and a.values]
+        self.value_attrs = [a.name for a in d.attributes.values() if a.type in ("number", "boolean")]
+        self.comp_width = (1 + len(self.zone_names) + players + 1 + 1 + len(self.tagged)
+                           + sum(len(v) for _, v in self.class_attrs) + len(self.value_attrs))
+        self.static = np.zeros((self.comps, self.comp_width - (1 + len(self.zone_names) + players + 1 + 1)),
+                               np.float32)
+        for c in range(self.comps):  # what a component shows of itself while no rule changes it
+            self.static[c] = self._own_values(None, c)
+        self._block("components", self.comps * self.comp_width,
+                    f"per component, {self.comp_width} values: seen; its zone (one per zone); the relative "
+                    "seat holding it; tapped; tags; class attribute values; number and yes/no attributes")
+        # counters
+        self.counter_slot, size = {}, 0
+        for c in d.counters.values():
+            self.counter_slot[c.name] = size
+            size += self._owners(c.scope)
+        self.supplies = [c for c in d.counters.values() if c.supply is not None]
+        self.supply_base = size
+        size += len(self.supplies)
+        self._block("counters", size, "each counter per owner (game, relative players and teams, nodes, "
+                                      "node and relative player, components), then the supply left of each")
+
+    def _block(self, name: str, size: int, what: str) -> None:
+        self.blocks.append((name, self.size, size, what))
+        self.size += size
+
+    def _owners(self, scope: tuple) -> int:
+        if len(scope) == 2:
+            return self._owners(scope[:1]) * self._owners(scope[1:])
+        kind = scope[0]
+        if kind == "game":
+            return 1
+        if kind == "player":
+            return self.n
+        if kind == "team":
+            return len(self.teams)
+        if kind == "node":
+            return len(self.nodes)
+        return self.comps
+
+    def offset(self, name: str) -> int:
+        return next(off for n, off, _, _ in self.blocks if n == name)
+
+    # encoding a state --------------------------------------------------------------
+    def encode(self, st, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        program, n = self.program, self.n
+        rel = [(s - seat) % n for s in range(n)]
+        team_of = program.team_of(n)
+        my_team = team_of[seat]
+        team_rel = [(t - my_team) % len(self.teams) for t in range(len(self.teams))]
+        # decision
+        base = self.offset("decision")
+        d = st.pending
+        if d is None:
+            out[base + n] = 1
+        else:
+            out[base + rel[int(d.player)]] = 1
+            if int(d.player) == seat:
+                k = base + n + 1
+                if d.kind in KINDS:
+                    out[k + KINDS.index(d.kind)] = 1
+                k += len(KINDS)
+                out[k + self.points.get(_point_of(d), len(self.points))] = 1
+                out[k + len(self.points) + 1] = len(d.entries)
+        # where each component is, and what the seat sees of it
+        zbase, hbase, cbase = self.offset("zones"), self.offset("held zones"), self.offset("components")
+        per = n + 2
+        seen, zone_of, holder_of = [], [], []
+        for key, comps in st.zones.items():
+            zdef = program.zone_def(key)
+            holder = program.zone_holder(key)
+            visible = may_see(st, zdef.visibility, holder, seat)
+            scope = zdef.scope[0]
+            if scope in ("game", "player", "team"):
+                slot = zbase + self.zone_slot[zdef.name]
+                if scope == "player":
+                    slot += rel[int(holder)]
+                elif scope == "team":
+                    slot += team_rel[int(holder)]
+                out[slot] += len(comps)
+                held = False
+            else:
+                where = self.node_index.get(holder, 0) if scope == "node" else int(holder)
+                slot = hbase + self.held_base[zdef.name] + where * per
+                held = True
+            owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
+            if not (visible or owner_sees or held):
+                continue
+            holder_seat = _seat_of(st, holder)
+            zi = self.zone_names.index(zdef.name)
+            hr = n if holder_seat is None else rel[holder_seat]
+            owners = program.comp_owner
+            for c in comps:
+                c = int(c)
+                sees = visible or (owner_sees and owners[c] == seat)
+                if held:
+                    o = owners[c]
+                    out[slot + (0 if not sees else (1 if o is None else 2 + rel[o]))] += 1
+                if sees:
+                    seen.append(c)
+                    zone_of.append(zi)
+                    holder_of.append(hr)
+        if seen:
+            self._components(out[cbase:cbase + self.comps * self.comp_width].reshape(self.comps, self.comp_width),
+                             st, np.array(seen), np.array(zone_of), np.array(holder_of))
+        # counters
+        kbase = self.offset("counters")
+        counters = self.defn.counters
+        for key, value in st.counters.items():
+            if keys.is_supply(key):
+                continue
+            cdef = counters.get(keys.name_of(key))
+            if cdef is None or not may_see(st, cdef.visibility, counter_holder(cdef, key), seat):
+                continue
+            slot = self._counter_slot(cdef, key, rel, team_rel)
+            if slot is not None:
+                out[kbase + self.counter_slot[cdef.name] + slot] = value
+        for i, cdef in enumerate(self.supplies):
+            skey = keys.supply_key(cdef.supply if isinstance(cdef.supply, str) else cdef.name)
+            out[kbase + self.supply_base + i] = st.counters.get(skey, 0)
+        return out
+
+    def _components(self, rows, st, seen, zone_of, holder_of) -> None:
+        """Fill the rows of the components `seen` (numpy arrays: which, in which zone, held by which
+        relative seat); the others stay 0."""
+        z = len(self.zone_names)
+        rows[seen, 0] = 1
+        rows[seen, 1 + zone_of] = 1
+        rows[seen, 1 + z + holder_of] = 1
+        tapped = 1 + z + self.n + 1
+        tags_at = tapped + 1
+        rows[seen, tags_at:] = self.static[seen]
+        visible = set(seen.tolist())
+        for c in st.tapped:
+            if int(c) in visible:
+                rows[int(c), tapped] = 1
+        for c, tags in st.tags.items():
+            if int(c) in visible:
+                for t in tags:
+                    if t in self.tagged:
+                        rows[int(c), tags_at + self.tagged.index(t)] = 1
+        for c, _name in st.over:
+            if int(c) in visible:
+                rows[int(c), tags_at:] = self._own_values(st, int(c))
+                for t in st.tags.get(c, ()):
+                    if t in self.tagged:
+                        rows[int(c), tags_at + self.tagged.index(t)] = 1
+
+    def _own_values(self, st, c: int) -> list:
+        """A component's classes rules may tag it with (as printed), its class attributes' values,
+        and its number and yes/no attributes (as `st` has them, or as printed when `st` is None)."""
+        program = self.program
+        comp = Comp(c)
+        classes = program.comp_classes[c]
+        out = [1.0 if t in classes else 0.0 for t in self.tagged]
+        for name, values in self.class_attrs:
+            v = st.attr(comp, name) if st is not None else program.comp_attrs[name][c]
+            have = {fold(x) for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)}
+            out.extend(1.0 if fold(value) in have else 0.0 for value in values)
+        for name in self.value_attrs:
+            v = st.attr(comp, name) if st is not None else program.comp_attrs[name][c]
+            out.append(float(v) if isinstance(v, (int, float)) else 0.0)
+        return out
+
+    def _counter_slot(self, cdef, key: str, rel, team_rel):
+        owners = keys.owners_of(key)
+        scope = cdef.scope
+        if scope[0] == "game":
+            return 0
+        index = []
+        for kind, raw in zip(scope, owners):
+            if kind == "player":
+                index.append((rel[int(raw)], self.n))
+            elif kind == "team":
+                index.append((team_rel[keys.team_of_owner(raw)] if keys.is_team_owner(raw) else 0, len(self.teams)))
+            elif kind == "node":
+                i = self.node_index.get(NodeRef(raw))
+                if i is None:
+                    return None
+                index.append((i, len(self.nodes)))
+            else:
+                if not raw.isdigit():
+                    return None
+                index.append((int(raw), self.comps))
+        slot = 0
+        for i, size in index:
+            slot = slot * size + i
+        return slot
+
+    def describe(self) -> list:
+        """(name, offset, size, what) of each block."""
+        return list(self.blocks)
+
+
+def _seat_of(st, holder):
+    """The seat whose zone it is, or who controls the component holding it; None otherwise."""
+    if type(holder) is Seat:
+        return int(holder)
+    if type(holder) is Team:
+        members = [s for s in range(st.n) if st.program.team_of(st.n)[s] == int(holder)]
+        return members[0] if members else None
+    if type(holder) is Comp:
+        ctrl = vm.controller(st, holder)
+        return int(ctrl) if ctrl is not None else None
+    return None
+
+
+def _choice_points(program) -> dict:
+    """Each choice point of the game (where a choice, menu or question is written) -> its number."""
+    points = {}
+    for name in sorted(program.codes):
+        code = program.codes[name]
+        for i in sorted(code.menus):
+            points.setdefault(str(code.menus[i].pos), len(points))
+        for i in sorted(code.choices):
+            points.setdefault(str(code.choices[i].pos), len(points))
+    return points
+
+
+def _point_of(d) -> str:
+    return str(d.pos)

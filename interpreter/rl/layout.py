@@ -1,0 +1,21 @@
+"""The layout of a game's observation vector and action space, in words
+(`regles explain GAME --observation`)."""
+from __future__ import annotations
+
+from .actions import ActionMap
+from .encoding import Encoding
+
+
+def describe(game, players: int) -> list:
+    enc, acts = Encoding(game.program, players), ActionMap(game.program, players)
+    lines = [f"Observation of {game.id} for {players} players: {enc.size:,} values (float32), "
+             "seen from the observing seat (seat +0 is itself)",
+             f"  {'block':<12} {'offset':>7} {'size':>7}  what"]
+    lines += [f"  {name:<12} {off:>7,} {size:>7,}  {what}" for name, off, size, what in enc.describe()]
+    lines += ["", f"Actions of {game.id} for {players} players: {acts.size:,} numbers, each option of a decision "
+                  "given one (the mask says which are legal)",
+              f"  {'block':<12} {'offset':>7} {'size':>7}  what"]
+    lines += [f"  {name:<12} {off:>7,} {size:>7,}  {what}" for name, off, size, what in acts.blocks]
+    lines += ["", "Menu options (a block of values each when offered for each of a list):"]
+    lines += [f"  {base:>7,} {size:>7,}  {text}" for base, size, text in acts.meanings]
+    return lines

@@ -1,0 +1,195 @@
+"""A game and its states in OpenSpiel's shape, and their registration with pyspiel.
+
+`SpielGame(game, players)` and its states use OpenSpiel's names where the
+engine's differ: `current_player()` (a method; -4, OpenSpiel's TERMINAL, when
+the game is over), `legal_actions()` as numbers of the game's fixed action
+space (`actions.ActionMap`), `apply_action(number)`, `returns()`,
+`observation_tensor(seat)` (`encoding.Encoding`), `observation_string(seat)`,
+`information_state_string(seat)` and `clone()`. It needs NumPy only.
+
+Chance is handled inside the state, explicitly: a game's randomness (shuffles,
+draws, dice) comes from the state's own seeded generator, so there are no
+chance nodes; in OpenSpiel's terms the games are SAMPLED_STOCHASTIC, and a
+state's seed (`new_initial_state(seed=...)`) fixes every chance outcome. A
+search that must not know the future reseeds its copies (`reseed`).
+
+With OpenSpiel installed, `pyspiel_game` makes them Python games of pyspiel
+and registers the shipped ones.
+"""
+from __future__ import annotations
+
+import json
+
+from .. import load
+from ..engine.values import Rng
+from .actions import ActionMap
+from .encoding import Encoding
+
+TERMINAL = -4  # OpenSpiel's PlayerId.TERMINAL
+
+
+_MADE: dict = {}  # key -> SpielGame: what a pickled state names is found again, not loaded again
+
+
+class SpielGame:
+    """A game for a number of players, with the fixed spaces of its states."""
+
+    def __init__(self, game, players: int | None = None, options: dict | None = None):
+        if isinstance(game, str):
+            game = load(game)
+        self.game = game
+        self.players = players if players is not None else game.min_players
+        if not game.min_players <= self.players <= game.max_players:
+            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}")
+        self.options = game.options(options or {})
+        self.encoding = Encoding(game.program, self.players)
+        self.actions = ActionMap(game.program, self.players)
+        self.key = (game.source, json.dumps(game.layers_json(), sort_keys=True), self.players,
+                    json.dumps(self.options, sort_keys=True, default=str))
+        _MADE.setdefault(self.key, self)
+
+    def __reduce__(self):  # pickled by what it is made of (OpenSpiel pickles Python states to copy them)
+        return _spiel_game, self.key
+
+    def __deepcopy__(self, memo) -> "SpielGame":  # the rules never change: copies of states share them
+        return self
+
+    def num_players(self) -> int:
+        return self.players
+
+    def num_distinct_actions(self) -> int:
+        return self.actions.size
+
+    def observation_tensor_shape(self) -> list:
+        return [self.encoding.size]
+
+    def observation_tensor_size(self) -> int:
+        return self.encoding.size
+
+    def new_initial_state(self, seed: int = 0) -> "SpielState":
+        return SpielState(self, self.game.new_state(self.players, seed, self.options))
+
+
+class SpielState:
+    """A state of a game in OpenSpiel's shape (see the module's text)."""
+
+    def __init__(self, spiel_game: SpielGame, state):
+        self.spiel_game = spiel_game
+        self.state = state
+        self._numbers = None
+        self._history: list = []  # (seat, action number) of every decision made through this object
+
+    # who and what -------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.state.is_terminal() else self.state.current_player
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list:
+        if self.state.is_terminal() or (player is not None and player != self.state.current_player):
+            return []
+        return sorted(self._legal())
+
+    def legal_actions_mask(self, player: int | None = None) -> list:
+        mask = [0] * self.spiel_game.actions.size
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def _legal(self) -> list:
+        if self._numbers is None:
+            self._numbers = self.spiel_game.actions.numbers(self.state)
+        return self._numbers
+
+    def apply_action(self, action: int) -> None:
+        numbers = self._legal()
+        try:
+            option = numbers.index(int(action))
+        except ValueError:
+            raise ValueError(f"action {action} ({self.spiel_game.actions.describe(int(action))}) is not legal; "
+                             f"legal: {sorted(numbers)}") from None
+        self._history.append((self.state.current_player, int(action)))
+        self.state.apply(option)
+        self._numbers = None
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """The option's label when it is legal now (with its number when another option has the same
+        label, as two copies of a card do), else what the number means."""
+        numbers = self._legal() if not self.state.is_terminal() else []
+        if int(action) in numbers and player == self.state.current_player:
+            labels = self.state.labels()
+            label = labels[numbers.index(int(action))]
+            return label if labels.count(label) == 1 else f"{label} #{int(action)}"
+        return self.spiel_game.actions.describe(int(action))
+
+    def returns(self) -> list:
+        return self.state.returns()
+
+    def rewards(self) -> list:
+        return self.state.returns() if self.state.is_terminal() else [0.0] * self.spiel_game.players
+
+    def history(self) -> list:
+        return [a for _, a in self._history]
+
+    # what a seat knows ----------------------------------------------------------------------
+    def observation_tensor(self, seat: int | None = None) -> list:
+        return self.spiel_game.encoding.encode(self.state, self._seat(seat)).tolist()
+
+    def observation_string(self, seat: int | None = None) -> str:
+        return json.dumps(self.state.observation(self._seat(seat)), sort_keys=True, ensure_ascii=False)
+
+    def information_state_string(self, seat: int | None = None) -> str:
+        """What the seat sees now, with the actions it made itself, in order (its own moves are all
+        it is sure to remember beyond what the state shows it)."""
+        seat = self._seat(seat)
+        own = [a for p, a in self._history if p == seat]
+        return self.observation_string(seat) + " | own actions: " + ",".join(map(str, own))
+
+    def _seat(self, seat) -> int:
+        if seat is None:
+            seat = self.state.current_player
+        if not 0 <= seat < self.spiel_game.players:
+            raise ValueError(f"no seat {seat}: seats are 0 to {self.spiel_game.players - 1}")
+        return seat
+
+    # copies ----------------------------------------------------------------------------------
+    def clone(self) -> "SpielState":
+        copy = SpielState(self.spiel_game, self.state.clone())
+        copy._history = list(self._history)
+        return copy
+
+    def __deepcopy__(self, memo) -> "SpielState":  # what pyspiel does to clone a Python state
+        return self.clone()
+
+    def __reduce__(self):
+        return _spiel_state, (self.spiel_game, self.state.to_json(), self._history)
+
+    def reseed(self, seed: int) -> None:
+        """Give the state's generator a new seed: what chance brings from now on is drawn anew."""
+        self.state.rng = Rng(seed)
+
+    def __str__(self) -> str:
+        return self.observation_string(0) if not self.is_terminal() else f"over: returns {self.returns()}"
+
+
+def _spiel_game(source: str, layers: str, players: int, options: str) -> SpielGame:
+    made = _MADE.get((source, layers, players, options))
+    if made is not None:
+        return made
+    laid = json.loads(layers)
+    game = load(source, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()),
+                without=laid.get("without", ()))
+    return SpielGame(game, players, json.loads(options))
+
+
+def _spiel_state(spiel_game: SpielGame, data: dict, history: list) -> SpielState:
+    out = SpielState(spiel_game, spiel_game.game.state_from_json(data))
+    out._history = [tuple(h) for h in history]
+    return out

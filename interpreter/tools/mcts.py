@@ -1,0 +1,169 @@
+"""A search agent: information-set Monte Carlo tree search (`--agents mcts:400`).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
+
+- **Hidden information is sampled anew at every iteration** (`SeatView.sampled`):
+  the components the seat cannot see are dealt again among the places they
+  occupy, each only among those of its own kind (components that start the
+  game in the same zone), so that every zone keeps its count; the state's
+  random generator is reseeded, so that future draws and dice are unknown
+  too. What the seat sees is never changed, and nothing it cannot see is
+  used: the search plays as well against a shuffled deck as against the real
+  one.
+- **One tree of the seat's information set**: its edges are numbers of the
+  game's fixed action space (`rl.actions.ActionMap`), so that "play
+  component 17" is the same edge in every sample where it is legal. A node
+  is chosen by UCB1 over the options legal in this sample, counted by how
+  often each was available (availability counts).
+- **Every seat maximises its own value** (as max^n does): each node keeps the
+  sum of the values of every seat, and the seat deciding there picks by its
+  own.
+- **Rollouts are random and short**: at most ROLLOUT decisions, then the
+  position is valued by the game's `heuristic:` (else its score): a seat's
+  value is how far it leads the best other seat, scaled into (-1, 1). A game
+  over is worth +1 to each winner and -1 to the others.
+
+The budget is a number of iterations (`mcts:400`, the same games for the same
+seed) or seconds per decision (`mcts:0.5s`; then a game depends on the
+machine's speed and is not reproduced).
+"""
+from __future__ import annotations
+
+import math
+import time
+import weakref
+
+from ..engine.state import GameFault
+from ..engine.values import Rng
+from ..rl.actions import ActionMap
+from .agents import heuristic
+
+ROLLOUT = 20  # random decisions played after the tree before the position is valued
+EXPLORE = 0.7  # UCB1's constant, for values in [-1, 1]
+
+_MAPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def action_map(program, players: int) -> ActionMap:
+    maps = _MAPS.get(program)
+    if maps is None:
+        maps = _MAPS[program] = {}
+    found = maps.get(players)
+    if found is None:
+        found = maps[players] = ActionMap(program, players)
+    return found
+
+
+class Node:
+    __slots__ = ("children", "visits", "available", "value")
+
+    def __init__(self, players: int):
+        self.children: dict = {}  # action number -> Node
+        self.visits = 0
+        self.available = 0  # iterations in which the move leading here was legal
+        self.value = [0.0] * players  # sum of each seat's value over the visits
+
+
+def parse_budget(text: str | None):
+    """(iterations, seconds) from 'N' or 'Xs'; one of them None."""
+    if text is None or text == "":
+        return 400, None
+    t = text.strip().lower()
+    try:
+        if t.endswith("s"):
+            seconds = float(t[:-1])
+            if not 0 < seconds <= 3600:
+                raise ValueError
+            return None, seconds
+        n = int(t)
+        if not 1 <= n <= 10_000_000:
+            raise ValueError
+        return n, None
+    except ValueError:
+        raise ValueError(f"mcts takes a number of iterations (mcts:400) or seconds (mcts:0.5s), not '{text}'") from None
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, budget: str | None = None):
+        self.rng = Rng(seed)
+        self.iterations, self.seconds = parse_budget(budget)
+        self.searched = 0  # iterations run by this agent, all decisions together
+
+    def act(self, view) -> int:
+        actions = view.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        players = view.players
+        am = action_map(view.program, players)
+        numbers = view.action_numbers(am)
+        score = heuristic(view.program)
+        root = Node(players)
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline and done > 0:
+                break
+            self._iterate(root, view.sampled(self.rng), am, score, players)
+            done += 1
+        self.searched += done
+        best = max(numbers, key=lambda k: (root.children[k].visits if k in root.children else -1,
+                                           -numbers.index(k)))
+        return actions[numbers.index(best)]
+
+    def _iterate(self, root: Node, st, am: ActionMap, score, players: int) -> None:
+        rng = self.rng
+        path = [root]
+        node = root
+        try:
+            while not st.is_terminal():
+                numbers = am.numbers(st)
+                seat = st.current_player
+                for k in numbers:
+                    child = node.children.get(k)
+                    if child is not None:
+                        child.available += 1
+                untried = [k for k in numbers if k not in node.children]
+                if untried:
+                    k = untried[rng.below(len(untried))]
+                    child = node.children[k] = Node(players)
+                    child.available = 1
+                    st.apply(numbers.index(k))
+                    path.append(child)
+                    break
+                k = max(numbers, key=lambda k: _ucb(node.children[k], seat))
+                node = node.children[k]
+                st.apply(numbers.index(k))
+                path.append(node)
+            depth = 0
+            while not st.is_terminal() and depth < ROLLOUT:
+                st.apply(rng.below(len(st.pending.entries)))
+                depth += 1
+            values = _values(st, score, players)
+        except GameFault:
+            values = [0.0] * players  # a sample the rules cannot play on: worth nothing to anyone
+        for n in path:
+            n.visits += 1
+            v = n.value
+            for s in range(players):
+                v[s] += values[s]
+
+
+def _ucb(child: Node, seat: int) -> float:
+    return child.value[seat] / child.visits + EXPLORE * math.sqrt(math.log(max(child.available, 1)) / child.visits)
+
+
+def _values(st, score, players: int) -> list:
+    """Each seat's value of a position in (-1, 1); +1 and -1 for a game over."""
+    if st.is_terminal():
+        return [float(r) for r in st.returns()]
+    h = [float(score(st, s)) for s in range(players)]
+    out = []
+    for s in range(players):
+        best_other = max((h[o] for o in range(players) if o != s), default=0.0)
+        out.append((h[s] - best_other) / (abs(h[s]) + abs(best_other) + 1.0))
+    return out

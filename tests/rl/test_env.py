@@ -1,0 +1,191 @@
+"""Every game as a PettingZoo AEC environment: PettingZoo's own API and seed tests, observations
+masked as `state.observation` masks them, and action numbers that stand for the engine's options."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the environments need regles[rl] (PettingZoo, Gymnasium)")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import interpreter  # noqa: E402
+from interpreter.content.folders import shipped_games  # noqa: E402
+from interpreter.engine.values import Comp  # noqa: E402
+from interpreter.rl import env, raw_env  # noqa: E402
+from interpreter.rl.actions import ActionMap  # noqa: E402
+from interpreter.rl.encoding import Encoding  # noqa: E402
+
+# PettingZoo warns of every Dict observation space, as it does for its own games with action masks
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+              pytest.mark.filterwarnings("ignore:Observation space for each agent")]
+
+GAMES = [(g, n) for g in shipped_games() for n in range(interpreter.load(g).min_players,
+                                                         interpreter.load(g).max_players + 1)]
+
+
+@pytest.mark.parametrize("game_id,players", GAMES)
+def test_pettingzoo_api_and_seed_tests_pass(game_id, players):
+    api_test(env(game_id, players=players), num_cycles=120)
+    seed_test(lambda: env(game_id, players=players), num_cycles=40)
+
+
+def _random_states(game_id, players, seed, every=7, limit=400):
+    game = interpreter.load(game_id)
+    st = game.new_state(players, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not st.is_terminal() and steps < limit:
+        if steps % every == 0:
+            yield st
+        st.apply(rng.randrange(len(st.legal_actions())))
+        steps += 1
+
+
+def _hidden_from(st, seat):
+    """(zone key, its list) of the zones holding components the seat may not see."""
+    obs = st.observation(seat)
+    return [(k, st.zones[k]) for k, v in obs["zones"].items() if isinstance(v, dict) and st.zones.get(k)]
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_what_a_seat_may_not_see_changes_nothing_of_its_observation(game_id):
+    """Swapping two components the seat cannot see (from hidden zones) leaves its observation dict
+    and its vector as they were; the vector of a seat that sees one of them changes."""
+    game = interpreter.load(game_id)
+    players = game.max_players
+    enc = Encoding(game.program, players)
+    swapped = seen_change = 0
+    for st in _random_states(game_id, players, seed=4):
+        for seat in range(players):
+            hidden = _hidden_from(st, seat)
+            pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]]
+            if not pairs:
+                continue
+            # a pair one of whose zones another seat sees, when there is one
+            (ka, la), (kb, lb) = max(pairs, key=lambda p: any(
+                not isinstance(st.observation(o)["zones"][p[0][0]], dict) for o in range(players) if o != seat))
+            twin = st.clone()
+            a, b = la[-1], lb[-1]
+            twin.zones[ka][-1], twin.zones[kb][-1] = b, a
+            twin.where[a], twin.where[b] = kb, ka
+            if st.program.comp_card[a].id == st.program.comp_card[b].id:
+                continue
+            assert twin.observation(seat) == st.observation(seat)
+            assert np.array_equal(enc.encode(twin, seat), enc.encode(st, seat))
+            swapped += 1
+            for other in range(players):
+                if other != seat and not isinstance(st.observation(other)["zones"][ka], dict):
+                    assert not np.array_equal(enc.encode(twin, other), enc.encode(st, other))
+                    seen_change += 1
+    assert swapped > 5
+    if game_id != "etherium":  # its hidden zones are decks nobody sees
+        assert seen_change > 0
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_components_a_seat_cannot_see_read_zero(game_id):
+    game = interpreter.load(game_id)
+    players = game.max_players
+    enc = Encoding(game.program, players)
+    base = enc.offset("components")
+    checked = 0
+    for st in _random_states(game_id, players, seed=9):
+        for seat in range(players):
+            obs = st.observation(seat)
+            visible = {c["id"] for v in obs["zones"].values() if isinstance(v, list) for c in v}
+            visible |= {c["id"] for v in obs["zones"].values() if isinstance(v, dict) for c in v.get("yours", ())}
+            rows = enc.encode(st, seat)[base:base + enc.comps * enc.comp_width].reshape(enc.comps, enc.comp_width)
+            assert set(np.flatnonzero(rows[:, 0]).tolist()) == visible
+            assert not rows[[c for c in range(enc.comps) if c not in visible]].any()
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_each_action_number_is_the_option_it_stands_for(game_id):
+    """Applying the option through its number (the environment) and by its index (the engine)
+    gives the same state; numbers of one decision are distinct and inside the space, and a menu
+    option offered for a component has the same number in every state it is offered."""
+    game = interpreter.load(game_id)
+    players = game.min_players
+    am = ActionMap(game.program, players)
+    meaning: dict = {}
+    decisions = 0
+    for st in _random_states(game_id, players, seed=2, every=3):
+        numbers = am.numbers(st)
+        assert len(set(numbers)) == len(numbers) == len(st.legal_actions())
+        assert all(0 <= k < am.position for k in numbers)  # no shipped decision needs positions
+        labels = st.labels()
+        for k, label in zip(numbers, labels):
+            meaning.setdefault(k, set()).add(label)
+        i = random.Random(decisions).randrange(len(numbers))
+        by_index, by_number = st.clone(), st.clone()
+        by_index.apply(i)
+        e = raw_env(game, players)
+        e.reset(seed=0)
+        e.state_ = by_number
+        e._after_step()
+        e.step(numbers[i])
+        assert by_number.to_json() == by_index.to_json()
+        decisions += 1
+    assert decisions > 10
+    # a component's number is the same whatever the prompt: the label names that component
+    for k, labels in meaning.items():
+        text = am.describe(k)
+        if k < am.comps:
+            assert all(game.program.comp_card[k].title in lab for lab in labels), (text, labels)
+
+
+def test_observations_masks_rewards_and_render():
+    e = env("karman-swap", players=2, render_mode="ansi")
+    e.reset(seed=5)
+    first = e.render()
+    assert "Karman" in first
+    seen_terminal = False
+    for agent in e.agent_iter(5000):
+        obs, reward, term, trunc, info = e.last()
+        other = [a for a in e.agents if a != agent]
+        if not (term or trunc):
+            mask = obs["action_mask"]
+            assert mask.sum() == len(info["legal_moves"]) > 0
+            for a in other:
+                assert e.observe(a)["action_mask"].sum() == 0
+            action = int(np.flatnonzero(mask)[0])
+            e.step(action)
+            assert isinstance(e.render(), str)
+        else:
+            seen_terminal = True
+            assert reward in (-1.0, 0.0, 1.0)
+            e.step(None)
+    assert seen_terminal and not e.agents
+    returns = e.unwrapped.state_.returns()
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_an_illegal_action_is_refused_with_its_meaning():
+    e = raw_env("karman-swap", 2)
+    e.reset(seed=1)
+    legal = set(e.legal_moves())
+    illegal = next(k for k in range(e.actions.size) if k not in legal)
+    with pytest.raises(ValueError, match="is not legal"):
+        e.step(illegal)
+
+
+def test_explain_prints_the_layout(capsys):
+    from interpreter.tools.cli import main
+    assert main(["explain", "seeders-exodus", "--observation", "-n", "3"]) == 0
+    out = capsys.readouterr().out
+    size = Encoding(interpreter.load("seeders-exodus").program, 3).size
+    assert f"Observation of seeders-exodus for 3 players: {size:,} values" in out
+    assert "components" in out and "Actions of seeders-exodus for 3 players:" in out
+    assert main(["explain", "seeders-exodus"]) == 2
+    assert main(["explain", "seeders-exodus", "--observation", "-n", "9"]) == 2
+
+
+def test_components_are_numbered_as_the_game_numbers_them():
+    game = interpreter.load("karman-swap")
+    am = ActionMap(game.program, 2)
+    assert am.describe(am.pick + 3) == f"pick component 3 ({game.program.comp_card[Comp(3)].title})"

@@ -1,0 +1,103 @@
+"""The games in OpenSpiel's shape: the state API, copies and pickles, and, with OpenSpiel
+installed, registration with pyspiel and its random simulation test."""
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+pytest.importorskip("numpy", reason="the OpenSpiel-shaped states need NumPy (regles[rl] or regles[spiel])")
+
+import interpreter  # noqa: E402
+from interpreter.content.folders import shipped_games  # noqa: E402
+from interpreter.rl.spiel import TERMINAL, SpielGame  # noqa: E402
+
+
+def _play(state, seed, steps=10**6):
+    rng = random.Random(seed)
+    while not state.is_terminal() and steps > 0:
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps -= 1
+    return state
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_a_whole_game_through_the_openspiel_names(game_id):
+    sg = SpielGame(game_id)
+    st = sg.new_initial_state(seed=3)
+    assert not st.is_chance_node() and st.current_player() in range(sg.num_players())
+    seen_players = set()
+    rng = random.Random(game_id)
+    while not st.is_terminal():
+        p = st.current_player()
+        seen_players.add(p)
+        legal = st.legal_actions()
+        assert legal == sorted(legal) and all(0 <= a < sg.num_distinct_actions() for a in legal)
+        assert st.legal_actions((p + 1) % sg.num_players()) == [] or sg.num_players() == 1
+        assert len(st.observation_tensor(p)) == sg.observation_tensor_size()
+        assert len({st.action_to_string(p, a) for a in legal}) == len(legal)
+        st.apply_action(rng.choice(legal))
+    assert st.current_player() == TERMINAL and seen_players == set(range(sg.num_players()))
+    returns = st.returns()
+    assert len(returns) == sg.num_players()
+    assert any(r > 0 for r in returns) or set(returns) == {0.0}
+    with pytest.raises(ValueError, match="not legal"):
+        sg.new_initial_state(seed=3).apply_action(sg.num_distinct_actions() - 1)
+
+
+def test_clones_and_pickles_go_on_as_the_original():
+    sg = SpielGame("karman-swap", 3)
+    st = _play(sg.new_initial_state(seed=8), 1, steps=40)
+    twin, copied = st.clone(), pickle.loads(pickle.dumps(st))
+    assert copied.spiel_game is sg and copied.history() == st.history() == twin.history()
+    for s in (st, twin, copied):
+        _play(s, 2)
+    assert st.returns() == twin.returns() == copied.returns()
+    assert st.state.to_json() == twin.state.to_json() == copied.state.to_json()
+
+
+def test_information_state_is_the_seat_s_view_and_its_own_moves():
+    sg = SpielGame("seeders-exodus", 3)
+    st = _play(sg.new_initial_state(seed=4), 5, steps=30)
+    seat = st.current_player()
+    info = st.information_state_string(seat)
+    mine = [a for p, a in st._history if p == seat]
+    assert info.endswith("own actions: " + ",".join(map(str, mine)))
+    others = {o: st.information_state_string(o) for o in range(3) if o != seat}
+    assert all(v != info for v in others.values())
+    # what another seat holds in its hand is not in this seat's view
+    hidden_hand = st.state.observation(seat)["zones"][f"hand#{(seat + 1) % 3}"]
+    assert isinstance(hidden_hand, dict) and set(hidden_hand) == {"count"}
+
+
+def test_reseeding_changes_what_chance_brings_next_not_what_is():
+    sg = SpielGame("karman-swap", 2)
+    st = _play(sg.new_initial_state(seed=1), 3, steps=20)
+    a, b = st.clone(), st.clone()
+    b.reseed(12345)
+    assert a.state.zones == b.state.zones and a.legal_actions() == b.legal_actions()
+    differ = False
+    for seed in range(5):
+        x, y = a.clone(), b.clone()
+        _play(x, seed)
+        _play(y, seed)
+        differ = differ or x.state.to_json()["zones"] != y.state.to_json()["zones"]
+    assert differ
+
+
+def test_registered_with_pyspiel_and_its_random_simulation_test_passes():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
+    from interpreter.rl import pyspiel_game
+    names = pyspiel_game.register()
+    assert set(names) == {"regles_" + g.replace("-", "_") for g in shipped_games()}
+    for name in names:
+        g = interpreter.load(name[len("regles_"):].replace("_", "-"))
+        for players in sorted({g.min_players, g.max_players}):
+            game = pyspiel.load_game(name, {"players": players})
+            assert game.num_players() == players
+            pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    state = pyspiel.load_game("regles_karman_swap", {"players": 2}).new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
+    state.apply_action(7)
+    assert state.current_player() == 0 and len(state.observation_tensor(0)) > 0
