@@ -50,11 +50,12 @@ from typing import Protocol
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.state import GameFault
-from ..engine.values import Rng, seed_for
+from ..engine.values import Rng, Seat, Team, seed_for
 from ..diagnostics import printable
 from ..language.prose import Prose
 from ..names import did_you_mean
 from .explain import find_card
+from .mcts import MctsAgent, parse_budget
 from .narrate import render_observation
 from .why import render as why_lines
 
@@ -133,6 +134,47 @@ class SeatView:
                 rng.shuffle(comps)
         st.rng = Rng(rng.next64())
         return st
+
+    def sampled(self, rng: Rng):
+        """A copy of the state with everything the seat cannot see drawn anew (for a search):
+        the components in zones hidden from it dealt again among the places they occupy, each
+        only among components of its own kind (those that start the game in the same zone), so
+        that every zone keeps its count; and the random generator reseeded. Per-component marks
+        (tags, counters) stay with the component's number."""
+        st = self._state.clone()
+        program = st.program
+        slots: dict = {}  # the start zone of a kind of component -> [(zone key, index)]
+        for key, comps in st.zones.items():
+            if not comps:
+                continue
+            zdef = program.zone_def(key)
+            holder = program.zone_holder(key)
+            if may_see(st, zdef.visibility, holder, self.seat):
+                continue
+            own = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
+            for i, c in enumerate(comps):
+                if own and program.comp_owner[c] == self.seat:
+                    continue  # its own piece in a place of the board: it sees it
+                slots.setdefault(repr(program.comp_start[c]), []).append((key, i))
+        for places in slots.values():
+            if len(places) < 2:
+                continue
+            # in the order of their numbers, not of the places: the deal depends only on which
+            # components are hidden where the seat cannot tell them apart, not on the real order
+            comps = sorted(st.zones[k][i] for k, i in places)
+            rng.shuffle(comps)
+            for (k, i), c in zip(places, comps):
+                st.zones[k][i] = c
+                st.where[c] = k
+                st.zv[program.zone_def(k).index] += 1
+            st.vz += 1
+        st.rng = Rng(rng.next64())
+        return st
+
+    def action_numbers(self, actions) -> list:
+        """The number of each option of the decision in the game's fixed action space
+        (`rl.actions.ActionMap`), in the order of `legal_actions()`."""
+        return actions.numbers(self._state)
 
     def lookahead(self, evaluate, rng: Rng) -> list:
         """`evaluate(state, seat)` after each legal option, applied to one determinised copy.
@@ -480,15 +522,16 @@ def _screen_items(lines: list) -> list:
     return out
 
 
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
+BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+PARAMETERS = {"mcts": "a budget: iterations (mcts:400) or seconds per decision (mcts:0.5s)"}
 
 
 def make_agent(name: str, seed: int):
-    """A bot by name ('random' or 'greedy'), seeded."""
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(BOTS)})") from None
+    """A bot by name ('random', 'greedy', 'mcts:400'), seeded."""
+    base, _, param = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(BOTS)})")
+    return BOTS[base](seed, param) if base in PARAMETERS else BOTS[base](seed)
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -502,9 +545,14 @@ def parse_agents(spec: str | None, players: int, default: str = "random") -> lis
     if not names:
         names = [default]
     for n in names:
-        if n not in BOTS:
-            hint = did_you_mean(n, BOTS)
+        base, colon, param = n.partition(":")
+        if base not in BOTS:
+            hint = did_you_mean(base, BOTS)
             raise ValueError(f"unknown agent '{n}'" + (f"; {hint}" if hint else "") + f" (agents: {', '.join(BOTS)})")
+        if colon and base not in PARAMETERS:
+            raise ValueError(f"agent '{base}' takes no parameter, not ':{param}'")
+        if base == "mcts":
+            parse_budget(param)  # a bad budget is a usage error before the first game
     if len(names) == 1:
         return names * players
     if len(names) != players:

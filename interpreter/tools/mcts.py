@@ -36,7 +36,6 @@ import weakref
 from ..engine.state import GameFault
 from ..engine.values import Rng
 from ..rl.actions import ActionMap
-from .agents import heuristic
 
 ROLLOUT = 20  # random decisions played after the tree before the position is valued
 EXPLORE = 0.7  # UCB1's constant, for values in [-1, 1]
@@ -98,7 +97,9 @@ class MctsAgent:
         players = view.players
         am = action_map(view.program, players)
         numbers = view.action_numbers(am)
-        score = heuristic(view.program)
+        program = view.program
+        # the game's heuristic of a seat, else its score (as the greedy agent values positions)
+        score = program.heuristic if program.heuristic is not None else (lambda st, seat: st.scores()[seat])
         root = Node(players)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
