@@ -25,7 +25,8 @@ Blocks, in order:
   then those of each relative seat (by the component's owner).
 - `components`: per component (in the game's fixed order): whether the seat
   sees it; if it does, the zone it is in (one per zone declared), the relative
-  seat whose zone it is (or controls the holder), tapped, each class rules may
+  seat whose zone it is (a team's: its first member; a node's: none; a
+  component's: the seat controlling that component), tapped, each class rules may
   tag it with, each value of each class attribute, and each number and
   yes/no attribute as it is now. A component the seat cannot see is all 0.
 - `counters`: every counter, per owner: the game's, each relative player's,
