@@ -7,11 +7,14 @@ For each game and opponent, the search agent (`mcts:BUDGET`) plays half of the
 games in seat 1 and half in seat 2 against that opponent (the other seats, at
 more than 2 players, are the opponent too), through `simulate`'s own runner,
 so that each game is reproduced from its seed. It prints, and writes as JSON,
-the search agent's wins with a 95% interval (Wilson), the opponent's best
-seat's, the decisions per second of the whole games, and whether the search
-agent wins significantly more often than one seat of the opponent would by
-chance (the lower bound of its interval above 1/players). A benchmark, not a
-test: it asserts nothing.
+the search agent's wins with a 95% interval (Wilson), the decisions per second
+of the whole games, and whether it wins significantly more often than one
+seat would by chance (the lower bound of its interval above 1/players).
+
+The games are played in chunks of CHUNK (half in each seat), and each chunk is
+written to the JSON file as soon as it is played: a run stopped part-way goes
+on where it stopped when started again with the same arguments (a run of 500
+games of `mcts:400` takes hours). A benchmark, not a test: it asserts nothing.
 """
 from __future__ import annotations
 
@@ -29,33 +32,41 @@ from interpreter.content.folders import shipped_games  # noqa: E402
 from interpreter.tools import simulate as S  # noqa: E402
 from interpreter.tools.report import wilson  # noqa: E402
 
+CHUNK = 50  # games played and written at once: 25 in each seat
 
-def measure(game_id: str, players: int, opponent: str, games: int, budget: int, workers: int, seed: int) -> dict:
-    game = interpreter.load(game_id)
-    wins = draws = decisions = errors = 0
-    played = 0
+
+def play_chunk(game, game_id: str, players: int, opponent: str, budget: int, seat: int, index: int, games: int,
+               workers: int, seed: int) -> dict:
+    """`games` games with the search agent in `seat` (from 0), seeded from (seed, seat, index)."""
+    agents = [opponent] * players
+    agents[seat] = f"mcts:{budget}"
+    spec = S.RunSpec(game=game_id, players=players, seed=seed * 1_000_003 + index * 2 + seat, games=games,
+                     agents=agents, options=game.options({}))
     t0 = time.perf_counter()
-    for seat in range(2):  # the search agent in seat 1, then in seat 2
-        agents = [opponent] * players
-        agents[seat] = f"mcts:{budget}"
-        n = games // 2 + (games % 2 if seat == 0 else 0)
-        spec = S.RunSpec(game=game_id, players=players, seed=seed + seat, games=n, agents=agents,
-                         options=game.options({}))
-        results, _ = S.run(game, spec, workers=workers)
-        for r in results:
-            played += 1
-            decisions += r.decisions
-            if r.error is not None:
-                errors += 1
-            elif r.winners and seat in r.winners:
-                wins += 1
-                draws += len(r.winners) > 1
-    seconds = time.perf_counter() - t0
-    low, high = wilson(wins, played)
-    return {"game": game_id, "players": players, "opponent": opponent, "budget": budget, "games": played,
-            "wins": wins, "shared_wins": draws, "errors": errors, "win_rate": wins / played if played else 0.0,
+    results, _ = S.run(game, spec, workers=workers)
+    chunk = {"game": game_id, "players": players, "opponent": opponent, "budget": budget, "seat": seat,
+             "chunk": index, "games": len(results), "wins": 0, "shared_wins": 0, "errors": 0, "decisions": 0,
+             "seconds": time.perf_counter() - t0}
+    for r in results:
+        chunk["decisions"] += r.decisions
+        if r.error is not None:
+            chunk["errors"] += 1
+        elif r.winners and seat in r.winners:
+            chunk["wins"] += 1
+            chunk["shared_wins"] += len(r.winners) > 1
+    return chunk
+
+
+def summary(chunks: list, players: int) -> dict:
+    games = sum(c["games"] for c in chunks)
+    wins = sum(c["wins"] for c in chunks)
+    seconds = sum(c["seconds"] for c in chunks)
+    low, high = wilson(wins, games) if games else (0.0, 1.0)
+    return {"games": games, "wins": wins, "shared_wins": sum(c["shared_wins"] for c in chunks),
+            "errors": sum(c["errors"] for c in chunks), "win_rate": wins / games if games else 0.0,
             "interval": [low, high], "significant": low > 1 / players,
-            "decisions_per_second": decisions / seconds if seconds else 0.0, "seconds": seconds}
+            "decisions_per_second": sum(c["decisions"] for c in chunks) / seconds if seconds else 0.0,
+            "seconds": seconds}
 
 
 def main(argv=None) -> int:
@@ -69,17 +80,38 @@ def main(argv=None) -> int:
     ap.add_argument("--against", default="random,greedy")
     ap.add_argument("--json", default=str(HERE / "search_strength.json"))
     args = ap.parse_args(argv)
+    out = Path(args.json)
+    done = json.loads(out.read_text(encoding="utf-8")).get("chunks", []) if out.exists() else []
     rows = []
     for game_id in args.game or shipped_games():
+        game = interpreter.load(game_id)
         for opponent in [a.strip() for a in args.against.split(",") if a.strip()]:
-            row = measure(game_id, args.players, opponent, args.games, args.budget, args.workers, args.seed)
+            same = {"game": game_id, "players": args.players, "opponent": opponent, "budget": args.budget}
+            mine = [c for c in done if all(c[k] == v for k, v in same.items())]
+            index = 0
+            while sum(c["games"] for c in mine) < args.games:
+                for seat in range(2):
+                    if any(c["chunk"] == index and c["seat"] == seat for c in mine):
+                        continue
+                    left = args.games - sum(c["games"] for c in mine)
+                    n = min(CHUNK // 2, max(1, left // 2) if seat == 0 else left)  # the seats alike
+                    if n <= 0:
+                        break
+                    chunk = play_chunk(game, game_id, args.players, opponent, args.budget, seat, index, n,
+                                       args.workers, args.seed)
+                    mine.append(chunk)
+                    done.append(chunk)
+                    out.write_text(json.dumps({"chunks": done}, indent=1) + "\n", encoding="utf-8")
+                index += 1
+            row = {**same, **summary(mine, args.players)}
             rows.append(row)
             low, high = row["interval"]
             print(f"{game_id:16} mcts:{args.budget} vs {opponent:7} {row['wins']:4}/{row['games']} "
-                  f"{row['win_rate']:6.1%} ({low:.1%}-{high:.1%}) {'significant' if row['significant'] else 'NOT significant'}"
-                  f"; {row['decisions_per_second']:.0f} decisions/s, {row['seconds']:.0f} s", flush=True)
-    Path(args.json).write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
-    print(f"written {args.json}")
+                  f"{row['win_rate']:6.1%} ({low:.1%}-{high:.1%}) "
+                  f"{'significant' if row['significant'] else 'NOT significant'}"
+                  f"; {row['decisions_per_second']:.0f} decisions/s", flush=True)
+    out.write_text(json.dumps({"chunks": done, "rows": rows}, indent=1) + "\n", encoding="utf-8")
+    print(f"written {out}")
     return 0
 
 
