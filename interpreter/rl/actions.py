@@ -139,14 +139,6 @@ class ActionMap:
             return self.no
         return None
 
-    def mask(self, st):
-        """(numbers of the options in order, a 0/1 list over the whole space)."""
-        nums = self.numbers(st)
-        m = [0] * self.size
-        for k in nums:
-            m[k] = 1
-        return nums, m
-
     # words --------------------------------------------------------------------------------
     def describe(self, number: int) -> str:
         """What action number `number` means."""

@@ -30,8 +30,7 @@ from pettingzoo.utils import wrappers
 from .. import load
 from ..engine.limits import MAX_NUMBER
 from ..tools.narrate import Narrator
-from .actions import ActionMap
-from .encoding import Encoding
+from .spiel import SpielGame
 
 
 def env(game, players: int | None = None, **kwargs):
@@ -48,19 +47,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         super().__init__()
         if isinstance(game, str):
             game = load(game, expansions, scenario, mods)
-        self.game = game
-        self.players = players if players is not None else game.min_players
-        game.check_players(self.players)
-        if not game.min_players <= self.players <= game.max_players:
-            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}")
-        self.game_options = game.options(options or {})
+        made = SpielGame(game, players, options)  # the players, options and spaces, checked once
+        self.game, self.players, self.game_options = game, made.players, made.options
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.render_seat = render_seat  # None: the narration tells everything, as to a spectator
         self.metadata = dict(self.metadata, name=f"regles_{game.id}")
-        self.encoding = Encoding(game.program, self.players)
-        self.actions = ActionMap(game.program, self.players)
+        self.encoding, self.actions = made.encoding, made.actions
         self.possible_agents = [f"player_{i + 1}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         bound = float(MAX_NUMBER)

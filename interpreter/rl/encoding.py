@@ -154,7 +154,7 @@ class Encoding:
                 if d.kind in KINDS:
                     out[k + KINDS.index(d.kind)] = 1
                 k += len(KINDS)
-                out[k + self.points.get(_point_of(d), len(self.points))] = 1
+                out[k + self.points.get(str(d.pos), len(self.points))] = 1
                 out[k + len(self.points) + 1] = len(d.entries)
         # where each component is, and what the seat sees of it
         zbase, hbase, cbase = self.offset("zones"), self.offset("held zones"), self.offset("components")
@@ -309,7 +309,3 @@ def _choice_points(program) -> dict:
         for i in sorted(code.choices):
             points.setdefault(str(code.choices[i].pos), len(points))
     return points
-
-
-def _point_of(d) -> str:
-    return str(d.pos)

@@ -41,12 +41,13 @@ class SpielGame:
         self.players = players if players is not None else game.min_players
         if not game.min_players <= self.players <= game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}")
+        game.check_players(self.players)  # a scenario's player counts
         self.options = game.options(options or {})
         self.encoding = Encoding(game.program, self.players)
         self.actions = ActionMap(game.program, self.players)
         self.key = (game.source, json.dumps(game.layers_json(), sort_keys=True), self.players,
                     json.dumps(self.options, sort_keys=True, default=str))
-        _MADE.setdefault(self.key, self)
+        _MADE[self.key] = self  # the latest made for these rules: what an unpickled state joins
 
     def __reduce__(self):  # pickled by what it is made of (OpenSpiel pickles Python states to copy them)
         return _spiel_game, self.key
