@@ -261,6 +261,7 @@ CODES: tuple = (
     ("N017", "unknown-hook", r"no extension point '|cannot replace", "a hook or replacement of nothing"),
     ("N018", "unknown-card", r"no card with id '|no keyword '", "a card id or keyword named in a rule that none has"),
     ("N019", "unknown-value", r"is not a value of '", "an attribute value its attribute does not allow"),
+    ("N020", "unknown-board", r"unknown board '", "a board the game does not have"),
     ("T001", "arity", r"takes (no|\d+) (value|argument|effect)|takes .* here|takes no value|too many values|is missing '|needs an effect",
      "a call, event or keyword given the wrong number of values"),
     ("T002", "not-a-condition", r"must be a condition", "a value where a condition (true or false) is needed"),
@@ -274,7 +275,7 @@ CODES: tuple = (
     ("D001", "players", r"is for \d+ to \d+ players|players\.(min|max)|seat", "a player count or seat out of range"),
     ("D002", "counter-bounds", r"counter '.*' (starts|has a min)|supply", "counter bounds or supplies that do not fit"),
     ("D003", "option-value", r"^option '.*' (is|defaults) ", "an option given a value of the wrong kind"),
-    ("D004", "declaration", r"unknown scope|unknown data table|not a zone of each player|needs the game to name",
+    ("D004", "declaration", r"unknown scope|unknown data table|not a zone of each player|needs the game to name|drawn as '\w+' needs",
      "a declaration the rules need that is missing or of the wrong kind"),
     ("F001", "misplaced-file", r"inside an expansion|expansion file in a game's own folder|no game file|no such file|"
      r"^no such game", "a file or folder where no content of its kind can be"),

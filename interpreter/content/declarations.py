@@ -27,6 +27,8 @@ def read_game(src: SourceFile, report: Report) -> GameDef | None:
         for count, groups in teams.items():
             if isinstance(groups, list) and str(count).isdigit():
                 defn.teams[int(count)] = [[as_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
+    if isinstance(d.get("table"), dict):
+        defn.table = d["table"]
     if isinstance(d.get("tags_kept_in"), list):
         defn.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
     read_declarations(defn, src, report)

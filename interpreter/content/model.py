@@ -258,3 +258,4 @@ class GameDef:
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
     without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)
+    table: dict = field(default_factory=dict)  # layout hints for the table in the browser, as written (positions kept)

@@ -38,11 +38,12 @@ from ..resources import grammar_path
 
 # Fields of the definitions that cannot change what happens in a game: the
 # places of names (kept on each definition's `pos` already), the game's rules
-# tests, and notes for people (`authored`, and the printed set a card's file names).
+# tests, notes for people (`authored`, and the printed set a card's file names), and the game's
+# layout hints for the table in the browser (`table`).
 # The folder of a layer (`LayerDef.root`) is written as the command was given it, relative to
 # where it ran: the layer is known by its id and the place of its file (`pos`) instead.
 SKIPPED_FIELDS = frozenset({"file", "key_pos", "params_pos", "players_pos", "attribute_name_pos", "tests",
-                            "authored", "root", "set"})
+                            "authored", "root", "set", "table"})
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -218,12 +218,17 @@ class Game:
                   expansions=None, scenario=None, mods=None, powers: dict | None = None) -> GameState:
         """A new game, run up to its first decision: `players` seats, the `seed` of its random
         draws, its `options`; `expansions` (ids), a `scenario` (id) and `mods` (paths) laid over
-        it, and `powers` (seat from 1 -> the card id of that seat's power)."""
+        it, and `powers` (seat from 1 -> the card id of that seat's power). `trace`: whether to
+        record the game's events, or the list to record them into (one that watches its own
+        appends, say, to look at the state as each event is recorded)."""
         if expansions is not None or scenario is not None or mods is not None:
             game = self.with_layers(expansions, scenario, mods)
             if game is not self:
                 return game.new_state(players, seed, options, trace, powers=powers)
-        st = self.blank_state(players, seed, options, trace, powers)
+        return self.begin(self.blank_state(players, seed, options, trace, powers))
+
+    def begin(self, st: GameState) -> GameState:
+        """Run the game of blank state `st` (`blank_state`) from its start to its first decision."""
         vm.push(st, self.program.procs["game"], {}, None, None, self.program.defn.pos)
         try:
             vm.run(st)
@@ -241,7 +246,9 @@ class Game:
         given_powers = self.powers_of(powers or {}, players)
         program = self.program
         st = GameState(program, players, seed, self.options(options))
-        if trace:
+        if isinstance(trace, list):
+            st.trace = trace
+        elif trace:
             st.trace = []
         for name, c in d.counters.items():
             if c.supply is not None and not isinstance(c.supply, str):

@@ -25,6 +25,7 @@ from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
+from .check_table import check_table_hints
 from .check_flow import FlowChecks
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
@@ -221,6 +222,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for a in d.report_by:
             if a not in d.attributes:
                 self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
+        check_table_hints(d, self.error)
         if d.discard is not None and d.discard not in d.zones:
             self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:

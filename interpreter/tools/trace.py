@@ -49,7 +49,7 @@ class TraceError(SaveError):
     or recorded under other rules of its game."""
 
 
-class _Places:
+class Places:
     """Rewrites the `at` of events relative to the game's folder."""
 
     def __init__(self, root):
@@ -116,7 +116,7 @@ def result_of(state, error=None) -> dict:
 
 def write_trace(path, game, header: dict, events) -> Path:
     """Write a header and events (raw engine events) to a JSON-lines file."""
-    places = _Places(game.program.root)
+    places = Places(game.program.root)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     events = list(events or [])
@@ -271,7 +271,7 @@ def check_against(game, header: dict, path=None) -> None:
         raise TraceError(exc.message, exc.field, path, 1) from None
 
 
-def _load_game(header):
+def game_of_header(header):
     """The game of a trace, with the expansions, scenario and mods it was played with."""
     src = header.get("source")
     name = src if isinstance(src, str) and (Path(src) / "game.yaml").is_file() else header["game"]
@@ -289,7 +289,7 @@ def state_at(path, event: int):
     if not 0 <= event < len(recorded):
         raise IndexError(f"the trace has {len(recorded)} events (0 to {len(recorded) - 1}), no event {event}"
                          if recorded else "the trace has no event")
-    game = _load_game(header)
+    game = game_of_header(header)
     check_against(game, header, path)
     state = game.new_state(header["players"], header["seed"], header["options"], trace=True,
                            powers={int(k): v for k, v in (header.get("powers") or {}).items()})
@@ -324,7 +324,7 @@ def replay(path, out=None, err=None) -> int:
         print(f"regles replay: error: {exc}", file=err)
         return 1
     try:
-        game = _load_game(header)
+        game = game_of_header(header)
     except LoadError as exc:
         print(str(exc), file=err)
         return 1
@@ -337,7 +337,7 @@ def replay(path, out=None, err=None) -> int:
         print(f"regles replay: error: {exc}", file=err)
         return 1
     other_engine = header["fingerprint"]["engine"] != fingerprint(game.program)["engine"]
-    places = _Places(game.program.root)
+    places = Places(game.program.root)
     state = None
     problem = None  # a divergence found while applying the choices
     fault = None  # the fault the replayed game ended in
@@ -420,7 +420,7 @@ def error_record(exc) -> dict:
 
 
 def portable_message(game, message: str) -> str:
-    return _norm(message, _Places(game.program.root))
+    return _norm(message, Places(game.program.root))
 
 
 def default_trace_name(game_id: str, seed: int, index: int | None = None) -> str:

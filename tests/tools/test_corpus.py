@@ -386,6 +386,16 @@ CASES = [
         "game_start_errors/tests.yaml:6:21: error: option 'fast' is true or false, not 'maybe'"]),
     ("game_component_unknown_attribute", 1, [  # once a KeyError in the checker (found by test_property)
         "game_component_unknown_attribute/game.yaml:8:29: error: component 'card' names unknown attribute 'type'"]),
+    ("game_table_hints", 1, [  # layout hints for the table in the browser name what the game has
+        "game_table_hints/game.yaml:17:5: error: table hints name unknown zone 'hnad'",
+        "    hint: did you mean 'hand'?",
+        "game_table_hints/game.yaml:19:5: error: table hints: board 'ring' drawn as 'rows' needs 'row', the node "
+        "attribute giving each node's row",
+        "    hint: attributes of its nodes: id, kind",
+        "game_table_hints/game.yaml:20:36: error: table hints: board 'square' names unknown attribute 'line' of its "
+        "nodes",
+        "game_table_hints/game.yaml:21:5: error: table hints name unknown board 'moon'",
+        "    hint: boards: ring, square"]),
     ("game_bad_types", 1, [
         "game_bad_types/game.yaml:4:10: error: players: expected a mapping, found a string",
         "game_bad_types/game.yaml:5:8: error: zones: expected a mapping, found a list",

@@ -1,5 +1,5 @@
-"""`regles sheets`, `regles report` and `regles profile`: print-and-play sheets, a page of charts from
-results, and where a game's time goes by content line."""
+"""`regles sheets`, `regles report`, `regles profile` and `regles serve`: print-and-play sheets, a page
+of charts from results, where a game's time goes by content line, and a table in the browser."""
 from __future__ import annotations
 
 import os
@@ -13,6 +13,7 @@ from ...names import did_you_mean
 from .. import faces as F
 from .. import profile as P
 from .. import report_html, sheets
+from ..web import serve as W
 from ..agents import parse_agents
 from .common import load_only, setup_game, unwritable, usage_error, write_json
 
@@ -111,3 +112,29 @@ def cmd_profile(args) -> int:
     if args.json and not write_json(args.json, found.as_json(), "profile"):
         return 1
     return 1 if found.errors else 0
+
+
+def cmd_serve(args) -> int:
+    try:
+        W.check_available()
+    except W.MissingServer as exc:
+        return usage_error(args, str(exc))
+    if not 0 < args.port < 65536:
+        return usage_error(args, f"--port takes a port from 1 to 65535, not {args.port}")
+    if not 0 <= args.bot_delay <= 60:
+        return usage_error(args, f"--bot-delay takes seconds from 0 to 60, not {args.bot_delay}")
+    why = unwritable(args.data, folder=True)
+    if why:
+        return usage_error(args, f"--data: {why}")
+    if args.mods and args.game is None:
+        return usage_error(args, "--with lays a mod over one game: name the game (regles serve GAME --with PATH)")
+    if args.game is not None:  # the game is checked now: its errors, not a page's
+        args.expansion, args.scenario = [], None
+        got = load_only(args)
+        if isinstance(got, int):
+            return got
+    why = W.port_free(args.host, args.port)
+    if why:
+        return usage_error(args, why)
+    W.serve(Path(args.data), args.game, args.mods, args.host, args.port, args.bot_delay)
+    return 0

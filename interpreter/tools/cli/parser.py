@@ -150,6 +150,25 @@ def _add_play_commands(sub) -> None:
     prof.add_argument("--json", metavar="FILE", help="write every line and function timed as a JSON object")
     prof.set_defaults(subparser=prof)
 
+    srv = sub.add_parser("serve", help="open a table for any game in the browser (needs regles[web])",
+                         description="Serve a web table on this machine: a start page to choose the game, its "
+                                     "expansions, scenario, solo level, options and who sits where (people or "
+                                     "bots); tables where each seat sees only what it may see; and replays of "
+                                     "traces, event by event, with each event's cause. Needs Starlette and "
+                                     "uvicorn: pip install 'regles[web]'.")
+    srv.add_argument("game", metavar="GAME", nargs="?", default=None,
+                     help="serve only this game: a shipped game id, or a game folder (default: every shipped game)")
+    srv.add_argument("--with", action="append", default=[], dest="mods", metavar="PATH",
+                     help="lay a mod over the game: an expansion folder, or a folder or file of cards")
+    srv.add_argument("--port", "-p", type=int, default=8000, help="the port to listen on (default 8000)")
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: the network)")
+    srv.add_argument("--data", default="regles-tables", metavar="DIR",
+                     help="where tables and traces are kept, to survive a restart (default ./regles-tables)")
+    srv.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
+                     help="a pause before each bot's decision, to follow the game (default 0.4)")
+    srv.set_defaults(subparser=srv)
+
     play = sub.add_parser("play", help="play a game at the terminal against bots",
                           description="Play seat 1 (or --seat) at the terminal against bots; every event is "
                                       "told as it happens, showing only what your seat may see. "

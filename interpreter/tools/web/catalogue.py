@@ -1,0 +1,99 @@
+"""What the start page offers: the games, and for each its expansions, scenarios, solo
+mode, options and player counts, read from the content as `regles play` reads it.
+
+A game is loaded once per combination of expansions, scenario and mods, and kept:
+the start page asks again each time a box is ticked, and a table is then made
+from the game already loaded.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from ... import LoadError, load
+from ...content.folders import expansion_file, shipped_games
+from ...content.layers import available_expansions, read_data, scenarios_in
+from ..agents import BOTS
+
+BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
+
+
+class Catalogue:
+    """The games a server offers (the shipped ones, or the one it was started with, with
+    its mods), and the games loaded for each combination asked for."""
+
+    def __init__(self, game: str | None = None, mods=()):
+        self.only = game
+        self.mods = tuple(str(m) for m in mods)
+        self._loaded: dict = {}
+        self._lock = threading.Lock()
+
+    def names(self) -> list:
+        return [self.only] if self.only is not None else shipped_games()
+
+    def game(self, name: str, expansions=(), scenario: str | None = None):
+        """The game `name` with `expansions` and `scenario` laid over it (and the server's mods).
+        ValueError for a game this server does not offer or an unknown expansion or scenario;
+        LoadError when the combination does not check."""
+        if name not in self.names():
+            raise ValueError(f"no game '{name}' here (games: {', '.join(self.names())})")
+        key = (name, tuple(expansions), scenario or None)
+        with self._lock:  # two pages asking at once load the game once
+            got = self._loaded.get(key)
+            if got is None:
+                got = self._loaded[key] = load(name, tuple(expansions), scenario or None, self.mods)
+        return got
+
+    def describe(self, name: str) -> dict:
+        """A game as the start page lists it: title, players, expansions, scenarios, solo modes."""
+        game = self.game(name)
+        root = Path(game.program.root)
+        layers = available_expansions(root)
+        expansions, solo = [], []
+        for layer in layers.values():
+            data = read_data(expansion_file(layer.path)) if layer.path.is_dir() else read_data(layer.path)
+            entry = {"id": layer.id, "title": str((data or {}).get("title", layer.id)),
+                     "requires": list(layer.requires), "max_players": layer.max_players}
+            if layer.solo:
+                levels = _solo_levels(game, layer)
+                solo.append({**entry, "option": layer.solo, "levels": levels})
+            else:
+                expansions.append(entry)
+        scenarios = []
+        for home, folder in [(None, root)] + [(x.id, x.path) for x in layers.values() if x.path.is_dir()]:
+            for sid, f in scenarios_in(folder).items():
+                data = read_data(f) or {}
+                scenarios.append({"id": sid, "title": str(data.get("title", sid)), "expansion": home})
+        return {"id": game.id, "name": name, "title": game.title, "min_players": game.min_players,
+                "max_players": game.max_players, "expansions": expansions, "scenarios": scenarios,
+                "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game)}
+
+
+def _solo_levels(game, layer) -> list:
+    """The values of the option a solo mode sets (its levels), from the game with it laid."""
+    try:
+        laid = game.with_layers(list(game.chosen.expansions) + [layer.id])
+    except (ValueError, LoadError):
+        return []
+    o = laid.program.defn.options.get(layer.solo)
+    return [str(v) for v in o.values] if o is not None and o.values else []
+
+
+def options_of(game) -> list:
+    """The options of a game as the start page asks them: name, kind, values, default."""
+    out = []
+    for o in game.program.defn.options.values():
+        kind = o.type or ("boolean" if isinstance(o.default, bool) else
+                          "number" if isinstance(o.default, int) else "text")
+        out.append({"name": o.name, "type": kind, "values": [_plain(v) for v in o.values] if o.values else None,
+                    "default": _plain(o.default)})
+    return out
+
+
+def _plain(v):
+    return v if isinstance(v, (bool, int, float, str)) or v is None else str(v)
+
+
+def bot_known(name: str) -> bool:
+    base = name.partition(":")[0]
+    return base in BOTS

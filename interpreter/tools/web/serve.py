@@ -1,0 +1,54 @@
+"""`regles serve`: the web table started on this machine (needs regles[web]).
+
+The server listens on 127.0.0.1 unless told otherwise (`--host 0.0.0.0` lets the
+other browsers of the network in: each seat's link then carries the key that
+opens it, and nothing else does). Its tables and traces are kept in a folder
+(`--data`, default ./regles-tables), so that stopping and starting it again loses
+no game.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+from .app import make_app
+
+
+class MissingServer(Exception):
+    """The web extra is not installed."""
+
+
+def check_available() -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise MissingServer("the web table needs Starlette and uvicorn: pip install 'regles[web]'") from None
+
+
+def port_free(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on, or None."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return f"{host} is not an address of this machine ({exc.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as exc:
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def serve(folder: Path, game: str | None, mods, host: str, port: int, bot_delay: float, out=None) -> None:
+    """Run the server until interrupted."""
+    import uvicorn  # here, with Starlette: only this command needs them
+    out = out or sys.stdout
+    app = make_app(folder, game, mods, bot_delay)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"regles serve: the table is at http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/ "
+          f"(tables and traces kept in {folder}; Ctrl-C stops)", file=out, flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

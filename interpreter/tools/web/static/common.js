@@ -1,0 +1,224 @@
+// What the pages of regles serve share: building elements, asking the server, drawing a table.
+//
+// Every text the server sends (titles, labels, prompts, ability texts, log lines) comes from
+// content, which is untrusted: it is put into the page with text nodes and textContent only,
+// never as markup. No function here assigns innerHTML.
+"use strict";
+
+const R = {};
+
+R.el = function (tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "style") Object.assign(e.style, v);  // through the CSSOM: the page's CSP refuses style attributes
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+};
+
+R.svg = function (tag, attrs) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+};
+
+R.api = async function (method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    init.headers["content-type"] = "application/json";
+  }
+  const res = await fetch(url, init);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+};
+
+R.param = function (name) {
+  return new URLSearchParams(window.location.search).get(name);
+};
+
+R.showError = function (where, err) {
+  where.replaceChildren(R.el("div", { class: "error", role: "alert", text: String(err.message || err) }));
+};
+
+// ---- drawing a table ---------------------------------------------------------------------
+// view: what the server sends (views.py); opts.targets: {"c:12": [option indices]...};
+// opts.choose(index) when a target or a button is picked; opts.marks: what to highlight.
+
+R.drawTable = function (root, view, opts) {
+  opts = opts || {};
+  const targets = {};
+  const decision = view.decision;
+  if (decision && decision.options && opts.choose) {
+    for (const o of decision.options) for (const t of o.targets) (targets[t] = targets[t] || []).push(o);
+  }
+  const marks = opts.marks || {};
+  const markedComps = new Set((marks.components || []).map(Number));
+  const markedZones = new Set(marks.zones || []);
+  const cardPanel = R.el("aside", { class: "card-panel", "aria-live": "polite" },
+    R.el("p", { class: "muted", text: "Point at a card to read it." }));
+
+  function showCard(c) {
+    const card = view.cards[c.card];
+    const body = [R.el("h3", { text: c.title })];
+    if (card) {
+      const attrs = Object.entries(card.attributes || {}).filter(([, v]) => v !== null && v !== "");
+      if (attrs.length) {
+        body.push(R.el("dl", { class: "attrs" }, attrs.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
+          R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })])));
+      }
+      for (const line of card.text || []) body.push(R.el("p", { class: "ability", text: line }));
+    }
+    if (c.tags) body.push(R.el("p", { class: "muted", text: "is " + c.tags.join(", ") }));
+    if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
+    cardPanel.replaceChildren(...body);
+  }
+
+  function pickFrom(options, anchor) {
+    if (options.length === 1) { opts.choose(options[0].index); return; }
+    const menu = R.el("div", { class: "pick-menu", role: "menu" },
+      options.map(o => R.el("button", { type: "button", role: "menuitem", text: o.label,
+        onclick: (ev) => { ev.stopPropagation(); menu.remove(); opts.choose(o.index); } })),
+      R.el("button", { type: "button", class: "cancel", text: "cancel", onclick: (ev) => { ev.stopPropagation(); menu.remove(); } }));
+    anchor.append(menu);
+  }
+
+  function targetable(node, key) {
+    const options = targets[key];
+    if (!options) return node;
+    node.classList.add("target");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("title", options.map(o => o.label).join(" / "));
+    const go = (ev) => { ev.stopPropagation(); pickFrom(options, node); };
+    node.addEventListener("click", go);
+    node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(ev); });
+    return node;
+  }
+
+  function component(c) {
+    const chip = R.el("div", { class: "comp" + (c.tapped ? " tapped" : "") + (markedComps.has(c.id) ? " marked" : ""),
+      dataset: { comp: String(c.id), card: c.card } },
+      R.el("span", { class: "comp-title", text: c.title }));
+    if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags.join(" ") }));
+    if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
+    if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true));
+    chip.addEventListener("mouseenter", () => showCard(c));
+    chip.addEventListener("focus", () => showCard(c));
+    return targetable(chip, "c:" + c.id);
+  }
+
+  function zone(z, inner) {
+    const box = R.el("section", { class: "zone" + (inner ? " inner" : "") + (markedZones.has(z.key) ? " marked" : ""),
+      dataset: { zone: z.key } },
+      R.el("h4", {}, R.el("span", { text: z.name }), R.el("span", { class: "count", text: String(z.count) })));
+    if (z.hidden) {
+      box.classList.add("hidden-zone");
+      box.append(R.el("p", { class: "muted", text: z.count ? `${z.count} face down` : "empty" }));
+      if (z.yours) box.append(R.el("div", { class: "comps" }, z.yours.map(component)));
+    } else {
+      box.append(R.el("div", { class: "comps" }, z.components.map(component)));
+    }
+    return box;
+  }
+
+  function counters(list) {
+    if (!list || !list.length) return null;
+    return R.el("ul", { class: "counters" }, list.map(k => R.el("li", {},
+      R.el("span", { class: "name", text: k.name + (k.team ? " (team)" : "") }),
+      R.el("span", { class: "value", text: k.hidden ? "?" : String(k.value) }))));
+  }
+
+  function board(b) {
+    const anyThing = b.nodes.some(n => n.zones.some(z => z.count) || n.counters) ||
+      b.nodes.some(n => targets["n:" + n.id]);
+    if (!anyThing) return null;
+    const area = R.el("div", { class: "board-area" });
+    const lines = R.svg("svg", { class: "edges", viewBox: "0 0 1000 1000", preserveAspectRatio: "none" });
+    const at = {};
+    for (const n of b.nodes) at[n.id] = n;
+    for (const [a, c] of b.edges) {
+      lines.append(R.svg("line", { x1: at[a].x * 1000, y1: at[a].y * 1000, x2: at[c].x * 1000, y2: at[c].y * 1000 }));
+    }
+    area.append(lines);
+    for (const n of b.nodes) {
+      const node = R.el("div", { class: "node", dataset: { node: n.id }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%` } },
+        R.el("div", { class: "node-label", text: n.label }));
+      const attrs = Object.entries(n.attributes).filter(([k]) => !["id", "name", "kind"].includes(k));
+      node.setAttribute("title", [n.label, ...attrs.map(([k, v]) => `${k}: ${v}`)].join("\n"));
+      for (const z of n.zones) {
+        if (z.hidden && z.count) node.append(R.el("div", { class: "muted small", text: `${z.count} face down` }));
+        else if (!z.hidden) for (const c of z.components) node.append(component(c));
+      }
+      if (n.counters) node.append(R.el("div", { class: "small", text: n.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
+      if (n.zones.some(z => markedZones.has(z.key))) node.classList.add("marked");
+      area.append(targetable(node, "n:" + n.id));
+    }
+    const height = Math.max(260, Math.min(640, 130 * Math.sqrt(b.nodes.length)));
+    area.style.height = height + "px";
+    return R.el("section", { class: "board", dataset: { board: b.id } }, R.el("h3", { text: b.title }), area);
+  }
+
+  function seatArea(s) {
+    const toPlay = decision && decision.player === s.seat;
+    const head = R.el("h3", {}, R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
+      R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + s.score }));
+    const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
+      dataset: { seat: String(s.seat) } }, head, counters(s.counters),
+      R.el("div", { class: "zones" }, s.zones.filter(z => z.count || !z.hidden || view.you === s.seat).map(z => zone(z))));
+    return targetable(area, "s:" + s.seat);
+  }
+
+  const seats = R.el("div", { class: "seats" }, view.seats.map(seatArea));
+  const centre = R.el("div", { class: "centre" },
+    view.boards.map(board), R.el("div", { class: "zones" }, view.centre.map(z => zone(z))), counters(view.counters));
+  const aside = view.aside.length || view.seats.some(s => s.aside.length) ?
+    R.el("details", { class: "aside" }, R.el("summary", { text: "Set aside" }),
+      R.el("div", { class: "zones" }, view.aside.map(z => zone(z)),
+        view.seats.flatMap(s => s.aside.map(z => zone(z))))) : null;
+  root.replaceChildren(R.el("div", { class: "table-grid" },
+    R.el("div", { class: "play-area" }, centre, seats, aside), cardPanel));
+  return root;
+};
+
+R.drawDecision = function (root, view, choose, opens) {
+  const d = view.decision;
+  if (view.over) {
+    const winners = (view.winners || []).map(w => view.seats[w].name);
+    root.replaceChildren(R.el("div", { class: "over", role: "status" },
+      R.el("strong", { text: "Game over. " }), winners.length ? `Won by ${winners.join(" and ")}.` : "No winner.",
+      " Scores: " + view.seats.map(s => `${s.name} ${s.score}`).join(", ") + "."));
+    return;
+  }
+  if (!d) { root.replaceChildren(); return; }
+  if (!d.options) {
+    root.replaceChildren(R.el("p", { class: "waiting", role: "status", text: `Waiting for ${d.name}…` }));
+    return;
+  }
+  const mine = !opens || opens.includes(d.player);
+  root.replaceChildren(R.el("div", { class: "decision" },
+    R.el("p", { class: "prompt" }, R.el("strong", { text: d.name + (d.secret ? " (secretly)" : "") + ": " }), d.prompt || "choose"),
+    R.el("div", { class: "options" }, d.options.map(o => R.el("button", {
+      type: "button", class: "option", disabled: !mine || !choose, dataset: { index: String(o.index) }, text: o.label,
+      onclick: () => choose(o.index) })))));
+};
+
+R.drawLog = function (root, lines, append) {
+  if (!append) root.replaceChildren();
+  for (const line of lines) root.append(R.el("li", { text: line }));
+  root.scrollTop = root.scrollHeight;
+};

@@ -1,0 +1,149 @@
+// The start page: choose a game, what is laid over it, who sits where, and open a table.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let games = [];
+  let about = null;  // the game as described with what is chosen
+
+  function chosenExpansions() {
+    return [...document.querySelectorAll("#expansions input:checked")].map(i => i.value);
+  }
+
+  async function describe() {
+    const g = $("game").value;
+    const q = new URLSearchParams({ expansions: chosenExpansions().join(",") });
+    if ($("scenario").value) q.set("scenario", $("scenario").value);
+    if ($("solo").value) {
+      const solo = games.find(x => x.name === g).solo[0];
+      q.set("expansions", [...chosenExpansions(), solo.id].join(","));
+    }
+    $("problem").replaceChildren();
+    try {
+      about = await R.api("GET", `/api/games/${encodeURIComponent(g)}?${q}`);
+    } catch (err) {
+      R.showError($("problem"), err);
+      return;
+    }
+    const before = Number($("players").value) || about.min_players;
+    $("players").replaceChildren(...range(about.min_players, about.max_players).map(n =>
+      R.el("option", { value: n, text: String(n), selected: n === Math.min(Math.max(before, about.min_players), about.max_players) })));
+    drawSeats();
+    $("options-box").hidden = !about.options.length;
+    $("options").replaceChildren(...about.options.filter(o => !isSoloOption(o)).map(optionInput));
+  }
+
+  function isSoloOption(o) {
+    return about.solo.some(s => s.option === o.name) && $("solo").value;
+  }
+
+  function range(a, b) { const out = []; for (let i = a; i <= b; i++) out.push(i); return out; }
+
+  function optionInput(o) {
+    let input;
+    if (o.values) {
+      input = R.el("select", { dataset: { option: o.name } }, o.values.map(v =>
+        R.el("option", { value: String(v), text: String(v), selected: v === o.default })));
+    } else if (o.type === "boolean") {
+      input = R.el("input", { type: "checkbox", checked: !!o.default, dataset: { option: o.name, kind: "boolean" } });
+    } else {
+      input = R.el("input", { type: o.type === "number" ? "number" : "text", value: String(o.default ?? ""),
+        dataset: { option: o.name } });
+    }
+    return R.el("label", {}, o.name.replace(/_/g, " ") + " ", input);
+  }
+
+  function drawSeats() {
+    const n = Number($("players").value);
+    const bots = about.bots;
+    $("seats").replaceChildren(...range(1, n).map(i => {
+      const auto = about.automata && about.automata[String(i)];
+      if (auto) return R.el("p", {}, `Player ${i}: ${auto} (played by its rules) `,
+        R.el("input", { type: "hidden", dataset: { seat: String(i) }, value: "greedy" }));
+      return R.el("label", {}, `Player ${i} `, R.el("select", { dataset: { seat: String(i) } },
+        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? "a person" : `bot: ${b}`,
+          selected: (i === 1) === (b === "person") && (i === 1 || b === "greedy") }))));
+    }));
+  }
+
+  async function start(ev) {
+    ev.preventDefault();
+    const options = {};
+    for (const input of document.querySelectorAll("#options [data-option]")) {
+      options[input.dataset.option] = input.dataset.kind === "boolean" ? input.checked : input.value;
+    }
+    const asked = {
+      game: $("game").value, expansions: chosenExpansions(), scenario: $("scenario").value || null,
+      solo: $("solo").value || null, players: Number($("players").value), options,
+      seats: [...document.querySelectorAll("#seats [data-seat]")].map(s => s.value),
+    };
+    if ($("seed").value !== "") asked.seed = Number($("seed").value);
+    try {
+      const made = await R.api("POST", "/api/tables", asked);
+      $("made").hidden = false;
+      $("made-links").replaceChildren(
+        R.el("li", {}, R.el("a", { id: "open-table", href: made.link, text: "Open the table on this screen" }),
+          made.seats.filter(s => s.key).length > 1 ? " (it plays every person's seat, in turn)" : ""),
+        ...made.seats.filter(s => s.key).map(s => R.el("li", {}, `Player ${s.seat + 1}'s own link: `,
+          R.el("a", { href: s.link, text: s.link }))));
+    } catch (err) {
+      R.showError($("problem"), err);
+    }
+  }
+
+  async function chooseGame() {
+    const g = games.find(x => x.name === $("game").value);
+    $("expansions-box").hidden = !g.expansions.length;
+    $("expansions").replaceChildren(...g.expansions.map(x => R.el("label", {},
+      R.el("input", { type: "checkbox", value: x.id, onchange: describe }), " " + x.title)));
+    $("scenario-box").hidden = !g.scenarios.length;
+    $("scenario").replaceChildren(R.el("option", { value: "", text: "none" }),
+      ...g.scenarios.map(s => R.el("option", { value: s.id, text: s.title })));
+    $("solo-box").hidden = !g.solo.length;
+    $("solo").replaceChildren(R.el("option", { value: "", text: "no: several players" }),
+      ...(g.solo[0] ? g.solo[0].levels : []).map(l => R.el("option", { value: l, text: l })));
+    await describe();
+  }
+
+  async function replays() {
+    try {
+      const data = await R.api("GET", "/api/replays");
+      $("replays").replaceChildren(...data.replays.map(r => R.el("li", {},
+        R.el("a", { href: `/replay/${encodeURIComponent(r.name)}`, text: r.name }),
+        r.error ? ` (cannot be read: ${r.error})` : ` ${r.game}, ${r.players} players, ${r.events} events`)));
+    } catch (err) {
+      R.showError($("replays"), err);
+    }
+  }
+
+  async function upload() {
+    const file = $("upload").files[0];
+    if (!file) return;
+    try {
+      const made = await R.api("POST", "/api/replays", await file.text());
+      window.location.href = made.link;
+    } catch (err) {
+      R.showError($("replays"), err);
+    }
+  }
+
+  async function init() {
+    try {
+      games = (await R.api("GET", "/api/games")).games.filter(g => !g.error);
+    } catch (err) {
+      R.showError($("problem"), err);
+      return;
+    }
+    $("game").replaceChildren(...games.map(g => R.el("option", { value: g.name, text: g.title })));
+    $("game").addEventListener("change", chooseGame);
+    $("scenario").addEventListener("change", describe);
+    $("solo").addEventListener("change", describe);
+    $("players").addEventListener("change", drawSeats);
+    $("new-table").addEventListener("submit", start);
+    $("upload").addEventListener("change", upload);
+    await chooseGame();
+    replays();
+  }
+
+  init();
+})();
