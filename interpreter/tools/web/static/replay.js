@@ -26,8 +26,12 @@
     $("slider").value = String(k);
     if (push !== false && window.location.hash !== `#event-${k}`) history.replaceState(null, "", `#event-${k}`);
     for (const li of document.querySelectorAll("#events li.current")) li.classList.remove("current");
-    const li = document.getElementById(`event-${k}`);
-    if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
+    const li = document.getElementById(`ev-${k}`);
+    if (li) {  // the list scrolls to it, not the page
+      li.classList.add("current");
+      const list = $("events");
+      list.scrollTop = li.offsetTop - list.clientHeight / 2;  // (the list is the offset parent)
+    }
     const ev = summary.events[k];
     drawEvent(ev);
     const ticket = ++asking;
@@ -91,7 +95,7 @@
     $("slider").max = String(summary.events.length - 1);
     $("seen-by").replaceChildren(R.el("option", { value: "", text: "everyone (all shown)" }),
       ...Array.from({ length: summary.players }, (_, i) => R.el("option", { value: String(i + 1), text: `player ${i + 1}` })));
-    $("events").replaceChildren(...summary.events.map(ev => R.el("li", { id: `event-${ev.n}`, class: `ev-${ev.type}` },
+    $("events").replaceChildren(...summary.events.map(ev => R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
       R.el("a", { href: `#event-${ev.n}`, text: String(ev.n) }), " ", ev.text || ev.type,
       ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")));
     $("fork-seats").replaceChildren(...Array.from({ length: summary.players }, (_, i) => R.el("label", {},

@@ -31,6 +31,7 @@
     drawSeats();
     $("options-box").hidden = !about.options.length;
     $("options").replaceChildren(...about.options.filter(o => !isSoloOption(o)).map(optionInput));
+    $("new-table").dataset.ready = g;  // the form is drawn for this game (tests wait for it)
   }
 
   function isSoloOption(o) {
