@@ -246,3 +246,25 @@ def test_a_title_written_as_markup_shows_as_text(tmp_path):
     finally:
         d.quit()
         s.stop()
+
+
+def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(served, browser):
+    d = browser
+    made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                       "seed": 2})
+    d.get(served.base + made["link"])  # the maker's link: every person's seat, on one screen
+    _wait(d, lambda: _options(d))
+    assert "You are player 1" in d.find_element(By.ID, "status").text
+    for _ in range(60):
+        if d.find_element(By.ID, "cover").is_displayed():
+            break
+        before = d.find_element(By.ID, "decision").text
+        if _click_first_option(d):
+            _wait(d, lambda: d.find_element(By.ID, "decision").text != before or
+                  d.find_element(By.ID, "cover").is_displayed())
+    assert d.find_element(By.ID, "cover").is_displayed(), "player 2's turn never came"
+    assert d.find_element(By.ID, "cover-text").text.startswith("player 2's turn")
+    assert not d.find_element(By.ID, "main").is_displayed()  # player 1's hand is no longer on screen
+    d.find_element(By.ID, "cover-button").click()
+    _wait(d, lambda: "You are player 2" in d.find_element(By.ID, "status").text and _options(d))
+    assert d.find_element(By.CSS_SELECTOR, ".seat.mine").get_attribute("data-seat") == "1"

@@ -48,7 +48,7 @@ class CardTexts:
         try:
             if self._prose is None:
                 self._prose = Prose(self.program.defn, self.program.found, self.lang)
-            return [str(line) for line in self._prose.card(card)[1:]]  # the first line is the title
+            return [str(self._prose.printed(ab)) for ab in card.abilities]
         except Exception:  # noqa: BLE001 - a card the renderer cannot write is shown as printed
             return [str(getattr(a, "text", a)) for a in card.abilities]
 

@@ -117,7 +117,7 @@ R.drawTable = function (root, view, opts) {
     if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags.join(" ") }));
     if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
     if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true));
-    chip.addEventListener("mouseenter", () => showCard(c));
+    chip.addEventListener("mouseenter", (ev) => { ev.stopPropagation(); showCard(c); });
     chip.addEventListener("focus", () => showCard(c));
     return targetable(chip, "c:" + c.id);
   }
@@ -158,8 +158,11 @@ R.drawTable = function (root, view, opts) {
     for (const n of b.nodes) {
       const node = R.el("div", { class: "node", dataset: { node: n.id }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%` } },
         R.el("div", { class: "node-label", text: n.label }));
-      const attrs = Object.entries(n.attributes).filter(([k]) => !["id", "name", "kind"].includes(k));
+      const attrs = Object.entries(n.attributes).filter(([k]) => !["id", "name"].includes(k));
       node.setAttribute("title", [n.label, ...attrs.map(([k, v]) => `${k}: ${v}`)].join("\n"));
+      node.addEventListener("mouseenter", () => cardPanel.replaceChildren(R.el("h3", { text: n.label }),
+        R.el("dl", { class: "attrs" }, attrs.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
+          R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })]))));
       for (const z of n.zones) {
         if (z.hidden && z.count) node.append(R.el("div", { class: "muted small", text: `${z.count} face down` }));
         else if (!z.hidden) for (const c of z.components) node.append(component(c));
