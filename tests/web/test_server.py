@@ -260,3 +260,24 @@ def test_the_pages_never_write_markup_from_data():
         code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in code, f"{js.name} uses {sink}"
+
+
+def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
+    with _client(tmp_path) as c:
+        games = {g["name"]: g for g in c.get("/api/games").json()["games"]}
+        assert set(games) == {"karman-swap", "seeders-exodus", "etherium"}
+        seeders = games["seeders-exodus"]
+        assert {"tais", "etho", "hanks"} <= {x["id"] for x in seeders["expansions"]}
+        solo = seeders["solo"][0]
+        assert solo["levels"] == ["easy", "normal", "hard"]
+        three = c.get("/api/games/seeders-exodus", params={"scenario": "etho-3j"}).json()
+        assert three["player_counts"] == [3]  # the scenario's sheet is for 3 players
+        alone = c.get("/api/games/seeders-exodus", params={"expansions": solo["id"]}).json()
+        assert alone["automata"] == {"2": "KB12"}
+        made = _new(c, game="seeders-exodus", solo="hard", players=2, seats=["person", "greedy"], seed=1)
+        v = _view(c, made, 0)
+        assert [s["who"] for s in v["seats"]] == ["person", "KB12"]
+        table = c.app.state.server.tables[made["id"]]
+        assert table.state.options[solo["option"]] == "hard"
+        five = _new(c, game="etherium", expansions=["mauhea-meinas"], players=5, seats=["greedy"] * 5, seed=1)
+        assert len(_view(c, five, key=five["owner_key"])["seats"]) == 5

@@ -220,7 +220,8 @@ async def describe_game(request: Request):
     def describe():
         about = server.catalogue.describe(name)
         laid = server.catalogue.game(name, expansions, scenario)
-        about.update({"min_players": laid.min_players, "max_players": laid.max_players,
+        counts = [n for n in range(laid.min_players, laid.max_players + 1) if _plays(laid, n)]
+        about.update({"min_players": laid.min_players, "max_players": laid.max_players, "player_counts": counts,
                       "options": options_of(laid), "automata": {str(s + 1): a.title for s, a in
                                                                 laid.program.automata.items()}})
         return about
@@ -230,6 +231,15 @@ async def describe_game(request: Request):
         raise TableError(404 if "no game" in str(exc) else 400, str(exc)) from None
     except LoadError as exc:
         raise TableError(400, "the game does not check with what is chosen:\n" + str(exc)) from None
+
+
+def _plays(game, players: int) -> bool:
+    """Whether the game (its scenario's counts among them) takes that many players."""
+    try:
+        game.check_players(players)
+    except ValueError:
+        return False
+    return True
 
 
 # tables

@@ -26,8 +26,9 @@
       return;
     }
     const before = Number($("players").value) || about.min_players;
-    $("players").replaceChildren(...range(about.min_players, about.max_players).map(n =>
-      R.el("option", { value: n, text: String(n), selected: n === Math.min(Math.max(before, about.min_players), about.max_players) })));
+    const counts = about.player_counts.length ? about.player_counts : range(about.min_players, about.max_players);
+    const keep = counts.includes(before) ? before : counts[0];
+    $("players").replaceChildren(...counts.map(n => R.el("option", { value: n, text: String(n), selected: n === keep })));
     drawSeats();
     $("options-box").hidden = !about.options.length;
     $("options").replaceChildren(...about.options.filter(o => !isSoloOption(o)).map(optionInput));
