@@ -48,7 +48,7 @@ class Served:
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(make_app(folder, game, bot_delay=0), host="127.0.0.1", port=self.port,
-                                log_level="warning", access_log=False)
+                                log_level="warning", access_log=False, timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -63,8 +63,10 @@ class Served:
             return json.loads(r.read())
 
     def stop(self):
-        self.server.should_exit = True
+        self.server.should_exit = True  # the pages' long polls still open are cut short
+        self.server.force_exit = True
         self.thread.join(10)
+        assert not self.thread.is_alive(), "the server did not stop"
 
 
 def _browser():

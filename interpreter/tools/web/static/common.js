@@ -131,9 +131,39 @@ R.drawTable = function (root, view, opts) {
       box.append(R.el("p", { class: "muted", text: z.count ? `${z.count} face down` : "empty" }));
       if (z.yours) box.append(R.el("div", { class: "comps" }, z.yours.map(component)));
     } else {
-      box.append(R.el("div", { class: "comps" }, z.components.map(component)));
+      box.append(R.el("div", { class: "comps" }, runs(z.components).map(run =>
+        run.length === 1 ? component(run[0]) : plainRun(run))));
     }
     return box;
+  }
+
+  // components side by side that are the same card and nothing else marks apart (no tag, tap,
+  // counter, zone held, nothing to click or mark) are shown once, with how many there are
+  function plain(c) {
+    return !c.tapped && !c.tags && !c.set && !c.zones && !c.counters && !targets["c:" + c.id] && !markedComps.has(c.id);
+  }
+  function runs(comps) {
+    const out = [];
+    for (const c of comps) {
+      const last = out[out.length - 1];
+      if (last && plain(c) && plain(last[0]) && last[0].card === c.card) last.push(c);
+      else out.push([c]);
+    }
+    return out;
+  }
+  function plainRun(run) {
+    const chip = component(run[0]);
+    chip.querySelector(".comp-title").textContent = `${run[0].title} ×${run.length}`;
+    chip.dataset.comps = run.map(c => c.id).join(" ");
+    return chip;
+  }
+
+  // the zones of an area: those with something in them (or the seat's own), then the empty ones in one line
+  function zoneList(zones, keep) {
+    const full = zones.filter(z => z.count || keep(z));
+    const empty = zones.filter(z => !(z.count || keep(z)));
+    return R.el("div", { class: "zones" }, full.map(z => zone(z)),
+      empty.length ? R.el("p", { class: "empty-zones muted small", text: "empty: " + empty.map(z => z.name).join(", ") }) : null);
   }
 
   function counters(list) {
@@ -182,13 +212,13 @@ R.drawTable = function (root, view, opts) {
       R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + s.score }));
     const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
       dataset: { seat: String(s.seat) } }, head, counters(s.counters),
-      R.el("div", { class: "zones" }, s.zones.filter(z => z.count || !z.hidden || view.you === s.seat).map(z => zone(z))));
+      zoneList(s.zones, z => markedZones.has(z.key)));
     return targetable(area, "s:" + s.seat);
   }
 
   const seats = R.el("div", { class: "seats" }, view.seats.map(seatArea));
   const centre = R.el("div", { class: "centre" },
-    view.boards.map(board), R.el("div", { class: "zones" }, view.centre.map(z => zone(z))), counters(view.counters));
+    view.boards.map(board), zoneList(view.centre, z => markedZones.has(z.key)), counters(view.counters));
   const aside = view.aside.length || view.seats.some(s => s.aside.length) ?
     R.el("details", { class: "aside" }, R.el("summary", { text: "Set aside" }),
       R.el("div", { class: "zones" }, view.aside.map(z => zone(z)),
