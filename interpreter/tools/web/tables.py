@@ -202,7 +202,7 @@ class Table:
             path = folder / f"{self.id}.json"
             tmp = folder / f".{self.id}.json.tmp"
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(data, f, ensure_ascii=False)
+                json.dump(data, f, ensure_ascii=False, default=str)  # (events hold names of the engine's kinds)
             os.replace(tmp, path)
 
     def save_trace(self, path: Path) -> Path:
@@ -232,6 +232,7 @@ def restore(data: dict, catalogue) -> Table:
         game = catalogue.game(spec["game"], spec.get("expansions", ()), spec.get("scenario"))
         state = game.state_from_json(data["state"])
         state.trace = list(data["events"])
+        state.trace_mark = len(state.trace)  # the engine's bound on events counts from the last decision
         table = Table(str(data["id"]), spec, game, state, list(data["who"]), list(data["seat_keys"]),
                       str(data["owner_key"]), logs=data.get("logs") or {})
         table.version = int(data.get("version", 0))
