@@ -281,3 +281,21 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
         assert table.state.options[solo["option"]] == "hard"
         five = _new(c, game="etherium", expansions=["mauhea-meinas"], players=5, seats=["greedy"] * 5, seed=1)
         assert len(_view(c, five, key=five["owner_key"])["seats"]) == 5
+
+
+def test_a_fault_of_the_rules_stops_the_table_and_saves_the_trace_so_far(tmp_path):
+    game = str(FIXTURES / "broken")
+    with _client(tmp_path, game) as c:
+        made = _new(c, game=game, players=2, seats=["person", "person"], seed=1, options={"mode": "fault"})
+        v = _view(c, made, 0)
+        explode = next(o["index"] for o in v["decision"]["options"] if o["label"] == "Explode")
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": explode,
+                                                          "version": v["version"]})
+        assert r.status_code == 200
+        v = r.json()
+        assert "exploded in turn 1" in v["fault"]
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": 0})
+        assert r.status_code == 409 and "stopped on an error of its rules" in r.json()["error"]
+        summary = c.get(f"/api/replays/{made['id']}").json()
+        assert "exploded in turn 1" in summary["error"]["message"]
+        assert summary["divergence"] is None  # the trace so far replays, failing as it failed

@@ -119,6 +119,10 @@ R.drawTable = function (root, view, opts) {
     if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true));
     chip.addEventListener("mouseenter", (ev) => { ev.stopPropagation(); showCard(c); });
     chip.addEventListener("focus", () => showCard(c));
+    if (!targets["c:" + c.id]) {  // read by a touch or the keyboard too (a target's click picks it)
+      chip.setAttribute("tabindex", "0");
+      chip.addEventListener("click", (ev) => { ev.stopPropagation(); showCard(c); });
+    }
     return targetable(chip, "c:" + c.id);
   }
 
