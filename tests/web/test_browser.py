@@ -22,11 +22,14 @@ import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install 'regles[test]')")
 pytest.importorskip("uvicorn")
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.common.exceptions import (
+    StaleElementReferenceException,
+    WebDriverException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
-from interpreter.tools.web.app import make_app  # noqa: E402
+from interpreter.tools.web.app import make_app
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
@@ -145,7 +148,7 @@ def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(serve
         before = d.find_element(By.ID, "decision").text
         if _click_first_option(d):
             clicks += 1
-            _wait(d, lambda: d.find_element(By.ID, "decision").text != before or _over(d))
+            _wait(d, lambda before=before: d.find_element(By.ID, "decision").text != before or _over(d))
         _wait(d, lambda: _options(d) or _over(d))
     assert clicks > 10
     over = _over(d)[0].text
@@ -191,7 +194,7 @@ def test_two_browsers_play_one_seeders_game_each_hiding_its_hand(served):
         for s, page in enumerate(pages):
             page.get(served.base + made["seats"][s]["link"].split(str(served.port), 1)[1])
         for s, page in enumerate(pages):
-            _wait(page, lambda: f"You are player {s + 1}" in page.find_element(By.ID, "status").text)
+            _wait(page, lambda s=s, page=page: f"You are player {s + 1}" in page.find_element(By.ID, "status").text)
         clicks, checked = 0, 0
         while not _over(pages[0]) or not _over(pages[1]):
             assert clicks < 600, "the game does not end"
@@ -210,7 +213,8 @@ def test_two_browsers_play_one_seeders_game_each_hiding_its_hand(served):
                     if _click_first_option(page):
                         clicks += 1
                         moved = True
-                        _wait(page, lambda: page.find_element(By.ID, "decision").text != before or _over(page))
+                        _wait(page, lambda page=page, before=before:
+                              page.find_element(By.ID, "decision").text != before or _over(page))
             if not moved:
                 _wait(pages[0], lambda: _options(pages[0]) or _options(pages[1]) or
                       (_over(pages[0]) and _over(pages[1])))
@@ -262,7 +266,7 @@ def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(served, 
             break
         before = d.find_element(By.ID, "decision").text
         if _click_first_option(d):
-            _wait(d, lambda: d.find_element(By.ID, "decision").text != before or
+            _wait(d, lambda before=before: d.find_element(By.ID, "decision").text != before or
                   d.find_element(By.ID, "cover").is_displayed())
     assert d.find_element(By.ID, "cover").is_displayed(), "player 2's turn never came"
     assert d.find_element(By.ID, "cover-text").text.startswith("player 2's turn")

@@ -10,10 +10,9 @@ import time
 import urllib.request
 
 import pytest
+from gamekit import CORPUS
 
 from interpreter.tools import cli
-
-from gamekit import CORPUS
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")

@@ -15,10 +15,10 @@ from interpreter.tools.trace import read_trace, save_state_trace
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from interpreter.tools.web.app import make_app  # noqa: E402
-from interpreter.tools.web.replays import Replay  # noqa: E402
+from interpreter.tools.web.app import make_app
+from interpreter.tools.web.replays import Replay
 
 
 def _trace(folder, game="karman-swap", players=2, seed=7):

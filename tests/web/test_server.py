@@ -13,11 +13,10 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
-from starlette.testclient import TestClient  # noqa: E402
+from gamekit import FIXTURES
+from starlette.testclient import TestClient
 
-from interpreter.tools.web.app import make_app  # noqa: E402
-
-from gamekit import FIXTURES  # noqa: E402
+from interpreter.tools.web.app import make_app
 
 
 def _client(folder, game=None, mods=(), **kw):

@@ -32,6 +32,7 @@ from .replays import Replay, ReplayError, trace_path
 from .tables import TABLE_ID, Table, TableError, make_table, new_id, new_key, restore
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
     from starlette.requests import Request
 
 # Starlette's parts, bound by `_starlette()` when an application is made: every other command of
@@ -41,7 +42,14 @@ FileResponse = JSONResponse = run_in_threadpool = None
 
 def _starlette():
     global FileResponse, JSONResponse, run_in_threadpool
-    from starlette import applications, concurrency, exceptions, responses, routing, staticfiles
+    from starlette import (
+        applications,
+        concurrency,
+        exceptions,
+        responses,
+        routing,
+        staticfiles,
+    )
     FileResponse, JSONResponse = responses.FileResponse, responses.JSONResponse
     run_in_threadpool = concurrency.run_in_threadpool
     return applications, exceptions, routing, staticfiles
@@ -130,7 +138,7 @@ class Server:
                     await self.save(table)  # saved before it is told: a page told "over" finds the trace
                     saved = time.monotonic()
                 await self.announce(table)
-        except Exception:  # noqa: BLE001 - a bot's failure stops this table, not the server
+        except Exception:  # a bot's failure stops this table, not the server
             log.exception("table %s: the bots stopped", table.id)
             table.fault = table.fault or "a bot failed; the server's log says why"
             await self.announce(table)
@@ -272,7 +280,7 @@ async def table_view(request: Request):
         try:
             async with c:
                 await asyncio.wait_for(c.wait_for(lambda: table.version > after), LONG_POLL)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     return JSONResponse(await run_in_threadpool(table.view, key, seat - 1 if seat else None, since))
 
@@ -407,8 +415,8 @@ class _Headers:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [(b"content-security-policy",
-                             b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                             b"frame-ancestors 'none'"),
+                             (b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                              b"frame-ancestors 'none'")),
                             (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                             (b"cache-control", b"no-store")]
                 message = {**message, "headers": headers}
@@ -450,5 +458,5 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4) -
                            Exception: _failed},
         lifespan=lifespan)
     app.state.server = server
-    app.add_middleware(_Headers)  # noqa - a plain ASGI wrapper
+    app.add_middleware(_Headers)
     return app

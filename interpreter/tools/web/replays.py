@@ -20,9 +20,10 @@ import bisect
 import re
 from pathlib import Path
 
+from ... import LoadError
 from ...engine.state import GameFault
 from ..narrate import Narrator, source_line
-from ..trace import TraceError, game_of_header, Places, check_against, read_trace
+from ..trace import Places, TraceError, check_against, game_of_header, read_trace
 from .layout import TableLayout
 from .views import CardTexts, SeatView
 
@@ -77,7 +78,7 @@ class Replay:
             raise ReplayError(422, str(exc)) from None
         except ValueError as exc:
             raise ReplayError(422, f"{path.name}: {exc}") from None
-        except Exception as exc:  # noqa: BLE001 - a game that does not load (LoadError) is the trace's problem
+        except LoadError as exc:  # the game named by the trace does not check as it is now
             raise ReplayError(422, f"{path.name}: its game cannot be loaded: {str(exc).splitlines()[0]}") from None
         self.path = path
         h = self.header

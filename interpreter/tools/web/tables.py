@@ -25,7 +25,8 @@ from pathlib import Path
 from ... import LoadError
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
-from ..agents import LookaheadFault, SeatView as BotView, agent_seed, make_agent
+from ..agents import LookaheadFault, agent_seed, make_agent
+from ..agents import SeatView as BotView
 from ..narrate import Narrator
 from ..trace import save_state_trace, source_of
 from .layout import TableLayout

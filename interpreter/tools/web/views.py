@@ -17,8 +17,7 @@ from ...engine import keys
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
-from ..narrate import is_internal, natural, seat_name
-
+from ..narrate import natural, seat_name
 
 GAME = {"game": None}
 
