@@ -298,3 +298,24 @@ def test_a_fault_of_the_rules_stops_the_table_and_saves_the_trace_so_far(tmp_pat
         summary = c.get(f"/api/replays/{made['id']}").json()
         assert "exploded in turn 1" in summary["error"]["message"]
         assert summary["divergence"] is None  # the trace so far replays, failing as it failed
+
+
+def test_a_score_kept_hidden_is_not_sent_to_the_other_seats(tmp_path):
+    game = tmp_path / "secret-score"
+    game.mkdir()
+    (game / "game.yaml").write_text(
+        "kind: game\nid: secret-score\ntitle: Secret score\nplayers: {min: 2, max: 2}\n"
+        "counters:\n  pp: {scope: player, visibility: owner}\nscore: pp\n"
+        "procedures:\n  game: |\n    for each p in players:\n      choose by p \"Points\":\n"
+        "        option \"Seven\":\n          score 7 to p\n        option \"One\":\n          score 1 to p\n"
+        "    win first(players)\n", encoding="utf-8")
+    with _client(tmp_path / "data", str(game)) as c:
+        made = _new(c, game=str(game), players=2, seats=["person", "person"], seed=1)
+        v = _view(c, made, 0)
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": 0,
+                                                          "version": v["version"]})
+        assert r.status_code == 200
+        mine, theirs = _view(c, made, 0), _view(c, made, 1)
+        assert mine["seats"][0]["score"] == 7 and theirs["seats"][0]["score"] is None
+        assert {"name": "pp", "hidden": True} in theirs["seats"][0]["counters"]
+        assert 7 not in [s.get("value") for s in theirs["seats"][0]["counters"]]

@@ -209,6 +209,9 @@ class SeatView:
         for name, cdef in program.defn.counters.items():
             if cdef.scope != ("game",) or (cdef.internal and not self.show_all):
                 continue
+            if not self.counter_seen(name):
+                out.append({"name": _nice(name), "hidden": True})
+                continue
             out.append({"name": _nice(name), "value": st.counters.get(name, cdef.initial)})
         for key, value in st.counters.items():
             if keys.is_supply(key):
@@ -253,6 +256,7 @@ class SeatView:
         st, program = self.st, self.program
         teams = program.team_of(st.n)
         scores = st.scores()
+        score = program.defn.counters.get(program.defn.score) if program.defn.score else None
         out = []
         for i in range(st.n):
             auto = program.automata.get(i)
@@ -261,9 +265,17 @@ class SeatView:
                 mine["team"] = Team(teams[i])
             out.append({"seat": i, "name": seat_name(i, None, program), "team": teams[i] + 1,
                         "who": auto.title if auto is not None else (who[i] if i < len(who) else "?"),
-                        "score": scores[i], "counters": self.seat_counters(i),
+                        "score": scores[i] if self._score_seen(score, i, teams[i]) else None,
+                        "counters": self.seat_counters(i),
                         "zones": self.zones_of(mine, "seat"), "aside": self.zones_of(mine, "aside")})
         return out
+
+    def _score_seen(self, cdef, seat: int, team: int) -> bool:
+        """Whether this seat sees seat `seat`'s score (a score kept hidden is not sent)."""
+        if cdef is None or self.seat is None:
+            return True
+        key = keys.team_key(cdef.name, team) if cdef.scope[0] == "team" else keys.seat_key(cdef.name, seat)
+        return may_see(self.st, cdef.visibility, counter_holder(cdef, key), self.seat)
 
     def data(self, who: list) -> dict:
         st = self.st

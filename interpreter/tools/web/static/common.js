@@ -213,7 +213,7 @@ R.drawTable = function (root, view, opts) {
   function seatArea(s) {
     const toPlay = decision && decision.player === s.seat;
     const head = R.el("h3", {}, R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
-      R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + s.score }));
+      R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + (s.score === null ? "?" : s.score) }));
     const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
       dataset: { seat: String(s.seat) } }, head, counters(s.counters),
       zoneList(s.zones, z => markedZones.has(z.key)));
@@ -238,7 +238,7 @@ R.drawDecision = function (root, view, choose, opens) {
     const winners = (view.winners || []).map(w => view.seats[w].name);
     root.replaceChildren(R.el("div", { class: "over", role: "status" },
       R.el("strong", { text: "Game over. " }), winners.length ? `Won by ${winners.join(" and ")}.` : "No winner.",
-      " Scores: " + view.seats.map(s => `${s.name} ${s.score}`).join(", ") + "."));
+      " Scores: " + view.seats.map(s => `${s.name} ${s.score === null ? "?" : s.score}`).join(", ") + "."));
     return;
   }
   if (!d) { root.replaceChildren(); return; }
