@@ -7,16 +7,22 @@ in the JSON: these tests read it as a browser would receive it.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+import interpreter
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
-from gamekit import FIXTURES
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient  # noqa: E402
 
-from interpreter.tools.web.app import make_app
+from interpreter.tools.web.app import make_app  # noqa: E402
+from interpreter.tools.web.layout import TableLayout  # noqa: E402
+from interpreter.tools.web.views import CardTexts, SeatView  # noqa: E402
+
+from gamekit import FIXTURES  # noqa: E402
 
 
 def _client(folder, game=None, mods=(), **kw):
@@ -319,3 +325,37 @@ def test_a_score_kept_hidden_is_not_sent_to_the_other_seats(tmp_path):
         assert mine["seats"][0]["score"] == 7 and theirs["seats"][0]["score"] is None
         assert {"name": "pp", "hidden": True} in theirs["seats"][0]["counters"]
         assert 7 not in [s.get("value") for s in theirs["seats"][0]["counters"]]
+
+
+@pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus", "etherium"])
+def test_what_a_seat_may_not_see_changes_nothing_it_is_sent(game_id):
+    """Two states that differ only in two components the seat cannot see (swapped between
+    zones hidden from it) give that seat the very same view."""
+    game = interpreter.load(game_id)
+    layout, texts = TableLayout(game.program), CardTexts(game.program)
+    st = game.new_state(game.max_players, 4, game.options({}))
+    rng = random.Random(4)
+    swapped = 0
+    for step in range(160):
+        if st.is_terminal():
+            break
+        st.apply(rng.randrange(len(st.legal_actions())))
+        if step % 20:
+            continue
+        for seat in range(st.n):
+            obs = st.observation(seat)["zones"]
+            hidden = [k for k, v in obs.items() if isinstance(v, dict) and st.zones.get(k)]
+            pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]
+                     if game.program.comp_card[st.zones[a][-1]].id != game.program.comp_card[st.zones[b][-1]].id]
+            if not pairs:
+                continue
+            ka, kb = pairs[0]
+            twin = st.clone()
+            a, b = twin.zones[ka][-1], twin.zones[kb][-1]
+            twin.zones[ka][-1], twin.zones[kb][-1] = b, a
+            twin.where[a], twin.where[b] = twin.where[b], twin.where[a]
+            who = ["person"] * st.n
+            assert SeatView(twin, layout, texts, seat).data(who) == SeatView(st, layout, texts, seat).data(who)
+            assert SeatView(twin, layout, texts, None).data(who) != SeatView(st, layout, texts, None).data(who)
+            swapped += 1
+    assert swapped >= 3
