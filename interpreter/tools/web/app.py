@@ -25,11 +25,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import LoadError
-from ..agents import make_agent
 from ..trace import TraceError, read_trace
 from .catalogue import Catalogue, options_of
 from .replays import Replay, ReplayError, trace_path
-from .tables import TABLE_ID, Table, TableError, make_table, new_id, new_key, restore
+from .tables import (
+    TABLE_ID,
+    Table,
+    TableError,
+    make_table,
+    new_id,
+    new_key,
+    restore,
+    seats_of,
+)
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -356,11 +364,8 @@ async def fork(request: Request):
     asked = await _body(request)
     if not isinstance(asked, dict) or not isinstance(asked.get("event"), int):
         raise TableError(400, "a fork names the event to fork at: {\"event\": N, \"seats\": [...]}")
-    seats = asked.get("seats") or ["greedy"] * r.players
-    if not isinstance(seats, list) or len(seats) != r.players or not all(isinstance(s, str) for s in seats):
-        raise TableError(400, f"'seats' names who takes each of the {r.players} seats ('person' or a bot)")
-    table = await run_in_threadpool(_fork, r, asked["event"], [s.strip().lower() for s in seats],
-                                    request.path_params["name"])
+    who = seats_of(asked.get("seats") or ["greedy"] * r.players, r.players)
+    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"])
     server.add(table)
     await server.save(table)
     server.drive(table)
@@ -369,12 +374,6 @@ async def fork(request: Request):
 
 def _fork(r: Replay, k: int, who: list, name: str) -> Table:
     """A table playing on from the decision at (or next after) event `k` of replay `r`."""
-    for w in who:
-        if w != "person":
-            try:
-                make_agent(w, 0)
-            except ValueError as exc:
-                raise TableError(400, str(exc)) from None
     state = r.decision_state(k)
     h = r.header
     laid = h.get("layers") or {}

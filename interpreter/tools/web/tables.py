@@ -281,15 +281,7 @@ def make_table(catalogue, asked) -> Table:
         raise TableError(400, str(exc)) from None
     except LoadError as exc:
         raise TableError(400, "the game does not check with what is chosen:\n" + str(exc)) from None
-    if len(seats) != players or not all(isinstance(x, str) for x in seats):
-        raise TableError(400, f"'seats' names who takes each of the {players} seats ('person' or a bot)")
-    who = [x.strip().lower() for x in seats]
-    for name in who:
-        if name != "person":
-            try:
-                make_agent(name, 0)
-            except ValueError as exc:
-                raise TableError(400, str(exc)) from None
+    who = seats_of(seats, players)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     try:
@@ -299,6 +291,21 @@ def make_table(catalogue, asked) -> Table:
     spec = {"game": game_name, "expansions": expansions, "scenario": scenario, "players": players,
             "options": {k: v for k, v in chosen.items() if isinstance(v, (bool, int, float, str))}, "seed": seed}
     return Table(new_id(), spec, game, state, who, [new_key() if w == "person" else None for w in who], new_key())
+
+
+def seats_of(seats, players: int) -> list:
+    """Who takes each seat, as asked ("person" or a bot's name, one a seat); a TableError (400)
+    for a list of the wrong length or a bot that does not exist."""
+    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(x, str) for x in seats):
+        raise TableError(400, f"'seats' names who takes each of the {players} seats ('person' or a bot)")
+    who = [x.strip().lower() for x in seats]
+    for name in who:
+        if name != "person":
+            try:
+                make_agent(name, 0)
+            except ValueError as exc:
+                raise TableError(400, str(exc)) from None
+    return who
 
 
 _KINDS = {str: "a text", int: "a whole number", list: "a list", dict: "an object"}
