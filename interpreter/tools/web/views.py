@@ -17,7 +17,7 @@ from ...engine import keys
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
-from ..narrate import natural, seat_name
+from ..narrate import counter_name, natural, seat_name
 
 GAME = {"game": None}
 
@@ -170,18 +170,39 @@ class SeatView:
         return [self.zone(key) for _, key in sorted(out)]
 
     def counters_of(self, owner: str, kind: str) -> list:
-        """The counters kept on one node (`kind` 'node') or one component ('component')."""
+        """The counters kept on one node (`kind` 'node') or one component ('component'); a
+        counter kept per pair of a node and a player (or team) is shown on the node, per player."""
         out = []
         for key, value in self.st.counters.items():
-            if keys.is_supply(key) or keys.owner_of(key) != owner or len(keys.owners_of(key)) > 1:
+            if keys.is_supply(key):
                 continue
             cdef = self.program.defn.counters.get(keys.name_of(key))
-            scope = cdef.scope[0] if cdef is not None else "game"
-            if (scope == "node") != (kind == "node") or scope in ("game", "player", "team"):
+            if cdef is None or not self.counter_seen(key):
                 continue
-            if self.counter_seen(key):
-                out.append({"name": _nice(keys.name_of(key)), "value": value})
+            owners = keys.owners_of(key)
+            if len(owners) == 1:
+                scope = cdef.scope[0]
+                if owners[0] == owner and (scope == "node") == (kind == "node") \
+                        and scope not in ("game", "player", "team"):
+                    out.append({"name": _nice(cdef.name), "value": value})
+            elif kind == "node" and self._on_node(cdef, owners) == owner:
+                whose = self._whose(cdef, owners)
+                out.append({"name": f"{'your' if whose == 'you' else whose + chr(39) + 's'} {_nice(cdef.name)}",
+                            "value": value})
         return sorted(out, key=lambda x: natural(x["name"]))
+
+    @staticmethod
+    def _on_node(cdef, owners: list) -> str | None:
+        """The node a counter kept per pair of owners is on, when one of its owners is a node."""
+        return next((raw for word, raw in zip(cdef.scope, owners) if word == "node"), None)
+
+    def _whose(self, cdef, owners: list) -> str:
+        for word, raw in zip(cdef.scope, owners):
+            if word == "player" and raw.isdigit():
+                return seat_name(int(raw), self.seat, self.program)
+            if word == "team" and keys.is_team_owner(raw):
+                return f"team {keys.team_of_owner(raw) + 1}"
+        return ", ".join(owners)
 
     def seat_counters(self, i: int) -> list:
         """The counters of seat `i`, its team's among them (each named once, its own first)."""
@@ -217,8 +238,9 @@ class SeatView:
             if keys.is_supply(key):
                 out.append({"name": _nice(keys.supply_of(key)) + " left in supply", "value": value})
             elif len(keys.owners_of(key)) > 1 and self.counter_seen(key):  # kept per pair of owners
-                out.append({"name": _nice(keys.name_of(key)) + " (" + ", ".join(keys.owners_of(key)) + ")",
-                            "value": value})
+                cdef = self.program.defn.counters.get(keys.name_of(key))
+                if cdef is not None and self._on_node(cdef, keys.owners_of(key)) is None:  # (else on its node)
+                    out.append({"name": counter_name(self.program, key, self.seat, None, st.n), "value": value})
         return out
 
     def boards(self) -> list:

@@ -205,7 +205,7 @@ R.drawTable = function (root, view, opts) {
       if (n.zones.some(z => markedZones.has(z.key))) node.classList.add("marked");
       area.append(targetable(node, "n:" + n.id));
     }
-    const height = Math.max(260, Math.min(640, 130 * Math.sqrt(b.nodes.length)));
+    const height = Math.max(260, Math.min(1000, 140 * Math.sqrt(b.nodes.length)));
     area.style.height = height + "px";
     return R.el("section", { class: "board", dataset: { board: b.id } }, R.el("h3", { text: b.title }), area);
   }
