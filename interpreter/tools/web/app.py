@@ -62,6 +62,7 @@ def _starlette():
     run_in_threadpool = concurrency.run_in_threadpool
     return applications, exceptions, routing, staticfiles
 
+
 STATIC = Path(__file__).resolve().parent / "static"
 LONG_POLL = 20.0  # seconds a page waits for the table to change before it is answered anyway
 MAX_BODY = 16 * 1024 * 1024  # the largest request accepted (an uploaded trace)
@@ -86,6 +87,7 @@ class Server:
         self.set_aside: dict[str, str] = {}  # saved tables that could not be restored: why
         self.changed: dict[str, asyncio.Condition] = {}
         self.driving: set = set()
+        self.tasks: set = set()
         self.replays: OrderedDict = OrderedDict()
         self.replay_lock = threading.Lock()
 
@@ -133,7 +135,9 @@ class Server:
         """Let the bots of `table` play until a person is to decide or the game ends."""
         if table.id not in self.driving and table.bot_to_play():
             self.driving.add(table.id)
-            asyncio.get_running_loop().create_task(self._drive(table))
+            task = asyncio.get_running_loop().create_task(self._drive(table))
+            self.tasks.add(task)  # held until done: the loop keeps only a weak reference to a task
+            task.add_done_callback(self.tasks.discard)
 
     async def _drive(self, table: Table) -> None:
         saved = time.monotonic()
