@@ -28,18 +28,9 @@ hidden from the seat and the rules' local names are not redrawn: when another
 seat's secret choice (`choose ... secretly`) is kept there and the rules reveal
 it before the next decision, the lookahead runs into the real one.
 
-Cycles: a lookahead of one decision cannot tell that two free actions undo
-each other (put a thing somewhere, take it back), nor that ending the turn
-is better than acting forever when ending it loses the game. So while a
-seat makes decision after decision with no other seat deciding in between,
-the greedy agent remembers each state it decided in (`Seen`: the state's
-`signature`, what the seat sees of it), and an option whose outcome is one
-of them comes after every option that leads somewhere new. When every option
-leads back, it takes the one whose outcome it decided in the fewest times:
-each state the turn can reach is then reached in turn, so if the rules let
-the turn end, it ends. What it remembers is what the seat has seen, compared
-exactly: the agent stays deterministic. Where no option leads back it plays
-as the plain one-decision-ahead agent, drawing the same random numbers.
+Cycles: while a bot keeps the turn, an option leading back to a state it has
+already decided in comes after those leading somewhere new (`revisits`), so
+that two free actions undoing each other are not taken in turn forever.
 """
 from __future__ import annotations
 
@@ -57,6 +48,7 @@ from ..names import did_you_mean
 from .explain import find_card
 from .mcts import MctsAgent, parse_budget
 from .narrate import render_observation
+from .revisits import Revisits
 from .why import render as why_lines
 
 
@@ -117,7 +109,8 @@ class SeatView:
             return Seen(self._base if self._base is not None else self._state.clone(), self.seat)
         if self._after is None:
             raise ValueError("no lookahead was made from this view")
-        return Seen(self._after[action], self.seat)
+        after = self._after[action]
+        return Seen(after, self.seat) if after is not None else object()  # (a fault leads nowhere seen)
 
     @property
     def program(self):
@@ -181,18 +174,23 @@ class SeatView:
 
         A fault of the rules while looking ahead raises LookaheadFault naming the option.
         """
+        self.outcomes(rng, strict=True)
+        return [evaluate(s, self.seat) for s in self._after]
+
+    def outcomes(self, rng: Rng, strict: bool = False) -> None:
+        """Apply each legal option to one determinised copy, for `seen(action)`. An option the
+        rules fault on raises LookaheadFault when `strict`, else leads to no state."""
         base = self._base = self.determinised(rng)
-        values = []
         after = self._after = []
         for a in self.legal_actions():
             s = base.clone()
             try:
                 s.apply(a)
             except GameFault as exc:
-                raise LookaheadFault(a, exc) from None
-            values.append(evaluate(s, self.seat))
+                if strict:
+                    raise LookaheadFault(a, exc) from None
+                s = None
             after.append(s)
-        return values
 
 
 def signature(st, seat: int):
@@ -316,45 +314,29 @@ class GreedyAgent:
     broken with the agent's own generator.
 
     While no other seat decides, an option that leads back to a state the
-    agent has already decided in comes after those that do not (see the
-    module doc): two actions that undo each other are not taken in turn
-    forever.
+    agent has already decided in comes after those that do not (`revisits`):
+    two actions that undo each other are not taken in turn forever.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
-        self.visits: dict = {}  # Seen -> decisions made in that state, since another seat decided
-        self.last = None  # (seat, the game's decisions) when this agent last decided
+        self.revisits = Revisits()
 
     def act(self, view: SeatView) -> int:
-        n = view.decisions
-        if self.last != (view.seat, n - 1):
-            self.visits.clear()  # another seat decided since (or another game): a new run
-        self.last = (view.seat, n)
+        self.revisits.arrive(view)
         actions = view.legal_actions()
         if len(actions) == 1:
-            self._visit(view.seen())
+            self.revisits.note(view)
             return actions[0]
         evaluate = evaluator(view.program)
         values = view.lookahead(evaluate, self.rng)
-        self._visit(view.seen())
+        self.revisits.note(view)
         best = max(values)
         ties = [a for a, v in zip(actions, values) if v == best]
         pick = ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
-        visits = self.visits
-        if view.seen(pick) not in visits:
-            return pick  # the common case: the plain greedy choice leads somewhere new
-        # it leads back: the option whose outcome was decided in the fewest times, then the best
-        backs = [visits.get(view.seen(a), 0) for a in actions]
-        least = min(backs)
-        best = max(v for v, b in zip(values, backs) if b == least)
-        ties = [a for a, v, b in zip(actions, values, backs) if b == least and v == best]
-        return ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
-
-    def _visit(self, here: "Seen") -> None:
-        self.visits[here] = self.visits.get(here, 0) + 1
+        return self.revisits.away(view, actions, values, pick, self.rng)
 
 
 _EVALUATORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

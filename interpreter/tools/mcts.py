@@ -18,6 +18,10 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
 - **Every seat maximises its own value** (as max^n does): each node keeps the
   sum of the values of every seat, and the seat deciding there picks by its
   own.
+- **No circles**: while it keeps the turn, a move leading back to a state it
+  has decided in already comes after those leading somewhere new (`revisits`),
+  as for the greedy agent: short rollouts cannot tell that two free moves undo
+  each other.
 - **Rollouts are random and short**: at most ROLLOUT decisions, then the
   position is valued by the game's `heuristic:` (else its score): a seat's
   value is how far it leads the best other seat, scaled into (-1, 1). A game
@@ -36,6 +40,7 @@ import weakref
 from ..engine.state import GameFault
 from ..engine.values import Rng
 from ..rl.actions import ActionMap
+from .revisits import Revisits
 
 ROLLOUT = 20  # random decisions played after the tree before the position is valued
 EXPLORE = 0.7  # UCB1's constant, for values in [-1, 1]
@@ -88,11 +93,15 @@ class MctsAgent:
     def __init__(self, seed: int = 0, budget: str | None = None):
         self.rng = Rng(seed)
         self.iterations, self.seconds = parse_budget(budget)
+        self.revisits = Revisits()
+        self.looks = Rng(seed ^ 0x5EED)  # for the states the options lead to (see `act`)
         self.searched = 0  # iterations run by this agent, all decisions together
 
     def act(self, view) -> int:
+        self.revisits.arrive(view)
         actions = view.legal_actions()
         if len(actions) == 1:
+            self.revisits.note(view)
             return actions[0]
         players = view.players
         am = action_map(view.program, players)
@@ -112,9 +121,14 @@ class MctsAgent:
             self._iterate(root, view.sampled(self.rng), am, score, players)
             done += 1
         self.searched += done
-        best = max(numbers, key=lambda k: (root.children[k].visits if k in root.children else -1,
-                                           -numbers.index(k)))
-        return actions[numbers.index(best)]
+        self.revisits.note(view)
+        visits = [root.children[k].visits if k in root.children else -1 for k in numbers]
+        best = max(range(len(numbers)), key=lambda i: (visits[i], -i))
+        # two free moves that undo each other look alike to short rollouts: not in turn forever.
+        # The states the options lead to are made with a generator of their own, so that the
+        # search draws the same numbers as it would without this
+        view.outcomes(self.looks)
+        return self.revisits.away(view, actions, visits, actions[best], self.rng)
 
     def _iterate(self, root: Node, st, am: ActionMap, score, players: int) -> None:
         rng = self.rng

@@ -14,6 +14,7 @@ import interpreter
 from interpreter.tools.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
                                 make_agent, parse_agents, signature)
 from interpreter.engine.values import Rng
+from interpreter.tools.revisits import Revisits
 
 from gamekit import FIXTURES, make_game
 
@@ -236,8 +237,7 @@ def test_greedy_plays_as_before_where_no_option_goes_back():
 
     class Unchanged(GreedyAgent):
         def act(self, view):
-            self.visits.clear()  # forget: the plain greedy choice
-            self.last = None
+            self.revisits = Revisits()  # forget: the plain greedy choice
             return super().act(view)
 
     for seed in (3, 8):
@@ -315,3 +315,20 @@ def test_human_sees_only_its_seat():
             assert f"player {other + 1}'s hand: {n} hidden card" in text
     mine = ", ".join(g.program.comp_card[c].title for c in st.zones[f"hand#{seat}"])
     assert f"your hand: {mine}" in text
+
+
+def test_the_search_agent_ends_a_turn_rather_than_undo_and_redo_forever(tmp_path):
+    """Storing a coin and taking it back leave the position as it was: short random rollouts
+    value them as passing, and a search without a memory may take them in turn forever."""
+    from interpreter.tools.mcts import MctsAgent
+
+    class Forgetful(MctsAgent):
+        def act(self, view):
+            self.revisits = Revisits()  # no memory of the states of its turn
+            return super().act(view)
+
+    g = safe_game(tmp_path, 1)
+    trapped, chosen = play_capped(g.new_state(players=2, seed=1), [Forgetful(1, "40"), Forgetful(2, "40")], 300)
+    assert not trapped.is_terminal() and {"Store a coin", "Take back a coin"} <= set(chosen[-6:])
+    st, chosen = play_capped(g.new_state(players=2, seed=1), [MctsAgent(1, "40"), MctsAgent(2, "40")], 300)
+    assert st.is_terminal(), chosen[-6:]
