@@ -52,7 +52,8 @@ def test_each_event_comes_with_its_narration_and_its_cause(karman):
         text = (r.program.root / file.split("/", 1)[1]).read_text(encoding="utf-8").splitlines()[int(line) - 1]
         assert e["line"] == text.strip()
     moves = [e for e in s["events"] if e["type"] == "move"]
-    assert all(" moved " in e["text"] for e in moves)
+    assert all(" moved " in e["text"] and e["text"].strip().startswith(e["changed"][0]) for e in moves)
+    assert all(e["changed"] for e in s["events"] if e["type"] == "counter")
 
 
 def test_the_table_at_an_event_is_the_state_between_it_and_the_next(karman):

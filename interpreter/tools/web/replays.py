@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ... import LoadError
 from ...engine.state import GameFault
-from ..narrate import Narrator, source_line
+from ..narrate import Narrator, counter_name, source_line, zone_name
 from ..trace import Places, TraceError, check_against, game_of_header, read_trace
 from .layout import TableLayout
 from .views import CardTexts, SeatView
@@ -125,13 +125,25 @@ class Replay:
             self.limit = len(self.recorded)
 
     def _event(self, ev: dict) -> dict:
-        out = {"n": ev.get("n"), "type": ev.get("type"), "text": "", "changes": _changes(ev)}
+        changes = _changes(ev)
+        out = {"n": ev.get("n"), "type": ev.get("type"), "text": "", "changes": changes,
+               "changed": self._changed(changes)}
         at = ev.get("at")
         if isinstance(at, str):
             out["at"] = at
             line = source_line(self._absolute(at))
             if line is not None:
                 out["line"] = line
+        return out
+
+    def _changed(self, changes: dict) -> list:
+        """What an event changed, in words: the component's title, the zones and counters named
+        as the narration names them."""
+        program = self.program
+        out = [program.comp_card[c].title for c in changes.get("components", ())
+               if 0 <= c < len(program.comp_card)]
+        out += [zone_name(program, z, None) for z in changes.get("zones", ())]
+        out += [counter_name(program, k, None, None, self.players) for k in changes.get("counters", ())]
         return out
 
     def _absolute(self, at: str) -> str:

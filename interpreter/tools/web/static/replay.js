@@ -53,11 +53,7 @@
     } else {
       parts.push(R.el("p", { class: "cause muted", text: "No content line recorded for this event." }));
     }
-    const ch = ev.changes || {};
-    const what = [];
-    if (ch.components) what.push(`component ${ch.components.join(", ")}`);
-    if (ch.zones) what.push(`zones ${ch.zones.join(" → ")}`);
-    if (ch.counters) what.push(`counter ${ch.counters.join(", ")}`);
+    const what = ev.changed || [];
     if (what.length) parts.push(R.el("p", { class: "muted", text: "Changed: " + what.join("; ") + " (marked on the table)." }));
     $("event").replaceChildren(...parts);
   }
