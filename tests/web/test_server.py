@@ -161,7 +161,10 @@ def test_keys_open_only_their_seats_and_the_makers_key_opens_every_person(tmp_pa
         assert _view(c, made, key=made["owner_key"])["opens"] == [0, 1]
         r = c.get(f"/api/tables/{made['id']}", params={"key": one, "seat": 2})
         assert r.status_code == 403 and "seat 2" in r.json()["error"]
-        r = c.get(f"/api/tables/{made['id']}", params={"key": "guess"})
+        for guess in ("guess", "clé-é", ""):
+            r = c.get(f"/api/tables/{made['id']}", params={"key": guess})
+            assert r.status_code == 403
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": 12, "seat": 1, "option": 0})
         assert r.status_code == 403
         v = _view(c, made, key=one)
         who = v["decision"]["player"]

@@ -100,9 +100,9 @@ class Table:
     def seats_for(self, key: str | None) -> list:
         """The seats key `key` opens: every person's with the maker's key (every seat, to watch,
         when bots take them all), one with a seat's key."""
-        if key and secrets.compare_digest(key, self.owner_key):
+        if _same(key, self.owner_key):
             return self.people() or list(range(self.state.n))
-        return [s for s, k in enumerate(self.seat_keys) if k is not None and key and secrets.compare_digest(key, k)]
+        return [s for s, k in enumerate(self.seat_keys) if k is not None and _same(key, k)]
 
     def seat_for(self, key: str | None, asked: int | None) -> int:
         """The seat whose view key `key` gets: the seat asked for when the key acts for it, else
@@ -182,7 +182,7 @@ class Table:
             data.update({"table": self.id, "version": self.version, "seat": seat, "opens": self.seats_for(key),
                          "fault": self.fault, "log": lines[since:], "log_from": since,
                          "log_length": len(lines), "trace": self.state.is_terminal() or self.fault is not None})
-            if key and secrets.compare_digest(key, self.owner_key) and len(self.people()) > 0:
+            if _same(key, self.owner_key) and self.people():
                 data["links"] = [{"seat": s, "name": data["seats"][s]["name"], "link": f"/table/{self.id}?key={k}"}
                                  for s, k in enumerate(self.seat_keys) if k is not None]
             return data
@@ -214,6 +214,11 @@ class Table:
                              source=source_of(self.game, self.spec.get("game")), error=error)
             os.replace(tmp, path)  # whole or not at all: a replay may be reading it
             return path
+
+
+def _same(key, secret: str) -> bool:
+    """Whether `key` (as a request gave it: anything) is `secret`, compared in constant time."""
+    return isinstance(key, str) and bool(key) and secrets.compare_digest(key.encode("utf-8"), secret.encode("utf-8"))
 
 
 def new_id() -> str:
