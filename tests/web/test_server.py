@@ -185,6 +185,7 @@ def test_keys_open_only_their_seats_and_the_makers_key_opens_every_person(tmp_pa
     ("GET", "/replay/.hidden", None, 404, "no trace"),
     ("GET", "/api/replays/nothing-here", None, 404, "no trace"),
     ("POST", "/api/replays", b"not a trace", 400, "not a trace"),
+    ("POST", "/api/replays", b"x" * (16 * 1024 * 1024 + 1), 413, "larger than 16 MB"),
     ("GET", "/no/such/page", None, 404, "no page or resource at /no/such/page"),
     ("DELETE", "/api/tables", None, 405, "DELETE is not allowed at /api/tables"),
 ])

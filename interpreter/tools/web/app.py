@@ -183,10 +183,24 @@ def _int(request: Request, name: str, default=None, low: int = 0, high: int = 1 
     return int(raw)
 
 
+async def _raw(request: Request) -> bytes:
+    """The request's body, read no further than MAX_BODY (413 beyond): a large upload is refused
+    before it is held in memory."""
+    too_large = TableError(413, f"the request is larger than {MAX_BODY // (1024 * 1024)} MB")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise too_large
+    parts, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        parts.append(chunk)
+    return b"".join(parts)
+
+
 async def _body(request: Request):
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(413, f"the request is larger than {MAX_BODY // (1024 * 1024)} MB")
+    raw = await _raw(request)
     try:
         return json.loads(raw.decode("utf-8")) if raw.strip() else {}
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -332,9 +346,7 @@ async def replays(request: Request):
 
 async def upload_replay(request: Request):
     server = _server(request)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(413, f"a trace of more than {MAX_BODY // (1024 * 1024)} MB is not taken")
+    raw = await _raw(request)
     name = "upload-" + new_id()
     tmp = server.traces_dir / f".{name}.tmp"
     tmp.write_bytes(raw)
