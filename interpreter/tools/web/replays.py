@@ -91,6 +91,7 @@ class Replay:
         self.starts: list = []  # the first event of each step: the setup, then one step per choice
         self.before: list = []  # the state before each step (None before the setup)
         self.divergence: str | None = None
+        self.told = False
         self._play()
         self.events = [self._event(ev) for ev in self.recorded]
 
@@ -158,12 +159,14 @@ class Replay:
     # what the page is sent -----------------------------------------------------------------
     def summary(self, name: str) -> dict:
         h = self.header
-        narrator = Narrator(self._new(False), None, None)
-        for e, raw in zip(self.events, self.recorded):
-            try:
-                e["text"] = (narrator.tell(raw) or "").strip()
-            except (KeyError, IndexError, TypeError, ValueError):
-                e["text"] = raw.get("type", "?")
+        if not self.told:  # the narration of every event, told once
+            narrator = Narrator(self._new(False), None, None)
+            for e, raw in zip(self.events, self.recorded):
+                try:
+                    e["text"] = (narrator.tell(raw) or "").strip()
+                except (KeyError, IndexError, TypeError, ValueError):
+                    e["text"] = raw.get("type", "?")
+            self.told = True
         return {"name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
                 "seed": h["seed"], "options": h["options"], "agents": h.get("agents", []),
                 "result": h.get("result"), "error": h.get("error"), "events": self.events,
