@@ -19,12 +19,15 @@
       q.set("expansions", [...chosenExpansions(), solo.id].join(","));
     }
     $("problem").replaceChildren();
+    let got;
     try {
-      about = await R.api("GET", `/api/games/${encodeURIComponent(g)}?${q}`);
+      got = await R.api("GET", `/api/games/${encodeURIComponent(g)}?${q}`);
     } catch (err) {
       R.showError($("problem"), err);
       return;
     }
+    if ($("game").value !== g) return;  // another game was chosen meanwhile: its answer draws the form
+    about = got;
     const before = Number($("players").value) || about.min_players;
     const counts = about.player_counts.length ? about.player_counts : range(about.min_players, about.max_players);
     const keep = counts.includes(before) ? before : counts[0];
