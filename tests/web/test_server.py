@@ -20,7 +20,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.tools.web.app import make_app  # noqa: E402
 from interpreter.tools.web.layout import TableLayout  # noqa: E402
-from interpreter.tools.web.views import CardTexts, SeatView  # noqa: E402
+from interpreter.tools.web.views import CardTexts, TableView  # noqa: E402
 
 from gamekit import FIXTURES  # noqa: E402
 
@@ -219,7 +219,7 @@ def test_a_fault_of_the_server_is_a_500_without_a_traceback(tmp_path, monkeypatc
 
         def broken(*a, **k):
             raise RuntimeError("secret internals")
-        monkeypatch.setattr(tables.SeatView, "data", broken)
+        monkeypatch.setattr(tables.TableView, "data", broken)
         r = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"]})
         assert r.status_code == 500
         assert r.json() == {"error": "the server failed on this request; its log says why"}
@@ -359,7 +359,7 @@ def test_what_a_seat_may_not_see_changes_nothing_it_is_sent(game_id):
             twin.zones[ka][-1], twin.zones[kb][-1] = b, a
             twin.where[a], twin.where[b] = twin.where[b], twin.where[a]
             who = ["person"] * st.n
-            assert SeatView(twin, layout, texts, seat).data(who) == SeatView(st, layout, texts, seat).data(who)
-            assert SeatView(twin, layout, texts, None).data(who) != SeatView(st, layout, texts, None).data(who)
+            assert TableView(twin, layout, texts, seat).data(who) == TableView(st, layout, texts, seat).data(who)
+            assert TableView(twin, layout, texts, None).data(who) != TableView(st, layout, texts, None).data(who)
             swapped += 1
     assert swapped >= 3

@@ -14,6 +14,7 @@ from ... import LoadError, load
 from ...content.folders import expansion_file, shipped_games
 from ...content.layers import available_expansions, read_data, scenarios_in
 from ..agents import BOTS
+from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
 
@@ -85,13 +86,9 @@ def options_of(game) -> list:
     for o in game.program.defn.options.values():
         kind = o.type or ("boolean" if isinstance(o.default, bool) else
                           "number" if isinstance(o.default, int) else "text")
-        out.append({"name": o.name, "type": kind, "values": [_plain(v) for v in o.values] if o.values else None,
-                    "default": _plain(o.default)})
+        out.append({"name": o.name, "type": kind, "values": [plain_value(v) for v in o.values] if o.values else None,
+                    "default": plain_value(o.default)})
     return out
-
-
-def _plain(v):
-    return v if isinstance(v, (bool, int, float, str)) or v is None else str(v)
 
 
 def bot_known(name: str) -> bool:

@@ -25,7 +25,7 @@ from ...engine.state import GameFault
 from ..narrate import Narrator, counter_name, source_line, zone_name
 from ..trace import Places, TraceError, check_against, game_of_header, read_trace
 from .layout import TableLayout
-from .views import CardTexts, SeatView
+from .views import CardTexts, TableView
 
 TRACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 
@@ -218,7 +218,7 @@ class Replay:
 
     def view(self, k: int, seat: int | None) -> dict:
         st = self.state_at(k)
-        data = SeatView(st, self.layout, self.texts, seat).data(list(self.header.get("agents") or []))
+        data = TableView(st, self.layout, self.texts, seat).data(list(self.header.get("agents") or []))
         data.update({"event": k, "seat": seat})
         return data
 

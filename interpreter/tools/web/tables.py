@@ -25,12 +25,11 @@ from pathlib import Path
 from ... import LoadError
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
-from ..agents import LookaheadFault, agent_seed, make_agent
-from ..agents import SeatView as BotView
+from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..narrate import Narrator
 from ..trace import save_state_trace, source_of
 from .layout import TableLayout
-from .views import CardTexts, SeatView
+from .views import CardTexts, TableView
 
 FORMAT = 1
 TABLE_ID = re.compile(r"^[a-z0-9]{6,32}$")
@@ -148,7 +147,7 @@ class Table:
                 return False
             seat = self.state.current_player
             try:
-                option = self.bots[seat].act(BotView(self.state, seat))
+                option = self.bots[seat].act(SeatView(self.state, seat))
             except LookaheadFault as lf:
                 option = lf.action
             self._apply(option)
@@ -176,7 +175,7 @@ class Table:
         play), the seats the key opens, and the seat's log from line `since` on."""
         with self.lock:
             seat = self.seat_for(key, asked)
-            data = SeatView(self.state, self.layout, self.texts, seat).data(self.who)
+            data = TableView(self.state, self.layout, self.texts, seat).data(self.who)
             lines = self.told[seat].lines
             since = max(0, min(since, len(lines)))
             data.update({"table": self.id, "version": self.version, "seat": seat, "opens": self.seats_for(key),

@@ -39,7 +39,7 @@ class CardTexts:
     def of(self, card) -> dict:
         got = self._done.get(card.id)
         if got is None:
-            attrs = {k: _plain(v) for k, v in card.attrs.items() if not str(k).startswith("_")}
+            attrs = {k: plain_value(v) for k, v in card.attrs.items() if not str(k).startswith("_")}
             got = self._done[card.id] = {"title": card.title, "attributes": attrs, "text": self._text(card)}
         return got
 
@@ -52,11 +52,12 @@ class CardTexts:
             return [str(getattr(a, "text", a)) for a in card.abilities]
 
 
-def _plain(v):
+def plain_value(v):
+    """A value of content as JSON takes it: numbers, texts, lists of them; anything else as text."""
     if isinstance(v, (bool, int, float, str)) or v is None:
         return v
     if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
+        return [plain_value(x) for x in v]
     return str(v)
 
 
@@ -81,7 +82,7 @@ def option_targets(entry) -> list:
     return out
 
 
-class SeatView:
+class TableView:
     """The view of state `st` for seat `seat` (from 0; None: everything), built by `data()`."""
 
     def __init__(self, st, layout, texts: CardTexts, seat: int | None, show_all: bool = False):
@@ -95,7 +96,7 @@ class SeatView:
         self.cards: dict = {}
         self.over: dict = {}
         for (c, name), v in st.over.items():
-            self.over.setdefault(int(c), {})[name] = _plain(v)
+            self.over.setdefault(int(c), {})[name] = plain_value(v)
 
     # what the seat sees ------------------------------------------------------------------
     def zone_seen(self, key: str):
