@@ -82,7 +82,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.json)
     done = json.loads(out.read_text(encoding="utf-8")).get("chunks", []) if out.exists() else []
-    rows = []
     for game_id in args.game or shipped_games():
         game = interpreter.load(game_id)
         for opponent in [a.strip() for a in args.against.split(",") if a.strip()]:
@@ -104,12 +103,16 @@ def main(argv=None) -> int:
                     out.write_text(json.dumps({"chunks": done}, indent=1) + "\n", encoding="utf-8")
                 index += 1
             row = {**same, **summary(mine, args.players)}
-            rows.append(row)
             low, high = row["interval"]
             print(f"{game_id:16} mcts:{args.budget} vs {opponent:7} {row['wins']:4}/{row['games']} "
                   f"{row['win_rate']:6.1%} ({low:.1%}-{high:.1%}) "
                   f"{'significant' if row['significant'] else 'NOT significant'}"
                   f"; {row['decisions_per_second']:.0f} decisions/s", flush=True)
+    # The rows summarise every pair measured so far, not only this run's, so that the file stays whole.
+    pairs = sorted({(c["game"], c["players"], c["opponent"], c["budget"]) for c in done})
+    keys = ("game", "players", "opponent", "budget")
+    rows = [{**dict(zip(keys, pair)), **summary([c for c in done if tuple(c[k] for k in keys) == pair], pair[1])}
+            for pair in pairs]
     out.write_text(json.dumps({"chunks": done, "rows": rows}, indent=1) + "\n", encoding="utf-8")
     print(f"written {out}")
     return 0
