@@ -89,6 +89,12 @@ def available_expansions(game_root: Path) -> dict[str, Layer]:
     return found
 
 
+def expansions_for(game_root: Path, players: int) -> list[str]:
+    """The ids of the game's expansions that allow `players` players or more (for a hint
+    when a count is beyond the game's own)."""
+    return [x.id for x in available_expansions(game_root).values() if (x.max_players or 0) >= players]
+
+
 def scenarios_in(folder: Path) -> dict[str, Path]:
     """The scenario files of a pack folder (not of the packs inside it), by id."""
     out = {}

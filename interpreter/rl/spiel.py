@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 
 from .. import load
+from ..content.layers import expansions_for
 from ..engine.values import Rng
 from .actions import ActionMap
 from .encoding import Encoding
@@ -40,7 +41,9 @@ class SpielGame:
         self.game = game
         self.players = players if players is not None else game.min_players
         if not game.min_players <= self.players <= game.max_players:
-            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}")
+            more = expansions_for(game.program.root, self.players) if self.players > game.max_players else []
+            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}"
+                             + (f" (with expansions={more[:1]}: up to {self.players})" if more else ""))
         game.check_players(self.players)  # a scenario's player counts
         self.options = game.options(options or {})
         self.encoding = Encoding(game.program, self.players)

@@ -32,6 +32,16 @@ def test_pettingzoo_api_and_seed_tests_pass(game_id, players):
     seed_test(lambda: env(game_id, players=players), num_cycles=40)
 
 
+def test_a_player_count_an_expansion_allows_is_named_and_plays_with_it():
+    with pytest.raises(ValueError, match=r"not 5 \(with expansions=\['cinq'\]: up to 5\)"):
+        env("seeders-exodus", players=5)
+    with pytest.raises(ValueError, match=r"Karman Swap is for 2 to 4 players, not 5\Z"):
+        env("karman-swap", players=5)
+    e = env("seeders-exodus", players=5, expansions=["cinq"])
+    api_test(e, num_cycles=60)
+    assert e.possible_agents == [f"player_{i}" for i in range(1, 6)]
+
+
 def _random_states(game_id, players, seed, every=7, limit=400):
     game = interpreter.load(game_id)
     st = game.new_state(players, seed)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ... import LoadError, load
 from ...content.folders import exists, find_expansion_root, find_game_root, is_dir
-from ...content.layers import available_expansions
+from ...content.layers import available_expansions, expansions_for
 from ...diagnostics import printable
 
 
@@ -49,7 +49,7 @@ def setup_game(args):
         return game
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
-        more = [x.id for x in available_expansions(game.program.root).values() if (x.max_players or 0) >= players]
+        more = expansions_for(game.program.root, players)
         span = f"{game.min_players}" if game.min_players == game.max_players else f"{game.min_players} to {game.max_players}"
         return usage_error(args, f"{game.title} is for {span} players"
                                   + (" in its solo mode" if getattr(args, "solo", None) else "") + ", "
