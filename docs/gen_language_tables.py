@@ -4,7 +4,7 @@
     python docs/gen_language_tables.py --check    # exit 1 if the committed page is out of date
 
 Each built-in function, property and special name of the rules language is one
-record in interpreter/language/builtins.py; the reference shows them from the
+record in interpreter/language/builtins/; the reference shows them from the
 same records, between the page's `<!-- table: ... -->` and `<!-- end table -->`
 markers, so that a new built-in appears in the reference as soon as it exists.
 """

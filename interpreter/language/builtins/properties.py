@@ -1,0 +1,176 @@
+"""Built-in properties (`x.NAME`): what every component, player, node or zone has, besides
+the zones, counters and attributes a game declares; one record each, in `PROPERTIES`.
+"""
+from __future__ import annotations
+
+from ...engine import machine
+from ...engine.library import iterate
+from ...engine.state import GameFault, describe
+from ...engine.values import Comp, NodeRef, Seat
+from ..types import ANY, BOOL, LIST, NUMBER, PLAYER, STRING, TEAM, ZONE
+from .base import TAGS, ZONES, neighbors_of
+
+
+class Property:
+    """A property every component, player, node or zone has (`x.NAME`), besides the zones,
+    counters and attributes a game declares."""
+
+    name: str = ""
+    of: str = ""  # what has it, as the reference says
+    returns: str = ANY
+    reads: str = ""
+    doc: str = ""
+    prose: dict = {}  # how a card written as prose says it, by language: {0} is what has it
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        PROPERTIES[cls.name] = cls()
+
+    @staticmethod
+    def run(st, o, pos):
+        raise NotImplementedError
+
+
+PROPERTIES: dict[str, Property] = {}
+
+
+class IdProperty(Property):
+    name, of, returns = "id", "component, node", STRING
+    doc = "the identifier of a component (its card id) or a node"
+    prose = {"en": "the id of {0}",
+             "fr": "l'identifiant de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].id
+        return str(o) if o is not None else None
+
+
+class TitleProperty(Property):
+    name, of, returns = "title", "component", STRING
+    doc = "the printed title of a component"
+    prose = {"en": "the title of {0}",
+             "fr": "le titre de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].title
+        return machine.label_of(st, o)
+
+
+class KindProperty(Property):
+    name, of = "kind", "component, node"
+    doc = "the component kind, or the node kind"
+    prose = {"en": "the kind of {0}",
+             "fr": "le type de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.program.comp_card[o].component
+        if type(o) is NodeRef:
+            return st.program.nodes[o].get("kind")
+        return None
+
+
+class ZoneProperty(Property):
+    name, of, returns, reads = "zone", "component", ZONE, ZONES
+    doc = "the zone a component lies in"
+    prose = {"en": "the zone of {0}",
+             "fr": "la zone de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        if type(o) is Comp:
+            return st.where[o]
+        raise GameFault(f"{describe(o)} lies in no zone", pos)
+
+
+class OwnerProperty(Property):
+    name, of, returns, reads = "owner", "component", PLAYER, ZONES
+    doc = "the player a component belongs to"
+    prose = {"en": "the owner of {0}",
+             "fr": "le propriétaire de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return machine.owner(st, o)
+
+
+class ControllerProperty(Property):
+    name, of, returns, reads = "controller", "component", PLAYER, ZONES
+    doc = "the player whose zone holds the component"
+    prose = {"en": "the controller of {0}",
+             "fr": "le joueur qui contrôle {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return machine.controller(st, o)
+
+
+class TappedProperty(Property):
+    name, of, returns, reads = "tapped", "component", BOOL, TAGS
+    doc = "whether the component is tapped"
+    prose = {"en": "{0} is tapped",
+             "fr": "{0} est inclinée"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return o in st.tapped
+
+
+class TagsProperty(Property):
+    name, of, returns, reads = "tags", "component", LIST, TAGS
+    doc = "the classes given to a component"
+    prose = {"en": "the classes given to {0}",
+             "fr": "les classes données à {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return list(st.tags.get(o, ()))
+
+
+class SeatProperty(Property):
+    name, of, returns = "seat", "player", NUMBER
+    doc = "the seat number of a player, from 1"
+    prose = {"en": "the seat number of {0}",
+             "fr": "la place de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return int(o) + 1 if type(o) is Seat else None
+
+
+class TeamProperty(Property):
+    name, of, returns = "team", "player", TEAM
+    doc = "the team of a player"
+    prose = {"en": "the team of {0}",
+             "fr": "l'équipe de {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return st.team_of(o) if type(o) is Seat else None
+
+
+class NeighborsProperty(Property):
+    name, of, returns = "neighbors", "node", LIST
+    doc = "the nodes linked to a node"
+    prose = {"en": "the nodes linked to {0}",
+             "fr": "les nœuds reliés à {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return neighbors_of(st, o)
+
+
+class SizeProperty(Property):
+    name, of, returns, reads = "size", "zone", NUMBER, ZONES
+    doc = "how many components a zone holds"
+    prose = {"en": "the number of cards in {0}",
+             "fr": "le nombre de cartes dans {0}"}
+
+    @staticmethod
+    def run(st, o, pos):
+        return len(iterate(st, o))
