@@ -33,6 +33,7 @@ from interpreter.tools import simulate as S  # noqa: E402
 from interpreter.tools.report import wilson  # noqa: E402
 
 CHUNK = 50  # games played and written at once: 25 in each seat
+PAIR = ("game", "players", "opponent", "budget")  # what a row of results is about
 
 
 def play_chunk(game, game_id: str, players: int, opponent: str, budget: int, seat: int, index: int, games: int,
@@ -85,7 +86,7 @@ def main(argv=None) -> int:
     for game_id in args.game or shipped_games():
         game = interpreter.load(game_id)
         for opponent in [a.strip() for a in args.against.split(",") if a.strip()]:
-            same = {"game": game_id, "players": args.players, "opponent": opponent, "budget": args.budget}
+            same = dict(zip(PAIR, (game_id, args.players, opponent, args.budget)))
             mine = [c for c in done if all(c[k] == v for k, v in same.items())]
             index = 0
             while sum(c["games"] for c in mine) < args.games:
@@ -109,10 +110,10 @@ def main(argv=None) -> int:
                   f"{'significant' if row['significant'] else 'NOT significant'}"
                   f"; {row['decisions_per_second']:.0f} decisions/s", flush=True)
     # The rows summarise every pair measured so far, not only this run's, so that the file stays whole.
-    pairs = sorted({(c["game"], c["players"], c["opponent"], c["budget"]) for c in done})
-    keys = ("game", "players", "opponent", "budget")
-    rows = [{**dict(zip(keys, pair)), **summary([c for c in done if tuple(c[k] for k in keys) == pair], pair[1])}
-            for pair in pairs]
+    pairs: dict = {}
+    for c in done:
+        pairs.setdefault(tuple(c[k] for k in PAIR), []).append(c)
+    rows = [{**dict(zip(PAIR, pair)), **summary(chunks, pair[1])} for pair, chunks in sorted(pairs.items())]
     out.write_text(json.dumps({"chunks": done, "rows": rows}, indent=1) + "\n", encoding="utf-8")
     print(f"written {out}")
     return 0

@@ -40,11 +40,14 @@ class SpielGame:
             game = load(game)
         self.game = game
         self.players = players if players is not None else game.min_players
-        if not game.min_players <= self.players <= game.max_players:
+        try:
+            game.check_players(self.players)  # the game's player counts, and its scenario's
+        except ValueError as e:
             more = expansions_for(game.program.root, self.players) if self.players > game.max_players else []
-            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {self.players}"
-                             + (f" (with expansions={more[:1]}: up to {self.players})" if more else ""))
-        game.check_players(self.players)  # a scenario's player counts
+            if not more:
+                raise
+            hint = " or ".join(f"expansions={[x]}" for x in more)
+            raise ValueError(f"{e} (with {hint}: up to {self.players})") from None
         self.options = game.options(options or {})
         self.encoding = Encoding(game.program, self.players)
         self.actions = ActionMap(game.program, self.players)

@@ -19,10 +19,9 @@ They are generic: sets, numbers, players, graphs; nothing here knows a game.
 from __future__ import annotations
 
 # the records register in the order they are imported, which is the order of the reference
-from .base import COUNTERS, FUNCTIONS, TAGS, ZONES, Function
+from .base import FUNCTIONS, Function
 from . import numbers, players, board, components, game  # noqa: F401, I001 - the functions' records, in order
 from .properties import PROPERTIES, Property
 from .special import CONTEXT_NAMES, SPECIAL_NAMES, SpecialName
 
-__all__ = ["COUNTERS", "CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "TAGS", "ZONES",
-           "Function", "Property", "SpecialName"]
+__all__ = ["CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "Function", "Property", "SpecialName"]
