@@ -10,11 +10,12 @@ picked is told when it names nothing hidden from the seat.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+import weakref
+from pathlib import Path
 
 from ..diagnostics import lines_of, plural, printable
-from ..engine.observe import counter_holder, may_see
 from ..engine import keys
+from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
 
 
@@ -183,6 +184,7 @@ class Narrator:
         self.show_all = show_all
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
+        self.lines = source_lines(state.program)  # a rule's line, from the game's own files
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)
@@ -358,29 +360,55 @@ class Narrator:
             label = "an option you cannot see"
         rule = ev.get("rule")
         why = "by its preference" if rule == "prefer" else (f"by its rule {rule}" if rule else "no rule applied")
-        line = source_line(ev.get("at"))
+        line = self.lines.line(ev.get("at"))
         return (f"{name} decides {ev.get('prompt') or ''}: {label}".replace(" :", ":")
                 + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]")
 
 
-@lru_cache(maxsize=64)
-def _file_lines(path: str) -> tuple:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return tuple(lines_of(f.read()))
-    except (OSError, UnicodeDecodeError):
-        return ()
+class SourceLines:
+    """The text of a content line named by an event's `at` ("path:line"), read from the content
+    the game was loaded from (`program.sources`), never from the file system: an `at` comes from
+    a trace, which anyone may write, so a path in it names nothing outside the game's own files.
+
+    A path is known as the engine writes it (as the game's files were given) and as a trace
+    writes it (relative to the game's folder: `my-game/game.yaml`)."""
+
+    def __init__(self, program):
+        self.texts: dict = {}
+        root = Path(program.root).resolve() if getattr(program, "root", None) is not None else None
+        for path, text in (getattr(program, "sources", None) or {}).items():
+            self.texts[path] = text
+            if root is not None:
+                try:
+                    rel = Path(path).resolve().relative_to(root).as_posix()
+                except (ValueError, OSError):
+                    continue
+                self.texts.setdefault(f"{root.name}/{rel}", text)
+        self._lines: dict = {}
+
+    def line(self, at) -> str | None:
+        """The text of content line `at`, stripped; None when `at` names no line of the game's files."""
+        if not isinstance(at, str) or ":" not in at:
+            return None
+        path, _, line = at.rpartition(":")
+        text = self.texts.get(path)
+        if text is None or not line.isdigit() or len(line) > 9:
+            return None
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = lines_of(text)
+        return lines[int(line) - 1].strip() if 0 < int(line) <= len(lines) else None
 
 
-def source_line(at: str | None) -> str | None:
-    """The text of content line `at` ("path:line"), stripped; None when it cannot be read."""
-    if not at or ":" not in at:
-        return None
-    path, _, line = at.rpartition(":")
-    lines = _file_lines(path)
-    if not line.isdigit() or not 0 < int(line) <= len(lines):
-        return None
-    return lines[int(line) - 1].strip()
+_SOURCE_LINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def source_lines(program) -> SourceLines:
+    """The SourceLines of `program`, made once (every seat's narrator shares them)."""
+    got = _SOURCE_LINES.get(program)
+    if got is None:
+        got = _SOURCE_LINES[program] = SourceLines(program)
+    return got
 
 
 class _Sees:

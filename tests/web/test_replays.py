@@ -20,6 +20,8 @@ from starlette.testclient import TestClient
 from interpreter.tools.web.app import make_app
 from interpreter.tools.web.replays import Replay
 
+JSON = {"content-type": "application/json"}
+
 
 def _trace(folder, game="karman-swap", players=2, seed=7):
     g = interpreter.load(game)
@@ -96,7 +98,7 @@ def test_a_fork_plays_on_from_the_decision_of_an_event(karman):
     header, _ = read_trace(path)
     assert st.history == header["choices"][:choices.index(k)]  # the decision event k answers, not yet taken
     assert st.pending is not None and len(st.trace) == k
-    with TestClient(make_app(folder, bot_delay=0)) as c:
+    with TestClient(make_app(folder, bot_delay=0), base_url="http://127.0.0.1:8000") as c:
         r2 = c.post(f"/api/replays/{path.stem}/fork", json={"event": k, "seats": ["greedy", "random"]})
         assert r2.status_code == 201, r2.text
         made = r2.json()
@@ -118,12 +120,12 @@ def test_a_fork_plays_on_from_the_decision_of_an_event(karman):
 
 def test_an_uploaded_trace_is_checked_before_it_is_kept(karman, tmp_path):
     _, path, _ = karman
-    with TestClient(make_app(tmp_path, bot_delay=0)) as c:
-        r = c.post("/api/replays", content=path.read_bytes())
+    with TestClient(make_app(tmp_path, bot_delay=0), base_url="http://127.0.0.1:8000") as c:
+        r = c.post("/api/replays", content=path.read_bytes(), headers=JSON)
         assert r.status_code == 201
         name = r.json()["name"]
         assert c.get(f"/api/replays/{name}").json()["events"][0]["type"] == "start"
         lines = path.read_text(encoding="utf-8").splitlines()
-        r = c.post("/api/replays", content="\n".join(lines[:-3]).encode())
+        r = c.post("/api/replays", content="\n".join(lines[:-3]).encode(), headers=JSON)
         assert r.status_code == 400 and "announces" in r.json()["error"]
         assert "tmp" not in r.json()["error"]

@@ -26,7 +26,7 @@ from gamekit import FIXTURES  # noqa: E402
 
 
 def _client(folder, game=None, mods=(), **kw):
-    return TestClient(make_app(folder, game, mods, bot_delay=0), **kw)
+    return TestClient(make_app(folder, game, mods, bot_delay=0), base_url="http://127.0.0.1:8000", **kw)
 
 
 def _new(c, **asked):
@@ -164,18 +164,19 @@ def test_keys_open_only_their_seats_and_the_makers_key_opens_every_person(tmp_pa
         for guess in ("guess", "clé-é", ""):
             r = c.get(f"/api/tables/{made['id']}", params={"key": guess})
             assert r.status_code == 403
-        r = c.post(f"/api/tables/{made['id']}/act", json={"key": 12, "seat": 1, "option": 0})
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": 12, "seat": 1, "option": 0, "version": 0})
         assert r.status_code == 403
         v = _view(c, made, key=one)
         who = v["decision"]["player"]
-        r = c.post(f"/api/tables/{made['id']}/act", json={"key": [two, one][who], "seat": who + 1, "option": 0})
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": [two, one][who], "seat": who + 1, "option": 0,
+                                                          "version": v["version"]})
         assert r.status_code == 403
 
 
 @pytest.mark.parametrize("method,url,body,status,says", [
     ("GET", "/api/tables/nosuchtable", None, 404, "no table"),
     ("GET", "/api/games/chess", None, 404, "no game 'chess'"),
-    ("POST", "/api/tables", b"{not json", 400, "not JSON"),
+    ("POST", "/api/tables", b"{not json", 400, "not valid JSON"),
     ("POST", "/api/tables", [], 400, "JSON object"),
     ("POST", "/api/tables", {"game": "karman-swap", "players": 9, "seats": []}, 400, "2 to 4 players"),
     ("POST", "/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "wizard"]}, 400, "wizard"),
@@ -185,13 +186,15 @@ def test_keys_open_only_their_seats_and_the_makers_key_opens_every_person(tmp_pa
     ("GET", "/replay/.hidden", None, 404, "no trace"),
     ("GET", "/api/replays/nothing-here", None, 404, "no trace"),
     ("POST", "/api/replays", b"not a trace", 400, "not a trace"),
-    ("POST", "/api/replays", b"x" * (16 * 1024 * 1024 + 1), 413, "larger than 16 MB"),
+    ("POST", "/api/replays", b"x" * (8 * 1024 * 1024 + 1), 413, "larger than 8 MB"),
+    ("POST", "/api/tables", b"x" * (64 * 1024 + 1), 413, "larger than 64 KB"),
     ("GET", "/no/such/page", None, 404, "no page or resource at /no/such/page"),
     ("DELETE", "/api/tables", None, 405, "DELETE is not allowed at /api/tables"),
 ])
 def test_bad_requests_get_a_4xx_and_a_clear_message(tmp_path, method, url, body, status, says):
     with _client(tmp_path) as c:
-        kw = {"content": body} if isinstance(body, bytes) else {"json": body} if body is not None else {}
+        kw = ({"content": body, "headers": {"content-type": "application/json"}} if isinstance(body, bytes)
+              else {"json": body} if body is not None else {})
         r = c.request(method, url, **kw)
         assert r.status_code == status, r.text
         assert says.lower() in r.json()["error"].lower()
@@ -230,7 +233,7 @@ def test_a_table_survives_a_restart_of_the_server(tmp_path):
         made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=4)
         for _ in range(6):
             v = _view(c, made, key=made["owner_key"])
-            r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"],
+            r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "version": v["version"],
                                                               "seat": v["decision"]["player"] + 1, "option": 0})
             assert r.status_code == 200
         before = [_view(c, made, s) for s in (0, 1)]
@@ -303,7 +306,8 @@ def test_a_fault_of_the_rules_stops_the_table_and_saves_the_trace_so_far(tmp_pat
         assert r.status_code == 200
         v = r.json()
         assert "exploded in turn 1" in v["fault"]
-        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": 0})
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": 0,
+                                                          "version": v["version"]})
         assert r.status_code == 409 and "stopped on an error of its rules" in r.json()["error"]
         summary = c.get(f"/api/replays/{made['id']}").json()
         assert "exploded in turn 1" in summary["error"]["message"]

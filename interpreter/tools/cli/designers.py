@@ -136,5 +136,6 @@ def cmd_serve(args) -> int:
     why = W.port_free(args.host, args.port)
     if why:
         return usage_error(args, why)
-    W.serve(Path(args.data), args.game, args.mods, args.host, args.port, args.bot_delay)
+    W.serve(Path(args.data), args.game, args.mods, args.host, args.port, args.bot_delay,
+            allow_hosts=tuple(args.allow_hosts))
     return 0

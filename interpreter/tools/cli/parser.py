@@ -163,6 +163,9 @@ def _add_play_commands(sub) -> None:
     srv.add_argument("--port", "-p", type=int, default=8000, help="the port to listen on (default 8000)")
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: the network)")
+    srv.add_argument("--allow-host", action="append", default=[], dest="allow_hosts", metavar="NAME",
+                     help="also answer requests made to this name (a name the machine is reached by, say "
+                          "through a proxy); may be repeated; '*' answers to any name")
     srv.add_argument("--data", default="regles-tables", metavar="DIR",
                      help="where tables and traces are kept, to survive a restart (default ./regles-tables)")
     srv.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",

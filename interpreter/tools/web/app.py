@@ -10,12 +10,16 @@ stops the server from answering.
 Every error a request can meet is answered with a 4xx status and a JSON
 `{"error": "..."}` that says what is wrong; anything else is answered with a
 500 and a sentence, the details going to the server's log, never to the page.
+
+Everything a client sends is untrusted, and everything a server keeps is
+bounded: the size of a request, the traces uploaded, the tables kept, the games
+loaded, the connections and the time a request may take to arrive (guard.py);
+the bounds are documented in docs/web.md.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import sys
 import threading
@@ -25,9 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import LoadError
+from ...engine.savefile import SaveError, parse_json
 from ..trace import TraceError, read_trace
 from .catalogue import Catalogue, options_of
-from .replays import Replay, ReplayError, trace_path
+from .guard import RequestGuard, allowed_hosts
+from .replays import Replay, ReplayError, ResultIndex, trace_path
 from .tables import (
     TABLE_ID,
     Table,
@@ -65,7 +71,12 @@ def _starlette():
 
 STATIC = Path(__file__).resolve().parent / "static"
 LONG_POLL = 20.0  # seconds a page waits for the table to change before it is answered anyway
-MAX_BODY = 16 * 1024 * 1024  # the largest request accepted (an uploaded trace)
+MAX_BODY = 64 * 1024  # the largest request accepted, but an uploaded trace
+MAX_UPLOAD = 8 * 1024 * 1024  # the largest trace accepted
+UPLOADS_KEPT = 100  # uploaded traces kept; the oldest goes when one more comes
+TABLES_KEPT = 200  # tables kept; a new one drops the oldest finished (or idle) first
+TABLE_IDLE = 7 * 24 * 3600.0  # seconds after which a table nobody plays may be dropped for a new one
+MAX_TABLE_FILE = 256 * 1024 * 1024  # a saved table larger than this is set aside, not read
 SAVE_EVERY = 1.0  # seconds between saves while bots play on
 REPLAYS_KEPT = 4
 
@@ -90,20 +101,31 @@ class Server:
         self.tasks: set = set()
         self.replays: OrderedDict = OrderedDict()
         self.replay_lock = threading.Lock()
+        self.results = ResultIndex(self.traces_dir)  # the result each trace's replayed game reached
 
     # tables -----------------------------------------------------------------------------
     def restore_all(self) -> None:
+        """Take up every table saved in the folder; one that cannot be read back is set aside with
+        the reason, whatever is wrong with it: a bad file never stops the server."""
         for path in sorted(self.tables_dir.glob("*.json")):
             try:
-                with open(path, encoding="utf-8") as f:
-                    data = json.load(f)
+                if path.stat().st_size > MAX_TABLE_FILE:
+                    raise ValueError(f"the file is larger than {MAX_TABLE_FILE // (1024 * 1024)} MB")
+                with open(path, "rb") as f:
+                    data = parse_json(f.read())
                 table = restore(data, self.catalogue)
                 if table.id != path.stem:
                     raise ValueError("its id is not its file's name")
                 self.add(table)
-            except (OSError, ValueError, LoadError) as exc:
-                self.set_aside[path.stem] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                print(f"regles serve: {path}: table not restored: {self.set_aside[path.stem]}", file=sys.stderr)
+            except (OSError, ValueError, LoadError, SaveError) as exc:
+                self._set_aside(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            except Exception as exc:  # any file, however made, is set aside, never fatal
+                log.exception("%s: table not restored", path)
+                self._set_aside(path, f"it cannot be read back ({type(exc).__name__})")
+
+    def _set_aside(self, path: Path, why: str) -> None:
+        self.set_aside[path.stem] = why
+        print(f"regles serve: {path}: table not restored: {why}", file=sys.stderr)
 
     def table(self, tid: str) -> Table:
         table = self.tables.get(tid) if TABLE_ID.match(tid) else None
@@ -125,8 +147,29 @@ class Server:
 
     def add(self, table: Table) -> Table:
         table.traces = self.traces_dir
+        table.results = self.results
         self.tables[table.id] = table
         return table
+
+    def make_room(self) -> None:
+        """Room for one more table: beyond TABLES_KEPT, the finished tables go first (their
+        traces stay among the replays), then those nobody has played for TABLE_IDLE, oldest
+        first; a 503 when every table is in play."""
+        while len(self.tables) >= TABLES_KEPT:
+            now = time.time()
+            done = [t for t in self.tables.values() if t.state.is_terminal() or t.fault is not None]
+            idle = [t for t in self.tables.values() if now - t.touched > TABLE_IDLE and t.id not in self.driving]
+            pick = min(done or idle, key=lambda t: t.touched, default=None)
+            if pick is None:
+                raise TableError(503, f"the server holds {len(self.tables)} tables in play, as many as it keeps: "
+                                      f"finish one first")
+            self.drop(pick)
+
+    def drop(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        self.changed.pop(table.id, None)
+        with contextlib.suppress(OSError):
+            (self.tables_dir / f"{table.id}.json").unlink()
 
     async def save(self, table: Table) -> None:
         await run_in_threadpool(table.save, self.tables_dir)
@@ -164,13 +207,43 @@ class Server:
             key = (name, path.stat().st_mtime_ns)
             got = self.replays.get(key)
             if got is None:
-                got = Replay(path)
+                got = Replay(path, self.catalogue)
+                self.results.put(path, got.result)
                 self.replays[key] = got
                 while len(self.replays) > REPLAYS_KEPT:
                     self.replays.popitem(last=False)
             else:
                 self.replays.move_to_end(key)
             return got
+
+    def keep_upload(self, raw: bytes) -> str:
+        """Keep an uploaded trace once it replays as recorded (its events and its result); its
+        name. The oldest uploads go beyond UPLOADS_KEPT. A TableError says why it is refused."""
+        name = "upload-" + new_id()
+        tmp = self.traces_dir / f".{name}.tmp"
+        tmp.write_bytes(raw)
+        try:
+            try:
+                read_trace(tmp)  # its form first: a file that is no trace is a bad request (400)
+            except TraceError as exc:
+                raise TableError(400, str(exc).replace(str(tmp), "the file sent")) from None
+            try:
+                replayed = Replay(tmp, self.catalogue)
+            except ReplayError as exc:
+                raise TableError(exc.status, exc.message.replace(tmp.name, "the file sent")) from None
+            if replayed.divergence:
+                raise TableError(422, f"the trace does not replay as recorded: {replayed.divergence}")
+        except TableError:
+            tmp.unlink(missing_ok=True)
+            raise
+        path = self.traces_dir / f"{name}.jsonl"
+        tmp.rename(path)
+        self.results.put(path, replayed.result)
+        uploads = sorted(self.traces_dir.glob("upload-*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+        for old in uploads[:max(0, len(uploads) - UPLOADS_KEPT)]:
+            old.unlink(missing_ok=True)
+            self.results.drop(old)
+        return name
 
 
 # requests ---------------------------------------------------------------------------------
@@ -183,28 +256,32 @@ def _int(request: Request, name: str, default=None, low: int = 0, high: int = 1 
     return int(raw)
 
 
-async def _raw(request: Request) -> bytes:
-    """The request's body, read no further than MAX_BODY (413 beyond): a large upload is refused
-    before it is held in memory."""
-    too_large = TableError(413, f"the request is larger than {MAX_BODY // (1024 * 1024)} MB")
+async def _raw(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, read no further than `limit` bytes (413 beyond): a large request is
+    refused before it is held in memory."""
+    too_large = TableError(413, f"the request is larger than {_size(limit)}, the most this server takes")
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
+    if length.isdigit() and (len(length) > 12 or int(length) > limit):
         raise too_large
     parts, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
+        if size > limit:
             raise too_large
         parts.append(chunk)
     return b"".join(parts)
 
 
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
+
+
 async def _body(request: Request):
     raw = await _raw(request)
     try:
-        return json.loads(raw.decode("utf-8")) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TableError(400, f"the request is not JSON: {exc}") from None
+        return parse_json(raw) if raw.strip() else {}
+    except SaveError as exc:
+        raise TableError(400, f"the request is {exc.message}") from None
 
 
 def _server(request: Request) -> Server:
@@ -287,6 +364,7 @@ async def tables(request: Request):
 async def new_table(request: Request):
     server = _server(request)
     asked = await _body(request)
+    server.make_room()
     table = server.add(await run_in_threadpool(make_table, server.catalogue, asked))
     await server.save(table)
     server.drive(table)
@@ -318,11 +396,10 @@ async def act(request: Request):
     if not isinstance(asked, dict):
         raise TableError(400, "an action is a JSON object: {key, seat, option, version}")
     seat, option, version = asked.get("seat"), asked.get("option"), asked.get("version")
-    for name, v in (("seat", seat), ("option", option)):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise TableError(400, f"'{name}' is a whole number")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise TableError(400, "'version' is a whole number")
+    for name, v in (("seat", seat), ("option", option), ("version", version)):
+        if not isinstance(v, int) or isinstance(v, bool):  # the version too: two acts sent at once
+            raise TableError(400, f"'{name}' is a whole number"  # on one view apply once, not twice
+                                  + (" (the version of the view the choice was made on)" if name == "version" else ""))
     await run_in_threadpool(table.act, asked.get("key"), seat - 1, option, version)
     await server.save(table)
     await server.announce(table)
@@ -332,30 +409,24 @@ async def act(request: Request):
 
 # replays
 async def replays(request: Request):
+    """The traces kept, newest first, each with the result its replayed game reached (None until
+    it has been replayed here: a trace's own word on its result is not shown)."""
     server = _server(request)
     out = []
     for path in sorted(server.traces_dir.glob("*.jsonl"), key=lambda p: -p.stat().st_mtime):
         try:
             header, _ = await run_in_threadpool(read_trace, path)
             out.append({"name": path.stem, "game": header["game"], "players": header["players"],
-                        "events": header["events"], "result": header.get("result"), "agents": header["agents"]})
+                        "events": header["events"], "result": server.results.get(path), "agents": header["agents"]})
         except TraceError as exc:
-            out.append({"name": path.stem, "error": str(exc)})
+            out.append({"name": path.stem, "error": str(exc).replace(str(path), path.name)})
     return JSONResponse({"replays": out})
 
 
 async def upload_replay(request: Request):
     server = _server(request)
-    raw = await _raw(request)
-    name = "upload-" + new_id()
-    tmp = server.traces_dir / f".{name}.tmp"
-    tmp.write_bytes(raw)
-    try:
-        await run_in_threadpool(read_trace, tmp)
-    except TraceError as exc:
-        tmp.unlink()
-        raise TableError(400, str(exc).replace(str(tmp), "the file sent")) from None
-    tmp.rename(server.traces_dir / f"{name}.jsonl")
+    raw = await _raw(request, MAX_UPLOAD)
+    name = await run_in_threadpool(server.keep_upload, raw)
     return JSONResponse({"name": name, "link": f"/replay/{name}"}, status_code=201)
 
 
@@ -381,19 +452,20 @@ async def fork(request: Request):
     if not isinstance(asked, dict) or not isinstance(asked.get("event"), int):
         raise TableError(400, "a fork names the event to fork at: {\"event\": N, \"seats\": [...]}")
     who = seats_of(asked.get("seats") or ["greedy"] * r.players, r.players)
-    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"])
+    server.make_room()
+    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"], server.catalogue)
     server.add(table)
     await server.save(table)
     server.drive(table)
     return JSONResponse(_made(table, request), status_code=201)
 
 
-def _fork(r: Replay, k: int, who: list, name: str) -> Table:
+def _fork(r: Replay, k: int, who: list, name: str, catalogue: Catalogue) -> Table:
     """A table playing on from the decision at (or next after) event `k` of replay `r`."""
     state = r.decision_state(k)
     h = r.header
     laid = h.get("layers") or {}
-    spec = {"game": r.spec_game(), "expansions": list(laid.get("expansions", [])), "scenario": laid.get("scenario"),
+    spec = {"game": r.spec_game(catalogue), "expansions": list(laid.get("expansions", [])), "scenario": laid.get("scenario"),
             "players": h["players"], "options": h["options"], "seed": h["seed"], "forked": {"trace": name, "event": k}}
     told = [f"Played on from the trace {name}, from event {k}."]
     return Table(new_id(), spec, r.game, state, who, [new_key() if w == "person" else None for w in who], new_key(),
@@ -439,9 +511,10 @@ class _Headers:
         return await self.app(scope, receive, sending)
 
 
-def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4) -> Starlette:
+def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
+             hosts: frozenset | None = allowed_hosts("127.0.0.1")) -> Starlette:
     """The application serving the tables and replays kept in `folder`, for `game` (None: every
-    shipped game) with `mods` laid over it."""
+    shipped game) with `mods` laid over it, answering to the names `hosts` (None: any)."""
     applications, exceptions, routing, staticfiles = _starlette()
     Route, Mount = routing.Route, routing.Mount
     server = Server(Path(folder), Catalogue(game, mods), bot_delay)
@@ -473,5 +546,6 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4) -
                            Exception: _failed},
         lifespan=lifespan)
     app.state.server = server
+    app.add_middleware(RequestGuard, hosts=hosts)
     app.add_middleware(_Headers)
     return app

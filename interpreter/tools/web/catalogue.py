@@ -17,6 +17,7 @@ from ..agents import BOTS
 from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
+GAMES_KEPT = 64  # combinations of a game, its expansions and scenario kept loaded
 
 
 class Catalogue:
@@ -32,18 +33,32 @@ class Catalogue:
     def names(self) -> list:
         return [self.only] if self.only is not None else shipped_games()
 
-    def game(self, name: str, expansions=(), scenario: str | None = None):
-        """The game `name` with `expansions` and `scenario` laid over it (and the server's mods).
-        ValueError for a game this server does not offer or an unknown expansion or scenario;
-        LoadError when the combination does not check."""
+    def game(self, name: str, expansions=(), scenario: str | None = None, without=()):
+        """The game `name` with `expansions` and `scenario` laid over it (and the server's mods),
+        the cards `without` left out. ValueError for a game this server does not offer or an
+        unknown expansion, scenario or card; LoadError when the combination does not check."""
         if name not in self.names():
-            raise ValueError(f"no game '{name}' here (games: {', '.join(self.names())})")
-        key = (name, tuple(expansions), scenario or None)
+            raise ValueError(f"no game '{name[:60]}' here (games: {', '.join(self.names())})")
+        key = (name, tuple(expansions), scenario or None, tuple(without))
         with self._lock:  # two pages asking at once load the game once
             got = self._loaded.get(key)
             if got is None:
-                got = self._loaded[key] = load(name, tuple(expansions), scenario or None, self.mods)
+                if len(self._loaded) >= GAMES_KEPT:  # each combination asked is kept: a bound on them
+                    self._loaded.pop(next(k for k in self._loaded if k != (name, (), None, ())), None)
+                got = self._loaded[key] = load(name, tuple(expansions), scenario or None, self.mods,
+                                               without=tuple(without))
         return got
+
+    def name_of(self, game_id) -> str | None:
+        """The name under which this server offers the game whose id is `game_id`, or None."""
+        for name in self.names():
+            if name == game_id or self.game(name).id == game_id:
+                return name
+        return None
+
+    def ids(self) -> list:
+        """The ids of the games this server offers."""
+        return [self.game(name).id for name in self.names()]
 
     def describe(self, name: str) -> dict:
         """A game as the start page lists it: title, players, expansions, scenarios, solo modes."""

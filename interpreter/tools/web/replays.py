@@ -13,17 +13,28 @@ Each event comes with the narration of it (everything told, as to a rules
 lawyer) and its cause: the content file and line that made it, with the line's
 text. A replay may be forked at any event into a new table where bots (or
 people) play on from the decision there.
+
+A trace is untrusted: anyone may upload one. Its game is looked up by id among
+the games the server was started with (`Catalogue`), never by the folder its
+header names; its mods must be the server's own; a line's text comes from the
+files of the game the server loaded (`narrate.SourceLines`), never from a path
+the trace names. The result shown is the one the replayed game reached.
 """
 from __future__ import annotations
 
 import bisect
+import json
+import os
 import re
+import threading
 from pathlib import Path
 
 from ... import LoadError
+from ...engine.savefile import SaveError, parse_json
 from ...engine.state import GameFault
-from ..narrate import Narrator, counter_name, source_line, zone_name
-from ..trace import Places, TraceError, check_against, game_of_header, read_trace
+from ..narrate import Narrator, counter_name, source_lines, zone_name
+from ..trace import Places, TraceError, check_against, read_trace, result_of
+from .catalogue import Catalogue
 from .layout import TableLayout
 from .views import CardTexts, TableView
 
@@ -37,6 +48,47 @@ class ReplayError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class ResultIndex:
+    """The result each kept trace's game reached when it was played or replayed here, by the
+    trace's name and the time its file was written (`results.json` beside the traces): what the
+    list of replays shows, so that a trace's own word on its result is never shown."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / ".results.json"
+        self.lock = threading.Lock()
+        try:
+            data = parse_json(self.path.read_bytes()) if self.path.is_file() else {}
+        except (OSError, SaveError):
+            data = {}
+        self.known = {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+    def get(self, path: Path) -> dict | None:
+        got = self.known.get(path.stem)
+        try:
+            return got["result"] if got and got.get("written") == path.stat().st_mtime_ns else None
+        except OSError:
+            return None
+
+    def put(self, path: Path, result: dict | None) -> None:
+        if result is None:
+            return
+        with self.lock:
+            self.known[path.stem] = {"written": path.stat().st_mtime_ns, "result": result}
+            self._save()
+
+    def drop(self, path: Path) -> None:
+        with self.lock:
+            if self.known.pop(path.stem, None) is not None:
+                self._save()
+
+    def _save(self) -> None:
+        kept = {p.stem for p in self.path.parent.glob("*.jsonl")}
+        self.known = {k: v for k, v in self.known.items() if k in kept}
+        tmp = self.path.with_name(".results.json.tmp")
+        tmp.write_text(json.dumps(self.known), encoding="utf-8")
+        os.replace(tmp, self.path)
 
 
 class _Watch(list):
@@ -62,20 +114,49 @@ def trace_path(folder: Path, name: str) -> Path:
         raise ReplayError(404, f"no trace '{name[:60]}' (a trace's name is letters, digits, '.', '-' and '_')")
     path = folder / f"{name}.jsonl"
     if not path.is_file():
-        raise ReplayError(404, f"no trace '{name}' in {folder}")
+        raise ReplayError(404, f"no trace '{name}'")
     return path
+
+
+def mod_name(path: str) -> str:
+    """What a mod is known by between machines: the last part of its path (a trace records a
+    mod by the path it was laid from; that path is never opened here)."""
+    return path.replace("\\", "/").rstrip("/").rpartition("/")[2]
+
+
+def game_of_trace(catalogue: Catalogue, header: dict):
+    """The game of a trace, as this server offers it: its id one of the catalogue's games, its
+    expansions and scenario among that game's, its mods those the server was started with (by
+    name). The folder a header names (`source`) is never read. A ReplayError (422) otherwise."""
+    game_id = header["game"]
+    name = catalogue.name_of(game_id)
+    if name is None:
+        raise ReplayError(422, f"the trace is of the game '{game_id[:60]}', which this server does not offer "
+                               f"(games: {', '.join(catalogue.ids())})")
+    laid = header.get("layers") or {}
+    ours = sorted(mod_name(m) for m in catalogue.mods)
+    theirs = sorted(mod_name(m) for m in laid.get("mods", ()))
+    if theirs != ours:
+        raise ReplayError(422, "the trace was played with the mods " + (", ".join(m[:60] for m in theirs) or "none")
+                               + "; this server lays " + (", ".join(ours) or "none")
+                               + " (start it with the same --with to replay the trace)")
+    try:
+        return catalogue.game(name, tuple(laid.get("expansions", ())), laid.get("scenario"),
+                              tuple(laid.get("without", ())))
+    except ValueError as exc:
+        raise ReplayError(422, f"the trace's expansions or scenario: {exc}") from None
 
 
 class Replay:
     """A trace read, its game loaded, its choices played again and checked."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, catalogue: Catalogue | None = None):
         try:
             self.header, self.recorded = read_trace(path)
-            self.game = game_of_header(self.header)
+            self.game = game_of_trace(catalogue or Catalogue(), self.header)
             check_against(self.game, self.header, path)
         except TraceError as exc:
-            raise ReplayError(422, str(exc)) from None
+            raise ReplayError(422, str(exc).replace(str(path), path.name)) from None
         except ValueError as exc:
             raise ReplayError(422, f"{path.name}: {exc}") from None
         except LoadError as exc:  # the game named by the trace does not check as it is now
@@ -88,6 +169,8 @@ class Replay:
         self.layout = TableLayout(self.program)
         self.texts = CardTexts(self.program)
         self.places = Places(self.program.root)
+        self.lines = source_lines(self.program)
+        self.result: dict | None = None  # the result the replayed game reached
         self.starts: list = []  # the first event of each step: the setup, then one step per choice
         self.before: list = []  # the state before each step (None before the setup)
         self.divergence: str | None = None
@@ -100,9 +183,11 @@ class Replay:
         return self.game.new_state(h["players"], h["seed"], h["options"], trace=trace, powers=self.powers)
 
     def _play(self) -> None:
-        """Play the choices again, keeping the state before each, and check the events."""
+        """Play the choices again, keeping the state before each, and check the events and the
+        result against the recorded ones."""
         self.starts.append(0)
         self.before.append(None)
+        st, fault = None, None
         try:
             st = self._new(True)
             for i, choice in enumerate(self.header["choices"]):
@@ -113,17 +198,27 @@ class Replay:
                 self.before.append(st.clone())
                 st.apply(choice)
         except GameFault as exc:
-            st = getattr(exc, "state", None) or locals().get("st")
+            st = getattr(exc, "state", None) or st
+            fault = exc
             if not self.header.get("error"):
                 self.divergence = f"the replayed game fails: {exc}"
         got = [self.places.event(ev) for ev in (st.trace if st is not None and st.trace else [])]
+        self.limit = len(self.recorded)
         for k, ev in enumerate(self.recorded):
             if k >= len(got) or got[k] != ev:
                 self.divergence = self.divergence or f"the replayed game differs from the trace at event {k}"
                 self.limit = k
                 break
         else:
-            self.limit = len(self.recorded)
+            if len(got) > len(self.recorded) and self.divergence is None:
+                self.divergence = (f"the trace stops at event {len(self.recorded) - 1}; the replayed game "
+                                   f"goes on to event {len(got) - 1}")
+        if st is not None:
+            self.result = result_of(st, fault)
+            recorded = self.header.get("result")
+            why = result_difference(recorded, self.result) if recorded is not None else None
+            if why and self.divergence is None:
+                self.divergence = why
 
     def _event(self, ev: dict) -> dict:
         changes = _changes(ev)
@@ -132,7 +227,7 @@ class Replay:
         at = ev.get("at")
         if isinstance(at, str):
             out["at"] = at
-            line = source_line(self._absolute(at))
+            line = self.lines.line(at)
             if line is not None:
                 out["line"] = line
         return out
@@ -147,15 +242,6 @@ class Replay:
         out += [counter_name(program, k, None, None, self.players) for k in changes.get("counters", ())]
         return out
 
-    def _absolute(self, at: str) -> str:
-        """'my-game/game.yaml:42' (relative to the game's folder) as a path that opens."""
-        path, _, line = at.rpartition(":")
-        root = Path(self.program.root).resolve()
-        first, _, rest = path.partition("/")
-        if first == root.name and rest:
-            return f"{root / rest}:{line}"
-        return at
-
     # what the page is sent -----------------------------------------------------------------
     def summary(self, name: str) -> dict:
         h = self.header
@@ -169,7 +255,8 @@ class Replay:
             self.told = True
         return {"name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
                 "seed": h["seed"], "options": h["options"], "agents": h.get("agents", []),
-                "result": h.get("result"), "error": h.get("error"), "events": self.events,
+                "result": self.result, "recorded_result": h.get("result"), "error": h.get("error"),
+                "events": self.events,
                 "steps": self.starts, "divergence": self.divergence, "shown_up_to": self.limit}
 
     def state_at(self, k: int):
@@ -211,16 +298,24 @@ class Replay:
         st.trace_mark = len(st.trace)
         return st
 
-    def spec_game(self) -> str:
-        """How the game of the trace is named to load it again: its folder, or a shipped game's id."""
-        src = self.header.get("source")
-        return src if isinstance(src, str) else self.header["game"]
+    def spec_game(self, catalogue: Catalogue) -> str:
+        """How the game of the trace is named to load it again: its name in the server's catalogue."""
+        return catalogue.name_of(self.header["game"]) or self.header["game"]
 
     def view(self, k: int, seat: int | None) -> dict:
         st = self.state_at(k)
         data = TableView(st, self.layout, self.texts, seat).data(list(self.header.get("agents") or []))
         data.update({"event": k, "seat": seat})
         return data
+
+
+def result_difference(recorded: dict, replayed: dict) -> str | None:
+    """What differs between a trace's recorded result and the replayed game's, in one sentence."""
+    for key in ("finished", "winners", "scores"):
+        if recorded.get(key) != replayed.get(key):
+            return f"the trace records {key} {json.dumps(recorded.get(key))[:80]}; the replayed game's are " \
+                   f"{json.dumps(replayed.get(key))[:80]}"
+    return None
 
 
 def _changes(ev: dict) -> dict:

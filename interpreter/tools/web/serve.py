@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from .app import make_app
+from .guard import MAX_CONNECTIONS, allowed_hosts, bounded_protocol
 
 
 class MissingServer(Exception):
@@ -43,12 +44,24 @@ def port_free(host: str, port: int) -> str | None:
     return None
 
 
-def serve(folder: Path, game: str | None, mods, host: str, port: int, bot_delay: float, out=None) -> None:
-    """Run the server until interrupted."""
-    import uvicorn  # here, with Starlette: only this command needs them
+def serve(folder: Path, game: str | None, mods, host: str, port: int, bot_delay: float, out=None,
+          allow_hosts=()) -> None:
+    """Run the server until interrupted. It answers to the names of `host` (every name of this
+    machine for 0.0.0.0) and to `allow_hosts` ('*': any name)."""
     out = out or sys.stdout
-    app = make_app(folder, game, mods, bot_delay)
+    hosts = None if "*" in allow_hosts else allowed_hosts(host, allow_hosts)
+    app = make_app(folder, game, mods, bot_delay, hosts)
     shown = f"[{host}]" if ":" in host else host
     print(f"regles serve: the table is at http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/ "
           f"(tables and traces kept in {folder}; Ctrl-C stops)", file=out, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    import uvicorn  # here, with Starlette: only this command needs them
+    uvicorn.Server(server_config(app, host, port)).run()
+
+
+def server_config(app, host: str, port: int):
+    """uvicorn's settings for `app`: the bounded protocol (guard.py), and uvicorn's own bounds on
+    requests handled at once (503 beyond), idle time between requests and the size of headers."""
+    import uvicorn
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, http=bounded_protocol(),
+                          limit_concurrency=MAX_CONNECTIONS + 50, timeout_keep_alive=5,
+                          h11_max_incomplete_event_size=16 * 1024, timeout_graceful_shutdown=2)

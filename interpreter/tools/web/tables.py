@@ -16,10 +16,12 @@ of a crash. When a game ends, its trace is written beside, for replay.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
 import threading
+import time
 from pathlib import Path
 
 from ... import LoadError
@@ -27,7 +29,7 @@ from ...engine.savefile import SaveError
 from ...engine.state import GameFault
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..narrate import Narrator
-from ..trace import save_state_trace, source_of
+from ..trace import result_of, save_state_trace, source_of
 from .layout import TableLayout
 from .views import CardTexts, TableView
 
@@ -78,6 +80,8 @@ class Table:
         self.lock = threading.RLock()
         self.save_lock = threading.Lock()  # one save at a time: the bots' and a person's may cross
         self.traces: Path | None = None  # where the trace is written when the game ends
+        self.results = None  # where the result of the game is noted when its trace is written
+        self.touched = time.time()  # when the table last changed: the oldest idle go first
         self.version = 0
         self.fault: str | None = None
         self.layout = TableLayout(game.program)
@@ -161,6 +165,7 @@ class Table:
         except GameFault as exc:
             self.fault = str(exc)
         self._flush()
+        self.touched = time.time()
         if self.traces is not None and (self.state.is_terminal() or self.fault is not None):
             self.save_trace(self.traces / f"{self.id}.jsonl")  # before any page is told the game is over
         self.version += 1
@@ -191,6 +196,7 @@ class Table:
         with self.lock:
             return {"regles_table": FORMAT, "id": self.id, "spec": self.spec, "who": self.who,
                     "seat_keys": self.seat_keys, "owner_key": self.owner_key, "version": self.version,
+                    "touched": self.touched,
                     "fault": self.fault, "state": self.state.to_json(), "events": list(self.state.trace or []),
                     "logs": {str(s): lines.lines for s, lines in self.told.items()}}
 
@@ -212,6 +218,8 @@ class Table:
             save_state_trace(tmp, self.game, self.state, agents=self.who,
                              source=source_of(self.game, self.spec.get("game")), error=error)
             os.replace(tmp, path)  # whole or not at all: a replay may be reading it
+            if self.results is not None:
+                self.results.put(path, result_of(self.state, self.fault))
             return path
 
 
@@ -242,11 +250,14 @@ def restore(data: dict, catalogue) -> Table:
                       str(data["owner_key"]), logs=data.get("logs") or {})
         table.version = int(data.get("version", 0))
         table.fault = data.get("fault")
+        table.touched = float(data.get("touched", table.touched))
+        if table.fault is not None and not isinstance(table.fault, str):
+            raise ValueError("its fault is not a text")
         return table
     except SaveError as exc:
         raise ValueError(f"its state cannot be restored: {exc}") from None
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"a field is missing or of the wrong kind ({exc})") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"a field is missing or of the wrong kind ({type(exc).__name__})") from None
 
 
 
@@ -265,6 +276,10 @@ def make_table(catalogue, asked) -> Table:
     seed = _field(asked, "seed", int, None)
     if not all(isinstance(x, str) for x in expansions):
         raise TableError(400, "'expansions' is a list of expansion ids")
+    for name, value in options.items():  # then each value by the kind its game declares (Game.options)
+        if not isinstance(value, (str, int, float)) or isinstance(value, float) and not math.isfinite(value):
+            raise TableError(400, f"option '{str(name)[:40]}' takes a text, a number or true/false, "
+                                  f"not {json.dumps(value)[:40]}")
     try:
         about = catalogue.describe(game_name)
         if solo is not None:
