@@ -173,6 +173,25 @@ def test_malformed_json_is_a_400(tmp_path, body, says):
             assert str(tmp_path) not in r.text
 
 
+def test_numbers_and_names_out_of_bounds_are_a_4xx(tmp_path):
+    with _client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "nim", "players": 2, "seats": ["person", "person"]}).json()
+        at = f"/api/tables/{made['id']}?key={made['owner_key']}"
+        for url in (at + "&seat=" + "9" * 5000, at + "&since=" + "9" * 5000, at + "&after=-" + "9" * 50,
+                    "/api/replays/x/at/" + "9" * 5000, "/api/replays/x/at/-1"):
+            r = c.get(url)
+            assert r.status_code in (400, 404), (url[:60], r.text)
+        base = {"game": "nim", "players": 2, "seats": ["person", "person"]}
+        for asked, says in (({**base, "seed": 10 ** 4000}, "seed"), ({**base, "seed": -1}, "seed"),
+                            ({**base, "seats": ["mcts:1000000", "person"]}, "at most"),
+                            ({**base, "seats": ["mcts:600s", "person"]}, "at most"),
+                            ({**base, "scenario": "../../../etc/passwd"}, "no scenario")):
+            r = c.post("/api/tables", json=asked)
+            assert r.status_code == 400 and says in r.json()["error"], r.text
+        games = c.get("/api/games").text
+    assert str(FIXTURES) not in games and '"nim"' in games  # a game served from a folder is named by its id
+
+
 def test_requests_from_other_sites_and_other_names_are_refused(tmp_path):
     asked = {"game": NIM, "players": 2, "seats": ["person", "person"]}
     with _client(tmp_path) as c:

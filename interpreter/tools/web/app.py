@@ -251,7 +251,7 @@ def _int(request: Request, name: str, default=None, low: int = 0, high: int = 1 
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.lstrip("-").isdigit() or not low <= int(raw) <= high:
+    if not raw.lstrip("-").isdigit() or len(raw) > 12 or not low <= int(raw) <= high:
         raise TableError(400, f"'{name}' is a whole number from {low} to {high}, not '{raw[:20]}'")
     return int(raw)
 
@@ -440,7 +440,10 @@ async def replay_summary(request: Request):
 async def replay_at(request: Request):
     server = _server(request)
     r = await run_in_threadpool(server.replay, request.path_params["name"])
-    k = request.path_params["event"]
+    raw = request.path_params["event"]
+    if not raw.isdigit() or len(raw) > 12:
+        raise TableError(404, f"no event '{raw[:20]}' (an event is named by its number)")
+    k = int(raw)
     seat = _int(request, "seat", None, 1, r.players)
     return JSONResponse(await run_in_threadpool(r.view, k, seat - 1 if seat else None))
 
@@ -453,19 +456,19 @@ async def fork(request: Request):
         raise TableError(400, "a fork names the event to fork at: {\"event\": N, \"seats\": [...]}")
     who = seats_of(asked.get("seats") or ["greedy"] * r.players, r.players)
     server.make_room()
-    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"], server.catalogue)
+    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"])
     server.add(table)
     await server.save(table)
     server.drive(table)
     return JSONResponse(_made(table, request), status_code=201)
 
 
-def _fork(r: Replay, k: int, who: list, name: str, catalogue: Catalogue) -> Table:
+def _fork(r: Replay, k: int, who: list, name: str) -> Table:
     """A table playing on from the decision at (or next after) event `k` of replay `r`."""
     state = r.decision_state(k)
     h = r.header
     laid = h.get("layers") or {}
-    spec = {"game": r.spec_game(catalogue), "expansions": list(laid.get("expansions", [])), "scenario": laid.get("scenario"),
+    spec = {"game": r.game.id, "expansions": list(laid.get("expansions", [])), "scenario": laid.get("scenario"),
             "players": h["players"], "options": h["options"], "seed": h["seed"], "forked": {"trace": name, "event": k}}
     told = [f"Played on from the trace {name}, from event {k}."]
     return Table(new_id(), spec, r.game, state, who, [new_key() if w == "person" else None for w in who], new_key(),
@@ -539,7 +542,7 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
         Route("/api/replays", replays, methods=["GET"]),
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{name}", replay_summary),
-        Route("/api/replays/{name}/at/{event:int}", replay_at),
+        Route("/api/replays/{name}/at/{event}", replay_at),
         Route("/api/replays/{name}/fork", fork, methods=["POST"]),
         Mount("/static", staticfiles.StaticFiles(directory=STATIC)),
     ], exception_handlers={TableError: _refused, ReplayError: _refused, exceptions.HTTPException: _http,

@@ -31,34 +31,36 @@ class Catalogue:
         self._lock = threading.Lock()
 
     def names(self) -> list:
-        return [self.only] if self.only is not None else shipped_games()
+        """The games offered, by id (a game served from a folder is named by its id, so that no
+        path of the server's is ever shown)."""
+        if self.only is None:
+            return shipped_games()
+        return [self._load(self.only, (), None, ()).id]
+
+    def _source(self, name: str) -> str | None:
+        """What to load for the game named `name` (its id, or the folder the server was given)."""
+        if self.only is None:
+            return name if name in shipped_games() else None
+        return self.only if name in (self.only, self.names()[0]) else None
 
     def game(self, name: str, expansions=(), scenario: str | None = None, without=()):
         """The game `name` with `expansions` and `scenario` laid over it (and the server's mods),
         the cards `without` left out. ValueError for a game this server does not offer or an
         unknown expansion, scenario or card; LoadError when the combination does not check."""
-        if name not in self.names():
-            raise ValueError(f"no game '{name[:60]}' here (games: {', '.join(self.names())})")
-        key = (name, tuple(expansions), scenario or None, tuple(without))
+        source = self._source(name) if isinstance(name, str) else None
+        if source is None:
+            raise ValueError(f"no game '{str(name)[:60]}' here (games: {', '.join(self.names())})")
+        return self._load(source, tuple(expansions), scenario or None, tuple(without))
+
+    def _load(self, source: str, expansions: tuple, scenario, without: tuple):
+        key = (source, expansions, scenario, without)
         with self._lock:  # two pages asking at once load the game once
             got = self._loaded.get(key)
             if got is None:
                 if len(self._loaded) >= GAMES_KEPT:  # each combination asked is kept: a bound on them
-                    self._loaded.pop(next(k for k in self._loaded if k != (name, (), None, ())), None)
-                got = self._loaded[key] = load(name, tuple(expansions), scenario or None, self.mods,
-                                               without=tuple(without))
+                    self._loaded.pop(next(k for k in self._loaded if k[1:] != ((), None, ())), None)
+                got = self._loaded[key] = load(source, expansions, scenario, self.mods, without=without)
         return got
-
-    def name_of(self, game_id) -> str | None:
-        """The name under which this server offers the game whose id is `game_id`, or None."""
-        for name in self.names():
-            if name == game_id or self.game(name).id == game_id:
-                return name
-        return None
-
-    def ids(self) -> list:
-        """The ids of the games this server offers."""
-        return [self.game(name).id for name in self.names()]
 
     def describe(self, name: str) -> dict:
         """A game as the start page lists it: title, players, expansions, scenarios, solo modes."""

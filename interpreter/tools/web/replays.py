@@ -128,11 +128,10 @@ def game_of_trace(catalogue: Catalogue, header: dict):
     """The game of a trace, as this server offers it: its id one of the catalogue's games, its
     expansions and scenario among that game's, its mods those the server was started with (by
     name). The folder a header names (`source`) is never read. A ReplayError (422) otherwise."""
-    game_id = header["game"]
-    name = catalogue.name_of(game_id)
-    if name is None:
-        raise ReplayError(422, f"the trace is of the game '{game_id[:60]}', which this server does not offer "
-                               f"(games: {', '.join(catalogue.ids())})")
+    name = header["game"]
+    if name not in catalogue.names():
+        raise ReplayError(422, f"the trace is of the game '{name[:60]}', which this server does not offer "
+                               f"(games: {', '.join(catalogue.names())})")
     laid = header.get("layers") or {}
     ours = sorted(mod_name(m) for m in catalogue.mods)
     theirs = sorted(mod_name(m) for m in laid.get("mods", ()))
@@ -298,9 +297,6 @@ class Replay:
         st.trace_mark = len(st.trace)
         return st
 
-    def spec_game(self, catalogue: Catalogue) -> str:
-        """How the game of the trace is named to load it again: its name in the server's catalogue."""
-        return catalogue.name_of(self.header["game"]) or self.header["game"]
 
     def view(self, k: int, seat: int | None) -> dict:
         st = self.state_at(k)

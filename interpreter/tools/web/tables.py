@@ -28,6 +28,7 @@ from ... import LoadError
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
+from ..mcts import parse_budget
 from ..narrate import Narrator
 from ..trace import result_of, save_state_trace, source_of
 from .layout import TableLayout
@@ -36,6 +37,8 @@ from .views import CardTexts, TableView
 FORMAT = 1
 TABLE_ID = re.compile(r"^[a-z0-9]{6,32}$")
 MAX_LOG = 20000  # lines a seat's log keeps; older ones are dropped (a bound on what a table holds)
+MAX_ITERATIONS = 2000  # the most a search bot of a table may think per decision: its work is the server's
+MAX_SECONDS = 5.0
 
 
 class TableError(Exception):
@@ -303,11 +306,13 @@ def make_table(catalogue, asked) -> Table:
     who = seats_of(seats, players)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
+    elif not 0 <= seed < 1 << 63:
+        raise TableError(400, "'seed' is a whole number from 0 to 2^63 - 1")
     try:
         state = game.new_state(players, seed, chosen, trace=True)
     except GameFault as exc:
         raise TableError(400, f"the game cannot start: {exc}") from None
-    spec = {"game": game_name, "expansions": expansions, "scenario": scenario, "players": players,
+    spec = {"game": game.id, "expansions": expansions, "scenario": scenario, "players": players,
             "options": {k: v for k, v in chosen.items() if isinstance(v, (bool, int, float, str))}, "seed": seed}
     return Table(new_id(), spec, game, state, who, [new_key() if w == "person" else None for w in who], new_key())
 
@@ -322,8 +327,13 @@ def seats_of(seats, players: int) -> list:
         if name != "person":
             try:
                 make_agent(name, 0)
+                base, _, budget = name.partition(":")
+                iterations, seconds = parse_budget(budget) if base == "mcts" else (None, None)
             except ValueError as exc:
-                raise TableError(400, str(exc)) from None
+                raise TableError(400, str(exc)[:200]) from None
+            if (iterations or 0) > MAX_ITERATIONS or (seconds or 0) > MAX_SECONDS:  # a bot is the server's work
+                raise TableError(400, f"a bot of this server thinks at most {MAX_ITERATIONS} iterations or "
+                                      f"{MAX_SECONDS:g} seconds a decision, not '{name[:40]}'")
     return who
 
 
