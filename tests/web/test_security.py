@@ -346,3 +346,16 @@ def test_a_slow_or_half_sent_request_is_cut_and_connections_are_bounded(tmp_path
         assert b"200 OK" in served.get("/api/tables").split(b"\r\n", 1)[0]  # and the server answers
     finally:
         served.stop()
+
+
+def test_a_fault_and_a_game_that_does_not_check_are_told_without_the_servers_paths(tmp_path):
+    game = str(FIXTURES / "broken")
+    with TestClient(make_app(tmp_path, game, bot_delay=0), base_url=BASE) as c:
+        made = c.post("/api/tables", json={"game": "broken", "players": 2, "seats": ["person", "person"],
+                                           "seed": 1, "options": {"mode": "fault"}}).json()
+        v = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"], "seat": 1}).json()
+        explode = next(o["index"] for o in v["decision"]["options"] if o["label"] == "Explode")
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": explode,
+                                                          "version": v["version"]})
+        assert "exploded in turn 1" in r.json()["fault"] and "broken/game.yaml:" in r.json()["fault"]
+        assert str(FIXTURES) not in r.text

@@ -38,6 +38,7 @@ from .tables import (
     TABLE_ID,
     Table,
     TableError,
+    does_not_check,
     make_table,
     new_id,
     new_key,
@@ -318,7 +319,7 @@ async def games(request: Request):
         try:
             out.append(await run_in_threadpool(server.catalogue.describe, name))
         except LoadError as exc:
-            out.append({"name": name, "title": name, "error": str(exc)})
+            out.append({"name": name, "title": name, "error": does_not_check(exc)})
     return JSONResponse({"games": out})
 
 
@@ -341,7 +342,7 @@ async def describe_game(request: Request):
     except ValueError as exc:
         raise TableError(404 if "no game" in str(exc) else 400, str(exc)) from None
     except LoadError as exc:
-        raise TableError(400, "the game does not check with what is chosen:\n" + str(exc)) from None
+        raise TableError(400, does_not_check(exc)) from None
 
 
 def _plays(game, players: int) -> bool:

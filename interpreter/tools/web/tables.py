@@ -30,7 +30,7 @@ from ...engine.state import GameFault
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_budget
 from ..narrate import Narrator
-from ..trace import result_of, save_state_trace, source_of
+from ..trace import portable_message, result_of, save_state_trace, source_of
 from .layout import TableLayout
 from .views import CardTexts, TableView
 
@@ -166,7 +166,7 @@ class Table:
         try:
             self.state.apply(option)
         except GameFault as exc:
-            self.fault = str(exc)
+            self.fault = portable_message(self.game, str(exc))  # its place in the game's folder, not the server's
         self._flush()
         self.touched = time.time()
         if self.traces is not None and (self.state.is_terminal() or self.fault is not None):
@@ -229,6 +229,16 @@ class Table:
 def _same(key, secret: str) -> bool:
     """Whether `key` (as a request gave it: anything) is `secret`, compared in constant time."""
     return isinstance(key, str) and bool(key) and secrets.compare_digest(key.encode("utf-8"), secret.encode("utf-8"))
+
+
+def does_not_check(exc: LoadError) -> str:
+    """One sentence for a combination of a game, expansions and scenario that does not check:
+    its first error and how many there are, without the server's paths (the command line and
+    `regles check` show them all, where they are)."""
+    errors = exc.report.errors
+    first = errors[0].message if errors else "its content has errors"
+    more = f" (and {len(errors) - 1} more: regles check shows them)" if len(errors) > 1 else ""
+    return f"the game does not check with what is chosen: {first}{more}"
 
 
 def new_id() -> str:
@@ -302,7 +312,7 @@ def make_table(catalogue, asked) -> Table:
     except ValueError as exc:
         raise TableError(400, str(exc)) from None
     except LoadError as exc:
-        raise TableError(400, "the game does not check with what is chosen:\n" + str(exc)) from None
+        raise TableError(400, does_not_check(exc)) from None
     who = seats_of(seats, players)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
