@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 import yaml
 
-from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of
+from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -313,9 +314,9 @@ def decode(path: str, raw: bytes) -> str:
         col = len(before[-1])
         raise ContentError(f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
                            Position(path, line, col), "save the file as UTF-8") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+    # a byte order mark starts the file, or two (files saved twice by tools that each add one):
+    # YAML would take the second for the first, and count every position of the file one short
+    return text.lstrip("\ufeff")
 
 
 def parse_yaml(path: str, text: str):
@@ -329,15 +330,19 @@ def parse_yaml(path: str, text: str):
             if stripped.startswith("\t"):
                 raise ContentError("tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
                                    "YAML indents with spaces only")
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)  # the pure-Python reader refuses a control character here already
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(path, text, exc) from None
+    except yaml.reader.ReaderError:
+        raise _unreadable_character(path, text) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML error: {exc}", Position(path, 1, 1)) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise ContentError("file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
@@ -349,6 +354,43 @@ def parse_yaml(path: str, text: str):
     except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
         raise ContentError("the document nests too deeply to be read", Position(path, 1, 1)) from None
     return data, builder.errors
+
+
+# What YAML reads nowhere in a file, not even in a quoted string (PyYAML's Reader.NON_PRINTABLE):
+# C0 controls but tab and line breaks, DEL, C1 controls but NEL, surrogates, U+FFFE and U+FFFF.
+_NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_SHOWN_AT_MOST = 5  # lines of the other characters of a file that YAML does not read, named in the hint
+
+
+def line_starts(text: str) -> list[int]:
+    """The index in `text` at which each of its lines starts, as YAML cuts lines."""
+    return [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+
+
+def place(starts: list[int], index: int) -> tuple[int, int]:
+    """(line, column), from 1, of the character at `index` of a text whose `line_starts` are `starts`."""
+    line = bisect_right(starts, index)
+    return line, index - starts[line - 1] + 1
+
+
+def _unreadable_character(path: str, text: str) -> ContentError:
+    """The error of a file holding a character YAML does not read, at the first of them; the
+    hint says where the others are."""
+    found = _NOT_YAML.search(text)
+    if found is None:  # pragma: no cover - the reader refused a character that the pattern allows
+        return ContentError("file holds a character which YAML does not read", Position(path, 1, 1))
+    c = ord(found.group())
+    what = "a control character" if c < 0x20 or 0x7f <= c <= 0x9f else "a character"
+    starts = line_starts(text)
+    line, column = place(starts, found.start())
+    escape = f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    hint = f"remove it; in a double-quoted string, write it as the escape {escape}"
+    others = sorted({place(starts, m.start())[0] for m in _NOT_YAML.finditer(text, found.end())} - {line})
+    if others:
+        lines = ", ".join(str(n) for n in others[:_SHOWN_AT_MOST]) + (", ..." if len(others) > _SHOWN_AT_MOST else "")
+        hint += f"; more such characters are on {plural(len(others), 'other line')} ({lines})"
+    return ContentError(f"file holds {what} (U+{c:04X}), which YAML does not read",
+                        Position(path, line, column, column + 1), hint)
 
 
 def _only_comments(text: str) -> bool:
@@ -380,6 +422,12 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     problem = exc.problem or "invalid YAML"
     context = f" ({exc.context})" if exc.context else ""
     mark = exc.problem_mark or exc.context_mark
+    bom = _bom_near(text, mark)
+    if bom is not None:
+        return ContentError("YAML syntax error: a byte order mark (U+FEFF) in the middle of the file",
+                            Position(path, *bom, bom[1] + 1),
+                            "remove it: this invisible character may only start a file (an editor or a "
+                            "copy of two files into one may have put it here)")
     at_end = mark is not None and not text[mark.index:].strip()
     if at_end and exc.context_mark is not None and exc.context in _UNCLOSED:
         # the file ended inside a string, a list or a mapping: point where it opens
@@ -403,6 +451,21 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     else:
         pos = pos_of(path, mark)
     return ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
+
+
+def _bom_near(text: str, mark) -> tuple[int, int] | None:
+    """(line, column) of a byte order mark where YAML stopped, or starting the text of the line
+    where it stopped or of the line before (YAML may stop at the start of the next), if any."""
+    if mark is None or "\ufeff" not in text:
+        return None
+    starts = line_starts(text)
+    for line in (mark.line, mark.line + 1):  # from 0, then from 1
+        if 1 <= line <= len(starts):
+            start = starts[line - 1]
+            text_start = len(text) - len(text[start:].lstrip(" "))
+            if text.startswith("\ufeff", text_start) and text_start <= mark.index:
+                return place(starts, text_start)
+    return place(starts, mark.index) if text.startswith("\ufeff", mark.index) else None
 
 
 _BLOCK_OPENER = re.compile(r"(:|:\s*[|>][-+0-9]*|^\s*-)\s*(#.*)?$")
@@ -513,13 +576,33 @@ def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[Con
         except OSError as exc:
             raise ContentError(f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
     text = decode(path, raw)
-    data, errors = parse_yaml(path, text)
+    try:
+        data, errors = parse_yaml(path, text)
+    except ContentError as exc:
+        exc.position = within(exc.position, lines_of(text))
+        raise
+    if errors:
+        lines = lines_of(text)
+        for exc in errors:
+            exc.position = within(exc.position, lines)
     hint = None
     first = text.split("\n", 1)[0]
     m = SCHEMA_COMMENT.search(first)
     if m:
         hint = m.group(1)
     return SourceFile(path, text, data, hint), errors
+
+
+def within(pos: Position | None, lines: list[str]) -> Position | None:
+    """`pos`, or, when it is past the last of the `lines` of its file (YAML may place a mistake
+    at the end of the stream, after the last line break), the end of the last line that holds
+    something, so that an error is shown with a line of the file."""
+    if pos is None or pos.line <= max(1, len(lines)):
+        return pos
+    last = len(lines)
+    while last > 1 and not lines[last - 1].strip():
+        last -= 1
+    return Position(pos.path, last, len(lines[last - 1]) + 1)
 
 
 def plain_data(v):
