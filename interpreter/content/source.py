@@ -24,6 +24,10 @@ except ImportError:  # pragma: no cover
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
+# characters of text (keys and values) a document may hold, its aliases expanded: as much as the
+# largest file could hold written out, so that an alias of a long text repeated a thousand times
+# costs no more to check than the largest file
+MAX_TEXT = MAX_BYTES
 MAX_DEPTH = 64
 # the largest number a content file may hold: the largest a game keeps (engine.limits.MAX_NUMBER,
 # which this wing does not import; a test checks that the two agree)
@@ -116,35 +120,44 @@ class _Builder:
         self.errors: list[ContentError] = []
         self.lines: list[str] | None = None
 
-    def check_size(self, root) -> None:
-        """Refuse documents whose aliases expand to too many values ("billion laughs")
-        before building anything, pointing at the smallest value that is too large."""
+    def check_size(self, root, text: str) -> None:
+        """Refuse documents whose aliases expand to more values or text than a file may hold
+        ("billion laughs"), or make a value that holds itself, before building anything. The
+        composed document is sized first, each shared (aliased) value once; only when it is
+        too large is the file read again to find the alias where it goes past (`_alias_at_fault`)."""
         scalar = yaml.ScalarNode
         if isinstance(root, scalar):
             return
-        sizes: dict[int, int] = {}
-        order = []
+        sizes: dict[int, tuple | None] = {}  # id of a collection -> (values, characters), aliases expanded
+        opened = set()  # the collections being sized: the one being walked and those around it
         stack = [(root, False)]
         while stack:  # post-order, iteratively: each shared (aliased) node is sized once
             node, done = stack.pop()
+            key = id(node)
             if done:
-                total = 1
-                for c in _children(node):  # a scalar is one value: most are, and need no entry
-                    total += 1 if isinstance(c, scalar) else sizes[id(c)]
-                sizes[id(node)] = min(MAX_NODES + 1, total)
-                order.append(node)
+                values, chars = 1, 0
+                for c in _children(node):  # a scalar is sized here: most values are, and need no entry
+                    if isinstance(c, scalar):
+                        values += 1
+                        chars += len(c.value)
+                    else:
+                        size = sizes[id(c)]
+                        values += size[0]
+                        chars += size[1]
+                sizes[key] = (min(MAX_NODES + 1, values), min(MAX_TEXT + 1, chars))
+                opened.discard(key)
                 continue
-            if id(node) in sizes:
+            if key in sizes:
+                if key in opened:  # an alias inside the value it names
+                    raise _alias_at_fault(self.path, text)
                 continue
-            sizes[id(node)] = 0  # a placeholder: YAML cannot make cycles, but be safe
+            sizes[key] = None
+            opened.add(key)
             stack.append((node, True))
             stack.extend((c, False) for c in reversed(_children(node)) if not isinstance(c, scalar))
-        if sizes[id(root)] <= MAX_NODES:
-            return
-        culprit = next(n for n in order if sizes[id(n)] > MAX_NODES)
-        raise ContentError(f"this value expands to more than {MAX_NODES} values (aliases expanded)",
-                           _pos(self.path, culprit.start_mark),
-                           "split the file, or avoid repeating large anchors ('&name' and '*name')")
+        values, chars = sizes[id(root)]
+        if values > MAX_NODES or chars > MAX_TEXT:
+            raise _alias_at_fault(self.path, text)
 
     def build(self, node, depth: int = 0):
         self.count += 1
@@ -233,6 +246,76 @@ class _Builder:
                 raise _too_large_number(_pos(self.path, node.start_mark)) from None
             raise ContentError(f"cannot read value '{_shorten(node.value)}': {_shorten(str(exc))}",
                                _pos(self.path, node.start_mark)) from None
+
+
+_OPEN = object()  # what an anchor names while its collection is being read
+
+
+def _alias_at_fault(path: str, text: str) -> ContentError:
+    """The error of a document that its aliases make too large, or make hold itself, at the
+    alias where it happens: the file read again as YAML events, the values and characters of
+    text of the document counted as they come, each alias as the size of the value it names."""
+    loader = _Loader(text)
+    named: dict = {}  # anchor -> (values, characters) of the value it names last, or _OPEN
+    collections: list = []  # (anchor, values, characters before it) of each collection being read
+    values = chars = 0
+    try:
+        while True:
+            event = loader.get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                values += 1
+                chars += len(event.value)
+                if event.anchor is not None:
+                    named[event.anchor] = (1, len(event.value))
+            elif kind in (yaml.SequenceStartEvent, yaml.MappingStartEvent):
+                values += 1
+                collections.append((event.anchor, values - 1, chars))
+                if event.anchor is not None:
+                    named[event.anchor] = _OPEN
+            elif kind in (yaml.SequenceEndEvent, yaml.MappingEndEvent):
+                anchor, values_before, chars_before = collections.pop()
+                if anchor is not None:
+                    named[anchor] = (values - values_before, chars - chars_before)
+            elif kind is yaml.AliasEvent:
+                size = named.get(event.anchor)
+                if size is None:  # an alias of no anchor: the file did not compose, and said so
+                    continue
+                start = _pos(path, event.start_mark)
+                at = Position(path, start.line, start.column, event.end_mark.column + 1)
+                if size is _OPEN:
+                    return ContentError(f"YAML error: alias '*{event.anchor}' is inside the value it names", at,
+                                        "a value cannot hold itself: write out what it holds")
+                values += size[0]
+                chars += size[1]
+                if values > MAX_NODES or chars > MAX_TEXT:
+                    return ContentError(f"the document expands to more than {_bound(values)} at alias "
+                                        f"'*{event.anchor}' (aliases expanded)", at,
+                                        f"'*{event.anchor}' stands for {_sized(size)} each time: use it less "
+                                        "often, or split the file")
+            elif kind is yaml.StreamEndEvent:
+                break
+            if values > MAX_NODES:  # past the bound at a value, not at an alias: a document of many values
+                return ContentError(f"the document has more than {MAX_NODES} values", _pos(path, event.start_mark),
+                                    "split the content into several files")
+            if chars > MAX_TEXT:
+                return ContentError(f"the document expands to more than {_bound(values)} (aliases expanded)",
+                                    _pos(path, event.start_mark), "split the content into several files")
+    finally:
+        loader.dispose()
+    return ContentError(f"the document expands to more than {MAX_NODES:,} values or {MAX_TEXT:,} characters "
+                        "of text (aliases expanded)", Position(path, 1, 1), "split the file")  # pragma: no cover
+
+
+def _sized(size: tuple) -> str:
+    """What an anchor names, by its size: 'a text of 30,000 characters', '12 values and 80 characters'."""
+    values, chars = size
+    return f"a text of {chars:,} characters" if values == 1 else f"{values:,} values and {chars:,} characters of text"
+
+
+def _bound(values: int) -> str:
+    """The bound a document whose aliases expand to `values` values (or more text) goes past."""
+    return f"{MAX_NODES:,} values" if values > MAX_NODES else f"{MAX_TEXT:,} characters of text"
 
 
 def _too_large_number(pos: Position) -> ContentError:
@@ -348,7 +431,7 @@ def parse_yaml(path: str, text: str):
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
     if "*" in text:  # only aliases can make a document larger than its text
-        builder.check_size(node)
+        builder.check_size(node, text)
     try:
         data = builder.build(node)
     except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before

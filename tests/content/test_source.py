@@ -1,5 +1,5 @@
 """The loader's quick paths against the plain ones they replace: the test for a file holding
-only comments, and the size of documents whose aliases repeat values."""
+only comments, and the size of documents whose aliases repeat values and texts."""
 from __future__ import annotations
 
 import random
@@ -25,25 +25,45 @@ def test_only_comments_reads_lines_as_lines_of_cuts_them():
         assert source._only_comments(text) == _only_comments_plainly(text), repr(text)
 
 
-def _check_size_plainly(path, root, limit):
-    """The size check as it was first written: every value sized in one post-order walk."""
-    sizes, order, stack = {}, [], [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            children = source._children(node)
-            sizes[id(node)] = min(limit + 1, 1 + sum(sizes[id(c)] for c in children))
-            order.append(node)
-            continue
-        if id(node) in sizes:
-            continue
-        sizes[id(node)] = 0
-        stack.append((node, True))
-        stack.extend((c, False) for c in reversed(source._children(node)))
-    if sizes[id(root)] <= limit:
+class _AliasesKept(yaml.SafeLoader):
+    """The pure-Python loader, keeping each alias where it is written: ('alias', mark, node)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            return ("alias", mark, super().compose_node(parent, index))
+        return super().compose_node(parent, index)
+
+
+def _fault_plainly(path, text, most_values, most_chars):
+    """Where a document goes past the bounds, its aliases expanded: each value counted in the
+    order it is written, an alias as the whole value it names, by plain recursion."""
+    def size(node):
+        if isinstance(node, tuple):
+            return size(node[2])
+        if isinstance(node, yaml.ScalarNode):
+            return 1, len(node.value)
+        sizes = [size(c) for c in source._children(node)]
+        return 1 + sum(v for v, _ in sizes), sum(c for _, c in sizes)
+
+    total = [0, 0]
+
+    def walk(node):
+        mark = node[1] if isinstance(node, tuple) else node.start_mark
+        v, c = size(node) if isinstance(node, tuple) else (1, len(node.value) if isinstance(node, yaml.ScalarNode) else 0)
+        total[0] += v
+        total[1] += c
+        if total[0] > most_values or total[1] > most_chars:
+            return mark
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            for child in source._children(node):
+                found = walk(child)
+                if found is not None:
+                    return found
         return None
-    culprit = next(n for n in order if sizes[id(n)] > limit)
-    return source._pos(path, culprit.start_mark)
+
+    mark = walk(_AliasesKept(text).get_single_node())
+    return None if mark is None else (mark.line + 1, mark.column + 1)
 
 
 def _aliased_document(rng):
@@ -64,20 +84,24 @@ def _aliased_document(rng):
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("limit", [5, 12, 40])
-def test_size_check_refuses_what_the_plain_walk_refuses_and_points_at_the_same_value(limit, monkeypatch):
-    monkeypatch.setattr(source, "MAX_NODES", limit)
-    rng = random.Random(limit)
+@pytest.mark.parametrize("values, chars", [(5, 1000), (12, 30), (40, 100), (1000, 12)])
+def test_the_size_check_refuses_what_plain_expansion_refuses_where_it_goes_past(values, chars, monkeypatch):
+    monkeypatch.setattr(source, "MAX_NODES", values)
+    monkeypatch.setattr(source, "MAX_TEXT", chars)
+    rng = random.Random(values * chars)
     outcomes = set()
     for _ in range(400):
         text = _aliased_document(rng)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        expected = _check_size_plainly("f.yaml", root, limit)
+        # a file's own text never passes the bound of text (it is the largest file's): only the
+        # text of a file with aliases is counted
+        expected = _fault_plainly("f.yaml", text, values, chars if "*" in text else float("inf"))
         try:
-            source._Builder("f.yaml", None).check_size(root)
+            source.parse_yaml("f.yaml", text)
             got = None
         except ContentError as exc:
-            got = exc.position
+            got = (exc.position.line, exc.position.column)
+            if "*" in text.splitlines()[got[0] - 1][got[1] - 1:got[1]]:  # at an alias: it is named
+                assert "at alias '*" in exc.message, exc.message
         assert got == expected, text
         outcomes.add(got is None)
     assert outcomes == {True, False}

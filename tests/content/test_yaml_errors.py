@@ -1,13 +1,19 @@
 """A YAML file that does not read is reported where it goes wrong (content.source): a control
-character at its line and column, a byte order mark in mid-file, and never a line past the end
-of the file."""
+character at its line and column, a byte order mark in mid-file, an alias inside the value it
+names, a document its aliases make too large (in values or in text), and never a line past the
+end of the file."""
 from __future__ import annotations
+
+import shutil
+import time
 
 import pytest
 
 from interpreter.content import source
-from interpreter.content.source import load_file
+from interpreter.content.source import MAX_TEXT, load_file
 from interpreter.diagnostics import ContentError, Position, code_of, excerpt, lines_of
+from interpreter.tools.check import check_paths
+from gamekit import FIXTURES
 
 
 def error_of(text: str) -> ContentError:
@@ -65,3 +71,48 @@ def test_no_error_is_placed_past_the_last_line():
         exc = error_of(text)
         assert exc.position.line <= len(lines_of(text)), (text, exc.position)
         assert excerpt(text, exc.position), (text, exc.position)  # the line is shown
+
+
+@pytest.mark.parametrize("text, at", [
+    ("notes: &loop [a, *loop]\n", (1, 18)),
+    ("a: &m {b: [1, {c: *m}]}\n", (1, 19)),
+    ("a: &m\n  b:\n    - *m\n", (3, 7)),
+])
+def test_an_alias_inside_the_value_it_names_is_reported_at_the_alias(text, at):
+    exc = error_of(text)
+    assert where(exc) == at
+    assert exc.message.startswith("YAML error: alias '*") and exc.message.endswith("is inside the value it names")
+
+
+def _many_aliases(copies: int, text_lines: int = 2000) -> str:
+    """A rules-test file whose `when:` text of `text_lines` lines is anchored once and aliased `copies` times."""
+    lines = ["kind: rules-test", "game: docs-game", "tests:", "  - name: t0", "    players: 2", "    when: &w |"]
+    lines += ["      add 1 to round"] * text_lines
+    lines += ["    then: [round > 0]"]
+    lines += [f"  - {{name: t{i}, players: 2, when: *w, then: [round > 0]}}" for i in range(1, copies + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_long_text_aliased_thousands_of_times_stops_the_check_at_the_alias_past_the_bound(tmp_path):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    (game / "tests-aliases.yaml").write_text(_many_aliases(3000), encoding="utf-8")
+    started = time.process_time()
+    report = check_paths([str(game)])
+    spent = time.process_time() - started
+    # the text is 30,000 characters: 140 copies of it (the anchored one and 139 aliases) pass the bound
+    assert 139 * 30_000 < MAX_TEXT < 140 * 30_000
+    [error] = report.errors
+    line = 2007 + 139
+    assert (error.position.line, error.position.column) == (line, 36)
+    assert "t139," in report.sources[error.position.path].splitlines()[line - 1]
+    assert error.message == ("the document expands to more than 4,194,304 characters of text at alias '*w' "
+                             "(aliases expanded)")
+    assert "a text of 30,000 characters" in error.hint and code_of(error.message) == "Y009"
+    assert spent < 2.0  # it took more than a minute when each alias was one value, however long
+
+
+def test_a_text_aliased_within_the_bound_is_read_as_often_as_it_is_named():
+    src, errors = load_file("f.yaml", _many_aliases(20, text_lines=50).encode("utf-8"))
+    whens = [t["when"] for t in src.data["tests"]]
+    assert not errors and len(whens) == 21 and len(set(whens)) == 1 and whens[0].count("\n") == 50
