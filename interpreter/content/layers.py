@@ -19,9 +19,15 @@ and replaces as an expansion does; the one chosen is laid last. Layers are
 laid in order, required expansions first; hooks on one extension point run in
 that order. A name declared twice, or a procedure replaced by two layers, is
 an error that gives both places.
+
+An expansion or scenario file that does not read (bad YAML, no id) is still
+found, by the id its text shows or by its folder's or file's name, and laid:
+so the file is read as the others are and its own error is reported where it
+is, rather than "no expansion 'x'".
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +35,7 @@ from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean, fold
 from .folders import EXPANSION_FILES, display_path, expansion_file, is_dir, is_file, yaml_files
 from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
-from .source import SourceFile, load_file
+from .source import SourceFile, edited_text, load_file
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,10 @@ class Layer:
     requires: tuple = ()
     max_players: int | None = None  # the players it takes, when it sets how many may play
     solo: str | None = None  # the option `--solo LEVEL` sets, when the layer is its game's solo mode
+
+
+# The id a file shows at the start of one of its lines, read from its text when YAML cannot read it.
+_ID_LINE = re.compile(r"^id:[ \t]*([\"']?)([\w.-]+)\1[ \t]*(?:#.*)?$", re.M)
 
 
 def read_data(path: Path) -> dict | None:
@@ -80,13 +90,48 @@ def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
 
 def available_expansions(game_root: Path) -> dict[str, Layer]:
     """The expansions of the game in folder `game_root`: the expansion folders inside it, by id."""
+    return _expansions(game_root)[0]
+
+
+def _expansions(game_root: Path) -> tuple[dict[str, Layer], dict[str, Layer]]:
+    """(the expansions of the game in `game_root` by id, the stand-ins of those whose expansion
+    file does not read, by the name they go by: see `_stand_in`)."""
     found: dict[str, Layer] = {}
+    unread: list[Path] = []
     for f in yaml_files(game_root, nested=True):
         if f.name in EXPANSION_FILES:
             layer = _layer_of(f.parent, "expansion")
             if layer is not None:
                 found.setdefault(layer.id, layer)
-    return found
+            else:
+                unread.append(f)
+    stand_ins: dict[str, Layer] = {}
+    for f in unread:
+        layer = _stand_in(f, "expansion")
+        if layer.id not in found:
+            stand_ins.setdefault(layer.id, layer)
+    return found, stand_ins
+
+
+def _stand_in(f: Path, kind: str) -> Layer:
+    """The layer of expansion file `f`, which does not read: its id as its text shows it, else
+    its folder's name; laid, it is the file alone (the rest of its folder, which would only
+    report names the file declares as unknown, waits until the file reads), so that the file
+    is read and its own errors reported where they are."""
+    return Layer(shown_id(f) or f.parent.resolve().name, kind, f)
+
+
+def shown_id(f: Path) -> str | None:
+    """The id a content file that YAML cannot read shows on a line of its own (`id: NAME`), if any."""
+    text = edited_text(str(f))  # what an editor holds unsaved, else the file
+    if text is None:
+        try:
+            with open(f, "rb") as fh:
+                text = fh.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            return None
+    m = _ID_LINE.search(text)
+    return m.group(2) if m else None
 
 
 def expansions_for(game_root: Path, players: int) -> list[str]:
@@ -108,8 +153,10 @@ def scenarios_in(folder: Path) -> dict[str, Path]:
 def mod_layer(path: Path) -> Layer:
     """The layer of mod `path`: an expansion folder, or a folder or file of content."""
     if is_dir(path):
-        layer = _layer_of(path, "mod") if expansion_file(path) is not None else None
-        return layer or Layer(path.resolve().name, "mod", path)
+        head = expansion_file(path)
+        if head is None:
+            return Layer(path.resolve().name, "mod", path)
+        return _layer_of(path, "mod") or _stand_in(head, "mod")
     if is_file(path):
         return _layer_of(path.parent, "mod", path) or Layer(path.stem, "mod", path)
     raise ValueError(f"--with {path}: no such file or folder")
@@ -118,11 +165,14 @@ def mod_layer(path: Path) -> Layer:
 def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     """The layers to lay over the game in `game_root`, in order: each expansion after those it
     requires, each once; a scenario's expansion is laid with it. ValueError when a name is unknown."""
-    available = available_expansions(game_root)
+    available, stand_ins = _expansions(game_root)
     mods = [mod_layer(Path(m)) for m in chosen.mods]
     for m in mods:
         if is_dir(m.path) and expansion_file(m.path) is not None:
             available.setdefault(m.id, m)
+    known = dict(available)  # what the user is told exists
+    for name, layer in stand_ins.items():
+        available.setdefault(name, layer)
     wanted = list(chosen.expansions)
     if chosen.scenario is not None:
         home, needs = scenario_home(game_root, chosen.scenario, available)
@@ -136,9 +186,9 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
             return
         layer = available.get(name)
         if layer is None:
-            hint = did_you_mean(name, available)
+            hint = did_you_mean(name, known)
             raise ValueError(f"{why}: no expansion '{name}'" + (f"; {hint}" if hint else "")
-                             + (f" (expansions: {', '.join(sorted(available))})" if available
+                             + (f" (expansions: {', '.join(sorted(known))})" if known
                                 else " (this game has none)"))
         if name in chain:
             raise ValueError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}")
@@ -168,9 +218,22 @@ def scenario_home(game_root: Path, name: str, available: dict) -> tuple:
         if name in found:
             return layer.id, _requires(read_data(found[name]))
         every.update(dict.fromkeys(found))
+    # a scenario file that does not read: laid with its folder, it is read and its error reported
+    for home, folder in [(None, game_root)] + [(x.id, x.path) for x in available.values() if is_dir(x.path)]:
+        if _unread_file(folder, name) is not None:
+            return home, ()
     hint = did_you_mean(name, every)
     raise ValueError(f"--scenario: no scenario '{name}'" + (f"; {hint}" if hint else "")
                      + (f" (scenarios: {', '.join(sorted(every))})" if every else " (this game has none)"))
+
+
+def _unread_file(folder: Path, name: str) -> Path | None:
+    """A file of pack folder `folder` that does not read and may be the one of id `name`: its text
+    shows that id, or it is named so."""
+    for f in yaml_files(folder):
+        if name in (shown_id(f), f.stem) and read_data(f) is None:
+            return f
+    return None
 
 
 def _requires(data: dict | None) -> tuple:

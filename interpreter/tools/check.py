@@ -52,7 +52,11 @@ def _add_expansion(folder: Path, expansions: dict, report: Report) -> None:
     expansion file names."""
     game = find_game_root(folder.parent)
     if game is None:
+        before = len(report.diagnostics)
         game = _named_game(expansion_file(folder), report)
+        if game is None and len(report.diagnostics) == before:
+            # no game to check it with: the file is read alone, to say why it names none
+            PackLoader(report).load(expansion_file(folder))
     if game is not None:
         found = expansions.setdefault(game, [])
         if folder not in found:
