@@ -54,6 +54,12 @@ and rules tests; it extends a game without editing it (see
 expansion folders inside its folder (`content/GAME/expansions/NAME/`); a
 modder's lies anywhere and is laid over the game with `--with PATH`.
 
+Files are plain YAML data: no tag (`!!python/...`, `!card`), no merge key
+(`<<`). Anchors and aliases (`&name`, `*name`) may repeat a value; a file
+holds at most 4 MB, 200,000 values and 64 levels of nesting, and, its
+aliases expanded, at most 200,000 values and 4,194,304 characters of text
+(see [Errors](errors.md#files-yaml-cannot-read)).
+
 The first line of each file names its schema for editors (see
 [Getting started](getting-started.md#editor-set-up)):
 
