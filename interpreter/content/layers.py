@@ -60,7 +60,7 @@ class Layer:
 
 
 # The id a file shows at the start of one of its lines, read from its text when YAML cannot read it.
-_ID_LINE = re.compile(r"^id:[ \t]*([\"']?)([\w.-]+)\1[ \t]*(?:#.*)?$", re.M)
+_ID_LINE = re.compile(r"^id:[ \t]*([\"']?)([\w.-]+)\1[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 def read_data(path: Path) -> dict | None:
