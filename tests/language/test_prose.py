@@ -264,6 +264,8 @@ def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
     ("    played: \"{0} is played by {1}\"\n", "names argument {1}, but it takes 1 argument", 23),
     ("    draw: [draw, draws]\n", "for procedure 'draw' must be a phrase", 23),
     ("    deck: \"the {deck}\"\n", "for zone 'deck' holds '{' or '}'", 23),
+    ("    draw: \"draw a card for {" + "9" * 4301 + "}\"\n", "names argument {999", 23),
+    ("    draw: \"draw a card for {\u0660}\"\n", "has a '{' or '}' that names no argument", 23),
 ])
 def test_vocabulary_errors_are_reported_where_they_are(tmp_path, words, message, line):
     game = GAME.replace("    coins: [coin, coins]\n", words)

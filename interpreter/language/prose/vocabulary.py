@@ -20,7 +20,7 @@ from ...diagnostics import Report
 from ...names import did_you_mean, fold
 
 GENDERS = ("m", "f")
-_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+_PLACEHOLDER = re.compile(r"\{([0-9]+)\}")  # ASCII digits: str.format reads no other as an argument's number
 _BRACES = re.compile(r"[{}]")
 
 
@@ -205,7 +205,7 @@ def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
                      "e.g. \"draw a card into {0}\": {0}, {1}... stand for its arguments")
         return
     for m in _PLACEHOLDER.finditer(value):
-        if int(m.group(1)) >= arity:
+        if len(m.group(1)) > 3 or int(m.group(1)) >= arity:  # (a number of thousands of digits is not read)
             report.error(at, f"vocabulary ({lang}) for {kind} '{name}' names argument {{{m.group(1)}}}, but it "
                              f"takes {arity} argument{'s' if arity != 1 else ''}",
                          "its arguments are {0}" + "".join(f", {{{i}}}" for i in range(1, arity)) if arity
