@@ -24,6 +24,8 @@ from . import machine as vm
 from . import serial
 from . import observe
 from . import why
+from .history import play_again
+from .saved import check_state
 from .savefile import SaveError, parse_json
 from .state import GameFault, State
 from .values import Comp, ZoneRef
@@ -283,9 +285,10 @@ class Game:
             st.where[c] = ZoneRef(key)
         for seat, c in given_powers:
             self._give_power(st, seat, c)
+        st.powers = {seat + 1: program.comp_card[c].id for seat, c in given_powers}
         if st.trace is not None:
             st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options,
-                    **self.layers_json(), powers={str(s + 1): self.program.comp_card[c].id for s, c in given_powers})
+                    **self.layers_json(), powers={str(s): card for s, card in st.powers.items()})
         return st
 
     def powers_of(self, powers: dict, players: int) -> list:
@@ -358,10 +361,13 @@ class Game:
         """The expansions, scenario and mods laid over the game, as traces and saves record them."""
         return serial.laid(self.program)
 
-    def state_from_json(self, data: dict) -> GameState:
+    def state_from_json(self, data: dict, replay: bool = True) -> GameState:
         """The state saved as `data` (by `GameState.to_json`), with the expansions, scenario and
         mods it was saved with laid over this game. Raises SaveError, naming the field at fault,
-        when `data` is no sound state of this game as it is now."""
+        when `data` is no sound state of this game as it is now: ill-formed (saved.check_state),
+        or not the state its own history leads to, played again from its start (history).
+        `replay=False` restores a well-formed state as it is, for states of trusted origin that
+        play alone does not reach (a copy whose generator was reseeded, pickled)."""
         game = self
         if isinstance(data, dict) and "layers" in data and data["layers"] != self.layers_json():
             laid = serial.read_laid(data["layers"])
@@ -370,7 +376,10 @@ class Game:
                                         laid.get("without", []))
             except ValueError as exc:
                 raise SaveError(str(exc), "layers") from None
-        return serial.state_from_json(game.program, data, GameState)
+        if not replay:
+            return serial.state_from_json(game.program, data, GameState)
+        check_state(game.program, data)
+        return play_again(game, data)
 
     def load_state(self, path) -> GameState:
         """The state saved in file `path` (by `GameState.save`). Raises SaveError, naming

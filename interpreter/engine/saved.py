@@ -19,7 +19,11 @@ field (`frames[2].pc`) and what is wrong with it, at the first problem:
   position within it, locals that are values of the game;
 - the pending decision: a seat, options of the kinds its kind offers, one
   label per option, a menu's options among the menu's; no decision pending
-  exactly when the game is over.
+  exactly when the game is over;
+- the powers given at the start: seats of the game, card ids as texts.
+
+A state that passes is well formed, not yet consistent: whether it is the
+state its own history leads to is `history.play_again`'s to check, after.
 """
 from __future__ import annotations
 
@@ -33,7 +37,8 @@ from .machine import MAX_DEPTH as MAX_FRAMES
 from .savefile import Checker, SaveError, is_int, kind_of, shown
 from .state import OPTION_KINDS
 
-FORMAT = 3  # 2: frames name the layout of their code; 3: the fingerprint of the content and engine
+FORMAT = 4  # 2: frames name the layout of their code; 3: the fingerprint of the content and engine;
+# 4: the powers given at the start, so that the state can be played again from it
 MAX_NESTING = 64  # values nested deeper are no values of a game
 
 
@@ -68,15 +73,16 @@ class StateCheck(Checker):
         if data.get("game") != program.id:
             self.text(data.get("game"), ("game",))
             self.fail(("game",), f"is {shown(data['game'])}: this is not a state of {program.id}")
-        self.obj(data, (), ("format", "game", "fingerprint", "players", "seed", "options", "zones", "counters",
-                            "attributes", "tags", "tapped", "used", "rng", "frames", "pending", "winners",
-                            "history", "ops", "credit"), ("layers",))
+        self.obj(data, (), ("format", "game", "fingerprint", "players", "seed", "options", "powers", "zones",
+                            "counters", "attributes", "tags", "tapped", "used", "rng", "frames", "pending",
+                            "winners", "history", "ops", "credit"), ("layers",))
         self.fingerprint(data["fingerprint"])
         self.n = self.integer(data["players"], ("players",), defn.min_players, defn.max_players,
                               f" (players of {program.id})")
         self.n_teams = len(program.teams_for(self.n))
         self.integer(data["seed"], ("seed",), None, None)
         self.options(data["options"])
+        self.powers(data["powers"])
         self.integer(data["rng"], ("rng",), 0, (1 << 64) - 1)
         self.zones(data["zones"])
         self.counters(data["counters"])
@@ -115,6 +121,15 @@ class StateCheck(Checker):
             if o.values is not None and not any(isinstance(value, bool) == isinstance(x, bool) and value == x
                                                 for x in o.values):
                 self.fail(path, f"is {shown(value)}: it must be one of {', '.join(map(repr, o.values))}")
+
+    def powers(self, v) -> None:
+        """Seats (from 1, as texts) and the card id of the power each was given: which cards
+        are powers is for the game to say when the state is played again (`history`)."""
+        for seat, card in self.mapping(v, ("powers",)).items():
+            path = ("powers", seat)
+            if not (seat.isdigit() and seat == str(int(seat)) and 1 <= int(seat) <= self.n):
+                self.fail(path, f"{shown(seat)} is not a seat from 1 to {self.n}")
+            self.text(card, path)
 
     # places and keys ----------------------------------------------------------------
     def comp(self, v, path) -> int:

@@ -5,13 +5,17 @@ code is named, so a restored state resumes exactly where it was, mid-turn.
 A saved state carries the fingerprint of the game's content and of the
 engine (`fingerprint`); it is checked whole (`saved.check_state`) before
 anything of it is restored, and a `SaveError` says what is wrong.
+
+`state_from_json` restores a checked state as it is written: what a copy of
+trusted origin needs. A save from a file is consistent only if its history
+leads to it: `Game.state_from_json` checks that too (`history.play_again`).
 """
 from __future__ import annotations
 
 from ..diagnostics import Position
 from .fingerprint import fingerprint
 from .saved import FORMAT, check_state, layout
-from .savefile import Checker, SaveError, parse_json
+from .savefile import Checker
 from .state import OPTION_KINDS, Decision, Frame
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -102,6 +106,7 @@ def state_to_json(st) -> dict:
     return {
         "format": FORMAT, "game": st.program.id, "fingerprint": dict(fingerprint(st.program)),
         "players": st.n, "seed": st.seed, "options": dict(st.options),
+        "powers": {str(seat): card for seat, card in st.powers.items()},
         "zones": {k: [int(c) for c in v] for k, v in st.zones.items()},
         "counters": dict(st.counters),
         "attributes": [[int(c), n, enc(v)] for (c, n), v in st.over.items()],
@@ -121,10 +126,12 @@ def state_to_json(st) -> dict:
 
 def state_from_json(program, data: dict, new_state):
     """The state saved as `data`, of compiled game `program`, made by `new_state(program, players,
-    seed, options)`. A SaveError, naming the field at fault, when `data` is no sound saved
-    state of this game under this version of regles."""
+    seed, options)`, as it is written: a SaveError, naming the field at fault, when `data` is
+    no well-formed saved state of this game under this version of regles (whether its history
+    leads to it is not checked here: see `history.play_again`)."""
     check_state(program, data)
     st = new_state(program, data["players"], data["seed"], dict(data["options"]))
+    st.powers = {int(seat): card for seat, card in data["powers"].items()}
     comps = program.comps
     for key, listed in data["zones"].items():
         st.zones[key] = [comps[c] for c in listed]
@@ -154,11 +161,3 @@ def state_from_json(program, data: dict, new_state):
     st.credit = {(comps[c], key): v for c, key, v in data["credit"]}
     return st
 
-
-def read_state(program, text, new_state, file=None):
-    """The state saved as JSON text (or UTF-8 bytes) `text`, read from `file`: a SaveError
-    naming the file when it holds no sound saved state."""
-    try:
-        return state_from_json(program, parse_json(text), new_state)
-    except SaveError as exc:
-        raise exc.located(file) from None

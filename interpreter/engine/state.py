@@ -127,13 +127,16 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves")
+                 "moves", "powers")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
         self.n = n
         self.seed = seed
         self.options = options
+        # seat from 1 -> the card id of the power it was given at the start: with the seed, the
+        # options and the history, what plays the game again to this state (a save is checked so)
+        self.powers: dict[int, str] = {}
         self.zones: dict[str, list] = {}
         self.where: list = [None] * len(program.comp_card)
         self.counters: dict[str, int] = {}
@@ -168,6 +171,7 @@ class State:
     def clone(self) -> "State":
         s = State.__new__(State)
         s.program, s.n, s.seed, s.options = self.program, self.n, self.seed, self.options
+        s.powers = self.powers  # shared: set once, at the start
         s.zones = {k: v[:] for k, v in self.zones.items()}
         s.where = self.where[:]
         s.counters = self.counters.copy()

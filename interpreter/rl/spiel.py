@@ -197,6 +197,8 @@ def _spiel_game(source: str, layers: str, players: int, options: str) -> SpielGa
 
 
 def _spiel_state(spiel_game: SpielGame, data: dict, history: list) -> SpielState:
-    out = SpielState(spiel_game, spiel_game.game.state_from_json(data))
+    # restored as it was pickled, not played again from its history: a pickle is trusted as
+    # Python trusts pickles, and a copy reseeded by a search is no state play alone reaches
+    out = SpielState(spiel_game, spiel_game.game.state_from_json(data, replay=False))
     out._history = [tuple(h) for h in history]
     return out

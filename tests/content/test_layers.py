@@ -13,6 +13,7 @@ import pytest
 import interpreter
 from interpreter import LoadError
 from interpreter.engine import machine as vm
+from interpreter.engine.savefile import SaveError
 from interpreter.tools import cli
 from interpreter.tools.trace import replay, save_state_trace
 from gamekit import FIXTURES
@@ -218,6 +219,23 @@ def test_powers_are_given_to_seats_before_the_game_and_checked(game_dir):
         game.new_state(2, powers={3: "crown-tax"})
     with pytest.raises(ValueError, match="no power 'market'"):
         game.new_state(2, powers={1: "market"})  # a card, but no power
+
+
+def test_a_save_records_the_powers_given_and_is_played_again_with_them(game_dir):
+    """A save is checked by playing its game again from the start: the powers given at the
+    start are part of that start, recorded in the save, and checked as a new game checks them."""
+    expansion(game_dir, "patrons", POWERS, {"cards/powers.yaml": POWER_CARDS})
+    game = interpreter.load(str(game_dir), ["patrons"])
+    st = game.new_state(2, seed=1, powers={2: "guild-seal"})
+    data = json.loads(json.dumps(st.to_json()))
+    assert data["powers"] == {"2": "guild-seal"}
+    assert game.state_from_json(data).to_json() == data
+    history = "but its history (0 choices from seed 1) leads to"
+    for powers, field, message in (({}, "zones", history), ({"1": "guild-seal"}, "zones", history),
+                                   ({"2": "guild-sael"}, "powers", "no power 'guild-sael'; did you mean 'guild-seal'")):
+        with pytest.raises(SaveError) as err:
+            game.state_from_json({**data, "powers": powers})
+        assert err.value.field.startswith(field) and message in str(err.value), powers
 
 
 def test_a_mod_outside_the_game_folder_is_laid_with_with(game_dir, tmp_path, capsys):

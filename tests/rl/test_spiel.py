@@ -86,6 +86,19 @@ def test_reseeding_changes_what_chance_brings_next_not_what_is():
     assert differ
 
 
+def test_a_reseeded_copy_pickles_and_goes_on_as_it():
+    """A reseeded copy is no state its seed and history lead to: pickled, it is restored as
+    it was (a pickle is trusted), not refused for disagreeing with its history."""
+    sg = SpielGame("karman-swap", 2)
+    st = _play(sg.new_initial_state(seed=1), 3, steps=20)
+    st.reseed(12345)
+    copied = pickle.loads(pickle.dumps(st))
+    assert copied.state.to_json() == st.state.to_json()
+    for s in (st, copied):
+        _play(s, 4)
+    assert st.state.to_json() == copied.state.to_json() and st.returns() == copied.returns()
+
+
 def test_registered_with_pyspiel_and_its_random_simulation_test_passes():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
     from interpreter.rl import pyspiel_game
