@@ -15,8 +15,14 @@ directory and from an installed wheel.
 
 `replay(path)` loads the game, starts it with the same players, seed and
 options, applies the recorded choices in order and compares every event with
-the recorded ones: the first difference is reported (event number, expected,
-got) with exit status 1.
+the recorded ones, then the fault the game failed with, and the result the
+header records (finished, winners, scores): nothing of the header is taken on
+trust. The first difference is reported (event number, expected, got; or
+`result: recorded winners [2], replayed [1]`) with exit status 1.
+`verify_trace(path)` does the same without printing: it returns the replayed
+result, or raises a TraceError saying why the trace does not replay (a
+`TraceDiffers` when it is a trace of the game, but not of the game played
+again); `play_again` is the comparison both make.
 
 Before that, the trace is read whole and checked (`read_trace`, `check_against`):
 the type of every field of the header, each line an event, as many events as
@@ -314,28 +320,52 @@ def _show(ev) -> str:
     return json.dumps(ev, ensure_ascii=False) if ev is not None else "nothing (the trace ends here)"
 
 
-def replay(path, out=None, err=None) -> int:
-    """Play a trace again and compare every event. 0: identical; 1: it differs, or cannot be replayed."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+class TraceDiffers(TraceError):
+    """The trace is well formed and of its game, but the game played again from it is not the
+    game it records: an event, the end, the fault or the result differs. `message` says what,
+    in one line; `details`, more lines (what was expected, what came)."""
+
+    def __init__(self, message: str, details=(), field: str | None = None, file=None, line: int | None = None):
+        super().__init__(message, field, file, line)
+        self.details = list(details)
+
+
+class Replayed:
+    """What the game played again from a trace gave: how many events, its result
+    (`result_of`), and the fault it failed with, when it failed as the trace records."""
+
+    def __init__(self, events: int, result: dict, fault: str | None):
+        self.events = events
+        self.result = result
+        self.fault = fault
+
+
+def verify_trace(path, game_of=None) -> dict:
+    """The result (finished, winners, scores) of the game of the trace in file `path`, played
+    again from its start with its choices, when every event, the fault if any, and the result
+    are those the trace records. Raises a TraceError saying why it does not replay: the file
+    is no trace (`read_trace`), its game cannot be loaded or is not the game it was recorded
+    under (`check_against`), or a TraceDiffers naming what differs. Prints nothing.
+
+    `game_of(header)` finds the trace's game (by default `game_of_header`, which follows the
+    folder and the mods' paths the header names: for files from others, pass one that finds
+    only the games you serve); it may raise LoadError or ValueError."""
+    header, recorded = read_trace(path)
     try:
-        header, recorded = read_trace(path)
-    except TraceError as exc:
-        print(f"regles replay: error: {exc}", file=err)
-        return 1
-    try:
-        game = game_of_header(header)
-    except LoadError as exc:
-        print(str(exc), file=err)
-        return 1
+        game = (game_of or game_of_header)(header)
+    except LoadError as exc:  # its content does not check as it is now
+        raise TraceError(f"cannot be loaded: {str(exc).splitlines()[0]}", "game", path, 1) from None
     except ValueError as exc:  # an expansion, scenario or mod it names is not there
-        print(f"regles replay: error: {exc}", file=err)
-        return 1
-    try:
-        check_against(game, header, path)
-    except TraceError as exc:
-        print(f"regles replay: error: {exc}", file=err)
-        return 1
+        raise TraceError(f"cannot be loaded: {exc}", "game", path, 1) from None
+    return play_again(game, header, recorded, path).result
+
+
+def play_again(game, header: dict, recorded: list, path=None) -> Replayed:
+    """Play the trace read from `path` (its `header` and `recorded` events, see `read_trace`)
+    again with `game`, and compare: TraceError when the header is not of `game` as it is now,
+    TraceDiffers at the first difference (an event, a choice that is no option, the fault,
+    the end or the result)."""
+    check_against(game, header, path)
     other_engine = header["fingerprint"]["engine"] != fingerprint(game.program)["engine"]
     places = Places(game.program.root)
     state = None
@@ -367,40 +397,82 @@ def replay(path, out=None, err=None) -> int:
         exp = recorded[k] if k < len(recorded) else None
         have = got[k] if k < len(got) else None
         if exp != have:
-            print(f"regles replay: {path}: event {k} differs"
-                  + (" (the trace was recorded by another version of regles)" if other_engine else ""), file=err)
-            print(f"  expected: {_show(exp)}", file=err)
-            print(f"  got:      {_show(have)}" if have is not None else
-                  "  got:      nothing (the replayed game produced no more events)", file=err)
+            details = [f"  expected: {_show(exp)}",
+                       f"  got:      {_show(have)}" if have is not None else
+                       "  got:      nothing (the replayed game produced no more events)"]
             if problem:
-                print(f"  then: {problem}", file=err)
+                details.append(f"  then: {problem}")
             elif fault and k >= len(got) - 1:
-                print(f"  the replayed game failed: {fault['message']}", file=err)
-            return 1
+                details.append(f"  the replayed game failed: {fault['message']}")
+            raise TraceDiffers(f"event {k} differs"
+                               + (" (the trace was recorded by another version of regles)" if other_engine else ""),
+                               details, file=path)
     if problem:
-        print(f"regles replay: {path}: {problem}", file=err)
-        return 1
+        raise TraceDiffers(problem, file=path)
     expected_error = header.get("error")
     if fault is not None and not expected_error:
-        print(f"regles replay: {path}: after event {len(got) - 1} the replayed game failed: {fault['message']}",
-              file=err)
-        return 1
+        raise TraceDiffers(f"after event {len(got) - 1} the replayed game failed: {fault['message']}", file=path)
     if expected_error and fault is None:
-        print(f"regles replay: {path}: the recorded game failed ({expected_error.get('message')}), "
-              f"the replayed one did not", file=err)
-        return 1
+        raise TraceDiffers(f"the recorded game failed ({expected_error.get('message')}), the replayed one did not",
+                           file=path)
     if expected_error and fault is not None and _norm(fault["message"], places) != _norm(
             expected_error.get("message", ""), places):
-        print(f"regles replay: {path}: the game fails differently\n"
-              f"  expected: {expected_error.get('message')}\n  got:      {fault['message']}", file=err)
+        raise TraceDiffers("the game fails differently", [f"  expected: {expected_error.get('message')}",
+                                                          f"  got:      {fault['message']}"], file=path)
+    result = result_of(state, fault) if state is not None else {"finished": False, "winners": None, "scores": []}
+    if "result" in header:
+        differ = [f"recorded {part} {_json(header['result'][part])}, replayed {_json(result[part])}"
+                  for part in ("finished", "winners", "scores") if not _same(header["result"][part], result[part])]
+        if differ:
+            raise TraceDiffers("; ".join(differ), field="result", file=path, line=1)
+    return Replayed(len(got), result, fault["message"] if fault is not None else None)
+
+
+def _same(recorded, replayed) -> bool:
+    """Whether a part of a result is as recorded: the same JSON, a whole number and the same
+    number with a fraction alike (a score may be either), true never 1."""
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        return len(recorded) == len(replayed) and all(_same(a, b) for a, b in zip(recorded, replayed))
+    if isinstance(recorded, bool) or isinstance(replayed, bool) or recorded is None or replayed is None:
+        return recorded is replayed
+    return recorded == replayed
+
+
+def _json(v) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def replay(path, out=None, err=None) -> int:
+    """Play a trace again and compare every event, the end and the result (`play_again`).
+    0: identical; 1: it differs, or cannot be replayed, with what differs said on `err`."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        header, recorded = read_trace(path)
+    except TraceError as exc:
+        print(f"regles replay: error: {exc}", file=err)
         return 1
-    if (not expected_error and (header.get("result") or {}).get("finished")
-            and state is not None and not state.is_terminal()):
-        print(f"regles replay: {path}: the recorded game ended; the replayed one waits for a decision", file=err)
+    try:
+        game = game_of_header(header)
+    except LoadError as exc:
+        print(str(exc), file=err)
         return 1
-    msg = f"replayed {len(got)} events, identical"
-    if fault is not None:
-        msg += f"; the game fails as recorded: {fault['message']}"
+    except ValueError as exc:  # an expansion, scenario or mod it names is not there
+        print(f"regles replay: error: {exc}", file=err)
+        return 1
+    try:
+        done = play_again(game, header, recorded, path)
+    except TraceDiffers as exc:
+        print(f"regles replay: {exc}", file=err)
+        for line in exc.details:
+            print(line, file=err)
+        return 1
+    except TraceError as exc:
+        print(f"regles replay: error: {exc}", file=err)
+        return 1
+    msg = f"replayed {done.events} events, identical"
+    if done.fault is not None:
+        msg += f"; the game fails as recorded: {done.fault}"
     print(msg, file=out)
     return 0
 

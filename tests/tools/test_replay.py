@@ -16,7 +16,8 @@ import interpreter
 from interpreter.tools.agents import RandomAgent, SeatView
 from interpreter.tools.cli import main
 from interpreter.engine.savefile import SaveError
-from interpreter.tools.trace import TraceError, read_trace, replay, save_state_trace, source_of
+from interpreter.tools.trace import (TraceDiffers, TraceError, read_trace, replay, save_state_trace, source_of,
+                                     verify_trace)
 
 from gamekit import FIXTURES, ROOT
 
@@ -195,9 +196,87 @@ def test_replay_of_a_failed_game_reproduces_the_fault(tmp_path, capsys):
     status, out, err = run_replay(traces[0], capsys)
     assert status == 0, err
     assert "identical; the game fails as recorded:" in out and "exploded in turn" in out
+    recorded = read_trace(traces[0])[0]["result"]
+    assert verify_trace(traces[0]) == recorded and recorded["finished"] is False
     rewrite(traces[0], header=lambda h: h["error"].update(message="broken/game.yaml:1:1: something else"))
     status, out, err = run_replay(traces[0], capsys)
     assert status == 1 and "fails differently" in err
+
+
+# the recorded result: checked, never trusted ------------------------------------------------
+
+@pytest.mark.parametrize("change,message", [
+    (lambda r: r.update(winners=[1, 3]), "recorded winners [1, 3], replayed [2, 4]"),
+    (lambda r: r.update(winners=None), "recorded winners null, replayed [2, 4]"),
+    (lambda r: r.update(scores=[7, 14, 7, 15]), "recorded scores [7, 14, 7, 15], replayed [7, 14, 7, 14]"),
+    (lambda r: r.update(scores=[7, 14, 7]), "recorded scores [7, 14, 7], replayed [7, 14, 7, 14]"),
+    (lambda r: r.update(finished=False), "recorded finished false, replayed true"),
+    (lambda r: r.update(winners=[1, 3], scores=[14, 7, 14, 7]),
+     "recorded winners [1, 3], replayed [2, 4]; recorded scores [14, 7, 14, 7], replayed [7, 14, 7, 14]"),
+], ids=["other winners", "no winners", "a score", "a score left out", "not finished", "winners and scores"])
+def test_a_rewritten_result_fails_naming_what_differs(tmp_path, capsys, change, message):
+    """Every event may be as recorded and the result rewritten: the replayed result is
+    compared with the recorded one, and the difference said in one line."""
+    path, st = saved(tmp_path)
+    assert read_trace(path)[0]["result"] == {"finished": True, "winners": [2, 4], "scores": [7, 14, 7, 14]}
+    rewrite(path, header=lambda h: change(h["result"]))
+    status, out, err = run_replay(path, capsys)
+    assert status == 1 and out == ""
+    assert err == f"regles replay: {path}:1: result: {message}\n"
+
+
+def test_a_rewritten_result_fails_from_the_command(tmp_path):
+    path, st = saved(tmp_path, "nim", 2, 5)
+    rewrite(path, header=lambda h: h["result"].update(winners=[2], scores=[4, 6]))
+    bad = regles("replay", str(path), cwd=tmp_path)
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert bad.stderr.strip() == (f"regles replay: {path}:1: result: recorded winners [2], replayed [1]; "
+                                  f"recorded scores [4, 6], replayed [6, 4]")
+
+
+def test_verify_trace_gives_the_replayed_result_and_prints_nothing(tmp_path, capsys):
+    path, st = saved(tmp_path)
+    assert verify_trace(path) == {"finished": True, "winners": [2, 4], "scores": [7, 14, 7, 14]}
+    assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("rewriting,kind,field,message", [
+    (lambda p: rewrite(p, header=lambda h: h["result"].update(winners=[1])), TraceDiffers, "result",
+     "recorded winners [1], replayed [2, 4]"),
+    (lambda p: rewrite(p, event=(3, lambda e: e.update(type="tampered"))), TraceDiffers, None, "event 3 differs"),
+    (lambda p: rewrite(p, header=lambda h: h.update(choices=h["choices"][:-1])), TraceDiffers, None,
+     "event "),
+    (lambda p: rewrite(p, header=lambda h: h.update(players="four")), TraceError, "players",
+     "must be a whole number, not a text"),
+    (lambda p: rewrite(p, header=lambda h: h["options"].update(hand_size=7)), TraceError, "options.hand_size",
+     "is 7: it must be one of 2, 3"),
+    (lambda p: p.write_text("not a trace\n"), TraceError, None, "not a trace header"),
+    (lambda p: rewrite(p, header=lambda h: h.update(game="nowhere", source=None)), TraceError, "game",
+     "cannot be loaded: nowhere:1:1: error: no such game"),
+], ids=["result", "an event", "a choice left out", "a header field", "an option", "no trace", "no such game"])
+def test_verify_trace_raises_saying_why(tmp_path, capsys, rewriting, kind, field, message):
+    path, st = saved(tmp_path)
+    rewriting(path)
+    with pytest.raises(TraceError) as err:
+        verify_trace(path)
+    assert type(err.value) is kind and err.value.field == field and message in err.value.message
+    assert str(err.value).startswith(str(path)) and "\n" not in str(err.value)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_verify_trace_finds_the_game_as_it_is_told(tmp_path):
+    """The web server finds a trace's game among those it serves, never at a path a file names."""
+    path, st = saved(tmp_path)
+    asked = []
+
+    def served_only(header):
+        asked.append(header["game"])
+        raise ValueError(f"no game '{header['game']}' is served here")
+    with pytest.raises(TraceError) as err:
+        verify_trace(path, game_of=served_only)
+    assert asked == ["envoys"] and err.value.field == "game"
+    assert str(err.value) == f"{path}:1: game: cannot be loaded: no game 'envoys' is served here"
+    assert verify_trace(path, game_of=lambda header: game("envoys"))["winners"] == [2, 4]
 
 
 def regles(*args, cwd):
