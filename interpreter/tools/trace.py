@@ -420,12 +420,18 @@ def play_again(game, header: dict, recorded: list, path=None) -> Replayed:
         raise TraceDiffers("the game fails differently", [f"  expected: {expected_error.get('message')}",
                                                           f"  got:      {fault['message']}"], file=path)
     result = result_of(state, fault) if state is not None else {"finished": False, "winners": None, "scores": []}
-    if "result" in header:
-        differ = [f"recorded {part} {_json(header['result'][part])}, replayed {_json(result[part])}"
-                  for part in ("finished", "winners", "scores") if not _same(header["result"][part], result[part])]
-        if differ:
-            raise TraceDiffers("; ".join(differ), field="result", file=path, line=1)
+    differ = result_differs(header["result"], result) if "result" in header else None
+    if differ:
+        raise TraceDiffers(differ, field="result", file=path, line=1)
     return Replayed(len(got), result, fault["message"] if fault is not None else None)
+
+
+def result_differs(recorded: dict, replayed: dict) -> str | None:
+    """What differs between the result a trace records and the replayed game's, in one line
+    ('recorded winners [2], replayed [1]'); None when they agree."""
+    differ = [f"recorded {part} {_json(recorded.get(part))}, replayed {_json(replayed.get(part))}"
+              for part in ("finished", "winners", "scores") if not _same(recorded.get(part), replayed.get(part))]
+    return "; ".join(differ) or None
 
 
 def _same(recorded, replayed) -> bool:

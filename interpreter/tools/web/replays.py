@@ -33,7 +33,14 @@ from ... import LoadError
 from ...engine.savefile import SaveError, parse_json
 from ...engine.state import GameFault
 from ..narrate import Narrator, counter_name, source_lines, zone_name
-from ..trace import Places, TraceError, check_against, read_trace, result_of
+from ..trace import (
+    Places,
+    TraceError,
+    check_against,
+    read_trace,
+    result_differs,
+    result_of,
+)
 from .catalogue import Catalogue
 from .layout import TableLayout
 from .views import CardTexts, TableView
@@ -215,7 +222,7 @@ class Replay:
         if st is not None:
             self.result = result_of(st, fault)
             recorded = self.header.get("result")
-            why = result_difference(recorded, self.result) if recorded is not None else None
+            why = result_differs(recorded, self.result) if recorded is not None else None
             if why and self.divergence is None:
                 self.divergence = why
 
@@ -303,15 +310,6 @@ class Replay:
         data = TableView(st, self.layout, self.texts, seat).data(list(self.header.get("agents") or []))
         data.update({"event": k, "seat": seat})
         return data
-
-
-def result_difference(recorded: dict, replayed: dict) -> str | None:
-    """What differs between a trace's recorded result and the replayed game's, in one sentence."""
-    for key in ("finished", "winners", "scores"):
-        if recorded.get(key) != replayed.get(key):
-            return f"the trace records {key} {json.dumps(recorded.get(key))[:80]}; the replayed game's are " \
-                   f"{json.dumps(replayed.get(key))[:80]}"
-    return None
 
 
 def _changes(ev: dict) -> dict:
