@@ -348,7 +348,7 @@ def test_a_slow_or_half_sent_request_is_cut_and_connections_are_bounded(tmp_path
         served.stop()
 
 
-def test_a_fault_and_a_game_that_does_not_check_are_told_without_the_servers_paths(tmp_path):
+def test_a_fault_is_told_without_the_servers_paths_and_its_table_survives_a_restart(tmp_path):
     game = str(FIXTURES / "broken")
     with TestClient(make_app(tmp_path, game, bot_delay=0), base_url=BASE) as c:
         made = c.post("/api/tables", json={"game": "broken", "players": 2, "seats": ["person", "person"],
@@ -359,3 +359,10 @@ def test_a_fault_and_a_game_that_does_not_check_are_told_without_the_servers_pat
                                                           "version": v["version"]})
         assert "exploded in turn 1" in r.json()["fault"] and "broken/game.yaml:" in r.json()["fault"]
         assert str(FIXTURES) not in r.text
+        before = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"], "seat": 1}).json()
+    with TestClient(make_app(tmp_path, game, bot_delay=0), base_url=BASE) as c:  # a restart: the table stays stopped
+        after = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"], "seat": 1}).json()
+        assert after == before and "exploded in turn 1" in after["fault"]
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["owner_key"], "seat": 1, "option": 0,
+                                                          "version": after["version"]})
+        assert r.status_code == 409 and "stopped on an error of its rules" in r.json()["error"]

@@ -256,7 +256,8 @@ def restore(data: dict, catalogue) -> Table:
     try:
         spec = data["spec"]
         game = catalogue.game(spec["game"], spec.get("expansions", ()), spec.get("scenario"))
-        state = game.state_from_json(data["state"])
+        fault = data.get("fault")
+        state = game.state_from_json(data["state"]) if fault is None else _stopped_state(game, data["state"])
         state.trace = list(data["events"])
         state.trace_mark = len(state.trace)  # the engine's bound on events counts from the last decision
         table = Table(str(data["id"]), spec, game, state, list(data["who"]), list(data["seat_keys"]),
@@ -272,6 +273,23 @@ def restore(data: dict, catalogue) -> Table:
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         raise ValueError(f"a field is missing or of the wrong kind ({type(exc).__name__})") from None
 
+
+
+def _stopped_state(game, saved: dict):
+    """The state of a table stopped by a fault of its rules, played again: its choices from its
+    start up to the one that failed, which leaves the state as the fault left it (a state
+    stopped mid-rule, with no decision to ask, is no state a save holds). ValueError when the
+    choices do not lead to a fault."""
+    state = game.new_state(int(saved["players"]), int(saved["seed"]), dict(saved["options"]), trace=True,
+                           powers={int(k): str(v) for k, v in (saved.get("powers") or {}).items()})
+    for choice in list(saved["history"]):
+        if state.is_terminal() or not 0 <= int(choice) < len(state.legal_actions()):
+            break
+        try:
+            state.apply(int(choice))
+        except GameFault:
+            return state
+    raise ValueError("its choices, played again, do not stop on the fault it records")
 
 
 def make_table(catalogue, asked) -> Table:
