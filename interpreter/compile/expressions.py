@@ -27,6 +27,7 @@ from ..engine import keys
 from ..engine.values import Comp, NodeRef, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from ..language.types import COUNTER, LIST, NUMBER
+from ..language.written import written
 from .context import ClassName, Computed, Const, Ctx
 
 
@@ -65,6 +66,7 @@ class Scope:
 MAX_INLINED = 8
 
 _NUMBERS = frozenset({NUMBER, COUNTER})  # the checker's types of whole numbers
+MAX_SAID = 60  # characters of an expression a message of the game quotes
 
 # generated text that may be evaluated twice at little cost and with no effect:
 # a local (of a comprehension or of the running procedure), or the component or
@@ -229,12 +231,18 @@ class ExprGen:
         return "Comp", self.table("keys", f"{prefix}|comp",
                                   lambda: tuple(keys.key(prefix, Comp(i)) for i in range(len(program.comp_card))))
 
-    def counter_key(self, obj: str, cdef, p: str) -> str:
-        """Source of the key of counter `cdef` of the owner `obj` gives."""
-        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p})"
+    def node_read(self, table: str, obj: str) -> str:
+        """Source reading the entry of a node in `table` (keyed by node id), or None when
+        `obj` is none of them: a value that is no key (a list) is not looked up."""
+        return f"({table}.get({obj}) if type({obj}) is NodeRef or type({obj}) is str else None)"
+
+    def counter_key(self, obj: str, cdef, p: str, said: str = "None") -> str:
+        """Source of the key of counter `cdef` of the owner `obj` gives (`said`: the source of
+        the owner's text, for the message when it has none)."""
+        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p}, {said})"
         tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
         if tab is not None and tab[0] == "NodeRef":
-            return f"({tab[1]}.get({obj}) or {general})"
+            return f"({self.node_read(tab[1], obj)} or {general})"
         if tab is not None and tab[0] == "Comp" and obj in self.src.comp_idents:
             return f"{tab[1]}[{obj}]"
         if tab is not None:
@@ -324,6 +332,12 @@ class ExprGen:
     def pos(self, e) -> str:
         return self.src.const(e.pos, "P")
 
+    def said(self, e) -> str:
+        """Python source of the text of `e` as content wrote it, for a message of the game that
+        names it (`c` is none here...); content enters the source through repr only."""
+        text = written(e)
+        return repr(text if len(text) <= MAX_SAID else text[:MAX_SAID - 3] + "...")
+
     def g_Condition(self, e, ctx, sc):
         return self.gen(e.expr, ctx, sc)
 
@@ -380,11 +394,11 @@ class ExprGen:
         simple = _SIMPLE.match(obj) is not None
         if n in defn.zones:
             scope = defn.zones[n].scope[0]
-            general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p})"
+            general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p}, {self.said(e.obj)})"
             tab = self.owner_table(n, scope) if simple else None
             if tab is not None and tab[0] == "NodeRef":
                 table = self.table("zones", f"{n}|node", lambda: {k: ZoneRef(v) for k, v in self.src.ns[tab[1]].items()})
-                return f"({table}.get({obj}) or {general})"
+                return f"({self.node_read(table, obj)} or {general})"
             if tab is not None:
                 table = self.table("zones", f"{n}|{tab[0]}", lambda: tuple(ZoneRef(k) for k in self.src.ns[tab[1]]))
                 if tab[0] == "Comp" and obj in self.src.comp_idents:
@@ -395,14 +409,17 @@ class ExprGen:
             cdef = defn.counters[n]
             if len(cdef.scope) == 2:
                 return f"R_cmap({n!r}, {obj})"
-            return f"st.counters.get({self.counter_key(obj, cdef, p)}, {cdef.initial!r})"
+            return f"st.counters.get({self.counter_key(obj, cdef, p, self.said(e.obj))}, {cdef.initial!r})"
         if n in defn.attributes:
             values = self.src.const(self.program.comp_attrs.get(n), "A")
             if obj in self.src.comp_idents and not self.analysis.attributes_set():
                 return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
+            # where the checker promised a number or a list, the general read gives one or stops
+            promised = self.types.get(e) in (NUMBER, LIST)
+            general = f"R_attr(st, {obj}, {n!r}, {values}, {p}, {self.said(e.obj)}, {promised})"
             if simple:
-                return f"({values}[{obj}] if type({obj}) is Comp and not st.over else R_attr(st, {obj}, {n!r}, {values}, {p}))"
-            return f"R_attr(st, {obj}, {n!r}, {values}, {p})"
+                return f"({values}[{obj}] if type({obj}) is Comp and not st.over else {general})"
+            return general
         if n in PROPERTIES:
             return f"{self.src.const(PROPERTIES[n].run, 'Q')}(st, {obj}, {p})"
         general = f"R_node_attr(st, {obj}, {n!r}, {p})"
@@ -525,14 +542,15 @@ class ExprGen:
 
     def num(self, e, ctx, sc) -> str:
         text = self.gen(e, ctx, sc)
-        return text if self.numeric(e, ctx) else f"R_num({text}, {self.pos(e)})"
+        return text if self.numeric(e, ctx) else f"R_num({text}, {self.pos(e)}, {self.said(e)})"
 
     def g_BinOp(self, e, ctx, sc):
         if e.op == "+" and isinstance(e.left, (N.Each, N.Mapped, N.ListLit)) and \
                 isinstance(e.right, (N.Each, N.Mapped, N.ListLit)):
             return f"({self.gen(e.left, ctx, sc)} + {self.gen(e.right, ctx, sc)})"  # two lists join
         if e.op == "+" and not (self.numeric(e.left, ctx) and self.numeric(e.right, ctx)):
-            return f"R_plus(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)})"
+            return f"R_plus(st, {self.gen(e.left, ctx, sc)}, {self.gen(e.right, ctx, sc)}, {self.pos(e)}, " \
+                   f"{self.said(e.left)}, {self.said(e.right)})"
         a, b = self.num(e.left, ctx, sc), self.num(e.right, ctx, sc)
         if e.op in ("+", "-", "*"):
             return f"({a} {e.op} {b})"

@@ -118,7 +118,7 @@ class Compiler(NativeBlocks):
             return repr(e.name), defn.counters[e.name]
         if isinstance(e, N.Attr) and e.name in defn.counters:
             cdef = defn.counters[e.name]
-            return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P")), cdef
+            return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P"), self.gen.said(e.obj)), cdef
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in defn.counters:
             cdef = defn.counters[e.obj.name]
             return f"R_pkey({cdef.name!r}, {self.source(e.obj.obj, ctx)}, {self.source(e.key, ctx)})", cdef
@@ -150,7 +150,8 @@ class Compiler(NativeBlocks):
     def owned_counter(self, name, owner, ctx, pos) -> tuple:
         cdef = self.defn.counters[name]
         obj = self.source(owner, ctx) if owner is not None else "fr.you"
-        return self.gen.counter_key(obj, cdef, self.const(pos, "P")), cdef
+        said = self.gen.said(owner) if owner is not None else repr("you")
+        return self.gen.counter_key(obj, cdef, self.const(pos, "P"), said), cdef
 
     def s_Gain(self, s, ctx):
         key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
@@ -227,7 +228,7 @@ class Compiler(NativeBlocks):
         p = self.const(s.pos, "P")
         # only the components whose tags change are touched
         ctx.emit_src([f"for _c in list(R_it(st, {self.source(s.what, ctx)}, {p})):",
-                      f"    if ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())) or type(_c) is not Comp:",
+                      f"    if type(_c) is not Comp or ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())):",
                       f"        st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
 
     def s_TapStmt(self, s, ctx):

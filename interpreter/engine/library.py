@@ -31,14 +31,16 @@ def iterate(st, v):
     raise TypeError(f"{describe(v)} is not a set of things")
 
 
-def number(v, pos):
-    """A value as a whole number (none is 0); a GameFault at `pos` when it is not one."""
+def number(v, pos, said: str | None = None):
+    """A value as a whole number; a GameFault at `pos` when it is not one, in the rules' words:
+    `said` is the expression as content wrote it, when the compiler knows it. None is no number:
+    arithmetic on it stops the game where it is done rather than counting it as 0 unseen."""
     if type(v) is int or type(v) is bool:
         return int(v)
     if isinstance(v, (int, float)) and type(v) not in (Comp, Seat, Team):
         return int(v)
-    if v is None:
-        return 0
+    if said is not None:
+        raise GameFault(f"`{said}` is {describe(v)} here, not a number", pos)
     raise GameFault(f"expected a number, got {describe(v)}", pos)
 
 
@@ -130,23 +132,31 @@ def make_list(st, items, pos) -> list:
     return items
 
 
-def zone_key(st, o, name, team_scoped, pos):
-    if not team_scoped:
+def zone_key(st, o, name, team_scoped, pos, said: str | None = None):
+    """The zone `name` of owner `o` (`said`: the owner as content wrote it)."""
+    if not team_scoped and hashable(o):
         z = st.program.zone_refs.get((name, type(o), o))
         if z is not None:
             return z
     if o is None:
-        raise GameFault(f"'{name}' of none", pos)
+        raise GameFault(f"`{said}` is none here: it has no zone '{name}'" if said else f"'{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
     owned_as_declared(st.program.defn.zones[name], "zone", o, pos)
     z = ZoneRef(keys.key(name, o))
-    if not team_scoped:
+    if not team_scoped and hashable(o):
         st.program.zone_refs[(name, type(o), o)] = z  # keys of player, node and component zones, made once
     return z
 
 
 _OWNER_TYPES = {"player": Seat, "team": Team, "node": NodeRef}  # any other scope: a kind of component
+_UNHASHABLE = (list, dict, set)
+
+
+def hashable(v) -> bool:
+    """Whether `v` may be a key of the tables the engine keeps per owner: a list is not (it is
+    refused as an owner with the words of the rules, never with Python's)."""
+    return not isinstance(v, _UNHASHABLE) and not (type(v) is tuple and not all(map(hashable, v)))
 
 
 def owned_as_declared(d, what: str, o, pos) -> None:
@@ -156,14 +166,16 @@ def owned_as_declared(d, what: str, o, pos) -> None:
         raise GameFault(f"{what} '{d.name}' is kept per {' or '.join(d.scope)}, not by {describe(o)}", pos)
 
 
-def counter_key(st, o, name, team_scoped, pos):
+def counter_key(st, o, name, team_scoped, pos, said: str | None = None):
+    """The key of counter `name` of owner `o` (`said`: the owner as content wrote it)."""
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
     t = type(o)
-    k = st.program.counter_keys.get((name, t, o))
+    k = st.program.counter_keys.get((name, t, o)) if hashable(o) else None
     if k is None:
         if o is None:
-            raise GameFault(f"counter '{name}' of none", pos)
+            raise GameFault(f"`{said}` is none here: it has no counter '{name}'" if said else f"counter '{name}' of none",
+                            pos)
         owned_as_declared(st.program.defn.counters[name], "counter", o, pos)
         k = keys.key(name, o)
         if t is Comp or t is Seat or t is Team or t is NodeRef:
@@ -174,7 +186,10 @@ def counter_key(st, o, name, team_scoped, pos):
 _MISSING = object()
 
 
-def attribute(st, o, name, values, pos):
+def attribute(st, o, name, values, pos, said: str | None = None, promised: bool = False):
+    """Attribute `name` of `o` (`said`: the owner as content wrote it). None has no attributes;
+    a node lacking one has none, unless the checker promised the compiled code a value of its
+    type (a number attribute with a default, which no node of the board has)."""
     t = type(o)
     if t is Comp:
         if st.over:
@@ -183,9 +198,12 @@ def attribute(st, o, name, values, pos):
                 return v
         return values[o]
     if t is NodeRef:
-        return st.program.nodes[o].get(name)
-    if o is None:
-        return None
+        v = st.program.nodes[o].get(name)
+        if v is None and promised:
+            raise GameFault(f"{describe(o)} has no '{name}': only components have it", pos)
+        return v
+    if o is None and said is not None:
+        raise GameFault(f"`{said}` is none here: it has no '{name}'", pos)
     raise GameFault(f"{describe(o)} has no attribute '{name}'", pos)
 
 
@@ -284,17 +302,18 @@ def member(st, x, s, pos):
 _SEQUENCES = (list, tuple, ZoneRef)
 
 
-def plus(st, a, b, pos):
-    """Numbers add up; lists and zones join into one list."""
+def plus(st, a, b, pos, left: str | None = None, right: str | None = None):
+    """Numbers add up; lists and zones join into one list. `left` and `right` are the two
+    sides as content wrote them, for the message when one is not a number."""
     if type(a) is int and type(b) is int:
         return a + b
     if isinstance(a, _SEQUENCES) and isinstance(b, _SEQUENCES):
-        left, right = iterate(st, a), iterate(st, b)
-        if len(left) + len(right) > MAX_LIST:
+        first, second = iterate(st, a), iterate(st, b)
+        if len(first) + len(second) > MAX_LIST:
             raise GameFault(f"a list too long: more than {MAX_LIST:,} members", pos)
-        spend(st, len(left) + len(right), pos)
-        return list(left) + list(right)
-    return number(a, pos) + number(b, pos)
+        spend(st, len(first) + len(second), pos)
+        return list(first) + list(second)
+    return number(a, pos, left) + number(b, pos, right)
 
 
 def divide(a, b, floor, pos):

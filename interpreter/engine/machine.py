@@ -16,6 +16,9 @@ from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Y
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 MAX_DEPTH = 400
+# what Python raises when compiled rules meet a value no check foresaw: made a fault of the game at
+# the line that was running (the run-time library stops such values first, in the rules' words)
+RUN_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
 
 # an option of a decision made from its fields, as its class would make it, without the call of its
 # __new__ (bots decide hundreds of thousands of times: every decision makes its options)
@@ -57,7 +60,7 @@ def run(st) -> None:
         raise
     except RecursionError as exc:
         raise GameFault("the rules nest too deeply", _pos_of(fr, exc)) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
+    except RUN_ERRORS as exc:
         raise GameFault(f"{type(exc).__name__}: {exc}", _pos_of(fr, exc)) from None
     finally:
         st.ops += n
@@ -428,9 +431,11 @@ def owner(st, c):
     return Seat(o) if o is not None else controller(st, c)
 
 
-def in_play(st, player=None) -> tuple:
+def in_play(st, player=None, pos=None) -> tuple:
     """Components in zones that are in play, optionally only those a player controls.
     Kept until the state changes: events, menus and rules ask it many times a step."""
+    if player is not None and type(player) is not Seat and type(player) is not int:  # a seat index from Python
+        raise GameFault(f"in_play() takes a player, not {describe(player)}", pos)
     cache = st.in_play_cache
     if cache[0] != st.vz:  # only moves change what is in play
         cache[0] = st.vz

@@ -322,6 +322,8 @@ class State:
                 self._place(c, old, zone, zdef, target, bottom, pos)
 
     def shuffle(self, zone, pos) -> None:
+        if zone is not None and not isinstance(zone, ZoneRef):
+            raise GameFault(f"only a zone can be shuffled, not {describe(zone)}", pos)
         lst = self.zones.get(zone)
         if lst:
             self.fuel -= len(lst)  # a shuffle walks the whole zone: each member a unit of work

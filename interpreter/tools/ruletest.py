@@ -126,6 +126,9 @@ def run_test(game: Game, test) -> TestResult:
         except GameFault as exc:
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}': {exc.message}")
             continue
+        except vm.RUN_ERRORS as exc:  # as the machine reports it in 'given' and 'when': never an internal error
+            failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}': {type(exc).__name__}: {exc}")
+            continue
         if type(ok) is not bool:  # a value the checker could not tell is not a condition
             failures.append(f"{getattr(text, 'pos', test.pos)}: then '{text}' is {vm.label_of(st, ok)}, "
                             "not true or false")

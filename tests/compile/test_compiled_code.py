@@ -219,7 +219,7 @@ def test_a_parameter_compared_with_a_class_name_and_a_select_of_numbers(tmp_path
     (tmp_path / "b").mkdir()
     with pytest.raises(GameFault) as err:
         make_game(tmp_path / "b", 'game: |\n  add select(ticks == 0, "seven", 7) to ticks\n').new_state(players=2)
-    assert "expected a number" in err.value.message
+    assert err.value.message == "`select(ticks == 0, \"seven\", 7)` is the text 'seven' here, not a number"
 
 
 @pytest.mark.parametrize("game_id", ["karman-swap", "seeders-exodus"])

@@ -117,7 +117,7 @@ def test_a_procedure_without_acting_player_called_by_the_game_acts_for_no_one(tm
           body: |
             gain n coins
         """))
-    with pytest.raises(GameFault, match="counter 'coins' of none"):
+    with pytest.raises(GameFault, match="`you` is none here: it has no counter 'coins'"):
         game.new_state(players=2)
 
 

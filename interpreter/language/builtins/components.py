@@ -92,11 +92,12 @@ class InPlay(Function):
 
     @staticmethod
     def run(st, pos, p=None):
-        return machine.in_play(st, p)
+        return machine.in_play(st, p, pos)
 
     def python(self, gen, call, ctx, sc):
-        args = [gen.gen(a, ctx, sc) for a in call.args]
-        return f"vm.in_play(st{', ' + args[0] if args else ''})"
+        if not call.args:
+            return "vm.in_play(st)"
+        return f"vm.in_play(st, {gen.gen(call.args[0], ctx, sc)}, {gen.pos(call)})"
 
     components = True
 
@@ -109,7 +110,7 @@ class Tapped(Function):
 
     @staticmethod
     def run(st, pos, c):
-        return c in st.tapped
+        return type(c) is Comp and c in st.tapped
 
 
 class HasWon(Function):

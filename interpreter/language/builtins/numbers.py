@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...engine.library import iterate_at, make_list, number, spend
 from ...engine.limits import MAX_LIST
-from ...engine.state import GameFault
+from ...engine.state import GameFault, describe
 from .. import nodes as N
 from ..types import ANY, BOOL, LIST, NUMBER, SET
 from .base import MISSING, Function
@@ -287,13 +287,25 @@ class Most(Function):
     @staticmethod
     def run(st, pos, s):
         counts: dict = {}
+        first: dict = {}  # each value counted, as it was first met (a list is counted by its members)
         for x in iterate_at(st, s, pos):
-            counts[x] = counts.get(x, 0) + 1
+            k = _counted(x, pos)
+            counts[k] = counts.get(k, 0) + 1
+            first.setdefault(k, x)
         if not counts:
             return None
         best = max(counts.values())
         top = [k for k, v in counts.items() if v == best]
-        return top[0] if len(top) == 1 else None
+        return first[top[0]] if len(top) == 1 else None
+
+
+def _counted(x, pos):
+    """`x` as a key of a count: a list as the tuple of its members; a data table cannot be counted."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_counted(y, pos) for y in x)
+    if isinstance(x, (dict, set)):
+        raise GameFault(f"most() counts numbers, names, components and lists, not {describe(x)}", pos)
+    return x
 
 
 class Range(Function):

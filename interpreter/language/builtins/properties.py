@@ -118,7 +118,7 @@ class TappedProperty(Property):
 
     @staticmethod
     def run(st, o, pos):
-        return o in st.tapped
+        return type(o) is Comp and o in st.tapped
 
 
 class TagsProperty(Property):
@@ -129,7 +129,7 @@ class TagsProperty(Property):
 
     @staticmethod
     def run(st, o, pos):
-        return list(st.tags.get(o, ()))
+        return list(st.tags.get(o, ())) if type(o) is Comp else []
 
 
 class SeatProperty(Property):
@@ -140,7 +140,9 @@ class SeatProperty(Property):
 
     @staticmethod
     def run(st, o, pos):
-        return int(o) + 1 if type(o) is Seat else None
+        if type(o) is Seat:
+            return int(o) + 1
+        raise GameFault(f"{describe(o)} has no seat: only a player has one", pos)  # a number is promised
 
 
 class TeamProperty(Property):
@@ -162,7 +164,7 @@ class NeighborsProperty(Property):
 
     @staticmethod
     def run(st, o, pos):
-        return neighbors_of(st, o)
+        return neighbors_of(st, o) if isinstance(o, str) else ()
 
 
 class SizeProperty(Property):
@@ -173,4 +175,7 @@ class SizeProperty(Property):
 
     @staticmethod
     def run(st, o, pos):
-        return len(iterate(st, o))
+        try:
+            return len(iterate(st, o))
+        except TypeError as exc:  # a number, a text...: the words of iterate, at the read
+            raise GameFault(str(exc), pos) from None
