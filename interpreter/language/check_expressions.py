@@ -14,7 +14,7 @@ from ..names import Names, did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
-                    OPTIONS, PLAYER, PROMISES, STRING, ZONE, accepts, word)
+                    OPTIONS, PLAYER, PROMISES, SET, STRING, TEAM, ZONE, accepts, word)
 
 
 class Scope:
@@ -30,6 +30,12 @@ class Scope:
 
 
 _UNKNOWN = object()
+
+# what may own a zone or counter of each scope (any other scope is a kind of component); a team's
+# is reached through any of its players too
+_OWNERS = {"player": (PLAYER,), "team": (TEAM, PLAYER), "node": (NODE,)}
+_INDEXED = frozenset({ANY, LIST, COUNTER_MAP})  # what brackets read: a list, a data table, a pair counter
+_ATTRIBUTE_OWNERS = frozenset({ANY, COMPONENT, NODE})
 
 
 def callees_first(functions: dict) -> list:
@@ -175,8 +181,8 @@ class ExpressionChecks:
             self.expr(e.key, scope)
             if obj == COUNTER_MAP:
                 return COUNTER
-            if obj in (NUMBER, BOOL, CLASS):
-                self.error(e.pos, f"cannot index {word(obj)}")
+            if obj not in _INDEXED:
+                self.error(e.pos, f"cannot index {word(obj)}", "brackets read a list, from 1, or a data table")
             return ANY
         if t is N.Call:
             return self.call(e, scope)
@@ -214,6 +220,8 @@ class ExpressionChecks:
                     self.error(e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
                     return BOOL
             right = self.expr(e.right, scope)
+            if e.op in ("in", "notin") and not accepts(SET, right):
+                self.error(e.right.pos, f"what 'in' looks in must be a set, zone or list, not {word(right)}")
             if e.op in ("<", "<=", ">", ">="):
                 for side, got in ((e.left, left), (e.right, right)):
                     if got not in NUMERIC:
@@ -288,13 +296,20 @@ class ExpressionChecks:
         d = self.defn
         n = e.name
         if n in d.zones:
+            self.owned(e, obj, "zone", d.zones[n].scope)
             return ZONE
         if n in d.counters:
+            self.owned(e, obj, "counter", d.counters[n].scope[:1])  # a pair's first owner, before [...]
             return COUNTER_MAP if len(d.counters[n].scope) == 2 else COUNTER
         if n in d.attributes:
+            if obj not in _ATTRIBUTE_OWNERS:
+                self.error(e.pos, f"attribute '{n}' is of a component or a node, not of {word(obj)}")
             return self.attr_types.get(n, ANY)
         if n in PROPERTIES:
-            return PROPERTIES[n].returns
+            prop = PROPERTIES[n]
+            if not accepts(prop.owner, obj):
+                self.error(e.pos, f"property '{n}' is of {word(prop.owner)}, not of {word(obj)}")
+            return prop.returns
         if obj in (OPTIONS, DATA):
             return ANY
         if obj in (ANY, NODE) and self.node_attribute(n) is not None:
@@ -305,6 +320,19 @@ class ExpressionChecks:
             pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner
         self.error(pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
         return ANY
+
+    def owned(self, e: N.Attr, obj: str, what: str, scope: tuple) -> None:
+        """`obj.NAME`, zone or counter NAME kept per `scope`: refused when the checker knows that
+        `obj` is no owner of that scope (a list, a number, none...), as the game would refuse it."""
+        fits = {t for s in scope if s != "game" for t in _OWNERS.get(s, (COMPONENT,))}
+        if obj == ANY or obj in fits:
+            return
+        if scope == ("game",):
+            hint = f"it is the game's: write '{e.name}' alone"
+        else:
+            hint = f"e.g. 'you.{e.name}'" if "player" in scope or "team" in scope else \
+                f"e.g. 'self.{e.name}'" if COMPONENT in fits else None
+        self.error(e.pos, f"{what} '{e.name}' is kept per {' or '.join(scope)}, not by {word(obj)}", hint)
 
     def call(self, e: N.Call, scope: Scope) -> str:
         b = FUNCTIONS.get(e.func)

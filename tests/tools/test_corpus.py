@@ -346,6 +346,22 @@ CASES = [
         "rules_test_then_types.yaml:10:10: error: a 'then' must be a condition, true or false, not a counter",
         "rules_test_then_types.yaml:12:10: error: a 'then' must be a condition, true or false, not a string"]),
     # -- game folders ----------------------------------------------------------------------------
+    ("type_owners", 1, [  # each checked clean, then stopped the game in Python's words, or a rules test
+        "type_owners/game.yaml:19:19: error: zone 'hand' is kept per player, not by a list",
+        "    hint: e.g. 'you.hand'",
+        "type_owners/game.yaml:20:13: error: zone 'hand' is kept per player, not by a list",
+        "type_owners/game.yaml:21:13: error: counter 'points' is kept per player, not by a number",
+        "    hint: e.g. 'you.points'",
+        "type_owners/game.yaml:22:13: error: zone 'hand' is kept per player, not by a component",
+        "type_owners/game.yaml:23:13: error: zone 'under' is kept per card, not by a player",
+        "    hint: e.g. 'self.under'",
+        "type_owners/game.yaml:24:13: error: attribute 'value' is of a component or a node, not of none",
+        "type_owners/game.yaml:25:18: error: what 'in' looks in must be a set, zone or list, not a number",
+        "type_owners/game.yaml:26:13: error: cannot index a string",
+        "    hint: brackets read a list, from 1, or a data table",
+        "type_owners/game.yaml:27:13: error: property 'seat' is of a player, not of a list",
+        "type_owners/game.yaml:28:13: error: property 'zone' is of a component, not of a player",
+        "type_owners/tests/rulings.yaml:6:16: error: zone 'hand' is kept per player, not by a list"]),
     ("game_errors", 1, [
         "game_errors/game.yaml:10:3: error: counter 'gold' shares the supply of unknown counter 'silver'",
         "game_errors/game.yaml:14:8: error: unknown counter 'points' for the score",

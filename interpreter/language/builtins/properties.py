@@ -7,7 +7,7 @@ from ...engine import machine
 from ...engine.library import iterate
 from ...engine.state import GameFault, describe
 from ...engine.values import Comp, NodeRef, Seat
-from ..types import ANY, BOOL, LIST, NUMBER, PLAYER, STRING, TEAM, ZONE
+from ..types import ANY, BOOL, COMPONENT, LIST, NUMBER, PLAYER, SET, STRING, TEAM, ZONE
 from .base import TAGS, ZONES, neighbors_of
 
 
@@ -17,6 +17,7 @@ class Property:
 
     name: str = ""
     of: str = ""  # what has it, as the reference says
+    owner: str = ANY  # what the checker lets it be read of (the game stops on others); anything by default
     returns: str = ANY
     reads: str = ""
     doc: str = ""
@@ -77,6 +78,7 @@ class KindProperty(Property):
 
 class ZoneProperty(Property):
     name, of, returns, reads = "zone", "component", ZONE, ZONES
+    owner = COMPONENT
     doc = "the zone a component lies in"
     prose = {"en": "the zone of {0}",
              "fr": "la zone de {0}"}
@@ -134,6 +136,7 @@ class TagsProperty(Property):
 
 class SeatProperty(Property):
     name, of, returns = "seat", "player", NUMBER
+    owner = PLAYER
     doc = "the seat number of a player, from 1"
     prose = {"en": "the seat number of {0}",
              "fr": "la place de {0}"}
@@ -169,6 +172,7 @@ class NeighborsProperty(Property):
 
 class SizeProperty(Property):
     name, of, returns, reads = "size", "zone", NUMBER, ZONES
+    owner = SET
     doc = "how many components a zone holds"
     prose = {"en": "the number of cards in {0}",
              "fr": "le nombre de cartes dans {0}"}
