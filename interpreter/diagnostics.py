@@ -262,6 +262,7 @@ CODES: tuple = (
     ("N018", "unknown-card", r"no card with id '|no keyword '", "a card id or keyword named in a rule that none has"),
     ("N019", "unknown-value", r"is not a value of '", "an attribute value its attribute does not allow"),
     ("N020", "unknown-board", r"unknown board '", "a board the game does not have"),
+    ("N021", "unknown-expansion", r"unknown expansion '", "an expansion the game does not have"),
     ("T001", "arity", r"takes (no|\d+) (value|argument|effect)|takes .* here|takes no value|too many values|is missing '|needs an effect",
      "a call, event or keyword given the wrong number of values"),
     ("T002", "not-a-condition", r"must be a condition", "a value where a condition (true or false) is needed"),

@@ -173,12 +173,11 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     known = dict(available)  # what the user is told exists
     for name, layer in stand_ins.items():
         available.setdefault(name, layer)
-    wanted = list(chosen.expansions)
+    wanted = {name: "--expansion" for name in chosen.expansions}  # each with why it is laid
     if chosen.scenario is not None:
         home, needs = scenario_home(game_root, chosen.scenario, available)
         for name in ([home] if home is not None else []) + list(needs):
-            if name not in wanted:
-                wanted.append(name)
+            wanted.setdefault(name, f"scenario '{chosen.scenario}' requires '{name}'")
     out: list[Layer] = []
 
     def lay(name: str, why: str, chain: tuple) -> None:
@@ -196,8 +195,8 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
             lay(r, f"expansion '{name}' requires '{r}'", chain + (name,))
         out.append(layer)
 
-    for name in wanted:
-        lay(name, "--expansion", ())
+    for name, why in wanted.items():
+        lay(name, why, ())
     for m in mods:
         if not any(x.id == m.id and x.path == m.path for x in out):
             for r in m.requires:

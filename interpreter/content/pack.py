@@ -16,9 +16,9 @@ from pathlib import Path
 from ..diagnostics import ContentError, Position, Report
 from .declarations import NameChecks, empty_game, read_declarations, read_game
 from .declarations import as_int, as_list, as_str, mean, plain_options
-from .layers import Layer, Merge, texts_of
+from .layers import Layer, Merge, available_expansions, texts_of
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
-from ..names import fold
+from ..names import did_you_mean, fold
 from .source import PDict, PList, SourceFile, edited_text, load_file
 from .folders import display_path, exists, is_dir, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
@@ -155,10 +155,24 @@ class PackLoader:
             # a solo mode changes who plays (a seat of the rules): the rulings of the game and of
             # other layers were written for people at every seat, and are not its rulings
             game.tests = [t for t in game.tests if t.layer in modes]
+        self.check_requires(game, root, layers)
         if scenario is not None:
             self.choose_scenario(game, merge, scenario)
         merge.finish()
         return game
+
+    def check_requires(self, game: GameDef, root: Path, layers: list[Layer]) -> None:
+        """Each expansion a scenario of the pack requires is one of the game's (a folder inside
+        it) or one laid (a mod): else `--scenario` would stop at it, after a clean check."""
+        known = set(available_expansions(root)) | {layer.id for layer in layers}
+        for sc in game.scenarios:
+            wanted = sc.data.get("requires")
+            for name in wanted if isinstance(wanted, list) else ():
+                if isinstance(name, str) and name not in known:
+                    self.report.error(getattr(name, "pos", sc.pos), f"unknown expansion '{name}'",
+                                      did_you_mean(name, known) or (f"the expansions of {game.id}: "
+                                                                    f"{', '.join(sorted(known))}" if known else
+                                                                    f"{game.id} has no expansions"))
 
     def add_files(self, game: GameDef, sources: list[SourceFile]) -> None:
         for src in sources:

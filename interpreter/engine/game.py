@@ -26,6 +26,7 @@ from . import observe
 from . import why
 from .history import play_again
 from .saved import check_state
+from .options import chosen_options, option_value
 from .savefile import SaveError, parse_json
 from .state import GameFault, State
 from .values import Comp, ZoneRef
@@ -198,16 +199,11 @@ class Game:
         return game
 
     def options(self, given: dict | None = None) -> dict:
-        """The options of a play: defaults, overridden by `given` (values may be text), and by
-        the chosen scenario's (a value given that differs from the scenario's is an error)."""
+        """The options of a play: defaults, overridden by `given` (text from the command line, or
+        values of their type from JSON or Python: see engine.options), and by the chosen
+        scenario's (a value given that differs from the scenario's is an error)."""
         d = self.program.defn
-        out = {name: o.default for name, o in d.options.items()}
-        for key, value in (given or {}).items():
-            if key not in d.options:
-                hint = did_you_mean(key, d.options)
-                raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
-                                 + (f" (options: {', '.join(d.options)})" if d.options else " (this game has none)"))
-            out[key] = option_value(d.options[key], value)
+        out = chosen_options(d.options, given)
         sc = d.scenario
         for key, value in ((sc.data.get("options") or {}) if sc is not None else {}).items():
             forced = option_value(d.options[key], value)
@@ -393,24 +389,3 @@ class Game:
             return self.state_from_json(parse_json(raw))
         except SaveError as exc:
             raise exc.located(path) from None
-
-
-def option_value(o, value):
-    """The value of option `o` given as `value` (a text is read as the option's type);
-    raises ValueError saying what the option takes when it is none of its values."""
-    if isinstance(value, str):
-        low = value.lower()
-        if o.type == "boolean" or isinstance(o.default, bool):
-            if low in ("true", "yes", "1", "on"):
-                return True
-            if low in ("false", "no", "0", "off"):
-                return False
-            raise ValueError(f"option '{o.name}' is true or false, not '{value}'")
-        if o.type == "number" or (isinstance(o.default, int) and not isinstance(o.default, bool)):
-            try:
-                value = int(value)
-            except ValueError:
-                raise ValueError(f"option '{o.name}' is a number, not '{value}'") from None
-    if o.values is not None and value not in o.values:
-        raise ValueError(f"option '{o.name}' is one of {', '.join(map(str, o.values))}, not '{value}'")
-    return value

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
 from ..diagnostics import Position, Report, lines_of
-from ..engine.game import option_value
+from ..engine.options import option_kind, option_value
 from ..engine.limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
 from . import nodes as N
@@ -230,7 +230,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for o in d.options.values():
             if o.values is not None and o.default not in o.values:
                 self.error(o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
-            kind = o.type or ("boolean" if isinstance(o.default, bool) else "number" if _whole(o.default) else None)
+            kind = option_kind(o)
             if kind in _OPTION_TYPES:
                 fits, what = _OPTION_TYPES[kind]
                 for value in [o.default, *(o.values or [])]:

@@ -173,6 +173,31 @@ def test_a_scenario_sets_its_options_player_counts_and_conditions(game_dir):
     assert plain.counters["coins#0"] < 5 and plain.options["short"] is False
 
 
+def test_a_scenario_requiring_an_expansion_the_game_has_not_is_a_located_error(game_dir, capsys):
+    """It checked clean, and `--scenario` stopped at it (as if `--expansion` had named it)."""
+    expansion(game_dir, "harbour", SHIPS)
+    write(game_dir / "scenarios" / "rich.yaml", SCENARIO + "requires: [harbor, guilds]\n")
+    assert cli.main(["check", str(game_dir)]) == 1
+    out = capsys.readouterr().out
+    rich = game_dir / "scenarios" / "rich.yaml"
+    assert f"{rich}:12:12: error: unknown expansion 'harbor'\n" in out
+    assert "    hint: did you mean 'harbour'?\n" in out
+    assert f"{rich}:12:20: error: unknown expansion 'guilds'\n" in out
+    assert "    hint: the expansions of docs-game: harbour\n" in out
+    with pytest.raises(ValueError, match="^scenario 'rich-start' requires 'harbor': no expansion 'harbor'; "
+                                         "did you mean 'harbour'"):
+        interpreter.load(str(game_dir), scenario="rich-start")
+
+
+def test_a_scenario_setting_an_option_to_a_value_of_another_type_is_a_located_error(game_dir, capsys):
+    write(game_dir / "scenarios" / "rich.yaml", SCENARIO.replace("{short: true}", "{short: 17, market_size: true}"))
+    assert cli.main(["check", str(game_dir)]) == 1
+    out = capsys.readouterr().out
+    rich = game_dir / "scenarios" / "rich.yaml"
+    assert f"{rich}:6:18: error: option 'short' is true or false, not 17\n" in out
+    assert f"{rich}:6:22: error: option 'market_size' is one of 3, 4, 5, not true\n" in out
+
+
 def test_a_scenario_in_an_expansion_lays_its_expansion(game_dir):
     expansion(game_dir, "harbour", SHIPS, {"scenarios/storm.yaml": SCENARIO.replace("rich-start", "storm")})
     with pytest.raises(ValueError, match="no scenario 'strom'.*did you mean 'storm'"):

@@ -335,6 +335,12 @@ CASES = [
         "    hint: did you mean 'round_begins'?",
         "scenario_errors.yaml:13:3: error: 'replace:' names no procedure or function 'integraton'",
         "    hint: did you mean 'integration'?"]),
+    ("scenario_requires_and_options.yaml", 1, [  # each checked clean, then stopped '--scenario'
+        "scenario_requires_and_options.yaml:5:12: error: unknown expansion 'hank'",
+        "    hint: did you mean 'hanks'?",
+        "scenario_requires_and_options.yaml:5:18: error: unknown expansion 'nowhere'",
+        "    hint: the expansions of seeders-exodus: cinq, etho, hanks, personnages, solo, tais",
+        "scenario_requires_and_options.yaml:6:19: error: option 'expert' is true or false, not 17"]),
     ("rules_test_errors.yaml", 1, [
         "rules_test_errors.yaml:8:7: error: procedure 'foundation' takes 0 arguments, got 1",
         "rules_test_errors.yaml:10:12: error: syntax error: unexpected '='; expected end of line or end of text",

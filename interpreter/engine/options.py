@@ -1,0 +1,115 @@
+"""The options of a play, checked against what the game declares, whatever their source.
+
+Options come as text from the command line (`--option expert=yes`), as JSON from a
+saved game or a trace, as YAML from a scenario or a rules test, and as Python from
+code that calls `Game.options`. Text is read as the option's type; any other value
+must already be of it: a yes/no option takes true or false, a number option a
+whole number, a string option a string, and an option with `values:` one of them
+(of the same type: `true` is not the value `1`). Anything else is a ValueError of
+one sentence, which the checker reports at the value's place.
+"""
+from __future__ import annotations
+
+from ..names import did_you_mean
+from .limits import MAX_NUMBER
+
+_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
+# what each kind of option takes, as a message says it
+_TAKES = {"boolean": "true or false", "number": "a number", "string": "a string"}
+
+
+def option_kind(o) -> str | None:
+    """The type of option `o`: its declared `type`, else that of its default (`boolean`,
+    `number`, and `string` when it has no `values:`), else None (a choice among its values)."""
+    if o.type:
+        return o.type
+    if isinstance(o.default, bool):
+        return "boolean"
+    if isinstance(o.default, int):
+        return "number"
+    if isinstance(o.default, str) and o.values is None:
+        return "string"
+    return None
+
+
+def _kind_of(value) -> str | None:
+    """The option type a value given in JSON, YAML or Python is of, or None (a list, a mapping, null)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return None
+
+
+MAX_SHOWN = 40  # characters of a value a message shows
+
+
+def shown(value) -> str:
+    """A value given to an option, as a message shows it (a long one cut short)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= MAX_SHOWN else f"'{value[:MAX_SHOWN - 3]}...'"
+    if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        return "a number beyond what a game keeps"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return f"a value of Python type {type(value).__name__}"
+
+
+def option_value(o, value):
+    """The value of option `o` given as `value`: text is read as the option's type, any other
+    value must be of it. ValueError saying what the option takes when `value` is not that."""
+    kind = option_kind(o)
+    said = shown(value)  # as it was given: the text typed, before it is read as a number
+    # what a message says it takes: its declared type, else its values, else the type of its default
+    takes = _TAKES.get(o.type) or (f"one of {', '.join(map(str, o.values))}" if o.values is not None else
+                                   _TAKES.get(kind, "a string, a number or true or false"))
+    if isinstance(value, str) and kind in ("boolean", "number"):
+        low = value.strip().lower()
+        if kind == "boolean" and low in _TRUE + _FALSE:
+            return low in _TRUE
+        if kind == "number":
+            try:
+                value = int(low)
+            except ValueError:
+                raise ValueError(f"option '{o.name}' is {takes}, not {said}") from None
+    given = _kind_of(value)
+    if given is None or kind is not None and given != kind or \
+            kind == "number" and isinstance(value, float) and not value.is_integer():  # an option's number is whole
+        raise ValueError(f"option '{o.name}' is {takes}, not {said}")
+    if kind == "number" and o.values is None and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise ValueError(f"option '{o.name}' is a number from {-MAX_NUMBER:,} to {MAX_NUMBER:,}, not {shown(value)}")
+    if kind == "number":
+        value = int(value)  # 3.0 from JSON is the number 3
+    if o.values is not None:
+        for v in o.values:
+            if _kind_of(v) == given and v == value:
+                return v
+        raise ValueError(f"option '{o.name}' is one of {', '.join(map(str, o.values))}, not {said}")
+    return value
+
+
+def chosen_options(options: dict, given) -> dict:
+    """The options of a play: those the game declares (`options`, by name) at their defaults,
+    each of `given` (a mapping of names to values, from any source) checked and put in."""
+    out = {name: o.default for name, o in options.items()}
+    if given is None:
+        return out
+    if not isinstance(given, dict):
+        raise ValueError(f"options are a mapping of option names to values, not {shown(given)}")
+    for key, value in given.items():
+        if not isinstance(key, str) or key not in options:
+            hint = did_you_mean(key, options) if isinstance(key, str) else None
+            raise ValueError(f"unknown option '{key}'" + (f"; {hint}" if hint else "")
+                             + (f" (options: {', '.join(options)})" if options else " (this game has none)"))
+        out[key] = option_value(options[key], value)
+    return out
