@@ -27,6 +27,7 @@ from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
 from .check_table import check_table_hints
 from .check_flow import FlowChecks
+from .check_start import CardsNamed, warn_never_placed
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
@@ -62,6 +63,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                                                                     "list": LIST}.get(a.type, ANY))
                            for name, a in defn.attributes.items()}
         self._class_values_of: dict[int, tuple] = {}
+        self.cards_named = CardsNamed()  # the cards the rules name (card(ID), cards(ID)), as they are checked
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
         self.report.error(pos, message, hint)
@@ -111,10 +113,13 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         self.check_cards()
         for sc in d.scenarios:
             self.check_scenario(sc)
+        self.cards_named.in_tests = True
         for t in d.tests:
             if t.cards and (t.file, t.pos.line) != d.test_cards_of:
                 continue  # a test with cards of its own is checked in the pack that holds them
             self.check_test(t)
+        if self.report.ok:  # with an error anywhere, a rule in error may be the one that moves them
+            warn_never_placed(d, self.cards_named, self.report)
         # printed texts are compared with rules that read: not with a pack in error
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
 

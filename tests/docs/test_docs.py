@@ -155,7 +155,7 @@ def wrap(block: Block) -> str:
         return head + ("kind: scenario\ngame: docs-game\nid: example\ntitle: Example\n"
                        f"hooks:\n  round_begins: {_block_scalar(block.text, 4)}")
     if block.tag == "regles-ability":
-        return head + ("kind: cards\ngame: docs-game\ncards:\n  - id: example\n    title: Example\n"
+        return head + ("kind: cards\ngame: docs-game\nstart: deck\ncards:\n  - id: example\n    title: Example\n"
                        f"    abilities:\n      - {_block_scalar(block.text, 8)}")
     if block.tag == "regles-expr":
         return head + ("kind: rules-test\ngame: docs-game\ntests:\n  - name: example\n"

@@ -1,0 +1,81 @@
+"""Stage 4, cards that never enter a zone: a warning, not an error.
+
+A card starts in the zone its file names with `start:`; a file without one leaves its
+cards out of every zone, where only a rule naming them (`card("ID")`, `cards("ID")`) or
+a seat's personal power can reach them. A rules test that names a card sets up a
+ruling, not a game: it does not count (the cards a test writes for itself are its own). A modder's file that forgets `start:` checks
+clean, and its cards are then in no game at all: `regles check` says so, at the first
+such card of the file, with the `start:` line to add and the zones there are. It is
+said once the check finds no error: a rule in error may be the one that moves them.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..content.model import GameDef
+from ..diagnostics import Report, plural
+from ..names import fold
+from . import nodes as N
+
+MAX_NAMED = 5  # card ids a warning lists before '...'
+
+
+class CardsNamed:
+    """The cards the rules of a pack name, as the checker meets `card(ID)` and `cards(ID)`."""
+
+    def __init__(self):
+        self.ids: set = set()  # folded card ids named by a written text
+        self.any = False  # a call names its card with a computed value: any card may be reached
+        self.in_tests = False  # while the rules tests are checked: what they name is not counted
+
+    def name(self, arg) -> None:
+        if self.in_tests:
+            return
+        if isinstance(arg, N.String):
+            self.ids.add(fold(arg.value))
+        else:
+            self.any = True
+
+
+def warn_never_placed(defn: GameDef, named: CardsNamed, report: Report) -> None:
+    """A warning for each file whose cards no `start:`, rule or power puts in a zone."""
+    if named.any:
+        return
+    lost: dict[str, list] = {}
+    tests = {t.file for t in defn.tests}
+    for card in defn.cards:
+        if card.start is None and card.file not in tests and fold(card.id) not in named.ids \
+                and not _power(defn, card):
+            lost.setdefault(card.file, []).append(card)
+    for cards in lost.values():
+        ids = [c.id for c in cards]
+        shown = ", ".join(ids[:MAX_NAMED]) + (", ..." if len(ids) > MAX_NAMED else "")
+        if len(cards) == 1:
+            message = f"card '{ids[0]}' never enters a zone: its file has no 'start:', and no rule moves it"
+        else:
+            message = (f"{plural(len(cards), 'card')} of this file never enter a zone ({shown}): it has no "
+                       "'start:', and no rule moves them")
+        report.warning(cards[0].pos, message, _start_hint(defn))
+
+
+def _power(defn: GameDef, card) -> bool:
+    """Whether `card` may be given to a seat as its personal power (`--power`), which puts it in a zone."""
+    p = defn.powers
+    if p is None or (p.component is not None and card.component != p.component):
+        return False
+    if p.of_class is None:
+        return True
+    classes = {fold(str(v)) for v in card.attrs.values() if isinstance(v, str)} | {fold(t) for t in card.tags}
+    return fold(p.of_class) in classes
+
+
+def _start_hint(defn: GameDef) -> str:
+    """The line to add, with the zone the pack's other cards start in most, and the zones a card
+    may start in (the game's, and each player's for the cards of `per_player: true`)."""
+    zones = [z for z, d in defn.zones.items() if d.scope in (("game",), ("player",))]
+    if not zones:
+        return "add 'start: ZONE' to the file, once the game declares a zone of its own"
+    used = Counter(c.start for c in defn.cards if c.start in zones)
+    best = used.most_common(1)[0][0] if used else zones[0]
+    listed = ", ".join(z if defn.zones[z].scope == ("game",) else f"{z} (each player's)" for z in zones)
+    return f"add 'start: {best}' to the file, beside 'kind: cards'; the zones: {listed}"
