@@ -266,8 +266,8 @@ CODES: tuple = (
     ("T001", "arity", r"takes (no|\d+) (value|argument|effect)|takes .* here|takes no value|too many values|is missing '|needs an effect",
      "a call, event or keyword given the wrong number of values"),
     ("T002", "not-a-condition", r"must be a condition", "a value where a condition (true or false) is needed"),
-    ("T003", "wrong-type", r"must be (a|an) |works on|compares numbers|must be a number|must be a name|is not a number|must be true or false|cannot index|cannot set|say whose|only a name, an attribute|"
-     r"is kept per .*, not by|is of (a|an|none).*, not of",
+    ("T003", "wrong-type", (r"must be (a|an) |works on|compares numbers|must be a number|must be a name|is not a number|must be true or false|cannot index|cannot set|say whose|only a name, an attribute|"
+                            r"is kept per .*, not by|is of (a|an|none).*, not of"),
      "a value of the wrong type in a rules text"),
     ("T004", "unbound", r"is read before it is given a value|may have no value here", "a name read before it has a value"),
     ("T005", "loop-control", r"outside a loop", "break or continue outside a loop"),

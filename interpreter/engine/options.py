@@ -105,7 +105,8 @@ def chosen_options(options: dict, given) -> dict:
     if given is None:
         return out
     if not isinstance(given, dict):
-        raise ValueError(f"options are a mapping of option names to values, not {shown(given)}")
+        # a ValueError, as for every other thing wrong with the options given
+        raise ValueError(f"options are a mapping of option names to values, not {shown(given)}")  # noqa: TRY004
     for key, value in given.items():
         if not isinstance(key, str) or key not in options:
             hint = did_you_mean(key, options) if isinstance(key, str) else None
