@@ -93,15 +93,24 @@ def option_value(o, value):
     if o.values is not None:
         for v in o.values:
             if _kind_of(v) == given and v == value:
-                return v
+                return _plain(v)
         raise ValueError(f"option '{o.name}' is one of {', '.join(map(str, o.values))}, not {said}")
+    return value
+
+
+def _plain(value):
+    """A value of the content (a number read with its place in the file) as the plain Python
+    value a saved game holds: the same state whether its options came from content or JSON."""
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
     return value
 
 
 def chosen_options(options: dict, given) -> dict:
     """The options of a play: those the game declares (`options`, by name) at their defaults,
     each of `given` (a mapping of names to values, from any source) checked and put in."""
-    out = {name: o.default for name, o in options.items()}
+    out = {name: _plain(o.default) for name, o in options.items()}
     if given is None:
         return out
     if not isinstance(given, dict):
