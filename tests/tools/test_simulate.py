@@ -435,3 +435,16 @@ def test_simulate_shipped_game_completes_every_game(capsys, tmp_path):
     assert data["games"] == data["completed"] == 3
     assert "completed 3 of 3 games: " in out and "; 0 errors" in out
     assert not (tmp_path / "tr").exists()
+
+
+def test_simulate_with_a_mod_tells_of_cards_that_never_enter_play(tmp_path, capsys):
+    mod = tmp_path / "my-cards.yaml"
+    mod.write_text("kind: cards\ngame: nim\ncomponent: stone\ncards:\n  - {id: pebble, title: Pebble}\n",
+                   encoding="utf-8")
+    status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--with", str(mod), "--games", "2")
+    assert status == 0, err
+    assert "my-cards.yaml:5:5: warning: card 'pebble' never enters a zone" in err and "add 'start:" in err
+    mod.write_text("kind: cards\ngame: nim\ncomponent: stone\nstart: pile\ncards:\n  - {id: pebble, title: Pebble}\n",
+                   encoding="utf-8")
+    status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--with", str(mod), "--games", "2")
+    assert status == 0 and "warning" not in err

@@ -9,7 +9,7 @@ from pathlib import Path
 from ... import LoadError, load
 from ...content.folders import exists, find_expansion_root, find_game_root, is_dir
 from ...content.layers import available_expansions, expansions_for
-from ...diagnostics import printable
+from ...diagnostics import Report, printable, render_text
 
 
 def usage_error(args, message: str) -> int:
@@ -116,6 +116,8 @@ def load_only(args):
         game = load(name, expansions, getattr(args, "scenario", None), mods)
         if getattr(args, "solo", None) is not None:
             game = with_solo(game, args)
+        if mods:
+            warn_of(game.report)  # a modder who only simulates is told what regles check would say
         return game
     except ValueError as exc:
         return usage_error(args, str(exc))
@@ -126,6 +128,13 @@ def load_only(args):
             return usage_error(args, f"{args.game}: {what}")
         print(str(exc), file=sys.stderr)
         return 1
+
+
+def warn_of(report: Report) -> None:
+    """Print the warnings of a report (cards that never enter play...) on stderr, as check does."""
+    warnings = [d for d in report.diagnostics if d.severity == "warning"]
+    if warnings:
+        print(render_text(Report(warnings, report.sources, report.checked)), file=sys.stderr)
 
 
 def with_solo(game, args):
