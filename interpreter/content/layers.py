@@ -48,6 +48,15 @@ class Chosen:
     without: tuple = ()
 
 
+class LayerError(ValueError):
+    """An expansion, scenario or mod that cannot be laid; `position` is the place in a file that
+    names it (an item of `requires:`), or None when it was named on the command line."""
+
+    def __init__(self, message: str, position: Position | None = None):
+        super().__init__(message)
+        self.position = position
+
+
 @dataclass
 class Layer:
     """One layer to lay: an expansion or mod folder (or a mod's lone file)."""
@@ -184,13 +193,14 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
         if any(x.id == name for x in out):
             return
         layer = available.get(name)
+        at = getattr(name, "pos", None)  # a name a file requires: where it is written
         if layer is None:
             hint = did_you_mean(name, known)
-            raise ValueError(f"{why}: no expansion '{name}'" + (f"; {hint}" if hint else "")
+            raise LayerError(f"{why}: no expansion '{name}'" + (f"; {hint}" if hint else "")
                              + (f" (expansions: {', '.join(sorted(known))})" if known
-                                else " (this game has none)"))
+                                else " (this game has none)"), at)
         if name in chain:
-            raise ValueError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}")
+            raise LayerError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
         for r in layer.requires:
             lay(r, f"expansion '{name}' requires '{r}'", chain + (name,))
         out.append(layer)
@@ -239,7 +249,8 @@ def _requires(data: dict | None) -> tuple:
     """The expansions an expansion or scenario file (its data) requires, by id."""
     wanted = (data or {}).get("requires")
     # a value of the wrong kind is the schema's error, said at its place; here it requires nothing
-    return tuple(str(r) for r in wanted if isinstance(r, str)) if isinstance(wanted, list) else ()
+    # (each a text that remembers its place in the file, for an error about it)
+    return tuple(r for r in wanted if isinstance(r, str)) if isinstance(wanted, list) else ()
 
 
 def leave_out(defn: GameDef, ids) -> None:

@@ -113,15 +113,7 @@ class PackLoader:
         return src
 
     def _remember_text(self, shown: str) -> None:
-        edited = edited_text(shown)
-        if edited is not None:
-            self.report.sources[shown] = edited
-            return
-        try:
-            with open(shown, "rb") as fh:
-                self.report.sources[shown] = fh.read(1 << 20).decode("utf-8", "replace")
-        except OSError:
-            pass
+        remember_text(self.report, shown)
 
     def load_pack(self, root: Path, extra: list[Path] = (), layers: list[Layer] = (),
                   scenario: str | None = None) -> GameDef | None:
@@ -328,3 +320,17 @@ def printed_texts(text) -> dict:
     if isinstance(text, dict):
         return {str(lang): t for lang, t in text.items() if isinstance(t, str)}
     return {}
+
+
+def remember_text(report: Report, shown: str) -> None:
+    """Keep the text of file `shown` (as an editor holds it, else as read) in `report`, so that
+    an error in it is shown with its line."""
+    edited = edited_text(shown)
+    if edited is not None:
+        report.sources[shown] = edited
+        return
+    try:
+        with open(shown, "rb") as fh:
+            report.sources[shown] = fh.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        pass

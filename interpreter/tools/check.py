@@ -13,7 +13,7 @@ from .. import read_and_check
 from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
                                find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files)
 from ..content.layers import Chosen, mod_layer, plan, read_data
-from ..content.pack import PackLoader, few_collections, test_cards
+from ..content.pack import PackLoader, few_collections, remember_text, test_cards
 from ..content.source import load_file
 from ..language.texts import shared_parses
 from ..diagnostics import ContentError, Position, Report
@@ -179,7 +179,10 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
             layers = plan(root, chosen)
         except ValueError as exc:
             f = expansion_file(folders[0])
-            report.error(Position(display_path(f) if f else str(folders[0])), str(exc))
+            at = getattr(exc, "position", None)  # a name a file requires: where it is written
+            report.error(at or Position(display_path(f) if f else str(folders[0])), str(exc))
+            if at is not None and at.path not in report.sources:
+                remember_text(report, at.path)
             continue
         extra = packs.get(root, [])
         defn, found = read_and_check(root, report, extra, layers)

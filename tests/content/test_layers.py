@@ -144,6 +144,17 @@ def test_unknown_required_and_circular_expansions_are_named(game_dir):
         interpreter.load(str(game_dir), ["harbor"])
 
 
+def test_an_expansion_requiring_one_the_game_has_not_is_an_error_at_its_requires(game_dir, capsys):
+    expansion(game_dir, "lonely", "requires: [nowhere]\n")
+    assert cli.main(["check", str(game_dir)]) == 1
+    out = capsys.readouterr().out
+    assert "expansions/lonely/expansion.yaml:5:12: error: expansion 'lonely' requires 'nowhere'" in out
+    assert "requires: [nowhere]" in out
+    assert cli.main(["simulate", str(game_dir), "--expansion", "lonely", "--games", "1"]) == 1  # content, not usage
+    err = capsys.readouterr().err
+    assert "expansions/lonely/expansion.yaml:5:12: error: expansion 'lonely' requires 'nowhere'" in err
+
+
 SCENARIO = """\
 kind: scenario
 game: docs-game

@@ -9,6 +9,7 @@ from pathlib import Path
 from ... import LoadError, load
 from ...content.folders import exists, find_expansion_root, find_game_root, is_dir
 from ...content.layers import available_expansions, expansions_for
+from ...content.pack import remember_text
 from ...diagnostics import Report, printable, render_text
 
 
@@ -120,7 +121,15 @@ def load_only(args):
             warn_of(game.report)  # a modder who only simulates is told what regles check would say
         return game
     except ValueError as exc:
-        return usage_error(args, str(exc))
+        at = getattr(exc, "position", None)
+        if at is None:
+            return usage_error(args, str(exc))
+        report = Report()  # a name a content file requires: an error of that file, where it is
+        report.error(at, str(exc))
+        remember_text(report, at.path)
+        report.checked.add(at.path)
+        print(render_text(report), file=sys.stderr)
+        return 1
     except LoadError as exc:
         diags = exc.report.diagnostics
         if len(diags) == 1 and diags[0].message.startswith("no such game"):
