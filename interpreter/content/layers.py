@@ -167,6 +167,10 @@ def mod_layer(path: Path) -> Layer:
             return Layer(path.resolve().name, "mod", path)
         return _layer_of(path, "mod") or _stand_in(head, "mod")
     if is_file(path):
+        # a content file is YAML: a file of another kind is not read (a trace or a save names its
+        # mods by path, and may come from anyone)
+        if path.suffix.lower() not in (".yaml", ".yml"):
+            raise ValueError(f"--with {path}: a mod is a folder or a .yaml file of content")
         return _layer_of(path.parent, "mod", path) or Layer(path.stem, "mod", path)
     raise ValueError(f"--with {path}: no such file or folder")
 

@@ -514,3 +514,15 @@ def _fields(v, where=()):
 
 def _kind(v):
     return "bool" if isinstance(v, bool) else "number" if isinstance(v, (int, float)) else type(v).__name__
+
+
+def test_a_trace_naming_a_file_that_is_no_content_as_its_mod_is_refused_without_reading_it(tmp_path, capsys):
+    secret = tmp_path / "notes.txt"
+    secret.write_text("SECRET-7c1e: not content\n", encoding="utf-8")
+    path, _ = saved(tmp_path, "nim", 2, 4)
+    for mod in (str(secret), "/etc/passwd", "/dev/zero"):
+        rewrite(path, header=lambda h, mod=mod: h.update(layers={"expansions": [], "scenario": None, "mods": [mod]}))
+        assert main(["replay", str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert "a mod is a folder or a .yaml file" in err or "no such file" in err
+        assert "SECRET-7c1e" not in out + err and "root:" not in out + err
