@@ -19,13 +19,6 @@ from interpreter.tools.trace import replay, save_state_trace
 from gamekit import FIXTURES
 
 
-@pytest.fixture
-def game_dir(tmp_path):
-    root = tmp_path / "docs-game"
-    shutil.copytree(FIXTURES / "docs-game", root)
-    return root
-
-
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text), encoding="utf-8")

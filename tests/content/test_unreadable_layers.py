@@ -3,7 +3,6 @@ hidden behind "no expansion 'x'" (content.layers): `regles check` of the game, l
 game with it, and expansions that require it all show the file's own error."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,6 @@ import pytest
 import interpreter
 from interpreter import LoadError
 from interpreter.tools.check import check_paths
-from gamekit import FIXTURES
 
 HEAD = "kind: expansion\ngame: docs-game\nid: harbour\ntitle: Harbour\n"
 SHIPS = "counters:\n  ships: {scope: player, supply: 20}\n"
@@ -28,13 +26,6 @@ BROKEN = [
      "file holds a control character (U+0007)"),
     ("no id", HEAD.replace("id: harbour\n", "") + SHIPS, "1:1", "missing required key 'id'"),
 ]
-
-
-@pytest.fixture
-def game_dir(tmp_path):
-    root = tmp_path / "docs-game"
-    shutil.copytree(FIXTURES / "docs-game", root)
-    return root
 
 
 def write(path: Path, text: str) -> Path:

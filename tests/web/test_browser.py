@@ -9,13 +9,9 @@ installs one). With REGLES_SCREENSHOTS=FOLDER they save the pictures of the docs
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
-import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -28,8 +24,8 @@ from selenium.common.exceptions import (
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from served import Served
 
-from interpreter.tools.web.app import make_app
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
@@ -39,37 +35,6 @@ if CHROMIUM is None or CHROMEDRIVER is None:
                 ".ci/run installs them)", allow_module_level=True)
 
 SHOTS = os.environ.get("REGLES_SCREENSHOTS")
-
-
-class Served:
-    """`regles serve`'s application run by uvicorn in a thread, on a free port of 127.0.0.1."""
-
-    def __init__(self, folder, game=None):
-        import uvicorn
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(make_app(folder, game, bot_delay=0), host="127.0.0.1", port=self.port,
-                                log_level="warning", access_log=False, timeout_graceful_shutdown=1)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-
-    def post(self, path: str, data: dict) -> dict:
-        req = urllib.request.Request(self.base + path, json.dumps(data).encode(), {"content-type": "application/json"})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return json.loads(r.read())
-
-    def stop(self):
-        self.server.should_exit = True  # the pages' long polls still open are cut short
-        self.server.force_exit = True
-        self.thread.join(10)
-        assert not self.thread.is_alive(), "the server did not stop"
 
 
 def _browser():

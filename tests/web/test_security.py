@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import socket
-import threading
 import time
 
 import pytest
@@ -20,13 +19,13 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 pytest.importorskip("uvicorn")
 from gamekit import FIXTURES
+from served import Served
 from starlette.testclient import TestClient
 
 from interpreter.tools.trace import save_state_trace
 from interpreter.tools.web import app as web_app
 from interpreter.tools.web import guard
 from interpreter.tools.web.app import make_app
-from interpreter.tools.web.serve import server_config
 
 NIM = str(FIXTURES / "nim")
 JSON = {"content-type": "application/json"}
@@ -285,35 +284,11 @@ def test_a_missing_name_says_so_without_the_servers_folders(tmp_path):
             assert r.status_code == 404 and str(tmp_path) not in r.text and "/tmp" not in r.text
 
 
-class _Served:
-    """The application run by uvicorn with `regles serve`'s settings, in a thread."""
-
-    def __init__(self, folder):
-        import uvicorn
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.server = uvicorn.Server(server_config(make_app(folder, NIM, bot_delay=0), "127.0.0.1", self.port))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-
-    def connect(self) -> socket.socket:
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-        return s
-
+class _Served(Served):
     def get(self, path: str) -> bytes:
         with self.connect() as s:
             s.sendall(f"GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n".encode())
             return _read_all(s)
-
-    def stop(self):
-        self.server.should_exit = True
-        self.server.force_exit = True
-        self.thread.join(10)
 
 
 def _read_all(s: socket.socket) -> bytes:
@@ -331,7 +306,7 @@ def _read_all(s: socket.socket) -> bytes:
 def test_a_slow_or_half_sent_request_is_cut_and_connections_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(guard, "REQUEST_SECONDS", 0.5)
     monkeypatch.setattr(guard, "MAX_CONNECTIONS", 8)
-    served = _Served(tmp_path)
+    served = _Served(tmp_path, NIM)
     try:
         half = [served.connect() for _ in range(8)]
         for s in half:

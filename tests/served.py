@@ -1,0 +1,43 @@
+"""`regles serve`'s application run by uvicorn in a thread, with the settings `regles serve`
+uses (web/serve.server_config), on a free port of 127.0.0.1: for the tests that need a real
+server (a browser, raw sockets)."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+
+from interpreter.tools.web.app import make_app
+from interpreter.tools.web.serve import server_config
+
+
+class Served:
+    def __init__(self, folder, game=None):
+        import uvicorn
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(server_config(make_app(folder, game, bot_delay=0), "127.0.0.1", self.port))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def post(self, path: str, data: dict) -> dict:
+        req = urllib.request.Request(self.base + path, json.dumps(data).encode(), {"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())
+
+    def connect(self) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=5)
+
+    def stop(self):
+        self.server.should_exit = True  # the pages' long polls still open are cut short
+        self.server.force_exit = True
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the server did not stop"
