@@ -40,11 +40,15 @@ class Case:
     files written over it, by path relative to the folder."""
 
     name: str                      # "SEED:INDEX", how the case is remade
-    kind: str                      # "mutant" or "hostile"
+    kind: str                      # "mutant", "hostile", "yaml-tree", "aliases", "grammar", "web", "lsp"
     base: Path | None
     files: dict = field(default_factory=dict)
     what: list = field(default_factory=list)  # the mutations, in words
     target: str = ""               # the file changed, as "game/path"
+    expansions: tuple = ()         # expansions (ids) the game is loaded with: those of the file changed
+    scenario: str | None = None    # and the scenario, when the file changed is one
+    driver: str = "load"           # how the case is run: "load" (loaded and played), "web" or "lsp"
+    data: object = None            # what a "web" or "lsp" case sends (see fuzz_web.py, fuzz_lsp.py)
 
     def describe(self) -> str:
         return f"{self.name} {self.target}: " + "; ".join(self.what)

@@ -57,6 +57,7 @@ except ImportError:  # not POSIX: the workers cannot be limited, and the fuzz te
 import interpreter
 from interpreter import GameFault, LoadError
 from interpreter.content.folders import shipped_games
+from interpreter.diagnostics import lines_of
 from interpreter.engine.invariants import InvariantError, Invariants
 from interpreter.tools.ruletest import run_test
 
@@ -65,7 +66,8 @@ from fuzz_mutations import mutant
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
 CAN_FORK = "fork" in multiprocessing.get_all_start_methods() and resource is not None
-FAILURES = ("exception", "no position", "internal error", "warning", "invariant", "hang", "memory", "crash")
+FAILURES = ("exception", "no position", "past the end", "internal error", "warning", "invariant", "hang", "memory",
+            "crash", "server error", "bad answer", "leak", "dead server")
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,9 @@ class Outcome:
     capped: int = 0                # games stopped by the decision cap
     faults: int = 0                # games stopped by a clean GameFault
     tests: int = 0                 # rules tests run
+    requests: int = 0              # of a web or lsp case: requests (or frames) sent
+    answered: int = 0              # ... and the well-formed requests after them that were answered
+    statuses: dict = field(default_factory=dict)  # of a web case: answers by status code
     seconds: float = 0.0
 
     def line(self) -> str:
@@ -137,6 +142,20 @@ def _positioned(pos) -> bool:
     return pos is not None and bool(getattr(pos, "path", None)) and Path(pos.path).is_file() and pos.line >= 1
 
 
+def _line_count(path: str) -> int:
+    with open(path, "rb") as f:
+        return max(1, len(lines_of(f.read().decode("utf-8", "replace"))))
+
+
+def _within(pos) -> bool:
+    """Whether a position's line is a line of its file (1 to the number of lines, as YAML counts
+    them): an error is never put one line past the end of a file."""
+    try:
+        return 1 <= pos.line <= _line_count(pos.path)
+    except OSError:
+        return False
+
+
 def _frames(tb, keep: int = 6) -> list:
     out = []
     for fr in traceback.extract_tb(tb)[-keep:]:
@@ -161,11 +180,11 @@ def evaluate(case, limits: Limits) -> Outcome:
     t0 = time.process_time()
     tmp = Path(tempfile.mkdtemp(prefix="regles-fuzz-"))
     try:
-        root = write_case(case, tmp / "game")
+        root = write_case(case, tmp / "game") if case.driver == "load" else tmp
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                _load_and_play(case, root, limits, out)
+                DRIVERS[case.driver](case, root, limits, out)
             except CpuBudget as exc:
                 _fail(out, "hang", f"more than {limits.cpu_seconds} CPU seconds", exc.__traceback__)
             except MemoryError as exc:
@@ -184,8 +203,21 @@ def evaluate(case, limits: Limits) -> Outcome:
 
 def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
     try:
-        game = interpreter.load(str(root))
+        if case.expansions or case.scenario:
+            game = interpreter.load(str(root), case.expansions, case.scenario)
+        else:
+            game = interpreter.load(str(root))
         game.program.step_budget = limits.work_budget
+    except ValueError as exc:
+        if not (case.expansions or case.scenario):
+            raise
+        # the expansion or scenario the case is loaded with is not found (its file, mutated, no longer
+        # names it): the refusal of a name asked for, as `regles play --scenario` gives it
+        out.stage = "load error"
+        out.errors = 1
+        out.first_error = out.diagnostics = f"(refused) {exc}"
+        out.diagnostics = [out.first_error]
+        return
     except LoadError as exc:
         out.stage = "load error"
         diagnostics = exc.report.sorted()
@@ -199,6 +231,9 @@ def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
                 _fail(out, "internal error", f"{_shown(d.position, root)}: {d.message}")
             elif not _positioned(d.position):
                 _fail(out, "no position", f"{d.position}: {d.message}")
+            elif not _within(d.position):
+                _fail(out, "past the end", f"{_shown(d.position, root)}: {d.message} (the file has "
+                                           f"{_line_count(d.position.path)} lines)")
         return
     out.stage = "loaded"
     for g in range(limits.games):
@@ -206,11 +241,24 @@ def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
         players = game.min_players + (g * (span - 1) if g < 2 else g) % span
         seed = random.Random(f"game:{case.name}:{g}").randrange(2 ** 32)
         _play(game, players, seed, limits, out)
-    tested = [r for r in case.files if r.startswith("tests/")]
+    tested = [r for r in case.files if r.startswith("tests/") or "/tests/" in r]
     for t in game.program.defn.tests:
         if any(Path(t.file).resolve() == (root / r).resolve() for r in tested):
             out.tests += 1
             run_test(game, t)
+
+
+def _web(case, root: Path, limits: Limits, out: Outcome) -> None:
+    from fuzz_web import run_web
+    run_web(case, root, limits, out)
+
+
+def _lsp(case, root: Path, limits: Limits, out: Outcome) -> None:
+    from fuzz_lsp import run_lsp
+    run_lsp(case, root, limits, out)
+
+
+DRIVERS = {"load": _load_and_play, "web": _web, "lsp": _lsp}
 
 
 def _play(game, players: int, seed: int, limits: Limits, out: Outcome) -> None:
@@ -297,6 +345,50 @@ def make_cases(seed: int, count: int, hostile_share: int = 4) -> list:
     return [hostile(seed, i) if i % hostile_share == hostile_share - 1 else mutant(seed, i) for i in range(count)]
 
 
+def maker(kind: str):
+    """The function `(seed, index) -> Case` of a kind of case (imported only when asked for)."""
+    if kind == "mutant":
+        return mutant
+    if kind == "hostile":
+        return hostile
+    if kind == "yaml-tree":
+        from fuzz_yaml_tree import tree_mutant
+        return tree_mutant
+    if kind == "aliases":
+        from fuzz_aliases import alias_case
+        return alias_case
+    if kind == "grammar":
+        from fuzz_grammar import grammar_case
+        return grammar_case
+    if kind == "web":
+        from fuzz_web import web_case
+        return web_case
+    if kind == "lsp":
+        from fuzz_lsp import lsp_case
+        return lsp_case
+    raise ValueError(f"no kind of case '{kind}' (kinds: {', '.join(KINDS)})")
+
+
+KINDS = ("mutant", "hostile", "yaml-tree", "aliases", "grammar", "web", "lsp")
+NEW_KINDS = KINDS[2:]
+
+
+def kind_cases(kind: str, seed: int, count: int, start: int = 0) -> list:
+    """Cases `start` to `start + count` of one kind, seeded `seed` (named "KIND:SEED:INDEX")."""
+    make = maker(kind)
+    return [make(seed, i) for i in range(start, start + count)]
+
+
+def case_named(name: str, hostile_share: int = 4):
+    """The case of a name: "SEED:INDEX" (the mix of mutants and hostile programs), or "KIND:SEED:INDEX"."""
+    parts = name.split(":")
+    if len(parts) == 2:
+        seed, index = (int(x) for x in parts)
+        return hostile(seed, index) if index % hostile_share == hostile_share - 1 else mutant(seed, index)
+    kind, seed, index = parts[0], int(parts[1]), int(parts[2])
+    return maker(kind)(seed, index)
+
+
 # -- in the parent ------------------------------------------------------------------------------------
 
 def _context():
@@ -377,4 +469,25 @@ def summary(outcomes: list) -> dict:
         "rules tests": sum(o.tests for o in outcomes),
         "failures": sum(by_kind.values()),
         "failures by kind": dict(sorted(by_kind.items())),
+        "by kind of case": {kind: _figures_of([o for o in outcomes if o.kind == kind])
+                            for kind in sorted({o.kind for o in outcomes})},
     }
+
+
+def _figures_of(outcomes: list) -> dict:
+    failed: dict = {}
+    for o in outcomes:
+        if o.failure:
+            failed[o.failure] = failed.get(o.failure, 0) + 1
+    out = {"cases": len(outcomes), "load errors": sum(o.stage == "load error" for o in outcomes),
+           "loaded": sum(o.stage == "loaded" for o in outcomes), "games": sum(o.games for o in outcomes),
+           "games ended": sum(o.ended for o in outcomes), "games faulted": sum(o.faults for o in outcomes)}
+    if any(o.requests for o in outcomes):
+        statuses: dict = {}
+        for o in outcomes:
+            for code, n in o.statuses.items():
+                statuses[code] = statuses.get(code, 0) + n
+        out.update({"requests": sum(o.requests for o in outcomes), "answered": sum(o.answered for o in outcomes),
+                    "statuses": dict(sorted(statuses.items()))})
+    out["failures"] = dict(sorted(failed.items()))
+    return out
