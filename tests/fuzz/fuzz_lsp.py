@@ -303,6 +303,11 @@ class _Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
         self.err.close()
 
 
@@ -356,6 +361,21 @@ def run_lsp(case, tmp: Path, limits, out) -> None:
         server.stop()
         said = errors.read_text(encoding="utf-8", errors="replace")
         if "Traceback" in said and out.failure is None:
-            at = said.index("Traceback")
-            R._fail(out, "exception", "a traceback on the server's standard error: "
-                    + said[at:at + 600].replace("\n", " | "))
+            R._fail(out, "exception", "a traceback on the server's standard error: " + _traceback_of(said))
+
+
+def _traceback_of(text: str) -> str:
+    """The first traceback of a text, in one line: where it was raised (its innermost frames, the
+    last of regles's own among them), and what was raised."""
+    block = text[text.index("Traceback"):].splitlines()
+    files, raised = [], ""
+    for line in block[1:]:
+        stripped = line.strip(" |")
+        if stripped.startswith("File "):
+            files.append(stripped)
+        elif line and not line.startswith((" ", "|", "+")) and not stripped.startswith(("^", "~")):
+            raised = stripped
+            break
+    ours = [f for f in files if "interpreter/" in f]
+    shown = files[-2:] + ([ours[-1]] if ours and ours[-1] not in files[-2:] else [])
+    return "Traceback " + " < ".join(shown) + " :: " + raised[:300]

@@ -121,3 +121,85 @@ def test_every_shipped_file_can_be_mutated_and_every_mutation_changes_text():
         base = "kind: game\nprocedures:\n  game: |\n    if round == 1:\n      score 2\n"
         text, said = op(rng, base)
         assert text != base or said.startswith("no "), (op.__name__, said)
+
+
+def test_an_error_past_the_last_line_of_its_file_is_a_failure(monkeypatch):
+    def past(path):
+        report = Report()
+        lines = len(open(os.path.join(path, "game.yaml"), encoding="utf-8").read().splitlines())
+        report.error(Position(os.path.join(path, "game.yaml"), lines + 1, 1), "unexpected end of file")
+        raise LoadError(report)
+
+    out = _run_with_load(monkeypatch, past)
+    assert (out.stage, out.failure) == ("load error", "past the end")
+    assert "game.yaml:" in out.detail and "lines)" in out.detail
+
+
+@pytest.mark.parametrize("kind", R.NEW_KINDS)
+def test_cases_of_every_kind_are_remade_from_their_names(kind):
+    if kind == "web":
+        pytest.importorskip("starlette")
+    first = [R.case_named(f"{kind}:7:{i}") for i in range(6)]
+    again = [R.case_named(f"{kind}:7:{i}") for i in range(6)]
+    assert [(c.name, c.kind, c.what, c.files, repr(c.data)) for c in first] == \
+           [(c.name, c.kind, c.what, c.files, repr(c.data)) for c in again]
+    assert all(c.name == f"{kind}:7:{i}" and c.kind == kind and c.what for i, c in enumerate(first))
+    assert len({repr((c.files, c.data)) for c in first}) == 6  # and different indices give different cases
+
+
+def test_every_tree_mutation_changes_the_tree_it_is_given():
+    import yaml
+
+    from fuzz_yaml_tree import TREE_OPERATIONS, clone, write
+    text = "kind: cards\ngame: g\ncards:\n  - {id: a, title: A, abilities: [\"when played: gain 1 coins\"]}\n" \
+           "  - {id: b, title: B, value: 2}\n"
+    base = yaml.compose(text, Loader=yaml.SafeLoader)
+    for op in TREE_OPERATIONS:
+        for k in range(3):
+            root = clone(base)
+            said = op(random.Random(f"{op.__name__}:{k}"), root, None, "cards.yaml")
+            assert write(root) != write(base) or said.startswith("no "), (op.__name__, said)
+
+
+def test_a_derivation_of_the_grammar_parses():
+    from fuzz_grammar import derive
+    from interpreter.diagnostics import ContentError
+    from interpreter.language.parser import parse
+    failed = []
+    for k in range(60):
+        rng = random.Random(f"derive:{k}")
+        start = ("procedure", "ability", "condition")[k % 3]
+        text = derive(rng, start, 20)
+        try:
+            parse(text, start)
+        except ContentError as exc:
+            failed.append((text, str(exc)))
+    assert len(failed) <= 6, failed[:3]
+
+
+def test_the_web_oracle_tells_a_server_error_a_bad_refusal_and_a_leak_apart():
+    import fuzz_web as W
+
+    class Answer:
+        def __init__(self, status, body):
+            self.status_code, self.content = status, body.encode()
+
+    get = {"method": "GET"}
+    assert W._judge(Answer(500, '{"error": "the server failed"}'), get, [], None)[0] == "server error"
+    assert W._judge(Answer(503, '{"error": "too many tables in play"}'), get, [], None) is None
+    assert W._judge(Answer(404, "<html>not found</html>"), get, [], None)[0] == "bad answer"
+    assert W._judge(Answer(400, '{"error": "no", "trace": 1}'), get, [], None)[0] == "bad answer"
+    assert W._judge(Answer(400, '{"error": "no file /srv/data/x"}'), get, ["/srv/data"], None)[0] == "leak"
+    assert W._judge(Answer(200, f'{{"x": "{W.MARKER}"}}'), get, [], None)[0] == "leak"
+    assert W._judge(Answer(200, '{"x": "root:x:0:0"}'), get, [], "root:x:0:0")[0] == "leak"
+    assert W._judge(Answer(404, '{"error": "no page or resource at /x"}'), get, ["/srv/data"], None) is None
+
+
+def test_an_lsp_frame_counts_its_length_once_its_placeholders_are_filled():
+    import fuzz_lsp as L
+    frame = L._frame(b'{"uri": "{root}/a.yaml"}')
+    built = L._built(frame, "file:///tmp/w")
+    head, body = built.split(b"\r\n\r\n", 1)
+    assert body == b'{"uri": "file:///tmp/w/a.yaml"}' and head == f"Content-Length: {len(body)}".encode()
+    lie = L._built(L._frame(b"{}", 7), "x")  # a length told wrong stays as wrong as it was told
+    assert lie.startswith(b"Content-Length: 7\r\n")
