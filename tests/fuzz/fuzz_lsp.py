@@ -39,7 +39,7 @@ from fuzz_mutations import OPERATIONS, ROOT, Case
 GAME = ROOT / "tests" / "fixtures" / "docs-game"
 ANCHOR = "cards/pawns.yaml"   # the document the well-formed requests are about: no frame changes it
 DOCUMENTS = ("game.yaml", "keywords.yaml", "cards/market.yaml")
-ANSWER_SECONDS = 20.0          # the longest wait for an answer: a bound on a hang, not a measure of speed
+ANSWER_SECONDS = 12.0          # the longest wait for an answer: a bound on a hang, not a measure of speed
 BURSTS = (3, 4, 5)
 
 
