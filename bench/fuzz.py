@@ -3,12 +3,13 @@
     python bench/fuzz.py --cases 3000 --seed 1                 # a run, with its figures
     python bench/fuzz.py --cases 3000 --seed 1 --out run.json  # and every outcome, as JSON
     python bench/fuzz.py --kinds yaml-tree,aliases,grammar,web,lsp --cases 500   # 500 cases of each kind
+    python bench/fuzz.py --kinds yaml-tree=800,lsp=40          # 800 YAML tree mutants, 40 language server cases
     python bench/fuzz.py --show 1:17 --dump /tmp/case          # one case: what it is, and its game folder
     python bench/fuzz.py --show yaml-tree:1:17                 # a case of another kind, by its name
 
 Without --kinds, a run is the mix of mutants and hostile programs (case i of
-seed S named "S:i"); with --kinds, --cases cases of each kind named, case i of
-kind K named "K:S:i". The kinds: mutant, hostile, yaml-tree, aliases,
+seed S named "S:i"); with --kinds, --cases cases of each kind named (or N of
+a kind named KIND=N), case i of kind K named "K:S:i". The kinds: mutant, hostile, yaml-tree, aliases,
 grammar, web, lsp (tests/fuzz/fuzz_*.py say what each sends).
 
 Case i of a run seeded S is remade from "S:i" alone (see tests/fuzz/), so a
@@ -19,6 +20,7 @@ cases (tests/fuzz/test_fuzz_cases.py); `python -m pytest -m slow` a larger one.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -63,12 +65,16 @@ def main(argv=None) -> int:
         print(json.dumps(asdict(out), indent=2, ensure_ascii=False))
         return 0
     if args.kinds:
-        kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-        unknown = [k for k in kinds if k not in R.KINDS]
+        counts = {}
+        for item in (k.strip() for k in args.kinds.split(",") if k.strip()):
+            kind, _, n = item.partition("=")
+            counts[kind] = int(n) if n else args.cases
+        unknown = [k for k in counts if k not in R.KINDS]
         if unknown:
             ap.error(f"unknown kinds {unknown}; kinds: {', '.join(R.KINDS)}")
-        made = [R.kind_cases(k, args.seed, args.cases, args.start) for k in kinds]
-        cases = [c for row in zip(*made) for c in row]  # interleaved, so that a run cut short has some of each
+        made = [R.kind_cases(k, args.seed, n, args.start) for k, n in counts.items()]
+        # interleaved, so that a run cut short has some of each kind
+        cases = [c for row in itertools.zip_longest(*made) for c in row if c is not None]
     else:
         cases = [case_named(f"{args.seed}:{i}", args.hostile_share) for i in range(args.start, args.start + args.cases)]
     t0 = time.monotonic()
