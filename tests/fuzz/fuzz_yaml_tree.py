@@ -85,7 +85,10 @@ def _composed(game: Path, rel: str):
 
 def write(root) -> str:
     """The tree as YAML text. A node put in two places is written once, with an anchor and aliases."""
-    return yaml.serialize(root, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=True)
+    try:
+        return yaml.serialize(root, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=True)
+    except UnicodeEncodeError:  # a lone surrogate: libyaml cannot encode it, PyYAML's own writer escapes it
+        return yaml.serialize(root, Dumper=yaml.SafeDumper, allow_unicode=True)
 
 
 @lru_cache(maxsize=None)
