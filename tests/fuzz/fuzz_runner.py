@@ -26,7 +26,17 @@ one of the kinds of `FAILURES`:
   time far beyond them;
 - `memory`: the case used up its memory (RLIMIT_AS, over what the worker
   starts with);
-- `crash`: the worker died without a word (a signal).
+- `crash`: the worker died without a word (a signal);
+- `past the end`: a diagnostic whose line is past the last line of its file.
+
+A case whose `driver` is "web" or "lsp" is not a game folder: the worker
+sends its requests to a fresh web application (fuzz_web.py) or its frames to
+a language server it starts (fuzz_lsp.py), and the failures are those of
+their oracles: `server error` (a 5xx), `bad answer` (a 4xx that is not one
+JSON sentence; a request answered with an error), `leak` (a path of the
+server's, or a byte of a private file, in an answer), `dead server` (no
+answer any more), and `exception` (a traceback on the language server's
+standard error).
 
 Everything a case does is seeded from its name, so a run gives the same
 outcomes on any machine, whatever the number of workers; but for `hang`, whose
