@@ -18,6 +18,10 @@ ISSUES = {
                   "than told, deep or not JSON; JSON of the wrong shape; a request of a method nobody knows; a "
                   "position out of range) leaves the server out of step, so that the next request is never "
                   "answered, or writes a pygls traceback on its standard error",
+    "yaml-alias-size": "being mended (YAML alias expansion bounded by characters and nodes): a content file whose "
+                       "aliases expand to a great many characters (a text of a million characters aliased a "
+                       "thousand times) is read, and a later stage (the schema's check, its messages) runs out "
+                       "of memory or time on what they expand to",
     "lsp-odd-document": "found by fuzzing: a hover, completion or definition on a document never opened whose "
                         "URI names a folder ('', a folder's path) raises IsADirectoryError in "
                         "tools/lsp/server.py (lines_and_position, pygls reading the 'document' from disk); the "
@@ -31,6 +35,10 @@ RULES = [
     # reading of a frame wrote the traceback
     ("lsp-frames", ("dead server", "bad answer"),
      r"^burst \d+ \([^\n]*?(header: Content-Length|body: |JSON of the wrong shape|of the method)"),
+    # an alias case (fuzz_aliases.py, by the words of its description) that runs out of memory or time
+    ("yaml-alias-size", ("memory", "hang"), r"(anchored and aliased|aliased lists|aliased in \d+ places|"
+                                             r"aliased as \d+ values|merged with '<<' into|recursive alias|"
+                                             r"the value of '[^']*' anchored, aliased)"),
     # a traceback of pygls's own reading or checking of a message, with no frame of regles's
     ("lsp-frames", ("exception",), r"^a traceback on the server's standard error: Traceback (?:(?!interpreter/)[^\n])*$"),
     ("lsp-odd-document", ("exception",), r"^a traceback on the server's standard error: Traceback .*"
