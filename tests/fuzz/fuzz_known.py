@@ -30,15 +30,15 @@ ISSUES = {
 
 # (issue, failure kinds, pattern searched in the failure's detail, its frames and the case's mutations)
 RULES = [
+    # an alias case (fuzz_aliases.py, by the words of its description) that runs out of memory or time
+    ("yaml-alias-size", ("memory", "hang"), r"(anchored and aliased|aliased lists|aliased in \d+ places|"
+                                             r"aliased as \d+ values|merged with '<<' into|recursive alias|"
+                                             r"the value of '[^']*' anchored, aliased)"),
     ("many-diagnostics", ("hang",), r"diagnostics\.py.*(render_text|sorted|sort_key|source_line|lines_of)"),
     # the failing burst (named in the detail, "burst N (...)") holds a malformed frame, or pygls's own
     # reading of a frame wrote the traceback
     ("lsp-frames", ("dead server", "bad answer"),
      r"^burst \d+ \([^\n]*?(header: Content-Length|body: |JSON of the wrong shape|of the method)"),
-    # an alias case (fuzz_aliases.py, by the words of its description) that runs out of memory or time
-    ("yaml-alias-size", ("memory", "hang"), r"(anchored and aliased|aliased lists|aliased in \d+ places|"
-                                             r"aliased as \d+ values|merged with '<<' into|recursive alias|"
-                                             r"the value of '[^']*' anchored, aliased)"),
     # a traceback of pygls's own reading or checking of a message, with no frame of regles's
     ("lsp-frames", ("exception",), r"^a traceback on the server's standard error: Traceback (?:(?!interpreter/)[^\n])*$"),
     ("lsp-odd-document", ("exception",), r"^a traceback on the server's standard error: Traceback .*"
