@@ -11,7 +11,8 @@ opened) that must be answered. The frames:
   lower case, lines ended by LF alone, a header line of a megabyte;
 - bodies: cut short of their length, longer than it, not JSON, not UTF-8;
 - JSON of the wrong shape: a list, a number, a request without a method, a
-  method that is not a text, params of the wrong types, an id that is an object;
+  method that is not a text, params of the wrong types, an id that is an object
+  (but never `shutdown` nor `exit`, after which a server rightly answers no more);
 - methods nobody knows, requests and notifications;
 - requests on documents never opened, at lines and characters out of range;
 - `didOpen` and `didChange` of the game's files with their text mutated (the
@@ -123,7 +124,7 @@ def _wrong_shape(rng, ids) -> tuple:
             "uri": _uri("game.yaml"), "languageId": "yaml", "version": "x", "text": 5}}},
         {"jsonrpc": "2.0", "id": n, "result": {"x": 1}}, {"jsonrpc": "2.0", "id": n, "error": {"code": "x"}},
         {"jsonrpc": "2.0", "id": n, "method": "initialize", "params": {"capabilities": {}}},
-        {"jsonrpc": "2.0", "id": n, "method": "shutdown", "params": [1, 2]},
+        {"jsonrpc": "2.0", "id": n, "method": "textDocument/hover", "params": [1, 2]},
         [{"jsonrpc": "2.0", "id": n, "method": "textDocument/hover"}],
         {"jsonrpc": "2.0", "id": 10 ** 30, "method": "textDocument/hover", "params": {}},
         {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": "nothing"}},
