@@ -391,6 +391,8 @@ def _judge(r, req: dict, server_paths: list, passwd: str | None):
         if not isinstance(said, dict) or set(said) != {"error"} or not isinstance(said["error"], str) \
                 or not said["error"].strip():
             return "bad answer", f"a {r.status_code} that is not {{\"error\": sentence}}: {text[:200]!r}"
+        if "\n" in said["error"].strip() or len(said["error"]) > 1000:
+            return "bad answer", f"a {r.status_code} whose error is not one sentence: {said['error'][:200]!r}"
         for p in server_paths:
             if p in said["error"]:
                 return "leak", f"a {r.status_code} names a path of the server's ({p}): {said['error'][:200]!r}"

@@ -189,6 +189,7 @@ def test_the_web_oracle_tells_a_server_error_a_bad_refusal_and_a_leak_apart():
     assert W._judge(Answer(503, '{"error": "too many tables in play"}'), get, [], None) is None
     assert W._judge(Answer(404, "<html>not found</html>"), get, [], None)[0] == "bad answer"
     assert W._judge(Answer(400, '{"error": "no", "trace": 1}'), get, [], None)[0] == "bad answer"
+    assert W._judge(Answer(400, '{"error": "no game:\\nline 2"}'), get, [], None)[0] == "bad answer"
     assert W._judge(Answer(400, '{"error": "no file /srv/data/x"}'), get, ["/srv/data"], None)[0] == "leak"
     assert W._judge(Answer(200, f'{{"x": "{W.MARKER}"}}'), get, [], None)[0] == "leak"
     assert W._judge(Answer(200, '{"x": "root:x:0:0"}'), get, [], "root:x:0:0")[0] == "leak"
