@@ -22,6 +22,10 @@ ISSUES = {
                        "aliases expand to a great many characters (a text of a million characters aliased a "
                        "thousand times) is read, and a later stage (the schema's check, its messages) runs out "
                        "of memory or time on what they expand to",
+    "web-long-echo": "found by fuzzing: GET /api/games/NAME?scenario=S (or expansions=E) with a name of "
+                     "thousands of characters answers a 400 that quotes the whole name ('--scenario: no "
+                     "scenario ...', tools/web/app.py describe_game passing on the ValueError of "
+                     "content/layers.py): a refusal of unbounded length, where the 404s cut what they quote",
     "lsp-odd-document": "found by fuzzing: a hover, completion or definition on a document never opened whose "
                         "URI names a folder ('', a folder's path) raises IsADirectoryError in "
                         "tools/lsp/server.py (lines_and_position, pygls reading the 'document' from disk); the "
@@ -35,6 +39,8 @@ RULES = [
                                              r"aliased as \d+ values|merged with '<<' into|recursive alias|"
                                              r"the value of '[^']*' anchored, aliased)"),
     ("many-diagnostics", ("hang",), r"diagnostics\.py.*(render_text|sorted|sort_key|source_line|lines_of)"),
+    ("web-long-echo", ("bad answer",), r"^request \d+ \(GET /api/games/[^)]*\): a 400 whose error is not one "
+                                       r"sentence: \"--(scenario|expansion)"),
     # the failing burst (named in the detail, "burst N (...)") holds a malformed frame, or pygls's own
     # reading of a frame wrote the traceback
     ("lsp-frames", ("dead server", "bad answer"),
