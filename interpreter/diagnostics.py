@@ -47,6 +47,17 @@ class ContentError(Exception):
         self.hint = hint
 
 
+MAX_MESSAGE = 1000  # characters of a message or a hint: content may name things of any length
+
+
+def cut(text: str | None, most: int = MAX_MESSAGE) -> str | None:
+    """`text`, cut to `most` characters (an ellipsis ending what is cut): a message quoting a
+    name a megabyte long stays a message."""
+    if text is None or len(text) <= most:
+        return text
+    return text[:most - 1] + "…"
+
+
 @dataclass
 class Report:
     """All diagnostics of one run, and the text of every file they point into."""
@@ -62,10 +73,10 @@ class Report:
         return len(self.checked)
 
     def error(self, position: Position, message: str, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(position, message, hint))
+        self.diagnostics.append(Diagnostic(position, cut(message), cut(hint)))
 
     def warning(self, position: Position, message: str, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(position, message, hint, "warning"))
+        self.diagnostics.append(Diagnostic(position, cut(message), cut(hint), "warning"))
 
     def add(self, exc: ContentError, fallback: Position) -> None:
         self.error(exc.position or fallback, exc.message, exc.hint)

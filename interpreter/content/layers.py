@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..diagnostics import ContentError, Position, Report
+from ..diagnostics import ContentError, Position, Report, cut
 from ..names import did_you_mean, fold
 from .folders import EXPANSION_FILES, display_path, expansion_file, is_dir, is_file, yaml_files
 from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
@@ -170,9 +170,9 @@ def mod_layer(path: Path) -> Layer:
         # a content file is YAML: a file of another kind is not read (a trace or a save names its
         # mods by path, and may come from anyone)
         if path.suffix.lower() not in (".yaml", ".yml"):
-            raise ValueError(f"--with {path}: a mod is a folder or a .yaml file of content")
+            raise ValueError(f"--with {cut(str(path), 200)}: a mod is a folder or a .yaml file of content")
         return _layer_of(path.parent, "mod", path) or Layer(path.stem, "mod", path)
-    raise ValueError(f"--with {path}: no such file or folder")
+    raise ValueError(f"--with {cut(str(path), 200)}: no such file or folder")
 
 
 def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
@@ -190,7 +190,7 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     if chosen.scenario is not None:
         home, needs = scenario_home(game_root, chosen.scenario, available)
         for name in ([home] if home is not None else []) + list(needs):
-            wanted.setdefault(name, f"scenario '{chosen.scenario}' requires '{name}'")
+            wanted.setdefault(name, f"scenario '{cut(chosen.scenario, 60)}' requires '{cut(name, 60)}'")
     out: list[Layer] = []
 
     def lay(name: str, why: str, chain: tuple) -> None:
@@ -200,13 +200,13 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
         at = getattr(name, "pos", None)  # a name a file requires: where it is written
         if layer is None:
             hint = did_you_mean(name, known)
-            raise LayerError(f"{why}: no expansion '{name}'" + (f"; {hint}" if hint else "")
+            raise LayerError(f"{why}: no expansion '{cut(name, 60)}'" + (f"; {hint}" if hint else "")
                              + (f" (expansions: {', '.join(sorted(known))})" if known
                                 else " (this game has none)"), at)
         if name in chain:
             raise LayerError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
         for r in layer.requires:
-            lay(r, f"expansion '{name}' requires '{r}'", chain + (name,))
+            lay(r, f"expansion '{name}' requires '{cut(r, 60)}'", chain + (name,))
         out.append(layer)
 
     for name, why in wanted.items():
@@ -214,7 +214,7 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     for m in mods:
         if not any(x.id == m.id and x.path == m.path for x in out):
             for r in m.requires:
-                lay(r, f"mod '{m.id}' requires '{r}'", (m.id,))
+                lay(r, f"mod '{cut(m.id, 60)}' requires '{cut(r, 60)}'", (m.id,))
             out.append(m)
     return out
 
@@ -236,7 +236,7 @@ def scenario_home(game_root: Path, name: str, available: dict) -> tuple:
         if _unread_file(folder, name) is not None:
             return home, ()
     hint = did_you_mean(name, every)
-    raise ValueError(f"--scenario: no scenario '{name}'" + (f"; {hint}" if hint else "")
+    raise ValueError(f"--scenario: no scenario '{cut(name, 60)}'" + (f"; {hint}" if hint else "")
                      + (f" (scenarios: {', '.join(sorted(every))})" if every else " (this game has none)"))
 
 
@@ -267,7 +267,7 @@ def leave_out(defn: GameDef, ids) -> None:
     for name in ids:
         if fold(name) not in have:
             hint = did_you_mean(name, list(have.values()))
-            raise ValueError(f"--without: no card '{name}' in {defn.id}" + (f"; {hint}" if hint else ""))
+            raise ValueError(f"--without: no card '{cut(name, 60)}' in {defn.id}" + (f"; {hint}" if hint else ""))
     gone = {fold(name) for name in ids}
     defn.cards = [c for c in defn.cards if fold(c.id) not in gone]
     defn.tests = []

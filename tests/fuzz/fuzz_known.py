@@ -18,14 +18,6 @@ ISSUES = {
                   "than told, deep or not JSON; JSON of the wrong shape; a request of a method nobody knows; a "
                   "position out of range) leaves the server out of step, so that the next request is never "
                   "answered, or writes a pygls traceback on its standard error",
-    "yaml-alias-size": "being mended (YAML alias expansion bounded by characters and nodes): a content file whose "
-                       "aliases expand to a great many characters (a text of a million characters aliased a "
-                       "thousand times) is read, and a later stage (the schema's check, its messages) runs out "
-                       "of memory or time on what they expand to",
-    "web-long-echo": "found by fuzzing: GET /api/games/NAME?scenario=S (or expansions=E) with a name of "
-                     "thousands of characters answers a 400 that quotes the whole name ('--scenario: no "
-                     "scenario ...', tools/web/app.py describe_game passing on the ValueError of "
-                     "content/layers.py): a refusal of unbounded length, where the 404s cut what they quote",
     "lsp-odd-document": "found by fuzzing: a hover, completion or definition on a document never opened whose "
                         "URI names a folder ('', a folder's path) raises IsADirectoryError in "
                         "tools/lsp/server.py (lines_and_position, pygls reading the 'document' from disk); the "
@@ -34,13 +26,7 @@ ISSUES = {
 
 # (issue, failure kinds, pattern searched in the failure's detail, its frames and the case's mutations)
 RULES = [
-    # an alias case (fuzz_aliases.py, by the words of its description) that runs out of memory or time
-    ("yaml-alias-size", ("memory", "hang"), r"(anchored and aliased|aliased lists|aliased in \d+ places|"
-                                             r"aliased as \d+ values|merged with '<<' into|recursive alias|"
-                                             r"the value of '[^']*' anchored, aliased)"),
     ("many-diagnostics", ("hang",), r"diagnostics\.py.*(render_text|sorted|sort_key|source_line|lines_of)"),
-    ("web-long-echo", ("bad answer",), r"^request \d+ \(GET /api/games/[^)]*\): a 400 whose error is not one "
-                                       r"sentence: \"--(scenario|expansion)"),
     # the failing burst (named in the detail, "burst N (...)") holds a malformed frame, or pygls's own
     # reading of a frame wrote the traceback
     ("lsp-frames", ("dead server", "bad answer"),

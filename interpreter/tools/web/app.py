@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import LoadError
+from ...diagnostics import cut
 from ...engine.savefile import SaveError, parse_json
 from ..trace import TraceError, read_trace
 from .catalogue import Catalogue, options_of
@@ -478,7 +479,8 @@ def _fork(r: Replay, k: int, who: list, name: str) -> Table:
 
 # errors -------------------------------------------------------------------------------------
 async def _refused(request: Request, exc):
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    # one line, of bounded length: a refusal may quote what the request sent
+    return JSONResponse({"error": cut(" ".join(exc.message.split()), 1000)}, status_code=exc.status)
 
 
 async def _http(request: Request, exc):
