@@ -3,9 +3,14 @@ opens documents of a copy of the docs game, and reads what the server answers.""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import queue
 import shutil
+import socket
+import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -236,3 +241,143 @@ def test_a_port_already_taken_is_said_in_one_line(capsys):
     assert f"regles lsp: error: cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
     assert cli.main(["lsp", "--tcp", "70000"]) == 2
     assert "--tcp takes a port from 1 to 65535, not 70000" in capsys.readouterr().err
+
+
+# --- What an editor that misbehaves, or works hard, does to the server ---------------------------
+
+class RawEditor:
+    """A client that writes the protocol's bytes itself, as a faulty editor might, and reads
+    what the server sends in a thread of its own."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.inbox: queue.Queue = queue.Queue()
+        self.ids = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        while True:
+            length = None
+            while True:
+                line = self.reader.readline()
+                if not line:
+                    self.inbox.put(None)
+                    return
+                if line == b"\r\n":
+                    break
+                name, _, value = line.partition(b":")
+                if name == b"Content-Length":
+                    length = int(value)
+            self.inbox.put(json.loads(self.reader.read(length)))
+
+    def write(self, data: bytes) -> None:
+        self.writer.write(data)
+        self.writer.flush()
+
+    def send(self, message: dict) -> None:
+        body = json.dumps(message).encode("utf-8")
+        self.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def notify(self, method: str, params) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def ask(self, method: str, params) -> int:
+        self.ids += 1
+        self.send({"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params})
+        return self.ids
+
+    def until(self, done) -> dict:
+        """The first message that satisfies `done` (those before it are read and left)."""
+        while True:
+            message = self.inbox.get(timeout=WAIT)
+            assert message is not None, "the server closed its output"
+            if done(message):
+                return message
+
+    def answer(self, id: int) -> dict:
+        return self.until(lambda m: m.get("id") == id and "method" not in m)
+
+    def start(self, folder) -> None:
+        self.answer(self.ask("initialize", {"processId": None, "rootUri": from_fs_path(str(folder)),
+                                            "capabilities": {}}))
+        self.notify("initialized", {})
+
+    def hover(self, uri: str) -> int:
+        return self.ask("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+
+
+def framed(body: bytes, header: bytes) -> bytes:
+    return header + b"\r\n" + body
+
+
+MALFORMED = [  # each dropped, none answered: there is no telling what it asked
+    framed(b'{"jsonrpc": "2.0", "id": 90, "method": "shutdown"}', b"Content-Type: application/json\r\n"),
+    framed(b'{"jsonrpc": "2.0", "id": 91, "method": "shutdown"}', b"Content-Length: -51\r\n"),
+    framed(b'{"jsonrpc": "2.0", "id": 92, "method": "shutdown"}', b"Content-Length: fifty\r\n"),
+    framed(b'{"jsonrpc": "2.0", "id": 93, "method": "shutdown"}', b"Content-Length: 1000000000000\r\n"),
+    framed(b"", b"Content-Length: 0\r\n"),
+    b"this is no header\r\n",
+]
+
+
+def hostile_session(editor: RawEditor, folder) -> None:
+    """Malformed messages, each followed by a sound request that must be answered."""
+    notes = folder / "notes.yaml"
+    notes.write_text("just: notes\n", encoding="utf-8")
+    editor.start(folder)
+    for bad in MALFORMED + [framed(b"{not json", b"Content-Length: 9\r\n")]:
+        editor.write(bad)
+        assert "result" in editor.answer(editor.hover(from_fs_path(str(notes))))
+
+
+def test_malformed_messages_are_dropped_and_the_next_ones_answered(tmp_path):
+    err = tmp_path / "stderr"
+    with open(err, "wb") as stderr:
+        server = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp"], cwd=tmp_path, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=stderr, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        try:
+            editor = RawEditor(server.stdout, server.stdin)
+            hostile_session(editor, tmp_path)
+            too_large = {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": from_fs_path(str(tmp_path / "huge.yaml")), "languageId": "yaml", "version": 1,
+                "text": "# " + "x" * (16 * 1024 * 1024)}}}
+            editor.send(too_large)  # honest, but over the bound: dropped, not held
+            assert "result" in editor.answer(editor.hover(from_fs_path(str(tmp_path / "notes.yaml"))))
+            editor.answer(editor.ask("shutdown", None))
+            editor.notify("exit", None)
+            assert server.wait(WAIT) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()
+    log = err.read_text(encoding="utf-8")
+    assert log.count("regles lsp: warning: dropped a message: ") == len(MALFORMED) + 1
+    assert "larger than 16 MiB" in log and "has no Content-Length" in log
+    assert "Traceback" not in log
+
+
+def test_malformed_messages_over_tcp_are_dropped_too(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp", "--tcp", str(port)], cwd=tmp_path,
+                              stderr=subprocess.DEVNULL, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        for _ in range(WAIT * 10):  # until it listens
+            try:
+                connection = socket.create_connection(("127.0.0.1", port))
+                break
+            except ConnectionRefusedError:
+                assert server.poll() is None
+                threading.Event().wait(0.1)
+        with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
+            try:
+                editor = RawEditor(reader, writer)
+                hostile_session(editor, tmp_path)
+                editor.answer(editor.ask("shutdown", None))
+                editor.notify("exit", None)
+                assert server.wait(WAIT) == 0
+            finally:
+                connection.shutdown(socket.SHUT_RDWR)  # the reading thread let go of its file
+    finally:
+        if server.poll() is None:
+            server.kill()

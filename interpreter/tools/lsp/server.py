@@ -2,25 +2,32 @@
 
 pygls is imported only when the server is made (`build_server`), so that the
 rest of regles, and its core install, never need it; `MissingServer` says it
-is absent. A document is checked when it is opened or saved at once, and a
-short while after the last change while it is typed (one check at a time, in
-a thread of its own, so that completion and hover still answer); its problems
-are published to every file of its pack that has some, or had some.
+is absent. The editor's messages are read through `frames.Frames`, so that a
+malformed one is dropped, not fatal. A document is checked when it is opened
+or saved at once, and a short while after the last change while it is typed
+(one check at a time, in a thread of its own, so that completion and hover
+still answer); its problems are published to every file of its pack that has
+some, or had some.
 """
 from __future__ import annotations
 
+import logging
 import os
+import socket
+import sys
 
 from ... import __version__
-from ...diagnostics import lines_of
+from ...diagnostics import lines_of, printable
 from .analysis import Analysis, Problem, analyse, is_content
 from .completion import Item, complete
 from .definition import definition
+from .frames import Frames
 from .hover import hover
 from .place import place_at
 
 DELAY = 0.3  # seconds of quiet after a change before the document is checked
 INSTALL = "pip install 'regles[lsp]'"
+log = logging.getLogger("regles.lsp")
 
 
 class MissingServer(Exception):
@@ -215,9 +222,42 @@ def build_server():
 
 
 def serve(tcp: int | None = None, host: str = "127.0.0.1") -> None:
-    """Run the server over stdio, or over TCP on `port`, until the editor stops it."""
+    """Run the server over stdio, or over TCP on `port` (for one editor, until it leaves), until
+    the editor stops it."""
     server = build_server()
     if tcp is None:
-        server.start_io()
-    else:
-        server.start_tcp(host, tcp)
+        quiet_logs()
+        run_over(server, sys.stdin.buffer, sys.stdout.buffer)
+        return
+    with socket.create_server((host, tcp)) as listener:  # OSError when the port is taken
+        quiet_logs()
+        connection, _ = listener.accept()
+    with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
+        run_over(server, reader, writer)
+
+
+def run_over(server, reader, writer) -> None:
+    """Serve the editor whose messages come in on `reader` (binary) and go out on `writer`,
+    until it stops the server or the input ends."""
+    server.start_io(Frames(reader, lambda why: log.warning("dropped a message: %s", why)), writer)
+
+
+class _OneLine(logging.Formatter):
+    """A record as one line of the editor's log: its first line, and the exception's kind and
+    message, never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage().split("\n", 1)[0][:300]
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__}: {str(record.exc_info[1])[:200]})"
+        return printable(f"regles lsp: {record.levelname.lower()}: {text}")
+
+
+def quiet_logs() -> None:
+    """The server's own warnings, and pygls', written to standard error one line each (an
+    editor shows it in its log), without the tracebacks pygls would print."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)

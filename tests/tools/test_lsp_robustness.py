@@ -1,0 +1,81 @@
+"""What keeps the language server standing under hostile or heavy use, part by part, without
+the protocol: messages read whatever the editor sends. tests/tools/test_lsp.py drives the
+same through the server's stdio."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from interpreter.tools.lsp.frames import MAX_LINE, MAX_MESSAGE, Frames
+
+
+def frame(body: bytes, header: bytes | None = None) -> bytes:
+    return (b"Content-Length: %d\r\n" % len(body) if header is None else header) + b"\r\n" + body
+
+
+def read_all(raw: bytes) -> tuple[list[bytes], list[str]]:
+    """The bodies pygls would be handed from input `raw`, and why messages were dropped."""
+    dropped: list[str] = []
+    frames = Frames(io.BufferedReader(io.BytesIO(raw)), dropped.append)
+    bodies = []
+    while True:
+        header = frames.readline()
+        if not header:
+            return bodies, dropped
+        assert header.startswith(b"Content-Length: ") and frames.readline() == b"\r\n"
+        bodies.append(frames.read(int(header.split(b":")[1])))
+
+
+GOOD = frame(b'{"jsonrpc": "2.0", "id": 7, "method": "shutdown"}')
+
+
+@pytest.mark.parametrize("bad, why", [
+    (frame(b'{"id": 1}', b"Content-Type: application/vscode-jsonrpc\r\n"), "has no Content-Length"),
+    (frame(b'{"id": 1}', b"Content-Length: -9\r\n"), "is not a length: '-9'"),
+    (frame(b'{"id": 1}', b"Content-Length: nine\r\n"), "is not a length: 'nine'"),
+    (frame(b'{"id": 1}', b"Content-Length: 1000000000000\r\n"), "larger than 16 MiB"),
+    (frame(b'{"id": 1}', b"Content-Length: 0\r\n"), "Content-Length is 0"),
+    (frame(b'{"id": 1}', b"Content-Length: 9\r\nContent-Length: 10\r\n"), "two different Content-Length"),
+    (b"hello\r\n", "header does not read"),
+    (b"X-Long: " + b"x" * 100_000 + b"\r\n\r\n{}", "header does not read"),
+])
+def test_a_malformed_message_is_dropped_and_the_next_one_read(bad, why):
+    bodies, dropped = read_all(GOOD + bad + GOOD + GOOD)
+    assert bodies == [GOOD.partition(b"\r\n\r\n")[2]] * 3
+    assert len(dropped) == 1 and why in dropped[0]
+
+
+def test_a_message_too_large_is_skipped_without_being_held():
+    body = b'{"text": "' + b"a" * MAX_MESSAGE + b'"}'
+    read = []
+
+    class Counting(io.BufferedReader):
+        def readline(self, size=-1):
+            line = super().readline(size)
+            read.append(len(line))
+            return line
+
+        def read(self, size=-1):
+            data = super().read(size)
+            read.append(len(data))
+            return data
+
+    dropped: list[str] = []
+    frames = Frames(Counting(io.BytesIO(frame(body) + GOOD)), dropped.append)
+    assert frames.readline() == b"Content-Length: %d\r\n" % (len(GOOD) - len(b"Content-Length: 48\r\n\r\n"))
+    assert dropped == [f"a message is larger than 16 MiB (Content-Length: {len(body)})"]
+    assert max(read) <= MAX_LINE  # read in lines of bounded size, never the whole of it at once
+
+
+def test_the_next_message_is_found_though_a_read_cuts_its_header_in_two():
+    for cut in range(1, 16):  # "Content-Length:" cut after each of its characters by the end of a read
+        noise = b"x" * (MAX_LINE - cut)
+        bodies, dropped = read_all(b"Content-Length: no\r\n\r\n" + noise + GOOD)
+        assert bodies == [GOOD.partition(b"\r\n\r\n")[2]] and len(dropped) == 1
+
+
+def test_the_input_ending_inside_a_message_ends_the_reading():
+    for cut in (5, 17, 22, 30):
+        bodies, _ = read_all(GOOD + GOOD[:cut])
+        assert bodies[0] == GOOD.partition(b"\r\n\r\n")[2] and len(bodies) <= 2
