@@ -381,3 +381,24 @@ def test_malformed_messages_over_tcp_are_dropped_too(tmp_path):
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_thousands_of_problems_are_published_where_their_wide_characters_put_them(tmp_path):
+    shutil.copytree(FIXTURES / "docs-game", tmp_path / "docs-game")
+    cards = ["kind: cards", "game: docs-game", "cards:"]
+    for i in range(2000):
+        cards += [f"  - id: made{i}", f"    title: Made {i}", "    type: Building", f"    😋bogus{i}: 1"]
+    many = tmp_path / "docs-game" / "cards" / "many.yaml"
+    many.write_text("\n".join(cards) + "\n", encoding="utf-8")
+    loop = asyncio.new_event_loop()
+    editor = Editor(loop, tmp_path)
+    editor.start()
+    try:
+        found = editor.diagnostics_of(editor.open("docs-game/cards/many.yaml"), lambda ds: len(ds) > 0)
+        assert len(found) == 2000 and all("unknown key '😋bogus" in d.message for d in found)
+        # the key starts at column 4; the emoji it starts with counts two in UTF-16, the editor's units
+        assert [(d.range.start.line, d.range.start.character, d.range.end.character) for d in found[:2]] == \
+            [(6, 4, 6), (10, 4, 6)]
+    finally:
+        editor.stop()
+        loop.close()

@@ -1,13 +1,21 @@
 """What keeps the language server standing under hostile or heavy use, part by part, without
-the protocol: messages read whatever the editor sends. tests/tools/test_lsp.py drives the
-same through the server's stdio."""
+the protocol: messages read whatever the editor sends, columns counted once per line, the
+problems of a file found in one pass. tests/tools/test_lsp.py drives the same through the
+server's stdio."""
 from __future__ import annotations
 
 import io
+import random
+import shutil
 
 import pytest
 
+from interpreter.diagnostics import Diagnostic, Position, end_of, lines_of
+from interpreter.tools.lsp import analysis as analysis_module
+from interpreter.tools.lsp.analysis import analyse, problem
+from interpreter.tools.lsp.columns import Columns
 from interpreter.tools.lsp.frames import MAX_LINE, MAX_MESSAGE, Frames
+from tests.gamekit import FIXTURES
 
 
 def frame(body: bytes, header: bytes | None = None) -> bytes:
@@ -79,3 +87,48 @@ def test_the_input_ending_inside_a_message_ends_the_reading():
     for cut in (5, 17, 22, 30):
         bodies, _ = read_all(GOOD + GOOD[:cut])
         assert bodies[0] == GOOD.partition(b"\r\n\r\n")[2] and len(bodies) <= 2
+
+
+def test_columns_are_counted_as_pygls_counts_them_and_each_line_once():
+    T = pytest.importorskip("lsprotocol.types", reason="pygls counts columns: pip install 'regles[lsp]'")
+    PositionCodec = pytest.importorskip("pygls.workspace.position_codec").PositionCodec
+    rnd = random.Random(3)
+    lines = ["".join(rnd.choice("ab é😋\u2028") for _ in range(rnd.randrange(0, 40))) for _ in range(20)]
+    for encoding in (T.PositionEncodingKind.Utf16, T.PositionEncodingKind.Utf8, T.PositionEncodingKind.Utf32):
+        codec = PositionCodec(encoding)
+        calls: list[str] = []
+
+        def units(text: str, calls=calls, codec=codec) -> int:
+            calls.append(text)
+            return codec.client_num_units(text)
+        columns = Columns(lines, units)
+        for _ in range(3000):
+            line, column = rnd.randrange(0, 22), rnd.randrange(0, 45)
+            want = codec.position_to_client_units(lines, T.Position(line, column)) if line < 20 else \
+                T.Position(line, column)
+            assert columns.at(line, column) == (want.line, want.character)
+        assert len(calls) <= sum(len(x) for x in lines)  # each character measured once at most
+
+
+def test_a_file_with_many_problems_is_split_in_lines_once(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    cards = ["kind: cards", "game: docs-game", "cards:"]
+    for i in range(400):
+        cards += [f"  - id: made{i}", f"    title: Made {i}", "    type: Building", f"    bogus{i}: 1"]
+    many = game / "cards" / "many.yaml"
+    many.write_text("\n".join(cards) + "\n", encoding="utf-8")
+    splits = []
+    monkeypatch.setattr(analysis_module, "lines_of", lambda text: splits.append(text) or lines_of(text))
+    found = analyse(str(many), {}).problems[str(many)]
+    assert len(found) == 400 and len(splits) == 1  # not once a problem
+    assert [(p.line, p.column, p.end_column) for p in found[:2]] == [(6, 4, 10), (10, 4, 10)]
+
+
+def test_a_problem_spans_what_regles_check_says_it_spans():
+    text = "kind: cards\n  cots: 2\n  x: é😋word-it's\n"
+    samples = [Diagnostic(Position("a.yaml", line, column, end), "m")
+               for line in (1, 2, 3, 4) for column in range(1, 16) for end in (None, column + 3)]
+    for d in samples:
+        p = problem(d, lines_of(text))
+        assert (p.end_line + 1, p.end_column + 1) == end_of(d.position, text), d.position

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from ...content.folders import find_expansion_root, find_game_root, is_file
 from ...content.source import edited_texts
-from ...diagnostics import Diagnostic, code_of, end_of
+from ...diagnostics import Diagnostic, code_of, lines_of
 from ..check import check_paths
 
+_WORD = re.compile(r"[\w'-]+")  # what a problem without an end spans, as diagnostics.end_of reads it
 _CONTENT = re.compile(r"^kind:\s*['\"]?(game|expansion|cards|keywords|board|scenario|rules-test)\b", re.M)
 
 
@@ -67,9 +68,12 @@ def analyse(path: str, texts: dict) -> Analysis:
         out.problems[path] = [Problem(0, 0, 0, 1, "error", "the content nests too deeply to be read")]
         return out
     out.sources = {os.path.abspath(p): t for p, t in report.sources.items()}
+    lines: dict[str, list[str]] = {}  # each file's lines, split once however many problems it has
     for d in report.sorted():
         where = os.path.abspath(d.position.path)
-        out.problems.setdefault(where, []).append(problem(d, out.sources.get(where)))
+        if where not in lines:
+            lines[where] = lines_of(out.sources.get(where) or "")
+        out.problems.setdefault(where, []).append(problem(d, lines[where]))
     return out
 
 
@@ -80,11 +84,20 @@ def _shown(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def problem(d: Diagnostic, text: str | None) -> Problem:
-    """A diagnostic's range, as `regles check --format json` gives it (`diagnostics.end_of`: its
-    own end, or the word it points at), and its stable code."""
+def problem(d: Diagnostic, lines: list[str]) -> Problem:
+    """A diagnostic's range, as `regles check --format json` gives it (as `diagnostics.end_of`
+    does: its own end, or the word it points at, one character at least), and its stable code.
+    The word is read in the line it is on (`lines`, of its file), not in the whole text, so
+    that a file's problems take a time in proportion to their number, not to it times the
+    file's length."""
     pos = d.position
-    end_line, end_column = end_of(pos, text)
+    end = pos.column + 1
+    if pos.end_column is not None and pos.end_column > pos.column:
+        end = pos.end_column
+    elif 0 < pos.line <= len(lines) and pos.column > 0:
+        word = _WORD.match(lines[pos.line - 1], pos.column - 1)
+        if word:
+            end = word.end() + 1
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-    return Problem(max(0, pos.line - 1), max(0, pos.column - 1), max(0, end_line - 1), max(0, end_column - 1),
-                   d.severity, message, code_of(d.message))
+    line = max(0, pos.line - 1)
+    return Problem(line, max(0, pos.column - 1), line, max(0, end - 1), d.severity, message, code_of(d.message))

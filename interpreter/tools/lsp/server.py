@@ -19,6 +19,7 @@ import sys
 from ... import __version__
 from ...diagnostics import lines_of, printable
 from .analysis import Analysis, Problem, analyse, is_content
+from .columns import Columns
 from .completion import Item, complete
 from .definition import definition
 from .frames import Frames
@@ -90,16 +91,17 @@ def build_server():
                 texts[path] = doc.source
         return texts
 
+    def columns(lines: list[str]) -> Columns:
+        return Columns(lines, server.workspace.position_codec.client_num_units)
+
     def lines_and_position(params):
         doc = server.workspace.get_text_document(params.text_document.uri)
         lines = lines_of(doc.source)
         at = server.workspace.position_codec.position_from_client_units(lines, params.position)
         return doc, lines, at.line, at.character
 
-    def to_client(lines: list[str], line: int, column: int):
-        if line >= len(lines):  # past the text the position was counted in: as it is
-            return T.Position(line, column)
-        return server.workspace.position_codec.position_to_client_units(lines, T.Position(line, column))
+    def to_client(cols: Columns, line: int, column: int):
+        return T.Position(*cols.at(line, column))
 
     def publish(analysis: Analysis, path: str) -> None:
         for f in sorted(set(analysis.sources) | {path}):  # every file of the pack, and the document
@@ -107,9 +109,9 @@ def build_server():
             if session.published.get(f, []) == problems and f != path:
                 continue
             session.published[f] = problems
-            lines = lines_of(analysis.sources.get(f, ""))
+            cols = columns(lines_of(analysis.sources.get(f, "")))  # each line measured once
             diagnostics = [T.Diagnostic(
-                range=T.Range(to_client(lines, p.line, p.column), to_client(lines, p.end_line, p.end_column)),
+                range=T.Range(to_client(cols, p.line, p.column), to_client(cols, p.end_line, p.end_column)),
                 message=p.message, severity=severities.get(p.severity, T.DiagnosticSeverity.Error),
                 code=p.code, source="regles") for p in problems]
             server.text_document_publish_diagnostics(
@@ -179,8 +181,8 @@ def build_server():
         # its unsaved changes may have been dropped: its problems are those of the file on disk
         await check(params.text_document.uri, 0)
 
-    def item(i: Item, lines, line: int, start: int, end: int) -> T.CompletionItem:
-        edit = T.TextEdit(T.Range(to_client(lines, line, start), to_client(lines, line, end)), i.insert or i.label)
+    def item(i: Item, cols: Columns, line: int, start: int, end: int) -> T.CompletionItem:
+        edit = T.TextEdit(T.Range(to_client(cols, line, start), to_client(cols, line, end)), i.insert or i.label)
         return T.CompletionItem(
             label=i.label, kind=kinds.get(i.kind), detail=i.detail or None,
             documentation=T.MarkupContent(T.MarkupKind.PlainText, i.doc) if i.doc else None,
@@ -194,8 +196,9 @@ def build_server():
         doc, lines, line, column = lines_and_position(params)
         place = place_at(doc.source, lines, line, column)
         items = complete(place, defn)
+        cols = columns(lines)
         return T.CompletionList(is_incomplete=False,
-                                items=[item(i, lines, line, place.start, column) for i in items])
+                                items=[item(i, cols, line, place.start, column) for i in items])
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls, params: T.HoverParams):
@@ -204,8 +207,9 @@ def build_server():
         h = hover(defn, found, sources, path, lines, line, column)
         if h is None:
             return None
+        cols = columns(lines)
         return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, h.text),
-                       range=T.Range(to_client(lines, h.line, h.start), to_client(lines, h.line, h.end)))
+                       range=T.Range(to_client(cols, h.line, h.start), to_client(cols, h.line, h.end)))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls, params: T.DefinitionParams):
@@ -215,7 +219,7 @@ def build_server():
         if target is None:
             return None
         where, at_line, at_column = target
-        start = to_client(lines_of(sources.get(where, "")) if where != path else lines, at_line, at_column)
+        start = to_client(columns(lines_of(sources.get(where, "")) if where != path else lines), at_line, at_column)
         return T.Location(uri=uris.from_fs_path(where), range=T.Range(start, start))
 
     return server
