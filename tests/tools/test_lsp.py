@@ -3,6 +3,7 @@ opens documents of a copy of the docs game, and reads what the server answers.""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import queue
@@ -402,3 +403,42 @@ def test_thousands_of_problems_are_published_where_their_wide_characters_put_the
     finally:
         editor.stop()
         loop.close()
+
+
+def test_edits_leave_nothing_behind_in_the_server(tmp_path):
+    from interpreter.tools.lsp.server import build_server, run_over
+    shutil.copytree(FIXTURES / "docs-game", tmp_path / "docs-game")
+    to_server, from_server = os.pipe(), os.pipe()
+    # closed in the reverse order: the editor's output, so that the server's input ends, then the
+    # server's output, so that the editor's ends (a reader waiting on a file holds it open)
+    with open(from_server[0], "rb") as editor_in, open(to_server[0], "rb") as server_in, \
+            open(from_server[1], "wb") as server_out, open(to_server[1], "wb") as editor_out:
+        serving = threading.Thread(target=run_over, args=(build_server(), server_in, server_out), daemon=True)
+        serving.start()  # in this process, to count what it keeps
+        editor = RawEditor(editor_in, editor_out)
+        editor.start(tmp_path)
+        market = tmp_path / MARKET
+        uri, text = from_fs_path(str(market)), market.read_text(encoding="utf-8") + "# a\n"
+        editor.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                                                                "text": text}})
+        editor.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        version = 1
+
+        def type_in(edits: int) -> int:
+            nonlocal version
+            for _ in range(edits):
+                version += 1
+                editor.notify("textDocument/didChange", {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": text.replace("# a", f"# {chr(97 + version % 26)}")}]})
+            editor.answer(editor.hover(uri))  # every edit read
+            editor.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")  # and checked
+            gc.collect()
+            return len(gc.get_objects())
+
+        before = type_in(200)
+        after = type_in(1000)
+        assert after - before < 250, f"{after - before} more objects after 1000 edits"  # pygls alone kept 12 an edit
+        editor_out.close()  # the input ends: so does the server
+        serving.join(WAIT)
+        assert not serving.is_alive()

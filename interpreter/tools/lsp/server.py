@@ -63,10 +63,21 @@ def build_server():
         from lsprotocol import types as T
         from pygls import uris
         from pygls.lsp.server import LanguageServer
+        from pygls.protocol import LanguageServerProtocol
     except ImportError:
         raise MissingServer(f"the language server needs pygls: {INSTALL}") from None
 
-    server = LanguageServer("regles", __version__)
+    class Protocol(LanguageServerProtocol):
+        """pygls' protocol, less what it keeps of each notification for good: the future of
+        its handler, filed under an id nobody looks up again (a few kB a keystroke)."""
+
+        def _handle_notification(self, method_name, params):
+            super()._handle_notification(method_name, params)
+            done = [key for key, future in self._request_futures.items() if future.done()]
+            for key in done:  # a request's is taken out when answered: these are notifications'
+                del self._request_futures[key]
+
+    server = LanguageServer("regles", __version__, protocol_cls=Protocol)
     session = Session(ThreadPoolExecutor(max_workers=1))  # one check at a time: checks share the collector's settings
     severities = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
     kinds = {"keyword": T.CompletionItemKind.Keyword, "class": T.CompletionItemKind.EnumMember,
@@ -162,24 +173,32 @@ def build_server():
                 pass
         return path, *session.defn_of(path)
 
+    tasks: set = set()  # the checks under way or waiting: held here, as the event loop holds its tasks weakly
+
+    def start(coroutine) -> None:
+        task = asyncio.ensure_future(coroutine)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    # Plain functions, not coroutines: each starts a check and returns, the check runs later.
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(ls, params: T.DidOpenTextDocumentParams):
-        await check(params.text_document.uri, 0)
+    def did_open(ls, params: T.DidOpenTextDocumentParams):
+        start(check(params.text_document.uri, 0))
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(ls, params: T.DidChangeTextDocumentParams):
-        await check(params.text_document.uri, DELAY)
+    def did_change(ls, params: T.DidChangeTextDocumentParams):
+        start(check(params.text_document.uri, DELAY))
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
-    async def did_save(ls, params: T.DidSaveTextDocumentParams):
-        await check(params.text_document.uri, 0)
+    def did_save(ls, params: T.DidSaveTextDocumentParams):
+        start(check(params.text_document.uri, 0))
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
-    async def did_close(ls, params: T.DidCloseTextDocumentParams):
+    def did_close(ls, params: T.DidCloseTextDocumentParams):
         path = path_of(params.text_document.uri)
         session.analyses.pop(path, None)
         # its unsaved changes may have been dropped: its problems are those of the file on disk
-        await check(params.text_document.uri, 0)
+        start(check(params.text_document.uri, 0))
 
     def item(i: Item, cols: Columns, line: int, start: int, end: int) -> T.CompletionItem:
         edit = T.TextEdit(T.Range(to_client(cols, line, start), to_client(cols, line, end)), i.insert or i.label)
