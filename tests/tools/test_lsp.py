@@ -36,11 +36,21 @@ class Editor:
         self.published = asyncio.Condition()
         self.versions: dict[str, int] = {}
 
+        self.logs: list[str] = []  # what the server wrote to the editor's log, in order
+
         @self.client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         async def on_diagnostics(params):
             async with self.published:
                 self.diagnostics[params.uri] = params.diagnostics
                 self.published.notify_all()
+
+        @self.client.feature(T.WINDOW_LOG_MESSAGE)
+        async def on_log(params):
+            self.logs.append(params.message)
+
+    def checks(self) -> int:
+        """How many checks the server has logged so far."""
+        return sum(1 for line in self.logs if line.startswith("regles: checked "))
 
     def run(self, coroutine):
         return self.loop.run_until_complete(asyncio.wait_for(coroutine, WAIT))
@@ -442,3 +452,68 @@ def test_edits_leave_nothing_behind_in_the_server(tmp_path):
         editor_out.close()  # the input ends: so does the server
         serving.join(WAIT)
         assert not serving.is_alive()
+
+
+@pytest.fixture(scope="module")
+def game_of_many_files(tmp_path_factory):
+    """An editor on a copy of the docs game with 20 more card files."""
+    folder = tmp_path_factory.mktemp("many-files")
+    shutil.copytree(FIXTURES / "docs-game", folder / "docs-game")
+    for i in range(20):
+        (folder / "docs-game" / "cards" / f"more{i}.yaml").write_text(
+            f"kind: cards\ngame: docs-game\ncards:\n  - id: more{i}\n    title: More {i}\n    type: Worker\n",
+            encoding="utf-8")
+    loop = asyncio.new_event_loop()
+    ed = Editor(loop, folder)
+    ed.start()
+    yield ed
+    ed.stop()
+    loop.close()
+
+
+def test_documents_of_one_game_share_one_check(game_of_many_files):
+    editor = game_of_many_files
+    files = sorted(str(p.relative_to(editor.folder)) for p in (editor.folder / "docs-game").rglob("*.yaml"))
+    files.remove("docs-game/cards/more19.yaml")
+    uris = [editor.open(f) for f in files + ["docs-game/cards/more19.yaml"]]
+    # the classes of the game for a card's type, in the last opened: its pack was read for it
+    assert set(labels(editor.request("completion", uris[-1], 5, len("    type: ")))) == {"Building", "Worker"}
+    for uri in uris:
+        editor.diagnostics_of(uri, lambda ds: True)  # each document told its problems (none)
+    assert len(uris) == 25 and editor.checks() == 1  # one pack for all: the others read the same texts
+
+
+def test_a_burst_of_edits_makes_one_check_and_completion_answers_meanwhile(game_of_many_files):
+    editor = game_of_many_files
+    uri = editor.uri(MARKET)
+    text = (editor.folder / MARKET).read_text(encoding="utf-8")
+    editor.open(MARKET, text)
+    editor.diagnostics_of(uri, lambda ds: len(ds) == 0)
+    checks = editor.checks()
+    for i in range(40):
+        editor.change(uri, text.replace('"Income 1"', f'"Income {i}"'))
+    editor.change(uri, text.replace('"Income 1"', '"Incom 1"'))
+    line, character = position_of(text, "Income 1", 2)
+    answered = editor.request("completion", uri, line, character)
+    assert editor.checks() - checks <= 1 and "Bonus X - Y" in labels(answered)  # not behind 41 checks
+    (d,) = editor.diagnostics_of(uri, lambda ds: len(ds) == 1)
+    assert "unknown keyword 'Incom 1'" in d.message
+    # one check after the typing paused (or a few, had the machine held the server longer than
+    # the pause between two edits): never one an edit
+    assert 1 <= editor.checks() - checks <= 3
+
+
+def test_a_pack_let_go_for_others_is_checked_again_when_needed(game_of_many_files):
+    from interpreter.tools.lsp.packs import MAX_PACKS
+    editor = game_of_many_files
+    uris = []
+    for i in range(MAX_PACKS + 1):  # a file of no game folder, naming its game, is a pack of its own
+        (editor.folder / f"lone{i}.yaml").write_text(
+            f"kind: cards\ngame: docs-game\ncards:\n  - id: lone{i}\n    title: Lone {i}\n    type: Worker\n",
+            encoding="utf-8")
+        uris.append(editor.open(f"lone{i}.yaml"))
+        editor.diagnostics_of(uris[-1], lambda ds: True)
+    checks = editor.checks()
+    # the first pack is the one let go: completion in its file checks it again, and waits for it
+    assert set(labels(editor.request("completion", uris[0], 5, len("    type: ")))) == {"Building", "Worker"}
+    assert editor.checks() == checks + 1

@@ -1,10 +1,12 @@
 """What keeps the language server standing under hostile or heavy use, part by part, without
 the protocol: messages read whatever the editor sends, columns counted once per line, the
-problems of a file found in one pass. tests/tools/test_lsp.py drives the same through the
-server's stdio."""
+problems of a file found in one pass, packs shared and kept within bounds, checks queued,
+put off and merged. tests/tools/test_lsp.py drives the same through the server's stdio."""
 from __future__ import annotations
 
+import asyncio
 import io
+import os
 import random
 import shutil
 
@@ -15,6 +17,8 @@ from interpreter.tools.lsp import analysis as analysis_module
 from interpreter.tools.lsp.analysis import analyse, problem
 from interpreter.tools.lsp.columns import Columns
 from interpreter.tools.lsp.frames import MAX_LINE, MAX_MESSAGE, Frames
+from interpreter.tools.lsp.packs import Packs, check_pack, pack_of, still_holds
+from interpreter.tools.lsp.schedule import Checks
 from tests.gamekit import FIXTURES
 
 
@@ -132,3 +136,102 @@ def test_a_problem_spans_what_regles_check_says_it_spans():
     for d in samples:
         p = problem(d, lines_of(text))
         assert (p.end_line + 1, p.end_column + 1) == end_of(d.position, text), d.position
+
+
+def test_a_pack_is_named_by_the_folder_its_check_reads(tmp_path):
+    game = FIXTURES / "docs-game"
+    assert pack_of(str(game / "cards" / "market.yaml")) == pack_of(str(game / "game.yaml")) == ("game", str(game))
+    lone = tmp_path / "mine.yaml"
+    assert pack_of(str(lone)) == ("file", str(lone))
+
+
+def test_a_check_is_made_again_only_when_what_it_read_reads_otherwise(tmp_path):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    market, pawns = str(game / "cards" / "market.yaml"), str(game / "cards" / "pawns.yaml")
+    first, made = check_pack({market}, {}, None)
+    assert made and still_holds(first, {market, pawns}, {})
+    again, made = check_pack({pawns}, {}, first)
+    assert again is first and not made  # another document of the same pack: the same check
+    text = (game / "cards" / "market.yaml").read_text(encoding="utf-8")
+    assert not still_holds(first, {market}, {market: text + "# typed\n"})  # an unsaved edit
+    (game / "cards" / "pawns.yaml").write_text(text, encoding="utf-8")
+    assert not still_holds(first, {market}, {})  # a file changed on disk
+    (game / "cards" / "new.yaml").write_text("kind: cards\ngame: docs-game\ncards: []\n", encoding="utf-8")
+    assert not still_holds(first, {str(game / "cards" / "new.yaml")}, {})  # a file the check did not read
+    os.remove(pawns)
+    assert not still_holds(first, {market}, {})  # a file gone
+
+
+def test_packs_kept_are_bounded_the_least_recently_used_dropped_first():
+    packs = Packs(size=3)
+    for name in "abcd":
+        packs.put(("game", name), name)
+        packs.get(("game", "a"))  # a used every time
+    assert list(packs.checks) == [("game", "c"), ("game", "d"), ("game", "a")]
+
+
+class Recorded:
+    """A `run` for Checks that records what it is asked, and waits for `release` when told."""
+
+    def __init__(self):
+        self.runs: list[tuple] = []
+        self.release: asyncio.Event | None = None
+        self.stale: list[bool] = []
+
+    async def __call__(self, pack, paths, stale):
+        self.runs.append((pack, frozenset(paths)))
+        if self.release is not None:
+            await self.release.wait()
+        self.stale.append(stale())
+        return not stale()
+
+
+def test_edits_in_a_row_make_one_check_once_they_pause():
+    async def scenario():
+        run = Recorded()
+        checks = Checks(0.05, run)
+        for i in range(50):
+            checks.request(("game", "g"), f"doc{i % 3}", wait=True)
+        assert checks.worker is None  # nothing checked while the edits come
+        while checks.worker is None or not checks.worker.done():
+            await asyncio.sleep(0.01)
+        return run, checks
+    run, checks = asyncio.run(scenario())
+    assert run.runs == [(("game", "g"), frozenset({"doc1"}))]  # for the last edit's document
+    assert (checks.started, checks.skipped) == (1, 49)
+
+
+def test_requests_made_while_a_check_runs_are_merged_into_one_next_check():
+    async def scenario():
+        run = Recorded()
+        run.release = asyncio.Event()
+        checks = Checks(10, run)
+        checks.request(("game", "g"), "a", wait=False)
+        await asyncio.sleep(0)  # the check of a starts, and waits
+        for doc in "bcdefb":
+            checks.request(("game", "g"), doc, wait=False)
+        run.release.set()
+        while checks.worker is not None and not checks.worker.done():
+            await asyncio.sleep(0)
+        return run, checks
+    run, checks = asyncio.run(scenario())
+    assert run.runs == [(("game", "g"), frozenset("a")), (("game", "g"), frozenset("abcdef"))]
+    assert run.stale == [True, False]  # the first made stale by the others: it publishes nothing
+    assert (checks.started, checks.skipped) == (2, 5)
+
+
+def test_a_pack_waited_for_is_checked_before_the_others_queued():
+    async def scenario():
+        run = Recorded()
+        run.release = asyncio.Event()
+        checks = Checks(10, run)
+        for pack in "xabc":
+            checks.request(("game", pack), pack, wait=False)
+        await asyncio.sleep(0)
+        checks.hurry(("game", "c"))
+        run.release.set()
+        while not checks.worker.done():
+            await asyncio.sleep(0)
+        return run
+    assert [pack[1] for pack, _ in asyncio.run(scenario()).runs] == ["x", "c", "a", "b"]

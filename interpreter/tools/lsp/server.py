@@ -1,13 +1,12 @@
 """The protocol: the language server wired with pygls, over stdio or TCP.
 
-pygls is imported only when the server is made (`build_server`), so that the
-rest of regles, and its core install, never need it; `MissingServer` says it
-is absent. The editor's messages are read through `frames.Frames`, so that a
-malformed one is dropped, not fatal. A document is checked when it is opened
-or saved at once, and a short while after the last change while it is typed
-(one check at a time, in a thread of its own, so that completion and hover
-still answer); its problems are published to every file of its pack that has
-some, or had some.
+pygls is imported only when the server is made (`build_server`), so that the rest of regles,
+and its core install, never need it; `MissingServer` says it is absent. The editor's
+messages are read through `frames.Frames`, so that a malformed one is dropped, not fatal.
+A document's pack (`packs`) is checked when `schedule` says: at once when a document is
+opened, saved or closed, a short while after the last change while it is typed; one check at
+a time, in a thread of its own, so that completion and hover still answer. A pack's problems
+are published to every file of it that has some, or had some.
 """
 from __future__ import annotations
 
@@ -15,16 +14,19 @@ import logging
 import os
 import socket
 import sys
+import time
 
 from ... import __version__
 from ...diagnostics import lines_of, printable
-from .analysis import Analysis, Problem, analyse, is_content
+from .analysis import Analysis, Problem, is_content
 from .columns import Columns
 from .completion import Item, complete
 from .definition import definition
 from .frames import Frames
 from .hover import hover
+from .packs import Packs, check_pack, pack_of, shown
 from .place import place_at
+from .schedule import Checks
 
 DELAY = 0.3  # seconds of quiet after a change before the document is checked
 INSTALL = "pip install 'regles[lsp]'"
@@ -36,19 +38,20 @@ class MissingServer(Exception):
 
 
 class Session:
-    """What the server knows between requests: the last check of each document, the checks
-    under way, and the problems last published to each file."""
+    """What the server knows between requests: the last check of each pack, the pack of each
+    open document, the documents opened and not checked yet, and the problems last published
+    to each file."""
 
-    def __init__(self, worker):
-        self.analyses: dict[str, Analysis] = {}  # document path -> its last check that read a pack
-        self.pending: dict = {}  # document path -> its check under way
-        self.changes: dict[str, int] = {}  # document path -> how many changes it has had
+    def __init__(self):
+        self.packs = Packs()
+        self.docs: dict[str, tuple] = {}  # open document path -> its pack
+        self.unread: dict = {}  # document path -> the event set once a check has read its text as opened
         self.published: dict[str, list[Problem]] = {}  # file path -> the problems it shows
-        self.worker = worker
 
     def defn_of(self, path: str):
-        """The definitions and findings of the pack of document `path`, as last checked."""
-        analysis = self.analyses.get(path)
+        """The definitions and findings of the pack of open document `path`, as last checked,
+        and the texts it read."""
+        analysis = self.packs.get(self.docs[path]) if path in self.docs else None
         if analysis is None or not analysis.packs:
             return None, None, {}
         defn, found = analysis.packs[-1]  # with expansions laid over, when the file belongs to one
@@ -78,7 +81,8 @@ def build_server():
                 del self._request_futures[key]
 
     server = LanguageServer("regles", __version__, protocol_cls=Protocol)
-    session = Session(ThreadPoolExecutor(max_workers=1))  # one check at a time: checks share the collector's settings
+    session = Session()
+    worker = ThreadPoolExecutor(max_workers=1)  # one check at a time: checks share the collector's settings
     severities = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
     kinds = {"keyword": T.CompletionItemKind.Keyword, "class": T.CompletionItemKind.EnumMember,
              "zone": T.CompletionItemKind.Variable, "counter": T.CompletionItemKind.Variable,
@@ -114,10 +118,10 @@ def build_server():
     def to_client(cols: Columns, line: int, column: int):
         return T.Position(*cols.at(line, column))
 
-    def publish(analysis: Analysis, path: str) -> None:
-        for f in sorted(set(analysis.sources) | {path}):  # every file of the pack, and the document
+    def publish(analysis: Analysis, paths: set) -> None:
+        for f in sorted(set(analysis.sources) | paths):  # every file of the pack, and the documents
             problems = analysis.problems.get(f, [])
-            if session.published.get(f, []) == problems and f != path:
+            if session.published.get(f, []) == problems and f not in paths:
                 continue
             session.published[f] = problems
             cols = columns(lines_of(analysis.sources.get(f, "")))  # each line measured once
@@ -128,7 +132,48 @@ def build_server():
             server.text_document_publish_diagnostics(
                 T.PublishDiagnosticsParams(uri=uris.from_fs_path(f), diagnostics=diagnostics))
 
-    async def check(uri: str, wait: float) -> None:
+    def say(kind, message: str) -> None:
+        server.window_log_message(T.LogMessageParams(kind, message))
+
+    async def run(pack: tuple, paths: set, stale) -> bool:
+        """Check `pack` for documents `paths` (unless its last check still holds), and publish
+        what it found unless a newer edit has made it `stale`; whether it published."""
+        last = session.packs.get(pack)
+        began = time.perf_counter()
+        texts = open_texts()
+        read = {p: e for p, e in session.unread.items() if session.docs.get(p) == pack}  # as they are now
+        try:
+            analysis, checked = await asyncio.get_running_loop().run_in_executor(
+                worker, check_pack, paths, texts, last)
+        except Exception as exc:  # a fault of regles itself: said in the editor's log, the server goes on
+            say(T.MessageType.Error, f"regles: internal error while checking {shown(pack)}: "
+                                     f"{type(exc).__name__}: {exc}")
+            return True  # nothing to publish, now or later
+        finally:
+            for p, event in read.items():
+                event.set()
+                if session.unread.get(p) is event:
+                    del session.unread[p]
+        if checked:
+            say(T.MessageType.Log, f"regles: checked {shown(pack)} ({len(analysis.sources)} files) "
+                                   f"in {time.perf_counter() - began:.2f} s")
+        if not analysis.packs and last is not None:  # the file does not read now: completion keeps the last pack that did
+            analysis = Analysis(analysis.problems, analysis.sources, last.packs)
+        if pack in session.docs.values():
+            session.packs.put(pack, analysis)
+        else:  # its documents all closed since: only the problems of the files on disk are wanted
+            session.packs.drop(pack)
+        if stale():
+            return False
+        publish(analysis, paths)
+        return True
+
+    checks = Checks(DELAY, run)
+
+    def ask(uri: str, wait: bool, is_open: bool = True, opened: bool = False) -> None:
+        """Ask for a check of the pack of document `uri`, if it is content (and, when it was
+        just `opened`, have completion and hover wait for it, unless the pack's last check
+        read the text it was opened with)."""
         path = path_of(uri)
         if path is None:
             return
@@ -138,67 +183,49 @@ def build_server():
             text = ""  # the check says what is wrong with the file
         if not is_content(path, text):
             return
-        session.changes[path] = change = session.changes.get(path, 0) + 1
-        if wait:
-            await asyncio.sleep(wait)
-            if session.changes.get(path) != change:
-                return  # changed again since: that change checks it
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(session.worker, analyse, path, open_texts())
-        session.pending[path] = future
-        try:
-            analysis = await future
-        except Exception as exc:  # a fault of regles itself: said in the editor's log, the server goes on
-            server.window_log_message(T.LogMessageParams(
-                T.MessageType.Error, f"regles: internal error while checking {path}: {type(exc).__name__}: {exc}"))
-            return
-        finally:
-            if session.pending.get(path) is future:
-                del session.pending[path]
-        if session.changes.get(path) != change and wait:
-            return  # outdated before it ended
-        if analysis.packs or path not in session.analyses:
-            session.analyses[path] = analysis
-        else:  # the file does not read now: completion keeps the last pack that did
-            session.analyses[path] = Analysis(analysis.problems, analysis.sources, session.analyses[path].packs)
-        publish(analysis, path)
+        pack = session.docs.get(path) or pack_of(path)
+        if is_open:
+            session.docs[path] = pack
+        last = session.packs.get(pack)
+        if opened and (last is None or last.sources.get(path) != text):
+            session.unread[path] = asyncio.Event()
+        checks.request(pack, path, wait)
 
     async def ready(uri: str):
-        """The pack of a document, once its first check has ended."""
+        """The pack of a document, once a check has read it as it was opened."""
         path = path_of(uri)
-        if path in session.pending and path not in session.analyses:
-            try:
-                await session.pending[path]
-            except Exception:  # the check's own failure is reported where it is awaited
-                pass
+        pack = session.docs.get(path)
+        if pack is not None and path not in session.unread and session.packs.get(pack) is None:
+            session.unread[path] = asyncio.Event()  # its pack was let go (more packs open than kept): read again
+            checks.request(pack, path, wait=False)
+        unread = session.unread.get(path)
+        if unread is not None:
+            checks.hurry(session.docs[path])  # before the checks of other packs
+            await unread.wait()
         return path, *session.defn_of(path)
 
-    tasks: set = set()  # the checks under way or waiting: held here, as the event loop holds its tasks weakly
-
-    def start(coroutine) -> None:
-        task = asyncio.ensure_future(coroutine)
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-
-    # Plain functions, not coroutines: each starts a check and returns, the check runs later.
+    # Plain functions, not coroutines: each asks for a check and returns; checks run in their own task.
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: T.DidOpenTextDocumentParams):
-        start(check(params.text_document.uri, 0))
+        ask(params.text_document.uri, wait=False, opened=True)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls, params: T.DidChangeTextDocumentParams):
-        start(check(params.text_document.uri, DELAY))
+        ask(params.text_document.uri, wait=True)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls, params: T.DidSaveTextDocumentParams):
-        start(check(params.text_document.uri, 0))
+        ask(params.text_document.uri, wait=False)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: T.DidCloseTextDocumentParams):
         path = path_of(params.text_document.uri)
-        session.analyses.pop(path, None)
+        session.docs.pop(path, None)
+        unread = session.unread.pop(path, None)
+        if unread is not None:
+            unread.set()  # nobody waits for it now
         # its unsaved changes may have been dropped: its problems are those of the file on disk
-        start(check(params.text_document.uri, 0))
+        ask(params.text_document.uri, wait=False, is_open=False)
 
     def item(i: Item, cols: Columns, line: int, start: int, end: int) -> T.CompletionItem:
         edit = T.TextEdit(T.Range(to_client(cols, line, start), to_client(cols, line, end)), i.insert or i.label)
