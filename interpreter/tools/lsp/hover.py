@@ -8,7 +8,6 @@ shown, never obeyed: every text of a file is escaped for Markdown.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
