@@ -80,6 +80,20 @@ def test_a_message_too_large_is_skipped_without_being_held():
     assert max(read) <= MAX_LINE  # read in lines of bounded size, never the whole of it at once
 
 
+def test_a_header_of_many_lines_is_read_in_little_memory():
+    import tracemalloc
+    raw = b"".join(b"Content-Length: %d\r\n" % i for i in range(1, 200_000)) + b"\r\n{}" + GOOD
+    tracemalloc.start()
+    try:
+        bodies, dropped = read_all(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert bodies == [GOOD.partition(b"\r\n\r\n")[2]] and dropped == [
+        "a message has two different Content-Length headers"]
+    assert peak < len(raw) // 4  # not one value kept a line
+
+
 def test_the_next_message_is_found_though_a_read_cuts_its_header_in_two():
     for cut in range(1, 16):  # "Content-Length:" cut after each of its characters by the end of a read
         noise = b"x" * (MAX_LINE - cut)

@@ -69,7 +69,7 @@ class Frames:
                 self._skip(b"")  # its body, which no length measures
             elif (header := _HEADER.fullmatch(line)) is not None:
                 started = True
-                if header.group(1).lower() == b"content-length":
+                if header.group(1).lower() == b"content-length" and len(lengths) < 2:  # two are too many
                     lengths.add(header.group(2))
                 continue
             else:  # what is left of a message, or noise
