@@ -394,6 +394,35 @@ def test_malformed_messages_over_tcp_are_dropped_too(tmp_path):
             server.kill()
 
 
+def test_an_editor_gone_without_a_word_over_tcp_ends_the_server_quietly(tmp_path):
+    import struct
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp", "--tcp", str(port)], cwd=tmp_path,
+                              stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        for _ in range(WAIT * 10):  # until it listens
+            try:
+                connection = socket.create_connection(("127.0.0.1", port))
+                break
+            except ConnectionRefusedError:
+                threading.Event().wait(0.1)
+        with connection:
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                               "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+            connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            connection.settimeout(WAIT)
+            assert connection.recv(100).startswith(b"Content-Length: ")  # it answers
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        # closed with a reset, as a crashed editor's connection is
+        _, err = server.communicate(timeout=WAIT)
+        assert server.returncode == 0 and b"cannot listen" not in err and b"Traceback" not in err
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
 def test_thousands_of_problems_are_published_where_their_wide_characters_put_them(tmp_path):
     shutil.copytree(FIXTURES / "docs-game", tmp_path / "docs-game")
     cards = ["kind: cards", "game: docs-game", "cards:"]

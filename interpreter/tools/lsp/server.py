@@ -283,7 +283,10 @@ def serve(tcp: int | None = None, host: str = "127.0.0.1") -> None:
         quiet_logs()
         connection, _ = listener.accept()
     with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
-        run_over(server, reader, writer)
+        try:
+            run_over(server, reader, writer)
+        except ConnectionError:  # the editor went away without a word: the server ends, as it would
+            pass
 
 
 def run_over(server, reader, writer) -> None:
