@@ -339,6 +339,12 @@ def hostile_session(editor: RawEditor, folder) -> None:
     for bad in MALFORMED + [framed(b"{not json", b"Content-Length: 9\r\n")]:
         editor.write(bad)
         assert "result" in editor.answer(editor.hover(from_fs_path(str(notes))))
+    editor.write(framed(b'{"jsonrpc": "2.0", "id": 95, "meth', b"Content-Length: 80\r\n"))  # cut short
+    assert "result" in editor.answer(editor.hover(from_fs_path(str(notes))))
+    editor.send({"jsonrpc": "2.0", "id": 96, "method": "textDocument/hover", "params": "x"})  # not its shape
+    assert editor.answer(96)["error"]["code"] == -32602
+    for uri in ("", from_fs_path(str(folder))):  # no document the editor opened: nothing read from disk
+        assert editor.answer(editor.hover(uri)).get("result") is None
 
 
 def test_malformed_messages_are_dropped_and_the_next_ones_answered(tmp_path):
@@ -361,7 +367,7 @@ def test_malformed_messages_are_dropped_and_the_next_ones_answered(tmp_path):
             if server.poll() is None:
                 server.kill()
     log = err.read_text(encoding="utf-8")
-    assert log.count("regles lsp: warning: dropped a message: ") == len(MALFORMED) + 1
+    assert log.count("regles lsp: warning: dropped a message: ") == len(MALFORMED) + 2
     assert "larger than 16 MiB" in log and "has no Content-Length" in log
     assert "Traceback" not in log
 

@@ -58,6 +58,31 @@ def test_a_malformed_message_is_dropped_and_the_next_one_read(bad, why):
     assert len(dropped) == 1 and why in dropped[0]
 
 
+def test_a_body_shorter_than_its_length_gives_way_to_the_next_message():
+    body = GOOD.partition(b"\r\n\r\n")[2]
+    cut = b"Content-Length: 80\r\n\r\n" + b'{"jsonrpc": "2.0", "id": 3, "meth'  # 80 told, 33 sent
+    bodies, dropped = read_all(GOOD + cut + GOOD + GOOD)
+    # the cut body is handed on as it came (pygls says it is no JSON); the two after it are whole
+    assert bodies == [body, b'{"jsonrpc": "2.0", "id": 3, "meth', body, body]
+    assert dropped == ["a message's body is shorter than its Content-Length"]
+
+
+@pytest.mark.parametrize("more", [1, 5, 40])
+def test_a_length_longer_than_the_body_leaves_the_next_message_whole(more):
+    body = GOOD.partition(b"\r\n\r\n")[2]
+    bodies, dropped = read_all(frame(body, b"Content-Length: %d\r\n" % (len(body) + more)) + GOOD + GOOD)
+    assert bodies == [body, body, body]
+    assert dropped == ["a message's body is shorter than its Content-Length"]
+
+
+def test_a_body_holding_the_words_of_a_header_is_one_message():
+    said = b'{"jsonrpc": "2.0", "method": "x", "params": {"text": "Content-Length: 12\\r\\n\\r\\n"}}'
+    whole = b'{"jsonrpc": "2.0", "method": "x", "params": {"text": "a\nContent-Length: 12\r\n"}}'
+    for body in (said, whole.replace(b"\n", b"\\n").replace(b"\r", b"\\r")):
+        bodies, dropped = read_all(frame(body) + GOOD)
+        assert bodies == [body, GOOD.partition(b"\r\n\r\n")[2]] and not dropped
+
+
 def test_a_message_too_large_is_skipped_without_being_held():
     body = b'{"text": "' + b"a" * MAX_MESSAGE + b'"}'
     read = []

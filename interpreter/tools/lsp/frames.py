@@ -11,6 +11,7 @@ read on, in lines of bounded size, to the next `Content-Length:`, where the next
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import BinaryIO
@@ -42,12 +43,25 @@ class Frames:
 
     def read(self, size: int) -> bytes:
         # pygls asks for the length the header it was given says, never more than MAX_MESSAGE
-        return self.raw.read(min(size, MAX_MESSAGE))
+        size = min(size, MAX_MESSAGE)
+        body, self.ahead = self.ahead[:size], self.ahead[size:]
+        if len(body) < size:
+            body += self.raw.read(size - len(body))
+        cut = _cut_short(body)
+        if cut is not None:  # the body ended early: what follows is the next message, kept for it
+            self.dropped("a message's body is shorter than its Content-Length")
+            self.ahead = body[cut:] + self.ahead
+            body = body[:cut]
+        return body
 
     def _line(self) -> bytes:
         """The next line of the input, of MAX_LINE bytes at most (cut there when longer)."""
-        line, self.ahead = self.ahead, b""
-        if not line.endswith(b"\n") and len(line) < MAX_LINE:
+        end = self.ahead.find(b"\n", 0, MAX_LINE)
+        if end >= 0:  # a whole line read ahead
+            line, self.ahead = self.ahead[:end + 1], self.ahead[end + 1:]
+            return line
+        line, self.ahead = self.ahead[:MAX_LINE], self.ahead[MAX_LINE:]
+        if len(line) < MAX_LINE:
             line += self.raw.readline(MAX_LINE - len(line))
         return line
 
@@ -87,6 +101,35 @@ class Frames:
             data = data[-(len(MARK) - 1):] + chunk  # a mark cut in two by the end of a read
             at = data.find(MARK)
         self.ahead = data[at:]
+
+
+_NEXT = re.compile(rb"\r?\n?Content-Length:[ \t]*[0-9]+[ \t]*\r?\n")
+
+
+def _cut_short(body: bytes) -> int | None:
+    """Where the next message starts inside `body`, when the length told was not the body's;
+    None when `body` is one whole message (JSON, whatever text it holds) or no message at all.
+
+    Told too much, the body read is a whole JSON value followed by the start of the next
+    message's header (as little as its first byte); told too little, or cut short, it is no
+    JSON and holds the next message's `Content-Length` line."""
+    try:
+        json.loads(body)
+        return None
+    except (ValueError, RecursionError):
+        pass
+    try:
+        text = body.decode("utf-8")
+        _, end = json.JSONDecoder().raw_decode(text)
+        end = len(text[:end].encode("utf-8"))
+    except (ValueError, RecursionError):
+        end = None
+    if end is not None:
+        rest = body[end:].lstrip(b" \t\r\n")
+        if rest and (rest.startswith(MARK) or MARK.startswith(rest[:len(MARK)])):
+            return len(body) - len(rest)
+    found = _NEXT.search(body, 1)
+    return body.index(MARK, found.start()) if found is not None else None
 
 
 def _length(lengths: set[bytes]) -> tuple[int, str | None]:

@@ -66,6 +66,7 @@ def build_server():
         from lsprotocol import types as T
         from pygls import uris
         from pygls.lsp.server import LanguageServer
+        from pygls.exceptions import JsonRpcException
         from pygls.protocol import LanguageServerProtocol
     except ImportError:
         raise MissingServer(f"the language server needs pygls: {INSTALL}") from None
@@ -79,6 +80,18 @@ def build_server():
             done = [key for key, future in self._request_futures.items() if future.done()]
             for key in done:  # a request's is taken out when answered: these are notifications'
                 del self._request_futures[key]
+
+        def structure_message(self, data):
+            """pygls' reading of a message, which answers nothing to a request whose params
+            are not of its method's shape: such a request is answered with the error."""
+            try:
+                return super().structure_message(data)
+            except JsonRpcException as exc:
+                asked = data.get("id") if isinstance(data, dict) and "method" in data else None
+                if isinstance(asked, (int, str)) and not isinstance(asked, bool):
+                    self._send_response(asked, error=T.ResponseError(exc.code, "the request's params are not "
+                                                                     "those of its method"))
+                raise
 
     server = LanguageServer("regles", __version__, protocol_cls=Protocol)
     session = Session()
@@ -110,6 +123,10 @@ def build_server():
         return Columns(lines, server.workspace.position_codec.client_num_units)
 
     def lines_and_position(params):
+        """The open document a request is about, its lines and the request's place in them;
+        None for a document the editor has not opened (it is never read from disk here)."""
+        if params.text_document.uri not in server.workspace.text_documents:
+            return None
         doc = server.workspace.get_text_document(params.text_document.uri)
         lines = lines_of(doc.source)
         at = server.workspace.position_codec.position_from_client_units(lines, params.position)
@@ -239,7 +256,9 @@ def build_server():
                     T.CompletionOptions(trigger_characters=[".", " ", "\"", "(", ":", ","]))
     async def completion(ls, params: T.CompletionParams):
         path, defn, _, _ = await ready(params.text_document.uri)
-        doc, lines, line, column = lines_and_position(params)
+        if (at := lines_and_position(params)) is None:
+            return None
+        doc, lines, line, column = at
         place = place_at(doc.source, lines, line, column)
         items = complete(place, defn)
         cols = columns(lines)
@@ -249,7 +268,9 @@ def build_server():
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls, params: T.HoverParams):
         path, defn, found, sources = await ready(params.text_document.uri)
-        doc, lines, line, column = lines_and_position(params)
+        if (at := lines_and_position(params)) is None:
+            return None
+        doc, lines, line, column = at
         h = hover(defn, found, sources, path, lines, line, column)
         if h is None:
             return None
@@ -260,7 +281,9 @@ def build_server():
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls, params: T.DefinitionParams):
         path, defn, found, sources = await ready(params.text_document.uri)
-        doc, lines, line, column = lines_and_position(params)
+        if (at := lines_and_position(params)) is None:
+            return None
+        doc, lines, line, column = at
         target = definition(defn, found, path, lines, line, column)
         if target is None:
             return None
