@@ -115,7 +115,8 @@
       const data = await R.api("GET", "/api/replays");
       $("replays").replaceChildren(...data.replays.map(r => R.el("li", {},
         R.el("a", { href: `/replay/${encodeURIComponent(r.name)}`, text: r.name }),
-        r.error ? ` (cannot be read: ${r.error})` : ` ${r.game}, ${r.players} players, ${r.events} events`)));
+        r.error ? ` (cannot be read: ${r.error})` : ` ${r.game}, ${r.players} players, ${r.events} events` +
+          (r.result && r.result.winners ? `, won by player ${r.result.winners.join(" and player ")}` : ""))));
     } catch (err) {
       R.showError($("replays"), err);
     }
