@@ -28,6 +28,7 @@ def test_each_python_example_runs(index):
     assert BLOCKS and (out.getvalue() or "pyspiel" in code)
 
 
+@pytest.mark.slow  # a minute of training: the page's other examples run in the default suite
 def test_the_trained_policy_beats_the_untrained_one_as_the_page_says():
     block = next(b for b in BLOCKS if "REINFORCE" in b or "EPISODES" in b)
     out = io.StringIO()

@@ -151,6 +151,8 @@ def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(serve
     _wait(d, lambda: "Event 7:" in d.find_element(By.ID, "event").text)
 
 
+@pytest.mark.slow  # a whole Seeders game in two browsers, a minute: what each seat is sent is
+# checked on the JSON in the default suite (test_server.py), and a game by clicking with Karman Swap
 def test_two_browsers_play_one_seeders_game_each_hiding_its_hand(served):
     made = served.post("/api/tables", {"game": "seeders-exodus", "players": 2, "seats": ["person", "person"],
                                        "seed": 5})
