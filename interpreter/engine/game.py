@@ -331,6 +331,13 @@ class Game:
             raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.data['players']))} players, "
                              f"not {players}")
 
+    def player_counts(self) -> list:
+        """The numbers of players the game, with its scenario, is for, fewest first."""
+        d = self.program.defn
+        sc = d.scenario
+        told = sc.data.get("players") if sc is not None else None
+        return [n for n in range(d.min_players, d.max_players + 1) if not isinstance(told, list) or n in told]
+
     def powers(self) -> list:
         """The card ids of the powers a seat may be given (listed once: the components never change)."""
         if self._powers is None:

@@ -246,7 +246,7 @@ def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
                                            f"{_line_count(d.position.path)} lines)")
         return
     out.stage = "loaded"
-    counts = [n for n in range(game.min_players, game.max_players + 1) if _plays(game, n)]
+    counts = game.player_counts()
     for g in range(limits.games if counts else 0):  # a scenario's own counts (none: no game to play)
         span = len(counts)
         players = counts[(g * (span - 1) if g < 2 else g) % span]
@@ -270,15 +270,6 @@ def _lsp(case, root: Path, limits: Limits, out: Outcome) -> None:
 
 
 DRIVERS = {"load": _load_and_play, "web": _web, "lsp": _lsp}
-
-
-def _plays(game, players: int) -> bool:
-    """Whether the game (with its scenario) is for that many players."""
-    try:
-        game.check_players(players)
-    except ValueError:
-        return False
-    return True
 
 
 def _play(game, players: int, seed: int, limits: Limits, out: Outcome) -> None:

@@ -333,7 +333,7 @@ async def describe_game(request: Request):
     def describe():
         about = server.catalogue.describe(name)
         laid = server.catalogue.game(name, expansions, scenario)
-        counts = [n for n in range(laid.min_players, laid.max_players + 1) if _plays(laid, n)]
+        counts = laid.player_counts()
         about.update({"min_players": laid.min_players, "max_players": laid.max_players, "player_counts": counts,
                       "options": options_of(laid), "automata": {str(s + 1): a.title for s, a in
                                                                 laid.program.automata.items()}})
@@ -344,15 +344,6 @@ async def describe_game(request: Request):
         raise TableError(404 if "no game" in str(exc) else 400, str(exc)) from None
     except LoadError as exc:
         raise TableError(400, does_not_check(exc)) from None
-
-
-def _plays(game, players: int) -> bool:
-    """Whether the game (its scenario's counts among them) takes that many players."""
-    try:
-        game.check_players(players)
-    except ValueError:
-        return False
-    return True
 
 
 # tables
