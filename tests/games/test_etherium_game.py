@@ -61,7 +61,7 @@ def test_the_panel_is_seen_by_its_owner_only(game):
     to_programming(st)
     first = st.current_player
     other = 1 - first
-    for label in ("Connect", "Collect on a forest space", "Increase the army", "Transform: booster"):
+    for label in ("Connect", "Collect on a space of forest", "Increase the army", "Transform: booster"):
         assert st.current_player == first
         st.apply(label)
     assert st.current_player == other and st.prompt.startswith("Action of token")
