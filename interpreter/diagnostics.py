@@ -285,6 +285,8 @@ CODES: tuple = (
     ("T006", "recursion", r"in terms of itself|call each other", "keywords or functions defined in terms of themselves"),
     ("T007", "number-too-large", r"^number too large", "a number beyond what a game keeps"),
     ("T008", "useless", r"it would do nothing|is never|unreachable statement|never runs", "something written that can have no effect"),
+    ("T009", "text-not-filled", r"stays as written: braces are filled in only",
+     "a text with {expressions} passed on as a value, never filled in where it is shown"),
     ("D001", "players", r"is for \d+ to \d+ players|players\.(min|max)|seat", "a player count or seat out of range"),
     ("D002", "counter-bounds", r"counter '.*' (starts|has a min)|supply", "counter bounds or supplies that do not fit"),
     ("D003", "option-value", r"^option '.*' (is|defaults) ", "an option given a value of the wrong kind"),

@@ -8,11 +8,12 @@ where it is a promise (language.types), the code generator relies on it.
 """
 from __future__ import annotations
 
-from ..diagnostics import Position, plural
+from ..diagnostics import Position, cut, plural
 from ..engine.limits import MAX_NUMBER
 from ..names import Names, did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from .texts import LabelPart, label_parts
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
                     OPTIONS, PLAYER, PROMISES, SET, STRING, TEAM, ZONE, accepts, word)
 
@@ -167,6 +168,8 @@ class ExpressionChecks:
             self.number_literal(e.value, e.pos)
             return NUMBER
         if t is N.String:
+            if "{" in e.value:
+                self.text_not_shown(e)
             return STRING
         if t is N.Bool:
             return BOOL
@@ -240,6 +243,20 @@ class ExpressionChecks:
         if t is N.Condition:
             return self.expr(e.expr, scope)
         return ANY
+
+    def text_not_shown(self, e: N.String) -> None:
+        """A text written as a value (an argument, a local) with {expressions} in it: only a text
+        shown where it is written (a log, a failure, a prompt, an option's label) is filled in,
+        so its braces would reach the players as written."""
+        parts = [p for p in label_parts(e.value, e.pos) if isinstance(p, LabelPart)]
+        if not parts:
+            return
+        shown = cut(e.value, 80)
+        self.error(e.pos, f"the text \"{shown}\" is a value, so {{{parts[0].source}}} in it stays as written: "
+                          "braces are filled in only in a text shown where it is written (log, fail, a prompt, "
+                          "an option's label)",
+                   "write the value where the text is shown: pass it as an argument of its own, "
+                   f"or log the whole text here (log \"... {{{parts[0].source}}}\")")
 
     def number_literal(self, value: int, pos: Position) -> None:
         """A number written in the rules is one a game may keep."""

@@ -158,3 +158,36 @@ def test_report_seats_by_names_counters_of_the_players(tmp_path):
         interpreter.load(str(folder))
     assert "report_seats_by: 'pointz' is no counter of the players" in str(err.value)
     assert "points" in str(err.value)  # the hint
+
+
+def test_a_text_passed_on_with_braces_or_naming_what_is_unbound_is_an_error_where_it_is_written(tmp_path):
+    """A text with {expressions} is filled in only where it is shown (log, fail, a prompt, an
+    option's label): written as a value (an argument, a local), its braces would reach the
+    players as written, so the check refuses it (T009) at its file:line:col; a shown text
+    naming what is not bound there is refused too (N010)."""
+    import textwrap
+
+    import interpreter
+    from gamekit import make_game
+    from interpreter.diagnostics import code_of
+    with pytest.raises(interpreter.LoadError) as err:
+        make_game(tmp_path, textwrap.dedent("""\
+            game: |
+              call say(players[1], "cannot move to {dest}")
+              log "{players[1]} has {coins_left}"
+            say:
+              params: [player, what]
+              body: |
+                log "{player} {what}"
+            """))
+    diags = {d.message: d for d in err.value.report.diagnostics}
+    [passed] = [d for m, d in diags.items() if "cannot move to {dest}" in m]
+    assert code_of(passed.message) == "T009"
+    path = str(tmp_path / "tiny" / "game.yaml")
+    lines = (tmp_path / "tiny" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert passed.position.path == path
+    assert lines[passed.position.line - 1][passed.position.column - 1:].startswith('"cannot move to {dest}"')
+    [unbound] = [d for m, d in diags.items() if "coins_left" in m]
+    assert code_of(unbound.message) == "N010"
+    assert "coins_left" in lines[unbound.position.line - 1]
+    # the shipped games load, so have no such error (tests/tools check them with `regles check`)
