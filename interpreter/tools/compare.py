@@ -21,7 +21,7 @@ from rich.table import Table
 from ..diagnostics import LoadError, plural
 from ..names import fold
 from .report import outcome
-from .shown import text
+from .shown import WordTable, text
 
 Z95 = 1.959963984540054
 _NAMED = re.compile(r"no card with id '(.*)'")
@@ -213,7 +213,7 @@ def render(summary: dict, console) -> None:
 
 
 def _table(title: str, columns: list) -> Table:
-    t = Table(title=text(title), title_justify="left")
+    t = WordTable(title=text(title), title_justify="left")
     for name, justify in columns:
         t.add_column(text(name), justify=justify, overflow="fold")
     return t

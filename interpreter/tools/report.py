@@ -13,7 +13,7 @@ import math
 from rich.table import Table
 
 from ..diagnostics import plural
-from .shown import text
+from .shown import WordTable, text
 
 TIMING_KEYS = ("elapsed", "games_per_second", "decisions_per_second")
 
@@ -405,9 +405,9 @@ def _num(x) -> str:
 
 
 def _table(title: str, columns: list) -> Table:
-    t = Table(title=text(title), title_justify="left")
+    t = WordTable(title=text(title), title_justify="left")
     for name, justify in columns:
-        # a long value (content) wraps rather than loses its end
+        # a long value (content) wraps between words rather than loses its end
         t.add_column(text(name), justify=justify, overflow="fold")
     return t
 

@@ -10,6 +10,7 @@ emoji codes in, and the prints of code that writes to a stream through a
 """
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 
 from ..diagnostics import printable
@@ -39,3 +40,36 @@ class PrintableStream:
 def printable_stream(stream):
     """`stream`, escaping what is written to it (once: a stream that already does is kept)."""
     return stream if isinstance(stream, PrintableStream) else PrintableStream(stream)
+
+
+class WordTable(Table):
+    """A rich table that never breaks a word across lines ('Les Chaman/es d'Erti/s' at 80
+    columns): when it is drawn, each column is at least as wide as the longest word of its
+    header and cells, so that rich wraps its cells between words only. When that is wider than
+    the terminal, the table gives up its outer edges, then the padding inside its cells; only
+    a table that still does not fit folds its words (rather than lose columns)."""
+
+    def __rich_console__(self, console, options):
+        cells = [[_plain(c) for c in (column.header, *column._cells)] for column in self.columns]
+        least = [max((len(w) for c in col for w in c.split()), default=1) for col in cells]
+        most = [max((len(line) for c in col for line in c.splitlines() or [""]), default=1) for col in cells]
+        most = [max(a, b) for a, b in zip(least, most)]
+        n = len(self.columns)
+        for narrower in ({}, {"show_edge": False}, {"show_edge": False, "padding": (0, 0)}):
+            for key, value in narrower.items():
+                setattr(self, key, value)
+            pad = 0 if tuple(self.padding) == (0, 0, 0, 0) or self.padding == (0, 0) else 2
+            room = options.max_width - (n + 1 if self.show_edge else n - 1) - pad * n
+            if sum(least) <= room:
+                widths = list(most)
+                while sum(widths) > room:  # narrow the column with the most room to give, by one
+                    k = max(range(n), key=lambda i: widths[i] - least[i])
+                    widths[k] -= 1
+                for column, width in zip(self.columns, widths):
+                    column.width = width
+                break
+        yield from super().__rich_console__(console, options)
+
+
+def _plain(cell) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
