@@ -41,13 +41,13 @@ from typing import Protocol
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.state import GameFault
-from ..engine.values import Rng, Seat, Team, seed_for
+from ..engine.values import Comp, NodeRef, Rng, Seat, Team, seed_for
 from ..diagnostics import printable
 from ..language.prose import Prose
-from ..names import did_you_mean
+from ..names import did_you_mean, fold
 from .explain import find_card
 from .mcts import MctsAgent, parse_budget
-from .narrate import render_observation
+from .narrate import counter_lines, render_observation, words
 from .revisits import Revisits
 from .why import render as why_lines
 
@@ -87,6 +87,16 @@ class SeatView:
     def subject(self, action: int):
         """What option `action` is about: (card definition, ability definition), either None."""
         return self._state.option_subject(action)
+
+    def named(self, action: int):
+        """The component or board node option `action` is about (a card picked, a space moved
+        to, the card whose action it is), or None: what a person is shown the facts of."""
+        d = self._state.pending
+        if d is None or not 0 <= action < len(d.entries):
+            return None
+        entry = d.entries[action]
+        value = getattr(entry, "value", None) if entry.kind != "act" else None  # an action: what it does is shown
+        return value if type(value) in (Comp, NodeRef) else None
 
     def why_not(self, move: str):
         """Why `move` is not possible now for this seat, or that it is (engine.why): the answer
@@ -386,6 +396,9 @@ class HumanAgent:
         # in between (a programme of several actions, a turn of several steps): then only what
         # changed is shown (play sets it to None when another seat decided)
         self.shown: list | None = None
+        # the counters this person was last shown (key -> value): a screen shows those that
+        # changed since (all of them with --all), grouped by whose they are
+        self.counters: dict | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -393,18 +406,20 @@ class HumanAgent:
     def act(self, view: SeatView) -> int:
         obs = view.observation()
         self.say()
-        lines = render_observation(view.program, obs)
-        items = _screen_items(lines)
+        every = bool(getattr(view, "show_all", False))
+        lines = render_observation(view.program, {**obs, "counters": {}})
+        counters = [printable(line) for line in counter_lines(view.program, obs, self.counters, every)]
+        self.counters = dict(obs["counters"])
         if self.shown is None:
-            for line in lines:
+            for line in lines + counters:
                 self.say(line)
         else:
             before = set(self.shown)
-            changed = [item for item in items if item not in before]
+            changed = [item for item in lines + counters if item not in before]
             self.say("-- changed --" if changed else "-- nothing you see changed --")
             for item in changed:
                 self.say(item)
-        self.shown = items
+        self.shown = lines + counters
         actions = view.legal_actions()
         labels = view.labels()
         self.say()
@@ -412,8 +427,10 @@ class HumanAgent:
         asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
         if asked is not None:  # an optional ability: what it does, once, under the question
             self.say(f"      ({_short(self.prose(view).printed(asked))})")
+        named = [self.named(view, a) for a in actions]
         for i, a in enumerate(actions, 1):
-            self.say(f"  {i:>2}. {labels[a]}")
+            facts = option_facts(view.program, named[i - 1], labels[a], named)
+            self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
             card, ability = self.about(view, a)
             if ability is not None and asked is None:  # a card's action: what it does
                 self.say(f"      {_short(self.prose(view).ability(ability))}")
@@ -443,6 +460,12 @@ class HumanAgent:
             program = view.program
             self._prose = Prose(program.defn, program.found, self.lang)
         return self._prose
+
+    def named(self, view: SeatView, action: int):
+        try:
+            return view.named(action)
+        except (AttributeError, LookupError, TypeError):
+            return None
 
     def about(self, view: SeatView, action: int):
         """(card, ability) option `action` is about; (None, None) when the game cannot say."""
@@ -483,25 +506,78 @@ class HumanAgent:
             self.say(f"  {line}")
 
 
+MOST_FACTS = 3  # facts shown beside an option: a few, those that tell it from the others
+
+
+def option_facts(program, value, label: str, others: list) -> list:
+    """What a person needs to tell an option from the others, when it names a component or a
+    board node: the attributes its card or node gives itself (not the defaults of every card:
+    a creature's colour and value beside 'Play Nacrelle', a space's terrain and height beside
+    'Move a unit to large-n-2'), named in the words of the game's vocabulary, without what the
+    label says already, what names another node, or a name each node has of its own; at most
+    MOST_FACTS of them."""
+    if value is None:
+        return []
+    mine = _attributes(program, value)
+    if not mine:
+        return []
+    rest = [_attributes(program, o) for o in others if o is not None and o != value]
+    vocabulary = words(program)
+    said = fold(label)
+    shown: list = []
+    for name, v in mine.items():
+        if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
+                r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
+            continue  # a node it names, or a name of its own (an id by another name)
+        text = _fact(program, vocabulary, name, v)
+        if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said):
+            continue  # the label says it already ('Place your Core negotiator': not 'Core card')
+        shown.append(text)
+    shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
+    return shown[:MOST_FACTS]
+
+
+_NOT_FACTS = frozenset({"id", "name", "kind", "tags", "board", "index"})
+
+
+def _attributes(program, value) -> dict:
+    """The attributes a component's card or a board node gives itself (not the defaults), in
+    the order they are declared: numbers, strings and classes (lists and flags left out)."""
+    d = program.defn
+    if type(value) is Comp:
+        card = program.comp_card[int(value)]
+        declared = d.components.get(card.component) or list(card.attrs)
+        out = {}
+        for name in declared:
+            a = d.attributes.get(name)
+            v = card.attrs.get(name)
+            if a is not None and a.type in ("number", "string", "class") and isinstance(v, (str, int, float)) \
+                    and not isinstance(v, bool) and v != "":
+                out[name] = v
+        return out
+    node = program.nodes.get(value) or {}
+    return {k: v for k, v in node.items() if k not in _NOT_FACTS and isinstance(v, (str, int, float))
+            and not isinstance(v, bool) and v != ""}
+
+
+def _fact(program, vocabulary, name: str, v) -> str:
+    """One attribute as a fact: a number with its attribute's name ('value 3', 'height 2'), a
+    class as the vocabulary names it ('blue creature'), a text as written ('forest')."""
+    if isinstance(v, (int, float)):
+        noun = vocabulary.noun(name, "attribute") if vocabulary.raw(name, "attribute") is not None else None
+        return f"{noun.one if noun else name.replace('_', ' ')} {v}"
+    a = program.defn.attributes.get(name)
+    if a is not None and a.type == "class":
+        return vocabulary.class_noun(v).one
+    return str(v)
+
+
 def _short(text: str, most: int = 110) -> str:
     """A text cut to `most` characters at a word, marked when cut: one line of a prompt."""
     text = printable(" ".join(text.split()))
     if len(text) <= most:
         return text
     return text[:most].rsplit(" ", 1)[0] + " …"
-
-
-def _screen_items(lines: list) -> list:
-    """The lines of a screen, the counters' line cut into one item per counter, so that a
-    changed counter is shown alone."""
-    out = []
-    for line in lines:
-        head, sep, rest = line.partition("counters: ")
-        if sep and not head.strip():
-            out += [f"  {item}" for item in rest.split("; ")]
-        else:
-            out.append(line)
-    return out
 
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}

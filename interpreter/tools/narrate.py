@@ -23,6 +23,30 @@ def _nice(name: str) -> str:
     return name.replace("_", " ")
 
 
+_WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+NARRATED_IN = "en"  # the language the narration is written in: names come from its vocabulary
+
+
+def words(program):
+    """The game's vocabulary in the language of the narration (made once per game): zones and
+    counters are named as the game names them ('your wood cubes', 'figure area at ether'), so
+    that the names shown are of one language with the rest."""
+    got = _WORDS.get(program)
+    if got is None:
+        from ..language.prose.vocabulary import Vocabulary
+        got = _WORDS[program] = Vocabulary(program.defn, NARRATED_IN)
+    return got
+
+
+def _noun(program, name: str, kind: str, many: bool = False, vocabulary: bool = False) -> str:
+    """A zone's or counter's name: its vocabulary's noun when asked and the game gives one."""
+    if vocabulary and program is not None and getattr(program, "defn", None) is not None:
+        if words(program).raw(name, kind) is not None:
+            noun = words(program).noun(name, kind)
+            return noun.many if many else noun.one
+    return _nice(name)
+
+
 def natural(text: str) -> list:
     """A sort key that puts 'site 2' before 'site 10': numbers compared as numbers."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
@@ -53,10 +77,12 @@ def winners_text(winners, seat: int | None, program=None) -> str:
     return f"{joined(names)} {verb}"
 
 
-def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
+def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
+              vocabulary: bool = False) -> str:
     """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'; a zone
-    of a node whose name starts with the zone's ('site' at 'site 3') is named by its node."""
-    base = _nice(keys.name_of(key))
+    of a node whose name starts with the zone's ('site' at 'site 3') is named by its node.
+    With `vocabulary`, named as the game's vocabulary names it (see `words`)."""
+    base = _noun(program, keys.name_of(key), "zone", vocabulary=vocabulary)
     if keys.owner_of(key) is None:
         return base
     try:
@@ -71,20 +97,31 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
         return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
     if t is NodeRef:
         node = str(program.nodes.get(h, {}).get("name", h))
-        return node if node.casefold().startswith(base.casefold()) else f"{base} at {node}"
+        named = (base, _nice(keys.name_of(key)))  # 'chamber 3' holds the zone 'chamber' ('chamber card')
+        return node if any(node.casefold().startswith(b.casefold()) for b in named) else f"{base} at {node}"
     c = int(h)
     if visible is None or c in visible:
         return f"{base} of {program.comp_card[c].title}"
     return f"{base} of a card"
 
 
-def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None) -> str:
-    """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'."""
-    name = _nice(keys.name_of(key))
+def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
+                 vocabulary: bool = False, many: bool = True) -> str:
+    """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'.
+    With `vocabulary`, named as the game's vocabulary names it ('many': in the plural)."""
+    whose, name, where = counter_parts(program, key, seat, visible, players, vocabulary, many)
+    return " ".join(([whose] if whose else []) + [name] + where)
+
+
+def counter_parts(program, key: str, seat: int | None, visible=None, players: int | None = None,
+                  vocabulary: bool = False, many: bool = True) -> tuple:
+    """(whose, name, where) of a counter: whose is 'your', "player 2's", "your team's" or ''
+    (the game's), where the node or card it is kept on ('at North', 'on Farm')."""
+    name = _noun(program, keys.name_of(key), "counter", many, vocabulary)
     cdef = program.defn.counters.get(keys.name_of(key))
     parts = keys.owners_of(key)
     if cdef is None or not parts:
-        return name
+        return "", name, []
     whose, where = [], []
     for word, raw in zip(cdef.scope, parts):
         if word == "player":
@@ -101,7 +138,7 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
                 where.append("on " + (program.comp_card[c].title if visible is None or c in visible else "a card"))
             except (ValueError, IndexError):
                 where.append("of " + raw)
-    return " ".join(whose + [name] + where)
+    return " ".join(whose), name, where
 
 
 def is_internal(program, key: str) -> bool:
@@ -137,14 +174,14 @@ def _order(program, key: str, name: str, kind: str) -> tuple:
     return (d.index if d is not None else len(defs), not name.startswith("your "), natural(name), key)
 
 
-def render_observation(program, obs: dict) -> list:
-    """Lines showing an observation: non-empty zones, then counters. Content in them is
-    escaped: the lines are safe to print."""
+def render_observation(program, obs: dict, counters_before: dict | None = None, every_counter: bool = True) -> list:
+    """Lines showing an observation: non-empty zones, then counters grouped by whose they are
+    (`counter_lines`). Content in them is escaped: the lines are safe to print."""
     seat = obs["seat"]
     vis = visible_ids(obs)
     players = obs["players"]
     lines = [f"-- what you see (you are player {seat + 1} of {players}) --"]
-    named = sorted(((zone_name(program, key, seat, vis, players), key) for key in obs["zones"]),
+    named = sorted(((zone_name(program, key, seat, vis, players, vocabulary=True), key) for key in obs["zones"]),
                    key=lambda nk: _order(program, nk[1], nk[0], "zone"))
     for name, key in named:
         z = obs["zones"][key]
@@ -157,25 +194,49 @@ def render_observation(program, obs: dict) -> list:
             n = z["count"]
             yours = ", ".join(x["title"] for x in z.get("yours", []))
             lines.append(f"  {name}: {plural(n, 'hidden card')}" + (f" (yours: {yours})" if yours else ""))
-    supplies, counters = [], []
+    lines += counter_lines(program, obs, counters_before, every_counter)
+    return [printable(line) for line in lines]
+
+
+_GROUP = {"your": "you", "your team's": "your team", "": "the game"}
+
+
+def counter_lines(program, obs: dict, before: dict | None = None, every: bool = True) -> list:
+    """The counters of an observation, one line per player (then team, then the game's, then
+    what is left in the supplies): 'you: wood cubes 4, army 2'. With `every` false, only those
+    whose value is not what `before` holds (key -> value; a counter not in it was 0): a screen
+    shows what changed since the last one, not a line of every counter of the game."""
+    seat, players = obs["seat"], obs["players"]
+    vis = visible_ids(obs)
+    groups: dict = {}
+    supplies = []
     for key, v in obs["counters"].items():
+        if not every and (before or {}).get(key, 0) == v:
+            continue
         if keys.is_supply(key):
-            supplies.append((keys.supply_of(key), f"{_nice(keys.supply_of(key))} {v}"))
-        else:
-            name = counter_name(program, key, seat, vis, players)
-            counters.append((_order(program, key, name, "counter"), f"{name} = {v}"))
-    if counters:
-        lines.append("  counters: " + "; ".join(text for _, text in sorted(counters)))
+            name = keys.supply_of(key)
+            supplies.append((_order(program, name, name, "counter"),
+                             f"{_noun(program, name, 'counter', v != 1, vocabulary=True)} {v}"))
+            continue
+        whose, name, where = counter_parts(program, key, seat, vis, players, vocabulary=True, many=v != 1)
+        group = _GROUP.get(whose, whose[:-2] if whose.endswith("'s") else whose)
+        item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
+        groups.setdefault(group, []).append((_order(program, key, name, "counter"), item))
+    order = ["you", "your team"] + [seat_name(s, seat, program) for s in range(players) if s != seat]
+    ranked = sorted(groups, key=lambda g: (order.index(g) if g in order else len(order) + (g == "the game"),
+                                           natural(g)))
+    lines = [f"  {g}: " + ", ".join(text for _, text in sorted(groups[g])) for g in ranked]
     if supplies:
         lines.append("  left in supply: " + ", ".join(text for _, text in sorted(supplies)))
-    return [printable(line) for line in lines]
+    return lines
 
 
 class Narrator:
     """Tells the new events of a state's trace to one seat (`seat` None: tell everything).
 
-    The changes of the rules' bookkeeping (counters declared `internal`) are told only with
-    `show_all`. What it prints is escaped: content never reaches the terminal raw."""
+    The changes of the rules' bookkeeping (counters declared `internal`, and the classes a
+    card gains or loses with `tag` and `untag`: a mark such as 'Posed' is how rules remember,
+    and a game says what is worth saying with `log`) are told only with `show_all`. What it prints is escaped: content never reaches the terminal raw."""
 
     def __init__(self, state, seat: int | None, out, show_all: bool = False):
         self.state = state
@@ -258,7 +319,7 @@ class Narrator:
         return not any(h in ev["label"] for h in hidden)
 
     def zone(self, key) -> str:
-        return zone_name(self.state.program, key, self.seat, _Sees(self), self.state.n)
+        return zone_name(self.state.program, key, self.seat, _Sees(self), self.state.n, vocabulary=True)
 
     # telling -------------------------------------------------------------------------
     def flush(self) -> None:
@@ -286,6 +347,8 @@ class Narrator:
             return f"  a card moved {where}"
         if t == "shuffle":
             return f"  {self.zone(ev['zone'])} shuffled"
+        if t in ("tag", "untag") and not self.show_all:
+            return None  # a class a card gains or loses is the rules' bookkeeping: content logs what is worth saying
         if t in ("tap", "untap", "tag", "untag", "set"):
             c = ev["id"]
             title = program.comp_card[c].title if self.sees_comp(c) else "a card"
@@ -300,7 +363,7 @@ class Narrator:
             key = ev["counter"]
             if not self.show_all and is_internal(program, key):
                 return None
-            name = counter_name(program, key, seat, _Sees(self), st.n)
+            name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True, many=ev.get("value") != 1)
             if self.sees_counter(key):
                 ch = ev["change"]
                 return f"  {name}: {'+' if ch > 0 else ''}{ch} (now {ev['value']})"

@@ -290,7 +290,7 @@ def test_human_picks_by_number_and_reasks_on_bad_input():
     text = out.getvalue()
     assert "Take stones:" in text and " 1. Take 1" in text and " 3. Take 3" in text
     assert text.count("please type a number from 1 to 3") == 4
-    assert "pile: Stone" in text and "counters:" in text
+    assert "pile: Stone" in text and "the game: turns 1" in text
 
 
 @pytest.mark.parametrize("text", ["q\n", "quit\n", "", "x\n"])

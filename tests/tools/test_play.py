@@ -210,14 +210,18 @@ def play_cli(capsys, monkeypatch, *args, answers="q\n"):
 
 
 def test_the_rules_bookkeeping_is_shown_only_when_asked(capsys, monkeypatch):
-    # Karman Swap declares its seat numbers and sentinels 'internal'; the round is no bookkeeping
+    # Karman Swap declares its seat numbers and sentinels 'internal'; the round is no bookkeeping.
+    # Counters come a line per player, team and the game, only those that changed (at the start:
+    # those that are not 0), unless --all asks for every one of them every time
     out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2")
-    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
-    assert "round = 1" in counters and "your team's pp = 0" in counters
+    assert re.search(r"^  the game: .*\bround 1\b", out, re.M)
+    assert not re.search(r"^  your team: ", out, re.M)  # every score is 0 yet
     assert "turn seat" not in out and "resume seat" not in out and "first seat" not in out
+    assert "counters:" not in out and "becomes posed" not in out.lower()
     out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2", "--all")
-    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
-    assert "turn seat = 0" in counters and "resume seat = -1" in counters
+    game = next(line for line in out.splitlines() if line.startswith("  the game: "))
+    assert "turn seat 0" in game and "resume seat -1" in game
+    assert re.search(r"^  your team: PP 0, research 0", out, re.M)
 
 
 def test_zones_numbered_by_their_node_come_in_numeric_order(capsys, monkeypatch):
@@ -239,9 +243,11 @@ def test_at_four_players_the_partner_is_named_and_the_outcome_told_in_english(ca
 
 
 def test_a_counter_is_named_as_it_is_said(capsys, monkeypatch):
+    # named by the game's vocabulary, in the plural for a number other than 1
     out = play_cli(capsys, monkeypatch, "seeders-exodus", "--players", "2", "--seed", "2", answers="1\nq\n")
-    counters = next(line for line in out.splitlines() if line.startswith("  counters: "))
-    assert "your pp = 0; player 2's pp = 0" in counters and " of you" not in out
+    assert re.search(r"^  you: unplaced cubes 30\b", out, re.M) and " of you" not in out
+    assert re.search(r"^  player 2: unplaced cubes 30\b", out, re.M)
+    assert re.search(r"^  left in supply: resources \d+", out, re.M)
     assert re.search(r"^  player 2's packet: 2 hidden cards$", out, re.M)
     assert re.search(r"^  \(your only option: .+\)$", out, re.M)
 

@@ -135,3 +135,59 @@ def test_simulate_report_survives_markup_and_escapes_in_values(tmp_path, capsys)
     assert ESC not in out
     assert "points brought, by colour" in out and "│ [/]\\x1b[1m " in out
     assert "completed 3 of 3 games" in out
+
+
+def test_an_option_naming_a_card_or_a_space_shows_what_tells_it_apart():
+    """Beside 'Play Nacrelle', the creature's colour and value; beside 'Move a unit to
+    large-n-2', the space's terrain and height: the attributes its card or node gives itself,
+    named by the game's vocabulary, less what the label says already."""
+    import interpreter
+    from interpreter.tools.agents import option_facts
+    from interpreter.engine.values import NodeRef
+    program = interpreter.load("karman-swap").program
+    [nacrelle] = program.cards_by_id["nacrelle"]
+    [vermille] = program.cards_by_id["vermille"]
+    assert option_facts(program, nacrelle, "Play Nacrelle", [nacrelle, vermille]) == ["blue creature", "value 2"]
+    program = interpreter.load("etherium").program
+    spaces = [NodeRef(n) for n in ("large-n-2", "ether", "small-n", "city-w")]
+    assert option_facts(program, spaces[0], "Move a unit to large-n-2", spaces) == ["forest", "height 3"]
+    assert option_facts(program, spaces[1], "Move a unit to ether", spaces) == ["height 2"]
+    assert option_facts(program, None, "Connect", spaces) == []
+
+
+def test_a_table_at_80_columns_breaks_no_word():
+    """A table of many columns wraps its cells between words ('Les Chamanes d'Ertis'), never
+    inside one, and keeps every column."""
+    import io
+
+    from rich.console import Console
+
+    from interpreter.tools.shown import WordTable, text
+    t = WordTable(title=text("seats by people"))
+    heads = ["people", "seats", "win rate", "95% CI", "mean score", "stars from victory",
+             "stars from capabilities", "stars from guide", "stars from ether"]
+    for h in heads:
+        t.add_column(text(h), justify="left" if h == "people" else "right", overflow="fold")
+    for people in ("Les Chamanes d'Ertis", "Les Harmoniques d'Hivalia", "Les Bâtisseurs de Psolos"):
+        t.add_row(text(people), "3", "33.3%", "6.2% – 79.2%", "2.33", "0.00", "1.00", "1.00", "0.33")
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(t)
+    shown = out.getvalue()
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    words = set(" ".join(heads + ["Les Chamanes d'Ertis", "Les Harmoniques d'Hivalia", "Les Bâtisseurs de Psolos",
+                                  "6.2% – 79.2%"]).split())
+    cells = set(re.split(r"[\s│┃━─┏┓┗┛┡┩└┘┳┻╇╈┬┴┼]+", shown))
+    assert words <= cells, words - cells
+
+
+def test_a_class_a_card_gains_or_loses_is_told_only_with_all():
+    """'Pyrax becomes Posed' is how the rules remember a pose was used: the rules' bookkeeping,
+    told with --all only (a game says what is worth saying with `log`)."""
+    from gamekit import fixture_game
+    from interpreter.tools.narrate import Narrator
+    st = fixture_game("nim").new_state(players=2, seed=1, trace=True)
+    tag, untag = {"type": "tag", "id": 0, "tag": "Marked"}, {"type": "untag", "id": 0, "tag": "Marked"}
+    quiet = Narrator(st, 0, io.StringIO(), False)
+    assert quiet.tell(tag) is None and quiet.tell(untag) is None
+    loud = Narrator(st, 0, io.StringIO(), True)
+    assert "becomes Marked" in loud.tell(tag) and "is no longer Marked" in loud.tell(untag)
