@@ -237,10 +237,10 @@ def _prose(defn, findings, lang: str):
 
 
 def printed_card(defn, findings, card, lang: str) -> list[str]:
-    """The lines of a card's abilities as printed, in `lang`: each ability written as prose
-    from its rules (a printed keyword: its name, then what it does)."""
+    """The lines of a card's face in `lang`: its own text, else each ability's printed
+    keyword and its printed text, else prose written from its rules (Prose.face)."""
     prose = _prose(defn, findings, lang)
-    return [prose.printed(ability) for ability in card.abilities]
+    return prose.face_texts(card)
 
 
 # Pages ------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ def empty_game(src: SourceFile) -> GameDef:
         procedures={}, heuristic=d.get("heuristic") if isinstance(d.get("heuristic"), str) else None,
         discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
         report_by=[a for a in as_list(d.get("report_by")) if isinstance(a, str)],
+        language=str(d["language"]) if isinstance(d.get("language"), str) else "en",
         pos=d.pos, file=src.path)
 
 

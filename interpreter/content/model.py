@@ -135,6 +135,8 @@ class CardDef:
     key_pos: dict = field(default_factory=dict)  # key of the card's entry -> its position
     layer: str | None = None  # the expansion or mod that adds it (None: the game)
     set: str | None = None  # the `set:` its file names, when it names one
+    texts: dict = field(default_factory=dict)  # language -> the card's whole printed text (a text with its position)
+    rules: list = field(default_factory=list)  # the rule IDs (of the game's rules index) the card implements
 
 
 @dataclass
@@ -258,4 +260,5 @@ class GameDef:
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
     without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)
+    language: str = "en"  # the language its cards and rulebook are printed in (`language:`)
     table: dict = field(default_factory=dict)  # layout hints for the table in the browser, as written (positions kept)

@@ -243,7 +243,9 @@ class PackLoader:
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
-                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")))
+                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
+                           texts=printed_texts(item.get("text")),
+                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
             for t in as_list(item.get("tags")):
                 self.names.printed(t, "tag", item.pos)
             for text in as_list(item.get("abilities")):
@@ -314,7 +316,7 @@ class PackLoader:
 
 
 def printed_texts(text) -> dict:
-    """A keyword's `text:` as language -> text: a plain string is the English text."""
+    """A keyword's or a card's `text:` as language -> text: a plain string is the English text."""
     if isinstance(text, str):
         return {"en": text}
     if isinstance(text, dict):

@@ -30,6 +30,7 @@ from .check_flow import FlowChecks
 from .check_start import CardsNamed, warn_never_placed
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
+from .prose.face_checks import check_faces
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
@@ -122,6 +123,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             warn_never_placed(d, self.cards_named, self.report)
         # printed texts are compared with rules that read: not with a pack in error
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
+        if self.report.ok:  # a face is written from rules that read
+            check_faces(d, self.found, self.report)
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two

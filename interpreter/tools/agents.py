@@ -433,7 +433,7 @@ class HumanAgent:
             self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
             card, ability = self.about(view, a)
             if ability is not None and asked is None:  # a card's action: what it does
-                self.say(f"      {_short(self.prose(view).ability(ability))}")
+                self.say(f"      {_short(self.prose(view).printed(ability))}")
         while True:
             print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
             line = self.inp.readline()

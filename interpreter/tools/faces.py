@@ -14,8 +14,8 @@ read the same way:
   the same band have; else one of `PALETTE`, by the value's place among the
   attribute's declared values, or a stable hash of it;
 - numbers are figures (cost, value...), other attributes are written in a line
-  of kinds, and each ability is its printed keyword's words then what it does,
-  as prose (`language.prose`).
+  of kinds, and the abilities are the card's face (`Prose.face`): its own
+  printed text, else each printed keyword's words and text, else prose.
 
 Text from content is cleaned (`clean`): control and format characters become
 U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
@@ -200,13 +200,13 @@ def faces(defn, prose, cards, players: int = 1) -> list:
                     kinds.append(clean(noun))
             else:
                 kinds.append(clean(_shown(value, r)))
-        abilities = []
-        for ab in card.abilities:
-            text, name = prose.printed(ab), prose.printed_name(ab)
-            if name and text.startswith(name):
-                abilities.append((clean(name), clean(text[len(name):])))
+        abilities = []  # (the keyword's words, the rest of the line with the language's colon)
+        for line in prose.face(card):
+            if line.name:
+                whole = r.w("printed", line.name, line.text)
+                abilities.append((clean(line.name), clean(whole[len(line.name):])))
             else:
-                abilities.append(("", clean(text)))
+                abilities.append(("", clean(line.text)))
         footer = " \u00b7 ".join(x for x in (card.id, card.layer or card.set) if x)
         copies = max(0, card.copies) * (players if card.per_player else 1)
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),

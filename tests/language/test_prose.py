@@ -324,7 +324,7 @@ def prose_of(game, lang):
 
 def written(game, card_id, lang, index=0):
     defn, prose = prose_of(game, lang)
-    return prose.printed(card(defn, card_id).abilities[index])
+    return prose.reading(card(defn, card_id).abilities[index])
 
 
 @pytest.mark.parametrize("lang, text", [

@@ -47,7 +47,7 @@ class CardTexts:
         try:
             if self._prose is None:
                 self._prose = Prose(self.program.defn, self.program.found, self.lang)
-            return [str(self._prose.printed(ab)) for ab in card.abilities]
+            return [str(line) for line in self._prose.face_texts(card)]
         except Exception:  # noqa: BLE001 - a card the renderer cannot write is shown as printed
             return [str(getattr(a, "text", a)) for a in card.abilities]
 
