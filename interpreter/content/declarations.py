@@ -51,6 +51,7 @@ def empty_game(src: SourceFile) -> GameDef:
         discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
         report_by=[a for a in as_list(d.get("report_by")) if isinstance(a, str)],
         language=str(d["language"]) if isinstance(d.get("language"), str) else "en",
+        rules_index=[str(f) for f in as_list(d.get("rules_index")) if isinstance(f, str)],
         pos=d.pos, file=src.path)
 
 
@@ -58,6 +59,7 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
     """Every declaration of file `src` (a game or an expansion) into `defn`."""
     d = src.data
     NameChecks(report).check_names(d)
+    defn.notes += [n for n in as_list(d.get("notes")) if isinstance(n, str)]
     for name, spec in items_of(d.get("options")):
         defn.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
                                        as_str(spec.get("type")), spec.get("default"),

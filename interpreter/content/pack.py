@@ -266,7 +266,8 @@ class PackLoader:
             defn.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
                                          pos=item["pattern"].pos, file=src.path, family=as_str(item.get("family")),
                                          params_pos=getattr(item.get("params"), "key_pos", {}),
-                                         texts=printed_texts(item.get("text"))))
+                                         texts=printed_texts(item.get("text")),
+                                         rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)]))
 
     def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data

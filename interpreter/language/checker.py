@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
+from ..content.rules_index import index_files
 from ..diagnostics import Position, Report, lines_of
 from ..engine.options import option_kind, option_value
 from ..engine.limits import MAX_COMPONENTS
@@ -125,6 +126,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
         if self.report.ok:  # a face is written from rules that read
             check_faces(d, self.found, self.report)
+        for name, path in index_files(d):
+            if path is None:
+                self.report.error(d.pos, f"no such file '{name}' in the game's folder, named by rules_index",
+                                  "a rules index is a Markdown file of the game's own folder: '- ID text' a rule")
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two
