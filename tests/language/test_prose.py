@@ -61,7 +61,7 @@ def card(defn, card_id):
 def test_every_shipped_card_and_keyword_is_written_without_falling_back(pack, lang):
     defn, found = loaded(*pack)
     prose = Prose(defn, found, lang)
-    written = [line for c in defn.cards for line in prose.card(c)] + [prose.keyword(k) for k in defn.keywords]
+    written = [prose.reading(ab) for c in defn.cards for ab in c.abilities] + [prose.keyword(k) for k in defn.keywords]
     assert prose.fallbacks == [], [f"{type(f).__name__} at {f.pos}" for f in prose.fallbacks[:3]]
     for text in written:
         assert text.strip() and "{" not in text and "}" not in text.replace("{self", ""), text
@@ -100,9 +100,9 @@ def test_a_prestige_keyword_reads_as_its_points_for_each_card():
     defn, en = seeders("en")
     _, fr = seeders("fr")
     matrice = card(defn, "matrice-structurelle")  # Affinité 2 - Module
-    assert en.card(matrice)[2] == ("Affinité 2 - Module: When the prestige of this card is counted, "
+    assert en.reading(matrice.abilities[0]) == ("Affinité 2 - Module: When the prestige of this card is counted, "
                                    "score 2 PP for each module among your cards in play.")
-    assert fr.card(matrice)[2] == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
+    assert fr.reading(matrice.abilities[0]) == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
                                    "marquez 2 PP pour chaque module parmi vos cartes en jeu.")
 
 
@@ -226,8 +226,9 @@ def test_a_sound_vocabulary_and_agreeing_texts_say_nothing(tmp_path):
     report = check_paths([str(write(tmp_path))])
     assert report.diagnostics == []
     defn, found = read_and_check(tmp_path / "tiny", Report())
-    monk = Prose(defn, found, "en").card(defn.cards[0])
-    assert monk == ["Monk", "suit: Sun", "Tithe: During main, you may pay 1 coin to draw a card for you."]
+    monk = Prose(defn, found, "en")
+    assert monk.card(defn.cards[0]) == ["Monk", "suit: Sun", "Tithe: Pay 1 coin: draw a card."]  # as printed
+    assert monk.reading(defn.cards[0].abilities[0]) == "Tithe: During main, you may pay 1 coin to draw a card for you."
 
 
 def test_a_text_naming_another_amount_gets_a_warning_at_the_text(tmp_path):
@@ -419,7 +420,7 @@ def test_no_shipped_card_prints_a_bound_name():
             prose = Prose(defn, found, lang)
             for c in defn.cards:
                 names = {n for ab in c.abilities if ab.tree is not None for n in _bound(ab.tree)} - {"a", "y"}
-                for line in prose.card(c)[2:]:
+                for line in [prose.reading(ab) for ab in c.abilities]:
                     said = set(re.findall(r"[\w-]+", line))
                     assert not names & said, (c.id, lang, names & said, line)
 

@@ -130,7 +130,7 @@ def test_cards_and_set_choose_what_is_printed(mod, tmp_path, capsys):
     text = pdf_text(out)
     assert text.count("Clinique symbiotique") == 2 and text.count("Forge Orbitale") == 1  # its 2 copies
     assert "Atelier de Prototypage" not in text
-    assert "Quand cette carte est intégrée" in text  # the abilities in French
+    assert "Lors de la phase de Prestige" in text  # the face in French: Majorité's printed text
     assert cli.main(["sheets", "seeders-exodus", "--with", str(mod), "--set", "hostile", "--out", str(out)]) == 0
     assert "Mon équipage" in pdf_text(out) and "Forge Orbitale" not in pdf_text(out)
     capsys.readouterr()

@@ -108,7 +108,10 @@ class Prose:
     def effect(self, use, statements: list) -> str:
         """The effect a card prints after a keyword's ':' ('Activation 2: gain 1 resource')."""
         params = {p: (t, use.bindings.get(p, UNBOUND)) for p, t in use.keyword.params.items()}
-        return self.renderer.finish(self._written(statements, params))
+        text = self.renderer.finish(self._written(statements, params)).strip()
+        if text and text[-1] not in ".!?…":  # a sentence, as a card prints it
+            text += "."
+        return text[:1].upper() + text[1:]
 
     def parameter(self, name: str, value) -> str:
         """A keyword's parameter as a card binds it, in words: a number, a class's noun."""
@@ -116,7 +119,9 @@ class Prose:
             return self.renderer.w("yes" if value else "no")
         if isinstance(value, (int, float)):
             return str(value)
-        if isinstance(value, str):  # a class: its noun, capitalised as the card prints it
+        if isinstance(value, str):  # a class: as the card prints it, else its noun in this language
+            if self.lang == self.defn.language:
+                return value
             noun = self.renderer.vocab.class_noun(value).one
             return noun[:1].upper() + noun[1:] if value[:1].isupper() else noun
         if isinstance(value, list):
