@@ -532,9 +532,7 @@ def card_entry(g: GameContent, card, found) -> list[str]:
     out += ability_lines(lines["en"])
     if lines["fr"]:
         out += [f"*{LANG_NAMES['fr']}:*", ""] + ability_lines(lines["fr"])
-    if entry.get("text"):
-        out += [f"*Printed text:* {md(entry['text'])}", ""]
-    return out
+    return out  # the card's own text is its face, above
 
 
 def ability_lines(lines: list[str]) -> list[str]:
