@@ -516,7 +516,6 @@ def cards_page(g: GameContent) -> str:
 
 
 def card_entry(g: GameContent, card, found) -> list[str]:
-    entry = raw_entry(card.file, "cards", "id", card.id)
     facts = [code(card.id), path_code(g.where(card.pos))]
     if card.copies != 1:
         facts.append(f"{card.copies} copies")

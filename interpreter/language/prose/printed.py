@@ -24,8 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import nodes as N
-
 FACE_WORDS = 40  # words of generated prose a card face can hold at a readable size
 _LEAK = re.compile(r"[{}]|\b[A-Za-z]\w*_\w+\b|\b[a-z]\w*\.[a-z]\w*\b")
 
