@@ -4,7 +4,7 @@ In order: the card as printed (its title, attributes and face, `Prose.face`, in
 the language asked); then each ability with its printed text (the keyword's
 rulebook text), the rules it implements with their text from the game's rules
 index (`content.rules_index`), the rulings of the game (its `notes:`) that name
-the card, its keywords or their family, and how the engine reads it, as prose;
+the card or its keywords or cite its rules, and how the engine reads it, as prose;
 last, for a modder, the technical reading: where each thing is written, the
 attributes and classes, the keyword each ability matched with the values it
 binds, and what the engine does with it (the event it listens to, or the action
@@ -14,6 +14,7 @@ Content in it is escaped (`diagnostics.printable`): the text is safe to print.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
@@ -75,30 +76,34 @@ def _value(v) -> str:
 
 
 def _rulings(defn, card, keywords) -> list:
-    """The game's rulings and notes that name the card (by title or id), one of its keywords
-    (by name), or a keyword's family, as whole words (accents and case ignored)."""
+    """The game's rulings and notes that name the card (by title or id) or one of its keywords
+    (by name), as whole words with accents and case ignored, or that cite a rule it implements."""
     words = {plain(card.title), plain(card.id)}
+    rules = set(card.rules)
     for kw in keywords:
-        words |= {plain(kw.name), plain(kw.title)} | ({plain(kw.family)} if kw.family else set())
+        words |= {plain(kw.name), plain(kw.title)}
+        rules |= set(kw.rules)
     words = sorted(w for w in words if len(w) >= 3)
-    if not words:
-        return []
-    named = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)")
-    return [str(n) for n in defn.notes if named.search(plain(str(n)))]
+    named = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+    cited = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(rules))) + r")(?![\w-])") if rules else None
+    return [str(n) for n in defn.notes
+            if (named and named.search(plain(str(n)))) or (cited and cited.search(str(n)))]
 
 
-def _rule_lines(ids, rules: dict) -> list:
+def _rule_lines(ids, rules: dict, indent: str) -> list:
+    """Each rule ID with its text from the rules index, broken between words."""
+    width = max((len(r) for r in ids), default=0) + 2
     out = []
     for rule in ids:
-        text = rules.get(rule)
-        out.append(f"{rule}  {text}" if text else f"{rule}  (not in the game's rules index)")
+        text = rules.get(rule) or "(not in the game's rules index)"
+        out += _wrapped(rule.ljust(width), text, indent, hang=width)
     return out
 
 
-def _wrapped(label: str, text: str, indent: str, width: int = 100) -> list:
-    """`label` then `text`, broken between words at `width` columns, later lines indented."""
-    import textwrap
-    return textwrap.wrap(text, width=width, initial_indent=indent + label, subsequent_indent=indent + "  ",
+def _wrapped(label: str, text: str, indent: str, width: int = 100, hang: int = 2) -> list:
+    """`label` then `text`, broken between words at `width` columns, later lines indented by
+    `hang` more."""
+    return textwrap.wrap(text, width=width, initial_indent=indent + label, subsequent_indent=indent + " " * hang,
                          break_long_words=False, break_on_hyphens=False) or [indent + label]
 
 
@@ -114,7 +119,7 @@ def explain(game, card, lang: str = "en") -> str:
     for line in prose.face_texts(card):
         out += _wrapped("", line, "  ")
     if card.rules:
-        out += ["", "Rules:"] + [f"  {line}" for line in _rule_lines(card.rules, rules)]
+        out += ["", "Rules:"] + _rule_lines(card.rules, rules, "  ")
     uses = program.found.keyword_uses
     keywords = [uses[ab].keyword for ab in card.abilities if ab in uses]
     for n, ab in enumerate(card.abilities, 1):
@@ -126,7 +131,7 @@ def explain(game, card, lang: str = "en") -> str:
             if printed:
                 out += _wrapped(f"printed ({use.keyword.name}): ", str(printed), "  ")
             if use.keyword.rules:
-                out += ["  rules:"] + [f"    {line}" for line in _rule_lines(use.keyword.rules, rules)]
+                out += ["  rules:"] + _rule_lines(use.keyword.rules, rules, "    ")
         out += _wrapped("the engine reads it: ", prose.reading(ab), "  ")
     rulings = _rulings(defn, card, keywords)
     if rulings:
