@@ -104,8 +104,10 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     # then the ability: its rule, with the rule's text from the game's rules index
     assert "Ability 1: Troc" in lines
     assert any(line.startswith("    KS-POS-5  ") and "Market" in line for line in lines)
-    # a ruling of the game that names the pose; the engine's reading as prose; then for modders
-    assert any("pose ability is used at most once per turn" in line for line in lines)
+    # the ruling of the game that names the pose, and only rulings that name it or cite its rules
+    assert any("swaps and moves (Troc, Transfert)" in line for line in lines)
+    assert not any("pose ability is used at most once per turn" in line for line in lines)
+    # the engine's reading as prose; then for modders
     assert any(line.startswith("  the engine reads it: Troc: When this card is played") for line in lines)
     assert "How the engine reads it:" in lines
     assert cli.main(["explain", "karman-swap", "Cendreux", "--lang", "fr"]) == 0
