@@ -148,6 +148,7 @@ class BoardDef:
     pos: Position
     file: str
     edge_pos: list = field(default_factory=list)  # (position of a, position of b) of each edge
+    title: str | None = None  # the board's name, for people (None: its id)
 
 
 @dataclass

@@ -271,7 +271,8 @@ class PackLoader:
 
     def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
-        board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path)
+        board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path,
+                         title=str(d["title"]) if isinstance(d.get("title"), str) else None)
         for n in as_list(d.get("nodes")):
             if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
                 key = str(n["id"])

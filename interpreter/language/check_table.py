@@ -9,7 +9,7 @@ silently ignores a modder's hint is worse than one that says why.
 """
 from __future__ import annotations
 
-from ..diagnostics import Position
+from ..diagnostics import ContentError, Position
 from ..names import did_you_mean
 
 # the attributes each board layout reads, and whether it needs them
@@ -58,8 +58,35 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
             error(where, f"table hints: board '{board.id}' drawn as '{layout}' needs '{key}', "
                          f"the node attribute giving each node's {'row' if key != 'x' else 'column'}",
                   "attributes of its nodes: " + ", ".join(sorted(attributes)))
-    for key in ("row", "x", "y", "label"):
-        name = hint.get(key)
+    named = [(key, hint.get(key), hint) for key in ("row", "x", "y", "label", "colour")]
+    named += [("details", d, hint) for d in hint.get("details", []) if isinstance(hint.get("details"), list)]
+    kinds = {str(attrs.get("kind")) for attrs in board.nodes.values() if attrs.get("kind") is not None}
+    if isinstance(hint.get("ring_kind"), str) and hint["ring_kind"] not in kinds:
+        error(_key_pos(hint, "ring_kind", where), f"table hints: board '{board.id}' has no node of kind "
+                                                  f"'{hint['ring_kind']}'", did_you_mean(hint["ring_kind"], kinds))
+    by_kind = hint.get("kinds")
+    if isinstance(by_kind, dict):
+        for kind, drawn in by_kind.items():
+            if kind not in kinds:
+                error(_key_pos(by_kind, kind, where), f"table hints: board '{board.id}' has no node of kind '{kind}'",
+                      did_you_mean(kind, kinds))
+            elif isinstance(drawn, dict):
+                named.append(("label", drawn.get("label"), drawn))
+    places = hint.get("places")
+    if isinstance(places, dict):
+        for node in places:
+            if node not in board.nodes:
+                error(_key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
+                      did_you_mean(node, board.nodes))
+    for key, name, holder in named:
         if isinstance(name, str) and name not in attributes and name != "id":
-            error(_key_pos(hint, key, where), f"table hints: board '{board.id}' names unknown attribute '{name}' "
-                                              "of its nodes", did_you_mean(name, attributes))
+            error(_key_pos(holder, key, where), f"table hints: board '{board.id}' names unknown attribute '{name}' "
+                                                "of its nodes", did_you_mean(name, attributes))
+    shown = hint.get("shown")
+    if isinstance(shown, str):
+        from .parser import parse
+        try:
+            parse(shown, "condition")
+        except ContentError as exc:
+            error(_key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
+                                                  f"{exc.message}", "a condition on the node n, such as n.side == 2")
