@@ -240,7 +240,7 @@ R.drawTable = function (root, view, opts) {
     area.append(lines);
     for (const n of b.nodes) {
       const node = R.el("div", { class: "node" + (n.shape === "round" ? " round" : "") + (n.size ? " " + n.size : ""),
-        dataset: { node: n.id }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%`, background: n.colour || null } },
+        dataset: { node: n.id, kind: n.attributes.kind === undefined ? null : String(n.attributes.kind) }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%`, background: n.colour || null } },
         R.el("div", { class: "node-label", text: n.label }),
         n.details ? R.el("div", { class: "node-details", text: n.details.join(" · ") }) : null);
       const attrs = Object.entries(n.attributes).filter(([k]) => !["id", "name"].includes(k));
@@ -259,7 +259,7 @@ R.drawTable = function (root, view, opts) {
       if (n.zones.some(z => markedZones.has(z.key))) node.classList.add("marked");
       area.append(targetable(node, "n:" + n.id));
     }
-    const height = Math.max(300, Math.min(1000, 170 * Math.sqrt(b.nodes.length)));
+    const height = Math.max(300, Math.min(1000, 150 * Math.sqrt(b.nodes.length)));
     area.style.height = height + "px";
     return R.el("section", { class: "board", dataset: { board: b.id } },
       R.el("h3", {}, R.el("span", { text: b.title }), legend()), area);
@@ -330,23 +330,33 @@ R.drawDecision = function (root, view, choose, opens) {
 };
 
 // The log: `lines` from the first (index 0); those from index `mark` on (when it is a number)
-// are new since the seat's last decision, after a line saying so. Lines already drawn are
-// kept (only the ones after them are added) unless the mark moved; the list stays scrolled
-// to its end when it was there.
+// are new since the seat's last decision, after a line saying so. The lines drawn stay (only
+// those after them are added, and the mark moved), and the list stays scrolled to its end
+// when it was there.
 R.drawLog = function (root, lines, mark) {
   const atEnd = root.scrollHeight - root.scrollTop - root.clientHeight < 24 || !root.childElementCount;
-  const drawn = Number(root.dataset.lines || 0);
-  const oldMark = root.dataset.mark === undefined ? "" : root.dataset.mark;
-  const newMark = typeof mark === "number" && mark < lines.length ? String(mark) : "";
-  let from = drawn;
-  if (drawn > lines.length || oldMark !== newMark) { root.replaceChildren(); from = 0; }
-  for (let i = from; i < lines.length; i++) {
-    if (newMark !== "" && i === Number(newMark)) {
-      root.append(R.el("li", { class: "since", role: "separator", text: "since your last decision" }));
-    }
-    root.append(R.el("li", { class: newMark !== "" && i >= Number(newMark) ? "new" : null, value: i + 1, text: lines[i] }));
+  let items = root.logItems || [];
+  if (items.length > lines.length) { R.clearLog(root); items = []; }
+  for (let i = items.length; i < lines.length; i++) {
+    const li = R.el("li", { value: i + 1, text: lines[i] });
+    items.push(li);
+    root.append(li);
   }
-  root.dataset.lines = String(lines.length);
-  root.dataset.mark = newMark;
+  root.logItems = items;
+  const from = typeof mark === "number" && mark >= 0 && mark < items.length ? mark : null;
+  for (const li of root.querySelectorAll("li.new")) li.classList.remove("new");
+  let since = root.querySelector("li.since");
+  if (from === null) {
+    if (since) since.remove();
+  } else {
+    since = since || R.el("li", { class: "since", role: "separator", text: "since your last decision" });
+    root.insertBefore(since, items[from]);
+    for (let i = from; i < items.length; i++) items[i].classList.add("new");
+  }
   if (atEnd) root.scrollTop = root.scrollHeight;
+};
+
+R.clearLog = function (root) {
+  root.replaceChildren();
+  root.logItems = [];
 };

@@ -38,8 +38,7 @@
 
   function clearLog() {
     log = [];
-    $("log").replaceChildren();
-    $("log").dataset.lines = "0";
+    R.clearLog($("log"));
   }
 
   function show(v) {
