@@ -9,8 +9,13 @@ silently ignores a modder's hint is worse than one that says why.
 """
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import ContentError, Position
 from ..names import did_you_mean
+from .parser import parse
+
+COLOUR = re.compile(r"^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$")  # (the same as the table's: web/layout.py)
 
 # the attributes each board layout reads, and whether it needs them
 LAYOUT_ATTRIBUTES = {"graph": (), "ring": (), "rows": (("row", True),),
@@ -78,13 +83,18 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
             if node not in board.nodes:
                 error(_key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
                       did_you_mean(node, board.nodes))
+    colours = hint.get("colours")
+    if isinstance(colours, dict):
+        for value, colour in colours.items():
+            if not isinstance(colour, str) or not COLOUR.match(colour):
+                error(_key_pos(colours, value, where), f"table hints: board '{board.id}': colour {colour!r} of "
+                                                       f"'{value}' is not a colour", "write it as '#rgb' or '#rrggbb'")
     for key, name, holder in named:
         if isinstance(name, str) and name not in attributes and name != "id":
             error(_key_pos(holder, key, where), f"table hints: board '{board.id}' names unknown attribute '{name}' "
                                                 "of its nodes", did_you_mean(name, attributes))
     shown = hint.get("shown")
     if isinstance(shown, str):
-        from .parser import parse
         try:
             parse(shown, "condition")
         except ContentError as exc:

@@ -113,7 +113,7 @@ def test_hints_naming_what_a_board_lacks_are_errors():
     errors = []
     hint = {"layout": "ring", "ring_kind": "chambre", "shown": "n.kind ==", "colour": "terrain",
             "details": ["number", "heigth"], "kinds": {"slot": {"label": "nom"}, "door": {}},
-            "places": {"c1": [0, 0], "c99": [1, 1]}}
+            "places": {"c1": [0, 0], "c99": [1, 1]}, "colours": {"x": "#12345g"}}
     saved = defn.table
     try:
         defn.table = {"boards": {"aile-des-murmures": hint}}
@@ -122,6 +122,7 @@ def test_hints_naming_what_a_board_lacks_are_errors():
         defn.table = saved
     text = "\n".join(errors)
     for said in ("no node of kind 'chambre'", "no node of kind 'door'", "no node 'c99'", "unknown attribute 'terrain'",
-                 "unknown attribute 'heigth'", "unknown attribute 'nom'", "'shown' is not a condition"):
+                 "unknown attribute 'heigth'", "unknown attribute 'nom'", "'shown' is not a condition",
+                 "'#12345g' of 'x' is not a colour"):
         assert said in text, (said, text)
-    assert len(errors) == 7
+    assert len(errors) == 8

@@ -26,6 +26,11 @@ import math
 import re
 import threading
 
+from ...compile.context import Ctx
+from ...engine.code import Code
+from ...engine.state import Frame
+from ...engine.values import NodeRef
+from ...language.parser import parse
 from ..narrate import natural
 
 AREAS = ("centre", "seat", "board", "holder", "aside")
@@ -91,11 +96,6 @@ def _shown_test(program, text):
     drawn whole: `regles check` reports the hint)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    from ...compile.context import Ctx
-    from ...engine.code import Code
-    from ...engine.state import Frame
-    from ...engine.values import NodeRef
-    from ...language.parser import parse
     code = Code("table:shown", "table")
     try:
         with _COMPILING:
