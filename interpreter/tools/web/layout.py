@@ -186,8 +186,8 @@ def draw_board(board, hint: dict, kept=None) -> dict:
 
 
 def _detail(name: str, value) -> str:
-    """An attribute written under a node's label: a number with its name ('height 2'), a
-    word as it is ('forest')."""
+    """An attribute written under a node's label: a number with its name ('level 2'), a
+    word as it is."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{name.replace('_', ' ')} {value}"
     return str(value)
@@ -224,7 +224,7 @@ def _ring_of(board, ids: list, edges: list, kind: str) -> dict:
     """The nodes of kind `kind` round a circle, in the order of a cycle their links through
     the other nodes make (found by a bounded search; the board's order when there is none),
     each other node halfway between the ring nodes it links (on the circle when they are
-    neighbours there): a board of chambers and the slots between them, drawn without crossings."""
+    neighbours there): a board of rooms and the doors between them, drawn without crossings."""
     ring = [n for n in ids if board.nodes[n].get("kind") == kind]
     if len(ring) < 3:
         return _ring(ids)
