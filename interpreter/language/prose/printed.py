@@ -7,7 +7,7 @@ The face of a card, in language `lang`, is:
 2. else one line per ability:
    - a printed keyword whose `text:` is given in `lang`: the keyword's words as
      the card prints them, then that text with its parameters bound
-     ("Affinité 2 - Module: 2 PP per card Module you control");
+     ("Bonus 2 - Harbour: score 2 points for each Harbour you own");
    - a printed keyword whose last parameter is an effect ("Activation 2:
      EFFECT"): its words, then the effect the card prints, as prose (the
      keyword's own text is a reminder of the rulebook, shown by `explain`);
