@@ -29,6 +29,8 @@ def read_game(src: SourceFile, report: Report) -> GameDef | None:
                 defn.teams[int(count)] = [[as_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
     if isinstance(d.get("table"), dict):
         defn.table = d["table"]
+    if isinstance(d.get("print"), dict):
+        defn.print_hints = d["print"]
     if isinstance(d.get("tags_kept_in"), list):
         defn.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
     read_declarations(defn, src, report)

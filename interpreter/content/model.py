@@ -266,3 +266,4 @@ class GameDef:
     rules_index: list = field(default_factory=list)  # files of the game's folder listing its rules by ID
     language: str = "en"  # the language its cards and rulebook are printed in (`language:`)
     table: dict = field(default_factory=dict)  # layout hints for the table in the browser, as written (positions kept)
+    print_hints: dict = field(default_factory=dict)  # `print:`: how each component kind is printed (sheets), as written

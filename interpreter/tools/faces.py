@@ -15,7 +15,16 @@ read the same way:
   attribute's declared values, or a stable hash of it;
 - numbers are figures (cost, value...), other attributes are written in a line
   of kinds, and the abilities are the card's face (`Prose.face`): its own
-  printed text, else each printed keyword's words and text, else prose.
+  printed text, else each printed keyword's words and text, else prose; a card
+  whose face is empty in the language asked but which has a text in another
+  prints that text, and `notes` says so.
+
+The game's `print:` hints, by component kind, change this (`Hints`): the band's
+attribute (`band`), the colours of values (`colours`), a symbol drawn for the
+value of an attribute (`symbol`, `symbols`), which numbers are printed
+(`figures`) and which attributes are not (`hide`); `tile` prints the pieces of
+a kind as tiles (hexes, squares or discs, one cell per value of a list
+attribute), not as cards (`Tile`).
 
 Text from content is cleaned (`clean`): control and format characters become
 U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
@@ -48,6 +57,8 @@ _TONES = {
 # bands whose values name no colour: distinct tones, taken in turn
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac")
+# the backs of the component kinds: deep tones, taken in turn
+BACKS = ("#24486e", "#7a2531", "#2d6a3e", "#6b4f1d", "#4b2e6e", "#1f6366", "#6e3a1f", "#3a3a3a")
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 _UNPRINTABLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
@@ -64,6 +75,44 @@ class Face:
     abilities: tuple  # (printed name or '', what it does)
     footer: str
     copies: int
+    symbols: tuple = ()  # (shape, colour) drawn in the band's corner
+    kind: str = ""  # the component kind's name, as the card's back prints it
+    back: str = ""  # the colour of the card's back: its component kind's
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A piece printed as a tile: `cells` of (word, colour, number) in a row, each a `shape`
+    ('hex', 'square' or 'circle') `size` points across."""
+    id: str
+    title: str
+    shape: str
+    size: float
+    cells: tuple
+    copies: int
+    kind: str = ""
+
+
+SHAPES = ("hex", "square", "circle")
+MM = 72 / 25.4
+
+
+class Hints:
+    """The `print:` hints of one component kind, read leniently: what is not understood is
+    left to the defaults (`regles check` validates them against the schema)."""
+
+    def __init__(self, raw):
+        raw = raw if isinstance(raw, dict) else {}
+        self.band = raw.get("band") if isinstance(raw.get("band"), str) else None
+        self.colours = {str(k): t for k, v in (raw.get("colours") or {}).items()
+                        if (t := colour_of(v))} if isinstance(raw.get("colours"), dict) else {}
+        self.symbol = raw.get("symbol") if isinstance(raw.get("symbol"), str) else None
+        self.symbols = {str(k): str(v) for k, v in raw["symbols"].items()} \
+            if isinstance(raw.get("symbols"), dict) else {}
+        self.figures = [str(f) for f in raw["figures"]] if isinstance(raw.get("figures"), list) else None
+        self.hide = {str(f) for f in raw["hide"]} if isinstance(raw.get("hide"), list) else set()
+        tile = raw.get("tile")
+        self.tile = tile if isinstance(tile, dict) else None
 
 
 def clean(text) -> str:
@@ -104,6 +153,8 @@ class Look:
 
     def __init__(self, defn):
         self.defn = defn
+        hints = getattr(defn, "print_hints", None) or {}
+        self.hints = {kind: Hints(hints.get(kind)) for kind in set(defn.components) | {c.component for c in defn.cards}}
         self.aliases: dict = {}  # (attribute, value) -> the words naming it
         for folded, (attr, value) in defn.classes.items():
             if attr is not None:
@@ -149,6 +200,9 @@ class Look:
         """(attribute, value) of the card's band, or (None, its component kind): an attribute
         declaring its values first; a text attribute only in a game of one component kind,
         where the kind would say nothing."""
+        hinted = self.hints[card.component].band
+        if hinted and isinstance(card.attrs.get(hinted), str):
+            return hinted, card.attrs[hinted]
         order = list(self.defn.components.get(card.component, [])) + list(card.attrs)
         texts = [name for name in order if name in self.few and isinstance(card.attrs.get(name), str)]
         declared = [name for name in texts if getattr(self.defn.attributes.get(name), "values", None)]
@@ -158,8 +212,14 @@ class Look:
             return texts[0], card.attrs[texts[0]]
         return None, card.component
 
+    def kind_colour(self, component: str) -> str:
+        """The colour of a component kind (its cards' backs): from the palette's end."""
+        kinds = list(self.defn.components)
+        return BACKS[kinds.index(component) % len(BACKS)] if component in kinds else BACKS[0]
+
     def colour(self, card, band: tuple) -> str:
-        found = self.own_tone(card) or self.by_band.get(band)
+        found = self.hints[card.component].colours.get(str(band[1])) if band[0] is not None else None
+        found = found or self.own_tone(card) or self.by_band.get(band)
         if found:
             return found
         attr, value = band
@@ -179,27 +239,38 @@ def _shown(value, r) -> str:
     return str(value)
 
 
-def faces(defn, prose, cards, players: int = 1) -> list:
-    """The faces of `cards` (of `defn`), their abilities written by `prose`; a card given to
-    each player (`per_player`) is printed `players` times its copies."""
+def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> list:
+    """The faces of `cards` (of `defn`), their abilities written by `prose`: a `Face` per card,
+    a `Tile` per piece of a kind the `print:` hints print as tiles; a card given to each player
+    (`per_player`) is printed `players` times its copies. What a designer should know (a text
+    printed in another language) is added to `notes`."""
     look = Look(defn)
     r = prose.renderer
     out = []
     for card in cards:
+        hints = look.hints[card.component]
+        kind = clean(r.vocab.noun(card.component, "component").one)
+        kind = kind[:1].upper() + kind[1:]
+        copies = max(0, card.copies) * (players if card.per_player else 1)
+        if hints.tile is not None:
+            out.append(_tile(card, hints, look, r, kind, copies))
+            continue
         band = look.band_of(card)
         label = band[1] if band[0] is not None else r.vocab.noun(card.component, "component").one
-        kinds, figures = [], []
+        kinds, figures = [], {}
         for name, value in card.attrs.items():
-            if name == band[0]:
+            if name == band[0] or name in hints.hide:
                 continue
             noun = r.vocab.noun(name, "attribute").one
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                figures.append((clean(noun), clean(value)))
+                figures[name] = (clean(noun), clean(value))
             elif isinstance(value, bool):
                 if value:
                     kinds.append(clean(noun))
-            else:
+            elif name != hints.symbol:
                 kinds.append(clean(_shown(value, r)))
+        if hints.figures is not None:
+            figures = {name: figures[name] for name in hints.figures if name in figures}
         abilities = []  # (the keyword's words, the rest of the line with the language's colon)
         for line in prose.face(card):
             if line.name:
@@ -207,8 +278,54 @@ def faces(defn, prose, cards, players: int = 1) -> list:
                 abilities.append((clean(line.name), clean(whole[len(line.name):])))
             else:
                 abilities.append(("", clean(line.text)))
+        if not abilities and card.texts:
+            lang = defn.language if defn.language in card.texts else sorted(card.texts)[0]
+            abilities = [("", clean(t)) for t in str(card.texts[lang]).splitlines() if t.strip()]
+            if notes is not None:
+                notes.append(f"{card.id}: no printed text in '{prose.lang}'; its '{lang}' text is printed")
+        symbols = ()
+        if hints.symbol and card.attrs.get(hints.symbol) not in (None, ""):
+            value = str(card.attrs[hints.symbol])
+            symbols = ((_symbol_of(hints, look, card.component, value), hints.colours.get(value, INK_SYMBOL)),)
         footer = " \u00b7 ".join(x for x in (card.id, card.layer or card.set) if x)
-        copies = max(0, card.copies) * (players if card.per_player else 1)
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),
-                        tuple(figures), tuple(abilities), clean(footer), copies))
+                        tuple(figures.values()), tuple(abilities), clean(footer), copies, symbols, kind,
+                        look.kind_colour(card.component)))
     return out
+
+
+INK_SYMBOL = "#1a1a1a"
+
+
+def _symbol_of(hints, look, component, value: str) -> str:
+    """The shape drawn for `value`: the hint's, else one of the shapes by the value's place
+    among the values the kind's cards give."""
+    from .cardlayout import SYMBOLS
+    if hints.symbols.get(value) in SYMBOLS:
+        return hints.symbols[value]
+    values = sorted({str(c.attrs.get(hints.symbol)) for c in look.defn.cards if c.component == component})
+    return SYMBOLS[values.index(value) % len(SYMBOLS)] if value in values else SYMBOLS[0]
+
+
+def _tile(card, hints, look, r, kind, copies) -> Tile:
+    """A piece printed as a tile: a cell per value of the hint's `cells` attribute (one cell
+    when it names none), each coloured by `colours`, with its word and the hint's `number`."""
+    tile = hints.tile
+    shape = tile.get("shape") if tile.get("shape") in SHAPES else "square"
+    try:
+        size = min(max(float(tile.get("size", 25)), 12.0), 120.0) * MM
+    except (TypeError, ValueError):
+        size = 25 * MM
+    values = card.attrs.get(tile.get("cells")) if isinstance(tile.get("cells"), str) else None
+    values = values if isinstance(values, list) else [values] if values not in (None, "") else [None]
+    number = card.attrs.get(tile.get("number"), "") if isinstance(tile.get("number"), str) else ""
+    number = "" if number is None or isinstance(number, (list, dict)) else number
+    base = look.colour(card, look.band_of(card))
+    cells = []
+    for value in values:
+        if value is None:
+            cells.append(("", hints.colours.get(str(card.component), "#ffffff"), clean(number)))
+        else:
+            word = clean(r.vocab.class_noun(str(value)).one if fold(str(value)) in look.defn.classes else value)
+            cells.append((word[:1].upper() + word[1:], hints.colours.get(str(value), base), clean(number)))
+    return Tile(clean(card.id), clean(card.title), shape, size, tuple(cells), copies, kind)

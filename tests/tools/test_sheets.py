@@ -117,7 +117,7 @@ def test_no_text_leaves_the_card_however_long():
     assert texts and any("\u2026" in t for s in texts for t, _ in s.runs)  # cut, and said so
     for s in texts:
         width = sum(lib.measure(t, b) * s.size for t, b in s.runs)
-        left = s.x - width / 2 if s.anchor == "middle" else s.x
+        left = s.x - {"middle": width / 2, "end": width}.get(s.anchor, 0) * 1
         assert 0 <= left and left + width <= CARD_W + 0.01, s
         assert s.size <= s.y <= CARD_H, s
 
@@ -130,7 +130,7 @@ def test_cards_and_set_choose_what_is_printed(mod, tmp_path, capsys):
     text = pdf_text(out)
     assert text.count("Clinique symbiotique") == 2 and text.count("Forge Orbitale") == 1  # its 2 copies
     assert "Atelier de Prototypage" not in text
-    assert "Lors de la phase de Prestige" in text  # the face in French: Majorité's printed text
+    assert "gagnez 1 ressource pour chacun" in text  # the face in French: Forge Orbitale's printed text
     assert cli.main(["sheets", "seeders-exodus", "--with", str(mod), "--set", "hostile", "--out", str(out)]) == 0
     assert "Mon équipage" in pdf_text(out) and "Forge Orbitale" not in pdf_text(out)
     capsys.readouterr()
