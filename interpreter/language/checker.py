@@ -26,6 +26,7 @@ from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
+from .check_print import check_print_hints
 from .check_table import check_table_hints
 from .check_flow import FlowChecks
 from .check_start import CardsNamed, warn_never_placed
@@ -236,6 +237,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if a not in d.attributes:
                 self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         check_table_hints(d, self.error)
+        check_print_hints(d, self.error)
         if d.discard is not None and d.discard not in d.zones:
             self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:

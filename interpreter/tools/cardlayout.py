@@ -252,7 +252,7 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
         _told(cut, "its text", fit)
         for runs, top in lines:
             shapes.append(Text(PAD + 1, y + top + size, runs, size))
-    size, lines = fit.fit([[(face.footer, False)]], inner, MIN_PT + 1, MIN_PT, MIN_PT, max_lines=1)
+    size, lines = fit.fit([[(face.footer, False)]], inner, MIN_PT * 1.3, MIN_PT, MIN_PT, max_lines=1)
     for runs, _ in lines:
         shapes.append(Text(CARD_W / 2, footer_y, runs, size, GREY, "middle"))
     return shapes
@@ -272,19 +272,20 @@ def _figures(shapes, fit, figures, y, frame, cut) -> float:
     rows = 1 if n <= 4 else 2
     cols = math.ceil(n / rows)
     slot = inner / cols
-    label_fits = all(len(fit.wrap([(label, False)], slot - 2, MIN_PT)) <= 2
-                     and all(fit.width(w, False, MIN_PT) <= slot - 2 for w in label.split())
-                     for label, _ in figures)
+    label_fits = all(len(fit.wrap([(f[0], False)], slot - 2, MIN_PT)) <= 2
+                     and all(fit.width(w, False, MIN_PT) <= slot - 2 for w in f[0].split())
+                     for f in figures)
     if n > 6 or not label_fits:
         return _figure_table(shapes, fit, figures, y, cut)
     d = min(slot * 0.55, 16.0)
     row_h = d + 2 * MIN_PT * 1.1 + 2
-    for i, (label, value) in enumerate(figures):
+    for i, (label, value, *own) in enumerate(figures):
         row, col = divmod(i, cols)
         in_row = min(cols, n - row * cols)
         cx = PAD + (inner - in_row * slot) / 2 + (col + 0.5) * slot
         top = y + row * row_h
-        shapes.append(Disc(cx, top + d / 2, d / 2, "#ffffff", frame, 1.0))
+        shapes.append(Disc(cx, top + d / 2, d / 2, "#ffffff", frame_colour(own[0]) if own else frame,
+                           1.6 if own else 1.0))
         size, lines = fit.fit([[(value, True)]], d * 0.8, d * 0.7, max(d * 0.55, MIN_PT), MIN_PT, max_lines=1)
         if lines:
             shapes.append(Text(cx, top + d / 2 + size * 0.36, lines[0][0], size, INK, "middle"))
@@ -301,7 +302,7 @@ def _figure_table(shapes, fit, figures, y, cut) -> float:
     half = math.ceil(len(figures) / 2)
     col_w = (inner - 1.5 * MM) / 2
     line = MIN_PT * 1.25
-    for i, (label, value) in enumerate(figures):
+    for i, (label, value, *_) in enumerate(figures):
         col, row = divmod(i, half)
         x = PAD - 1 * MM + col * (col_w + 1.5 * MM)
         base = y + row * line + MIN_PT

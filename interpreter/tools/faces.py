@@ -71,7 +71,7 @@ class Face:
     band: str
     colour: str  # '#rrggbb'
     kinds: tuple  # the words of its other attributes ('Building', 'blue')
-    figures: tuple  # (label, value) of its numbers
+    figures: tuple  # (label, value) of its numbers, or (label, value, colour) for a figure of its own colour
     abilities: tuple  # (printed name or '', what it does)
     footer: str
     copies: int
@@ -256,14 +256,14 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             out.append(_tile(card, hints, look, r, kind, copies))
             continue
         band = look.band_of(card)
-        label = band[1] if band[0] is not None else r.vocab.noun(card.component, "component").one
+        label = band[1] if band[0] is not None else kind
         kinds, figures = [], {}
         for name, value in card.attrs.items():
             if name == band[0] or name in hints.hide:
                 continue
             noun = r.vocab.noun(name, "attribute").one
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                figures[name] = (clean(noun), clean(value))
+                figures[name] = (clean(noun), clean(value)) + ((hints.colours[name],) if name in hints.colours else ())
             elif isinstance(value, bool):
                 if value:
                     kinds.append(clean(noun))
