@@ -280,7 +280,9 @@ def _page_end(c, grid, title, number, pages) -> None:
         _cut_marks(c, grid)
     c.setFillColorRGB(0.4, 0.4, 0.4)
     c.setFont(FONTS[False][0], MIN_PT)
-    c.drawCentredString(c._pagesize[0] / 2, 4 * MM, f"{clean(title)} \u2014 {number}/{pages}")
+    # under the middle column (the page's middle with three), between the crop marks
+    x = grid.x0 + (grid.cols // 2) * grid.pitch_w + grid.pitch_w / 2 if grid is not None else c._pagesize[0] / 2
+    c.drawCentredString(x, 4 * MM, f"{clean(title)} \u2014 {number}/{pages}")
     c.showPage()
 
 
