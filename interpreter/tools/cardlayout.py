@@ -298,25 +298,25 @@ def _figures(shapes, fit, figures, y, frame, cut) -> float:
 
 def _figure_table(shapes, fit, figures, y, cut) -> float:
     """The figures as a table: each name, then its number at the column's right, two columns."""
-    inner = CARD_W - 2 * PAD + 2 * MM  # 1 mm into the margin on each side, inside the frame
+    inner = CARD_W - 2 * PAD
     half = math.ceil(len(figures) / 2)
     col_w = (inner - 1.5 * MM) / 2
     line = MIN_PT * 1.25
     for i, (label, value, *_) in enumerate(figures):
         col, row = divmod(i, half)
-        x = PAD - 1 * MM + col * (col_w + 1.5 * MM)
+        x = PAD + col * (col_w + 1.5 * MM)
         base = y + row * line + MIN_PT
         if row % 2 == 0:
             shapes.append(Box(x, base - MIN_PT, col_w, line, "#f1f1f1"))
         _, shown = fit.fit([[(value, True)]], col_w * 0.45, line, MIN_PT, MIN_PT, max_lines=1)
         value_w = fit.runs_width(shown[0][0], MIN_PT) if shown else 0.0
         if shown:
-            shapes.append(Text(x + col_w - 1, base, shown[0][0], MIN_PT, INK, "end"))
+            shapes.append(Text(x + col_w - 0.5, base, shown[0][0], MIN_PT, INK, "end"))
         _told(cut, f"the figure of '{label}'", fit)
-        room = col_w - value_w - 3
+        room = col_w - value_w - 2
         _, lines = fit.fit([[(label, False)]], room, line, MIN_PT, MIN_PT, max_lines=1)
         if lines:
-            shapes.append(Text(x + 0.8, base, lines[0][0], MIN_PT, GREY))
+            shapes.append(Text(x + 0.5, base, lines[0][0], MIN_PT, GREY))
             if fit.runs_width(((label, False),), MIN_PT) > room:
                 cut.append(f"the name of its figure '{label}'")
     return y + half * line + 1 * MM

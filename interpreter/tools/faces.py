@@ -239,6 +239,16 @@ def _shown(value, r) -> str:
     return str(value)
 
 
+def _speaks(defn, name: str, value) -> bool:
+    """Whether a word attribute's value says what it is by itself: a value among those its
+    attribute declares, or a class's name; else (a list, a free word) it is printed after its
+    attribute's name ('order of peoples: ...')."""
+    if isinstance(value, list):
+        return False
+    declared = getattr(defn.attributes.get(name), "values", None)
+    return bool(declared) or fold(str(value)) in defn.classes
+
+
 def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> list:
     """The faces of `cards` (of `defn`), their abilities written by `prose`: a `Face` per card,
     a `Tile` per piece of a kind the `print:` hints print as tiles; a card given to each player
@@ -268,7 +278,8 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
                 if value:
                     kinds.append(clean(noun))
             elif name != hints.symbol:
-                kinds.append(clean(_shown(value, r)))
+                kinds.append(clean(_shown(value, r) if _speaks(defn, name, value) else
+                                   r.w("attribute", noun, _shown(value, r))))
         if hints.figures is not None:
             figures = {name: figures[name] for name in hints.figures if name in figures}
         abilities = []  # (the keyword's words, the rest of the line with the language's colon)
