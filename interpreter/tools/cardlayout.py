@@ -234,9 +234,11 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
     for runs, top in lines:
         shapes.append(Text(CARD_W / 2, y + top + size, runs, size, INK, "middle"))
     y += max(1, len(lines)) * size * 1.15 + 1 * MM
-    if face.kinds:
-        size, lines = fit.fit([[(" \u00b7 ".join(face.kinds), False)]], inner, 2 * 7.5 * 1.15, 7.5, MIN_PT,
-                              leading=1.15, max_lines=2)
+    if face.kinds:  # the words on a line, each attribute written after its name on its own
+        words = [k for k in face.kinds if not _named(k)]
+        paragraphs = ([[(" \u00b7 ".join(words), False)]] if words else []) + \
+            [[(k, False)] for k in face.kinds if _named(k)]
+        size, lines = fit.fit(paragraphs, inner, 4 * 7.5 * 1.15, 7.5, MIN_PT, leading=1.15, max_lines=4)
         _told(cut, "its line of kinds", fit)
         for runs, top in lines:
             shapes.append(Text(CARD_W / 2, y + top + size, runs, size, GREY, "middle"))
@@ -248,7 +250,7 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
     footer_y = CARD_H - PAD / 2 - 2.5
     if face.abilities:
         paragraphs = [[(name, True), (text, False)] if name else [(text, False)] for name, text in face.abilities]
-        size, lines = fit.fit(paragraphs, inner - 2, footer_y - MIN_PT - 2 - y, 10, MIN_PT, leading=1.22, gap=0.5)
+        size, lines = fit.fit(paragraphs, inner - 2, footer_y - MIN_PT - 5 - y, 10, MIN_PT, leading=1.22, gap=0.5)
         _told(cut, "its text", fit)
         for runs, top in lines:
             shapes.append(Text(PAD + 1, y + top + size, runs, size))
@@ -256,6 +258,11 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
     for runs, _ in lines:
         shapes.append(Text(CARD_W / 2, footer_y, runs, size, GREY, "middle"))
     return shapes
+
+
+def _named(kind: str) -> bool:
+    """Whether a kind is written after its attribute's name ('order: a, b')."""
+    return ": " in kind
 
 
 def _told(cut: list, what: str, fit) -> None:

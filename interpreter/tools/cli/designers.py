@@ -2,6 +2,7 @@
 of charts from results, where a game's time goes by content line, and a table in the browser."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -48,6 +49,8 @@ def cmd_sheets(args) -> int:
     lang = args.lang or (defn.language if defn.language in LANGS else "en")
     notes: list = []
     faces = F.faces(defn, Prose(defn, game.program.found, lang), cards, players, notes)
+    if args.once:
+        faces = [dataclasses.replace(f, copies=min(f.copies, 1)) for f in faces]
     if not any(f.copies for f in faces):
         return usage_error(args, "the cards chosen have no copies to print")
     pdf = os.path.join(args.out, sheets.file_name(game.id, ".pdf")) if folder else args.out

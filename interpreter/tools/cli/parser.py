@@ -256,6 +256,8 @@ def _add_play_commands(sub) -> None:
                     help="only the cards of this set (the set: of their cards files)")
     sh.add_argument("--lang", choices=LANGS, default=None,
                     help="the language of the sheets (default: the language the game is printed in, its language:)")
+    sh.add_argument("--once", action="store_true",
+                    help="each card and tile once, whatever its copies: a proof to read before printing them all")
     sh.add_argument("--backs", action="store_true",
                     help="after each page of cards, a page of their backs (the game's title and the card's kind), "
                          "mirrored to print on both sides, turned on the long edge")
