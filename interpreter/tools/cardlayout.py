@@ -306,9 +306,13 @@ def _figures(shapes, fit, figures, y, frame, cut) -> float:
 def _figure_table(shapes, fit, figures, y, cut) -> float:
     """The figures as a table: each name, then its number at the column's right, two columns."""
     inner = CARD_W - 2 * PAD
+    line = MIN_PT * 1.25
+    room = max(1, int((CARD_H * 0.7 - y) // line))  # rows that leave room for the face
+    if len(figures) > 2 * room:
+        figures = figures[:2 * room]
+        cut.append("its figures")
     half = math.ceil(len(figures) / 2)
     col_w = (inner - 1.5 * MM) / 2
-    line = MIN_PT * 1.25
     for i, (label, value, *_) in enumerate(figures):
         col, row = divmod(i, half)
         x = PAD + col * (col_w + 1.5 * MM)
