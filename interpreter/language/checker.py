@@ -237,7 +237,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if a not in d.attributes:
                 self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         check_table_hints(d, self.error)
-        check_print_hints(d, self.error)
+        check_print_hints(d, self.error, self.report.warning)
         if d.discard is not None and d.discard not in d.zones:
             self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:
