@@ -152,12 +152,15 @@ class Fitter:
     def fit(self, paragraphs, width: float, height: float, big: float, small: float,
             leading: float = 1.2, gap: float = 0.0, max_lines: int | None = None) -> tuple:
         """(size, lines) of `paragraphs` (lists of runs) fitted to width x height: the largest
-        size from `big` down to `small` by quarter points where all fits; else at `small`, the
+        size from `big` down to `small` by quarter points where all fits and no word is cut
+        between its letters; else at `small`, the
         lines that fit, the last one ending with an ellipsis. A line is (runs, its top offset)."""
         size = big
+        words = [w for runs in paragraphs for w in self.tokens(runs)]
         while True:
             placed, bottom = self.placed(paragraphs, width, size, leading, gap)
-            if (bottom <= height and (max_lines is None or len(placed) <= max_lines)) or size <= small:
+            whole = all(self.runs_width(w, size) <= width for w in words)  # no word cut between letters
+            if (bottom <= height and (max_lines is None or len(placed) <= max_lines) and whole) or size <= small:
                 break
             size = max(small, size - 0.25)
         allowed = [p for p in placed if p[1] + size * leading <= height + 0.01]
@@ -440,9 +443,13 @@ def lay_out_tile(tile, measure, clipped: list | None = None) -> list:
             for runs, _ in lines:
                 shapes.append(Text(cx, cy + size * 0.36, runs, size, ink, "middle"))
         if i == 0 and tile.title:
-            size, lines = fit.fit([[(tile.title, False)]], room * 0.9, 2 * 8 * 1.1, 8, MIN_PT, leading=1.1,
-                                  max_lines=2)
+            alone = not word and number == ""  # the title alone: larger, in the middle
+            width = room * (0.95 if alone else 0.85 if tile.shape == "circle" else 0.9)
+            big = 9 if alone else 8
+            size, lines = fit.fit([[(tile.title, False)]], width, 3 * big * 1.1, big, MIN_PT,
+                                  leading=1.1, max_lines=3 if alone else 2)
             _told(cut, "its title", fit)
+            start = cy - len(lines) * size * 1.1 / 2 if alone else cy + s * 0.2
             for runs, top in lines:
-                shapes.append(Text(cx, cy + s * 0.2 + top + size, runs, size, ink, "middle"))
+                shapes.append(Text(cx, start + top + size * (0.8 if alone else 1), runs, size, ink, "middle"))
     return shapes

@@ -320,7 +320,8 @@ def _symbol_of(hints, look, component, value: str) -> str:
 
 def _tile(card, hints, look, r, kind, copies) -> Tile:
     """A piece printed as a tile: a cell per value of the hint's `cells` attribute (one cell
-    when it names none), each coloured by `colours`, with its word and the hint's `number`."""
+    when it names none), each coloured by `colours` (else in the piece's colour, as a card's
+    band would be), with its word and the hint's `number`."""
     tile = hints.tile
     shape = tile.get("shape") if tile.get("shape") in SHAPES else "square"
     try:
@@ -335,7 +336,7 @@ def _tile(card, hints, look, r, kind, copies) -> Tile:
     cells = []
     for value in values:
         if value is None:
-            cells.append(("", hints.colours.get(str(card.component), "#ffffff"), clean(number)))
+            cells.append(("", hints.colours.get(str(card.component), base), clean(number)))
         else:
             word = clean(r.vocab.class_noun(str(value)).one if fold(str(value)) in look.defn.classes else value)
             cells.append((word[:1].upper() + word[1:], hints.colours.get(str(value), base), clean(number)))
