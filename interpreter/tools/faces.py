@@ -257,14 +257,23 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
     look = Look(defn)
     r = prose.renderer
     out = []
+    missing: dict = {}  # what has no word in the sheet's language -> the names printed as they are
+    lacks = (lambda what, name, kind: missing.setdefault(what, set()).add(name)
+             if prose.lang != "en" and r.vocab.raw(name, kind) is None else None)
     for card in cards:
         hints = look.hints[card.component]
         kind = clean(r.vocab.noun(card.component, "component").one)
         kind = kind[:1].upper() + kind[1:]
         copies = max(0, card.copies) * (players if card.per_player else 1)
         if hints.tile is not None:
-            out.append(_tile(card, hints, look, r, kind, copies))
+            tile = _tile(card, hints, look, r, kind, copies)
+            values = card.attrs.get(hints.tile.get("cells"))
+            for value in values if isinstance(values, list) else [values] if isinstance(values, str) else []:
+                if prose.lang != "en" and fold(str(value)) not in defn.classes:
+                    missing.setdefault("values", set()).add(str(value))
+            out.append(tile)
             continue
+        lacks("component kinds", card.component, "component")  # on its band or its back
         band = look.band_of(card)
         label = band[1] if band[0] is not None else kind
         kinds, figures = [], {}
@@ -277,11 +286,16 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             elif isinstance(value, bool):
                 if value:
                     kinds.append(clean(noun))
+                    lacks("attributes", name, "attribute")
             elif name != hints.symbol:
                 kinds.append(clean(_shown(value, r) if _speaks(defn, name, value) else
                                    r.w("attribute", noun, _shown(value, r))))
+                if not _speaks(defn, name, value):
+                    lacks("attributes", name, "attribute")
         if hints.figures is not None:
             figures = {name: figures[name] for name in hints.figures if name in figures}
+        for name in figures:
+            lacks("attributes", name, "attribute")
         abilities = []  # (the keyword's words, the rest of the line with the language's colon)
         for line in prose.face(card):
             if line.name:
@@ -302,6 +316,10 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),
                         tuple(figures.values()), tuple(abilities), clean(footer), copies, symbols, kind,
                         look.kind_colour(card.component)))
+    if missing and notes is not None:
+        notes.append(f"no word in '{prose.lang}' (vocabulary:) for the "
+                     + "; ".join(f"{what} {', '.join(sorted(names))}" for what, names in sorted(missing.items()))
+                     + ": printed as they are named")
     return out
 
 
