@@ -269,7 +269,7 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             tile = _tile(card, hints, look, r, kind, copies)
             values = card.attrs.get(hints.tile.get("cells"))
             for value in values if isinstance(values, list) else [values] if isinstance(values, str) else []:
-                if prose.lang != "en" and fold(str(value)) not in defn.classes:
+                if prose.lang != "en" and fold(str(value)) not in defn.classes and r.vocab.raw(value, "value") is None:
                     missing.setdefault("values", set()).add(str(value))
             out.append(tile)
             continue
@@ -299,8 +299,9 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         abilities = []  # (the keyword's words, the rest of the line with the language's colon)
         for line in prose.face(card):
             if line.name:
-                whole = r.w("printed", line.name, line.text)
-                abilities.append((clean(line.name), clean(whole[len(line.name):])))
+                rest = r.w("printed", line.name, line.text)[len(line.name):]
+                # a language that spaces its colon ('Mutagène : ...') keeps that space, unbroken
+                abilities.append((clean(line.name), ("\u00a0" if rest.startswith(" ") else "") + clean(rest)))
             else:
                 abilities.append(("", clean(line.text)))
         if not abilities and card.texts:
@@ -356,6 +357,7 @@ def _tile(card, hints, look, r, kind, copies) -> Tile:
         if value is None:
             cells.append(("", hints.colours.get(str(card.component), base), clean(number)))
         else:
-            word = clean(r.vocab.class_noun(str(value)).one if fold(str(value)) in look.defn.classes else value)
+            word = clean(r.vocab.class_noun(str(value)).one if fold(str(value)) in look.defn.classes else
+                         r.vocab.noun(str(value), "value").one if r.vocab.raw(str(value), "value") is not None else value)
             cells.append((word[:1].upper() + word[1:], hints.colours.get(str(value), base), clean(number)))
     return Tile(clean(card.id), clean(card.title), shape, size, tuple(cells), copies, kind)

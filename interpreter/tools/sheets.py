@@ -58,6 +58,15 @@ class Library:
         for name, file in FONTS.values():
             if name not in registered:
                 pdfmetrics.registerFont(TTFont(name, file))
+        # the characters both fonts draw: another is printed blank, so a designer is told
+        faces = [pdfmetrics.getFont(name).face for name, _ in FONTS.values()]
+        self.glyphs = set.intersection(*(set(getattr(f, "charToGlyph", {}) or {}) for f in faces))
+
+    def unprintable(self, texts) -> list:
+        """The characters of `texts` the fonts have no glyph for (none when the fonts cannot say)."""
+        if not self.glyphs:
+            return []
+        return sorted({ch for text in texts for ch in str(text) if not ch.isspace() and ord(ch) not in self.glyphs})
 
     def measure(self, text: str, bold: bool) -> float:
         return self.metrics.stringWidth(text, FONTS[bold][0], 1)
@@ -247,6 +256,9 @@ def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float
                 if cut and notes is not None:
                     notes.append(f"{face.id}: {', '.join(dict.fromkeys(cut))} does not fit at {MIN_PT:g} pt and "
                                  "is cut (marked \u2026)")
+                blank = lib.unprintable([face.title, *face.kinds, *(t for ab in face.abilities for t in ab)])
+                if blank and notes is not None:
+                    notes.append(f"{face.id}: the font has no glyph for {' '.join(map(repr, blank))}, printed blank")
             x, y = grid.corner(i)
             pdf.draw(laid[id(face)], x, height - y)
         number += 1

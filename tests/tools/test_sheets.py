@@ -251,6 +251,8 @@ cards:
      text: {fr: "Gagnez 2 PP à la fin de la partie.", en: "Score 2 PP at the end of the game."}}
   - {id: "trop-long", title: "Trop long", caste: Noyau, type: Module,
      text: {fr: "%s", en: "%s"}}
+  - {id: "fleche", title: "Flèche", caste: Noyau, type: Module,
+     text: {fr: "[2]-[1] \u2192 [1]-[1]", en: "[2]-[1] \u2192 [1]-[1]"}}
 """ % ("Un texte bien trop long pour une carte. " * 40, "A text far too long for a card. " * 40)
 
 
@@ -271,6 +273,7 @@ def test_a_card_prints_its_own_text_in_the_language_asked_and_a_text_too_long_is
     assert "Gagnez 2 PP à la fin de la partie." in pdf_text(out)
     assert "seeders-exodus: trop-long: its text does not fit at 7 pt and is cut" in err
     assert "seeders-exodus: mon-texte" not in err
+    assert "seeders-exodus: fleche: the font has no glyph for '\u2192', printed blank" in err
     assert "\u2026" in pdf_text(out)  # the cut is marked on the card
     # in English; and with --strict, the same sheets are written but the cut is an error
     assert cli.main(args + ["--lang", "en", "--strict"]) == 1

@@ -113,7 +113,7 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node")
+         "class", "node", "value")
 
 
 def declared_names(defn: GameDef) -> dict:
@@ -146,6 +146,11 @@ def declared_names(defn: GameDef) -> dict:
         for attrs in board.nodes.values():
             if isinstance(attrs, dict) and isinstance(attrs.get("kind"), str):
                 add(attrs["kind"], "node")
+    for card in defn.cards:  # a word a card prints as an attribute's value ('forest' on a tile)
+        for value in card.attrs.values():
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str) and v.strip():
+                    add(v, "value")
     return out
 
 
