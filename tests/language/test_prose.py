@@ -88,7 +88,9 @@ def test_french_changes_only_its_words_and_what_its_grammar_needs():
     feminine = {k for k in French.WORDS if k.endswith("_f") and k[:-2] in English.WORDS}  # 'cette', 'une autre'
     assert set(French.WORDS) == set(English.WORDS) | feminine | {"the_many", "your_many", "of_your_many"}
     methods = {k for k, v in vars(French).items() if callable(v)}
-    assert methods == {"a", "the", "such_that", "finish"}
+    # its articles, 'tel que' and relative clauses ('qui est incliné', 'dont le terrain'), its spelling, the
+    # agreement of a built-in's participle, and the noun of a function's phrase ('l'armée de {0}': 'armée')
+    assert methods == {"a", "the", "such_that", "relative", "finish", "call", "noun_of_phrase"}
     # every phrase with a word in it is said in French ('plus' is French too)
     same = {k for k in English.WORDS if French.WORDS[k] == English.WORDS[k]}
     assert {k for k in same if re.search(r"[a-z]{2}", re.sub(r"\{\w*\}", "", English.WORDS[k]))} == {"+"}
@@ -114,7 +116,7 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
                                           "During negotiation or integration, you may remove 1 Jailer token from "
                                           "this card and pay 1 resource to choose a crew among the cards in play "
-                                          "such that its controller exists. That crew is no longer a Mutant.")
+                                          "that a player controls. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
                                           "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
     assert "Mettez cet équipage dans votre prison." in fr.ability(ability)
@@ -144,8 +146,8 @@ def test_triggers_of_any_card_and_choices_of_other_players():
     en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
     kraken = card(defn, "kraken")  # Éradication
     assert en.ability(kraken.abilities[0]) == (  # the condition that there is a creature to choose goes unsaid
-        "When this card is played on an active planet, you may choose a creature among the cards in play such that "
-        "it is not this card. Make that creature extinct.")
+        "When this card is played on an active planet, you may choose a creature among the cards in play that "
+        "is not this card. Make that creature extinct.")
     assert fr.ability(kraken.abilities[0]).endswith(
         "si vous le souhaitez, choisissez une créature parmi les cartes en jeu telle que celle-ci n'est pas cette "
         "carte. Provoquez l'extinction de cette créature.")
@@ -371,7 +373,7 @@ def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "Éradication: When this card is played on an active planet, you may choose a creature among the cards "
-           "in play such that it is not this card. Make that creature extinct."),
+           "in play that is not this card. Make that creature extinct."),
     ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez une "
            "créature parmi les cartes en jeu telle que celle-ci n'est pas cette carte. Provoquez l'extinction de "
            "cette créature."),
@@ -384,7 +386,7 @@ def test_a_karman_creature_chooses_its_victim_once(lang, text):
     ("en", "When this card is played as a Flash, choose an opponent such that that opponent has rock cubes. If "
            "there is such an opponent, let the number be the smaller of 2 and the number of rock cubes of that "
            "opponent, then that opponent loses that many rock cubes, then gain that many rock cubes."),
-    ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire tel que celui-ci a des cubes de roche. "
+    ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire qui a des cubes de roche. "
            "S'il existe un tel adversaire, soit le nombre : le plus petit de 2 et le nombre de cubes de roche de cet "
            "adversaire, puis cet adversaire perd ce nombre de cubes de roche, puis gagnez ce nombre de cubes de "
            "roche."),
@@ -396,12 +398,12 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
 @pytest.mark.parametrize("lang, text", [
     ("en", "When this card is integrated, put 1 Jailer token on this card. During negotiation or integration, you "
            "may remove 1 Jailer token from this card and pay 1 resource to choose a crew among the cards in play "
-           "such that its controller exists. That crew is no longer a Mutant. Move that crew to your prison. "
+           "that a player controls. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
            "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
            "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez un équipage "
-           "parmi les cartes en jeu tel que le joueur qui contrôle celui-ci existe. Cet équipage n'est plus un "
+           "parmi les cartes en jeu que contrôle un joueur. Cet équipage n'est plus un "
            "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
            "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
            "parmi votre prison. Mettez cette carte dans votre main."),

@@ -15,10 +15,10 @@ import re
 from ...names import fold
 from .. import nodes as N
 from ..texts import label_parts
-from ..types import COMPONENT, NODE, NUMBER, PLAYER
+from ..types import COMPONENT, LIST, NODE, NUMBER, PLAYER
 from .naming import Naming, in_loop, uses_of
 from .renderer import UNBOUND, Renderer, Text
-from .vocabulary import Noun, words_of
+from .vocabulary import Noun, plural, words_of
 
 _NOT = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "is": "isnot", "isnot": "is",
         "in": "notin", "notin": "in"}
@@ -49,10 +49,14 @@ class English(Naming, Renderer):
         # the values an ability binds, named by their nouns (see naming.py)
         "player": ["player", "players"], "opponent": ["opponent", "opponents"], "card": ["card", "cards"],
         "node": ["space", "spaces"], "number": ["number", "numbers"], "thing": ["item", "items"],
-        "result": ["result", "results"],
+        "result": ["result", "results"], "place": ["place", "places"], "selection": ["selection", "selections"],
         "that": "that {0}", "it": "it", "it_person": "that {0}", "the_nth": "the {0} {1}", "another": "another {0}", "a_nth": "a {0} {1}",
         "ordinals": ["first", "second", "third", "fourth", "fifth"],
-        "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {0}",
+        "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {1}",
+        "or_fail": "{0} (if there is none, this cannot be done)", "per_of": "{0} for each of {1}", "per_in": "{0} for each {1} in {2}",
+        "has_a": "{0} has {1}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "one of {0}", "controlled": "{0} is controlled by a player",
+        "not_controlled": "{0} is controlled by no player", "other_than": "other than {0}",
+        "with": "{0} with {1}", "count_in": "{0} in {1}", "empty_in": "no {0} in {1}",
         # quantities: how many members meet a condition, how much a counter holds
         "there_is": "there is {0}", "there_are": "there are {0}",
         "at_least": "at least {0}", "more_than": "more than {0}", "at_most": "at most {0}",
@@ -143,6 +147,9 @@ class English(Naming, Renderer):
         """`n` things named by `noun`: '1 resource', '3 resources', 'k tokens', 'as many points as ...'."""
         if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], N.Number):
             n = self.params[n.name][1]  # a keyword's number, as the card prints it
+        if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], int) \
+                and not isinstance(self.params[n.name][1], bool):
+            n = N.Number(n.pos, self.params[n.name][1])  # a keyword's number, as the card prints it
         if isinstance(n, N.Number):
             return f"{n.value} {noun.one if n.value == 1 else noun.many}"
         if isinstance(n, N.Name) and n.name in self.inline:
@@ -156,6 +163,19 @@ class English(Naming, Renderer):
             each = n.right.args[0]
             with self.scope():
                 return self.w("per", self.amount(n.left, noun), self.members(each.var, each.source, each.where)[2])
+        if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.left, N.Number) and n.left.value == 1 \
+                and not isinstance(n.right, N.Call):
+            return self.amount(n.right, noun)
+        if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 resource for each module ...
+            return self.amount(N.BinOp(n.pos, "*", N.Number(n.pos, 1), n), noun)
+        if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.right, N.Call) and n.right.func == "count" \
+                and len(n.right.args) == 1 and not isinstance(n.right.args[0], (N.Each, N.Mapped)):
+            source = n.right.args[0]
+            member = self.element_noun(source)[0]
+            if member is not None and not self.holds_cards(source):
+                return self.gendered("per_of", member, self.amount(n.left, noun), self.node(source))
+            if self.holds_cards(source):
+                return self.w("per_in", self.amount(n.left, noun), self.word_noun("card").one, self.node(source))
         return self.w("as_many", noun.many, self.node(n))
 
     def joined(self, items: list, key: str = "list") -> str:
@@ -187,11 +207,6 @@ class English(Naming, Renderer):
     # expressions -------------------------------------------------------------
     def number(self, e) -> str:
         return str(e.value)
-
-    def string(self, e) -> str:
-        if e.value in self.defn.counters:
-            return self.vocab.noun(e.value, "counter").many
-        return self.w("quoted", e.value)
 
     def boolean(self, e) -> str:
         return self.w("true" if e.value else "false")
@@ -352,25 +367,55 @@ class English(Naming, Renderer):
         other, rest = self.differs(loc, rest)
         loc.introducing = True
         try:
-            cond = self.joined([self.node(r) for r in rest], "and")
+            said = [self.node(r) for r in rest]
         finally:
             loc.introducing = False
+        cond = self.joined(said, "and")
 
-        def among(text):
-            return text if whole else self.w("among", text, src)
-        if quantity is not None:
-            many = among(quantity.format(noun.one, noun.many))
+        same = not whole and noun.one == (self.element_noun(source)[0] or Noun("", "")).one and self.plural(src)
+        if same and quantity is None and not self.shares_noun(loc):  # 'one of your modules', 'your modules'
+            many, one = src, self.gendered("one_of", noun, src)
+            each = self.gendered("each_of", noun, src) if self.WORDS.get("each_of") else self.w("among", noun.one, src)
         else:
-            many = among(noun.many)
-        one, each = among(self.intro(loc, other)), among(noun.one)
+            def among(text):
+                return text if whole else self.w("among", text, src)
+            if quantity is not None:
+                many = among(quantity.format(noun.one, noun.many))
+            else:
+                many = among(noun.many)
+            one, each = among(self.intro(loc, other)), among(noun.one)
         if cond:
-            many = self.such_that(many, cond, noun, True)
-            one, each = (self.such_that(x, cond, noun, False) for x in (one, each))
+            many, one, each = (self.such_that(x, cond, noun, m, said) for x, m in ((many, True), (one, False),
+                                                                                    (each, False)))
         return many, one, each
 
-    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
-        """Members said with the condition they meet ('buildings m such that ...')."""
+    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
+        """Members said with the condition they meet: as relative clauses when each part of it
+        reads as one ('modules whose crew is empty', 'a module that is tapped'), else 'such that'."""
+        rel = [self.relative(p, many) for p in parts]
+        if parts and all(rel):
+            return f"{text} {self.joined(rel, 'and')}"
         return self.w("such_that", text, cond)
+
+    _RELATIVE = [(re.compile(r"^its controller is not you$"), ("that you do not control", "that you do not control")),
+                 (re.compile(r"^its controller is you$"), ("that you control", "that you control")),
+                 (re.compile(r"^its controller is among your opponents$"), ("that an opponent controls",
+                                                                         "that your opponents control")),
+                 (re.compile(r"^it is controlled by a player$"), ("that a player controls", "that players control")),
+                 (re.compile(r"^it is (.+)$"), ("that is \\1", "that are \\1")),
+                 (re.compile(r"^its (.+?) (is|are) (.+)$"), ("whose \\1 \\2 \\3", "whose \\1 \\2 \\3")),
+                 (re.compile(r"^it has (.+)$"), ("with \\1", "with \\1")),
+                 (re.compile(r"^there (?:is|are) ((?:(?!such that|\bit\b).)+) on it$"), ("with \\1 on it", "with \\1 on them"))]
+
+    def relative(self, cond: str, many: bool) -> str | None:
+        """A condition about the member being introduced as a relative clause, or None."""
+        cond = self.finish(cond)
+        for pattern, (one, more) in self._RELATIVE:
+            m = pattern.match(cond)
+            if m:
+                said = m.expand(more if many else one)
+                return re.sub(r"\bits\b", "their", said) if many else said
+        return None
 
     def each(self, e) -> str:
         with self.scope():
@@ -409,6 +454,12 @@ class English(Naming, Renderer):
             loc = self.local(left.name) if isinstance(left, N.Name) and left.name not in self.inline else None
             if loc is not None:  # 'if there is such a district': the one an optional choice may leave empty
                 return self.gendered("no_such" if op == "==" else "such", loc.noun, self.a(loc.noun), loc.noun.one)
+            if isinstance(left, N.Call) and left.func == "controller" and len(left.args) == 1:
+                return self.w("not_controlled" if op == "==" else "controlled", self.node(left.args[0]))
+            if isinstance(left, N.Attr) and not self.counter_of(left) and left.name not in self.defn.zones:
+                noun = self.vocab.noun(left.name, "attribute")
+                return self.w("has_no" if op == "==" else "has_a", self.node(left.obj),
+                              noun.one if op == "==" else self.a(noun))
             return self.w("missing" if op == "==" else "exists", self.node(left))
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
                 and isinstance(right, N.Number) and right.value == 0 and op in ("==", ">", "!=", "<="):
@@ -418,6 +469,16 @@ class English(Naming, Renderer):
             if isinstance(arg, N.Each):
                 return self.w("no_member", format(self.node(arg), "some"))
             return self.agreeing("empty_of", arg)
+        if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 and \
+                isinstance(left.args[0], N.Attr) and left.args[0].name in self.defn.zones and \
+                isinstance(right, N.Number) and op in self._QUANTITIES and not isinstance(right.value, bool):
+            card = self.word_noun("card")
+            n = right.value
+            amount = f"{n} {card.one if n == 1 else card.many}"
+            if op != "==":
+                amount = self.w(self._QUANTITIES[op], amount)
+            zone = left.args[0]
+            return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
         quantified = self.quantified(left, op, right)
         if quantified is not None:
             return quantified
@@ -496,6 +557,9 @@ class English(Naming, Renderer):
         try:
             with self.scope():
                 for i, s in enumerate(body):
+                    if parts and self.fails_if_none(s):  # 'choose ... (if there is none, this cannot be done)'
+                        parts[-1] = self.w("or_fail", parts[-1])
+                        continue
                     if isinstance(s, N.Let) and uses_of(s.name, body[i + 1:]) <= 1 \
                             and not in_loop(s.name, body[i + 1:]):
                         self.inline[s.name] = s.value
@@ -507,6 +571,15 @@ class English(Naming, Renderer):
         if self.depth == 0:
             parts = parts[:1] + [p[:1].upper() + p[1:] for p in parts[1:]]
         return self.WORDS["sequence" if self.depth == 0 else "then"].join(parts)
+
+    def fails_if_none(self, s) -> bool:
+        """Whether `s` is `if x == none: fail`, x a value a choice before it bound."""
+        if not (isinstance(s, N.If) and len(s.branches) == 1 and not s.orelse):
+            return False
+        cond, body = s.branches[0]
+        return (len(body) == 1 and isinstance(body[0], N.Fail) and isinstance(cond, N.Compare) and cond.op == "=="
+                and isinstance(cond.right, N.NoneLit) and isinstance(cond.left, N.Name)
+                and self.local(cond.left.name) is not None)
 
     def holds_cards(self, e) -> bool:
         """Whether `e` names a zone (so that moving it moves the cards in it)."""
@@ -582,22 +655,58 @@ class English(Naming, Renderer):
 
     def let(self, e) -> str:
         value = self.node(e.value)
-        noun, number = self.value_noun(e.value)
+        noun, number = self.value_noun(e.value, e.name)
         loc = self.bind(e.name, noun, number)
         return self.w("let", self.ref(loc) if loc.nth > 1 else self.the(noun), value)
 
-    def value_noun(self, value) -> tuple:
+    def value_noun(self, value, name: str | None = None) -> tuple:
         """(the noun of what `value` is, whether it is a number): what a `let` names."""
-        if isinstance(value, N.Call) and value.func in ("first", "last", "random") and len(value.args) == 1:
+        if isinstance(value, N.Call) and value.func in ("first", "last", "random", "top", "bottom") \
+                and len(value.args) == 1:
             noun = self.element_noun(value.args[0])[0]
-            if noun is not None:
-                return noun, False
+            return noun or self.word_noun("card"), False
+        if isinstance(value, N.Call) and value.func == "holder":  # a card or a space: 'the place'
+            return self.word_noun("place"), False
+        if isinstance(value, N.Call) and value.func in self.defn.functions:  # 'chamber_card': 'chamber card'
+            return self.function_noun(value.func), False
+        if isinstance(value, (N.ListLit, N.NoneLit)) or self.types.get(value) == LIST:
+            return self.word_noun("selection"), False
         kind = self.types.get(value)
-        if kind == NUMBER or isinstance(value, (N.Number, N.BinOp)) or \
+        if kind == NUMBER or isinstance(value, (N.Number, N.BinOp)) or self.counter_of(value) is not None or \
                 isinstance(value, N.Call) and value.func in ("count", "sum", "min", "max"):
             return self.word_noun("number"), True
         key = {PLAYER: "player", COMPONENT: "card", NODE: "node"}.get(kind)
+        if key is None and name is not None:
+            found = self.type_noun(name, [])
+            if found is not None:
+                return found, found == self.word_noun("number")
+        if key is None and isinstance(value, N.Attr) and value.name in self.defn.attributes:
+            return self.vocab.noun(value.name, "attribute"), False
         return (self.word_noun(key) if key else self.fallback_noun()), False
+
+    _OF_ARG = re.compile(r"^(?:the |a |an )?(.+?) of \{0\}$")
+
+    def function_noun(self, name: str) -> Noun:
+        """The noun of what a game's function gives: from its phrase ('the army of {0}': 'army'),
+        else from its name ('chamber_card': 'chamber card')."""
+        phrase = self.vocab.template(name, "function")
+        m = self._OF_ARG.match(phrase) if phrase else None
+        if m:
+            return self.noun_of_phrase(m)
+        words = words_of(name[:-3] if name.endswith("_of") else name)
+        return Noun(words, plural(words))
+
+    def noun_of_phrase(self, m) -> Noun:
+        return Noun(m.group(1), plural(m.group(1)))
+
+    def string(self, e) -> str:
+        """A text of the rules: a counter's name, a value the vocabulary translates, else the words as written."""
+        if e.value in self.defn.counters:
+            return self.vocab.noun(e.value, "counter").many
+        found = self.vocab.raw(e.value, "value") if self.vocab.raw(e.value, "value") is not None else None
+        if isinstance(found, str):
+            return found
+        return self.w("quoted", e.value)
 
     def event_phrase(self, event: str, args: list) -> str:
         phrase = self.vocab.template(event, "event")
@@ -679,7 +788,7 @@ class English(Naming, Renderer):
             each = self.members(e.var, e.source, None)[2] if e.var is not None else None
             body = self.block(e.body)
             cond = self.node(e.cond) if e.cond is not None else None
-            label = self.label(e.label, e.pos)
+            label = self.label(self.vocab.label(e.label), e.pos)
         if e.var is not None:
             return self.w("option_each_if" if cond else "option_each", label, body, cond, each)
         return self.w("option_if" if cond else "option_label", label, body, cond)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .. import nodes as N
 from .english import English
 from .vocabulary import Noun
 
@@ -29,6 +30,10 @@ _ELISIONS = [
 _WORD = r"(?!(?:de|du|des|d|que|qui|et|ou|à|au|aux|le|la|les|l|un|une|dans|sur|pour|par|est|sont|si)\b)[\w’-]+"
 _OF_YOU = re.compile(rf"\b(les|des|le|la|l')\s?((?:{_WORD} ){{0,3}}{_WORD}) de vous\b")  # 'les cartes de vous'
 _YOURS = {"les": "your_many", "des": "of_your_many"}
+# 'l'équipage de celui-ci': 'son équipage'
+_OF_IT = re.compile(rf"\b(les|le|la|l')\s?((?:{_WORD} ){{0,2}}{_WORD}) de (?:celui|celle)-ci\b")
+_ITS = {"le": "son", "l'": "son", "la": "sa", "les": "ses"}
+_PARTICIPLE = re.compile(r"\b(est|sont) ([a-zéèêàâîôûç]+)ée(s?)\b")
 
 
 class French(English):
@@ -53,13 +58,19 @@ class French(English):
         "some": "un {0}",
         "player": ["joueur", "joueurs"], "opponent": ["adversaire", "adversaires"], "card": ["carte", "cartes", "f"],
         "node": ["case", "cases", "f"], "number": ["nombre", "nombres"], "thing": ["élément", "éléments"],
-        "result": ["résultat", "résultats"],
+        "result": ["résultat", "résultats"], "place": ["emplacement", "emplacements"],
+        "selection": ["sélection", "sélections", "f"], "per_in": "{0} pour chaque {1} dans {2}",
         "that": "ce {0}", "that_f": "cette {0}", "it": "celui-ci", "it_f": "celle-ci", "it_person": "celui-ci", "the_nth": "le {0} {1}", "the_nth_f": "la {0} {1}",
         "another": "un autre {0}", "another_f": "une autre {0}", "a_nth": "un {0} {1}", "a_nth_f": "une {0} {1}",
         "ordinals": ["premier", "deuxième", "troisième", "quatrième", "cinquième"],
         "ordinals_f": ["première", "deuxième", "troisième", "quatrième", "cinquième"],
         "that_many": "ce nombre de {0}", "such": "il existe un tel {1}", "such_f": "il existe une telle {1}",
         "no_such": "il n'existe pas de tel {1}", "no_such_f": "il n'existe pas de telle {1}",
+        "or_fail": "{0} (s'il n'y en a pas, cela ne peut pas se faire)", "per_of": "{0} pour chacun de {1}",
+        "per_of_f": "{0} pour chacune de {1}", "has_a": "{0} a {1}", "has_no": "{0} n'a pas de {1}",
+        "one_of": "l'un de {0}", "one_of_f": "l'une de {0}",
+        "each_of": None, "controlled": "{0} est contrôlé par un joueur", "not_controlled": "{0} n'est contrôlé par aucun joueur", "other_than": "autre que {0}", "with": "{0} avec {1}",
+        "count_in": "{0} dans {1}", "empty_in": "aucun {0} dans {1}",
         "there_is": "il existe {0}", "there_are": "il existe {0}",
         "at_least": "au moins {0}", "more_than": "plus de {0}", "at_most": "au plus {0}",
         "fewer_than": "moins de {0}", "exactly": "exactement {0}",
@@ -133,12 +144,57 @@ class French(English):
             return self.w("the_many", noun.many)
         return self.w("the_f" if noun.gender == "f" else "the", noun.one)
 
-    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
+    _RELATIVE = [(re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci n'est pas vous$"),
+                  ("que vous ne contrôlez pas", "que vous ne contrôlez pas")),
+                 (re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci est vous$"),
+                  ("que vous contrôlez", "que vous contrôlez")),
+                 (re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci est parmi vos adversaires$"),
+                  ("que contrôle un adversaire", "que contrôlent vos adversaires")),
+                 (re.compile(r"^(?:celui|celle)-ci est contrôlée? par un joueur$"),
+                  ("que contrôle un joueur", "que contrôlent des joueurs")),
+                 (re.compile(r"^(?:celui|celle)-ci est (.+)$"), ("qui est \\1", None)),
+                 (re.compile(r"^il y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
+                  ("qui porte \\1", "qui portent \\1")),
+                 (re.compile(r"^il n'y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
+                  ("qui ne porte \\1", "qui ne portent \\1")),
+                 (re.compile(r"^(?:celui|celle)-ci a (.+)$"), ("qui a \\1", "qui ont \\1")),
+                 (re.compile(r"^(le|la|l'|les) ?(.+?) de (?:celui|celle)-ci (est|sont) (.+)$"),
+                  ("dont \\1 \\2 \\3 \\4", "dont \\1 \\2 \\3 \\4")),
+                 (re.compile(r"^(?:son|sa|ses) "), (None, None))]
+
+    def relative(self, cond: str, many: bool) -> str | None:
+        cond = self.finish(cond)
+        for pattern, (one, more) in self._RELATIVE:
+            m = pattern.match(cond)
+            if m:
+                form = more if many else one
+                return self.finish(m.expand(form)) if form else None
+        return None
+
+    _OF_ARG = re.compile(r"^(le |la |l'|les )?(.+?) (?:de |d')\{0\}$")
+
+    def noun_of_phrase(self, m) -> Noun:
+        return Noun(m.group(2), m.group(2) + "s", "f" if m.group(1) == "la " else "m")
+
+    def call(self, e) -> str:
+        """A built-in's phrase agrees with the gender of what it is said of ('ce module est incliné')."""
+        text = super().call(e)
+        subject = e.args[0] if len(e.args) == 1 else None
+        loc = self.local(subject.name) if isinstance(subject, N.Name) else None
+        if loc is not None and loc.noun.gender == "m":
+            text = _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", text)
+        return text
+
+    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
+        rel = [self.relative(p, many) for p in parts]
+        if parts and all(rel):
+            return f"{text} {self.joined(rel, 'and')}"
         feminine = noun is not None and noun.gender == "f"
         tel = ("telles" if many else "telle") if feminine else ("tels" if many else "tel")
         return f"{text} {tel} que {cond}"
 
     def finish(self, text: str) -> str:
+        text = _OF_IT.sub(lambda m: f"{_ITS[m.group(1)]} {m.group(2)}", text)
         text = _OF_YOU.sub(lambda m: self.w(_YOURS.get(m.group(1), "your"), m.group(2)), text)
         for pattern, replacement in _ELISIONS:
             text = pattern.sub(replacement, text)

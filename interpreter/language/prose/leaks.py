@@ -37,7 +37,7 @@ _SNAKE = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w])
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w(])")
 _BRACES = re.compile(r"\{[^{}]*\}|[{}]")
 _ONE_MANY = {"en": re.compile(r"(?<![\d.,])\b1 ((?:[a-z]+ )?[a-z]+[^s\W]s)\b"),
-             "fr": re.compile(r"(?<![\d.,])\b1 ((?!des )(?:[a-zé]+ )?[a-zé]+s)\b")}
+             "fr": re.compile(r"(?<![\d.,])\b1 ((?!des )[a-zé]+s)\b")}
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 

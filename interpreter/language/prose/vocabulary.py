@@ -94,6 +94,11 @@ class Vocabulary:
             found = as_noun(self.folded.get(fold(word)))
         return found if found is not None else Noun(word, plural(word))
 
+    def label(self, text: str) -> str:
+        """A menu's label in this language: the vocabulary's `label:TEXT`, else as written."""
+        found = self.entries.get(f"label:{text}")
+        return str(found) if isinstance(found, str) and found.strip() else str(text)
+
     def template(self, name: str, kind: str) -> str | None:
         """The phrase of an event, procedure or function, with {0}... for its arguments, or None."""
         found = self.raw(name, kind)
@@ -113,7 +118,8 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node", "value")
+         "class", "node", "value", "label")
+FREE = ("value", "label")  # words for a text of the rules (a value, a menu's label), not for a declared name
 
 
 def declared_names(defn: GameDef) -> dict:
@@ -146,11 +152,6 @@ def declared_names(defn: GameDef) -> dict:
         for attrs in board.nodes.values():
             if isinstance(attrs, dict) and isinstance(attrs.get("kind"), str):
                 add(attrs["kind"], "node")
-    for card in defn.cards:  # a word a card prints as an attribute's value ('forest' on a tile)
-        for value in card.attrs.values():
-            for v in value if isinstance(value, list) else [value]:
-                if isinstance(v, str) and v.strip():
-                    add(v, "value")
     return out
 
 
@@ -165,7 +166,13 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                          did_you_mean(lang, langs) or "languages: " + ", ".join(langs))
             continue
         for name, (value, pos) in words.items():
-            kind, _, bare = name.rpartition(":")
+            free = ":" in str(name) and str(name).split(":", 1)[0] in FREE
+            kind, _, bare = str(name).partition(":") if free else str(name).rpartition(":")
+            if free:
+                if not isinstance(value, str) or not value.strip():
+                    report.error(getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
+                                 "e.g. 'label:Use neither': \"N'utiliser aucune\"")
+                continue
             found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
                                         for k in kinds if k[0] == "class"]
             if kind:
