@@ -90,7 +90,7 @@ def test_french_changes_only_its_words_and_what_its_grammar_needs():
     methods = {k for k, v in vars(French).items() if callable(v)}
     # its articles, 'tel que' and relative clauses ('qui est incliné', 'dont le terrain'), its spelling, the
     # agreement of a built-in's participle, and the noun of a function's phrase ('l'armée de {0}': 'armée')
-    assert methods == {"a", "the", "such_that", "relative", "finish", "call", "noun_of_phrase"}
+    assert methods == {"a", "the", "such_that", "relative", "finish", "call", "agree", "noun_of_phrase"}
     # every phrase with a word in it is said in French ('plus' is French too)
     same = {k for k in English.WORDS if French.WORDS[k] == English.WORDS[k]}
     assert {k for k in same if re.search(r"[a-z]{2}", re.sub(r"\{\w*\}", "", English.WORDS[k]))} == {"+"}
@@ -269,6 +269,9 @@ def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
     ("    deck: \"the {deck}\"\n", "for zone 'deck' holds '{' or '}'", 23),
     ("    draw: \"draw a card for {" + "9" * 4301 + "}\"\n", "names argument {999", 23),
     ("    draw: \"draw a card for {\u0660}\"\n", "has a '{' or '}' that names no argument", 23),
+    ("    \"set:hand\": \"{0} may draw\"\n", "vocabulary (en) for set:hand, which is no counter", 23),
+    ("    \"when:coins\": \"{0} is rich with {1}\"\n", "names argument {1}, but it takes 1 argument", 23),
+    ("    \"label:Draw\": [a, b]\n", "vocabulary (en) for label 'Draw' must be a text", 23),
 ])
 def test_vocabulary_errors_are_reported_where_they_are(tmp_path, words, message, line):
     game = GAME.replace("    coins: [coin, coins]\n", words)
@@ -430,3 +433,45 @@ def test_no_shipped_card_prints_a_bound_name():
 def _bound(tree):
     from interpreter.language.prose.cards import bound_names
     return bound_names(tree)
+
+
+def test_a_game_gives_words_to_its_labels_values_and_what_setting_a_counter_means(tmp_path):
+    game = GAME.replace("counters:\n", "counters:\n  rich: {scope: player, internal: true}\n") + """\
+  fr:
+    coins: [pièce, pièces, f]
+    "label:Draw": "Piocher"
+    "value:Sun": Soleil
+    "set:rich": "{0} devenez riche"
+    "when:rich": "{0} êtes riche"
+"""
+    keywords = KEYWORDS + """\
+  - pattern: "Gamble"
+    ability: |
+      action during main:
+        choose by you "Gamble?":
+          option "Draw":
+            set you.rich = 1
+          option "Pass":
+            set you.rich = 0
+        if you.rich == 1 and self.suit == "Sun":
+          gain 1 coins
+"""
+    folder = write(tmp_path, game, keywords)
+    assert check_paths([str(folder)]).errors == []
+    defn, found = read_and_check(folder, Report())
+    gamble = next(kw for kw in defn.keywords if kw.name == "Gamble")
+    fr = Prose(defn, found, "fr").keyword(gamble)
+    assert "« Piocher » : vous devenez riche" in fr  # the label and what setting the counter means
+    assert "« Pass » :" in fr  # a label without words, as written
+    assert "vous êtes riche" in fr and "Soleil" in fr and "Sun" not in fr
+    en = Prose(defn, found, "en").keyword(gamble)
+    assert "rich" not in en.replace("“", "").split("Draw")[0]  # an internal counter without words: unsaid
+    assert "set" not in en.lower().split()
+
+
+def test_a_game_without_vocabulary_is_written_with_generic_phrases(tmp_path):
+    defn, found = read_and_check(write(tmp_path, GAME.replace("  en:\n    coins: [coin, coins]\n", "  en:\n")),
+                                 Report())
+    fr = Prose(defn, found, "fr").ability(defn.cards[0].abilities[0])
+    assert "1 coin " in Prose(defn, found, "en").ability(defn.cards[0].abilities[0])  # 'coins': one coin
+    assert fr.startswith("Tithe : Pendant") or fr.startswith("Pendant main")

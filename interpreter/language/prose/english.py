@@ -98,7 +98,7 @@ class English(Naming, Renderer):
         "choose": ["choose {0}", "{who} chooses {0}"], "may_choose": ["you may choose {0}", "{who} may choose {0}"],
         "secretly": "secretly {0}",
         "menu": ["choose one: {0}", "{who} chooses one: {0}"], "menu_or": "; or ",
-        "option_label": "“{0}”: {1}", "option_if": "“{0}” (only if {2}): {1}",
+        "option_label": "“{0}”: {1}", "option_only": "as it says", "option_if": "“{0}” (only if {2}): {1}",
         "option_each": "for each {3}, “{0}”: {1}", "option_each_if": "for each {3} (only if {2}), “{0}”: {1}",
         "actions": "use an action", "actions_during": "use an action of {0}",
         "decide": ["decide {0}: {1}", "{who} decides {0}: {1}"], "decide_or": "; else ",
@@ -120,6 +120,7 @@ class English(Naming, Renderer):
         # a card's printed attributes
         "yes": "yes", "no": "no", "attribute": "{0}: {1}", "attributes": "; ",
         # a game's names with no words of their own
+        "event_0": None, "event_n": None,  # an event without words: its name's words
         "function_0": "the {0}", "function_1": "the {0} of {1}", "function_n": "the {0} of {1}",
         "procedure_0": "{0}", "procedure_1": "{0} {1}", "procedure_n": "{0} ({1})",
     }
@@ -479,6 +480,11 @@ class English(Naming, Renderer):
                 amount = self.w(self._QUANTITIES[op], amount)
             zone = left.args[0]
             return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
+        counter = self.counter_of(left)
+        phrase = self.vocab.entries.get(f"when:{counter[0]}") if counter else None
+        if isinstance(phrase, str) and isinstance(right, N.Number) and \
+                (op == "==" and right.value == 1 or op in (">", "!=") and right.value == 0):
+            return phrase.format(self.node(counter[1]) if counter[1] is not None else "")
         quantified = self.quantified(left, op, right)
         if quantified is not None:
             return quantified
@@ -639,6 +645,14 @@ class English(Naming, Renderer):
         counter = self.counter_of(e.target)
         if counter is not None:
             name, holder, key = counter
+            if self.defn.counters[name].internal and isinstance(e.value, N.Number) and e.value.value == 0:
+                return ""  # bookkeeping reset: no rule a player reads
+            phrase = self.vocab.entries.get(f"set:{name}")
+            if isinstance(phrase, str):  # what setting it means, in the game's words
+                who = self.node(holder) if holder is not None else ""
+                return phrase.format(who, self.node(e.value))
+            if self.defn.counters[name].internal:
+                return ""  # bookkeeping of the rules, with no words for players
             noun = self.vocab.noun(name, "counter")
             if holder is None:
                 quantity = self.the(noun)
@@ -708,14 +722,25 @@ class English(Naming, Renderer):
             return found
         return self.w("quoted", e.value)
 
-    def event_phrase(self, event: str, args: list) -> str:
-        phrase = self.vocab.template(event, "event")
-        if phrase is None:
-            return words_of(event)
+    def gender_of(self, e) -> str | None:
+        """The gender of the noun a bound value is named by, when `e` is one."""
+        loc = self.local(e.name) if isinstance(e, N.Name) else None
+        return loc.noun.gender if loc is not None else None
+
+    def event_phrase(self, event: str, args: list, gender: str | None = None) -> str:
+        phrase = self.agree(self.vocab.template(event, "event"), gender)
+        if phrase is None:  # a game without words for it: its name's words, or the language's generic phrase
+            generic = self.WORDS.get("event_n" if args else "event_0")
+            return generic.format(words_of(event), self.joined(list(args))) if generic else words_of(event)
         return phrase.format(*args)
 
     def signal(self, e) -> str:
-        return self.w("signal", self.event_phrase(e.event, [self.node(a) for a in e.args]))
+        gender = self.gender_of(e.args[0]) if e.args else None
+        return self.w("signal", self.event_phrase(e.event, [self.node(a) for a in e.args], gender))
+
+    def agree(self, phrase: str | None, gender: str | None) -> str | None:
+        """A phrase about something of `gender` (a language with genders makes it agree)."""
+        return phrase
 
     def procedure_call(self, e) -> str:
         return self.game_call("procedure", e.proc, e.args)
@@ -789,6 +814,8 @@ class English(Naming, Renderer):
             body = self.block(e.body)
             cond = self.node(e.cond) if e.cond is not None else None
             label = self.label(self.vocab.label(e.label), e.pos)
+        if not body:  # what it does is the rules' bookkeeping: the label says it
+            body = self.w("option_only")
         if e.var is not None:
             return self.w("option_each_if" if cond else "option_each", label, body, cond, each)
         return self.w("option_if" if cond else "option_label", label, body, cond)

@@ -110,7 +110,7 @@ class French(English):
         "may_choose": ["vous pouvez choisir {0}", "{who} peut choisir {0}"],
         "secretly": "en secret, {0}",
         "menu": ["choisissez : {0}", "{who} choisit : {0}"], "menu_or": " ; ou ",
-        "option_label": "« {0} » : {1}", "option_if": "« {0} » (seulement si {2}) : {1}",
+        "option_label": "« {0} » : {1}", "option_only": "comme il est dit", "option_if": "« {0} » (seulement si {2}) : {1}",
         "option_each": "pour chaque {3}, « {0} » : {1}",
         "option_each_if": "pour chaque {3} (seulement si {2}), « {0} » : {1}",
         "actions": "utilisez une action", "actions_during": "utilisez une action de {0}",
@@ -132,8 +132,10 @@ class French(English):
         "sacrifice": "sacrifiez {0} que vous contrôlez",
         "printed": "{0} : {1}",
         "yes": "oui", "no": "non", "attribute": "{0} : {1}", "attributes": " ; ",
+        "event_0": "« {0} » a lieu", "event_n": "« {0} » arrive à {1}",
         "function_0": "« {0} »", "function_1": "« {0} » de {1}", "function_n": "« {0} » de {1}",
-        "procedure_0": "« {0} »", "procedure_1": "« {0} » {1}", "procedure_n": "« {0} » ({1})",
+        "procedure_0": "appliquez « {0} »", "procedure_1": "appliquez « {0} » à {1}",
+        "procedure_n": "appliquez « {0} » ({1})",
     }
 
     def a(self, noun: Noun) -> str:
@@ -175,6 +177,12 @@ class French(English):
 
     def noun_of_phrase(self, m) -> Noun:
         return Noun(m.group(2), m.group(2) + "s", "f" if m.group(1) == "la " else "m")
+
+    def agree(self, phrase: str | None, gender: str | None) -> str | None:
+        """'{0} est intégrée' said of a masculine noun: '{0} est intégré'."""
+        if phrase and gender == "m":
+            return _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", phrase)
+        return phrase
 
     def call(self, e) -> str:
         """A built-in's phrase agrees with the gender of what it is said of ('ce module est incliné')."""

@@ -2,7 +2,7 @@
 
 Prose is written for players: a printed rulebook never shows an identifier of
 the rules (`spare_tiles`, `you.hand`, `cards_left`), a brace or a `{0}` left
-uninterpolated, a number that disagrees with its noun ('1 resources'), a node written as its rules text (the renderers' fallback, in
+uninterpolated, the words of its bookkeeping (an internal counter), a number that disagrees with its noun ('1 resources'), a node written as its rules text (the renderers' fallback, in
 quotes), the placeholder noun of a value whose kind is unknown ('item',
 'élément'), or a word of the other language ('Play la deuxième carte', 'Use
 neither'). Each finding is a `Leak`: its kind and the words found. The word
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-KINDS = ("identifier", "brace", "fallback", "placeholder noun", "other language", "agreement")
+KINDS = ("identifier", "brace", "fallback", "placeholder noun", "other language", "agreement", "internal name")
 
 # the words of one language that a text of the other should never hold (grammar, not names)
 WORDS = {
@@ -50,9 +50,13 @@ class Leak:
         return f"{self.kind}: {self.found}"
 
 
-def leaks(text: str, lang: str, names=()) -> list:
+_GRAMMAR = {"en": re.compile(r"\bno such an? \w+"), "fr": re.compile(r"\b(?:un|le|ce) \w+ (?:qui )?est \w+ée\b")}
+
+
+def leaks(text: str, lang: str, names=(), internal=()) -> list:
     """What `text`, prose in language `lang`, shows that a reader should not see (see the module);
-    `names`: identifiers of the game ('cards_left') to look for as they are written."""
+    `names`: identifiers of the game ('cards_left') to look for as they are written; `internal`: the
+    words of its bookkeeping (an internal counter's noun: 'highest die value rolled again')."""
     text = str(text)
     out = []
     for m in _BRACES.finditer(text):
@@ -64,6 +68,13 @@ def leaks(text: str, lang: str, names=()) -> list:
     for name in names:  # a game's name written as it is declared: 'scoring', 'vps'
         if "_" not in name and "." not in name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
             out.append(Leak("identifier", name))
+    folded = text.casefold()
+    for words in internal:  # bookkeeping set as a value: 'set your highest die value rolled again to 2'
+        if words and re.search(rf"\b(?:set|fixez)\b[^.;:]{{0,40}}(?<!\w){re.escape(words.casefold())}(?!\w)", folded):
+            out.append(Leak("internal name", words))
+    if lang in _GRAMMAR:
+        for m in _GRAMMAR[lang].finditer(text):
+            out.append(Leak("agreement", m.group(0)))
     if lang in _FALLBACK and _FALLBACK[lang].search(text):
         out.append(Leak("fallback", _FALLBACK[lang].search(text).group(0)))
     if lang in _PLACEHOLDER:
@@ -96,4 +107,16 @@ def untranslated(defn, lang: str) -> set:
         if nouns == ["class"] and vocab.class_noun(name).one != name:
             continue
         out.add(str(name))
+    return out
+
+
+def internal_words(defn, lang: str) -> set:
+    """The words prose in `lang` would name a game's bookkeeping with: the nouns of its internal counters."""
+    from .vocabulary import Vocabulary
+    vocab = Vocabulary(defn, lang)
+    out = set()
+    for name, counter in defn.counters.items():
+        if getattr(counter, "internal", False):
+            noun = vocab.noun(name, "counter")
+            out |= {noun.one, noun.many}
     return out

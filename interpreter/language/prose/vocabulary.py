@@ -32,6 +32,13 @@ class Noun:
     gender: str = "m"
 
 
+def singular(word: str) -> str:
+    """The singular of a plural noun written from an identifier: `vps` -> 'vp', `tiles` -> 'tile'."""
+    if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def plural(word: str) -> str:
     """The plural a noun written from an identifier is given: an 's', unless it has one."""
     return word if word[-1:] in ("s", "x", "z") else word + "s"
@@ -82,8 +89,8 @@ class Vocabulary:
         found = as_noun(self.raw(name, kind))
         if found is not None:
             return found
-        word = words_of(name)
-        return Noun(word, plural(word))
+        word = words_of(name)  # 'spare_tiles': a spare tile, spare tiles
+        return Noun(singular(word), plural(word))
 
     def class_noun(self, name: str) -> Noun:
         """The noun of a class, named by its printed name or one of its aliases."""
@@ -119,7 +126,8 @@ class Vocabulary:
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
          "class", "node", "value", "label")
-FREE = ("value", "label")  # words for a text of the rules (a value, a menu's label), not for a declared name
+FREE = ("value", "label")
+SAID_OF_COUNTERS = {"set": 2, "when": 1}  # phrases of what a counter means: 'set:NAME' {0} holder {1} value  # words for a text of the rules (a value, a menu's label), not for a declared name
 
 
 def declared_names(defn: GameDef) -> dict:
@@ -168,6 +176,13 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
         for name, (value, pos) in words.items():
             free = ":" in str(name) and str(name).split(":", 1)[0] in FREE
             kind, _, bare = str(name).partition(":") if free else str(name).rpartition(":")
+            if kind in SAID_OF_COUNTERS:
+                if bare not in defn.counters:
+                    report.error(pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
+                                 did_you_mean(bare, list(defn.counters)) or "write set:COUNTER or when:COUNTER")
+                else:
+                    _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
+                continue
             if free:
                 if not isinstance(value, str) or not value.strip():
                     report.error(getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
