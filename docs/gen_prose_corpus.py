@@ -33,7 +33,7 @@ LANG_NAMES = {"en": "English", "fr": "Français"}
 # to compare with; and how many abilities the rework changed (in either language, in each).
 BEFORE = {"abilities": 321, "words": {"en": (37, 264), "fr": (36, 283)}, "leaks": {"en": 105, "fr": 178},
           "leaky": {"en": 27, "fr": 34}}
-CHANGED = {"either": 148, "en": 140, "fr": 127}
+CHANGED = {"either": 211, "en": 210, "fr": 186}
 
 
 class Entry:

@@ -103,7 +103,7 @@ def test_a_prestige_keyword_reads_as_its_points_for_each_card():
     _, fr = seeders("fr")
     matrice = card(defn, "matrice-structurelle")  # Affinité 2 - Module
     assert en.reading(matrice.abilities[0]) == ("Affinité 2 - Module: When the prestige of this card is counted, "
-                                   "score 2 PP for each module among your cards in play.")
+                                   "score 2 PP for each of your modules in play.")
     assert fr.reading(matrice.abilities[0]) == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
                                    "marquez 2 PP pour chaque module parmi vos cartes en jeu.")
 
@@ -115,7 +115,7 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     ability = senateur.abilities[0]
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
                                           "During negotiation or integration, you may remove 1 Jailer token from "
-                                          "this card and pay 1 resource to choose a crew among the cards in play "
+                                          "this card and pay 1 resource to choose one of the crews in play "
                                           "that a player controls. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
                                           "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
@@ -146,10 +146,10 @@ def test_triggers_of_any_card_and_choices_of_other_players():
     en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
     kraken = card(defn, "kraken")  # Éradication
     assert en.ability(kraken.abilities[0]) == (  # the condition that there is a creature to choose goes unsaid
-        "When this card is played on an active planet, you may choose a creature among the cards in play that "
+        "When this card is played on an active planet, you may choose one of the creatures in play that "
         "is not this card. Make that creature extinct.")
     assert fr.ability(kraken.abilities[0]).endswith(
-        "si vous le souhaitez, choisissez une créature parmi les cartes en jeu telle que celle-ci n'est pas cette "
+        "si vous le souhaitez, choisissez l'une des créatures en jeu qui n'est pas cette "
         "carte. Provoquez l'extinction de cette créature.")
     defn, found = loaded(shipped_game("seeders-exodus"))
     usine = card(defn, "usine-de-reconversion")
@@ -335,14 +335,14 @@ def written(game, card_id, lang, index=0):
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "During negotiation, you may tap this card to choose a player such that there are at least 2 chambers "
-           "such that that player has influence cubes on it. Choose a chamber such that that player has influence "
-           "cubes on it. Do this twice: you may choose another chamber such that that player has influence cubes "
-           "on it, then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
+           "on which that player has influence cubes. Choose a chamber on which that player has influence "
+           "cubes. Do this twice: you may choose another chamber on which that player has influence cubes, "
+           "then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
            "then put 1 influence cube of that player on the first chamber."),
     ("fr", "Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il existe au moins 2 chambres "
-           "telles que ce joueur a des cubes d'influence sur celle-ci. Choisissez une chambre telle que ce joueur a "
-           "des cubes d'influence sur celle-ci. Faites ceci deux fois : vous pouvez choisir une autre chambre telle que "
-           "ce joueur a des cubes d'influence sur celle-ci, puis s'il existe une telle chambre, retirez 1 cube "
+           "sur lesquelles ce joueur a des cubes d'influence. Choisissez une chambre sur laquelle ce joueur a "
+           "des cubes d'influence. Faites ceci deux fois : vous pouvez choisir une autre chambre sur laquelle "
+           "ce joueur a des cubes d'influence, puis s'il existe une telle chambre, retirez 1 cube "
            "d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce joueur sur la "
            "première chambre."),
 ])
@@ -353,12 +353,10 @@ def test_conspirateur_names_its_player_and_chambers_by_their_nouns(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Majorité 3 - Module: When the prestige of this card is counted, if for every opponent, the number of "
-           "modules among your cards in play is more than the number of modules among the cards in play of that "
-           "opponent, score 3 PP."),
-    ("fr", "Majorité 3 - Module : Quand le prestige de cette carte est compté, si pour chaque adversaire, le nombre "
-           "de modules parmi vos cartes en jeu est supérieur au nombre de modules parmi les cartes en jeu de cet "
-           "adversaire, marquez 3 PP."),
+    ("en", "Majorité 3 - Module: When the prestige of this card is counted, if you have more modules in play "
+           "than each opponent, score 3 PP."),
+    ("fr", "Majorité 3 - Module : Quand le prestige de cette carte est compté, si vous avez plus de modules en jeu "
+           "que chaque adversaire, marquez 3 PP."),
 ])
 def test_technopole_says_its_let_where_it_is_read(lang, text):
     assert written("seeders-exodus", "technopole", lang) == text
@@ -375,10 +373,10 @@ def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Éradication: When this card is played on an active planet, you may choose a creature among the cards "
+    ("en", "Éradication: When this card is played on an active planet, you may choose one of the creatures "
            "in play that is not this card. Make that creature extinct."),
-    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez une "
-           "créature parmi les cartes en jeu telle que celle-ci n'est pas cette carte. Provoquez l'extinction de "
+    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez "
+           "l'une des créatures en jeu qui n'est pas cette carte. Provoquez l'extinction de "
            "cette créature."),
 ])
 def test_a_karman_creature_chooses_its_victim_once(lang, text):
@@ -386,7 +384,7 @@ def test_a_karman_creature_chooses_its_victim_once(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "When this card is played as a Flash, choose an opponent such that that opponent has rock cubes. If "
+    ("en", "When this card is played as a Flash, choose an opponent who has rock cubes. If "
            "there is such an opponent, let the number be the smaller of 2 and the number of rock cubes of that "
            "opponent, then that opponent loses that many rock cubes, then gain that many rock cubes."),
     ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire qui a des cubes de roche. "
@@ -400,13 +398,13 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "When this card is integrated, put 1 Jailer token on this card. During negotiation or integration, you "
-           "may remove 1 Jailer token from this card and pay 1 resource to choose a crew among the cards in play "
+           "may remove 1 Jailer token from this card and pay 1 resource to choose one of the crews in play "
            "that a player controls. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
            "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
-           "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez un équipage "
-           "parmi les cartes en jeu que contrôle un joueur. Cet équipage n'est plus un "
+           "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez l'un des "
+           "équipages en jeu que contrôle un joueur. Cet équipage n'est plus un "
            "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
            "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
            "parmi votre prison. Mettez cette carte dans votre main."),

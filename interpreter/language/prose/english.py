@@ -54,7 +54,9 @@ class English(Naming, Renderer):
         "ordinals": ["first", "second", "third", "fourth", "fifth"],
         "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {1}",
         "or_fail": "{0} (if there is none, this cannot be done)", "per_of": "{0} for each of {1}", "per_in": "{0} for each {1} in {2}",
-        "has_a": "{0} has {1}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "one of {0}", "controlled": "{0} is controlled by a player",
+        "has_a": "{0} has {1}", "some_have": "you have {0}", "some_there": "there are {0}",
+        "none_have": "you have no {0}", "none_there": "there are no {0}", "more_than_them": "you have more {0} than {1}",
+        "every_one": "each {0}", "who_has": "who has {0}", "who_have": "who have {0}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "of {0}", "controlled": "{0} is controlled by a player",
         "not_controlled": "{0} is controlled by no player", "other_than": "other than {0}",
         "with": "{0} with {1}", "count_in": "{0} in {1}", "empty_in": "no {0} in {1}",
         # quantities: how many members meet a condition, how much a counter holds
@@ -167,7 +169,7 @@ class English(Naming, Renderer):
         if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.left, N.Number) and n.left.value == 1 \
                 and not isinstance(n.right, N.Call):
             return self.amount(n.right, noun)
-        if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 resource for each module ...
+        if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 token for each tile ...
             return self.amount(N.BinOp(n.pos, "*", N.Number(n.pos, 1), n), noun)
         if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.right, N.Call) and n.right.func == "count" \
                 and len(n.right.args) == 1 and not isinstance(n.right.args[0], (N.Each, N.Mapped)):
@@ -307,7 +309,13 @@ class English(Naming, Renderer):
             phrase = self.builtin("function", e.func, "mapped")
             if phrase is not None:
                 with self.scope():
-                    return self.said_mapped(phrase, self.mapped_parts(args[0]))
+                    parts = self.mapped_parts(args[0])
+                    loc = self.local(args[0].var)
+                    if e.func == "all" and parts["whole"] and not parts["where"] and loc is not None:
+                        ref, expr = self.finish(self.ref(loc)), self.finish(parts["expr"])
+                        if len(re.findall(rf"(?<!\w){re.escape(ref)}(?!\w)", expr)) == 1:  # 'more tiles than each opponent'
+                            return expr.replace(ref, self.gendered("every_one", loc.noun, loc.noun.one))
+                    return self.said_mapped(phrase, parts)
         if len(args) == 1 and isinstance(args[0], N.Each):
             phrase = self.builtin("function", e.func, "each")
             if phrase is not None:
@@ -373,10 +381,19 @@ class English(Naming, Renderer):
             loc.introducing = False
         cond = self.joined(said, "and")
 
-        same = not whole and noun.one == (self.element_noun(source)[0] or Noun("", "")).one and self.plural(src)
-        if same and quantity is None and not self.shares_noun(loc):  # 'one of your modules', 'your modules'
-            many, one = src, self.gendered("one_of", noun, src)
-            each = self.gendered("each_of", noun, src) if self.WORDS.get("each_of") else self.w("among", noun.one, src)
+        member = self.element_noun(source)[0] or Noun("", "")
+        same = not whole and noun.one == member.one and self.plural(src)
+        card = self.word_noun("card")
+        if not whole and not same and member.one == card.one and noun.one != card.one and self.plural(src) \
+                and len(re.findall(rf"\b{re.escape(card.many)}\b", src)) == 1:  # 'your tiles in play'
+            named = re.sub(rf"\b{re.escape(card.many)}\b", noun.many, src)
+            same = self.plural(named)
+        else:
+            named = src
+        if same and quantity is None and not self.shares_noun(loc):  # 'one of your tiles', 'your tiles'
+            many, one = named, self.gendered("one_of", noun, named)
+            each = self.gendered("each_of", noun, named) if self.WORDS.get("each_of") else \
+                self.w("among", noun.one, src)
         else:
             def among(text):
                 return text if whole else self.w("among", text, src)
@@ -392,8 +409,12 @@ class English(Naming, Renderer):
 
     def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
         """Members said with the condition they meet: as relative clauses when each part of it
-        reads as one ('modules whose crew is empty', 'a module that is tapped'), else 'such that'."""
-        rel = [self.relative(p, many) for p in parts]
+        reads as one ('tiles whose slot is empty', 'a tile that is tapped'), else 'such that'."""
+        rel = [self.relative(p, many, noun) for p in parts]
+        if noun is not None and noun in (self.word_noun("player"), self.word_noun("opponent")):
+            has = self.act("has", N.Name(None, "__who__"), "").replace("__who__", self.gendered("that", noun, noun.one))
+            rel = [self.w("who_has" if not many else "who_have", p[len(has):]) if p.startswith(has) else r
+                   for p, r in zip(parts, rel)]  # 'an opponent who has rock cubes'
         if parts and all(rel):
             return f"{text} {self.joined(rel, 'and')}"
         return self.w("such_that", text, cond)
@@ -406,9 +427,11 @@ class English(Naming, Renderer):
                  (re.compile(r"^it is (.+)$"), ("that is \\1", "that are \\1")),
                  (re.compile(r"^its (.+?) (is|are) (.+)$"), ("whose \\1 \\2 \\3", "whose \\1 \\2 \\3")),
                  (re.compile(r"^it has (.+)$"), ("with \\1", "with \\1")),
+                 (re.compile(r"^((?:(?!such that|\bit\b).)+) (has|have) ((?:(?!such that|\bit\b).)+) on it$"),
+                  ("on which \\1 \\2 \\3", "on which \\1 \\2 \\3")),
                  (re.compile(r"^there (?:is|are) ((?:(?!such that|\bit\b).)+) on it$"), ("with \\1 on it", "with \\1 on them"))]
 
-    def relative(self, cond: str, many: bool) -> str | None:
+    def relative(self, cond: str, many: bool, noun: Noun | None = None) -> str | None:
         """A condition about the member being introduced as a relative clause, or None."""
         cond = self.finish(cond)
         for pattern, (one, more) in self._RELATIVE:
@@ -480,6 +503,12 @@ class English(Naming, Renderer):
                 amount = self.w(self._QUANTITIES[op], amount)
             zone = left.args[0]
             return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
+        sides = [self.inline.get(x.name, x) if isinstance(x, N.Name) else x for x in (left, right)]
+        if op == ">" and all(isinstance(x, N.Call) and x.func == "count" and len(x.args) == 1 for x in sides):
+            mine, theirs = self.count_of(sides[0]), self.count_of(sides[1])
+            m, t = self._YOURS.match(mine), self._THEIRS.match(theirs)
+            if m and t and m.group(1) == t.group(1):
+                return self.w("more_than_them", m.group(1), t.group(2))
         counter = self.counter_of(left)
         phrase = self.vocab.entries.get(f"when:{counter[0]}") if counter else None
         if isinstance(phrase, str) and isinstance(right, N.Number) and \
@@ -524,10 +553,25 @@ class English(Naming, Renderer):
             return self.act("has", holder, amount)
         return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
+    def count_of(self, call) -> str:
+        """What `count(S)` counts, as many ('your tiles in play'): S said, or its members."""
+        arg = call.args[0]
+        return self.finish(self.node(arg))
+
     def agreeing(self, key: str, subject) -> str:
-        """A phrase about `subject` whose verb agrees with it: 'your buildings ... are empty'."""
-        text = self.node(subject)
+        """A phrase about `subject` whose verb agrees with it: 'your hand is empty'; of many things,
+        whether there are any: 'you have tiles with a free slot', 'there are no tiles in play'."""
+        text = self.finish(self.node(subject))
+        if self.plural(text) and key in ("not_empty", "empty_of"):
+            yours, the = self._YOURS.match(text), self._THE.match(text)
+            if yours or the:
+                what = "have" if yours else "there"
+                return self.w(f"{'some' if key == 'not_empty' else 'none'}_{what}", (yours or the).group(1))
         return self.w(key + "_many" if self.plural(text) else key, text)
+
+    _YOURS = re.compile(r"^your (.+)$")
+    _THE = re.compile(r"^the (.+)$")
+    _THEIRS = re.compile(r"^the (.+) of (.+)$")
 
     _PLURAL = re.compile(r"^(?:the|your|their|its|these|those) (?:[\w-]+ )?[\w-]*[^s\W]s\b")
 
@@ -681,7 +725,7 @@ class English(Naming, Renderer):
             return noun or self.word_noun("card"), False
         if isinstance(value, N.Call) and value.func == "holder":  # a card or a space: 'the place'
             return self.word_noun("place"), False
-        if isinstance(value, N.Call) and value.func in self.defn.functions:  # 'chamber_card': 'chamber card'
+        if isinstance(value, N.Call) and value.func in self.defn.functions:  # 'spare_box': 'spare box'
             return self.function_noun(value.func), False
         if isinstance(value, (N.ListLit, N.NoneLit)) or self.types.get(value) == LIST:
             return self.word_noun("selection"), False
@@ -701,8 +745,8 @@ class English(Naming, Renderer):
     _OF_ARG = re.compile(r"^(?:the |a |an )?(.+?) of \{0\}$")
 
     def function_noun(self, name: str) -> Noun:
-        """The noun of what a game's function gives: from its phrase ('the army of {0}': 'army'),
-        else from its name ('chamber_card': 'chamber card')."""
+        """The noun of what a game's function gives: from its phrase ('the tray of {0}': 'tray'),
+        else from its name ('spare_box': 'spare box')."""
         phrase = self.vocab.template(name, "function")
         m = self._OF_ARG.match(phrase) if phrase else None
         if m:

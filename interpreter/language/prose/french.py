@@ -28,9 +28,10 @@ _ELISIONS = [
     (re.compile(r"\b([Dd])e des\b"), r"\1es"),
 ]
 _WORD = r"(?!(?:de|du|des|d|que|qui|et|ou|à|au|aux|le|la|les|l|un|une|dans|sur|pour|par|est|sont|si)\b)[\w’-]+"
+_WORD = rf"(?:d'[\w’-]+|{_WORD})"  # 'cubes d'influence' is one noun
 _OF_YOU = re.compile(rf"\b(les|des|le|la|l')\s?((?:{_WORD} ){{0,3}}{_WORD}) de vous\b")  # 'les cartes de vous'
 _YOURS = {"les": "your_many", "des": "of_your_many"}
-# 'l'équipage de celui-ci': 'son équipage'
+# 'l'emplacement de celui-ci': 'son emplacement'
 _OF_IT = re.compile(rf"\b(les|le|la|l')\s?((?:{_WORD} ){{0,2}}{_WORD}) de (?:celui|celle)-ci\b")
 _ITS = {"le": "son", "l'": "son", "la": "sa", "les": "ses"}
 _PARTICIPLE = re.compile(r"\b(est|sont) ([a-zéèêàâîôûç]+)ée(s?)\b")
@@ -40,6 +41,9 @@ class French(English):
     """Rules as French prose."""
 
     _PLURAL = re.compile(r"^(?:les|vos|des|ces|nos|leurs|tous les|toutes les)\b")
+    _YOURS = re.compile(r"^vos (.+)$")
+    _THE = re.compile(r"^les (.+)$")
+    _THEIRS = re.compile(r"^les (.+) (?:de|d'|du|des) (.+)$")
 
     lang = "fr"
     WORDS = {
@@ -67,7 +71,9 @@ class French(English):
         "that_many": "ce nombre de {0}", "such": "il existe un tel {1}", "such_f": "il existe une telle {1}",
         "no_such": "il n'existe pas de tel {1}", "no_such_f": "il n'existe pas de telle {1}",
         "or_fail": "{0} (s'il n'y en a pas, cela ne peut pas se faire)", "per_of": "{0} pour chacun de {1}",
-        "per_of_f": "{0} pour chacune de {1}", "has_a": "{0} a {1}", "has_no": "{0} n'a pas de {1}",
+        "per_of_f": "{0} pour chacune de {1}", "has_a": "{0} a {1}", "some_have": "vous avez des {0}", "some_there": "il y a des {0}",
+        "none_have": "vous n'avez pas de {0}", "none_there": "il n'y a pas de {0}",
+        "more_than_them": "vous avez plus de {0} que {1}", "every_one": "chaque {0}", "who_has": "qui a {0}", "who_have": "qui ont {0}", "has_no": "{0} n'a pas de {1}",
         "one_of": "l'un de {0}", "one_of_f": "l'une de {0}",
         "each_of": None, "controlled": "{0} est contrôlé par un joueur", "not_controlled": "{0} n'est contrôlé par aucun joueur", "other_than": "autre que {0}", "with": "{0} avec {1}",
         "count_in": "{0} dans {1}", "empty_in": "aucun {0} dans {1}",
@@ -155,6 +161,7 @@ class French(English):
                  (re.compile(r"^(?:celui|celle)-ci est contrôlée? par un joueur$"),
                   ("que contrôle un joueur", "que contrôlent des joueurs")),
                  (re.compile(r"^(?:celui|celle)-ci est (.+)$"), ("qui est \\1", None)),
+                 (re.compile(r"^(?:celui|celle)-ci n'est (.+)$"), ("qui n'est \\1", None)),
                  (re.compile(r"^il y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
                   ("qui porte \\1", "qui portent \\1")),
                  (re.compile(r"^il n'y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
@@ -164,8 +171,13 @@ class French(English):
                   ("dont \\1 \\2 \\3 \\4", "dont \\1 \\2 \\3 \\4")),
                  (re.compile(r"^(?:son|sa|ses) "), (None, None))]
 
-    def relative(self, cond: str, many: bool) -> str | None:
+    def relative(self, cond: str, many: bool, noun: Noun | None = None) -> str | None:
         cond = self.finish(cond)
+        m = self._HAS_ON.match(cond)  # 'sur laquelle ce joueur a des cubes'
+        if m:
+            which = ("lesquelles" if many else "laquelle") if noun is not None and noun.gender == "f" else \
+                ("lesquels" if many else "lequel")
+            return f"sur {which} {m.group(1)}"
         for pattern, (one, more) in self._RELATIVE:
             m = pattern.match(cond)
             if m:
@@ -179,13 +191,13 @@ class French(English):
         return Noun(m.group(2), m.group(2) + "s", "f" if m.group(1) == "la " else "m")
 
     def agree(self, phrase: str | None, gender: str | None) -> str | None:
-        """'{0} est intégrée' said of a masculine noun: '{0} est intégré'."""
+        """'{0} est posée' said of a masculine noun: '{0} est posé'."""
         if phrase and gender == "m":
             return _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", phrase)
         return phrase
 
     def call(self, e) -> str:
-        """A built-in's phrase agrees with the gender of what it is said of ('ce module est incliné')."""
+        """A built-in's phrase agrees with the gender of what it is said of ('ce jeton est incliné')."""
         text = super().call(e)
         subject = e.args[0] if len(e.args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
@@ -193,8 +205,10 @@ class French(English):
             text = _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", text)
         return text
 
+    _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+ (?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")
+
     def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
-        rel = [self.relative(p, many) for p in parts]
+        rel = [self.relative(p, many, noun) for p in parts]
         if parts and all(rel):
             return f"{text} {self.joined(rel, 'and')}"
         feminine = noun is not None and noun.gender == "f"

@@ -2,12 +2,13 @@
 
 Prose is written for players: a printed rulebook never shows an identifier of
 the rules (`spare_tiles`, `you.hand`, `cards_left`), a brace or a `{0}` left
-uninterpolated, the words of its bookkeeping (an internal counter), a number that disagrees with its noun ('1 resources'), a node written as its rules text (the renderers' fallback, in
-quotes), the placeholder noun of a value whose kind is unknown ('item',
-'élément'), or a word of the other language ('Play la deuxième carte', 'Use
-neither'). Each finding is a `Leak`: its kind and the words found. The word
+uninterpolated, the words of its bookkeeping (an internal counter) being set,
+a number that disagrees with its noun ('1 tokens'), a node written as its rules
+text (the renderers' fallback, in quotes), the placeholder noun of a value whose kind is unknown ('item',
+'élément'), or a word of the other language ('Take la deuxième carte', 'Keep
+both'). Each finding is a `Leak`: its kind and the words found. The word
 lists are short and of the language's grammar only (articles, verbs of rules,
-connectives), so that a game's proper names ('Nacrelle', 'Troc') are never taken
+connectives), so that a game's proper names (a card's title) are never taken
 for a leak; `names` adds a game's own identifiers to look for.
 """
 from __future__ import annotations
@@ -56,7 +57,7 @@ _GRAMMAR = {"en": re.compile(r"\bno such an? \w+"), "fr": re.compile(r"\b(?:un|l
 def leaks(text: str, lang: str, names=(), internal=()) -> list:
     """What `text`, prose in language `lang`, shows that a reader should not see (see the module);
     `names`: identifiers of the game ('cards_left') to look for as they are written; `internal`: the
-    words of its bookkeeping (an internal counter's noun: 'highest die value rolled again')."""
+    words of its bookkeeping (an internal counter's noun: 'tokens kept aside')."""
     text = str(text)
     out = []
     for m in _BRACES.finditer(text):
@@ -65,11 +66,11 @@ def leaks(text: str, lang: str, names=(), internal=()) -> list:
         out.append(Leak("identifier", m.group(1)))
     for m in _DOTTED.finditer(text):
         out.append(Leak("identifier", m.group(1)))
-    for name in names:  # a game's name written as it is declared: 'scoring', 'vps'
+    for name in names:  # a game's name written as it is declared: 'ending', 'gems'
         if "_" not in name and "." not in name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
             out.append(Leak("identifier", name))
     folded = text.casefold()
-    for words in internal:  # bookkeeping set as a value: 'set your highest die value rolled again to 2'
+    for words in internal:  # bookkeeping set as a value: 'set your tokens kept aside to 2'
         if words and re.search(rf"\b(?:set|fixez)\b[^.;:]{{0,40}}(?<!\w){re.escape(words.casefold())}(?!\w)", folded):
             out.append(Leak("internal name", words))
     if lang in _GRAMMAR:

@@ -33,7 +33,7 @@ class Noun:
 
 
 def singular(word: str) -> str:
-    """The singular of a plural noun written from an identifier: `vps` -> 'vp', `tiles` -> 'tile'."""
+    """The singular of a plural noun written from an identifier: `gems` -> 'gem', `tiles` -> 'tile'."""
     if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
@@ -186,7 +186,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             if free:
                 if not isinstance(value, str) or not value.strip():
                     report.error(getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
-                                 "e.g. 'label:Use neither': \"N'utiliser aucune\"")
+                                 "e.g. 'label:Keep both': \"Garder les deux\"")
                 continue
             found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
                                         for k in kinds if k[0] == "class"]
