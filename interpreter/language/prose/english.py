@@ -65,6 +65,7 @@ class English(Naming, Renderer):
         "fewer_than": "fewer than {0}", "exactly": "exactly {0}",
         "some_of": "{0}", "none_of": "no {1}",
         "has": ["you have {0}", "{who} has {0}"], "has_on": ["you have {0} on {1}", "{who} has {0} on {1}"],
+        "has_none": ["you have {0}", "{who} has {0}"], "has_on_none": ["you have {0} on {1}", "{who} has {0} on {1}"],
         "on_it": "there are {0} on {1}", "on_it_one": "there is {0} on {1}", "on_it_none": "there are {0} on {1}",
         "empty_of_many": "{0} are empty", "not_empty": "{0} is not empty", "not_empty_many": "{0} are not empty",
         "mapped": "{expr} for each {var} in {source}{where}", "where": " such that {0}",
@@ -82,7 +83,8 @@ class English(Naming, Renderer):
         # statements: [what you do, what another player does]
         "move": "move {0} to {1}", "move_top": "put {0} on top of {1}", "move_bottom": "put {0} at the bottom of {1}",
         "move_all": "the cards of {0}",
-        "put": "put {0} on {1}", "put_keyed": "put {0} of {1} on {2}",
+        "put": "put {0} on {1}", "put_keyed": "put {0} of {1} on {2}", "of_yours": None,
+        "put_keyed_yours": "put {0} on {1}", "take_off_keyed_yours": "remove {0} from {1}",
         "take_off": "remove {0} from {1}", "take_off_keyed": "remove {0} of {1} from {2}",
         "give": ["take {0}", "give {0} to {who}"], "take_away": ["lose {0}", "take {0} from {who}"],
         "add_to": "add {0} to {1}", "subtract": "subtract {0} from {1}",
@@ -547,10 +549,11 @@ class English(Naming, Renderer):
             amount = self.w("at_least", f"{n} {noun.one if n == 1 else noun.many}")
         else:
             return None
+        none = "_none" if n == 0 and op == "==" else ""  # 'has no tokens', 'n'a aucun jeton'
         if key is not None:
-            return self.act("has_on", key, amount, self.node(holder))
+            return self.act("has_on" + none, key, amount, self.node(holder))
         if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
-            return self.act("has", holder, amount)
+            return self.act("has" + none, holder, amount)
         return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
     def count_of(self, call) -> str:
@@ -659,6 +662,9 @@ class English(Naming, Renderer):
         if holder is None:
             return self.w(plain, self.node(e.amount), self.the(noun))
         n = self.amount(e.amount, noun)
+        if key is not None and self.is_you(key) and isinstance(e.amount, N.Number) and self.WORDS.get("of_yours"):
+            mine = self.w("of_yours", e.amount.value, noun.many)  # '1 de vos cubes'
+            return self.w(keyed + "_yours", mine, self.node(holder))
         if key is not None:
             return self.w(keyed, n, self.w("yours") if self.is_you(key) else self.node(key), self.node(holder))
         if self.defn.counters[name].scope[:1] in (("player",), ("team",)):

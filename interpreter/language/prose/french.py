@@ -82,6 +82,8 @@ class French(English):
         "fewer_than": "moins de {0}", "exactly": "exactement {0}",
         "some_of": "des {0}", "none_of": "aucun {0}", "none_of_f": "aucune {0}",
         "has": ["vous avez {0}", "{who} a {0}"], "has_on": ["vous avez {0} sur {1}", "{who} a {0} sur {1}"],
+        "has_none": ["vous n'avez {0}", "{who} n'a {0}"],
+        "has_on_none": ["vous n'avez {0} sur {1}", "{who} n'a {0} sur {1}"],
         "on_it": "il y a {0} sur {1}", "on_it_one": "il y a {0} sur {1}", "on_it_none": "il n'y a {0} sur {1}",
         "empty_of_many": "{0} sont vides", "not_empty": "{0} n'est pas vide", "not_empty_many": "{0} ne sont pas vides",
         "mapped": "{expr} pour chaque {var} parmi {source}{where}", "where": " tels que {0}",
@@ -97,7 +99,8 @@ class French(English):
         "neg": "moins {0}", "entry": "l'entrée {1} de {0}", "option": "l'option {0}", "data": "la donnée {0}",
         "move": "mettez {0} dans {1}", "move_top": "mettez {0} sur le dessus de {1}",
         "move_bottom": "mettez {0} sous {1}", "move_all": "les cartes de {0}",
-        "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}",
+        "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}", "of_yours": "{0} de vos {1}",
+        "put_keyed_yours": "placez {0} sur {1}", "take_off_keyed_yours": "retirez {0} de {1}",
         "take_off": "retirez {0} de {1}", "take_off_keyed": "retirez {0} de {1} de {2}",
         "give": ["prenez {0}", "donnez {0} à {who}"], "take_away": ["perdez {0}", "prenez {0} à {who}"],
         "add_to": "ajoutez {0} à {1}", "subtract": "retirez {0} de {1}",
@@ -167,8 +170,12 @@ class French(English):
                  (re.compile(r"^il n'y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
                   ("qui ne porte \\1", "qui ne portent \\1")),
                  (re.compile(r"^(?:celui|celle)-ci a (.+)$"), ("qui a \\1", "qui ont \\1")),
-                 (re.compile(r"^(le|la|l'|les) ?(.+?) de (?:celui|celle)-ci (est|sont) (.+)$"),
+                 (re.compile(r"^(le|la|l'|les) ?(.+?) de (?:celui|celle)-ci (est|sont|n'est|ne sont) (.+)$"),
                   ("dont \\1 \\2 \\3 \\4", "dont \\1 \\2 \\3 \\4")),
+                 (re.compile(r"^(le|la|l'|les) ?([^ ]+) de (?:son|sa|ses) (.+?) (est|sont|n'est|ne sont) (.+)$"),
+                  ("dont \\1 \\2 de \\3 \\4 \\5", "dont \\1 \\2 de \\3 \\4 \\5")),
+                 (re.compile(r"^(son|sa|ses) (.+?) (est|sont|n'est|ne sont) (.+)$"),
+                  ("dont {\\1} \\2 \\3 \\4", "dont {\\1} \\2 \\3 \\4")),
                  (re.compile(r"^(?:son|sa|ses) "), (None, None))]
 
     def relative(self, cond: str, many: bool, noun: Noun | None = None) -> str | None:
@@ -182,13 +189,21 @@ class French(English):
             m = pattern.match(cond)
             if m:
                 form = more if many else one
-                return self.finish(m.expand(form)) if form else None
+                if not form:
+                    return None
+                said = m.expand(form)  # 'sa prison' said 'dont la prison'
+                said = said.replace("{son}", "le").replace("{sa}", "la").replace("{ses}", "les")
+                return self.finish(said)
         return None
 
     _OF_ARG = re.compile(r"^(le |la |l'|les )?(.+?) (?:de |d')\{0\}$")
 
+    _FEMININE = re.compile(r"(?:ée|ion|té|ie|ure|ance|ence|ette|elle)$")
+
     def noun_of_phrase(self, m) -> Noun:
-        return Noun(m.group(2), m.group(2) + "s", "f" if m.group(1) == "la " else "m")
+        word, article = m.group(2), m.group(1)
+        feminine = article == "la " or article == "l'" and bool(self._FEMININE.search(word))
+        return Noun(word, word + "s", "f" if feminine else "m")
 
     def agree(self, phrase: str | None, gender: str | None) -> str | None:
         """'{0} est posée' said of a masculine noun: '{0} est posé'."""
@@ -205,7 +220,7 @@ class French(English):
             text = _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", text)
         return text
 
-    _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+ (?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")
+    _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+?(?: |n')(?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")
 
     def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
         rel = [self.relative(p, many, noun) for p in parts]
