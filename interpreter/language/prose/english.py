@@ -55,7 +55,8 @@ class English(Naming, Renderer):
         "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {1}",
         "or_fail": "{0} (if there is none, this cannot be done)", "per_of": "{0} for each of {1}", "per_in": "{0} for each {1} in {2}",
         "has_a": "{0} has {1}", "some_have": "you have {0}", "some_there": "there are {0}",
-        "none_have": "you have no {0}", "none_there": "there are no {0}", "more_than_them": "you have more {0} than {1}",
+        "none_have": "you have no {0}", "none_there": "there are no {0}",
+        "some_there_in": "there are {0} in {1}", "none_there_in": "there are no {0} in {1}", "more_than_them": "you have more {0} than {1}",
         "every_one": "each {0}", "who_has": "who has {0}", "who_have": "who have {0}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "of {0}", "controlled": "{0} is controlled by a player",
         "not_controlled": "{0} is controlled by no player", "other_than": "other than {0}",
         "with": "{0} with {1}", "count_in": "{0} in {1}", "empty_in": "no {0} in {1}",
@@ -567,13 +568,17 @@ class English(Naming, Renderer):
         text = self.finish(self.node(subject))
         if self.plural(text) and key in ("not_empty", "empty_of"):
             yours, the = self._YOURS.match(text), self._THE.match(text)
+            some = "some" if key == "not_empty" else "none"
+            if the and self._X_OF and self._X_OF.match(the.group(1)):  # 'there are cards in the Market'
+                x_of = self._X_OF.match(the.group(1))
+                return self.w(f"{some}_there_in", x_of.group(1), x_of.group(2))
             if yours or the:
-                what = "have" if yours else "there"
-                return self.w(f"{'some' if key == 'not_empty' else 'none'}_{what}", (yours or the).group(1))
+                return self.w(f"{some}_{'have' if yours else 'there'}", (yours or the).group(1))
         return self.w(key + "_many" if self.plural(text) else key, text)
 
     _YOURS = re.compile(r"^your (.+)$")
     _THE = re.compile(r"^the (.+)$")
+    _X_OF = re.compile(r"^(\w+) of (the .+)$")
     _THEIRS = re.compile(r"^the (.+) of (.+)$")
 
     _PLURAL = re.compile(r"^(?:the|your|their|its|these|those) (?:[\w-]+ )?[\w-]*[^s\W]s\b")

@@ -43,6 +43,7 @@ class French(English):
     _PLURAL = re.compile(r"^(?:les|vos|des|ces|nos|leurs|tous les|toutes les)\b")
     _YOURS = re.compile(r"^vos (.+)$")
     _THE = re.compile(r"^les (.+)$")
+    _X_OF = None
     _THEIRS = re.compile(r"^les (.+) (?:de|d'|du|des) (.+)$")
 
     lang = "fr"
@@ -73,6 +74,7 @@ class French(English):
         "or_fail": "{0} (s'il n'y en a pas, cela ne peut pas se faire)", "per_of": "{0} pour chacun de {1}",
         "per_of_f": "{0} pour chacune de {1}", "has_a": "{0} a {1}", "some_have": "vous avez des {0}", "some_there": "il y a des {0}",
         "none_have": "vous n'avez pas de {0}", "none_there": "il n'y a pas de {0}",
+        "some_there_in": "il y a des {0} dans {1}", "none_there_in": "il n'y a pas de {0} dans {1}",
         "more_than_them": "vous avez plus de {0} que {1}", "every_one": "chaque {0}", "who_has": "qui a {0}", "who_have": "qui ont {0}", "has_no": "{0} n'a pas de {1}",
         "one_of": "l'un de {0}", "one_of_f": "l'une de {0}",
         "each_of": None, "controlled": "{0} est contrôlé par un joueur", "not_controlled": "{0} n'est contrôlé par aucun joueur", "other_than": "autre que {0}", "with": "{0} avec {1}",

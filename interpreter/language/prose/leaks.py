@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .vocabulary import Vocabulary, declared_names
+
 KINDS = ("identifier", "brace", "fallback", "placeholder noun", "other language", "agreement", "internal name")
 
 # the words of one language that a text of the other should never hold (grammar, not names)
@@ -98,7 +100,6 @@ def untranslated(defn, lang: str) -> set:
     language identifiers are written in): prose in `lang` that shows one shows an English word."""
     if lang == "en":
         return set()
-    from .vocabulary import Vocabulary, declared_names  # (here: the scan itself needs no game)
     vocab = Vocabulary(defn, lang)
     out = set()
     for name, kinds in declared_names(defn).items():
@@ -113,7 +114,6 @@ def untranslated(defn, lang: str) -> set:
 
 def internal_words(defn, lang: str) -> set:
     """The words prose in `lang` would name a game's bookkeeping with: the nouns of its internal counters."""
-    from .vocabulary import Vocabulary
     vocab = Vocabulary(defn, lang)
     out = set()
     for name, counter in defn.counters.items():
