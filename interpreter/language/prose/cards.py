@@ -136,7 +136,9 @@ class Prose:
             values = value if isinstance(value, list) else [value]
             shown = []
             for v in values:
-                shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else str(v))  # as printed
+                word = r.vocab.raw(v, "value") if isinstance(v, str) else None  # its words in this language
+                shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else
+                             str(word) if isinstance(word, str) else str(v))  # else as printed
             parts.append(r.w("attribute", r.vocab.noun(name, "attribute").one, ", ".join(shown)))
         return r.WORDS["attributes"].join(parts)
 
