@@ -10,8 +10,9 @@ print, with the default shape or colour.
 """
 from __future__ import annotations
 
+from ..content.colours import colour_of
 from ..names import did_you_mean
-from .check_table import _key_pos
+from .check_table import key_pos
 
 
 SHAPES = ("circle", "square", "diamond", "triangle", "star", "hexagon", "bolt", "sun", "moon", "drop", "cross")
@@ -20,14 +21,13 @@ SHAPES = ("circle", "square", "diamond", "triangle", "star", "hexagon", "bolt", 
 def check_print_hints(defn, error, warning=None) -> None:
     """Report through `error(pos, message, hint)` what the hints of `defn.print_hints` name that
     the game lacks, and through `warning` a shape or colour the sheets do not know."""
-    from ..tools.faces import colour_of
     hints = getattr(defn, "print_hints", None)
     if not isinstance(hints, dict):
         return
     here = getattr(hints, "pos", defn.pos)
     kinds = set(defn.components) | {c.component for c in defn.cards}
     for kind, hint in hints.items():
-        where = _key_pos(hints, kind, here)
+        where = key_pos(hints, kind, here)
         if kind not in kinds:
             error(where, f"print hints name unknown component kind '{kind}'",
                   did_you_mean(kind, kinds) or "component kinds: " + ", ".join(sorted(kinds)))
@@ -42,15 +42,15 @@ def check_print_hints(defn, error, warning=None) -> None:
             named += [(f"tile.{key}", tile.get(key)) for key in ("cells", "number")]
         for value, shape in (hint.get("symbols") or {}).items() if isinstance(hint.get("symbols"), dict) else ():
             if warning is not None and shape not in SHAPES:
-                warning(_key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
+                warning(key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
                         "no shape the sheets draw; they draw the default one", did_you_mean(str(shape), SHAPES)
                         or "shapes: " + ", ".join(SHAPES))
         for value, colour in (hint.get("colours") or {}).items() if isinstance(hint.get("colours"), dict) else ():
             if warning is not None and colour_of(colour) is None:
-                warning(_key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
+                warning(key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
                         "no colour the sheets know", "a colour word in English or French, or '#rrggbb'")
         for key, name in named:
             if isinstance(name, str) and name not in defn.attributes:
-                error(_key_pos(hint, key.split(".")[0], where),
+                error(key_pos(hint, key.split(".")[0], where),
                       f"print hints of '{kind}': {key} names unknown attribute '{name}'",
                       did_you_mean(name, defn.attributes))

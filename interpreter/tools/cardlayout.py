@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .faces import luminance
+from ..content.colours import luminance
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63 * MM, 88 * MM
@@ -336,6 +336,14 @@ def _figure_table(shapes, fit, figures, y, cut) -> float:
     return y + half * line + 1 * MM
 
 
+
+def _spikes(cx: float, cy: float, points: int, outer: float, inner: float) -> tuple:
+    """The corners of a star of `points` points round (cx, cy), the first pointing up."""
+    step = 180 / points
+    return tuple((cx + (outer if i % 2 == 0 else inner) * math.cos(math.radians(-90 + step * i)),
+                  cy + (outer if i % 2 == 0 else inner) * math.sin(math.radians(-90 + step * i)))
+                 for i in range(2 * points))
+
 def symbol(kind: str, cx: float, cy: float, r: float, colour: str, stroke: str | None = None) -> list:
     """A simple vector symbol of `SYMBOLS` centred on (cx, cy), within radius `r`."""
     dark = stroke or (INK if luminance(colour) > 0.8 else None)
@@ -353,22 +361,12 @@ def symbol(kind: str, cx: float, cy: float, r: float, colour: str, stroke: str |
     if kind == "hexagon":
         return [Poly(ring(6, r, -90), colour, dark)]
     if kind == "star":
-        pts = []
-        for i in range(10):
-            rad = r * 1.05 if i % 2 == 0 else r * 0.45
-            a = math.radians(-90 + 36 * i)
-            pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-        return [Poly(tuple(pts), colour, dark)]
+        return [Poly(_spikes(cx, cy, 5, r * 1.05, r * 0.45), colour, dark)]
     if kind == "bolt":
         pts = ((0.15, -1), (-0.55, 0.12), (-0.05, 0.12), (-0.2, 1), (0.55, -0.18), (0.05, -0.18), (0.3, -1))
         return [Poly(tuple((cx + x * r, cy + y * r) for x, y in pts), colour, dark)]
     if kind == "sun":
-        rays = []
-        for i in range(16):
-            rad = r * 1.05 if i % 2 == 0 else r * 0.7
-            a = math.radians(-90 + 22.5 * i)
-            rays.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-        return [Poly(tuple(rays), colour, dark), Disc(cx, cy, r * 0.5, colour, "#ffffff", 0.6)]
+        return [Poly(_spikes(cx, cy, 8, r * 1.05, r * 0.7), colour, dark), Disc(cx, cy, r * 0.5, colour, "#ffffff", 0.6)]
     if kind == "moon":
         outer = [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in range(60, 301, 15)]
         inner_c = [(cx + r * 0.45 + r * 0.8 * math.cos(math.radians(a)), cy + r * 0.8 * math.sin(math.radians(a)))

@@ -32,34 +32,22 @@ U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ..content.colours import colour_of
 from ..names import fold
+from .cardlayout import SYMBOLS
 
 FEW = 8  # a text attribute with at most this many values over the cards can be a band
 MAX_TEXT = 4000  # characters of one text kept; a card could not show more
 
-# print-friendly tones of the colour words a game may use (English and French)
-_TONES = {
-    "red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "yellow": "#f4c20d", "black": "#212121",
-    "white": "#ffffff", "grey": "#9e9e9e", "gray": "#9e9e9e", "orange": "#ef6c00", "purple": "#6a1b9a",
-    "violet": "#7e57c2", "pink": "#d81b60", "brown": "#6d4c41", "cyan": "#00acc1", "magenta": "#c2185b",
-    "gold": "#c9a227", "silver": "#b0b0b0", "teal": "#00897b", "navy": "#1a237e", "turquoise": "#26a69a",
-    "indigo": "#3949ab", "beige": "#d7ccc8", "lime": "#9ccc65", "olive": "#827717", "maroon": "#7b1f1f",
-    "rouge": "#c62828", "vert": "#2e7d32", "verte": "#2e7d32", "bleu": "#1565c0", "bleue": "#1565c0",
-    "jaune": "#f4c20d", "noir": "#212121", "noire": "#212121", "blanc": "#ffffff", "blanche": "#ffffff",
-    "gris": "#9e9e9e", "grise": "#9e9e9e", "rose": "#d81b60", "marron": "#6d4c41", "brun": "#6d4c41",
-    "or": "#c9a227", "argent": "#b0b0b0",
-}
 # bands whose values name no colour: distinct tones, taken in turn
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac")
 # the backs of the component kinds: deep tones, taken in turn
 BACKS = ("#24486e", "#7a2531", "#2d6a3e", "#6b4f1d", "#4b2e6e", "#1f6366", "#6e3a1f", "#3a3a3a")
-_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 _UNPRINTABLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
@@ -129,23 +117,10 @@ def clean(text) -> str:
     return " ".join("".join(out).split(" ")).strip()
 
 
-def colour_of(word) -> str | None:
-    """The tone of a colour word or '#rgb'/'#rrggbb', or None."""
-    text = str(word).strip()
-    if _HEX.fullmatch(text):
-        return "#" + "".join(c * 2 for c in text[1:]).lower() if len(text) == 4 else text.lower()
-    return _TONES.get(fold(text))
-
-
 def hashed(value: str) -> str:
     """A tone of `PALETTE` for a value, the same on every machine and every run."""
     digest = hashlib.sha256(str(value).encode("utf-8", "replace")).digest()
     return PALETTE[digest[0] % len(PALETTE)]
-
-
-def luminance(colour: str) -> float:
-    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 class Look:
@@ -300,7 +275,7 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         for line in prose.face(card):
             if line.name:
                 rest = r.w("printed", line.name, line.text)[len(line.name):]
-                # a language that spaces its colon ('Mutagène : ...') keeps that space, unbroken
+                # a language that spaces its colon ('Harbour : ...') keeps that space, unbroken
                 abilities.append((clean(line.name), ("\u00a0" if rest.startswith(" ") else "") + clean(rest)))
             else:
                 abilities.append(("", clean(line.text)))
@@ -330,7 +305,6 @@ INK_SYMBOL = "#1a1a1a"
 def _symbol_of(hints, look, component, value: str) -> str:
     """The shape drawn for `value`: the hint's, else one of the shapes by the value's place
     among the values the kind's cards give."""
-    from .cardlayout import SYMBOLS
     if hints.symbols.get(value) in SYMBOLS:
         return hints.symbols[value]
     values = sorted({str(c.attrs.get(hints.symbol)) for c in look.defn.cards if c.component == component})

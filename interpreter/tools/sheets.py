@@ -23,8 +23,10 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..names import did_you_mean, fold
-from .cardlayout import CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Poly, Text, lay_out, lay_out_tile, tile_size
-from .faces import Face, Tile, clean, luminance
+from .cardlayout import (CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Fitter, Poly, Text, lay_out, lay_out_tile,
+                         tile_size)
+from ..content.colours import luminance
+from .faces import Tile, clean
 
 INSTALL = "pip install 'regles[sheets]'"
 FONTS = {False: ("RegVera", "Vera.ttf"), True: ("RegVeraBold", "VeraBd.ttf")}
@@ -207,7 +209,6 @@ class _Pdf:
 def lay_out_back(face, title: str, measure, bleed: float = 0.0) -> list:
     """The back of a card: its component kind's colour to the bleed's edge, a white frame,
     the game's title and the kind's name. Every card of a kind has the same back."""
-    from .cardlayout import Fitter
     fit = Fitter(measure)
     colour = face.back or "#4e79a7"
     ink = "#1a1a1a" if luminance(colour) > 0.55 else "#ffffff"
