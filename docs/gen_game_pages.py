@@ -237,10 +237,10 @@ def _prose(defn, findings, lang: str):
 
 
 def printed_card(defn, findings, card, lang: str) -> list[str]:
-    """The lines of a card's abilities as printed, in `lang`: each ability written as prose
-    from its rules (a printed keyword: its name, then what it does)."""
+    """The lines of a card's face in `lang`: its own text, else each ability's printed
+    keyword and its printed text, else prose written from its rules (Prose.face)."""
     prose = _prose(defn, findings, lang)
-    return [prose.printed(ability) for ability in card.abilities]
+    return prose.face_texts(card)
 
 
 # Pages ------------------------------------------------------------------------------------------
@@ -516,7 +516,6 @@ def cards_page(g: GameContent) -> str:
 
 
 def card_entry(g: GameContent, card, found) -> list[str]:
-    entry = raw_entry(card.file, "cards", "id", card.id)
     facts = [code(card.id), path_code(g.where(card.pos))]
     if card.copies != 1:
         facts.append(f"{card.copies} copies")
@@ -532,9 +531,7 @@ def card_entry(g: GameContent, card, found) -> list[str]:
     out += ability_lines(lines["en"])
     if lines["fr"]:
         out += [f"*{LANG_NAMES['fr']}:*", ""] + ability_lines(lines["fr"])
-    if entry.get("text"):
-        out += [f"*Printed text:* {md(entry['text'])}", ""]
-    return out
+    return out  # the card's own text is its face, above
 
 
 def ability_lines(lines: list[str]) -> list[str]:

@@ -298,7 +298,8 @@ CODES: tuple = (
     ("K001", "keyword-pattern", r"keyword pattern|is an ability, not an effect|^expected a keyword",
      "a keyword pattern that is not a keyword as printed"),
     ("C001", "cannot-compile", r"^cannot compile", "content that checks but that the compiler refuses (an engine fault)"),
-    ("W001", "printed-text", r"printed text", "a keyword's printed text that says other than its rules"),
+    ("W001", "printed-text", r"printed text \(", "a keyword's printed text that says other than its rules"),
+    ("W002", "no-face", r"has no printed face", "a card ability with neither printed text nor prose that fits a card's face"),
     ("E000", "other", r"", "any other diagnostic (reported so that it can be given a code of its own)"),
 )
 _CODE_PATTERNS = tuple((code, re.compile(pattern)) for code, _name, pattern, _what in CODES)

@@ -29,6 +29,8 @@ def read_game(src: SourceFile, report: Report) -> GameDef | None:
                 defn.teams[int(count)] = [[as_int(s, 1) - 1 for s in grp] for grp in groups if isinstance(grp, list)]
     if isinstance(d.get("table"), dict):
         defn.table = d["table"]
+    if isinstance(d.get("print"), dict):
+        defn.print_hints = d["print"]
     if isinstance(d.get("tags_kept_in"), list):
         defn.tags_kept_in = [z for z in d["tags_kept_in"] if isinstance(z, str)]
     read_declarations(defn, src, report)
@@ -50,6 +52,8 @@ def empty_game(src: SourceFile) -> GameDef:
         procedures={}, heuristic=d.get("heuristic") if isinstance(d.get("heuristic"), str) else None,
         discard=d.get("discard") if isinstance(d.get("discard"), str) else None,
         report_by=[a for a in as_list(d.get("report_by")) if isinstance(a, str)],
+        language=str(d["language"]) if isinstance(d.get("language"), str) else "en",
+        rules_index=[str(f) for f in as_list(d.get("rules_index")) if isinstance(f, str)],
         pos=d.pos, file=src.path)
 
 
@@ -57,6 +61,7 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
     """Every declaration of file `src` (a game or an expansion) into `defn`."""
     d = src.data
     NameChecks(report).check_names(d)
+    defn.notes += [n for n in as_list(d.get("notes")) if isinstance(n, str)]
     for name, spec in items_of(d.get("options")):
         defn.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
                                        as_str(spec.get("type")), spec.get("default"),

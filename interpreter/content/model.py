@@ -94,6 +94,7 @@ class KeywordDef:
     effect_param: str | None = None  # parsed: the parameter after ':', standing for statements
     trees: list = field(default_factory=list)  # parsed: the tree of each ability text
     texts: dict = field(default_factory=dict)  # language -> what the rulebook prints of it (a text with its position)
+    rules: list = field(default_factory=list)  # the rule IDs (of the game's rules index) it implements
 
     @property
     def name(self) -> str:
@@ -135,6 +136,8 @@ class CardDef:
     key_pos: dict = field(default_factory=dict)  # key of the card's entry -> its position
     layer: str | None = None  # the expansion or mod that adds it (None: the game)
     set: str | None = None  # the `set:` its file names, when it names one
+    texts: dict = field(default_factory=dict)  # language -> the card's whole printed text (a text with its position)
+    rules: list = field(default_factory=list)  # the rule IDs (of the game's rules index) the card implements
 
 
 @dataclass
@@ -145,6 +148,7 @@ class BoardDef:
     pos: Position
     file: str
     edge_pos: list = field(default_factory=list)  # (position of a, position of b) of each edge
+    title: str | None = None  # the board's name, for people (None: its id)
 
 
 @dataclass
@@ -258,4 +262,8 @@ class GameDef:
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
     without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)
+    notes: list = field(default_factory=list)  # the rulings and authoring notes of the game and its layers (texts)
+    rules_index: list = field(default_factory=list)  # files of the game's folder listing its rules by ID
+    language: str = "en"  # the language its cards and rulebook are printed in (`language:`)
     table: dict = field(default_factory=dict)  # layout hints for the table in the browser, as written (positions kept)
+    print_hints: dict = field(default_factory=dict)  # `print:`: how each component kind is printed (sheets), as written

@@ -243,7 +243,9 @@ class PackLoader:
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
-                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")))
+                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
+                           texts=printed_texts(item.get("text")),
+                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
             for t in as_list(item.get("tags")):
                 self.names.printed(t, "tag", item.pos)
             for text in as_list(item.get("abilities")):
@@ -264,11 +266,13 @@ class PackLoader:
             defn.keywords.append(KeywordDef(pattern=item["pattern"], params=params, ability_texts=list(texts),
                                          pos=item["pattern"].pos, file=src.path, family=as_str(item.get("family")),
                                          params_pos=getattr(item.get("params"), "key_pos", {}),
-                                         texts=printed_texts(item.get("text"))))
+                                         texts=printed_texts(item.get("text")),
+                                         rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)]))
 
     def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
-        board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path)
+        board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path,
+                         title=str(d["title"]) if isinstance(d.get("title"), str) else None)
         for n in as_list(d.get("nodes")):
             if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
                 key = str(n["id"])
@@ -314,7 +318,7 @@ class PackLoader:
 
 
 def printed_texts(text) -> dict:
-    """A keyword's `text:` as language -> text: a plain string is the English text."""
+    """A keyword's or a card's `text:` as language -> text: a plain string is the English text."""
     if isinstance(text, str):
         return {"en": text}
     if isinstance(text, dict):

@@ -48,14 +48,26 @@ def counter_holder(cdef, key: str):
     return None
 
 
+def _seen(st, c) -> dict:
+    """A component a seat sees: its id, card and title, whose it is (a seat's pieces on a shared
+    board show their owner), and whether it is tapped."""
+    card = st.program.comp_card[c]
+    out = {"id": int(c), "card": card.id, "title": card.title}
+    owner = vm.owner(st, c)
+    if owner is not None:
+        out["owner"] = int(owner)
+    if c in st.tapped:
+        out["tapped"] = True
+    return out
+
+
 def observation(st, seat: int) -> dict:
     program = st.program
     zones = {}
     for key, comps in st.zones.items():
         zdef = program.zone_def(key)
         if may_see(st, zdef.visibility, program.zone_holder(key), seat):
-            zones[key] = [{"id": int(c), "card": program.comp_card[c].id, "title": program.comp_card[c].title,
-                           **({"tapped": True} if c in st.tapped else {})} for c in comps]
+            zones[key] = [_seen(st, c) for c in comps]
         else:
             zones[key] = {"count": len(comps)}
             holder = program.zone_holder(key)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
+from ..content.rules_index import index_files
 from ..diagnostics import Position, Report, lines_of
 from ..engine.options import option_kind, option_value
 from ..engine.limits import MAX_COMPONENTS
@@ -25,11 +26,13 @@ from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
+from .check_print import check_print_hints
 from .check_table import check_table_hints
 from .check_flow import FlowChecks
 from .check_start import CardsNamed, warn_never_placed
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
+from .prose.face_checks import check_faces
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
@@ -122,6 +125,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             warn_never_placed(d, self.cards_named, self.report)
         # printed texts are compared with rules that read: not with a pack in error
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
+        if self.report.ok:  # a face is written from rules that read
+            check_faces(d, self.found, self.report)
+        for name, path in index_files(d):
+            if path is None:
+                self.report.error(d.pos, f"no such file '{name}' in the game's folder, named by rules_index",
+                                  "a rules index is a Markdown file of the game's own folder: '- ID text' a rule")
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two
@@ -228,6 +237,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if a not in d.attributes:
                 self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         check_table_hints(d, self.error)
+        check_print_hints(d, self.error, self.report.warning)
         if d.discard is not None and d.discard not in d.zones:
             self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:

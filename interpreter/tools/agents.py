@@ -433,7 +433,7 @@ class HumanAgent:
             self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
             card, ability = self.about(view, a)
             if ability is not None and asked is None:  # a card's action: what it does
-                self.say(f"      {_short(self.prose(view).ability(ability))}")
+                self.say(f"      {_short(self.prose(view).printed(ability))}")
         while True:
             print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
             line = self.inp.readline()
@@ -512,7 +512,7 @@ MOST_FACTS = 3  # facts shown beside an option: a few, those that tell it from t
 def option_facts(program, value, label: str, others: list) -> list:
     """What a person needs to tell an option from the others, when it names a component or a
     board node: the attributes its card or node gives itself (not the defaults of every card:
-    a creature's colour and value beside 'Play Nacrelle', a space's terrain and height beside
+    a card's colour and value beside 'Play Rosehip', a space's terrain and height beside
     'Move a unit to large-n-2'), named in the words of the game's vocabulary, without what the
     label says already, what names another node, or a name each node has of its own; at most
     MOST_FACTS of them."""
@@ -531,7 +531,7 @@ def option_facts(program, value, label: str, others: list) -> list:
             continue  # a node it names, or a name of its own (an id by another name)
         text = _fact(program, vocabulary, name, v)
         if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said):
-            continue  # the label says it already ('Place your Core negotiator': not 'Core card')
+            continue  # the label says it already ('Place your Blue pawn': not 'Blue card')
         shown.append(text)
     shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
     return shown[:MOST_FACTS]
@@ -562,7 +562,7 @@ def _attributes(program, value) -> dict:
 
 def _fact(program, vocabulary, name: str, v) -> str:
     """One attribute as a fact: a number with its attribute's name ('value 3', 'height 2'), a
-    class as the vocabulary names it ('blue creature'), a text as written ('forest')."""
+    class as the vocabulary names it ('blue pawn'), a text as written ('meadow')."""
     if isinstance(v, (int, float)):
         noun = vocabulary.noun(name, "attribute") if vocabulary.raw(name, "attribute") is not None else None
         return f"{noun.one if noun else name.replace('_', ' ')} {v}"

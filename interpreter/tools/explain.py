@@ -1,18 +1,26 @@
-"""How the engine reads a card: `regles explain GAME CARD [--lang fr]`.
+"""A card for a rules lawyer and a modder: `regles explain GAME CARD [--lang fr]`.
 
-First the card as it would be printed, its abilities written as prose in the
-language asked (`language.prose`); then, for a modder checking a card: its
-attributes and classes, and for each
-ability the keyword it was matched to (with the values it binds) and what the
-engine will do with it: the event it listens to, or the action it offers with
-its windows, costs and limit. Content in it is escaped (`diagnostics.printable`):
-the text is safe to print.
+In order: the card as printed (its title, attributes and face, `Prose.face`, in
+the language asked); then each ability with its printed text (the keyword's
+rulebook text), the rules it implements with their text from the game's rules
+index (`content.rules_index`), the rulings of the game (its `notes:`) that name
+the card or its keywords or cite its rules, and how the engine reads it, as prose;
+last, for a modder, the technical reading: where each thing is written, the
+attributes and classes, the keyword each ability matched with the values it
+binds, and what the engine does with it (the event it listens to, or the action
+it offers with its windows, costs and limit), the rules text line by line.
+Content in it is escaped (`diagnostics.printable`): the text is safe to print.
 """
 from __future__ import annotations
 
+import re
+import textwrap
+
+from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
 from ..language.prose import Prose
+from ..language.prose.checks import plain
 from ..names import did_you_mean, fold
 
 
@@ -67,12 +75,71 @@ def _value(v) -> str:
     return str(v)
 
 
+def _rulings(defn, card, keywords) -> list:
+    """The game's rulings and notes that name the card (by title or id) or one of its keywords
+    (by name), as whole words with accents and case ignored, or that cite a rule it implements."""
+    words = {plain(card.title), plain(card.id)}
+    rules = set(card.rules)
+    for kw in keywords:
+        words |= {plain(kw.name), plain(kw.title)}
+        rules |= set(kw.rules)
+    words = sorted(w for w in words if len(w) >= 3)
+    named = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+    cited = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(rules))) + r")(?![\w-])") if rules else None
+    return [str(n) for n in defn.notes
+            if (named and named.search(plain(str(n)))) or (cited and cited.search(str(n)))]
+
+
+def _rule_lines(ids, rules: dict, indent: str) -> list:
+    """Each rule ID with its text from the rules index, broken between words."""
+    width = max((len(r) for r in ids), default=0) + 2
+    out = []
+    for rule in ids:
+        text = rules.get(rule) or "(not in the game's rules index)"
+        out += _wrapped(rule.ljust(width), text, indent, hang=width)
+    return out
+
+
+def _wrapped(label: str, text: str, indent: str, width: int = 100, hang: int = 2) -> list:
+    """`label` then `text`, broken between words at `width` columns, later lines indented by
+    `hang` more."""
+    return textwrap.wrap(text, width=width, initial_indent=indent + label, subsequent_indent=indent + " " * hang,
+                         break_long_words=False, break_on_hyphens=False) or [indent + label]
+
+
 def explain(game, card, lang: str = "en") -> str:
-    defn = game.program.defn
-    printed = Prose(defn, game.program.found, lang).card(card)
-    out = [printed[0], *(f"  {line}" for line in printed[1:]), "",
-           "How the engine reads it:",
-           f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
+    program = game.program
+    defn = program.defn
+    prose = Prose(defn, program.found, lang)
+    rules = rules_of(defn)
+    out = [f"{card.title} \u00b7 {defn.title}"]
+    attrs = prose.attributes(card)
+    if attrs:
+        out += _wrapped("", attrs, "  ")
+    for line in prose.face_texts(card):
+        out += _wrapped("", line, "  ")
+    if card.rules:
+        out += ["", "Rules:"] + _rule_lines(card.rules, rules, "  ")
+    uses = program.found.keyword_uses
+    keywords = [uses[ab].keyword for ab in card.abilities if ab in uses]
+    for n, ab in enumerate(card.abilities, 1):
+        use = uses.get(ab)
+        name = prose.printed_name(ab)
+        out += ["", f"Ability {n}" + (f": {name}" if name else "")]
+        if use is not None:
+            printed = use.keyword.texts.get(lang) or next(iter(use.keyword.texts.values()), None)
+            if printed:
+                out += _wrapped(f"printed ({use.keyword.name}): ", str(printed), "  ")
+            if use.keyword.rules:
+                out += ["  rules:"] + _rule_lines(use.keyword.rules, rules, "    ")
+        out += _wrapped("the engine reads it: ", prose.reading(ab), "  ")
+    rulings = _rulings(defn, card, keywords)
+    if rulings:
+        out += ["", "Rulings and notes that name it:"]
+        for note in rulings:
+            out += _wrapped("- ", note, "  ")
+    out += ["", "How the engine reads it:",
+            f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
     if card.copies != 1:
         out.append(f"  copies: {card.copies}")
     if card.start:
@@ -80,7 +147,6 @@ def explain(game, card, lang: str = "en") -> str:
     attrs = [f"{k}: {v}" for k, v in card.attrs.items()]
     if attrs:
         out.append("  " + "; ".join(attrs))
-    program = game.program
     index = next(i for i, c in enumerate(program.comp_card) if c is card)
     classes = sorted(program.comp_classes[index])
     if classes:
@@ -90,7 +156,9 @@ def explain(game, card, lang: str = "en") -> str:
     if not card.abilities:
         out.append("  no ability")
     for n, ab in enumerate(card.abilities, 1):
-        out.append(f"  ability {n}: \"{ab.text.strip()}\"  ({_where(ab.pos)})")
+        text = lines_of(str(ab.text).strip())
+        out.append(f"  ability {n} ({_where(ab.pos)}):")
+        out += [f"      {line}" for line in text]
         use = program.found.keyword_uses.get(ab)
         if use is not None:
             kw = use.keyword

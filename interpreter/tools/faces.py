@@ -14,8 +14,17 @@ read the same way:
   the same band have; else one of `PALETTE`, by the value's place among the
   attribute's declared values, or a stable hash of it;
 - numbers are figures (cost, value...), other attributes are written in a line
-  of kinds, and each ability is its printed keyword's words then what it does,
-  as prose (`language.prose`).
+  of kinds, and the abilities are the card's face (`Prose.face`): its own
+  printed text, else each printed keyword's words and text, else prose; a card
+  whose face is empty in the language asked but which has a text in another
+  prints that text, and `notes` says so.
+
+The game's `print:` hints, by component kind, change this (`Hints`): the band's
+attribute (`band`), the colours of values (`colours`), a symbol drawn for the
+value of an attribute (`symbol`, `symbols`), which numbers are printed
+(`figures`) and which attributes are not (`hide`); `tile` prints the pieces of
+a kind as tiles (hexes, squares or discs, one cell per value of a list
+attribute), not as cards (`Tile`).
 
 Text from content is cleaned (`clean`): control and format characters become
 U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
@@ -23,32 +32,22 @@ U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ..content.colours import colour_of
 from ..names import fold
+from .cardlayout import SYMBOLS
 
 FEW = 8  # a text attribute with at most this many values over the cards can be a band
 MAX_TEXT = 4000  # characters of one text kept; a card could not show more
 
-# print-friendly tones of the colour words a game may use (English and French)
-_TONES = {
-    "red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "yellow": "#f4c20d", "black": "#212121",
-    "white": "#ffffff", "grey": "#9e9e9e", "gray": "#9e9e9e", "orange": "#ef6c00", "purple": "#6a1b9a",
-    "violet": "#7e57c2", "pink": "#d81b60", "brown": "#6d4c41", "cyan": "#00acc1", "magenta": "#c2185b",
-    "gold": "#c9a227", "silver": "#b0b0b0", "teal": "#00897b", "navy": "#1a237e", "turquoise": "#26a69a",
-    "indigo": "#3949ab", "beige": "#d7ccc8", "lime": "#9ccc65", "olive": "#827717", "maroon": "#7b1f1f",
-    "rouge": "#c62828", "vert": "#2e7d32", "verte": "#2e7d32", "bleu": "#1565c0", "bleue": "#1565c0",
-    "jaune": "#f4c20d", "noir": "#212121", "noire": "#212121", "blanc": "#ffffff", "blanche": "#ffffff",
-    "gris": "#9e9e9e", "grise": "#9e9e9e", "rose": "#d81b60", "marron": "#6d4c41", "brun": "#6d4c41",
-    "or": "#c9a227", "argent": "#b0b0b0",
-}
 # bands whose values name no colour: distinct tones, taken in turn
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac")
-_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+# the backs of the component kinds: deep tones, taken in turn
+BACKS = ("#24486e", "#7a2531", "#2d6a3e", "#6b4f1d", "#4b2e6e", "#1f6366", "#6e3a1f", "#3a3a3a")
 _UNPRINTABLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
@@ -60,10 +59,48 @@ class Face:
     band: str
     colour: str  # '#rrggbb'
     kinds: tuple  # the words of its other attributes ('Building', 'blue')
-    figures: tuple  # (label, value) of its numbers
+    figures: tuple  # (label, value) of its numbers, or (label, value, colour) for a figure of its own colour
     abilities: tuple  # (printed name or '', what it does)
     footer: str
     copies: int
+    symbols: tuple = ()  # (shape, colour) drawn in the band's corner
+    kind: str = ""  # the component kind's name, as the card's back prints it
+    back: str = ""  # the colour of the card's back: its component kind's
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A piece printed as a tile: `cells` of (word, colour, number) in a row, each a `shape`
+    ('hex', 'square' or 'circle') `size` points across."""
+    id: str
+    title: str
+    shape: str
+    size: float
+    cells: tuple
+    copies: int
+    kind: str = ""
+
+
+SHAPES = ("hex", "square", "circle")
+MM = 72 / 25.4
+
+
+class Hints:
+    """The `print:` hints of one component kind, read leniently: what is not understood is
+    left to the defaults (`regles check` validates them against the schema)."""
+
+    def __init__(self, raw):
+        raw = raw if isinstance(raw, dict) else {}
+        self.band = raw.get("band") if isinstance(raw.get("band"), str) else None
+        self.colours = {str(k): t for k, v in (raw.get("colours") or {}).items()
+                        if (t := colour_of(v))} if isinstance(raw.get("colours"), dict) else {}
+        self.symbol = raw.get("symbol") if isinstance(raw.get("symbol"), str) else None
+        self.symbols = {str(k): str(v) for k, v in raw["symbols"].items()} \
+            if isinstance(raw.get("symbols"), dict) else {}
+        self.figures = [str(f) for f in raw["figures"]] if isinstance(raw.get("figures"), list) else None
+        self.hide = {str(f) for f in raw["hide"]} if isinstance(raw.get("hide"), list) else set()
+        tile = raw.get("tile")
+        self.tile = tile if isinstance(tile, dict) else None
 
 
 def clean(text) -> str:
@@ -80,23 +117,10 @@ def clean(text) -> str:
     return " ".join("".join(out).split(" ")).strip()
 
 
-def colour_of(word) -> str | None:
-    """The tone of a colour word or '#rgb'/'#rrggbb', or None."""
-    text = str(word).strip()
-    if _HEX.fullmatch(text):
-        return "#" + "".join(c * 2 for c in text[1:]).lower() if len(text) == 4 else text.lower()
-    return _TONES.get(fold(text))
-
-
 def hashed(value: str) -> str:
     """A tone of `PALETTE` for a value, the same on every machine and every run."""
     digest = hashlib.sha256(str(value).encode("utf-8", "replace")).digest()
     return PALETTE[digest[0] % len(PALETTE)]
-
-
-def luminance(colour: str) -> float:
-    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 class Look:
@@ -104,6 +128,8 @@ class Look:
 
     def __init__(self, defn):
         self.defn = defn
+        hints = getattr(defn, "print_hints", None) or {}
+        self.hints = {kind: Hints(hints.get(kind)) for kind in set(defn.components) | {c.component for c in defn.cards}}
         self.aliases: dict = {}  # (attribute, value) -> the words naming it
         for folded, (attr, value) in defn.classes.items():
             if attr is not None:
@@ -149,6 +175,9 @@ class Look:
         """(attribute, value) of the card's band, or (None, its component kind): an attribute
         declaring its values first; a text attribute only in a game of one component kind,
         where the kind would say nothing."""
+        hinted = self.hints[card.component].band
+        if hinted and isinstance(card.attrs.get(hinted), str):
+            return hinted, card.attrs[hinted]
         order = list(self.defn.components.get(card.component, [])) + list(card.attrs)
         texts = [name for name in order if name in self.few and isinstance(card.attrs.get(name), str)]
         declared = [name for name in texts if getattr(self.defn.attributes.get(name), "values", None)]
@@ -158,8 +187,14 @@ class Look:
             return texts[0], card.attrs[texts[0]]
         return None, card.component
 
+    def kind_colour(self, component: str) -> str:
+        """The colour of a component kind (its cards' backs): from the palette's end."""
+        kinds = list(self.defn.components)
+        return BACKS[kinds.index(component) % len(BACKS)] if component in kinds else BACKS[0]
+
     def colour(self, card, band: tuple) -> str:
-        found = self.own_tone(card) or self.by_band.get(band)
+        found = self.hints[card.component].colours.get(str(band[1])) if band[0] is not None else None
+        found = found or self.own_tone(card) or self.by_band.get(band)
         if found:
             return found
         attr, value = band
@@ -179,36 +214,124 @@ def _shown(value, r) -> str:
     return str(value)
 
 
-def faces(defn, prose, cards, players: int = 1) -> list:
-    """The faces of `cards` (of `defn`), their abilities written by `prose`; a card given to
-    each player (`per_player`) is printed `players` times its copies."""
+def _speaks(defn, name: str, value) -> bool:
+    """Whether a word attribute's value says what it is by itself: a value among those its
+    attribute declares, or a class's name; else (a list, a free word) it is printed after its
+    attribute's name ('order of peoples: ...')."""
+    if isinstance(value, list):
+        return False
+    declared = getattr(defn.attributes.get(name), "values", None)
+    return bool(declared) or fold(str(value)) in defn.classes
+
+
+def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> list:
+    """The faces of `cards` (of `defn`), their abilities written by `prose`: a `Face` per card,
+    a `Tile` per piece of a kind the `print:` hints print as tiles; a card given to each player
+    (`per_player`) is printed `players` times its copies. What a designer should know (a text
+    printed in another language) is added to `notes`."""
     look = Look(defn)
     r = prose.renderer
     out = []
+    missing: dict = {}  # what has no word in the sheet's language -> the names printed as they are
+    lacks = (lambda what, name, kind: missing.setdefault(what, set()).add(name)
+             if prose.lang != "en" and r.vocab.raw(name, kind) is None else None)
     for card in cards:
+        hints = look.hints[card.component]
+        kind = clean(r.vocab.noun(card.component, "component").one)
+        kind = kind[:1].upper() + kind[1:]
+        copies = max(0, card.copies) * (players if card.per_player else 1)
+        if hints.tile is not None:
+            tile = _tile(card, hints, look, r, kind, copies)
+            values = card.attrs.get(hints.tile.get("cells"))
+            for value in values if isinstance(values, list) else [values] if isinstance(values, str) else []:
+                if prose.lang != "en" and fold(str(value)) not in defn.classes and r.vocab.raw(value, "value") is None:
+                    missing.setdefault("values", set()).add(str(value))
+            out.append(tile)
+            continue
+        lacks("component kinds", card.component, "component")  # on its band or its back
         band = look.band_of(card)
-        label = band[1] if band[0] is not None else r.vocab.noun(card.component, "component").one
-        kinds, figures = [], []
+        label = band[1] if band[0] is not None else kind
+        kinds, figures = [], {}
         for name, value in card.attrs.items():
-            if name == band[0]:
+            if name == band[0] or name in hints.hide:
                 continue
             noun = r.vocab.noun(name, "attribute").one
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                figures.append((clean(noun), clean(value)))
+                figures[name] = (clean(noun), clean(value)) + ((hints.colours[name],) if name in hints.colours else ())
             elif isinstance(value, bool):
                 if value:
                     kinds.append(clean(noun))
+                    lacks("attributes", name, "attribute")
+            elif name != hints.symbol:
+                kinds.append(clean(_shown(value, r) if _speaks(defn, name, value) else
+                                   r.w("attribute", noun, _shown(value, r))))
+                if not _speaks(defn, name, value):
+                    lacks("attributes", name, "attribute")
+        if hints.figures is not None:
+            figures = {name: figures[name] for name in hints.figures if name in figures}
+        for name in figures:
+            lacks("attributes", name, "attribute")
+        abilities = []  # (the keyword's words, the rest of the line with the language's colon)
+        for line in prose.face(card):
+            if line.name:
+                rest = r.w("printed", line.name, line.text)[len(line.name):]
+                # a language that spaces its colon ('Harbour : ...') keeps that space, unbroken
+                abilities.append((clean(line.name), ("\u00a0" if rest.startswith(" ") else "") + clean(rest)))
             else:
-                kinds.append(clean(_shown(value, r)))
-        abilities = []
-        for ab in card.abilities:
-            text, name = prose.printed(ab), prose.printed_name(ab)
-            if name and text.startswith(name):
-                abilities.append((clean(name), clean(text[len(name):])))
-            else:
-                abilities.append(("", clean(text)))
+                abilities.append(("", clean(line.text)))
+        if not abilities and card.texts:
+            lang = defn.language if defn.language in card.texts else sorted(card.texts)[0]
+            abilities = [("", clean(t)) for t in str(card.texts[lang]).splitlines() if t.strip()]
+            if notes is not None:
+                notes.append(f"{card.id}: no printed text in '{prose.lang}'; its '{lang}' text is printed")
+        symbols = ()
+        if hints.symbol and card.attrs.get(hints.symbol) not in (None, ""):
+            value = str(card.attrs[hints.symbol])
+            symbols = ((_symbol_of(hints, look, card.component, value), hints.colours.get(value, INK_SYMBOL)),)
         footer = " \u00b7 ".join(x for x in (card.id, card.layer or card.set) if x)
-        copies = max(0, card.copies) * (players if card.per_player else 1)
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),
-                        tuple(figures), tuple(abilities), clean(footer), copies))
+                        tuple(figures.values()), tuple(abilities), clean(footer), copies, symbols, kind,
+                        look.kind_colour(card.component)))
+    if missing and notes is not None:
+        notes.append(f"no word in '{prose.lang}' (vocabulary:) for the "
+                     + "; ".join(f"{what} {', '.join(sorted(names))}" for what, names in sorted(missing.items()))
+                     + ": printed as they are named")
     return out
+
+
+INK_SYMBOL = "#1a1a1a"
+
+
+def _symbol_of(hints, look, component, value: str) -> str:
+    """The shape drawn for `value`: the hint's, else one of the shapes by the value's place
+    among the values the kind's cards give."""
+    if hints.symbols.get(value) in SYMBOLS:
+        return hints.symbols[value]
+    values = sorted({str(c.attrs.get(hints.symbol)) for c in look.defn.cards if c.component == component})
+    return SYMBOLS[values.index(value) % len(SYMBOLS)] if value in values else SYMBOLS[0]
+
+
+def _tile(card, hints, look, r, kind, copies) -> Tile:
+    """A piece printed as a tile: a cell per value of the hint's `cells` attribute (one cell
+    when it names none), each coloured by `colours` (else in the piece's colour, as a card's
+    band would be), with its word and the hint's `number`."""
+    tile = hints.tile
+    shape = tile.get("shape") if tile.get("shape") in SHAPES else "square"
+    try:
+        size = min(max(float(tile.get("size", 25)), 12.0), 120.0) * MM
+    except (TypeError, ValueError):
+        size = 25 * MM
+    values = card.attrs.get(tile.get("cells")) if isinstance(tile.get("cells"), str) else None
+    values = values if isinstance(values, list) else [values] if values not in (None, "") else [None]
+    number = card.attrs.get(tile.get("number"), "") if isinstance(tile.get("number"), str) else ""
+    number = "" if number is None or isinstance(number, (list, dict)) else number
+    base = look.colour(card, look.band_of(card))
+    cells = []
+    for value in values:
+        if value is None:
+            cells.append(("", hints.colours.get(str(card.component), base), clean(number)))
+        else:
+            word = clean(r.vocab.class_noun(str(value)).one if fold(str(value)) in look.defn.classes else
+                         r.vocab.noun(str(value), "value").one if r.vocab.raw(str(value), "value") is not None else value)
+            cells.append((word[:1].upper() + word[1:], hints.colours.get(str(value), base), clean(number)))
+    return Tile(clean(card.id), clean(card.title), shape, size, tuple(cells), copies, kind)

@@ -17,6 +17,7 @@ from ..diagnostics import lines_of, plural, printable
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
+from ..language.prose.vocabulary import Vocabulary
 
 
 def _nice(name: str) -> str:
@@ -33,7 +34,6 @@ def words(program):
     that the names shown are of one language with the rest."""
     got = _WORDS.get(program)
     if got is None:
-        from ..language.prose.vocabulary import Vocabulary
         got = _WORDS[program] = Vocabulary(program.defn, NARRATED_IN)
     return got
 

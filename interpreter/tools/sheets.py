@@ -1,8 +1,14 @@
 """Print-and-play sheets: card faces nine to an A4 page in a PDF, and one SVG per card.
 
 `regles sheets` (`write_pdf`, `write_svgs`) draws the shapes `cardlayout` lays
-out for each `faces.Face`: the PDF with reportlab, the SVG as XML written
-here, every text escaped. reportlab is the `sheets` extra of regles: it is
+out for each `faces.Face` and `faces.Tile`: the PDF with reportlab, the SVG as
+XML written here, every text escaped. In the PDF the cards come first, as many
+to a page as fit with their bleed (nine without), crop marks in the margins on
+every cut line; with `backs`, each page of cards is followed by a page of their
+backs, mirrored left to right so that they fall behind their fronts when the
+sheet is printed on both sides (turned on its long edge); the tiles come last,
+each outlined by its cut line. No text is smaller than `cardlayout.MIN_PT`:
+what does not fit at that size is cut with an ellipsis and told in `notes`. reportlab is the `sheets` extra of regles: it is
 imported only when sheets are made (`library`), and `MissingLibrary` says how
 to install it. The font is Bitstream Vera Sans, which reportlab ships, so that
 a sheet is laid out the same on every machine; the PDF is written without its
@@ -17,14 +23,19 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..names import did_you_mean, fold
-from .cardlayout import CARD_H, CARD_W, MM, Box, Disc, Text, lay_out
-from .faces import clean
+from .cardlayout import (CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Fitter, Poly, Text, lay_out, lay_out_tile,
+                         tile_size)
+from ..content.colours import luminance
+from .faces import Tile, clean
 
 INSTALL = "pip install 'regles[sheets]'"
 FONTS = {False: ("RegVera", "Vera.ttf"), True: ("RegVeraBold", "VeraBd.ttf")}
 SVG_FONT = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 PER_PAGE = 9
 MARK = (2 * MM, 8 * MM)  # where a cut mark starts and ends, away from the cards
+MARGIN = 6 * MM  # the least margin round the cards, for the crop marks
+MAX_BLEED = 5.0  # mm
+TILE_GAP = 3 * MM
 
 
 class MissingLibrary(Exception):
@@ -49,6 +60,15 @@ class Library:
         for name, file in FONTS.values():
             if name not in registered:
                 pdfmetrics.registerFont(TTFont(name, file))
+        # the characters both fonts draw: another is printed blank, so a designer is told
+        faces = [pdfmetrics.getFont(name).face for name, _ in FONTS.values()]
+        self.glyphs = set.intersection(*(set(getattr(f, "charToGlyph", {}) or {}) for f in faces))
+
+    def unprintable(self, texts) -> list:
+        """The characters of `texts` the fonts have no glyph for (none when the fonts cannot say)."""
+        if not self.glyphs:
+            return []
+        return sorted({ch for text in texts for ch in str(text) if not ch.isspace() and ord(ch) not in self.glyphs})
 
     def measure(self, text: str, bold: bool) -> float:
         return self.metrics.stringWidth(text, FONTS[bold][0], 1)
@@ -97,8 +117,41 @@ def select(defn, cards: list, set_name: str | None) -> list:
     return [c for c in chosen if id(c) in wanted]
 
 
-def pages_for(faces) -> int:
-    return math.ceil(sum(f.copies for f in faces) / PER_PAGE)
+class Grid:
+    """Where the cards go on a page: `cols` x `rows` cells of a card and its bleed round it,
+    centred on the page."""
+
+    def __init__(self, width: float, height: float, bleed: float = 0.0):
+        self.bleed = bleed
+        self.pitch_w, self.pitch_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
+        self.cols = max(1, min(3, int((width - 2 * MARGIN) // self.pitch_w)))
+        self.rows = max(1, min(3, int((height - 2 * MARGIN) // self.pitch_h)))
+        self.x0 = (width - self.cols * self.pitch_w) / 2
+        self.y0 = (height - self.rows * self.pitch_h) / 2
+        self.width, self.height = width, height
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def corner(self, i: int, mirrored: bool = False) -> tuple:
+        """The top left corner of the card (its cut line) at place `i`, from the page's top left."""
+        row, col = divmod(i, self.cols)
+        if mirrored:
+            col = self.cols - 1 - col
+        return self.x0 + col * self.pitch_w + self.bleed, self.y0 + row * self.pitch_h + self.bleed
+
+    def cuts(self) -> tuple:
+        """The x of every vertical cut line and the y of every horizontal one, from the top left."""
+        xs = sorted({round(self.x0 + c * self.pitch_w + self.bleed + d, 3)
+                     for c in range(self.cols) for d in (0, CARD_W)})
+        ys = sorted({round(self.y0 + r * self.pitch_h + self.bleed + d, 3)
+                     for r in range(self.rows) for d in (0, CARD_H)})
+        return xs, ys
+
+
+def pages_for(faces, per_page: int = PER_PAGE) -> int:
+    return math.ceil(sum(f.copies for f in faces if not isinstance(f, Tile)) / per_page)
 
 
 def _rgb(colour: str) -> tuple:
@@ -110,6 +163,7 @@ class _Pdf:
 
     def __init__(self, lib: Library, canvas):
         self.lib, self.c = lib, canvas
+        self.smallest = None  # the smallest text size drawn
 
     def draw(self, shapes, ox: float, top: float) -> None:
         c = self.c
@@ -124,11 +178,21 @@ class _Pdf:
             elif isinstance(s, Disc):
                 self._paint(s.fill, s.stroke, s.width)
                 c.circle(ox + s.cx, top - s.cy, s.r, stroke=bool(s.stroke), fill=bool(s.fill))
+            elif isinstance(s, Poly):
+                self._paint(s.fill, s.stroke, s.width)
+                path = c.beginPath()
+                for k, (x, y) in enumerate(s.points):
+                    (path.lineTo if k else path.moveTo)(ox + x, top - y)
+                path.close()
+                c.drawPath(path, stroke=bool(s.stroke), fill=bool(s.fill))
             elif isinstance(s, Text):
                 c.setFillColorRGB(*_rgb(s.fill))
                 x = ox + s.x
+                width = sum(self.lib.measure(t, b) * s.size for t, b in s.runs)
                 if s.anchor == "middle":
-                    x -= sum(self.lib.measure(t, b) * s.size for t, b in s.runs) / 2
+                    x -= width / 2
+                elif s.anchor == "end":
+                    x -= width
                 for text, bold in s.runs:
                     c.setFont(FONTS[bold][0], s.size)
                     c.drawString(x, top - s.y, text)
@@ -142,45 +206,137 @@ class _Pdf:
             self.c.setLineWidth(width)
 
 
-def write_pdf(path: str, faces, title: str) -> int:
-    """The faces, each `copies` times, nine to an A4 page with cut marks; the number of pages."""
+def lay_out_back(face, title: str, measure, bleed: float = 0.0) -> list:
+    """The back of a card: its component kind's colour to the bleed's edge, a white frame,
+    the game's title and the kind's name. Every card of a kind has the same back."""
+    fit = Fitter(measure)
+    colour = face.back or "#4e79a7"
+    ink = "#1a1a1a" if luminance(colour) > 0.55 else "#ffffff"
+    shapes = [Box(-bleed, -bleed, CARD_W + 2 * bleed, CARD_H + 2 * bleed, colour),
+              Box(4 * MM, 4 * MM, CARD_W - 8 * MM, CARD_H - 8 * MM, None, ink, 1.2, 3 * MM)]
+    size, lines = fit.fit([[(clean(title), True)]], CARD_W - 14 * MM, 3 * 20 * 1.1, 20, MIN_PT, leading=1.1,
+                          max_lines=3)
+    block = len(lines) * size * 1.1
+    top = CARD_H / 2 - block / 2 - 4 * MM
+    for runs, y in lines:
+        shapes.append(Text(CARD_W / 2, top + y + size, runs, size, ink, "middle"))
+    if face.kind:
+        ksize, klines = fit.fit([[(face.kind, False)]], CARD_W - 14 * MM, 2 * 11 * 1.1, 11, MIN_PT, leading=1.1,
+                                max_lines=2)
+        for runs, y in klines:
+            shapes.append(Text(CARD_W / 2, top + block + 6 * MM + y + ksize, runs, ksize, ink, "middle"))
+    return shapes
+
+
+def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float = 0.0,
+              notes: list | None = None) -> int:
+    """The faces, each `copies` times, as many to an A4 page as fit with `bleed_mm` round each
+    (nine without), crop marks on the cut lines; with `backs` a page of their backs after each
+    page; then the tiles. What had to be cut to fit is added to `notes`. The number of pages."""
     lib = library()
     width, height = lib.page
     c = lib.canvas.Canvas(path, pagesize=lib.page, invariant=1, pageCompression=1)
     c.setTitle(clean(title))
     c.setCreator("regles sheets")
     pdf = _Pdf(lib, c)
-    printed = [f for f in faces for _ in range(f.copies)]
-    pages = pages_for(faces)
-    x0, y0 = (width - 3 * CARD_W) / 2, (height - 3 * CARD_H) / 2
-    laid = {}
-    for page in range(pages):
-        for i, face in enumerate(printed[page * PER_PAGE:(page + 1) * PER_PAGE]):
-            row, col = divmod(i, 3)
+    bleed = max(0.0, min(float(bleed_mm), MAX_BLEED)) * MM
+    grid = Grid(width, height, bleed)
+    cards = [f for f in faces if not isinstance(f, Tile)]
+    printed = [f for f in cards for _ in range(f.copies)]
+    sheets = pages_for(cards, grid.per_page)
+    tiles = [f for f in faces if isinstance(f, Tile)]
+    tile_pages = _tile_pages(tiles, width, height)
+    pages = sheets * (2 if backs else 1) + len(tile_pages)
+    laid, backs_laid, number = {}, {}, 0
+    for page in range(sheets):
+        chunk = printed[page * grid.per_page:(page + 1) * grid.per_page]
+        for i, face in enumerate(chunk):
             if id(face) not in laid:
-                laid[id(face)] = lay_out(face, lib.measure)
-            pdf.draw(laid[id(face)], x0 + col * CARD_W, height - y0 - row * CARD_H)
-        _cut_marks(c, x0, y0, width, height)
-        c.setFillColorRGB(0.4, 0.4, 0.4)
-        c.setFont(FONTS[False][0], 7)
-        c.drawCentredString(width / 2, y0 / 3, f"{clean(title)} \u2014 {page + 1}/{pages}")
-        c.showPage()
+                cut: list = []
+                laid[id(face)] = lay_out(face, lib.measure, cut)
+                if cut and notes is not None:
+                    notes.append(f"{face.id}: {', '.join(dict.fromkeys(cut))} does not fit at {MIN_PT:g} pt and "
+                                 "is cut (marked \u2026)")
+                blank = lib.unprintable([face.title, *face.kinds, *(t for ab in face.abilities for t in ab)])
+                if blank and notes is not None:
+                    notes.append(f"{face.id}: the font has no glyph for {' '.join(map(repr, blank))}, printed blank")
+            x, y = grid.corner(i)
+            pdf.draw(laid[id(face)], x, height - y)
+        number += 1
+        _page_end(c, grid, title, number, pages)
+        if backs:
+            for i, face in enumerate(chunk):
+                key = (face.kind, face.back)
+                if key not in backs_laid:
+                    backs_laid[key] = lay_out_back(face, title, lib.measure, bleed)
+                x, y = grid.corner(i, mirrored=True)
+                pdf.draw(backs_laid[key], x, height - y)
+            number += 1
+            _page_end(c, grid, title, number, pages)
+    for placed in tile_pages:
+        for tile, x, y in placed:
+            if id(tile) not in laid:
+                cut = []
+                laid[id(tile)] = lay_out_tile(tile, lib.measure, cut)
+                if cut and notes is not None:
+                    notes.append(f"{tile.id}: {', '.join(dict.fromkeys(cut))} does not fit at {MIN_PT:g} pt and "
+                                 "is cut (marked \u2026)")
+            pdf.draw(laid[id(tile)], x, height - y)
+        number += 1
+        _page_end(c, None, title, number, pages)
     c.save()
     return pages
 
 
-def _cut_marks(c, x0, y0, width, height) -> None:
-    """Short lines in the margins on the lines between cards: they guide the cuts and no
-    mark is drawn on a card."""
+def _page_end(c, grid, title, number, pages) -> None:
+    if grid is not None:
+        _cut_marks(c, grid)
+    c.setFillColorRGB(0.4, 0.4, 0.4)
+    c.setFont(FONTS[False][0], MIN_PT)
+    # under the middle column (the page's middle with three), between the crop marks
+    x = grid.x0 + (grid.cols // 2) * grid.pitch_w + grid.pitch_w / 2 if grid is not None else c._pagesize[0] / 2
+    c.drawCentredString(x, 4 * MM, f"{clean(title)} \u2014 {number}/{pages}")
+    c.showPage()
+
+
+def _tile_pages(tiles, width: float, height: float) -> list:
+    """The tiles, each as many times as its copies, in rows on A4 pages: for each page a list
+    of (tile, x, y), its bounding box's top left from the page's top left."""
+    pages, placed = [], []
+    x = y = 10 * MM
+    row_h = 0.0
+    for tile in tiles:
+        w, h = tile_size(tile)
+        for _ in range(tile.copies):
+            if x + w > width - 10 * MM and placed and x > 10 * MM:
+                x, y, row_h = 10 * MM, y + row_h + TILE_GAP, 0.0
+            if y + h > height - 10 * MM and placed:
+                pages.append(placed)
+                placed, x, y, row_h = [], 10 * MM, 10 * MM, 0.0
+            placed.append((tile, x, y))
+            x += w + TILE_GAP
+            row_h = max(row_h, h)
+    if placed:
+        pages.append(placed)
+    return pages
+
+
+def _cut_marks(c, grid) -> None:
+    """Short lines in the margins on every cut line: they guide the cuts and no mark is drawn
+    on a card or its bleed."""
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.3)
-    left, bottom, right, top = x0, y0, x0 + 3 * CARD_W, y0 + 3 * CARD_H
-    for k in range(4):
-        x, y = x0 + k * CARD_W, y0 + k * CARD_H
-        c.line(x, top + MARK[0], x, top + MARK[1])
-        c.line(x, bottom - MARK[0], x, bottom - MARK[1])
-        c.line(left - MARK[0], y, left - MARK[1], y)
-        c.line(right + MARK[0], y, right + MARK[1], y)
+    height = grid.height
+    xs, ys = grid.cuts()
+    left, right = grid.x0, grid.x0 + grid.cols * grid.pitch_w
+    top, bottom = grid.y0, grid.y0 + grid.rows * grid.pitch_h
+    reach_x, reach_y = min(MARK[1], grid.x0 - 1 * MM), min(MARK[1], grid.y0 - 1 * MM)
+    for x in xs:
+        c.line(x, height - (top - MARK[0] / 2), x, height - (top - reach_y))
+        c.line(x, height - (bottom + MARK[0] / 2), x, height - (bottom + reach_y))
+    for y in ys:
+        c.line(left - MARK[0] / 2, height - y, left - reach_x, height - y)
+        c.line(right + MARK[0] / 2, height - y, right + reach_x, height - y)
 
 
 def _n(v: float) -> str:
@@ -188,23 +344,34 @@ def _n(v: float) -> str:
 
 
 def svg(face, measure) -> str:
-    """One card face as an SVG document: every text from content is escaped."""
+    """One card face (or tile) as an SVG document: every text from content is escaped."""
+    if isinstance(face, Tile):
+        w, h = tile_size(face)
+        shapes = lay_out_tile(face, measure)
+    else:
+        w, h = CARD_W, CARD_H
+        shapes = lay_out(face, measure)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '
-           f'viewBox="0 0 {_n(CARD_W)} {_n(CARD_H)}">',
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w / MM)}mm" height="{_n(h / MM)}mm" '
+           f'viewBox="0 0 {_n(w)} {_n(h)}">',
            f"<title>{escape(face.title)}</title>"]
-    for s in lay_out(face, measure):
+    anchors = {"start": "start", "middle": "middle", "end": "end"}
+    for s in shapes:
         if isinstance(s, Box):
             out.append(f'<rect x="{_n(s.x)}" y="{_n(s.y)}" width="{_n(s.w)}" height="{_n(s.h)}"'
                        + (f' rx="{_n(s.radius)}"' if s.radius else "") + _paint(s.fill, s.stroke, s.width) + "/>")
         elif isinstance(s, Disc):
             out.append(f'<circle cx="{_n(s.cx)}" cy="{_n(s.cy)}" r="{_n(s.r)}"' + _paint(s.fill, s.stroke, s.width)
                        + "/>")
+        elif isinstance(s, Poly):
+            points = " ".join(f"{_n(x)},{_n(y)}" for x, y in s.points)
+            out.append(f'<polygon points="{points}"' + _paint(s.fill, s.stroke, s.width) + "/>")
         elif isinstance(s, Text):
             spans = "".join(f'<tspan font-weight="bold">{escape(t)}</tspan>' if b else f"<tspan>{escape(t)}</tspan>"
                             for t, b in s.runs)
             out.append(f'<text x="{_n(s.x)}" y="{_n(s.y)}" font-size="{_n(s.size)}" fill="{s.fill}"'
-                       f' text-anchor="{s.anchor}" font-family="{SVG_FONT}" xml:space="preserve">{spans}</text>')
+                       f' text-anchor="{anchors.get(s.anchor, "start")}" font-family="{SVG_FONT}"'
+                       f' xml:space="preserve">{spans}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

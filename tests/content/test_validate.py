@@ -120,7 +120,7 @@ def _patterns(node):
 
 
 # One value each pattern of the schemas takes: an identifier, a rule ID, a player count.
-_SAMPLES = ["ok-id", "SX-NEG-3", "2"]
+_SAMPLES = ["ok-id", "SX-NEG-3", "2", "fr", "rules.md"]
 
 
 @pytest.mark.parametrize("kind", V.KINDS)

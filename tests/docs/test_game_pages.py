@@ -150,19 +150,21 @@ def test_a_catalogue_shows_hostile_titles_as_text(tmp_path, monkeypatch):
     assert "<b>" not in page and "<i>" not in page and "<em>star" not in page
     assert "colour: <strong>&lt;i&gt;red&lt;/i&gt;</strong>" in page
     # the keyword it prints, then its rules as prose, its parameters bound
-    assert "<li>Bonus 2 - Worker: When scoring, score 2 points for each Worker among your cards in play.</li>" in page
+    assert "<li>Bonus 2 - Worker: Score 2 for each Worker card you have in play.</li>" in page
     # grouped by the file that defines it, which it names with the line
     assert "odd-one · cards/hostile.yaml:5" in _text(page)
 
 
 # Printed text -----------------------------------------------------------------------------
 
-def test_a_card_is_printed_as_prose_in_each_language():
+def test_a_card_is_printed_with_its_face_in_each_language():
     from interpreter import read_and_check
     from interpreter.diagnostics import Report
     defn, found = read_and_check(FIXTURES / "docs-game", Report())
     guild = next(c for c in defn.cards if c.id == "guild")
     en = gen.printed_card(defn, found, guild, "en")
     fr = gen.printed_card(defn, found, guild, "fr")
-    assert en[0].startswith("Bonus 1 - Worker: When scoring") and "for each Worker" in en[0]
+    # English: the keyword's printed text, its letters bound to the card's values
+    assert en[0] == "Bonus 1 - Worker: Score 1 for each Worker card you have in play."
+    # French, where the keyword prints no text: its rules written as prose
     assert fr[0].startswith("Bonus 1 - Worker : Quand") and len(fr) == len(en) == len(guild.abilities)

@@ -15,6 +15,7 @@ import pytest
 import interpreter
 from interpreter.diagnostics import Position
 from interpreter.engine import machine as vm
+from interpreter.engine.values import Comp
 from interpreter.language.parser import parse
 from interpreter.tools import simulate as S
 from interpreter.tools.ruletest import compile_part
@@ -73,6 +74,16 @@ def test_the_panel_is_seen_by_its_owner_only(game):
     assert not any(k.startswith(("plan_act#", "plan_arg#")) for k in theirs["counters"])
     # nothing was revealed: the public counters of the tokens are still blank
     assert all(v == 0 for k, v in theirs["counters"].items() if k.startswith(("act#", "arg#")))
+
+
+def test_the_units_on_the_board_show_their_owner_to_every_seat(game):
+    st = game.new_state(players=2, seed=9)
+    while not any(k.startswith("units#") and v for k, v in st.zones.items()):
+        st.apply(st.legal_actions()[0])
+    for seat in (0, 1):
+        seen = [x for k, v in st.observation(seat)["zones"].items() if k.startswith("units#") for x in v]
+        assert seen and all(x["owner"] == vm.owner(st, Comp(x["id"])) for x in seen)
+        assert {x["owner"] for x in seen} <= {0, 1}
 
 
 @rule("ET-RND-5")

@@ -61,7 +61,7 @@ def card(defn, card_id):
 def test_every_shipped_card_and_keyword_is_written_without_falling_back(pack, lang):
     defn, found = loaded(*pack)
     prose = Prose(defn, found, lang)
-    written = [line for c in defn.cards for line in prose.card(c)] + [prose.keyword(k) for k in defn.keywords]
+    written = [prose.reading(ab) for c in defn.cards for ab in c.abilities] + [prose.keyword(k) for k in defn.keywords]
     assert prose.fallbacks == [], [f"{type(f).__name__} at {f.pos}" for f in prose.fallbacks[:3]]
     for text in written:
         assert text.strip() and "{" not in text and "}" not in text.replace("{self", ""), text
@@ -88,7 +88,9 @@ def test_french_changes_only_its_words_and_what_its_grammar_needs():
     feminine = {k for k in French.WORDS if k.endswith("_f") and k[:-2] in English.WORDS}  # 'cette', 'une autre'
     assert set(French.WORDS) == set(English.WORDS) | feminine | {"the_many", "your_many", "of_your_many"}
     methods = {k for k, v in vars(French).items() if callable(v)}
-    assert methods == {"a", "the", "such_that", "finish"}
+    # its articles, 'tel que' and relative clauses ('qui est incliné', 'dont le terrain'), its spelling, the
+    # agreement of a built-in's participle, and the noun of a function's phrase ('l'armée de {0}': 'armée')
+    assert methods == {"a", "the", "such_that", "relative", "finish", "call", "agree", "noun_of_phrase"}
     # every phrase with a word in it is said in French ('plus' is French too)
     same = {k for k in English.WORDS if French.WORDS[k] == English.WORDS[k]}
     assert {k for k in same if re.search(r"[a-z]{2}", re.sub(r"\{\w*\}", "", English.WORDS[k]))} == {"+"}
@@ -100,9 +102,9 @@ def test_a_prestige_keyword_reads_as_its_points_for_each_card():
     defn, en = seeders("en")
     _, fr = seeders("fr")
     matrice = card(defn, "matrice-structurelle")  # Affinité 2 - Module
-    assert en.card(matrice)[2] == ("Affinité 2 - Module: When the prestige of this card is counted, "
-                                   "score 2 PP for each module among your cards in play.")
-    assert fr.card(matrice)[2] == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
+    assert en.reading(matrice.abilities[0]) == ("Affinité 2 - Module: When the prestige of this card is counted, "
+                                   "score 2 PP for each of your modules in play.")
+    assert fr.reading(matrice.abilities[0]) == ("Affinité 2 - Module : Quand le prestige de cette carte est compté, "
                                    "marquez 2 PP pour chaque module parmi vos cartes en jeu.")
 
 
@@ -113,8 +115,8 @@ def test_a_caste_keyword_puts_its_token_on_the_card_then_offers_its_actions():
     ability = senateur.abilities[0]
     assert en.ability(ability).startswith("When this card is integrated, put 1 Jailer token on this card. "
                                           "During negotiation or integration, you may remove 1 Jailer token from "
-                                          "this card and pay 1 resource to choose a crew among the cards in play "
-                                          "such that its controller exists. That crew is no longer a Mutant.")
+                                          "this card and pay 1 resource to choose one of the crews in play "
+                                          "that a player controls. That crew is no longer a Mutant.")
     assert fr.ability(ability).startswith("Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. "
                                           "Pendant la négociation ou l'intégration : retirez 1 jeton Geôlier")
     assert "Mettez cet équipage dans votre prison." in fr.ability(ability)
@@ -144,10 +146,10 @@ def test_triggers_of_any_card_and_choices_of_other_players():
     en, fr = Prose(defn, found, "en"), Prose(defn, found, "fr")
     kraken = card(defn, "kraken")  # Éradication
     assert en.ability(kraken.abilities[0]) == (  # the condition that there is a creature to choose goes unsaid
-        "When this card is played on an active planet, you may choose a creature among the cards in play such that "
-        "it is not this card. Make that creature extinct.")
+        "When this card is played on an active planet, you may choose one of the creatures in play that "
+        "is not this card. Make that creature extinct.")
     assert fr.ability(kraken.abilities[0]).endswith(
-        "si vous le souhaitez, choisissez une créature parmi les cartes en jeu telle que celle-ci n'est pas cette "
+        "si vous le souhaitez, choisissez l'une des créatures en jeu qui n'est pas cette "
         "carte. Provoquez l'extinction de cette créature.")
     defn, found = loaded(shipped_game("seeders-exodus"))
     usine = card(defn, "usine-de-reconversion")
@@ -226,8 +228,9 @@ def test_a_sound_vocabulary_and_agreeing_texts_say_nothing(tmp_path):
     report = check_paths([str(write(tmp_path))])
     assert report.diagnostics == []
     defn, found = read_and_check(tmp_path / "tiny", Report())
-    monk = Prose(defn, found, "en").card(defn.cards[0])
-    assert monk == ["Monk", "suit: Sun", "Tithe: During main, you may pay 1 coin to draw a card for you."]
+    monk = Prose(defn, found, "en")
+    assert monk.card(defn.cards[0]) == ["Monk", "suit: Sun", "Tithe: Pay 1 coin: draw a card."]  # as printed
+    assert monk.reading(defn.cards[0].abilities[0]) == "Tithe: During main, you may pay 1 coin to draw a card for you."
 
 
 def test_a_text_naming_another_amount_gets_a_warning_at_the_text(tmp_path):
@@ -266,6 +269,9 @@ def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
     ("    deck: \"the {deck}\"\n", "for zone 'deck' holds '{' or '}'", 23),
     ("    draw: \"draw a card for {" + "9" * 4301 + "}\"\n", "names argument {999", 23),
     ("    draw: \"draw a card for {\u0660}\"\n", "has a '{' or '}' that names no argument", 23),
+    ("    \"set:hand\": \"{0} may draw\"\n", "vocabulary (en) for set:hand, which is no counter", 23),
+    ("    \"when:coins\": \"{0} is rich with {1}\"\n", "names argument {1}, but it takes 1 argument", 23),
+    ("    \"label:Draw\": [a, b]\n", "vocabulary (en) for label 'Draw' must be a text", 23),
 ])
 def test_vocabulary_errors_are_reported_where_they_are(tmp_path, words, message, line):
     game = GAME.replace("    coins: [coin, coins]\n", words)
@@ -324,19 +330,19 @@ def prose_of(game, lang):
 
 def written(game, card_id, lang, index=0):
     defn, prose = prose_of(game, lang)
-    return prose.printed(card(defn, card_id).abilities[index])
+    return prose.reading(card(defn, card_id).abilities[index])
 
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "During negotiation, you may tap this card to choose a player such that there are at least 2 chambers "
-           "such that that player has influence cubes on it. Choose a chamber such that that player has influence "
-           "cubes on it. Do this twice: you may choose another chamber such that that player has influence cubes "
-           "on it, then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
+           "on which that player has influence cubes. Choose a chamber on which that player has influence "
+           "cubes. Do this twice: you may choose another chamber on which that player has influence cubes, "
+           "then if there is such a chamber, remove 1 influence cube of that player from the second chamber, "
            "then put 1 influence cube of that player on the first chamber."),
     ("fr", "Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il existe au moins 2 chambres "
-           "telles que ce joueur a des cubes d'influence sur celle-ci. Choisissez une chambre telle que ce joueur a "
-           "des cubes d'influence sur celle-ci. Faites ceci deux fois : vous pouvez choisir une autre chambre telle que "
-           "ce joueur a des cubes d'influence sur celle-ci, puis s'il existe une telle chambre, retirez 1 cube "
+           "sur lesquelles ce joueur a des cubes d'influence. Choisissez une chambre sur laquelle ce joueur a "
+           "des cubes d'influence. Faites ceci deux fois : vous pouvez choisir une autre chambre sur laquelle "
+           "ce joueur a des cubes d'influence, puis s'il existe une telle chambre, retirez 1 cube "
            "d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce joueur sur la "
            "première chambre."),
 ])
@@ -347,12 +353,10 @@ def test_conspirateur_names_its_player_and_chambers_by_their_nouns(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Majorité 3 - Module: When the prestige of this card is counted, if for every opponent, the number of "
-           "modules among your cards in play is more than the number of modules among the cards in play of that "
-           "opponent, score 3 PP."),
-    ("fr", "Majorité 3 - Module : Quand le prestige de cette carte est compté, si pour chaque adversaire, le nombre "
-           "de modules parmi vos cartes en jeu est supérieur au nombre de modules parmi les cartes en jeu de cet "
-           "adversaire, marquez 3 PP."),
+    ("en", "Majorité 3 - Module: When the prestige of this card is counted, if you have more modules in play "
+           "than each opponent, score 3 PP."),
+    ("fr", "Majorité 3 - Module : Quand le prestige de cette carte est compté, si vous avez plus de modules en jeu "
+           "que chaque adversaire, marquez 3 PP."),
 ])
 def test_technopole_says_its_let_where_it_is_read(lang, text):
     assert written("seeders-exodus", "technopole", lang) == text
@@ -369,10 +373,10 @@ def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Éradication: When this card is played on an active planet, you may choose a creature among the cards "
-           "in play such that it is not this card. Make that creature extinct."),
-    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez une "
-           "créature parmi les cartes en jeu telle que celle-ci n'est pas cette carte. Provoquez l'extinction de "
+    ("en", "Éradication: When this card is played on an active planet, you may choose one of the creatures "
+           "in play that is not this card. Make that creature extinct."),
+    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez "
+           "l'une des créatures en jeu qui n'est pas cette carte. Provoquez l'extinction de "
            "cette créature."),
 ])
 def test_a_karman_creature_chooses_its_victim_once(lang, text):
@@ -380,10 +384,10 @@ def test_a_karman_creature_chooses_its_victim_once(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "When this card is played as a Flash, choose an opponent such that that opponent has rock cubes. If "
+    ("en", "When this card is played as a Flash, choose an opponent who has rock cubes. If "
            "there is such an opponent, let the number be the smaller of 2 and the number of rock cubes of that "
            "opponent, then that opponent loses that many rock cubes, then gain that many rock cubes."),
-    ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire tel que celui-ci a des cubes de roche. "
+    ("fr", "Quand cette carte est jouée en Flash, choisissez un adversaire qui a des cubes de roche. "
            "S'il existe un tel adversaire, soit le nombre : le plus petit de 2 et le nombre de cubes de roche de cet "
            "adversaire, puis cet adversaire perd ce nombre de cubes de roche, puis gagnez ce nombre de cubes de "
            "roche."),
@@ -394,13 +398,13 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "When this card is integrated, put 1 Jailer token on this card. During negotiation or integration, you "
-           "may remove 1 Jailer token from this card and pay 1 resource to choose a crew among the cards in play "
-           "such that its controller exists. That crew is no longer a Mutant. Move that crew to your prison. "
+           "may remove 1 Jailer token from this card and pay 1 resource to choose one of the crews in play "
+           "that a player controls. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
            "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
-           "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez un équipage "
-           "parmi les cartes en jeu tel que le joueur qui contrôle celui-ci existe. Cet équipage n'est plus un "
+           "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez l'un des "
+           "équipages en jeu que contrôle un joueur. Cet équipage n'est plus un "
            "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
            "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
            "parmi votre prison. Mettez cette carte dans votre main."),
@@ -419,7 +423,7 @@ def test_no_shipped_card_prints_a_bound_name():
             prose = Prose(defn, found, lang)
             for c in defn.cards:
                 names = {n for ab in c.abilities if ab.tree is not None for n in _bound(ab.tree)} - {"a", "y"}
-                for line in prose.card(c)[2:]:
+                for line in [prose.reading(ab) for ab in c.abilities]:
                     said = set(re.findall(r"[\w-]+", line))
                     assert not names & said, (c.id, lang, names & said, line)
 
@@ -427,3 +431,45 @@ def test_no_shipped_card_prints_a_bound_name():
 def _bound(tree):
     from interpreter.language.prose.cards import bound_names
     return bound_names(tree)
+
+
+def test_a_game_gives_words_to_its_labels_values_and_what_setting_a_counter_means(tmp_path):
+    game = GAME.replace("counters:\n", "counters:\n  rich: {scope: player, internal: true}\n") + """\
+  fr:
+    coins: [pièce, pièces, f]
+    "label:Draw": "Piocher"
+    "value:Sun": Soleil
+    "set:rich": "{0} devenez riche"
+    "when:rich": "{0} êtes riche"
+"""
+    keywords = KEYWORDS + """\
+  - pattern: "Gamble"
+    ability: |
+      action during main:
+        choose by you "Gamble?":
+          option "Draw":
+            set you.rich = 1
+          option "Pass":
+            set you.rich = 0
+        if you.rich == 1 and self.suit == "Sun":
+          gain 1 coins
+"""
+    folder = write(tmp_path, game, keywords)
+    assert check_paths([str(folder)]).errors == []
+    defn, found = read_and_check(folder, Report())
+    gamble = next(kw for kw in defn.keywords if kw.name == "Gamble")
+    fr = Prose(defn, found, "fr").keyword(gamble)
+    assert "« Piocher » : vous devenez riche" in fr  # the label and what setting the counter means
+    assert "« Pass » :" in fr  # a label without words, as written
+    assert "vous êtes riche" in fr and "Soleil" in fr and "Sun" not in fr
+    en = Prose(defn, found, "en").keyword(gamble)
+    assert "rich" not in en.replace("“", "").split("Draw")[0]  # an internal counter without words: unsaid
+    assert "set" not in en.lower().split()
+
+
+def test_a_game_without_vocabulary_is_written_with_generic_phrases(tmp_path):
+    defn, found = read_and_check(write(tmp_path, GAME.replace("  en:\n    coins: [coin, coins]\n", "  en:\n")),
+                                 Report())
+    fr = Prose(defn, found, "fr").ability(defn.cards[0].abilities[0])
+    assert "1 coin " in Prose(defn, found, "en").ability(defn.cards[0].abilities[0])  # 'coins': one coin
+    assert fr.startswith("Tithe : Pendant") or fr.startswith("Pendant main")

@@ -94,22 +94,33 @@ def test_check_without_a_path_in_a_clone_checks_the_content_being_edited(capsys,
 
 
 def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(capsys):
-    assert cli.main(["explain", "seeders-exodus", "conspirateur", "--lang", "fr"]) == 0
+    assert cli.main(["explain", "karman-swap", "cendreux"]) == 0  # English unless asked
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Cendreux \u00b7 Karman Swap"
+    assert "value: 3" in lines[1]
+    # its face: the pose's printed text, not the engine's reading of it
+    assert lines[2] == "  Troc: Swap a card on a planet with a card in the Market."
+    # then the ability: its rule, with the rule's text from the game's rules index
+    assert "Ability 1: Troc" in lines
+    assert any(line.startswith("    KS-POS-5  ") and "Market" in line for line in lines)
+    # the ruling of the game that names the pose, and only rulings that name it or cite its rules
+    assert any("swaps and moves (Troc, Transfert)" in line for line in lines)
+    assert not any("pose ability is used at most once per turn" in line for line in lines)
+    # the engine's reading as prose; then for modders
+    assert any(line.startswith("  the engine reads it: Troc: When this card is played") for line in lines)
+    assert "How the engine reads it:" in lines
+    assert cli.main(["explain", "karman-swap", "Cendreux", "--lang", "fr"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Conspirateur"
-    assert "coût : 2" in lines[1] and "prestige : 1" in lines[1]
-    # its action, in French: the window, the cost, then what it does, with the game's own words
-    assert lines[2].startswith("  Pendant la négociation : inclinez cette carte. Choisissez un joueur tel qu'il "
-                               "existe au moins 2 chambres telles que ce joueur a des cubes d'influence sur celle-ci.")
-    assert "retirez 1 cube d'influence de ce joueur de la deuxième chambre, puis placez 1 cube d'influence de ce " \
-        "joueur sur la première chambre." in lines[2]
-    assert lines[4] == "How the engine reads it:"
-    assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0  # English unless asked
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Technopôle"
-    assert lines[2] == ("  Majorité 3 - Module: When the prestige of this card is counted, if for every opponent, the "
-                        "number of modules among your cards in play is more than the number of modules among the cards "
-                        "in play of that opponent, score 3 PP.")
+    assert lines[2] == "  Troc : Échangez une carte d'une Planète avec une carte du Marché."
+    assert any(line.startswith("  printed (Troc): Échangez") for line in lines)
+
+
+def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
+    assert cli.main(["explain", "etherium", "bucheron"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x0a" not in out
+    assert "      when flash_played:\n        gain 3 wood" in out
 
 
 def test_regles_explain_lang_is_a_known_language(capsys):

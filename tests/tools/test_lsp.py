@@ -210,8 +210,8 @@ def test_hover_on_a_card_id_shows_the_card(editor):
     text = (editor.folder / MARKET).read_text(encoding="utf-8")
     line, character = position_of(text, "id: guild", 5)
     shown = editor.request("hover", uri, line, character).contents.value
-    assert shown.startswith("**Guild**") and "Bonus 1 \\- Worker: When scoring" in shown
-    assert "for each Worker among your" in shown  # the keyword's rules, with the card's values, as prose
+    # its face: the keyword's printed text with the card's values bound (X = 1, Y = Worker)
+    assert shown.startswith("**Guild**") and "Bonus 1 \\- Worker: Score 1 for each Worker card you have in play" in shown
 
 
 def test_definition_of_a_keyword_used_on_a_card_is_its_pattern(editor):

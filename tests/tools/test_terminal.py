@@ -89,7 +89,7 @@ def test_explain_shows_a_hostile_title_escaped(tmp_path, capsys):
     status, out, err = run(capsys, "explain", folder, "juhel")
     assert status == 0, err
     assert_escaped(out)
-    assert out.startswith(SHOWN + "Juhel\n")  # the card as printed, then how the engine reads it
+    assert out.startswith(SHOWN + "Juhel \u00b7 ")  # the card as printed, then how the engine reads it
     assert "\n" + SHOWN + "Juhel (juhel)" in out
 
 

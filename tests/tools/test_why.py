@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -130,7 +131,9 @@ def test_why_on_a_seeders_trace_names_the_cost_of_a_card_too_dear(tmp_path, caps
     assert "is asked 'Integration'" in lines[0]
     assert lines[1].startswith(f"'Integrate {title} (") and "c.cost <= wealth(p) is false: c.cost is" in lines[1]
     assert f"in can_integrate(you, c), where p is player {st.trace[at]['player']}, c is {title}" in lines[1]
-    assert lines[2].strip().endswith("seeders-exodus/game.yaml:204:12")
+    source = (Path(g.program.defn.file)).read_text(encoding="utf-8").splitlines()
+    where = next(i for i, text in enumerate(source, 1) if 'body: "c.cost <= wealth(p) and' in text)
+    assert lines[2].strip().endswith(f"seeders-exodus/game.yaml:{where}:12")
     assert "c.cost <= wealth(p) and" in lines[3]
 
 

@@ -2,10 +2,14 @@
 Selenium with the system's ChromeDriver.
 
 A person plays a whole 2-player Karman Swap against a bot by clicking; its trace is then
-replayed backwards and forwards, each event's cause on screen; two browsers play one
-Seeders game, each seeing its own hand and never the other's; a card titled with markup
-shows as text. The tests are skipped, saying why, where no browser is installed (`.ci/run`
-installs one). With REGLES_SCREENSHOTS=FOLDER they save the pictures of the docs there.
+replayed backwards and forwards, each event's cause on screen; in each shipped game a player
+points at a card and a space and reads the panel, finds whose each piece on the board is,
+and reads a log that loses nothing after moves (Seeders' board: each slot of the side in
+play once); two browsers play one Seeders game, each seeing its own hand and never the
+other's; a card titled with markup shows as text. One browser and one server serve most
+tests (module fixtures): a browser costs seconds to start. The tests are skipped, saying
+why, where no browser is installed (`.ci/run` installs one). With
+REGLES_SCREENSHOTS=FOLDER they save the pictures of the docs there (docs/images).
 """
 from __future__ import annotations
 
@@ -52,15 +56,6 @@ def _browser():
 
 
 @pytest.fixture
-def browser():
-    d = _browser()
-    yield d
-    errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
-    d.quit()
-    assert not errors, f"the page logged errors: {errors}"
-
-
-@pytest.fixture
 def served(tmp_path):
     s = Served(tmp_path)
     yield s
@@ -91,8 +86,8 @@ def _click_first_option(d) -> bool:
         return False
 
 
-def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(served, browser):
-    d = browser
+def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(shared):
+    served, d = shared
     d.get(served.base + "/")
     _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#game option[value='karman-swap']"))
     d.find_element(By.CSS_SELECTOR, "#game option[value='karman-swap']").click()
@@ -106,7 +101,11 @@ def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(serve
     assert "You are player 1" in d.find_element(By.ID, "status").text
     assert d.find_elements(By.CSS_SELECTOR, ".board .node"), "the Market pyramid is drawn from its board"
     if SHOTS:
+        time.sleep(0.2)
         d.save_screenshot(str(Path(SHOTS) / "web-table.png"))
+        _shot(d, "web-karman-swap-start.png")
+    _reads_the_start(d, served, "karman-swap")
+    log = LogWatch(d)
     clicks = 0
     while not _over(d):
         assert clicks < 600, "the game does not end"
@@ -115,7 +114,13 @@ def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(serve
             clicks += 1
             _wait(d, lambda before=before: d.find_element(By.ID, "decision").text != before or _over(d))
         _wait(d, lambda: _options(d) or _over(d))
-    assert clicks > 10
+        log.after_decision()
+        if SHOTS and clicks == 9:  # a creature of the hand read in the panel
+            hand = d.find_elements(By.CSS_SELECTOR, ".seat.mine .comp")
+            if hand:
+                _hover(d, hand[0])
+            _shot(d, "web-karman-swap-mid.png")
+    assert clicks > 10 and log.bots_seen
     over = _over(d)[0].text
     assert over.startswith("Game over.") and "Scores:" in over
     log = d.find_element(By.ID, "log").text
@@ -221,8 +226,8 @@ def test_a_title_written_as_markup_shows_as_text(tmp_path):
         s.stop()
 
 
-def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(served, browser):
-    d = browser
+def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(shared):
+    served, d = shared
     made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "person"],
                                        "seed": 2})
     d.get(served.base + made["link"])  # the maker's link: every person's seat, on one screen
@@ -241,3 +246,193 @@ def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(served, 
     d.find_element(By.ID, "cover-button").click()
     _wait(d, lambda: "You are player 2" in d.find_element(By.ID, "status").text and _options(d))
     assert d.find_element(By.CSS_SELECTOR, ".seat.mine").get_attribute("data-seat") == "1"
+
+
+# ---- what a player reads at the table: one browser and one server for every game --------------
+# (each game is one session of the browser: the hover panel, a space, the owners, the log after
+# moves and, with REGLES_SCREENSHOTS, the pictures of docs/web.md at the start and in mid-game)
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    s = Served(tmp_path_factory.mktemp("tables"))
+    d = _browser()
+    yield s, d
+    errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
+    d.quit()
+    s.stop()
+    assert not errors, f"the page logged errors: {errors}"
+
+
+def _shot(d, name: str) -> None:
+    """The whole page as picture `name` of the docs (with REGLES_SCREENSHOTS), its log at its end."""
+    d.execute_script("window.scrollTo(0, 0); const l = document.getElementById('log'); if (l) l.scrollTop = l.scrollHeight;")
+    height = min(2400, d.execute_script("return document.documentElement.scrollHeight"))
+    d.set_window_size(1400, height)
+    time.sleep(0.3)
+    d.save_screenshot(str(Path(SHOTS) / name))
+    d.set_window_size(1400, 1000)
+
+
+def _log_lines(d) -> list:
+    return d.execute_script("return [...document.querySelectorAll('#log li:not(.since)')].map(l => l.textContent)")
+
+
+def _hover(d, element):
+    from selenium.webdriver.common.action_chains import ActionChains
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    ActionChains(d).move_to_element(element).perform()
+
+
+def _panel(d, what: str) -> dict:
+    """What the card panel shows once it shows `what` ('card' or 'node'): its title, its
+    attributes (name -> value), its face, its owner line."""
+    _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, f".card-panel .shown[data-{what}]"), 10)
+    return d.execute_script("""
+        const p = document.querySelector('.card-panel .shown');
+        const dts = [...p.querySelectorAll('dl.attrs dt')].map(e => e.textContent);
+        const dds = [...p.querySelectorAll('dl.attrs dd')].map(e => e.textContent);
+        return {title: p.querySelector('h3').textContent, text: p.textContent,
+                attrs: Object.fromEntries(dts.map((k, i) => [k, dds[i]])),
+                face: [...p.querySelectorAll('.face p')].map(e => e.textContent),
+                owner: (p.querySelector('.owner') || {}).textContent || null};""")
+
+
+def _view(served, d) -> dict:
+    """The view the page shows, as the server sends it (the table and key from the page's address)."""
+    import json
+    import urllib.request
+    path = d.current_url.split(str(served.port), 1)[1].replace("/table/", "/api/tables/", 1)
+    with urllib.request.urlopen(served.base + path, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def _decide(d, pick=0) -> None:
+    """Pick option `pick` (from the end when negative) and wait for the next decision."""
+    before = len(_log_lines(d))  # each decision is told ("You chose ...")
+    for _ in range(5):
+        options = _options(d)
+        try:
+            options[pick].click()
+            break
+        except (StaleElementReferenceException, IndexError):
+            _wait(d, lambda: _options(d) or _over(d))
+    _wait(d, lambda: len(_log_lines(d)) > before or _over(d))
+    _wait(d, lambda: _options(d) or _over(d))
+
+
+def _reads_the_start(d, served, game: str) -> None:
+    """At a game's first decision: a card in the panel (each attribute, the face, the owner),
+    a space (its attributes), the board's title, the legend of the seats' colours."""
+    view = _view(served, d)
+    chips = [c for c in d.find_elements(By.CSS_SELECTOR, ".seat.mine .comp, .centre .comp")
+             if view["cards"].get(c.get_attribute("data-card"), {}).get("attributes")]
+    assert chips, "no card to point at"
+    chip = chips[0]
+    card = view["cards"][chip.get_attribute("data-card")]
+    _hover(d, chip)
+    panel = _panel(d, "card")
+    assert "[object" not in panel["text"]
+    assert panel["title"] == card["title"]
+    for name, value in card["attributes"].items():
+        if value not in (None, "") and name != "id":
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            assert panel["attrs"].get(name.replace("_", " ")) == shown, (name, panel)
+    assert panel["face"] == [t for t in card["text"] if t]
+    if chip.get_attribute("data-owner") is not None:
+        owner = int(chip.get_attribute("data-owner"))
+        assert panel["owner"] == "Owner: " + view["seats"][owner]["name"] + (" (you)" if owner == 0 else "")
+    if game == "karman-swap":  # a creature's colour and value can be read
+        creature = next(c for c in d.find_elements(By.CSS_SELECTOR, ".seat.mine .comp")
+                        if view["cards"][c.get_attribute("data-card")]["attributes"].get("category") == "Créature")
+        _hover(d, creature)
+        title = view["cards"][creature.get_attribute("data-card")]["title"]
+        _wait(d, lambda: d.find_element(By.CSS_SELECTOR, ".card-panel h3").text == title)
+        shown = _panel(d, "card")["attrs"]
+        assert shown.get("colour") in ("Rouge", "Vert", "Bleu") and shown.get("value", "").isdigit(), shown
+        assert "Owner: player 1 (you)" == _panel(d, "card")["owner"]  # (in the hand: the seat holding it)
+
+    board = view["boards"][0]
+    node = d.find_elements(By.CSS_SELECTOR, ".board .node")[0]
+    spec = next(n for n in board["nodes"] if n["id"] == node.get_attribute("data-node"))
+    _hover(d, node)
+    panel = _panel(d, "node")
+    assert panel["title"] == spec["label"] and "[object" not in panel["text"]
+    for name, value in spec["attributes"].items():
+        if name != "id" and value not in (None, ""):
+            assert panel["attrs"].get(name.replace("_", " ")) == str(value), (name, panel)
+    assert d.find_element(By.CSS_SELECTOR, ".board h3 span").text == board["title"]
+    assert [e.text for e in d.find_elements(By.CSS_SELECTOR, ".legend-seat")][:2] == ["player 1 (you)", "player 2"]
+
+
+class LogWatch:
+    """The log read after each decision: no line told is ever lost, and the bots' moves since the
+    seat's last decision are marked new."""
+
+    def __init__(self, d):
+        self.d = d
+        self.told = _log_lines(d)
+        self.bots_seen = 0
+        assert self.told, "the log is empty at the start"
+
+    def after_decision(self) -> None:
+        n = len(self.told)  # (the lines read before are checked at both ends, the new ones read)
+        got = self.d.execute_script("""
+            const lines = [...document.querySelectorAll('#log li:not(.since)')];
+            return {count: lines.length, first: lines[0].textContent, last: lines[arguments[0] - 1].textContent,
+                    fresh: lines.slice(arguments[0]).map(l => l.textContent)};""", n)
+        assert got["count"] >= n and got["first"] == self.told[0] and got["last"] == self.told[-1], "the log lost lines"
+        if any(line.startswith("Player 2 chose") for line in got["fresh"]):
+            assert self.d.find_elements(By.CSS_SELECTOR, "#log li.since"), "what is new is not marked"
+            new = [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#log li.new")]
+            assert any(line.startswith("Player 2 chose") for line in new)
+            self.bots_seen += 1
+        self.told = self.told + got["fresh"]
+
+
+GAMES = {"seeders-exodus": (5, 10), "etherium": (3, 10)}  # game: (seed, decisions before the mid-game picture)
+# (Karman Swap is read in the test above, which plays a whole game by clicking)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_player_reads_the_table_cards_spaces_owners_and_the_log(shared, game):
+    served, d = shared
+    seed, moves = GAMES[game]
+    made = served.post("/api/tables", {"game": game, "players": 2, "seats": ["person", "greedy"], "seed": seed})
+    d.get(served.base + made["seats"][0]["link"].split(str(served.port), 1)[1])
+    _wait(d, lambda: _options(d))
+    time.sleep(0.2)
+    if SHOTS:
+        _shot(d, f"web-{game}-start.png")
+    _reads_the_start(d, served, game)
+
+    log = LogWatch(d)
+    for i in range(3 * moves):
+        if _over(d) or (i >= moves and log.bots_seen and d.find_elements(By.CSS_SELECTOR, ".board .comp[data-owner]")):
+            break  # (a picture of the middle of the game with pieces of both players on the board)
+        _decide(d)
+        log.after_decision()
+    assert log.bots_seen, "the bot never moved between two decisions"
+
+    # the units on the board: each shows its owner
+    owned = d.find_elements(By.CSS_SELECTOR, ".board .comp[data-owner]")
+    assert owned, "no piece of a player on the board"
+    assert {int(c.get_attribute("data-owner")) for c in owned} <= {0, 1}
+    unit = owned[0]
+    assert "owned" in unit.get_attribute("class")
+    _hover(d, unit)
+    owner = int(unit.get_attribute("data-owner"))
+    assert _panel(d, "card")["owner"] == "Owner: " + ("player 1 (you)" if owner == 0 else "player 2")
+    if game == "etherium":
+        nodes = d.find_elements(By.CSS_SELECTOR, ".board .node")
+        assert len(nodes) == 25  # the first-game board, no socket of the experienced one
+        details = {n.get_attribute("data-node"): n.find_element(By.CSS_SELECTOR, ".node-details").text for n in nodes}
+        assert details["ether"] == "ether · height 2" and details["large-n-1"] == "mountain · height 3"
+        assert "background" in d.find_element(By.CSS_SELECTOR, ".node[data-node='ether']").get_attribute("style")
+    if game == "seeders-exodus":
+        slots = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".node[data-kind='slot'] > .node-label")]
+        assert len(slots) == 12 and len(set(slots)) == 12, slots  # the 2-player side, each slot once
+        chambers = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".node[data-kind='chamber'] > .node-label")]
+        assert sorted(chambers, key=int) == [str(i) for i in range(1, 13)]
+        assert d.find_element(By.CSS_SELECTOR, ".board h3 span").text == "Aile des Murmures"
+    if SHOTS:
+        _shot(d, f"web-{game}-mid.png")

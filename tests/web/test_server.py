@@ -367,3 +367,23 @@ def test_what_a_seat_may_not_see_changes_nothing_it_is_sent(game_id):
             assert TableView(twin, layout, texts, None).data(who) != TableView(st, layout, texts, None).data(who)
             swapped += 1
     assert swapped >= 3
+
+
+def test_the_log_marks_what_is_new_since_the_seats_last_decision(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "greedy"], seed=5)
+        v = _settled(c, made, 0)
+        assert v["log_mark"] is None  # no decision yet
+        for _ in range(60):
+            r = c.post(f"/api/tables/{made['id']}/act", json={"key": made["seats"][0]["key"], "seat": 1,
+                                                              "option": 0, "version": v["version"]})
+            assert r.status_code == 200
+            assert r.json()["log_mark"] == r.json()["log_length"]  # nothing new yet: the seat just decided
+            v = _settled(c, made, 0)
+            if v["over"]:
+                break
+            told = v["log"][v["log_mark"]:]
+            if any(line.startswith("Player 2 chose") for line in told):
+                break
+        assert any(line.startswith("Player 2 chose") for line in v["log"][v["log_mark"]:])
+        assert v["log_from"] == 0 and len(v["log"]) == v["log_length"]  # the whole log, bots' moves kept

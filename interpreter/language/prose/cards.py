@@ -4,8 +4,9 @@ The front of the renderers: it knows which keyword each printed ability uses
 (the checker's findings) and writes it as the keyword's rules with its
 parameters bound ("Bonus 2 - Harbour" -> "... score 2 points for each harbour
 ..."); a keyword by itself is written with its parameters as their letters.
-`card` gives the card as it would be printed: its title, a line of its printed
-attributes, then each ability as a sentence.
+`face` gives what a card prints, from the content first (`printed`): its own
+text, else its keywords' printed texts, else generated prose; `card` gives the
+card as printed: its title, a line of its printed attributes, then its face.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ...content.model import AbilityDef, CardDef, GameDef, KeywordDef
 from .. import nodes as N
 from .english import English
 from .french import French
+from .printed import FaceLine, ability_face, face_lines
 from .renderer import UNBOUND
 
 RENDERERS = {"en": English, "fr": French}
@@ -103,6 +105,29 @@ class Prose:
         text = str(ab.text).strip()
         return (text.split(":", 1)[0] if tree.phrase.body is not None else text).strip()
 
+    def effect(self, use, statements: list) -> str:
+        """The effect a card prints after a keyword's ':' ('Activation 2: gain 1 resource')."""
+        params = {p: (t, use.bindings.get(p, UNBOUND)) for p, t in use.keyword.params.items()}
+        text = self.renderer.finish(self._written(statements, params)).strip()
+        if text and text[-1] not in ".!?…":  # a sentence, as a card prints it
+            text += "."
+        return text[:1].upper() + text[1:]
+
+    def parameter(self, name: str, value) -> str:
+        """A keyword's parameter as a card binds it, in words: a number, a class's noun."""
+        if isinstance(value, bool):
+            return self.renderer.w("yes" if value else "no")
+        if isinstance(value, (int, float)):
+            return str(value)
+        if isinstance(value, str):  # a class: as the card prints it, else its noun in this language
+            if self.lang == self.defn.language:
+                return value
+            noun = self.renderer.vocab.class_noun(value).one
+            return noun[:1].upper() + noun[1:] if value[:1].isupper() else noun
+        if isinstance(value, list):
+            return self._written(value, {})
+        return self.renderer.finish(self._written(value, {}))
+
     def attributes(self, card: CardDef) -> str:
         """The card's printed attributes, named in its language: 'type: Building; cost: 2'."""
         r = self.renderer
@@ -111,20 +136,37 @@ class Prose:
             values = value if isinstance(value, list) else [value]
             shown = []
             for v in values:
-                shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else str(v))  # as printed
+                word = r.vocab.raw(v, "value") if isinstance(v, str) else None  # its words in this language
+                shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else
+                             str(word) if isinstance(word, str) else str(v))  # else as printed
             parts.append(r.w("attribute", r.vocab.noun(name, "attribute").one, ", ".join(shown)))
         return r.WORDS["attributes"].join(parts)
 
+    def face(self, card: CardDef) -> list[FaceLine]:
+        """What the card prints, line by line (see `printed`)."""
+        return face_lines(self, card)
+
+    def face_texts(self, card: CardDef) -> list[str]:
+        """The lines of the card's face as text: a keyword's words, then what it says."""
+        return [self.renderer.w("printed", line.name, line.text) if line.name else line.text
+                for line in self.face(card)]
+
     def card(self, card: CardDef) -> list:
-        """The card as it would be printed: its title, its attributes, each ability."""
+        """The card as it would be printed: its title, its attributes, its face."""
         lines = [card.title]
         attrs = self.attributes(card)
         if attrs:
             lines.append(attrs)
-        return lines + [self.printed(ab) for ab in card.abilities]
+        return lines + self.face_texts(card)
 
     def printed(self, ab: AbilityDef) -> str:
-        """An ability as the card prints it: a printed keyword's words, then what it does."""
+        """One ability as its card prints it, were the card to have no text of its own: a
+        keyword's words, then its printed text (or the effect it prints), else prose."""
+        line = ability_face(self, ab)
+        return self.renderer.w("printed", line.name, line.text) if line.name else line.text
+
+    def reading(self, ab: AbilityDef) -> str:
+        """How the engine reads an ability, as prose: a printed keyword's words, then its rules."""
         text = self.ability(ab)
         name = self.printed_name(ab)
         return self.renderer.w("printed", name, text) if name else text

@@ -15,10 +15,10 @@ import re
 from ...names import fold
 from .. import nodes as N
 from ..texts import label_parts
-from ..types import COMPONENT, NODE, NUMBER, PLAYER
+from ..types import COMPONENT, LIST, NODE, NUMBER, PLAYER
 from .naming import Naming, in_loop, uses_of
 from .renderer import UNBOUND, Renderer, Text
-from .vocabulary import Noun, words_of
+from .vocabulary import Noun, plural, words_of
 
 _NOT = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "is": "isnot", "isnot": "is",
         "in": "notin", "notin": "in"}
@@ -49,16 +49,24 @@ class English(Naming, Renderer):
         # the values an ability binds, named by their nouns (see naming.py)
         "player": ["player", "players"], "opponent": ["opponent", "opponents"], "card": ["card", "cards"],
         "node": ["space", "spaces"], "number": ["number", "numbers"], "thing": ["item", "items"],
-        "result": ["result", "results"],
+        "result": ["result", "results"], "place": ["place", "places"], "selection": ["selection", "selections"],
         "that": "that {0}", "it": "it", "it_person": "that {0}", "the_nth": "the {0} {1}", "another": "another {0}", "a_nth": "a {0} {1}",
         "ordinals": ["first", "second", "third", "fourth", "fifth"],
-        "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {0}",
+        "that_many": "that many {0}", "such": "there is such {0}", "no_such": "there is no such {1}",
+        "or_fail": "{0} (if there is none, this cannot be done)", "per_of": "{0} for each of {1}", "per_in": "{0} for each {1} in {2}",
+        "has_a": "{0} has {1}", "some_have": "you have {0}", "some_there": "there are {0}",
+        "none_have": "you have no {0}", "none_there": "there are no {0}",
+        "some_there_in": "there are {0} in {1}", "none_there_in": "there are no {0} in {1}", "more_than_them": "you have more {0} than {1}",
+        "every_one": "each {0}", "who_has": "who has {0}", "who_have": "who have {0}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "of {0}", "controlled": "{0} is controlled by a player",
+        "not_controlled": "{0} is controlled by no player", "other_than": "other than {0}",
+        "with": "{0} with {1}", "count_in": "{0} in {1}", "empty_in": "no {0} in {1}",
         # quantities: how many members meet a condition, how much a counter holds
         "there_is": "there is {0}", "there_are": "there are {0}",
         "at_least": "at least {0}", "more_than": "more than {0}", "at_most": "at most {0}",
         "fewer_than": "fewer than {0}", "exactly": "exactly {0}",
         "some_of": "{0}", "none_of": "no {1}",
         "has": ["you have {0}", "{who} has {0}"], "has_on": ["you have {0} on {1}", "{who} has {0} on {1}"],
+        "has_none": ["you have {0}", "{who} has {0}"], "has_on_none": ["you have {0} on {1}", "{who} has {0} on {1}"],
         "on_it": "there are {0} on {1}", "on_it_one": "there is {0} on {1}", "on_it_none": "there are {0} on {1}",
         "empty_of_many": "{0} are empty", "not_empty": "{0} is not empty", "not_empty_many": "{0} are not empty",
         "mapped": "{expr} for each {var} in {source}{where}", "where": " such that {0}",
@@ -76,7 +84,8 @@ class English(Naming, Renderer):
         # statements: [what you do, what another player does]
         "move": "move {0} to {1}", "move_top": "put {0} on top of {1}", "move_bottom": "put {0} at the bottom of {1}",
         "move_all": "the cards of {0}",
-        "put": "put {0} on {1}", "put_keyed": "put {0} of {1} on {2}",
+        "put": "put {0} on {1}", "put_keyed": "put {0} of {1} on {2}", "of_yours": None,
+        "put_keyed_yours": "put {0} on {1}", "take_off_keyed_yours": "remove {0} from {1}",
         "take_off": "remove {0} from {1}", "take_off_keyed": "remove {0} of {1} from {2}",
         "give": ["take {0}", "give {0} to {who}"], "take_away": ["lose {0}", "take {0} from {who}"],
         "add_to": "add {0} to {1}", "subtract": "subtract {0} from {1}",
@@ -94,7 +103,7 @@ class English(Naming, Renderer):
         "choose": ["choose {0}", "{who} chooses {0}"], "may_choose": ["you may choose {0}", "{who} may choose {0}"],
         "secretly": "secretly {0}",
         "menu": ["choose one: {0}", "{who} chooses one: {0}"], "menu_or": "; or ",
-        "option_label": "“{0}”: {1}", "option_if": "“{0}” (only if {2}): {1}",
+        "option_label": "“{0}”: {1}", "option_only": "as it says", "option_if": "“{0}” (only if {2}): {1}",
         "option_each": "for each {3}, “{0}”: {1}", "option_each_if": "for each {3} (only if {2}), “{0}”: {1}",
         "actions": "use an action", "actions_during": "use an action of {0}",
         "decide": ["decide {0}: {1}", "{who} decides {0}: {1}"], "decide_or": "; else ",
@@ -116,6 +125,7 @@ class English(Naming, Renderer):
         # a card's printed attributes
         "yes": "yes", "no": "no", "attribute": "{0}: {1}", "attributes": "; ",
         # a game's names with no words of their own
+        "event_0": None, "event_n": None,  # an event without words: its name's words
         "function_0": "the {0}", "function_1": "the {0} of {1}", "function_n": "the {0} of {1}",
         "procedure_0": "{0}", "procedure_1": "{0} {1}", "procedure_n": "{0} ({1})",
     }
@@ -143,6 +153,9 @@ class English(Naming, Renderer):
         """`n` things named by `noun`: '1 resource', '3 resources', 'k tokens', 'as many points as ...'."""
         if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], N.Number):
             n = self.params[n.name][1]  # a keyword's number, as the card prints it
+        if isinstance(n, N.Name) and n.name in self.params and isinstance(self.params[n.name][1], int) \
+                and not isinstance(self.params[n.name][1], bool):
+            n = N.Number(n.pos, self.params[n.name][1])  # a keyword's number, as the card prints it
         if isinstance(n, N.Number):
             return f"{n.value} {noun.one if n.value == 1 else noun.many}"
         if isinstance(n, N.Name) and n.name in self.inline:
@@ -156,6 +169,19 @@ class English(Naming, Renderer):
             each = n.right.args[0]
             with self.scope():
                 return self.w("per", self.amount(n.left, noun), self.members(each.var, each.source, each.where)[2])
+        if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.left, N.Number) and n.left.value == 1 \
+                and not isinstance(n.right, N.Call):
+            return self.amount(n.right, noun)
+        if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 token for each tile ...
+            return self.amount(N.BinOp(n.pos, "*", N.Number(n.pos, 1), n), noun)
+        if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.right, N.Call) and n.right.func == "count" \
+                and len(n.right.args) == 1 and not isinstance(n.right.args[0], (N.Each, N.Mapped)):
+            source = n.right.args[0]
+            member = self.element_noun(source)[0]
+            if member is not None and not self.holds_cards(source):
+                return self.gendered("per_of", member, self.amount(n.left, noun), self.node(source))
+            if self.holds_cards(source):
+                return self.w("per_in", self.amount(n.left, noun), self.word_noun("card").one, self.node(source))
         return self.w("as_many", noun.many, self.node(n))
 
     def joined(self, items: list, key: str = "list") -> str:
@@ -187,11 +213,6 @@ class English(Naming, Renderer):
     # expressions -------------------------------------------------------------
     def number(self, e) -> str:
         return str(e.value)
-
-    def string(self, e) -> str:
-        if e.value in self.defn.counters:
-            return self.vocab.noun(e.value, "counter").many
-        return self.w("quoted", e.value)
 
     def boolean(self, e) -> str:
         return self.w("true" if e.value else "false")
@@ -291,7 +312,13 @@ class English(Naming, Renderer):
             phrase = self.builtin("function", e.func, "mapped")
             if phrase is not None:
                 with self.scope():
-                    return self.said_mapped(phrase, self.mapped_parts(args[0]))
+                    parts = self.mapped_parts(args[0])
+                    loc = self.local(args[0].var)
+                    if e.func == "all" and parts["whole"] and not parts["where"] and loc is not None:
+                        ref, expr = self.finish(self.ref(loc)), self.finish(parts["expr"])
+                        if len(re.findall(rf"(?<!\w){re.escape(ref)}(?!\w)", expr)) == 1:  # 'more tiles than each opponent'
+                            return expr.replace(ref, self.gendered("every_one", loc.noun, loc.noun.one))
+                    return self.said_mapped(phrase, parts)
         if len(args) == 1 and isinstance(args[0], N.Each):
             phrase = self.builtin("function", e.func, "each")
             if phrase is not None:
@@ -352,25 +379,70 @@ class English(Naming, Renderer):
         other, rest = self.differs(loc, rest)
         loc.introducing = True
         try:
-            cond = self.joined([self.node(r) for r in rest], "and")
+            said = [self.node(r) for r in rest]
         finally:
             loc.introducing = False
+        cond = self.joined(said, "and")
 
-        def among(text):
-            return text if whole else self.w("among", text, src)
-        if quantity is not None:
-            many = among(quantity.format(noun.one, noun.many))
+        member = self.element_noun(source)[0] or Noun("", "")
+        same = not whole and noun.one == member.one and self.plural(src)
+        card = self.word_noun("card")
+        if not whole and not same and member.one == card.one and noun.one != card.one and self.plural(src) \
+                and len(re.findall(rf"\b{re.escape(card.many)}\b", src)) == 1:  # 'your tiles in play'
+            named = re.sub(rf"\b{re.escape(card.many)}\b", noun.many, src)
+            same = self.plural(named)
         else:
-            many = among(noun.many)
-        one, each = among(self.intro(loc, other)), among(noun.one)
+            named = src
+        if same and quantity is None and not self.shares_noun(loc):  # 'one of your tiles', 'your tiles'
+            many, one = named, self.gendered("one_of", noun, named)
+            each = self.gendered("each_of", noun, named) if self.WORDS.get("each_of") else \
+                self.w("among", noun.one, src)
+        else:
+            def among(text):
+                return text if whole else self.w("among", text, src)
+            if quantity is not None:
+                many = among(quantity.format(noun.one, noun.many))
+            else:
+                many = among(noun.many)
+            one, each = among(self.intro(loc, other)), among(noun.one)
         if cond:
-            many = self.such_that(many, cond, noun, True)
-            one, each = (self.such_that(x, cond, noun, False) for x in (one, each))
+            many, one, each = (self.such_that(x, cond, noun, m, said) for x, m in ((many, True), (one, False),
+                                                                                    (each, False)))
         return many, one, each
 
-    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
-        """Members said with the condition they meet ('buildings m such that ...')."""
+    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
+        """Members said with the condition they meet: as relative clauses when each part of it
+        reads as one ('tiles whose slot is empty', 'a tile that is tapped'), else 'such that'."""
+        rel = [self.relative(p, many, noun) for p in parts]
+        if noun is not None and noun in (self.word_noun("player"), self.word_noun("opponent")):
+            has = self.act("has", N.Name(None, "__who__"), "").replace("__who__", self.gendered("that", noun, noun.one))
+            rel = [self.w("who_has" if not many else "who_have", p[len(has):]) if p.startswith(has) else r
+                   for p, r in zip(parts, rel)]  # 'an opponent who has rock cubes'
+        if parts and all(rel):
+            return f"{text} {self.joined(rel, 'and')}"
         return self.w("such_that", text, cond)
+
+    _RELATIVE = [(re.compile(r"^its controller is not you$"), ("that you do not control", "that you do not control")),
+                 (re.compile(r"^its controller is you$"), ("that you control", "that you control")),
+                 (re.compile(r"^its controller is among your opponents$"), ("that an opponent controls",
+                                                                         "that your opponents control")),
+                 (re.compile(r"^it is controlled by a player$"), ("that a player controls", "that players control")),
+                 (re.compile(r"^it is (.+)$"), ("that is \\1", "that are \\1")),
+                 (re.compile(r"^its (.+?) (is|are) (.+)$"), ("whose \\1 \\2 \\3", "whose \\1 \\2 \\3")),
+                 (re.compile(r"^it has (.+)$"), ("with \\1", "with \\1")),
+                 (re.compile(r"^((?:(?!such that|\bit\b).)+) (has|have) ((?:(?!such that|\bit\b).)+) on it$"),
+                  ("on which \\1 \\2 \\3", "on which \\1 \\2 \\3")),
+                 (re.compile(r"^there (?:is|are) ((?:(?!such that|\bit\b).)+) on it$"), ("with \\1 on it", "with \\1 on them"))]
+
+    def relative(self, cond: str, many: bool, noun: Noun | None = None) -> str | None:
+        """A condition about the member being introduced as a relative clause, or None."""
+        cond = self.finish(cond)
+        for pattern, (one, more) in self._RELATIVE:
+            m = pattern.match(cond)
+            if m:
+                said = m.expand(more if many else one)
+                return re.sub(r"\bits\b", "their", said) if many else said
+        return None
 
     def each(self, e) -> str:
         with self.scope():
@@ -409,6 +481,12 @@ class English(Naming, Renderer):
             loc = self.local(left.name) if isinstance(left, N.Name) and left.name not in self.inline else None
             if loc is not None:  # 'if there is such a district': the one an optional choice may leave empty
                 return self.gendered("no_such" if op == "==" else "such", loc.noun, self.a(loc.noun), loc.noun.one)
+            if isinstance(left, N.Call) and left.func == "controller" and len(left.args) == 1:
+                return self.w("not_controlled" if op == "==" else "controlled", self.node(left.args[0]))
+            if isinstance(left, N.Attr) and not self.counter_of(left) and left.name not in self.defn.zones:
+                noun = self.vocab.noun(left.name, "attribute")
+                return self.w("has_no" if op == "==" else "has_a", self.node(left.obj),
+                              noun.one if op == "==" else self.a(noun))
             return self.w("missing" if op == "==" else "exists", self.node(left))
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
                 and isinstance(right, N.Number) and right.value == 0 and op in ("==", ">", "!=", "<="):
@@ -418,6 +496,27 @@ class English(Naming, Renderer):
             if isinstance(arg, N.Each):
                 return self.w("no_member", format(self.node(arg), "some"))
             return self.agreeing("empty_of", arg)
+        if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 and \
+                isinstance(left.args[0], N.Attr) and left.args[0].name in self.defn.zones and \
+                isinstance(right, N.Number) and op in self._QUANTITIES and not isinstance(right.value, bool):
+            card = self.word_noun("card")
+            n = right.value
+            amount = f"{n} {card.one if n == 1 else card.many}"
+            if op != "==":
+                amount = self.w(self._QUANTITIES[op], amount)
+            zone = left.args[0]
+            return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
+        sides = [self.inline.get(x.name, x) if isinstance(x, N.Name) else x for x in (left, right)]
+        if op == ">" and all(isinstance(x, N.Call) and x.func == "count" and len(x.args) == 1 for x in sides):
+            mine, theirs = self.count_of(sides[0]), self.count_of(sides[1])
+            m, t = self._YOURS.match(mine), self._THEIRS.match(theirs)
+            if m and t and m.group(1) == t.group(1):
+                return self.w("more_than_them", m.group(1), t.group(2))
+        counter = self.counter_of(left)
+        phrase = self.vocab.entries.get(f"when:{counter[0]}") if counter else None
+        if isinstance(phrase, str) and isinstance(right, N.Number) and \
+                (op == "==" and right.value == 1 or op in (">", "!=") and right.value == 0):
+            return phrase.format(self.node(counter[1]) if counter[1] is not None else "")
         quantified = self.quantified(left, op, right)
         if quantified is not None:
             return quantified
@@ -451,16 +550,36 @@ class English(Naming, Renderer):
             amount = self.w("at_least", f"{n} {noun.one if n == 1 else noun.many}")
         else:
             return None
+        none = "_none" if n == 0 and op == "==" else ""  # 'has no tokens', 'n'a aucun jeton'
         if key is not None:
-            return self.act("has_on", key, amount, self.node(holder))
+            return self.act("has_on" + none, key, amount, self.node(holder))
         if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
-            return self.act("has", holder, amount)
+            return self.act("has" + none, holder, amount)
         return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
+    def count_of(self, call) -> str:
+        """What `count(S)` counts, as many ('your tiles in play'): S said, or its members."""
+        arg = call.args[0]
+        return self.finish(self.node(arg))
+
     def agreeing(self, key: str, subject) -> str:
-        """A phrase about `subject` whose verb agrees with it: 'your buildings ... are empty'."""
-        text = self.node(subject)
+        """A phrase about `subject` whose verb agrees with it: 'your hand is empty'; of many things,
+        whether there are any: 'you have tiles with a free slot', 'there are no tiles in play'."""
+        text = self.finish(self.node(subject))
+        if self.plural(text) and key in ("not_empty", "empty_of"):
+            yours, the = self._YOURS.match(text), self._THE.match(text)
+            some = "some" if key == "not_empty" else "none"
+            if the and self._X_OF and self._X_OF.match(the.group(1)):  # 'there are cards in the Market'
+                x_of = self._X_OF.match(the.group(1))
+                return self.w(f"{some}_there_in", x_of.group(1), x_of.group(2))
+            if yours or the:
+                return self.w(f"{some}_{'have' if yours else 'there'}", (yours or the).group(1))
         return self.w(key + "_many" if self.plural(text) else key, text)
+
+    _YOURS = re.compile(r"^your (.+)$")
+    _THE = re.compile(r"^the (.+)$")
+    _X_OF = re.compile(r"^(\w+) of (the .+)$")
+    _THEIRS = re.compile(r"^the (.+) of (.+)$")
 
     _PLURAL = re.compile(r"^(?:the|your|their|its|these|those) (?:[\w-]+ )?[\w-]*[^s\W]s\b")
 
@@ -496,6 +615,9 @@ class English(Naming, Renderer):
         try:
             with self.scope():
                 for i, s in enumerate(body):
+                    if parts and self.fails_if_none(s):  # 'choose ... (if there is none, this cannot be done)'
+                        parts[-1] = self.w("or_fail", parts[-1])
+                        continue
                     if isinstance(s, N.Let) and uses_of(s.name, body[i + 1:]) <= 1 \
                             and not in_loop(s.name, body[i + 1:]):
                         self.inline[s.name] = s.value
@@ -507,6 +629,15 @@ class English(Naming, Renderer):
         if self.depth == 0:
             parts = parts[:1] + [p[:1].upper() + p[1:] for p in parts[1:]]
         return self.WORDS["sequence" if self.depth == 0 else "then"].join(parts)
+
+    def fails_if_none(self, s) -> bool:
+        """Whether `s` is `if x == none: fail`, x a value a choice before it bound."""
+        if not (isinstance(s, N.If) and len(s.branches) == 1 and not s.orelse):
+            return False
+        cond, body = s.branches[0]
+        return (len(body) == 1 and isinstance(body[0], N.Fail) and isinstance(cond, N.Compare) and cond.op == "=="
+                and isinstance(cond.right, N.NoneLit) and isinstance(cond.left, N.Name)
+                and self.local(cond.left.name) is not None)
 
     def holds_cards(self, e) -> bool:
         """Whether `e` names a zone (so that moving it moves the cards in it)."""
@@ -536,6 +667,9 @@ class English(Naming, Renderer):
         if holder is None:
             return self.w(plain, self.node(e.amount), self.the(noun))
         n = self.amount(e.amount, noun)
+        if key is not None and self.is_you(key) and isinstance(e.amount, N.Number) and self.WORDS.get("of_yours"):
+            mine = self.w("of_yours", e.amount.value, noun.many)  # '1 de vos cubes'
+            return self.w(keyed + "_yours", mine, self.node(holder))
         if key is not None:
             return self.w(keyed, n, self.w("yours") if self.is_you(key) else self.node(key), self.node(holder))
         if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
@@ -566,6 +700,14 @@ class English(Naming, Renderer):
         counter = self.counter_of(e.target)
         if counter is not None:
             name, holder, key = counter
+            if self.defn.counters[name].internal and isinstance(e.value, N.Number) and e.value.value == 0:
+                return ""  # bookkeeping reset: no rule a player reads
+            phrase = self.vocab.entries.get(f"set:{name}")
+            if isinstance(phrase, str):  # what setting it means, in the game's words
+                who = self.node(holder) if holder is not None else ""
+                return phrase.format(who, self.node(e.value))
+            if self.defn.counters[name].internal:
+                return ""  # bookkeeping of the rules, with no words for players
             noun = self.vocab.noun(name, "counter")
             if holder is None:
                 quantity = self.the(noun)
@@ -582,31 +724,78 @@ class English(Naming, Renderer):
 
     def let(self, e) -> str:
         value = self.node(e.value)
-        noun, number = self.value_noun(e.value)
+        noun, number = self.value_noun(e.value, e.name)
         loc = self.bind(e.name, noun, number)
         return self.w("let", self.ref(loc) if loc.nth > 1 else self.the(noun), value)
 
-    def value_noun(self, value) -> tuple:
+    def value_noun(self, value, name: str | None = None) -> tuple:
         """(the noun of what `value` is, whether it is a number): what a `let` names."""
-        if isinstance(value, N.Call) and value.func in ("first", "last", "random") and len(value.args) == 1:
+        if isinstance(value, N.Call) and value.func in ("first", "last", "random", "top", "bottom") \
+                and len(value.args) == 1:
             noun = self.element_noun(value.args[0])[0]
-            if noun is not None:
-                return noun, False
+            return noun or self.word_noun("card"), False
+        if isinstance(value, N.Call) and value.func == "holder":  # a card or a space: 'the place'
+            return self.word_noun("place"), False
+        if isinstance(value, N.Call) and value.func in self.defn.functions:  # 'spare_box': 'spare box'
+            return self.function_noun(value.func), False
+        if isinstance(value, (N.ListLit, N.NoneLit)) or self.types.get(value) == LIST:
+            return self.word_noun("selection"), False
         kind = self.types.get(value)
-        if kind == NUMBER or isinstance(value, (N.Number, N.BinOp)) or \
+        if kind == NUMBER or isinstance(value, (N.Number, N.BinOp)) or self.counter_of(value) is not None or \
                 isinstance(value, N.Call) and value.func in ("count", "sum", "min", "max"):
             return self.word_noun("number"), True
         key = {PLAYER: "player", COMPONENT: "card", NODE: "node"}.get(kind)
+        if key is None and name is not None:
+            found = self.type_noun(name, [])
+            if found is not None:
+                return found, found == self.word_noun("number")
+        if key is None and isinstance(value, N.Attr) and value.name in self.defn.attributes:
+            return self.vocab.noun(value.name, "attribute"), False
         return (self.word_noun(key) if key else self.fallback_noun()), False
 
-    def event_phrase(self, event: str, args: list) -> str:
-        phrase = self.vocab.template(event, "event")
-        if phrase is None:
-            return words_of(event)
+    _OF_ARG = re.compile(r"^(?:the |a |an )?(.+?) of \{0\}$")
+
+    def function_noun(self, name: str) -> Noun:
+        """The noun of what a game's function gives: from its phrase ('the tray of {0}': 'tray'),
+        else from its name ('spare_box': 'spare box')."""
+        phrase = self.vocab.template(name, "function")
+        m = self._OF_ARG.match(phrase) if phrase else None
+        if m:
+            return self.noun_of_phrase(m)
+        words = words_of(name[:-3] if name.endswith("_of") else name)
+        return Noun(words, plural(words))
+
+    def noun_of_phrase(self, m) -> Noun:
+        return Noun(m.group(1), plural(m.group(1)))
+
+    def string(self, e) -> str:
+        """A text of the rules: a counter's name, a value the vocabulary translates, else the words as written."""
+        if e.value in self.defn.counters:
+            return self.vocab.noun(e.value, "counter").many
+        found = self.vocab.raw(e.value, "value") if self.vocab.raw(e.value, "value") is not None else None
+        if isinstance(found, str):
+            return found
+        return self.w("quoted", e.value)
+
+    def gender_of(self, e) -> str | None:
+        """The gender of the noun a bound value is named by, when `e` is one."""
+        loc = self.local(e.name) if isinstance(e, N.Name) else None
+        return loc.noun.gender if loc is not None else None
+
+    def event_phrase(self, event: str, args: list, gender: str | None = None) -> str:
+        phrase = self.agree(self.vocab.template(event, "event"), gender)
+        if phrase is None:  # a game without words for it: its name's words, or the language's generic phrase
+            generic = self.WORDS.get("event_n" if args else "event_0")
+            return generic.format(words_of(event), self.joined(list(args))) if generic else words_of(event)
         return phrase.format(*args)
 
     def signal(self, e) -> str:
-        return self.w("signal", self.event_phrase(e.event, [self.node(a) for a in e.args]))
+        gender = self.gender_of(e.args[0]) if e.args else None
+        return self.w("signal", self.event_phrase(e.event, [self.node(a) for a in e.args], gender))
+
+    def agree(self, phrase: str | None, gender: str | None) -> str | None:
+        """A phrase about something of `gender` (a language with genders makes it agree)."""
+        return phrase
 
     def procedure_call(self, e) -> str:
         return self.game_call("procedure", e.proc, e.args)
@@ -679,7 +868,9 @@ class English(Naming, Renderer):
             each = self.members(e.var, e.source, None)[2] if e.var is not None else None
             body = self.block(e.body)
             cond = self.node(e.cond) if e.cond is not None else None
-            label = self.label(e.label, e.pos)
+            label = self.label(self.vocab.label(e.label), e.pos)
+        if not body:  # what it does is the rules' bookkeeping: the label says it
+            body = self.w("option_only")
         if e.var is not None:
             return self.w("option_each_if" if cond else "option_each", label, body, cond, each)
         return self.w("option_if" if cond else "option_label", label, body, cond)

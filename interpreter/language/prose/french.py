@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .. import nodes as N
 from .english import English
 from .vocabulary import Noun
 
@@ -27,14 +28,23 @@ _ELISIONS = [
     (re.compile(r"\b([Dd])e des\b"), r"\1es"),
 ]
 _WORD = r"(?!(?:de|du|des|d|que|qui|et|ou|à|au|aux|le|la|les|l|un|une|dans|sur|pour|par|est|sont|si)\b)[\w’-]+"
+_WORD = rf"(?:d'[\w’-]+|{_WORD})"  # 'cubes d'influence' is one noun
 _OF_YOU = re.compile(rf"\b(les|des|le|la|l')\s?((?:{_WORD} ){{0,3}}{_WORD}) de vous\b")  # 'les cartes de vous'
 _YOURS = {"les": "your_many", "des": "of_your_many"}
+# 'l'emplacement de celui-ci': 'son emplacement'
+_OF_IT = re.compile(rf"\b(les|le|la|l')\s?((?:{_WORD} ){{0,2}}{_WORD}) de (?:celui|celle)-ci\b")
+_ITS = {"le": "son", "l'": "son", "la": "sa", "les": "ses"}
+_PARTICIPLE = re.compile(r"\b(est|sont) ([a-zéèêàâîôûç]+)ée(s?)\b")
 
 
 class French(English):
     """Rules as French prose."""
 
     _PLURAL = re.compile(r"^(?:les|vos|des|ces|nos|leurs|tous les|toutes les)\b")
+    _YOURS = re.compile(r"^vos (.+)$")
+    _THE = re.compile(r"^les (.+)$")
+    _X_OF = None
+    _THEIRS = re.compile(r"^les (.+) (?:de|d'|du|des) (.+)$")
 
     lang = "fr"
     WORDS = {
@@ -53,18 +63,29 @@ class French(English):
         "some": "un {0}",
         "player": ["joueur", "joueurs"], "opponent": ["adversaire", "adversaires"], "card": ["carte", "cartes", "f"],
         "node": ["case", "cases", "f"], "number": ["nombre", "nombres"], "thing": ["élément", "éléments"],
-        "result": ["résultat", "résultats"],
+        "result": ["résultat", "résultats"], "place": ["emplacement", "emplacements"],
+        "selection": ["sélection", "sélections", "f"], "per_in": "{0} pour chaque {1} dans {2}",
         "that": "ce {0}", "that_f": "cette {0}", "it": "celui-ci", "it_f": "celle-ci", "it_person": "celui-ci", "the_nth": "le {0} {1}", "the_nth_f": "la {0} {1}",
         "another": "un autre {0}", "another_f": "une autre {0}", "a_nth": "un {0} {1}", "a_nth_f": "une {0} {1}",
         "ordinals": ["premier", "deuxième", "troisième", "quatrième", "cinquième"],
         "ordinals_f": ["première", "deuxième", "troisième", "quatrième", "cinquième"],
         "that_many": "ce nombre de {0}", "such": "il existe un tel {1}", "such_f": "il existe une telle {1}",
         "no_such": "il n'existe pas de tel {1}", "no_such_f": "il n'existe pas de telle {1}",
+        "or_fail": "{0} (s'il n'y en a pas, cela ne peut pas se faire)", "per_of": "{0} pour chacun de {1}",
+        "per_of_f": "{0} pour chacune de {1}", "has_a": "{0} a {1}", "some_have": "vous avez des {0}", "some_there": "il y a des {0}",
+        "none_have": "vous n'avez pas de {0}", "none_there": "il n'y a pas de {0}",
+        "some_there_in": "il y a des {0} dans {1}", "none_there_in": "il n'y a pas de {0} dans {1}",
+        "more_than_them": "vous avez plus de {0} que {1}", "every_one": "chaque {0}", "who_has": "qui a {0}", "who_have": "qui ont {0}", "has_no": "{0} n'a pas de {1}",
+        "one_of": "l'un de {0}", "one_of_f": "l'une de {0}",
+        "each_of": None, "controlled": "{0} est contrôlé par un joueur", "not_controlled": "{0} n'est contrôlé par aucun joueur", "other_than": "autre que {0}", "with": "{0} avec {1}",
+        "count_in": "{0} dans {1}", "empty_in": "aucun {0} dans {1}",
         "there_is": "il existe {0}", "there_are": "il existe {0}",
         "at_least": "au moins {0}", "more_than": "plus de {0}", "at_most": "au plus {0}",
         "fewer_than": "moins de {0}", "exactly": "exactement {0}",
         "some_of": "des {0}", "none_of": "aucun {0}", "none_of_f": "aucune {0}",
         "has": ["vous avez {0}", "{who} a {0}"], "has_on": ["vous avez {0} sur {1}", "{who} a {0} sur {1}"],
+        "has_none": ["vous n'avez {0}", "{who} n'a {0}"],
+        "has_on_none": ["vous n'avez {0} sur {1}", "{who} n'a {0} sur {1}"],
         "on_it": "il y a {0} sur {1}", "on_it_one": "il y a {0} sur {1}", "on_it_none": "il n'y a {0} sur {1}",
         "empty_of_many": "{0} sont vides", "not_empty": "{0} n'est pas vide", "not_empty_many": "{0} ne sont pas vides",
         "mapped": "{expr} pour chaque {var} parmi {source}{where}", "where": " tels que {0}",
@@ -80,7 +101,8 @@ class French(English):
         "neg": "moins {0}", "entry": "l'entrée {1} de {0}", "option": "l'option {0}", "data": "la donnée {0}",
         "move": "mettez {0} dans {1}", "move_top": "mettez {0} sur le dessus de {1}",
         "move_bottom": "mettez {0} sous {1}", "move_all": "les cartes de {0}",
-        "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}",
+        "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}", "of_yours": "{0} de vos {1}",
+        "put_keyed_yours": "placez {0} sur {1}", "take_off_keyed_yours": "retirez {0} de {1}",
         "take_off": "retirez {0} de {1}", "take_off_keyed": "retirez {0} de {1} de {2}",
         "give": ["prenez {0}", "donnez {0} à {who}"], "take_away": ["perdez {0}", "prenez {0} à {who}"],
         "add_to": "ajoutez {0} à {1}", "subtract": "retirez {0} de {1}",
@@ -99,7 +121,7 @@ class French(English):
         "may_choose": ["vous pouvez choisir {0}", "{who} peut choisir {0}"],
         "secretly": "en secret, {0}",
         "menu": ["choisissez : {0}", "{who} choisit : {0}"], "menu_or": " ; ou ",
-        "option_label": "« {0} » : {1}", "option_if": "« {0} » (seulement si {2}) : {1}",
+        "option_label": "« {0} » : {1}", "option_only": "comme il est dit", "option_if": "« {0} » (seulement si {2}) : {1}",
         "option_each": "pour chaque {3}, « {0} » : {1}",
         "option_each_if": "pour chaque {3} (seulement si {2}), « {0} » : {1}",
         "actions": "utilisez une action", "actions_during": "utilisez une action de {0}",
@@ -121,8 +143,10 @@ class French(English):
         "sacrifice": "sacrifiez {0} que vous contrôlez",
         "printed": "{0} : {1}",
         "yes": "oui", "no": "non", "attribute": "{0} : {1}", "attributes": " ; ",
+        "event_0": "« {0} » a lieu", "event_n": "« {0} » arrive à {1}",
         "function_0": "« {0} »", "function_1": "« {0} » de {1}", "function_n": "« {0} » de {1}",
-        "procedure_0": "« {0} »", "procedure_1": "« {0} » {1}", "procedure_n": "« {0} » ({1})",
+        "procedure_0": "appliquez « {0} »", "procedure_1": "appliquez « {0} » à {1}",
+        "procedure_n": "appliquez « {0} » ({1})",
     }
 
     def a(self, noun: Noun) -> str:
@@ -133,12 +157,83 @@ class French(English):
             return self.w("the_many", noun.many)
         return self.w("the_f" if noun.gender == "f" else "the", noun.one)
 
-    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool) -> str:
+    _RELATIVE = [(re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci n'est pas vous$"),
+                  ("que vous ne contrôlez pas", "que vous ne contrôlez pas")),
+                 (re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci est vous$"),
+                  ("que vous contrôlez", "que vous contrôlez")),
+                 (re.compile(r"^le joueur qui contrôle (?:celui|celle)-ci est parmi vos adversaires$"),
+                  ("que contrôle un adversaire", "que contrôlent vos adversaires")),
+                 (re.compile(r"^(?:celui|celle)-ci est contrôlée? par un joueur$"),
+                  ("que contrôle un joueur", "que contrôlent des joueurs")),
+                 (re.compile(r"^(?:celui|celle)-ci est (.+)$"), ("qui est \\1", None)),
+                 (re.compile(r"^(?:celui|celle)-ci n'est (.+)$"), ("qui n'est \\1", None)),
+                 (re.compile(r"^il y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
+                  ("qui porte \\1", "qui portent \\1")),
+                 (re.compile(r"^il n'y a ((?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$"),
+                  ("qui ne porte \\1", "qui ne portent \\1")),
+                 (re.compile(r"^(?:celui|celle)-ci a (.+)$"), ("qui a \\1", "qui ont \\1")),
+                 (re.compile(r"^(le|la|l'|les) ?(.+?) de (?:celui|celle)-ci (est|sont|n'est|ne sont) (.+)$"),
+                  ("dont \\1 \\2 \\3 \\4", "dont \\1 \\2 \\3 \\4")),
+                 (re.compile(r"^(le|la|l'|les) ?([^ ]+) de (?:son|sa|ses) (.+?) (est|sont|n'est|ne sont) (.+)$"),
+                  ("dont \\1 \\2 de \\3 \\4 \\5", "dont \\1 \\2 de \\3 \\4 \\5")),
+                 (re.compile(r"^(son|sa|ses) (.+?) (est|sont|n'est|ne sont) (.+)$"),
+                  ("dont {\\1} \\2 \\3 \\4", "dont {\\1} \\2 \\3 \\4")),
+                 (re.compile(r"^(?:son|sa|ses) "), (None, None))]
+
+    def relative(self, cond: str, many: bool, noun: Noun | None = None) -> str | None:
+        cond = self.finish(cond)
+        m = self._HAS_ON.match(cond)  # 'sur laquelle ce joueur a des cubes'
+        if m:
+            which = ("lesquelles" if many else "laquelle") if noun is not None and noun.gender == "f" else \
+                ("lesquels" if many else "lequel")
+            return f"sur {which} {m.group(1)}"
+        for pattern, (one, more) in self._RELATIVE:
+            m = pattern.match(cond)
+            if m:
+                form = more if many else one
+                if not form:
+                    return None
+                said = m.expand(form)  # 'sa prison' said 'dont la prison'
+                said = said.replace("{son}", "le").replace("{sa}", "la").replace("{ses}", "les")
+                return self.finish(said)
+        return None
+
+    _OF_ARG = re.compile(r"^(le |la |l'|les )?(.+?) (?:de |d')\{0\}$")
+
+    _FEMININE = re.compile(r"(?:ée|ion|té|ie|ure|ance|ence|ette|elle)$")
+
+    def noun_of_phrase(self, m) -> Noun:
+        word, article = m.group(2), m.group(1)
+        feminine = article == "la " or article == "l'" and bool(self._FEMININE.search(word))
+        return Noun(word, word + "s", "f" if feminine else "m")
+
+    def agree(self, phrase: str | None, gender: str | None) -> str | None:
+        """'{0} est posée' said of a masculine noun: '{0} est posé'."""
+        if phrase and gender == "m":
+            return _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", phrase)
+        return phrase
+
+    def call(self, e) -> str:
+        """A built-in's phrase agrees with the gender of what it is said of ('ce jeton est incliné')."""
+        text = super().call(e)
+        subject = e.args[0] if len(e.args) == 1 else None
+        loc = self.local(subject.name) if isinstance(subject, N.Name) else None
+        if loc is not None and loc.noun.gender == "m":
+            text = _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", text)
+        return text
+
+    _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+?(?: |n')(?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")
+
+    def such_that(self, text: str, cond: str, noun: Noun | None, many: bool, parts=()) -> str:
+        rel = [self.relative(p, many, noun) for p in parts]
+        if parts and all(rel):
+            return f"{text} {self.joined(rel, 'and')}"
         feminine = noun is not None and noun.gender == "f"
         tel = ("telles" if many else "telle") if feminine else ("tels" if many else "tel")
         return f"{text} {tel} que {cond}"
 
     def finish(self, text: str) -> str:
+        text = _OF_IT.sub(lambda m: f"{_ITS[m.group(1)]} {m.group(2)}", text)
         text = _OF_YOU.sub(lambda m: self.w(_YOURS.get(m.group(1), "your"), m.group(2)), text)
         for pattern, replacement in _ELISIONS:
             text = pattern.sub(replacement, text)

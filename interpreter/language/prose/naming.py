@@ -50,6 +50,9 @@ class Naming:
         nothing tells."""
         if depth > 4 or source is None:
             return None, False
+        loc = self.local(source.name) if isinstance(source, N.Name) else None
+        if loc is not None and loc.noun == self.word_noun("selection"):  # what a list a rule gathers holds
+            return self.word_noun("card"), False
         if isinstance(source, N.Name) and source.name not in self.locals and source.name not in self.params:
             if source.name == "players":
                 return self.word_noun("player"), True
@@ -72,6 +75,8 @@ class Naming:
             return self.word_noun("opponent"), True
         if func in ("opponents", "partners"):
             return self.word_noun("player"), False
+        if func == "neighbors":
+            return self.word_noun("node"), False
         if func == "nodes":
             if args and isinstance(args[0], N.String):
                 return self.vocab.noun(args[0].value, "node"), True

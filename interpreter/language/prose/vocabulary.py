@@ -32,6 +32,13 @@ class Noun:
     gender: str = "m"
 
 
+def singular(word: str) -> str:
+    """The singular of a plural noun written from an identifier: `gems` -> 'gem', `tiles` -> 'tile'."""
+    if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def plural(word: str) -> str:
     """The plural a noun written from an identifier is given: an 's', unless it has one."""
     return word if word[-1:] in ("s", "x", "z") else word + "s"
@@ -82,8 +89,8 @@ class Vocabulary:
         found = as_noun(self.raw(name, kind))
         if found is not None:
             return found
-        word = words_of(name)
-        return Noun(word, plural(word))
+        word = words_of(name)  # 'spare_tiles': a spare tile, spare tiles
+        return Noun(singular(word), plural(word))
 
     def class_noun(self, name: str) -> Noun:
         """The noun of a class, named by its printed name or one of its aliases."""
@@ -93,6 +100,11 @@ class Vocabulary:
         if found is None:  # written with other accents or case: 'Equipage' for 'Équipage'
             found = as_noun(self.folded.get(fold(word)))
         return found if found is not None else Noun(word, plural(word))
+
+    def label(self, text: str) -> str:
+        """A menu's label in this language: the vocabulary's `label:TEXT`, else as written."""
+        found = self.entries.get(f"label:{text}")
+        return str(found) if isinstance(found, str) and found.strip() else str(text)
 
     def template(self, name: str, kind: str) -> str | None:
         """The phrase of an event, procedure or function, with {0}... for its arguments, or None."""
@@ -113,7 +125,9 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node")
+         "class", "node", "value", "label")
+FREE = ("value", "label")
+SAID_OF_COUNTERS = {"set": 2, "when": 1}  # phrases of what a counter means: 'set:NAME' {0} holder {1} value  # words for a text of the rules (a value, a menu's label), not for a declared name
 
 
 def declared_names(defn: GameDef) -> dict:
@@ -160,7 +174,20 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                          did_you_mean(lang, langs) or "languages: " + ", ".join(langs))
             continue
         for name, (value, pos) in words.items():
-            kind, _, bare = name.rpartition(":")
+            free = ":" in str(name) and str(name).split(":", 1)[0] in FREE
+            kind, _, bare = str(name).partition(":") if free else str(name).rpartition(":")
+            if kind in SAID_OF_COUNTERS:
+                if bare not in defn.counters:
+                    report.error(pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
+                                 did_you_mean(bare, list(defn.counters)) or "write set:COUNTER or when:COUNTER")
+                else:
+                    _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
+                continue
+            if free:
+                if not isinstance(value, str) or not value.strip():
+                    report.error(getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
+                                 "e.g. 'label:Keep both': \"Garder les deux\"")
+                continue
             found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
                                         for k in kinds if k[0] == "class"]
             if kind:

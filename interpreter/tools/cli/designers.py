@@ -2,13 +2,14 @@
 of charts from results, where a game's time goes by content line, and a table in the browser."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
 from ...content.folders import is_dir
 from ...diagnostics import plural, printable
-from ...language.prose import Prose
+from ...language.prose import LANGS, Prose
 from ...names import did_you_mean
 from .. import faces as F
 from .. import profile as P
@@ -43,24 +44,35 @@ def cmd_sheets(args) -> int:
                               args.set_name)
     except ValueError as exc:
         return usage_error(args, str(exc))
-    faces = F.faces(defn, Prose(defn, game.program.found, args.lang), cards, players)
+    if not 0 <= args.bleed <= sheets.MAX_BLEED:
+        return usage_error(args, f"--bleed takes millimetres from 0 to {sheets.MAX_BLEED:g}, not {args.bleed:g}")
+    lang = args.lang or (defn.language if defn.language in LANGS else "en")
+    notes: list = []
+    faces = F.faces(defn, Prose(defn, game.program.found, lang), cards, players, notes)
+    if args.once:
+        faces = [dataclasses.replace(f, copies=min(f.copies, 1)) for f in faces]
     if not any(f.copies for f in faces):
         return usage_error(args, "the cards chosen have no copies to print")
     pdf = os.path.join(args.out, sheets.file_name(game.id, ".pdf")) if folder else args.out
     try:
         if folder:
             Path(args.out).mkdir(parents=True, exist_ok=True)
-        pages = sheets.write_pdf(pdf, faces, defn.title)
+        pages = sheets.write_pdf(pdf, faces, defn.title, backs=args.backs, bleed_mm=args.bleed, notes=notes)
         drawn = sheets.write_svgs(svg_dir, faces) if svg_dir else 0
     except OSError as exc:
         print(f"regles sheets: error: cannot write {printable(exc.filename or pdf)}: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
-    total = sum(f.copies for f in faces)
+    for note in dict.fromkeys(notes):
+        print(printable(f"regles sheets: {game.id}: {note}"), file=sys.stderr)
+    cut = sum(1 for note in dict.fromkeys(notes) if "does not fit" in note)
+    total = sum(f.copies for f in faces if not isinstance(f, F.Tile))
+    tiles = sum(f.copies for f in faces if isinstance(f, F.Tile))
     print(printable(f"wrote {pdf}: {plural(pages, 'page')}, {plural(total, 'card')} "
-                    f"({plural(len(faces), 'different card')})"
+                    f"({plural(sum(1 for f in faces if not isinstance(f, F.Tile)), 'different card')})"
+                    + (f", {plural(tiles, 'tile')}" if tiles else "") + f", in '{lang}'"
                     + (f"; {plural(drawn, 'SVG')} in {svg_dir}" if svg_dir else "")))
-    return 0
+    return 1 if args.strict and cut else 0
 
 
 def cmd_report(args) -> int:

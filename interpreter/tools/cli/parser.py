@@ -241,7 +241,7 @@ def _add_play_commands(sub) -> None:
                         description="Lay out the faces of a game's cards nine to an A4 page (3 x 3 cards of "
                                     "63 x 88 mm, with cut marks), each card as many times as its copies, and "
                                     "write them as a PDF; with --svg-dir, or when --out is a folder, one SVG per "
-                                    "card too. Abilities are written as prose. Needs reportlab: "
+                                    "card too. A card prints its face: its printed text, its keywords' texts, else prose; no text is smaller than 7 pt. Pieces a game prints as tiles (print: hints) come on the last pages. Needs reportlab: "
                                     f"{sheets.INSTALL}.")
     sh.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
     layer_args(sh)
@@ -254,7 +254,19 @@ def _add_play_commands(sub) -> None:
                          "for its cards, 'mod' for the cards of the mods given with --with; may be repeated")
     sh.add_argument("--set", dest="set_name", metavar="NAME", default=None,
                     help="only the cards of this set (the set: of their cards files)")
-    sh.add_argument("--lang", choices=LANGS, default="en", help="the language of the abilities (default: en)")
+    sh.add_argument("--lang", choices=LANGS, default=None,
+                    help="the language of the sheets (default: the language the game is printed in, its language:)")
+    sh.add_argument("--once", action="store_true",
+                    help="each card and tile once, whatever its copies: a proof to read before printing them all")
+    sh.add_argument("--backs", action="store_true",
+                    help="after each page of cards, a page of their backs (the game's title and the card's kind), "
+                         "mirrored to print on both sides, turned on the long edge")
+    sh.add_argument("--bleed", type=float, default=0.0, metavar="MM",
+                    help="a bleed of MM millimetres round each card (0 to 5; default 0): the cards are set apart, "
+                         "the backs' colour runs into it, crop marks show the cut lines; fewer cards fit a page")
+    sh.add_argument("--strict", action="store_true",
+                    help="exit with status 1 when a text does not fit its card at 7 pt (it is cut and named "
+                         "on the standard error either way)")
     sh.add_argument("--players", "-n", type=int, default=None,
                     help="cards given to each player are printed this many times (default: the most players)")
     sh.set_defaults(subparser=sh)

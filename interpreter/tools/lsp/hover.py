@@ -66,7 +66,7 @@ def hover_text(defn: GameDef, findings, thing, sources: dict, bindings: dict | N
     head = f"**{md(card.title)}** `{card.id}`" + (f" ×{card.copies}" if card.copies != 1 else "")
     attrs = " · ".join(f"{md(k)}: {md(_shown(v))}" for k, v in card.attrs.items())
     out = [head] + ([attrs] if attrs else [])
-    out += [f"- {md(prose.printed(ab))}" for ab in card.abilities]
+    out += [f"- {md(line)}" for line in prose.face_texts(card)]
     out.append(f"*card, {md(_where(card.pos))}*")
     return "\n\n".join(out)
 

@@ -95,6 +95,9 @@ class Table:
         # or forked, the lines already told, and the events from now on
         self.told = {s: _Lines(list((logs or {}).get(str(s), []))) for s in range(state.n)}
         self.narrators = {s: Narrator(state, s, self.told[s]) for s in range(state.n)}
+        # per person's seat: how many lines of its log were told when its last decision was
+        # carried out (what follows is new to it: the others' moves since)
+        self.decided: dict = {}
         for n in self.narrators.values():
             n.done = 0 if logs is None else len(state.trace or [])
         self._flush()
@@ -146,6 +149,7 @@ class Table:
                 raise TableError(400, f"no option {option} here: the options are 0 to "
                                       f"{len(self.state.legal_actions()) - 1}")
             self._apply(option)
+            self.decided[seat] = len(self.told[seat].lines)
 
     def step_bot(self) -> bool:
         """One decision of the bot to play, if a bot is to play; whether one was made."""
@@ -188,7 +192,8 @@ class Table:
             since = max(0, min(since, len(lines)))
             data.update({"table": self.id, "version": self.version, "seat": seat, "opens": self.seats_for(key),
                          "fault": self.fault, "log": lines[since:], "log_from": since,
-                         "log_length": len(lines), "trace": self.state.is_terminal() or self.fault is not None})
+                         "log_length": len(lines), "log_mark": self.decided.get(seat),
+                         "trace": self.state.is_terminal() or self.fault is not None})
             if _same(key, self.owner_key) and self.people():
                 data["links"] = [{"seat": s, "name": data["seats"][s]["name"], "link": f"/table/{self.id}?key={k}"}
                                  for s, k in enumerate(self.seat_keys) if k is not None]
@@ -201,7 +206,8 @@ class Table:
                     "seat_keys": self.seat_keys, "owner_key": self.owner_key, "version": self.version,
                     "touched": self.touched,
                     "fault": self.fault, "state": self.state.to_json(), "events": list(self.state.trace or []),
-                    "logs": {str(s): lines.lines for s, lines in self.told.items()}}
+                    "logs": {str(s): lines.lines for s, lines in self.told.items()},
+                    "decided": {str(s): n for s, n in self.decided.items()}}
 
     def save(self, folder: Path) -> None:
         """Write the table to `folder` (written whole to a new file, then moved over the old one,
@@ -265,6 +271,8 @@ def restore(data: dict, catalogue) -> Table:
         table.version = int(data.get("version", 0))
         table.fault = data.get("fault")
         table.touched = float(data.get("touched", table.touched))
+        decided = data.get("decided") or {}
+        table.decided = {int(k): int(v) for k, v in decided.items() if 0 <= int(k) < state.n}
         if table.fault is not None and not isinstance(table.fault, str):
             raise ValueError("its fault is not a text")
         return table

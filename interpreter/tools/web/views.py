@@ -14,6 +14,7 @@ strings and is put into the page as text, never as markup.
 from __future__ import annotations
 
 from ...engine import keys
+from ...engine import machine as vm
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
@@ -47,7 +48,7 @@ class CardTexts:
         try:
             if self._prose is None:
                 self._prose = Prose(self.program.defn, self.program.found, self.lang)
-            return [str(self._prose.printed(ab)) for ab in card.abilities]
+            return [str(line) for line in self._prose.face_texts(card)]
         except Exception:  # noqa: BLE001 - a card the renderer cannot write is shown as printed
             return [str(getattr(a, "text", a)) for a in card.abilities]
 
@@ -127,6 +128,9 @@ class TableView:
         card = self.program.comp_card[c]
         self.cards.setdefault(card.id, self.texts.of(card))
         out = {"id": int(c), "card": card.id, "title": card.title}
+        owner = vm.owner(self.st, c)
+        if owner is not None:
+            out["owner"] = int(owner)
         if c in self.st.tapped:
             out["tapped"] = True
         tags = self.st.tags.get(c)
@@ -188,8 +192,13 @@ class TableView:
                     out.append({"name": _nice(cdef.name), "value": value})
             elif kind == "node" and self._on_node(cdef, owners) == owner:
                 whose = self._whose(cdef, owners)
-                out.append({"name": f"{'your' if whose == 'you' else whose + chr(39) + 's'} {_nice(cdef.name)}",
-                            "value": value})
+                entry = {"name": f"{'your' if whose == 'you' else whose + chr(39) + 's'} {_nice(cdef.name)}",
+                         "value": value}
+                seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
+                            None)
+                if seat is not None:  # a player's counter on a node: drawn in the player's colour
+                    entry.update({"seat": seat, "counter": _nice(cdef.name)})
+                out.append(entry)
         return sorted(out, key=lambda x: natural(x["name"]))
 
     @staticmethod
@@ -246,7 +255,7 @@ class TableView:
 
     def boards(self) -> list:
         out = []
-        for board in self.layout.boards:
+        for board in self.layout.boards_of(self.st):
             nodes = []
             for node in board["nodes"]:
                 nid = node["id"]

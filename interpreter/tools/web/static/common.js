@@ -14,12 +14,26 @@ R.el = function (tag, attrs, ...children) {
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) if (dv !== null && dv !== undefined) e.dataset[dk] = dv; }
     else if (k === "style") Object.assign(e.style, v);  // through the CSSOM: the page's CSP refuses style attributes
     else e.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  R.append(e, children);
+  return e;
+};
+
+// Append `children` to element `e`: nodes as they are, lists of them at any depth one after
+// the other, null, undefined and false skipped, anything else as a text node (never markup).
+R.append = function (e, children) {
+  const todo = [children];  // a stack of lists, walked in order without recursion
+  const at = [0];
+  while (todo.length) {
+    const list = todo[todo.length - 1];
+    const i = at[at.length - 1]++;
+    if (i >= list.length) { todo.pop(); at.pop(); continue; }
+    const c = list[i];
     if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) { todo.push(c); at.push(0); continue; }
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
@@ -57,6 +71,14 @@ R.showError = function (where, err) {
 };
 
 // ---- drawing a table ---------------------------------------------------------------------
+// each seat's colour: its pieces on the table, its area, the legend
+R.SEAT_COLOURS = ["#d1495b", "#2f6fdf", "#2a9d4b", "#e08a1e", "#7b4fc9", "#1a9aa0", "#8a6d3b", "#c2417f"];
+R.seatColour = (seat) => R.SEAT_COLOURS[seat % R.SEAT_COLOURS.length];
+
+R.swatch = function (seat) {
+  return R.el("span", { class: "swatch", "aria-hidden": "true", style: { background: R.seatColour(seat) } });
+};
+
 // view: what the server sends (views.py); opts.targets: {"c:12": [option indices]...};
 // opts.choose(index) when a target or a button is picked; opts.marks: what to highlight.
 
@@ -73,20 +95,42 @@ R.drawTable = function (root, view, opts) {
   const cardPanel = R.el("aside", { class: "card-panel", "aria-live": "polite" },
     R.el("p", { class: "muted", text: "Point at a card to read it." }));
 
+  const seatName = (i) => (view.seats[i] ? view.seats[i].name : `player ${i + 1}`) + (view.you === i ? " (you)" : "");
+  function attrList(attrs) {
+    const shown = Object.entries(attrs || {}).filter(([k, v]) => v !== null && v !== "" && k !== "id");
+    if (!shown.length) return null;
+    return R.el("dl", { class: "attrs" }, shown.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
+      R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })]));
+  }
+  function ownerLine(seat) {
+    return R.el("p", { class: "owner" }, R.swatch(seat), R.el("span", { text: "Owner: " + seatName(seat) }));
+  }
+
   function showCard(c) {
     const card = view.cards[c.card];
     const body = [R.el("h3", { text: c.title })];
+    if (c.owner !== undefined && c.owner !== null) body.push(ownerLine(c.owner));
     if (card) {
-      const attrs = Object.entries(card.attributes || {}).filter(([, v]) => v !== null && v !== "");
-      if (attrs.length) {
-        body.push(R.el("dl", { class: "attrs" }, attrs.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
-          R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })])));
-      }
-      for (const line of card.text || []) body.push(R.el("p", { class: "ability", text: line }));
+      body.push(attrList(card.attributes));
+      const face = (card.text || []).filter(line => line);
+      if (face.length) body.push(R.el("div", { class: "face" }, face.map(line => R.el("p", { class: "ability", text: line }))));
     }
     if (c.tags) body.push(R.el("p", { class: "muted", text: "is " + c.tags.join(", ") }));
     if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
-    cardPanel.replaceChildren(...body);
+    if (c.counters) body.push(R.el("p", { class: "muted", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
+    cardPanel.replaceChildren(R.el("div", { class: "shown", dataset: { card: c.card } }, body));
+  }
+
+  function showNode(b, n) {
+    const body = [R.el("h3", { text: n.label }), R.el("p", { class: "muted small", text: b.title })];
+    const units = n.zones.flatMap(z => z.components || []);
+    const owners = [...new Set(units.map(c => c.owner).filter(o => o !== undefined && o !== null))];
+    for (const o of owners) body.push(ownerLine(o));
+    body.push(attrList(n.attributes));
+    if (units.length) body.push(R.el("p", { class: "muted", text: "Here: " + units.map(c =>
+      c.title + (c.owner !== undefined && c.owner !== null ? ` (${seatName(c.owner)})` : "")).join(", ") }));
+    if (n.counters) body.push(R.el("p", { class: "muted", text: n.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
+    cardPanel.replaceChildren(R.el("div", { class: "shown", dataset: { node: n.id } }, body));
   }
 
   function pickFrom(options, anchor) {
@@ -110,13 +154,20 @@ R.drawTable = function (root, view, opts) {
     return node;
   }
 
-  function component(c) {
-    const chip = R.el("div", { class: "comp" + (c.tapped ? " tapped" : "") + (markedComps.has(c.id) ? " marked" : ""),
-      dataset: { comp: String(c.id), card: c.card } },
+  function component(c, area) {
+    const owned = c.owner !== undefined && c.owner !== null;
+    const chip = R.el("div", { class: "comp" + (c.tapped ? " tapped" : "") + (markedComps.has(c.id) ? " marked" : "") +
+      (owned && c.owner !== area ? " owned" : ""),
+      dataset: { comp: String(c.id), card: c.card, owner: owned ? String(c.owner) : null } },
       R.el("span", { class: "comp-title", text: c.title }));
+    if (owned && c.owner !== area) {
+      chip.style.borderLeftColor = R.seatColour(c.owner);
+      chip.style.background = `color-mix(in srgb, ${R.seatColour(c.owner)} 14%, white)`;
+      chip.setAttribute("aria-label", `${c.title}, ${seatName(c.owner)}'s`);
+    }
     if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags.join(" ") }));
     if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
-    if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true));
+    if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true, area));
     chip.addEventListener("mouseenter", (ev) => { ev.stopPropagation(); showCard(c); });
     chip.addEventListener("focus", () => showCard(c));
     if (!targets["c:" + c.id]) {  // read by a touch or the keyboard too (a target's click picks it)
@@ -126,17 +177,17 @@ R.drawTable = function (root, view, opts) {
     return targetable(chip, "c:" + c.id);
   }
 
-  function zone(z, inner) {
+  function zone(z, inner, area) {
     const box = R.el("section", { class: "zone" + (inner ? " inner" : "") + (markedZones.has(z.key) ? " marked" : ""),
       dataset: { zone: z.key } },
       R.el("h4", {}, R.el("span", { text: z.name }), R.el("span", { class: "count", text: String(z.count) })));
     if (z.hidden) {
       box.classList.add("hidden-zone");
       box.append(R.el("p", { class: "muted", text: z.count ? `${z.count} face down` : "empty" }));
-      if (z.yours) box.append(R.el("div", { class: "comps" }, z.yours.map(component)));
+      if (z.yours) box.append(R.el("div", { class: "comps" }, z.yours.map(c => component(c, area))));
     } else {
       box.append(R.el("div", { class: "comps" }, runs(z.components).map(run =>
-        run.length === 1 ? component(run[0]) : plainRun(run))));
+        run.length === 1 ? component(run[0], area) : plainRun(run, area))));
     }
     return box;
   }
@@ -144,7 +195,8 @@ R.drawTable = function (root, view, opts) {
   // components side by side that are the same card and nothing else marks apart (no tag, tap,
   // counter, zone held, nothing to click or mark) are shown once, with how many there are
   function plain(c) {
-    return !c.tapped && !c.tags && !c.set && !c.zones && !c.counters && !targets["c:" + c.id] && !markedComps.has(c.id);
+    return !c.tapped && !c.tags && !c.set && !c.zones && !c.counters && !targets["c:" + c.id] && !markedComps.has(c.id) &&
+      (c.owner === undefined || c.owner === null);
   }
   function runs(comps) {
     const out = [];
@@ -155,18 +207,18 @@ R.drawTable = function (root, view, opts) {
     }
     return out;
   }
-  function plainRun(run) {
-    const chip = component(run[0]);
+  function plainRun(run, area) {
+    const chip = component(run[0], area);
     chip.querySelector(".comp-title").textContent = `${run[0].title} ×${run.length}`;
     chip.dataset.comps = run.map(c => c.id).join(" ");
     return chip;
   }
 
   // the zones of an area: those with something in them (or the seat's own), then the empty ones in one line
-  function zoneList(zones, keep) {
+  function zoneList(zones, keep, area) {
     const full = zones.filter(z => z.count || keep(z));
     const empty = zones.filter(z => !(z.count || keep(z)));
-    return R.el("div", { class: "zones" }, full.map(z => zone(z)),
+    return R.el("div", { class: "zones" }, full.map(z => zone(z, false, area)),
       empty.length ? R.el("p", { class: "empty-zones muted small", text: "empty: " + empty.map(z => z.name).join(", ") }) : null);
   }
 
@@ -178,9 +230,6 @@ R.drawTable = function (root, view, opts) {
   }
 
   function board(b) {
-    const anyThing = b.nodes.some(n => n.zones.some(z => z.count) || n.counters) ||
-      b.nodes.some(n => targets["n:" + n.id]);
-    if (!anyThing) return null;
     const area = R.el("div", { class: "board-area" });
     const lines = R.svg("svg", { class: "edges", viewBox: "0 0 1000 1000", preserveAspectRatio: "none" });
     const at = {};
@@ -190,43 +239,69 @@ R.drawTable = function (root, view, opts) {
     }
     area.append(lines);
     for (const n of b.nodes) {
-      const node = R.el("div", { class: "node", dataset: { node: n.id }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%` } },
-        R.el("div", { class: "node-label", text: n.label }));
+      const node = R.el("div", { class: "node" + (n.shape === "round" ? " round" : "") + (n.size ? " " + n.size : ""),
+        dataset: { node: n.id, kind: n.attributes.kind === undefined ? null : String(n.attributes.kind) }, style: { left: `${n.x * 100}%`, top: `${n.y * 100}%`, background: n.colour || null } },
+        R.el("div", { class: "node-label", text: n.label }),
+        n.details ? R.el("div", { class: "node-details", text: n.details.join(" · ") }) : null);
       const attrs = Object.entries(n.attributes).filter(([k]) => !["id", "name"].includes(k));
       node.setAttribute("title", [n.label, ...attrs.map(([k, v]) => `${k}: ${v}`)].join("\n"));
-      node.addEventListener("mouseenter", () => cardPanel.replaceChildren(R.el("h3", { text: n.label }),
-        R.el("dl", { class: "attrs" }, attrs.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
-          R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })]))));
+      node.addEventListener("mouseenter", () => showNode(b, n));
+      node.addEventListener("focus", () => showNode(b, n));
+      if (!targets["n:" + n.id]) {
+        node.setAttribute("tabindex", "0");
+        node.addEventListener("click", () => showNode(b, n));
+      }
       for (const z of n.zones) {
         if (z.hidden && z.count) node.append(R.el("div", { class: "muted small", text: `${z.count} face down` }));
-        else if (!z.hidden) for (const c of z.components) node.append(component(c));
+        else if (!z.hidden) for (const c of z.components) node.append(component(c, null));
       }
-      if (n.counters) node.append(R.el("div", { class: "small", text: n.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
+      if (n.counters) node.append(nodeCounters(n.counters));
       if (n.zones.some(z => markedZones.has(z.key))) node.classList.add("marked");
       area.append(targetable(node, "n:" + n.id));
     }
-    const height = Math.max(260, Math.min(1000, 140 * Math.sqrt(b.nodes.length)));
+    const height = Math.max(300, Math.min(1000, 150 * Math.sqrt(b.nodes.length)));
     area.style.height = height + "px";
-    return R.el("section", { class: "board", dataset: { board: b.id } }, R.el("h3", { text: b.title }), area);
+    return R.el("section", { class: "board", dataset: { board: b.id } },
+      R.el("h3", {}, R.el("span", { text: b.title }), legend()), area);
+  }
+
+  // a node's counters: a player's as its value on the player's colour ('cubes' named once)
+  function nodeCounters(list) {
+    const box = R.el("div", { class: "node-counters small" });
+    let named = null;
+    for (const k of list) {
+      if (k.seat === undefined) { box.append(R.el("span", { text: `${k.name} ${k.value}` })); continue; }
+      if (k.counter !== named) { box.append(R.el("span", { class: "muted", text: k.counter })); named = k.counter; }
+      box.append(R.el("span", { class: "seat-value", title: `${k.name}: ${k.value}`, dataset: { seat: String(k.seat) },
+        style: { background: R.seatColour(k.seat) }, text: String(k.value) }));
+    }
+    return box;
+  }
+
+  // whose colour is whose: every seat, in the board's title line and above the seats
+  function legend() {
+    return R.el("span", { class: "legend" }, view.seats.map(s =>
+      R.el("span", { class: "legend-seat", dataset: { seat: String(s.seat) } }, R.swatch(s.seat), R.el("span", { text: seatName(s.seat) }))));
   }
 
   function seatArea(s) {
     const toPlay = decision && decision.player === s.seat;
-    const head = R.el("h3", {}, R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
+    const head = R.el("h3", {}, R.swatch(s.seat), R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
       R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + (s.score === null ? "?" : s.score) }));
     const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
-      dataset: { seat: String(s.seat) } }, head, counters(s.counters),
-      zoneList(s.zones, z => markedZones.has(z.key)));
+      dataset: { seat: String(s.seat) }, style: { borderTopColor: R.seatColour(s.seat) } }, head, counters(s.counters),
+      zoneList(s.zones, z => markedZones.has(z.key), s.seat));
     return targetable(area, "s:" + s.seat);
   }
 
   const seats = R.el("div", { class: "seats" }, view.seats.map(seatArea));
   const centre = R.el("div", { class: "centre" },
-    view.boards.map(board), zoneList(view.centre, z => markedZones.has(z.key)), counters(view.counters));
+    view.boards.length ? null : R.el("p", { class: "legend-line" }, legend()),
+    view.boards.map(board), zoneList(view.centre, z => markedZones.has(z.key), null), counters(view.counters));
   const aside = view.aside.length || view.seats.some(s => s.aside.length) ?
     R.el("details", { class: "aside" }, R.el("summary", { text: "Set aside" }),
       R.el("div", { class: "zones" }, view.aside.map(z => zone(z)),
-        view.seats.flatMap(s => s.aside.map(z => zone(z))))) : null;
+        view.seats.flatMap(s => s.aside.map(z => zone(z, false, s.seat))))) : null;
   root.replaceChildren(R.el("div", { class: "table-grid" },
     R.el("div", { class: "play-area" }, centre, seats, aside), cardPanel));
   return root;
@@ -254,8 +329,34 @@ R.drawDecision = function (root, view, choose, opens) {
       onclick: () => choose(o.index) })))));
 };
 
-R.drawLog = function (root, lines, append) {
-  if (!append) root.replaceChildren();
-  for (const line of lines) root.append(R.el("li", { text: line }));
-  root.scrollTop = root.scrollHeight;
+// The log: `lines` from the first (index 0); those from index `mark` on (when it is a number)
+// are new since the seat's last decision, after a line saying so. The lines drawn stay (only
+// those after them are added, and the mark moved), and the list stays scrolled to its end
+// when it was there.
+R.drawLog = function (root, lines, mark) {
+  const atEnd = root.scrollHeight - root.scrollTop - root.clientHeight < 24 || !root.childElementCount;
+  let items = root.logItems || [];
+  if (items.length > lines.length) { R.clearLog(root); items = []; }
+  for (let i = items.length; i < lines.length; i++) {
+    const li = R.el("li", { value: i + 1, text: lines[i] });
+    items.push(li);
+    root.append(li);
+  }
+  root.logItems = items;
+  const from = typeof mark === "number" && mark >= 0 && mark < items.length ? mark : null;
+  for (const li of root.querySelectorAll("li.new")) li.classList.remove("new");
+  let since = root.querySelector("li.since");
+  if (from === null) {
+    if (since) since.remove();
+  } else {
+    since = since || R.el("li", { class: "since", role: "separator", text: "since your last decision" });
+    root.insertBefore(since, items[from]);
+    for (let i = from; i < items.length; i++) items[i].classList.add("new");
+  }
+  if (atEnd) root.scrollTop = root.scrollHeight;
+};
+
+R.clearLog = function (root) {
+  root.replaceChildren();
+  root.logItems = [];
 };

@@ -10,22 +10,39 @@
   const key = R.param("key") || "";
   let seat = null;        // the seat shown (from 0), null until the server says
   let version = -1;
-  let logLength = 0;
+  let log = [];           // the seat's log as far as it was sent, from its first line
   let view = null;
   let busy = false;
   const $ = (id) => document.getElementById(id);
 
   async function fetchView(wait) {
-    const q = new URLSearchParams({ key, since: String(logLength) });
+    const q = new URLSearchParams({ key, since: String(log.length) });
     if (seat !== null) q.set("seat", String(seat + 1));
     if (wait) q.set("after", String(version));
     return R.api("GET", `/api/tables/${encodeURIComponent(tid)}?${q}`);
   }
 
+  // the lines `v` sends, laid over those already had (a seat's log only grows: a view sent
+  // from line k brings the lines from k on); false when they do not join (another seat's log,
+  // or lines missing between): the log is then to be fetched whole
+  function takeLog(v) {
+    if (v.seat !== seat) clearLog();
+    if (v.log_from > log.length) {
+      clearLog();
+      return false;
+    }
+    const merged = log.slice(0, v.log_from).concat(v.log);
+    if (merged.length >= log.length) log = merged;  // (a view sent before the last one tells no less)
+    return true;
+  }
+
+  function clearLog() {
+    log = [];
+    R.clearLog($("log"));
+  }
+
   function show(v) {
-    const newSeat = v.seat !== seat;
-    if (newSeat) logLength = 0;
-    if (newSeat && v.log_from !== 0) return false;  // a log of another seat: fetch it whole
+    if (!takeLog(v)) return false;
     view = v;
     seat = v.seat;
     version = v.version;
@@ -35,8 +52,7 @@
       (v.opens.length > 1 ? ` (this screen plays ${v.opens.map(s => v.seats[s].name).join(", ")})` : "");
     R.drawTable($("table"), v, { choose: mine(v) ? choose : null });
     R.drawDecision($("decision"), v, mine(v) ? choose : null, v.opens);
-    R.drawLog($("log"), v.log, logLength > 0 && v.log_from === logLength);
-    logLength = v.log_length;
+    R.drawLog($("log"), log, v.log_mark);
     if (v.over) {
       $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: "Replay this game" })));
     }
@@ -60,7 +76,6 @@
     try {
       const v = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/act`,
         { key, seat: seat + 1, option: index, version });
-      logLength = 0;
       show(v) || show(await fetchView(false));
     } catch (err) {
       R.showError($("decision"), err);
@@ -78,7 +93,7 @@
     $("cover-text").textContent = `${v.seats[d.player].name}'s turn. Pass the screen, then show the table.`;
     $("cover-button").onclick = async () => {
       seat = d.player;
-      logLength = 0;
+      clearLog();
       $("cover").hidden = true;
       $("main").hidden = false;
       show(await fetchView(false));
@@ -93,7 +108,7 @@
         const v = await fetchView(!first);
         first = false;
         if (busy) continue;
-        if (v.version === version && v.seat === seat && !v.log.length) continue;
+        if (v.seat === seat && (v.version < version || (v.version === version && !v.log.length))) continue;  // nothing newer
         if (handOver(v)) { version = v.version; await waitUncovered(); continue; }
         if (!show(v)) show(await fetchView(false));
       } catch (err) {

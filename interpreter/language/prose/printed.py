@@ -1,0 +1,105 @@
+"""A card's face in one language: what it prints, taken from the content first.
+
+The face of a card, in language `lang`, is:
+
+1. the card's own `text:` in `lang`, when it has one: the whole printed text of
+   the card, one line of the face per line of the text;
+2. else one line per ability:
+   - a printed keyword whose `text:` is given in `lang`: the keyword's words as
+     the card prints them, then that text with its parameters bound
+     ("Bonus 2 - Harbour: score 2 points for each Harbour you own");
+   - a printed keyword whose last parameter is an effect ("Activation 2:
+     EFFECT"): its words, then the effect the card prints, as prose (the
+     keyword's own text is a reminder of the rulebook, shown by `explain`);
+   - anything else: generated prose (`Prose.ability`), "how the engine reads it".
+
+Generated prose *fits* a face when the renderer wrote every node of it (no
+rules text quoted), it holds no brace, dotted name or `snake_case` identifier,
+and it is at most `FACE_WORDS` words long. `check_faces` warns (W002) of each
+card with an ability whose face is generated prose that does not fit, so that
+its content gives the card a `text:`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FACE_WORDS = 40  # words of generated prose a card face can hold at a readable size
+_LEAK = re.compile(r"[{}]|\b[A-Za-z]\w*_\w+\b|\b[a-z]\w*\.[a-z]\w*\b")
+
+
+@dataclass(frozen=True)
+class FaceLine:
+    """One line of a face: the printed keyword's words (or ''), what it says, and where the
+    words come from: 'card' (the card's text), 'keyword' (a keyword's text), 'prose' (generated)."""
+    name: str
+    text: str
+    source: str
+
+
+def card_text(card, lang: str) -> str | None:
+    """The card's own printed text in `lang`, or None."""
+    text = getattr(card, "texts", {}).get(lang)
+    return str(text).strip() or None if text is not None else None
+
+
+def words(text: str) -> int:
+    return len(str(text).split())
+
+
+def fits(text: str, fell_back: bool = False) -> bool:
+    """Whether generated prose may stand on a card's face (see the module's docstring)."""
+    return not fell_back and not _LEAK.search(str(text)) and words(text) <= FACE_WORDS
+
+
+def bound_text(text: str, use, say) -> str:
+    """A keyword's printed text with the values a card prints for its parameters: each
+    parameter's letter (a whole word, as the pattern writes it) becomes `say(param, value)`."""
+    names = [p for p in use.keyword.params if p in use.bindings]
+    if not names:
+        return str(text)
+    pattern = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w])")
+    return pattern.sub(lambda m: say(m.group(1), use.bindings[m.group(1)]), str(text))
+
+
+def face_lines(prose, card) -> list:
+    """The FaceLines of `card` in the language of `prose` (see the module's docstring)."""
+    own = card_text(card, prose.lang)
+    if own is not None:
+        return [FaceLine("", line.strip(), "card") for line in own.splitlines() if line.strip()]
+    return [ability_face(prose, ab) for ab in card.abilities]
+
+
+def ability_face(prose, ab) -> FaceLine:
+    """One ability's line of a face, when its card has no text of its own."""
+    name = prose.printed_name(ab) or ""
+    use = prose.uses.get(ab)
+    if use is not None:
+        kw = use.keyword
+        effect = kw.effect_param
+        if effect is not None and isinstance(use.bindings.get(effect), list):
+            return FaceLine(name, prose.effect(use, use.bindings[effect]), "prose")
+        printed = kw.texts.get(prose.lang)
+        if printed is not None and str(printed).strip():
+            return FaceLine(name, bound_text(str(printed).strip(), use, prose.parameter), "keyword")
+    return FaceLine(name, prose.ability(ab), "prose")
+
+
+def unfit_abilities(prose, card) -> list:
+    """The abilities of `card` whose face, in the language of `prose`, is generated prose that
+    does not fit: (ability, its prose, why)."""
+    if card_text(card, prose.lang) is not None:
+        return []
+    out = []
+    for ab in card.abilities:
+        before = len(prose.fallbacks)
+        line = ability_face(prose, ab)
+        if line.source != "prose":
+            continue
+        fell_back = len(prose.fallbacks) > before
+        if not fits(line.text, fell_back):
+            why = ("the engine cannot write all of it" if fell_back else
+                   "it holds a name of the rules language" if _LEAK.search(line.text) else
+                   f"it is {words(line.text)} words long (a face holds {FACE_WORDS})")
+            out.append((ab, line.text, why))
+    return out
