@@ -115,6 +115,8 @@ procedures:
     repeat 3 times:
       for each p in players:
         gain 1 coins to p
+    let best = max(p.coins for each p in players)
+    win [each p in players where p.coins == best]
 """,
     "expansion": """\
 kind: expansion

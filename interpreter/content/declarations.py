@@ -54,7 +54,14 @@ def empty_game(src: SourceFile) -> GameDef:
         report_by=[a for a in as_list(d.get("report_by")) if isinstance(a, str)],
         language=str(d["language"]) if isinstance(d.get("language"), str) else "en",
         rules_index=[str(f) for f in as_list(d.get("rules_index")) if isinstance(f, str)],
-        pos=d.pos, file=src.path)
+        pos=d.pos, file=src.path,
+        score_pos=_span(d.get("score")))
+
+
+def _span(value) -> Position | None:
+    """Where a string value of a file is written, its whole width (for a caret under all of it)."""
+    pos = getattr(value, "pos", None) if isinstance(value, str) else None
+    return None if pos is None else Position(pos.path, pos.line, pos.column, pos.column + len(value))
 
 
 def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str | None = None) -> None:

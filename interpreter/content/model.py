@@ -242,6 +242,7 @@ class GameDef:
     pos: Position
     file: str
     players_pos: Position | None = None
+    score_pos: Position | None = None  # where `score:` names its counter (its value), for the checker's warnings
     attribute_name_pos: dict = field(default_factory=dict)  # (component kind, attribute) -> its position
     heuristic_tree: object = None  # parsed: nodes.Condition
     functions: dict = field(default_factory=dict)

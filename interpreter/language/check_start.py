@@ -7,6 +7,13 @@ ruling, not a game: it does not count (the cards a test writes for itself are it
 clean, and its cards are then in no game at all: `regles check` says so, at the first
 such card of the file, with the `start:` line to add and the zones there are. It is
 said once the check finds no error: a rule in error may be the one that moves them.
+
+A game also warns when it keeps a score and no one can win it. A game ends when its
+`game` procedure returns or when a rule runs `win`, and only `win` names winners: the
+score is shown, never read to decide who won. A game that declares `score:` and whose
+rules (procedures, hooks, keywords, cards, scenarios, expansions; not its rules tests)
+hold no `win` statement ends every game with no winner, and its bots play for nothing.
+The warning points at the `score:` line.
 """
 from __future__ import annotations
 
@@ -79,3 +86,14 @@ def _start_hint(defn: GameDef) -> str:
     best = used.most_common(1)[0][0] if used else zones[0]
     listed = ", ".join(z if defn.zones[z].scope == ("game",) else f"{z} (each player's)" for z in zones)
     return f"add 'start: {best}' to the file, beside 'kind: cards'; the zones: {listed}"
+
+
+def warn_no_way_to_win(defn: GameDef, wins_written: bool, report: Report) -> None:
+    """A warning when the game declares a score and no rule of its pack has a `win` statement."""
+    if defn.score is None or wins_written or defn.score_pos is None:
+        return
+    report.warning(defn.score_pos,
+                   f"the game keeps a score ('{defn.score}') but has no way to win: no rule says 'win', "
+                   "so every game ends with no winner",
+                   f"end the game procedure with the winners, e.g. 'let best = max(p.{defn.score} for each p in "
+                   f"players)' then 'win [each p in players where p.{defn.score} == best]'")

@@ -141,6 +141,8 @@ class StatementChecks:
                 self.error(self.word(s.pos, s.tag), f"unknown class '{s.tag}'", self.classes_hint(s.tag))
         elif t in (N.TapStmt, N.Reveal, N.Win):
             self.expr(s.who if t is N.Win else s.what, scope)
+            if t is N.Win and not self.cards_named.in_tests:
+                self.wins_written = True  # a rule of the game can end it with winners (not a rules test's)
         elif t is N.Exit:
             if s.proc not in self.defn.procedures:
                 self.error(self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",

@@ -29,7 +29,7 @@ from .check_expressions import ExpressionChecks, Scope
 from .check_print import check_print_hints
 from .check_table import check_table_hints
 from .check_flow import FlowChecks
-from .check_start import CardsNamed, warn_never_placed
+from .check_start import CardsNamed, warn_never_placed, warn_no_way_to_win
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
 from .prose.face_checks import check_faces
@@ -67,6 +67,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                            for name, a in defn.attributes.items()}
         self._class_values_of: dict[int, tuple] = {}
         self.cards_named = CardsNamed()  # the cards the rules name (card(ID), cards(ID)), as they are checked
+        self.wins_written = False  # whether a rule of the pack (not a rules test) has a 'win' statement
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
         self.report.error(pos, message, hint)
@@ -123,6 +124,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             self.check_test(t)
         if self.report.ok:  # with an error anywhere, a rule in error may be the one that moves them
             warn_never_placed(d, self.cards_named, self.report)
+            warn_no_way_to_win(d, self.wins_written, self.report)
         # printed texts are compared with rules that read: not with a pack in error
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
         if self.report.ok:  # a face is written from rules that read
