@@ -19,10 +19,16 @@ the content file shown before it on the page (cards printing the keywords a
 keyword library above defines).
 
 A ```yaml block preceded by `<!-- file: NAME -->` is a file written for the
-`$ regles check ...` transcripts (```text blocks) of the same page: each
-transcript is run and must print exactly what the page shows (only its first
-lines when the transcript ends with `...`; a last line `[exit status N]`
-gives the exit status).
+`$ regles ...` transcripts (```text blocks) of the same page that follow it:
+each transcript is run in a folder of its own holding the files the page has
+written above it (NAME may be a path, `my-game/game.yaml`; a later block of
+the same NAME replaces the earlier, so that a tutorial can grow its files step
+by step), and must print exactly what the page shows (only its first lines
+when the transcript ends with `...`; a last line `[exit status N]` gives the
+exit status; spaces at the ends of lines are not compared). A transcript preceded by `<!-- input: A B ... -->` reads those
+words as the lines a person types (`regles play`), each shown after its prompt
+as a terminal echoes it; one preceded by `<!-- copy: PATH ... -->` runs beside
+a copy of those folders of the repository (`content`, as in a clone).
 """
 from __future__ import annotations
 
@@ -337,12 +343,26 @@ def test_the_tables_of_built_ins_are_made_from_their_records():
 def transcripts():
     out = []
     for page in sorted(DOCS.glob("*.md")) + [DOCS.parent / "README.md"]:
-        bs = blocks(page)
-        files = {b.file_name: b.text for b in bs if b.file_name}
-        for b in bs:
-            if b.tag == "text" and b.text.startswith("$ regles "):
-                out.append(pytest.param(b, files, id=f"{b.page}:{b.line}"))
+        files = {}  # the files the page has written so far, the last version of each
+        for b in blocks(page):
+            if b.file_name:
+                files[b.file_name] = b.text
+            elif b.tag == "text" and b.text.startswith("$ regles "):
+                out.append(pytest.param(b, dict(files), id=f"{b.page}:{b.line}"))
     return out
+
+
+class _Typed(io.StringIO):
+    """What a person types at a transcript's prompts, echoed to the screen after each prompt."""
+
+    def __init__(self, words: list, screen: io.StringIO):
+        super().__init__("".join(f"{w}\n" for w in words))
+        self.screen = screen
+
+    def readline(self, *args) -> str:
+        line = super().readline(*args)
+        self.screen.write(line)
+        return line
 
 
 @pytest.mark.parametrize("block,files", transcripts())
@@ -351,6 +371,10 @@ def test_transcript(block, files, tmp_path, monkeypatch):
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
+    mark = block.mark or ""
+    if mark.startswith("copy:"):
+        for name in mark[len("copy:"):].split():
+            shutil.copytree(ROOT / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     command, *expected = block.text.rstrip("\n").split("\n")
     status = None
@@ -359,9 +383,11 @@ def test_transcript(block, files, tmp_path, monkeypatch):
     if expected and re.fullmatch(r"\[exit status \d+\]", expected[-1]):
         status = int(expected.pop()[len("[exit status "):-1])
     out = io.StringIO()
+    if mark.startswith("input:"):
+        monkeypatch.setattr(sys, "stdin", _Typed(mark[len("input:"):].split(), out))
     with redirect_stdout(out), redirect_stderr(out):
         got_status = main(command.split()[2:])
-    got = out.getvalue().rstrip("\n").split("\n")
+    got = [line.rstrip() for line in out.getvalue().rstrip("\n").split("\n")]  # a page shows no trailing space
     if expected and expected[-1] == "...":
         # the page shows the first lines only
         expected.pop()
