@@ -11,8 +11,8 @@ said once the check finds no error: a rule in error may be the one that moves th
 A game also warns when it keeps a score and no one can win it. A game ends when its
 `game` procedure returns or when a rule runs `win`, and only `win` names winners: the
 score is shown, never read to decide who won. A game that declares `score:` and whose
-rules (procedures, hooks, keywords, cards, scenarios, expansions; not its rules tests)
-hold no `win` statement ends every game with no winner, and its bots play for nothing.
+rules (procedures, hooks, keywords, cards, scenarios, and the expansions laid over it in
+the pack checked; not its rules tests) hold no `win` statement ends every game with no winner, and its bots play for nothing.
 The warning points at the `score:` line.
 """
 from __future__ import annotations
