@@ -91,15 +91,18 @@ def test_the_reveal_makes_the_programme_public(game):
     st = game.new_state(players=2, seed=5)
     to_programming(st)
     first = st.current_player
-    for label in ("Increase the army",) * 4:
+    # one token per place (ET-RND-4): the four increase places, one token each, for both players
+    increases = ("Increase the collector", "Increase the army", "Increase the defence", "Increase the guide")
+    for label in increases * 2:
+        assert st.prompt.startswith("Action of token")
         st.apply(label)
-    while st.prompt.startswith("Action of token"):
-        st.apply("Increase the collector")
     # the first decision of the execution (a Flash card, a resource...) comes after the reveal
     other = 1 - first
     obs = st.observation(other)
     shown = {k: v for k, v in obs["counters"].items() if k.startswith("act#")}
     assert sorted(shown.values()) == [3] * 8
+    shown_args = {k: v for k, v in obs["counters"].items() if k.startswith("arg#")}
+    assert sorted(shown_args.values()) == [1, 1, 2, 2, 3, 3, 4, 4]
 
 
 @rule("ET-ACT-5", "ET-RND-4")
@@ -111,7 +114,23 @@ def test_at_most_two_connections_per_season(game):
     assert "Connect" in st.labels()
     st.apply("Connect")
     assert "Connect" not in st.labels()
-    assert "Increase the guide" in st.labels() and "Move a unit to ether" in st.labels()
+    assert "Increase the guide" in st.labels() and "Move a unit to blue" in st.labels()
+
+
+@rule("ET-RND-4")
+def test_a_place_of_the_panel_takes_one_token(game):
+    """« On ne peut placer qu'un jeton par emplacement »: a place taken by one token is offered
+    to no later token of the season, whatever the place (a colour to move to, a kind of space
+    to collect on, a unit, a transformation)."""
+    st = game.new_state(players=2, seed=9)
+    to_programming(st)
+    first = st.current_player
+    for label in ("Move a unit to blue", "Collect on a space of ether", "Increase the army"):
+        assert label in st.labels()
+        st.apply(label)
+        assert st.current_player == first and label not in st.labels()
+    assert not any(label.startswith("Move a unit to ") and not label.endswith(("green", "yellow", "red", "blue"))
+                   for label in st.labels())
 
 
 @rule("ET-RND-5", "ET-END-1")
