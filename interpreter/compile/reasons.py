@@ -25,7 +25,7 @@ from ..engine.library import iterate
 from ..engine.specs import Among, Because, Condition
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
-from ..engine.values import Comp
+from ..engine.values import Comp, ZoneRef
 from ..language.written import written
 from ..names import fold
 from .context import ClassName, Ctx
@@ -114,6 +114,16 @@ class Reasons:
             except _ERRORS:
                 left = False
             node = node.right if left else node.left
+        if isinstance(node, N.BoolOp) and node.op == "or":  # false: each side is, and says why
+            sides = [self.why(side, consts, names, st, fr, depth) for side in (node.left, node.right)]
+            values, via = [], []
+            for side, because in zip((node.left, node.right), sides):
+                if because is None:  # a side that holds when read alone (an error of the whole)
+                    continue
+                values.extend(because.values or (f"'{because.text}' is false",))
+                via.extend(v for v in because.via if v not in via)
+            if values:
+                return Because(self.text(node), node.pos, tuple(values), tuple(via))
         if isinstance(node, N.Call) and node.func in self.program.defn.functions and depth < MAX_CALLS:
             inner = self.inside(node, consts, names, st, fr, depth)
             if inner is not None:
@@ -124,7 +134,7 @@ class Reasons:
             for side in (node.left, node.right):
                 if isinstance(side, _LITERALS) or self.class_name(side, consts, names) is not None:
                     continue  # written as its value: a literal, or a class named as such
-                said = f"{self.text(side)} is {self.value(side, consts, names, st, fr)}"
+                said = self.said(side, consts, names, st, fr)
                 if classed:
                     said += self.classes(side, consts, names, st, fr)
                 values.append(said)
@@ -168,6 +178,17 @@ class Reasons:
             return None
         bound = ", ".join(f"{p} is {vm.label_of(st, v)}" for p, v in env.items())
         return inner._replace(via=inner.via + (f"in {self.text(call)}" + (f", where {bound}" if bound else ""),))
+
+    def said(self, node, consts, names, st, fr) -> str:
+        """'you.coins is 2'; of a zone, what it holds ('players[1].hand holds One, Two'), not its key."""
+        try:
+            v = self.fn(node, consts, names)(st, fr)
+        except _ERRORS as exc:
+            return f"{self.text(node)} is {_failed(exc)}"
+        if type(v) is ZoneRef:
+            held = st.zones.get(v) or []
+            return f"{self.text(node)} " + (f"holds {vm.label_of(st, list(held))}" if held else "is empty")
+        return f"{self.text(node)} is {vm.label_of(st, v)}"
 
     def value(self, node, consts, names, st, fr) -> str:
         try:

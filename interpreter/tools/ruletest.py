@@ -20,6 +20,7 @@ from ..compile.context import Ctx
 from ..engine.code import Code
 from ..engine.game import Game, GameState
 from ..engine.state import Frame, GameFault
+from ..names import fold
 
 
 @dataclass
@@ -31,6 +32,26 @@ class TestResult:
     passed: bool
     message: str = ""
     trace: list = field(default_factory=list)
+    asked: list = field(default_factory=list)  # every question of the test, in order (Asked)
+
+
+@dataclass
+class Asked:
+    """A question asked while a test ran: who, what, the options, the answer and what gave it
+    (an answer of 'choices', the only option, an automaton, or none: the test stops there)."""
+    player: str
+    prompt: str
+    options: list
+    answer: str | None
+    by: str
+    at: str = ""
+
+    def line(self) -> str:
+        offered = "; ".join(self.options)
+        shown = f"{self.player}, '{self.prompt}': [{offered}]"
+        if self.answer is None:
+            return f"{shown}, the test stops here ({self.by})"
+        return f"{shown} -> {self.answer} ({self.by})"
 
 
 def compile_part(game: Game, test, part: str, tree, locals_):
@@ -72,6 +93,9 @@ def run_test(game: Game, test) -> TestResult:
     stops = offered is not None or at_least is not None or not_offered is not None
     env: dict = {}
     names: set = set()
+    asked = res.asked
+    seen = 0  # the events of the trace read for the questions that answered themselves
+    given_answers = len(answers)
     try:
         for part, tree in (("given", test.given), ("when", test.when)):
             if tree is None:
@@ -79,24 +103,45 @@ def run_test(game: Game, test) -> TestResult:
             code, names = compile_part(game, test, part, tree, names)
             fr = vm.push(st, code, env, None, None, tree.pos)
             vm.run(st)
+            seen = _answered_alone(st, seen, asked)
             while st.pending is not None:
+                d = st.pending
+                labels = list(d.labels_for(st))
+                question = Asked(game.program.player_name(int(d.player)), d.prompt, labels, None, "",
+                                 f"{d.pos.path}:{d.pos.line}" if d.pos is not None else "")
                 if part == "given":
-                    raise GameFault(f"'given' asked a choice ({st.pending.prompt}: "
-                                    f"{'; '.join(st.pending.labels_for(st))}): set the situation up without choices",
-                                    st.pending.pos)
+                    raise GameFault(f"'given' asked a choice ({d.prompt}: "
+                                    f"{'; '.join(labels)}): set the situation up without choices", d.pos)
                 if not answers:
                     if part == "when" and stops:
+                        question.by = "'offered' checks its options"
+                        asked.append(question)
                         break  # the choice the test stops at, checked below
                     raise GameFault(f"a choice was asked and 'choices' has no answer left: "
-                                    f"{st.pending.prompt}: {'; '.join(st.pending.labels_for(st))}", st.pending.pos)
-                GameState.apply(st, answers.pop(0))
+                                    f"{d.prompt}: {'; '.join(labels)}" + _alone_since(asked), d.pos)
+                answer, k = answers.pop(0), given_answers - len(answers) - 1
+                question.by = f"choices[{k}]"
+                try:
+                    index = _option_index(st, labels, answer)
+                except GameFault as exc:
+                    astray = _alone_since(asked)
+                    question.by = f"choices[{k}] {answer!r} is none of its options"
+                    asked.append(question)
+                    raise GameFault(f"choices[{k}] {answer!r} answers '{d.prompt}' ({question.player}): "
+                                    f"{exc.message}" + astray, d.pos) from None
+                question.answer = labels[index]
+                asked.append(question)
+                seen = len(st.trace)  # the answer's own event is this question
+                GameState.apply(st, index)
+                seen = _answered_alone(st, seen, asked)
             env = fr.env
     except GameFault as exc:
         res.message = f"{exc.pos}: {exc.message}" if exc.pos else exc.message
         res.trace = st.trace
         return res
     if answers:
-        res.message = f"{len(answers)} answer(s) in 'choices' were never asked for: {answers}"
+        res.message = (f"{len(answers)} answer(s) in 'choices' were never asked for: {answers}"
+                       + _alone_since(asked, everywhere=True))
         res.trace = st.trace
         return res
     failures = []
@@ -139,6 +184,53 @@ def run_test(game: Game, test) -> TestResult:
     res.message = "\n".join(failures)
     res.trace = st.trace
     return res
+
+
+def _option_index(st, labels: list, answer) -> int:
+    """The option an answer of 'choices' names: a label (as written, else folded) or an index."""
+    if isinstance(answer, str):
+        if answer in labels:
+            return labels.index(answer)
+        matches = [i for i, label in enumerate(labels) if fold(label) == fold(answer)]
+        if not matches:
+            raise GameFault(f"no option '{answer}' here; options: " + "; ".join(labels))
+        return matches[0]
+    if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(labels):
+        raise GameFault(f"illegal answer {answer!r}: options are 0..{len(labels) - 1}")
+    return answer
+
+
+def _answered_alone(st, seen: int, asked: list) -> int:
+    """Add to `asked` the questions the trace shows were decided without an answer of the test
+    since event `seen` (a choice of one option, a seat an automaton plays); the new mark."""
+    trace = st.trace or []
+    for ev in trace[seen:]:
+        if ev.get("type") == "choice" and ev.get("auto"):
+            by = "its only option: no answer of 'choices' used"
+        elif ev.get("type") == "decide" and ev.get("automaton"):
+            by = f"automaton {ev['automaton']}, 1 of {ev.get('options')} options"
+        else:
+            continue
+        player = st.program.player_name(int(ev["player"]) - 1) if "player" in ev else "?"
+        asked.append(Asked(player, str(ev.get("prompt")), [str(ev.get("label"))], str(ev.get("label")), by,
+                           str(ev.get("asked_at") or ev.get("at") or "")))
+    return len(trace)
+
+
+def _alone_since(asked: list, everywhere: bool = False) -> str:
+    """What to add to a message about an answer that went astray: the questions that answered
+    themselves since the last answer of 'choices' (or in the whole test), which an author may
+    have written an answer for."""
+    alone = []
+    for q in reversed(asked):
+        if q.by.startswith("choices[") and not everywhere:
+            break
+        if q.by.startswith("its only option"):
+            alone.append(q)
+    if not alone:
+        return ""
+    said = "; ".join(f"'{q.prompt}' ({q.player}) -> {q.answer}" for q in reversed(alone))
+    return (f"; a question with one option answers itself and takes no answer of 'choices': {said}")
 
 
 def _why_false(st, program, names, env, text: str, tree) -> str:

@@ -179,3 +179,105 @@ def test_check_reports_the_errors_of_a_test_card_and_of_the_parts_that_name_it(t
     assert "tests.yaml:10:70: error: unknown counter 'coinz'" in out
     assert "tests.yaml:18:15: error: no card with id 'ten'" in out
     assert "2 errors" in out  # each said once, though the test's pack is checked besides the game's
+
+
+# `regles test -v`: every question, who was asked, the options and the answer ----------------
+
+TWO_QUESTIONS = """\
+game: |
+  call turn(first(players))
+turn:
+  params: [player]
+  acting: player
+  body: |
+    choose by you "Pick a card":
+      option "Take {c}" for each c in deck if c.value > 2:
+        move c to you.hand
+    choose by you "Your turn":
+      option "Play {c}" for each c in you.hand if c.value > 1:
+        move c to you.table
+      option "Pass":
+        pass
+"""
+
+ASKED = """\
+kind: rules-test
+game: tiny
+tests:
+  - name: "take four and play it"
+    given: |
+      move card("one") to pile
+      move card("two") to pile
+      move card("three") to pile
+    when: |
+      call turn(players[1])
+    choices: {choices}
+    then:
+      - "count(players[1].table) == 1"
+"""
+
+
+def asked(tmp_path, choices: str):
+    make_game(tmp_path, TWO_QUESTIONS)
+    (tmp_path / "tiny" / "tests.yaml").write_text(ASKED.format(choices=choices), encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    [res] = [run_test(game, t) for t in game.program.defn.tests]
+    return res
+
+
+def test_every_question_is_kept_with_its_options_and_what_answered_it(tmp_path):
+    res = asked(tmp_path, '["Play Four"]')
+    assert res.passed, res.message
+    assert [q.line() for q in res.asked] == [
+        "player 1, 'Pick a card': [Take Four] -> Take Four (its only option: no answer of 'choices' used)",
+        "player 1, 'Your turn': [Play Four; Pass] -> Play Four (choices[0])",
+    ]
+
+
+def test_an_answer_written_for_a_question_that_answered_itself_is_named(tmp_path):
+    res = asked(tmp_path, '["Take Four", "Play Four"]')
+    assert not res.passed
+    assert ("choices[0] 'Take Four' answers 'Your turn' (player 1): no option 'Take Four' here; "
+            "options: Play Four; Pass; a question with one option answers itself and takes no answer of "
+            "'choices': 'Pick a card' (player 1) -> Take Four") in res.message
+    assert res.asked[-1].by == "choices[0] 'Take Four' is none of its options"
+
+
+def test_answers_left_over_name_the_questions_that_answered_themselves(tmp_path):
+    res = asked(tmp_path, '[0, "Pass"]')
+    assert not res.passed
+    assert res.message.startswith("1 answer(s) in 'choices' were never asked for: ['Pass']; "
+                                  "a question with one option answers itself")
+
+
+def test_a_false_then_shows_what_a_zone_holds_and_each_side_of_an_or(tmp_path):
+    make_game(tmp_path, TWO_QUESTIONS)
+    (tmp_path / "tiny" / "tests.yaml").write_text("""\
+kind: rules-test
+game: tiny
+tests:
+  - name: "hands"
+    given: |
+      move card("one") to players[1].hand
+      move card("two") to players[1].hand
+    then:
+      - "players[1].hand == players[2].hand"
+      - "count(players[1].hand) == 0 or count(players[2].hand) == 1"
+""", encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "tiny"))
+    [res] = [run_test(game, t) for t in game.program.defn.tests]
+    first, second = res.message.split("\n")
+    assert first.endswith("is false: players[1].hand holds One, Two, players[2].hand is empty")
+    assert "hand#" not in res.message
+    assert second.endswith("is false: count(players[1].hand) is 2, count(players[2].hand) is 0")
+
+
+def test_regles_test_verbose_prints_the_questions(tmp_path, capsys):
+    from interpreter.tools.cli import main
+    make_game(tmp_path, TWO_QUESTIONS)
+    (tmp_path / "tiny" / "tests.yaml").write_text(ASKED.format(choices='["Play Four"]'), encoding="utf-8")
+    assert main(["test", str(tmp_path / "tiny"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "        asked player 1, 'Your turn': [Play Four; Pass] -> Play Four (choices[0])" in out
+    assert main(["test", str(tmp_path / "tiny")]) == 0
+    assert "asked" not in capsys.readouterr().out

@@ -72,6 +72,11 @@ def cmd_test(args) -> int:
             print(printable(f"FAILED  {r.name}{rules}  ({r.file}:{r.line})"))
             for line in lines_of(r.message):
                 print(f"        {printable(line)}")
+        if args.verbose:
+            for q in r.asked:
+                print(printable(f"        asked {q.line()}"))
+            if not r.asked:
+                print("        no question asked")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

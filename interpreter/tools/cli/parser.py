@@ -202,6 +202,8 @@ def _add_play_commands(sub) -> None:
     layer_args(test)
     test.add_argument("--rule", "-r", action="append", default=[], metavar="ID", help="only tests naming this rule ID")
     test.add_argument("-k", metavar="TEXT", default=None, help="only tests whose name contains this text")
+    test.add_argument("--verbose", "-v", action="store_true",
+                      help="show every question each test asked: who, the options, the answer and what gave it")
     test.set_defaults(subparser=test)
 
     why = sub.add_parser("why", help="say why a move is not possible at a point of a saved trace",
