@@ -20,7 +20,7 @@ from .layers import Layer, Merge, available_expansions, texts_of
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
 from .source import PDict, PList, SourceFile, edited_text, load_file
-from .folders import display_path, exists, is_dir, is_game_file, shipped_game, yaml_files
+from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
 
 # Collections of the youngest generation, once per this many new objects (Python's default: 700).
@@ -145,8 +145,11 @@ class PackLoader:
         modes = [layer.id for layer in layers if layer.solo]
         if modes:
             # a solo mode changes who plays (a seat of the rules): the rulings of the game and of
-            # other layers were written for people at every seat, and are not its rulings
-            game.tests = [t for t in game.tests if t.layer in modes]
+            # other layers were written for people at every seat, and are not its rulings. A file
+            # laid alone (`regles test GAME my.yaml -x solo`) is someone's own rulings, written
+            # for the game as they lay it: they stay
+            own = [layer.id for layer in layers if layer.kind == "mod" and is_file(layer.path)]
+            game.tests = [t for t in game.tests if t.layer in modes or t.layer in own]
         self.check_requires(game, root, layers)
         if scenario is not None:
             self.choose_scenario(game, merge, scenario)

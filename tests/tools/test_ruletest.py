@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 import interpreter
 from interpreter.tools.ruletest import run_test
 
-from gamekit import make_game
+from gamekit import FIXTURES, make_game
 
 PROCEDURES = """\
 game: |
@@ -281,3 +283,45 @@ def test_regles_test_verbose_prints_the_questions(tmp_path, capsys):
     assert "        asked player 1, 'Your turn': [Play Four; Pass] -> Play Four (choices[0])" in out
     assert main(["test", str(tmp_path / "tiny")]) == 0
     assert "asked" not in capsys.readouterr().out
+
+
+# `regles test GAME FILE... -x EXP`: arguments in any order, one's own rulings in a solo mode ------
+
+ROBOTS = FIXTURES / "robots"
+
+
+def own_rulings(tmp_path):
+    """A rulings file of one's own: the robots' solo ruling, kept outside the game's folder."""
+    mine = tmp_path / "my-rulings.yaml"
+    mine.write_text((ROBOTS / "expansions" / "solo" / "tests.yaml").read_text(encoding="utf-8")
+                    .replace("at the hard level Bot plays its best card", "my ruling, Bot plays its best"),
+                    encoding="utf-8")
+    return str(mine)
+
+
+@pytest.mark.parametrize("order", [
+    ["GAME", "FILE", "-x", "solo"],
+    ["GAME", "-x", "solo", "FILE"],
+    ["-x", "solo", "GAME", "FILE", "-v"],
+    ["-v", "GAME", "-x", "solo", "FILE"],
+])
+def test_own_rulings_run_with_the_solo_mode_laid_whatever_the_order(tmp_path, capsys, order):
+    from interpreter.tools.cli import main
+    mine = own_rulings(tmp_path)
+    argv = [{"GAME": str(ROBOTS), "FILE": mine}.get(a, a) for a in order]
+    assert main(["test", *argv]) == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "ok      my ruling, Bot plays its best" in out
+    assert "at the hard level" not in out  # only the file's tests
+    assert out.rstrip().endswith("1 passed, 0 failed")
+
+
+def test_a_solo_mode_still_leaves_out_the_rulings_of_the_game_and_a_usage_error_stays_one(tmp_path, capsys):
+    from interpreter.tools.cli import main
+    assert main(["test", str(ROBOTS), "-x", "solo"]) == 0
+    out = capsys.readouterr().out
+    assert "at the hard level Bot plays its best card" in out
+    game_tests = [t.name for t in interpreter.load(str(ROBOTS)).program.defn.tests]
+    assert game_tests and not any(f"ok      {name}" in out for name in game_tests)
+    assert main(["test", str(ROBOTS), str(tmp_path / "none.yaml"), "-x", "solo"]) == 2
+    assert "no such rulings file" in capsys.readouterr().err

@@ -15,6 +15,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class _Intermixed(_Parser):
+    """A command whose positional arguments may come before, between or after its options
+    (`regles test GAME -x solo my.yaml`): parsed as argparse's intermixed parsing does."""
+    _mixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._mixing:  # the passes of the intermixed parsing itself
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="regles", description="regles: a rules-as-data interpreter for tabletop games.")
     parser.add_argument("--version", action="version", version=f"regles {__version__}")
@@ -196,6 +211,7 @@ def _add_play_commands(sub) -> None:
 
     test = sub.add_parser("test", help="run a game's rules tests (its executable rulings)",
                           description="Run the rules tests (kind: rules-test) of a game; exit status 1 when one fails.")
+    test.__class__ = _Intermixed  # RULINGS may follow the options: regles test GAME -x solo my.yaml
     test.add_argument("game", metavar="GAME", help="a shipped game id, a game folder, or an expansion folder")
     test.add_argument("files", nargs="*", metavar="RULINGS",
                       help="rules-test files kept outside the game's folder: run only their tests, with the game")
