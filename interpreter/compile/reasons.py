@@ -32,6 +32,7 @@ from .context import ClassName, Ctx
 
 _LITERALS = (N.Number, N.String, N.Bool, N.NoneLit)
 _NO_BINDINGS: dict = {}  # of a game function's body: its names are its parameters
+SHOWN_LEFT_OUT = 6  # the members a game function leaves out that are said, at most
 MAX_CALLS = 8  # game functions followed one into another at most, to find the false part
 _ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
 
@@ -138,7 +139,60 @@ class Reasons:
                 if classed:
                     said += self.classes(side, consts, names, st, fr)
                 values.append(said)
+            # what the game functions a side calls read, to give what they gave
+            inner = [x for side in (node.left, node.right) for call in _calls(side)
+                     if call.func in self.program.defn.functions
+                     for x in self.gave(call, consts, names, st, fr, depth)]
+            return Because(self.text(node), node.pos, tuple(values), tuple(dict.fromkeys(inner)))
         return Because(self.text(node), node.pos, tuple(values))
+
+    def gave(self, call, consts, names, st, fr, depth) -> list:
+        """What the game function `call` calls gave and why, read from its body with its
+        parameters bound: of a function that gives the members of a set where a condition
+        holds, which part of the condition is false for each member left out."""
+        f = self.program.defn.functions[call.func]
+        if depth >= MAX_CALLS or f.tree is None:
+            return []
+        try:
+            args = [self.fn(a, consts, names)(st, fr) for a in call.args]
+        except _ERRORS:
+            return []
+        env = dict(zip(f.params, args))
+        bound = ", ".join(f"{p} is {vm.label_of(st, v)}" for p, v in env.items())
+        head = f"{self.text(call)}" + (f", where {bound}," if bound else "")
+        if f.description:
+            head += f" ({f.description.rstrip('.')})"
+        body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
+        inner_fr = Frame(None, 0, env, fr.me, fr.you)
+        params = frozenset(f.params)
+        if isinstance(body, N.ListLit) and len(body.items) == 1:
+            body = body.items[0]
+        if isinstance(body, N.Call) and body.func in self.program.defn.functions:
+            return [f"{head} is {self.text(body)}"] + self.gave(body, _NO_BINDINGS, params, st, inner_fr, depth + 1)
+        if isinstance(body, N.Each) and body.where is not None:
+            try:
+                members = list(iterate(st, self.fn(body.source, _NO_BINDINGS, params)(st, inner_fr)))
+            except _ERRORS:
+                return []
+            if not members:
+                return [f"{head} gives nothing: {self.text(body.source)} is empty"]
+            names_in = params | {body.var}
+            left_out = []
+            for m in members:
+                because = self.why(body.where, _NO_BINDINGS, names_in, st,
+                                   Frame(None, 0, {**env, body.var: m}, fr.me, fr.you), depth + 1)
+                if because is None:
+                    continue
+                said = f"{vm.label_of(st, m)}: {because.text} is false"
+                if because.values or because.via:
+                    said += f" ({', '.join(because.values + because.via)})"
+                left_out.append(said)
+            if not left_out:
+                return []
+            shown = left_out[:SHOWN_LEFT_OUT] + ([f"and {len(left_out) - SHOWN_LEFT_OUT} more"]
+                                                 if len(left_out) > SHOWN_LEFT_OUT else [])
+            return [f"{head} leaves out " + "; ".join(shown)]
+        return []
 
     def class_name(self, node, consts, names):
         """The class `node` names, when it is a class's name (not a local's), else None."""
@@ -195,6 +249,18 @@ class Reasons:
             return vm.label_of(st, self.fn(node, consts, names)(st, fr))
         except _ERRORS as exc:
             return _failed(exc)
+
+
+def _calls(node):
+    """The calls of functions in expression `node`, outermost first."""
+    if isinstance(node, N.Call):
+        yield node
+    if isinstance(node, (N.Each, N.Mapped)):
+        return  # its condition reads a member, not the frame the condition is read in
+    for value in vars(node).values():
+        for child in value if isinstance(value, list) else (value,):
+            if isinstance(child, N.Node):
+                yield from _calls(child)
 
 
 def _failed(exc) -> str:

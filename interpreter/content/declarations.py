@@ -170,7 +170,8 @@ def procedure(name: str, spec, pos: Position, layer: str | None = None) -> Proce
     if isinstance(spec, dict) and isinstance(spec.get("body"), str):
         params = [p for p in as_list(spec.get("params")) if isinstance(p, str)]  # with positions
         acting = spec.get("acting") if isinstance(spec.get("acting"), str) else None
-        return ProcedureDef(name, params, spec["body"], pos, acting, layer=layer)
+        rules = [str(r) for r in as_list(spec.get("rules")) if isinstance(r, str)]
+        return ProcedureDef(name, params, spec["body"], pos, acting, layer=layer, rules=rules)
     # declared, but not as text (the schema says so): known, with no body to check
     return ProcedureDef(name, [], None, pos, layer=layer)
 
@@ -180,7 +181,8 @@ def function(name: str, spec, pos: Position, layer: str | None = None) -> Functi
     if not isinstance(text, str):
         return None
     params = [str(x) for x in as_list(spec.get("params")) if isinstance(x, str)] if isinstance(spec, dict) else []
-    return FunctionDef(name, params, text, pos, layer=layer)
+    said = spec.get("description") if isinstance(spec, dict) else None
+    return FunctionDef(name, params, text, pos, layer=layer, description=said if isinstance(said, str) else None)
 
 
 class NameChecks:

@@ -69,6 +69,7 @@ class ProcedureDef:
     point: bool = False  # an extension point: its body calls the hooks laid on it, in order
     hooks: list = field(default_factory=list)  # of an extension point: the procedures hooked on it
     layer: str | None = None  # the expansion or scenario that declared or replaced it (None: the game)
+    rules: list = field(default_factory=list)  # the rule IDs (of the game's rules index) it implements
 
 
 @dataclass
@@ -79,6 +80,7 @@ class FunctionDef:
     pos: Position
     tree: object = None  # parsed: nodes.Condition
     layer: str | None = None  # the expansion that declared or replaced it (None: the game)
+    description: str | None = None  # what it gives, in the author's words (said by `why`)
 
 
 @dataclass(eq=False)

@@ -20,7 +20,7 @@ It reads what the compiler keeps beside the code (`specs.Condition`, `specs.Amon
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..diagnostics import Position
 from ..names import fold, suggest
@@ -46,6 +46,8 @@ class WhyNot:
     values: tuple = ()
     via: tuple = ()  # the calls of game functions the condition was found in
     near: tuple = ()  # close names, when the move names nothing known
+    rules: tuple = ()  # the rule IDs of the procedure or keyword the decision waits in
+    rules_of: str = ""  # that procedure or keyword ('procedure turn')
 
     def __str__(self) -> str:
         text = self.reason
@@ -65,7 +67,28 @@ def why_not(st, move: str, seat: int | None = None) -> WhyNot:
     text = str(move).strip()
     if d is None:
         return WhyNot(False, "the game is over: no move is possible")
-    return _Asked(st, d, seat).answer(text)
+    answer = _Asked(st, d, seat).answer(text)
+    if answer.legal:
+        return answer
+    rules, of = rules_asked_in(st)
+    return replace(answer, rules=rules, rules_of=of) if rules else answer
+
+
+def rules_asked_in(st) -> tuple:
+    """The rule IDs of the innermost procedure or keyword ability the decision waits in that
+    names some, and what it is: ((ids), 'procedure turn' or 'keyword PATTERN'); ((), '') if none."""
+    program = st.program
+    procedures = program.defn.procedures
+    uses = getattr(getattr(program, "found", None), "keyword_uses", None) or {}
+    for fr in reversed(st.frames):
+        code = fr.code
+        if code.kind == "proc" and code.proc in procedures and procedures[code.proc].rules:
+            return tuple(procedures[code.proc].rules), f"procedure {code.proc}"
+        use = uses.get(code.source) if code.kind in ("ability", "action") else None
+        keyword = getattr(use, "keyword", None)
+        if keyword is not None and keyword.rules:
+            return tuple(keyword.rules), f"keyword '{keyword.pattern}'"
+    return (), ""
 
 
 class _Asked:

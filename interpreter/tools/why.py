@@ -24,6 +24,8 @@ def render(answer, sources: dict) -> list[str]:
     if where is not None and not answer.legal:
         lines.append(f"  {printable(where)}")
         lines += excerpt(sources.get(where.path), where, "      ")
+    if answer.rules and not answer.legal:
+        lines.append(printable(f"  rules of {answer.rules_of}, where the choice is asked: {', '.join(answer.rules)}"))
     return lines
 
 

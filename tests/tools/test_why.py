@@ -159,3 +159,66 @@ def test_why_at_a_prompt_of_play_answers_and_asks_again():
     # the prompt is asked again after each answer, and the other commands still work
     assert text.count("your choice (1-5, q to quit): ") == 5
     assert "You chose: Rest" in text and "Game left unfinished." in text
+
+
+# Inside the game functions a condition calls --------------------------------------------
+
+FUNCTIONS = """\
+functions:
+  playable:
+    description: "The cards of a hand worth more than its player's coins."
+    params: [p]
+    body: "[each c in p.hand where c.value > p.coins]"
+  choices_of:
+    params: [p]
+    body: "playable(p)"
+"""
+
+TURN = """\
+game: |
+  gain 2 coins to players[1]
+  move card("one") to players[1].hand
+  move card("two") to players[1].hand
+  call turn(players[1])
+turn:
+  params: [player]
+  acting: player
+  body: |
+    choose by you "Your turn":
+      option "Play" if count(choices_of(you)) > 0 or you.coins > 5:
+        pass
+      option "Pass":
+        pass
+      option "Wait":
+        pass
+"""
+
+
+def test_why_looks_inside_the_game_functions_a_condition_calls(tmp_path):
+    from gamekit import make_game
+    game = make_game(tmp_path, TURN, functions=FUNCTIONS)
+    st = game.new_state(2, 0)
+    assert st.pending.labels_for(st) == ["Pass", "Wait"]
+    answer = st.why_not("Play")
+    assert not answer.legal
+    said = str(answer)
+    # each side of the `or`, with its values
+    assert "count(choices_of(you)) is 0" in said and "you.coins is 2" in said
+    # into choices_of, then playable, its description, and each card it leaves out and why
+    assert "choices_of(you), where p is player 1, is playable(p)" in said
+    assert ("playable(p), where p is player 1, (The cards of a hand worth more than its player's coins) "
+            "leaves out One: c.value > p.coins is false (c.value is 1, p.coins is 2); "
+            "Two: c.value > p.coins is false (c.value is 2, p.coins is 2)") in said
+
+
+def test_why_names_the_rule_ids_of_the_procedure_the_choice_is_asked_in(tmp_path):
+    from gamekit import make_game
+    from interpreter.tools.why import render
+    game = make_game(tmp_path, TURN.replace("turn:\n  params:", "turn:\n  rules: [T-1, T-2]\n  params:"),
+                     functions=FUNCTIONS)
+    st = game.new_state(2, 0)
+    answer = st.why_not("Play")
+    assert (answer.rules, answer.rules_of) == (("T-1", "T-2"), "procedure turn")
+    lines = render(answer, game.program.sources)
+    assert lines[-1] == "  rules of procedure turn, where the choice is asked: T-1, T-2"
+    assert st.why_not("Pass").rules == ()  # a legal move: nothing to look up
