@@ -272,18 +272,17 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         for name in figures:
             lacks("attributes", name, "attribute")
         abilities = []  # (the keyword's words, the rest of the line with the language's colon)
-        for line in prose.face(card):
+        face = prose.face(card)
+        for line in face:
             if line.name:
                 rest = r.w("printed", line.name, line.text)[len(line.name):]
                 # a language that spaces its colon ('Harbour : ...') keeps that space, unbroken
                 abilities.append((clean(line.name), ("\u00a0" if rest.startswith(" ") else "") + clean(rest)))
             else:
                 abilities.append(("", clean(line.text)))
-        if not abilities and card.texts:
-            lang = defn.language if defn.language in card.texts else sorted(card.texts)[0]
-            abilities = [("", clean(t)) for t in str(card.texts[lang]).splitlines() if t.strip()]
-            if notes is not None:
-                notes.append(f"{card.id}: no printed text in '{prose.lang}'; its '{lang}' text is printed")
+        other = next((line.lang for line in face if line.lang), None)
+        if other is not None and notes is not None:
+            notes.append(f"{card.id}: no printed text in '{prose.lang}'; its '{other}' text is printed")
         symbols = ()
         if hints.symbol and card.attrs.get(hints.symbol) not in (None, ""):
             value = str(card.attrs[hints.symbol])

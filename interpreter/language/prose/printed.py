@@ -3,7 +3,8 @@
 The face of a card, in language `lang`, is:
 
 1. the card's own `text:` in `lang`, when it has one: the whole printed text of
-   the card, one line of the face per line of the text;
+   the card, one line of the face per line of the text (a card with no ability
+   and a text in other languages only prints that text, the game's language first);
 2. else one line per ability:
    - a printed keyword whose `text:` is given in `lang`: the keyword's words as
      the card prints them, then that text with its parameters bound
@@ -35,6 +36,7 @@ class FaceLine:
     name: str
     text: str
     source: str
+    lang: str = ""  # the language of a card's text printed in another than the one asked
 
 
 def card_text(card, lang: str) -> str | None:
@@ -64,9 +66,14 @@ def bound_text(text: str, use, say) -> str:
 
 def face_lines(prose, card) -> list:
     """The FaceLines of `card` in the language of `prose` (see the module's docstring)."""
-    own = card_text(card, prose.lang)
+    own, lang = card_text(card, prose.lang), ""
+    if own is None and not card.abilities and card.texts:
+        # a card that prints only text, not in this language: its text as printed (the game's
+        # language first), rather than a blank face
+        lang = prose.defn.language if prose.defn.language in card.texts else sorted(card.texts)[0]
+        own = card_text(card, lang)
     if own is not None:
-        return [FaceLine("", line.strip(), "card") for line in own.splitlines() if line.strip()]
+        return [FaceLine("", line.strip(), "card", lang) for line in own.splitlines() if line.strip()]
     return [ability_face(prose, ab) for ab in card.abilities]
 
 
