@@ -294,6 +294,7 @@ CODES: tuple = (
      "a declaration the rules need that is missing or of the wrong kind"),
     ("D005", "never-in-a-zone", r"never enters? a zone", "cards that no start: zone, rule or power ever puts in a zone (a warning)"),
     ("D006", "no-way-to-win", r"has no way to win", "a game that keeps a score but whose rules never say 'win' (a warning)"),
+    ("D007", "missing-sheet", r"has no sheet for ", "a scenario with sheets per character that lacks the sheet of one"),
     ("F001", "misplaced-file", r"inside an expansion|expansion file in a game's own folder|no game file|no such file|"
      r"^no such game", "a file or folder where no content of its kind can be"),
     ("K001", "keyword-pattern", r"keyword pattern|is an ability, not an effect|^expected a keyword",

@@ -151,6 +151,7 @@ class PackLoader:
             own = [layer.id for layer in layers if layer.kind == "mod" and is_file(layer.path)]
             game.tests = [t for t in game.tests if t.layer in modes or t.layer in own]
         self.check_requires(game, root, layers)
+        self.check_sheets(game)
         if scenario is not None:
             self.choose_scenario(game, merge, scenario)
         merge.finish()
@@ -168,6 +169,33 @@ class PackLoader:
                                       did_you_mean(name, known) or (f"the expansions of {game.id}: "
                                                                     f"{', '.join(sorted(known))}" if known else
                                                                     f"{game.id} has no expansions"))
+
+    def check_sheets(self, game: GameDef) -> None:
+        """A scenario's `characters:` holds one sheet for each character: each value of the
+        attribute the game's powers are unique by (`powers: unique:`), none for another value."""
+        for sc in game.scenarios:
+            sheets = sc.data.get("characters")
+            if not isinstance(sheets, dict):
+                continue
+            unique = game.powers.unique if game.powers is not None else None
+            attr = game.attributes.get(unique) if unique else None
+            if attr is None:
+                self.report.error(sc.data.key_pos.get("characters", sc.pos),
+                                  "a scenario's 'characters:' needs the game to name its characters",
+                                  "declare 'powers: {unique: ATTRIBUTE}' in the game or an expansion it requires")
+                continue
+            values = [str(v) for v in attr.values]
+            for name in sheets:
+                if str(name) not in values:
+                    self.report.error(getattr(name, "pos", sc.pos), f"'{name}' is not a value of '{unique}'",
+                                      did_you_mean(str(name), values) or f"the values of '{unique}': {', '.join(values)}")
+            missing = [v for v in values if v not in {str(k) for k in sheets}]
+            if missing:
+                self.report.error(sc.data.key_pos.get("characters", sc.pos), f"scenario '{sc.id}' has no sheet for "
+                                                   f"{'character' if len(missing) == 1 else 'characters'} "
+                                                   f"{', '.join(repr(m) for m in missing)}",
+                                  f"each player takes the sheet of the {unique} they play: write one for each "
+                                  f"value of '{unique}'")
 
     def add_files(self, game: GameDef, sources: list[SourceFile]) -> None:
         for src in sources:
