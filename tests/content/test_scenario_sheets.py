@@ -1,0 +1,31 @@
+"""A scenario's sheets per character (`characters:`): one for each value of the attribute the
+game's powers are unique by; a missing sheet or an unknown character is reported at its place."""
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.diagnostics import code_of
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "content" / "seeders-exodus" / "expansions" / "tais" / "scenarios" / "tais-2j.yaml"
+
+
+def test_a_scenario_missing_a_characters_sheet_is_reported_with_its_place_and_code(tmp_path):
+    text = SHIPPED.read_text(encoding="utf-8").replace("id: tais-2j", "id: mine").replace("  Moor:", "  Mor:")
+    mod = tmp_path / "mine.yaml"
+    mod.write_text(text, encoding="utf-8")
+    with pytest.raises(interpreter.LoadError) as err:
+        interpreter.load("seeders-exodus", expansions=["tais"], mods=[str(mod)])
+    out = str(err.value)
+    line = text.splitlines().index("characters:") + 1
+    assert f"mine.yaml:{line}:1: error: scenario 'mine' has no sheet for character 'Moor'" in out
+    assert "error: 'Mor' is not a value of 'character'" in out and "did you mean 'Moor'?" in out
+    assert code_of("scenario 'mine' has no sheet for character 'Moor'") == "D007"
+
+
+def test_every_shipped_tais_scenario_has_a_sheet_per_character():
+    game = interpreter.load("seeders-exodus", expansions=["tais"])
+    for sc in game.program.defn.scenarios:
+        if sc.layer == "tais":
+            assert set(sc.data["characters"]) == {"Kessra", "Ilvane", "Brück", "Aldée", "Zéphyr", "Moor"}
