@@ -24,8 +24,12 @@ def test_a_scenario_missing_a_characters_sheet_is_reported_with_its_place_and_co
     assert code_of("scenario 'mine' has no sheet for character 'Moor'") == "D007"
 
 
-def test_every_shipped_tais_scenario_has_a_sheet_per_character():
-    game = interpreter.load("seeders-exodus", expansions=["tais"])
+def test_every_shipped_scenario_of_an_expansion_with_sheets_has_a_sheet_per_character():
+    game = interpreter.load("seeders-exodus", expansions=["tais", "etho", "hanks"])
+    seen = set()
     for sc in game.program.defn.scenarios:
-        if sc.layer == "tais":
-            assert set(sc.data["characters"]) == {"Kessra", "Ilvane", "Brück", "Aldée", "Zéphyr", "Moor"}
+        if sc.layer in ("tais", "etho", "hanks"):
+            seen.add(sc.layer)
+            assert set(sc.data["characters"]) == {"Kessra", "Ilvane", "Brück", "Aldée", "Zéphyr", "Moor"}, sc.id
+            assert all(sheet.get("authored") and sheet.get("title") for sheet in sc.data["characters"].values())
+    assert seen == {"tais", "etho", "hanks"}
