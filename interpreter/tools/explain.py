@@ -172,3 +172,74 @@ def explain(game, card, lang: str = "en") -> str:
         elif ab.tree is not None:
             out.append(f"    - {_header(ab.tree)}")
     return "\n".join(printable(line) for line in out)  # content shown, never obeyed
+
+
+def character_sheets(defn, sc) -> list:
+    """A scenario's sheets per character (`characters:`), in the order of the values of the
+    attribute the game's powers are unique by, then any other: (character, title, text,
+    authored) each. Empty when the scenario has none."""
+    sheets = sc.data.get("characters") if sc is not None else None
+    if not isinstance(sheets, dict):
+        return []
+    unique = defn.powers.unique if defn.powers is not None else None
+    attr = defn.attributes.get(unique) if unique else None
+    order = [str(v) for v in attr.values] if attr is not None and attr.values else []
+    names = sorted((str(k) for k in sheets), key=lambda k: (order.index(k) if k in order else len(order), k))
+    out = []
+    for name in names:
+        sheet = next(v for k, v in sheets.items() if str(k) == name)
+        if not isinstance(sheet, dict):
+            continue
+        out.append((name, str(sheet.get("title") or name), str(sheet.get("text") or "").strip(),
+                    sheet.get("authored")))
+    return out
+
+
+def character_word(defn) -> str:
+    """What a scenario's sheets are by: the attribute the game's powers are unique by
+    ('character'), or 'character' when the game names none."""
+    unique = defn.powers.unique if defn.powers is not None else None
+    return str(unique) if unique else "character"
+
+
+def find_scenario(defn, name: str):
+    """The scenario laid over the game (or checked with it) whose id or title is `name`
+    (accents and case ignored), or None."""
+    key = fold(name)
+    for sc in ([defn.scenario] if defn.scenario is not None else []) + list(defn.scenarios):
+        if fold(sc.id) == key or fold(sc.title) == key:
+            return sc
+    return None
+
+
+def explain_scenario(game, sc) -> str:
+    """A scenario for its players: its title, player counts and expansion; the first sheet
+    (its context and the conditions for every player), read aloud by the first player; then
+    the sheet of each character, that each player takes for the character they play; for a
+    modder, where it is written and what it hooks and replaces."""
+    defn = game.program.defn
+    out = [f"{sc.title} \u00b7 scenario of {defn.title}"]
+    players = sc.data.get("players")
+    if isinstance(players, list) and players:
+        out.append(f"  players: {', '.join(str(p) for p in players)}")
+    layer = next((x for x in defn.layers if x.id == sc.layer), None)
+    if layer is not None and layer.kind != "scenario":
+        out.append(f"  from: {layer.title}")
+    if isinstance(sc.data.get("text"), str):
+        out += ["", "The common sheet (read aloud by the first player):"]
+        out += [("  " + line).rstrip() for line in str(sc.data["text"]).strip().splitlines()]
+    sheets = character_sheets(defn, sc)
+    if sheets:
+        word = character_word(defn)
+        out += ["", f"The sheet of each {word} (each player takes the sheet of the {word} they play):"]
+        for name, title, text, authored in sheets:
+            out.append(f"  {title} [{name}]" + (" (authored)" if authored else ""))
+            out += _wrapped("", text, "    ", hang=0)
+    out += ["", "How the engine reads it:", f"{sc.title} ({sc.id}): {_where(sc.pos)}"]
+    if sc.data.get("options"):
+        out.append("  options: " + ", ".join(f"{k}: {v}" for k, v in dict(sc.data["options"]).items()))
+    if sc.hooks:
+        out.append("  hooks: " + ", ".join(sorted(sc.hooks)))
+    if sc.replace:
+        out.append("  replaces: " + ", ".join(sorted(sc.replace)))
+    return "\n".join(printable(line) for line in out)  # content shown, never obeyed

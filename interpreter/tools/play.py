@@ -9,10 +9,12 @@ rules' bookkeeping (counters declared `internal`) is left out unless asked
 from __future__ import annotations
 
 import sys
+import textwrap
 
 from ..diagnostics import printable
 from ..engine.state import GameFault
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
+from .explain import character_sheets, character_word
 from .narrate import Narrator, is_internal, joined, seat_name, winners_text
 from .trace import error_record, save_state_trace, source_of
 
@@ -71,7 +73,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
         state = game.new_state(players, seed, options, trace=True, powers=powers)
         narrator = Narrator(state, seat, out, show_all)
         print(printable(_seats(game.program, players, seat, agent_names)), file=out)
-        for line in _laid(game.program, powers or {}):
+        for line in _laid(game.program, powers or {}, players):
             print(printable(line), file=out)
         narrator.flush()
         while not state.is_terminal():
@@ -110,9 +112,10 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     return status
 
 
-def _laid(program, powers: dict) -> list:
+def _laid(program, powers: dict, players: int | None = None) -> list:
     """What is laid over the game, said once at its start: the expansions, each seat's power, and
-    the scenario's sheet, read aloud as the first player would."""
+    the scenario's sheet, read aloud as the first player would, and its sheet of each seat's
+    character."""
     d = program.defn
     lines = []
     expansions = [x.title for x in d.layers if x.kind != "scenario"]
@@ -126,7 +129,43 @@ def _laid(program, powers: dict) -> list:
         lines.append(f"Scenario: {sc.title}.")
         if isinstance(sc.data.get("text"), str):
             lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
+        lines += _sheets(program, sc, powers, players)
     return lines
+
+
+def _sheets(program, sc, powers: dict, players: int | None) -> list:
+    """The scenario's sheet of each seat's character: a seat given a power plays the character
+    of that power (the attribute powers are unique by); the character of a seat without one is
+    the content's to compute, so every sheet is shown for those seats to take theirs."""
+    d = program.defn
+    sheets = character_sheets(d, sc)
+    if not sheets:
+        return []
+    word = character_word(d)
+    by_name = {name: (title, text) for name, title, text, _ in sheets}
+    lines, known, taken = [], set(), set()
+    for s in range(players or 0):
+        card = next((c for c in d.cards if c.id == powers.get(str(s + 1), powers.get(s + 1))), None)
+        name = str(card.attrs.get(word)) if card is not None and card.attrs.get(word) is not None else None
+        if name in by_name:
+            known.add(s)
+            taken.add(name)
+            title, text = by_name[name]
+            lines.append(f"{seat_name(s, None, program)} plays {name}: their sheet, {title}.")
+            lines += _indented(text)
+    if players is None or len(known) < players:
+        lines.append(f"{'Each other' if known else 'Each'} player takes the sheet of the {word} they play:")
+        for name, title, text, _ in sheets:
+            if name in taken:  # no two players play one character
+                continue
+            lines.append(f"  {title} [{name}]")
+            lines += _indented(text)
+    return lines
+
+
+def _indented(text: str) -> list:
+    return textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def _seats(program, players: int, seat: int, agent_names: list) -> str:

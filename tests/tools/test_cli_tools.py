@@ -60,6 +60,36 @@ def test_regles_explain_shows_the_keyword_and_its_values(capsys):
     assert "classes (for 'is'): architectes, module, primaire" in out
 
 
+def test_regles_explain_a_scenario_shows_its_common_sheet_then_the_sheet_of_each_character(capsys):
+    assert cli.main(["explain", "seeders-exodus", "hanks-2j"]) == 0  # its expansion laid with it
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("La Casse de Hank \u00b7 scenario of ")
+    assert "The common sheet (read aloud by the first player):" in lines
+    assert "  Special conditions:" in lines
+    assert "The sheet of each character (each player takes the sheet of the character they play):" in lines
+    assert "  Moor, le gardien de l'Ethernium [Moor] (authored)" in lines
+    assert "Condition personnelle : si l'héritage de Hank" in out
+    assert lines.index("  Kessra, l'œil de la casse [Kessra] (authored)") < lines.index(
+        "  Moor, le gardien de l'Ethernium [Moor] (authored)")
+    assert cli.main(["explain", "seeders-exodus", "no-such-thing"]) == 2
+    assert "no card or scenario 'no-such-thing'" in capsys.readouterr().err
+
+
+def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, monkeypatch):
+    import io
+    import sys
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "seeders-exodus", "-n", "2", "--scenario", "etho-2j", "--power", "1=etho-bruck"]) == 0
+    out = capsys.readouterr().out
+    assert "Scenario: Le Conclave.\n  The High Priest of Xzhüü is dead" in out
+    assert "player 1 plays Brück: their sheet, Brück, le prédicateur.\n    Votre voix porte" in out
+    # the other seat's character is the content's to compute: every other sheet is shown
+    assert "Each other player takes the sheet of the character they play:" in out
+    assert "  Ilvane, la cardinale ordonnatrice [Ilvane]\n    Vous avez ordonné" in out
+    assert "  Brück, le prédicateur [Brück]" not in out
+
+
 def test_regles_explain_unknown_card_suggests(capsys):
     assert cli.main(["explain", "karman-swap", "Kib"]) == 2
     assert "did you mean" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from ...engine.state import GameFault
 from ...rl import layout
 from .. import check, why
 from ..agents import HumanAgent, parse_agents
-from ..explain import explain, find_card
+from ..explain import explain, explain_scenario, find_card, find_scenario
 from ..lsp import server as lsp_server
 from ..play import play_at_terminal
 from ..ruletest import run_test
@@ -91,9 +91,27 @@ def cmd_explain(args) -> int:
         return usage_error(args, "give a CARD, or --observation")
     card, hint = find_card(game.program.defn, args.card)
     if card is None:
-        return usage_error(args, f"no card '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
+        sc = _scenario_named(game, args.card)
+        if sc is not None:
+            print(explain_scenario(*sc))
+            return 0
+        return usage_error(args, f"no card or scenario '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card, args.lang))
     return 0
+
+
+def _scenario_named(game, name: str):
+    """(the game with the scenario laid, the scenario) for a scenario id, or for the id or
+    title of one of the scenarios the game checks; None when there is none."""
+    sc = find_scenario(game.program.defn, name)
+    if sc is not None:
+        name = sc.id
+    try:
+        laid = game.with_layers(scenario=name)
+    except (ValueError, LoadError):
+        return None
+    sc = laid.program.defn.scenario
+    return (laid, sc) if sc is not None else None
 
 
 def _explain_observation(args, game) -> int:

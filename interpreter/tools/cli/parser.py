@@ -238,12 +238,14 @@ def _add_play_commands(sub) -> None:
                      help="ask as this seat (from 1): nothing it may not see is told")
     why.set_defaults(subparser=why)
 
-    exp = sub.add_parser("explain", help="show how the engine reads a card",
+    exp = sub.add_parser("explain", help="show how the engine reads a card, or a scenario's sheets",
                          description="Show a card as it would be printed (its abilities written as prose), then "
                                      "its attributes and classes, and for each ability the keyword it matches and "
-                                     "what the engine does with it.")
+                                     "what the engine does with it. Given a scenario's id instead of a card: its "
+                                     "common sheet, then the sheet of each character.")
     exp.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
-    exp.add_argument("card", metavar="CARD", nargs="?", default=None, help="the card's id or title")
+    exp.add_argument("card", metavar="CARD", nargs="?", default=None,
+                     help="the card's id or title, or a scenario's id")
     exp.add_argument("--observation", action="store_true",
                      help="instead of a card: the layout of the game's observation vector and action space, "
                           "as the environments for AI researchers give them (needs regles[rl])")
