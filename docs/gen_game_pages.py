@@ -5,7 +5,8 @@
 
 For each game of content/, with all its expansions, three pages:
 
-- index.md: what the game is, its expansions, scenarios, boards and automata;
+- index.md: what the game is, its expansions, scenarios (each with its common sheet and
+  its sheet per character), boards and automata;
 - reference.md: what its content declares (options, zones, counters, attributes,
   classes, component kinds, events, windows), its keywords with their printed
   text and their definition in the rules language, and its procedures and functions;
@@ -301,6 +302,8 @@ def index_page(g: GameContent) -> str:
             rows.append([code(sc.id), md(sc.title), players, layer_title(g, g.layer_of(sc.file)),
                          path_code(g.where(sc.pos))])
         out += table(["id", "title", "players", "from", "defined in"], rows)
+        for sc in g.scenarios:
+            out += scenario_sheets(sc)
     if g.boards:
         out += ["## Boards", ""]
         rows = [[code(b.id), md(raw(b.file).get("title", "")), str(len(b.nodes)), str(len(b.edges)),
@@ -312,6 +315,24 @@ def index_page(g: GameContent) -> str:
                 for a in g.automata.values()]
         out += table(["id", "title", "seat", "defined in", "description"], rows)
     return "\n".join(out).rstrip() + "\n"
+
+
+def scenario_sheets(sc) -> list[str]:
+    """A scenario's sheets as its players read them: the common sheet (its `text:`, read aloud
+    by the first player), then the sheet of each character (`characters:`), in its order."""
+    out = [f"### {md(sc.title)} {{ #scenario-{slug(sc.id)} }}", ""]
+    if isinstance(sc.data.get("text"), str):
+        out += block(str(sc.data["text"]).strip()) + [""]
+    sheets = sc.data.get("characters")
+    if isinstance(sheets, dict) and sheets:
+        out += ["The sheet of each character: each player takes the one of the character they play.", ""]
+        for name, sheet in sheets.items():
+            if not isinstance(sheet, dict):
+                continue
+            mark = ", authored" if sheet.get("authored") else ""
+            out.append(f"- **{md(sheet.get('title') or name)}** ({code(name)}{mark}): {md(sheet.get('text', ''))}")
+        out.append("")
+    return out
 
 
 def _scope(scope: tuple) -> str:

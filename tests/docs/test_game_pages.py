@@ -168,3 +168,17 @@ def test_a_card_is_printed_with_its_face_in_each_language():
     assert en[0] == "Bonus 1 - Worker: Score 1 for each Worker card you have in play."
     # French, where the keyword prints no text: its rules written as prose
     assert fr[0].startswith("Bonus 1 - Worker : Quand") and len(fr) == len(en) == len(guild.abilities)
+
+
+def test_a_games_index_prints_each_scenarios_common_sheet_and_its_sheet_per_character():
+    page = (GAMES / "seeders-exodus" / "index.md").read_text(encoding="utf-8")
+    for scenario in CONTENT.glob("seeders-exodus/expansions/*/scenarios/*.yaml"):
+        data = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+        at = page.index(f"{{ #scenario-{data['id']} }}")
+        section = page[at:page.find("\n### ", at)]
+        assert data["text"].strip().splitlines()[0] in section
+        for name, sheet in data.get("characters", {}).items():
+            line = f"- **{gen.md(sheet['title'])}** (`{name}`, authored): {gen.md(sheet['text'])}"
+            assert line in section, (data["id"], name)
+    html_page = markdown.markdown(page, extensions=EXTENSIONS)
+    assert "<strong>Moor, le gardien de l'Ethernium</strong> (<code>Moor</code>, authored): Vous gardez" in html_page
