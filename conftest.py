@@ -24,6 +24,20 @@ CONTENT = ROOT / "content"
 sys.path.insert(0, str(ROOT / "tests"))  # what the tests share (tests/gamekit.py)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (the configuration's default) runs the tests in one process when a plugin
+    object was handed to pytest in-process to watch each test's report (a coverage recorder
+    such as ../shared/tools/rule_coverage.py): the reports of worker processes would never
+    reach it. Otherwise None: pytest-xdist's own count, one worker per core."""
+    watchers = [p for p in config.pluginmanager.get_plugins()
+                if not isinstance(p, type(sys)) and any(hasattr(p, h) for h in _REPORT_HOOKS)]
+    return 0 if watchers else None
+
+
+_REPORT_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_logreport")
+
+
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False,
                      help="also run the tests marked slow (long fuzz runs)")

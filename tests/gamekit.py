@@ -6,7 +6,10 @@ procedures are given as rules text, to check one behaviour of the engine.
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from pathlib import Path
+
+import yaml
 
 import interpreter
 
@@ -19,6 +22,15 @@ CORPUS = TESTS / "corpus"
 def fixture_game(name: str):
     """A game of tests/fixtures, loaded."""
     return interpreter.load(str(FIXTURES / name))
+
+
+@lru_cache(maxsize=None)
+def player_counts(name: str) -> range:
+    """The player counts a shipped game is for, read from its game file's `players:` without
+    loading the game: test modules call it while pytest collects, once in each worker."""
+    data = yaml.safe_load((ROOT / "content" / name / "game.yaml").read_text(encoding="utf-8"))
+    players = data["players"]
+    return range(int(players["min"]), int(players["max"]) + 1)
 
 
 def source_line(pos) -> str:

@@ -6,7 +6,7 @@ of its own with a CPU and a memory limit (fuzz_runner.py): it is loaded with
 decision cap. No case may raise anything but clean errors, hang, run out of
 memory, warn, or report an error without a file and a line.
 
-The default run is small (REGLES_FUZZ_CASES cases, 80 unless set); the run
+The default run is small (REGLES_FUZZ_CASES cases, 40 unless set); the run
 marked slow (`python -m pytest -m slow tests/fuzz`) is 3,000 cases;
 `python bench/fuzz.py` runs any number and prints the figures. Failures of
 the issues known and tracked (fuzz_known.py) are let through by the main
@@ -24,7 +24,7 @@ from fuzz_known import ISSUES, known_issue
 pytestmark = pytest.mark.skipif(not R.CAN_FORK, reason="the fuzz driver forks its workers and limits them (POSIX)")
 
 SEED = 1
-CASES = int(os.environ.get("REGLES_FUZZ_CASES", "80"))
+CASES = int(os.environ.get("REGLES_FUZZ_CASES", "40"))
 SLOW_CASES = 3000
 LIMITS = R.Limits(cpu_seconds=5)
 

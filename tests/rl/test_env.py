@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import interpreter  # noqa: E402
 from interpreter.content.folders import shipped_games  # noqa: E402
+from gamekit import player_counts  # noqa: E402
 from interpreter.engine.values import Comp  # noqa: E402
 from interpreter.rl import env, raw_env  # noqa: E402
 from interpreter.rl.actions import ActionMap  # noqa: E402
@@ -22,8 +23,7 @@ from interpreter.rl.encoding import Encoding  # noqa: E402
 pytestmark = [pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
               pytest.mark.filterwarnings("ignore:Observation space for each agent")]
 
-GAMES = [(g, n) for g in shipped_games() for n in range(interpreter.load(g).min_players,
-                                                         interpreter.load(g).max_players + 1)]
+GAMES = [(g, n) for g in shipped_games() for n in player_counts(g)]
 
 
 @pytest.mark.parametrize("game_id,players", GAMES)

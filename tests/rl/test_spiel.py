@@ -11,6 +11,7 @@ pytest.importorskip("numpy", reason="the OpenSpiel-shaped states need NumPy (reg
 
 import interpreter  # noqa: E402
 from interpreter.content.folders import shipped_games  # noqa: E402
+from gamekit import player_counts  # noqa: E402
 from interpreter.rl.spiel import TERMINAL, SpielGame  # noqa: E402
 
 
@@ -99,17 +100,33 @@ def test_a_reseeded_copy_pickles_and_goes_on_as_it():
     assert st.state.to_json() == copied.state.to_json() and st.returns() == copied.returns()
 
 
-def test_registered_with_pyspiel_and_its_random_simulation_test_passes():
+def _sim_cases():
+    """Each shipped game at its fewest players, and (marked slow: the same test on a longer
+    game) at its most."""
+    out = []
+    for name in shipped_games():
+        fewest, most = player_counts(name)[0], player_counts(name)[-1]
+        out.append(pytest.param(name, fewest, id=f"{name}-{fewest}"))
+        if most != fewest:
+            out.append(pytest.param(name, most, id=f"{name}-{most}", marks=pytest.mark.slow))
+    return out
+
+
+@pytest.mark.parametrize("name,players", _sim_cases())
+def test_openspiel_s_random_simulation_test_passes(name, players):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
+    from interpreter.rl import pyspiel_game
+    pyspiel_game.register()
+    game = pyspiel.load_game("regles_" + name.replace("-", "_"), {"players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_registered_with_pyspiel_under_each_shipped_game_s_name():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
     from interpreter.rl import pyspiel_game
     names = pyspiel_game.register()
     assert set(names) == {"regles_" + g.replace("-", "_") for g in shipped_games()}
-    for name in names:
-        g = interpreter.load(name[len("regles_"):].replace("_", "-"))
-        for players in sorted({g.min_players, g.max_players}):
-            game = pyspiel.load_game(name, {"players": players})
-            assert game.num_players() == players
-            pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
     state = pyspiel.load_game("regles_karman_swap", {"players": 2}).new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
     state.apply_action(7)

@@ -217,7 +217,7 @@ def mutated(draw, names=tuple(SHIPPED)):
     return name, "\n".join(lines)
 
 
-@settings(max_examples=int(60 * SCALE), **SETTINGS)
+@settings(max_examples=int(40 * SCALE), **SETTINGS)
 @given(case=mutated(names=LONE))
 def test_mutated_files_checked_alone_never_crash(case, capsys):
     """A mutated card, keyword, board or rules-test file, checked alone against its shipped game."""
@@ -228,7 +228,7 @@ def test_mutated_files_checked_alone_never_crash(case, capsys):
         run_pipeline(path, capsys)
 
 
-@settings(max_examples=int(20 * SCALE), **SETTINGS)
+@settings(max_examples=int(10 * SCALE), **SETTINGS)
 @given(case=mutated())
 def test_mutated_game_folder_never_crashes(case, capsys):
     """A copy of a whole game folder with one file mutated, the game file included."""
