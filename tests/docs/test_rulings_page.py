@@ -69,3 +69,29 @@ def test_rulings_page_lists_the_rulings_and_authored_items_of_each_game(tmp_path
     assert "gamma" not in text
     # nothing of the real content
     assert "Karman" not in text and "Seeders" not in text
+
+
+def test_a_card_files_notes_are_rulings_of_its_game_or_expansion(tmp_path, monkeypatch):
+    content = tmp_path / "content"
+    _write(content / "alpha" / "game.yaml", "kind: game\nid: alpha\ntitle: Alpha Quest\n")
+    _write(content / "alpha" / "cards" / "peoples.yaml", """\
+        kind: cards
+        game: alpha
+        notes: ["ruling (AQ-2): the elves start with one guide."]
+        cards: [{id: elf, title: Elf}]
+        """)
+    _write(content / "alpha" / "expansions" / "more" / "expansion.yaml",
+           "kind: expansion\ngame: alpha\nid: more\ntitle: More\n")
+    _write(content / "alpha" / "expansions" / "more" / "cards" / "powers.yaml", """\
+        kind: cards
+        game: alpha
+        notes: ["ruling (AQ-3): the power costs 3."]
+        cards: [{id: p, title: P}]
+        """)
+    gen = _gen_rulings()
+    monkeypatch.setattr(gen, "CONTENT", content)
+    text = gen.page()
+    base, more = text[:text.index("### Expansion: More")], text[text.index("### Expansion: More"):]
+    assert "- (`cards/peoples.yaml`) ruling (AQ-2): the elves start with one guide." in base
+    assert "AQ-3" not in base
+    assert "- (`expansions/more/cards/powers.yaml`) ruling (AQ-3): the power costs 3." in more
