@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .compile import compile_game
+from .compile.kept import KEPT
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
@@ -41,11 +42,16 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     root = _locate(name_or_path)
     chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without))
     layers = plan(root, chosen)                     # which expansions, in which order
+    kept = KEPT.get(root, chosen) if not extra else None  # compiled already, from the same files
+    if kept is not None:
+        return Game(*kept, chosen, name_or_path, load)
     report = Report()
     defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
     program = _compile(defn, found, root, report)   # stage 5: compile
+    if not extra:
+        KEPT.put(root, chosen, program, report)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 
