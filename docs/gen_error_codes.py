@@ -1,9 +1,9 @@
-"""Write the table of error codes in docs/errors.md from `interpreter.diagnostics.CODES`.
+"""Write the table of error codes in docs/errors.md from the records of `interpreter.codes`.
 
     python docs/gen_error_codes.py            # rewrite the table
     python docs/gen_error_codes.py --check    # exit 1 if the committed page is out of date
 
-The codes are one table in the engine; the errors page shows the same rows between its
+The codes are records in the engine (each raised where its code is named); the errors page shows the same rows between its
 `<!-- table: error codes -->` and `<!-- end table -->` markers.
 """
 from __future__ import annotations
@@ -16,14 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PAGE = ROOT / "docs" / "errors.md"
 
-from interpreter.diagnostics import CODES  # noqa: E402
+from interpreter.codes import CODES  # noqa: E402
 
 _TABLE = re.compile(r"(<!-- table: error codes -->\n)(.*?)(<!-- end table -->)", re.S)
 
 
 def table() -> str:
-    rows = [f"| `{code}` | {name} | {what} |" for code, name, _pattern, what in CODES]
-    return "\n".join(["| code | name | what it reports |", "|---|---|---|", *rows]) + "\n"
+    rows = [f"| `{c.id}` | {c.name} | {c.wing} | {_cell(c.description)} | {_cell(c.example)} |" for c in CODES]
+    return "\n".join(["| code | name | wing | what it reports | example |", "|---|---|---|---|---|", *rows]) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 def page(text: str) -> str:

@@ -79,7 +79,7 @@ def _locate(name_or_path: str) -> Path:
         return Path(name_or_path)
     report = Report()
     hint = did_you_mean(name_or_path, shipped_games())
-    report.error(Position(str(name_or_path)), "no such game" + (f"; {hint}" if hint else "")
+    report.error("F001", Position(str(name_or_path)), "no such game" + (f"; {hint}" if hint else "")
                  + (f" (shipped games: {', '.join(shipped_games())})" if shipped_games() else ""))
     raise LoadError(report)
 
@@ -88,5 +88,5 @@ def _compile(defn: GameDef, found: Findings, root: Path, report: Report):
     try:
         return compile_game(defn, found, root, report.sources)
     except GameFault as exc:
-        report.error(exc.pos or Position(str(root)), f"cannot compile: {exc.message}")
+        report.error("C001", exc.pos or Position(str(root)), f"cannot compile: {exc.message}")
         raise LoadError(report) from None

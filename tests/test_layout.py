@@ -20,7 +20,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
-SHARED = {"interpreter.diagnostics", "interpreter.names", "interpreter.resources"}
+SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.names", "interpreter.resources"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
     "content": set(),
     "engine": set(),

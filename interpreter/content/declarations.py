@@ -197,7 +197,7 @@ class NameChecks:
         if isinstance(name, str):
             fault = word_fault(name)
             if fault is not None:
-                self.report.error(getattr(name, "pos", pos), f"{what} name '{name}'{of} {fault}",
+                self.report.error("N015", getattr(name, "pos", pos), f"{what} name '{name}'{of} {fault}",
                                   f"a name is one word of letters, digits, '_' and \"'\", not starting with a "
                                   f"digit, as the rules write it: e.g. '{as_word(name)}'")
 
@@ -206,7 +206,7 @@ class NameChecks:
         if isinstance(name, str):
             fault = printed_fault(name)
             if fault is not None:
-                self.report.error(getattr(name, "pos", pos), f"{what} '{name}'{of} {fault}",
+                self.report.error("N015", getattr(name, "pos", pos), f"{what} '{name}'{of} {fault}",
                                   "a name as printed is text of one line, without control characters")
 
     def check_names(self, d) -> None:

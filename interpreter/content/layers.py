@@ -50,10 +50,12 @@ class Chosen:
 
 class LayerError(ValueError):
     """An expansion, scenario or mod that cannot be laid; `position` is the place in a file that
-    names it (an item of `requires:`), or None when it was named on the command line."""
+    names it (an item of `requires:`), or None when it was named on the command line; `code`
+    is the code of the diagnostic it becomes (interpreter.codes)."""
 
-    def __init__(self, message: str, position: Position | None = None):
+    def __init__(self, code: str, message: str, position: Position | None = None):
         super().__init__(message)
+        self.code = code
         self.position = position
 
 
@@ -200,11 +202,11 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
         at = getattr(name, "pos", None)  # a name a file requires: where it is written
         if layer is None:
             hint = did_you_mean(name, known)
-            raise LayerError(f"{why}: no expansion '{cut(name, 60)}'" + (f"; {hint}" if hint else "")
+            raise LayerError("N021", f"{why}: no expansion '{cut(name, 60)}'" + (f"; {hint}" if hint else "")
                              + (f" (expansions: {', '.join(sorted(known))})" if known
                                 else " (this game has none)"), at)
         if name in chain:
-            raise LayerError(f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
+            raise LayerError("E000", f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
         for r in layer.requires:
             lay(r, f"expansion '{name}' requires '{cut(r, 60)}'", chain + (name,))
         out.append(layer)
@@ -281,7 +283,7 @@ def where(pos: Position) -> str:
 
 
 def hook_fault(defn: GameDef, point: str) -> tuple | None:
-    """(message, hint) when `point` is no extension point of `defn` to hook on, else None."""
+    """(code, message, hint) when `point` is no extension point of `defn` to hook on, else None."""
     target = defn.procedures.get(point)
     if target is not None and target.point:
         return None
@@ -289,18 +291,18 @@ def hook_fault(defn: GameDef, point: str) -> tuple | None:
     hint = did_you_mean(point, points) or (f"extension points: {', '.join(points)}" if points
                                            else "this game declares none")
     if target is None:
-        return f"no extension point '{point}' to hook on", hint
-    return f"'{point}' is a procedure, not an extension point: replace it, or hook on an extension point", hint
+        return "N017", f"no extension point '{point}' to hook on", hint
+    return "N017", f"'{point}' is a procedure, not an extension point: replace it, or hook on an extension point", hint
 
 
 def replace_fault(defn: GameDef, name: str) -> tuple | None:
-    """(message, hint) when `name` is no procedure or function of `defn` to replace, else None."""
+    """(code, message, hint) when `name` is no procedure or function of `defn` to replace, else None."""
     target = defn.procedures.get(name) or defn.functions.get(name)
     if target is None:
-        return (f"'replace:' names no procedure or function '{name}'",
+        return ("N007", f"'replace:' names no procedure or function '{name}'",
                 did_you_mean(name, list(defn.procedures) + list(defn.functions)))
     if isinstance(target, ProcedureDef) and target.point:
-        return f"'{name}' is an extension point: hook on it rather than replace it", f"write it under 'hooks:' ({name}: ...)"
+        return "N017", f"'{name}' is an extension point: hook on it rather than replace it", f"write it under 'hooks:' ({name}: ...)"
     return None
 
 
@@ -315,7 +317,7 @@ class Merge:
         self.hooks: list = []  # (point, text, position, layer id, kind) laid, resolved at the end
 
     def twice(self, what: str, name: str, pos: Position, first: Position, hint: str | None = None) -> None:
-        self.report.error(pos, f"{what} '{name}' is declared already, at {where(first)}",
+        self.report.error("N013", pos, f"{what} '{name}' is declared already, at {where(first)}",
                           hint or "an expansion adds names of its own; 'replace:' gives a procedure or "
                                   "function of the game another body")
 
@@ -344,7 +346,7 @@ class Merge:
             elif old.type == "class" and a.type == "class":  # more values of a class attribute
                 for v in a.values:
                     if v in old.values:
-                        self.report.error(a.pos, f"attribute '{name}' has the value '{v}' already",
+                        self.report.error("N013", a.pos, f"attribute '{name}' has the value '{v}' already",
                                           f"declared at {where(old.pos)}")
                     else:
                         old.values.append(v)
@@ -364,7 +366,7 @@ class Merge:
             base.heuristics.append((part.heuristic, None))
         for key, value in part.data.items():
             if key in base.data:
-                self.report.error(d["data"].key_pos.get(key, d.pos), f"data '{key}' is declared already",
+                self.report.error("N013", d["data"].key_pos.get(key, d.pos), f"data '{key}' is declared already",
                                   "an expansion adds data of its own")
             else:
                 base.data[key] = value
@@ -379,7 +381,7 @@ class Merge:
                 continue
             same = [a for a in base.automata.values() if a.seat == auto.seat]
             if same:
-                self.report.error(auto.pos, f"seat {auto.seat} is driven by automaton '{same[0].id}' already, "
+                self.report.error("D001", auto.pos, f"seat {auto.seat} is driven by automaton '{same[0].id}' already, "
                                             f"at {where(same[0].pos)}", "give each automaton its own seat")
                 continue
             base.automata[name] = auto
@@ -396,7 +398,7 @@ class Merge:
             # the expansion's material sets how many may play: more (a fifth player), or fewer (a solo mode)
             most = int(players["max"])
             if most < base.min_players:
-                self.report.error(players.pos, f"players.max {most} is below the game's minimum of {base.min_players}")
+                self.report.error("D001", players.pos, f"players.max {most} is below the game's minimum of {base.min_players}")
             else:
                 base.max_players = most
         self.lay_rules(d, layer, "expansion")
@@ -412,12 +414,12 @@ class Merge:
         base = self.defn
         fault = replace_fault(base, name)
         if fault is not None:
-            self.report.error(pos, *fault)
+            self.report.error(fault[0], pos, *fault[1:])
             return
         target = base.procedures.get(name) or base.functions.get(name)
         if name in self.replaced:
             other, at = self.replaced[name]
-            self.report.error(pos, f"'{name}' is replaced by both '{other}' (at {where(at)}) and '{layer.id}'",
+            self.report.error("N013", pos, f"'{name}' is replaced by both '{other}' (at {where(at)}) and '{layer.id}'",
                               "two layers cannot both replace one procedure or function: combine them, or "
                               "hook on an extension point instead")
             return
@@ -434,7 +436,7 @@ class Merge:
         for point, text, pos, layer_id, kind in self.hooks:
             fault = hook_fault(base, point)
             if fault is not None:
-                self.report.error(pos, *fault)
+                self.report.error(fault[0], pos, *fault[1:])
                 continue
             target = base.procedures[point]
             name = f"{point}@{kind}:{layer_id}"

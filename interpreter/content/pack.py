@@ -127,12 +127,12 @@ class PackLoader:
         if not games and any(is_game_file(p) for p in files):
             return None  # the game file could not be loaded: its error is reported already
         if not games:
-            self.report.error(Position(display_path(root)), "no game file (kind: game) in this folder",
+            self.report.error("F001", Position(display_path(root)), "no game file (kind: game) in this folder",
                               "a game folder holds a game.yaml")
             return None
         if len(games) > 1:
             for second in games[1:]:
-                self.report.error(second.data.pos, f"a second game file in one pack (the first is {games[0].path})",
+                self.report.error("N013", second.data.pos, f"a second game file in one pack (the first is {games[0].path})",
                                   "one game per folder: move expansions into a folder of their own")
         game = self.build_game(games[0])
         if game is None:
@@ -165,7 +165,7 @@ class PackLoader:
             wanted = sc.data.get("requires")
             for name in wanted if isinstance(wanted, list) else ():
                 if isinstance(name, str) and name not in known:
-                    self.report.error(getattr(name, "pos", sc.pos), f"unknown expansion '{name}'",
+                    self.report.error("N021", getattr(name, "pos", sc.pos), f"unknown expansion '{name}'",
                                       did_you_mean(name, known) or (f"the expansions of {game.id}: "
                                                                     f"{', '.join(sorted(known))}" if known else
                                                                     f"{game.id} has no expansions"))
@@ -180,18 +180,18 @@ class PackLoader:
             unique = game.powers.unique if game.powers is not None else None
             attr = game.attributes.get(unique) if unique else None
             if attr is None:
-                self.report.error(sc.data.key_pos.get("characters", sc.pos),
+                self.report.error("D004", sc.data.key_pos.get("characters", sc.pos),
                                   "a scenario's 'characters:' needs the game to name its characters",
                                   "declare 'powers: {unique: ATTRIBUTE}' in the game or an expansion it requires")
                 continue
             values = [str(v) for v in attr.values]
             for name in sheets:
                 if str(name) not in values:
-                    self.report.error(getattr(name, "pos", sc.pos), f"'{name}' is not a value of '{unique}'",
+                    self.report.error("N019", getattr(name, "pos", sc.pos), f"'{name}' is not a value of '{unique}'",
                                       did_you_mean(str(name), values) or f"the values of '{unique}': {', '.join(values)}")
             missing = [v for v in values if v not in {str(k) for k in sheets}]
             if missing:
-                self.report.error(sc.data.key_pos.get("characters", sc.pos), f"scenario '{sc.id}' has no sheet for "
+                self.report.error("D007", sc.data.key_pos.get("characters", sc.pos), f"scenario '{sc.id}' has no sheet for "
                                                    f"{'character' if len(missing) == 1 else 'characters'} "
                                                    f"{', '.join(repr(m) for m in missing)}",
                                   f"each player takes the sheet of the {unique} they play: write one for each "
@@ -203,7 +203,7 @@ class PackLoader:
             named = src.data.get("game")
             if isinstance(named, str) and fold(named) != fold(game.id) and shipped_game(named) is None \
                     and not exists(Path(src.path).parent / named):
-                self.report.error(named.pos, f"this file names game '{named}', but it is checked with game '{game.id}'",
+                self.report.error("N012", named.pos, f"this file names game '{named}', but it is checked with game '{game.id}'",
                                   f"write 'game: {game.id}'")
             getattr(self, "add_" + kind.replace("-", "_"))(game, src)
 
@@ -220,15 +220,15 @@ class PackLoader:
                         list(layer.requires))
         game.layers.append(ldef)
         for src in heads[1:]:
-            self.report.error(src.data.pos, f"a second expansion file in one folder (the first is {heads[0].path})",
+            self.report.error("N013", src.data.pos, f"a second expansion file in one folder (the first is {heads[0].path})",
                               "one expansion per folder")
         for src in sources:
             if src.data.get("kind") == "game":
-                self.report.error(src.data.pos, "a game file inside an expansion or a mod",
+                self.report.error("F001", src.data.pos, "a game file inside an expansion or a mod",
                                   "an expansion names the game it extends with 'game:'")
         if head is not None and isinstance(head.get("game"), str) and fold(head["game"]) != fold(game.id) \
                 and not (Path(heads[0].path).parent / head["game"]).resolve() == Path(game.file).parent.resolve():
-            self.report.error(head["game"].pos, f"this expansion extends game '{head['game']}', but it is laid over "
+            self.report.error("N012", head["game"].pos, f"this expansion extends game '{head['game']}', but it is laid over "
                                                 f"'{game.id}'", f"write 'game: {game.id}'")
         before = self.layer
         self.layer = layer.id
@@ -257,12 +257,12 @@ class PackLoader:
         d = src.data
         component = as_str(d.get("component")) or "card"
         if component not in defn.components:
-            self.report.error(getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
+            self.report.error("N016", getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
                               mean(component, defn.components))
         per_player = bool(d.get("per_player", False))
         start = d.get("start")
         if isinstance(start, str) and start not in defn.zones:
-            self.report.error(start.pos, f"unknown zone '{start}'", mean(start, defn.zones))
+            self.report.error("N001", start.pos, f"unknown zone '{start}'", mean(start, defn.zones))
         authored_file = d.get("authored")
         for item in as_list(d.get("cards")):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
@@ -308,7 +308,7 @@ class PackLoader:
             if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
                 key = str(n["id"])
                 if key in board.nodes:
-                    self.report.error(getattr(n["id"], "pos", n.pos), f"duplicate node id '{key}'",
+                    self.report.error("N013", getattr(n["id"], "pos", n.pos), f"duplicate node id '{key}'",
                                       "node ids are unique on a board")
                     continue
                 for t in as_list(n.get("tags")):
@@ -332,7 +332,7 @@ class PackLoader:
                                           replace=dict(texts_of(d.get("replace")))))
 
     def add_expansion(self, defn: GameDef, src: SourceFile) -> None:
-        self.report.error(src.data.pos, "an expansion file in a game's own folder",
+        self.report.error("F001", src.data.pos, "an expansion file in a game's own folder",
                           "put an expansion in a folder of its own (e.g. expansions/NAME/expansion.yaml)")
 
     def add_rules_test(self, defn: GameDef, src: SourceFile) -> None:

@@ -163,15 +163,15 @@ class _Builder:
         self.count += 1
         mark = node.start_mark
         if self.count > MAX_NODES:
-            raise ContentError(f"the document has more than {MAX_NODES} values",
+            raise ContentError("Y009", f"the document has more than {MAX_NODES} values",
                                _pos(self.path, mark), "split the content into several files")
         pos = position(self.path, mark.line + 1, mark.column + 1)
         if depth > MAX_DEPTH:
-            raise ContentError(f"values nest more than {MAX_DEPTH} levels deep", pos,
+            raise ContentError("Y009", f"values nest more than {MAX_DEPTH} levels deep", pos,
                                "content files hold shallow data: flatten this value")
         tag = node.tag
         if tag not in SAFE_TAGS and tag != "!":
-            raise ContentError(f"unsupported YAML tag '{_show_tag(tag)}'", pos,
+            raise ContentError("Y007", f"unsupported YAML tag '{_show_tag(tag)}'", pos,
                                "remove the tag: content files hold plain data")
         if isinstance(node, _SCALAR):  # the most frequent first
             if tag == _STR or tag == "!":
@@ -194,7 +194,7 @@ class _Builder:
                 v = PInt(value)
             elif isinstance(value, float):
                 if value != value:
-                    raise ContentError(f"'{_shorten(node.value)}' is not a number", pos,
+                    raise ContentError("T003", f"'{_shorten(node.value)}' is not a number", pos,
                                        "write a number, or quote the text")
                 if not -MAX_NUMBER <= value <= MAX_NUMBER:  # infinities too
                     raise _too_large_number(pos)
@@ -210,7 +210,7 @@ class _Builder:
             out.key_pos = key_pos = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise ContentError("merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
+                    raise ContentError("Y008", "merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
                                        "write the keys out in full")
                 key = self.build(key_node, depth + 1)
                 if isinstance(key, (int, float)) and not isinstance(key, bool):
@@ -219,12 +219,12 @@ class _Builder:
                     text.pos, text.style, text.lines = key.pos, None, None
                     key = text
                 if not isinstance(key, str):
-                    raise ContentError(f"a key must be a string, not {type_name(key)}",
+                    raise ContentError("Y008", f"a key must be a string, not {type_name(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
                 # the key's own position is where key_node starts: no need to make another
                 if key in out:
                     first = key_pos[key]
-                    self.errors.append(ContentError(
+                    self.errors.append(ContentError("Y004", 
                         f"duplicate key '{key}' (first defined at line {first.line})",
                         key.pos, "remove one of the two"))
                     continue
@@ -244,7 +244,7 @@ class _Builder:
         except Exception as exc:  # a malformed scalar of a known tag
             if node.tag == _YAML + "int" and len(node.value) > 100:  # more digits than Python reads
                 raise _too_large_number(_pos(self.path, node.start_mark)) from None
-            raise ContentError(f"cannot read value '{_shorten(node.value)}': {_shorten(str(exc))}",
+            raise ContentError("Y003", f"cannot read value '{_shorten(node.value)}': {_shorten(str(exc))}",
                                _pos(self.path, node.start_mark)) from None
 
 
@@ -284,26 +284,26 @@ def _alias_at_fault(path: str, text: str) -> ContentError:
                 start = _pos(path, event.start_mark)
                 at = Position(path, start.line, start.column, event.end_mark.column + 1)
                 if size is _OPEN:
-                    return ContentError(f"YAML error: alias '*{event.anchor}' is inside the value it names", at,
+                    return ContentError("Y003", f"YAML error: alias '*{event.anchor}' is inside the value it names", at,
                                         "a value cannot hold itself: write out what it holds")
                 values += size[0]
                 chars += size[1]
                 if values > MAX_NODES or chars > MAX_TEXT:
-                    return ContentError(f"the document expands to more than {_bound(values)} at alias "
+                    return ContentError("Y009", f"the document expands to more than {_bound(values)} at alias "
                                         f"'*{event.anchor}' (aliases expanded)", at,
                                         f"'*{event.anchor}' stands for {_sized(size)} each time: use it less "
                                         "often, or split the file")
             elif kind is yaml.StreamEndEvent:
                 break
             if values > MAX_NODES:  # past the bound at a value, not at an alias: a document of many values
-                return ContentError(f"the document has more than {MAX_NODES} values", _pos(path, event.start_mark),
+                return ContentError("Y009", f"the document has more than {MAX_NODES} values", _pos(path, event.start_mark),
                                     "split the content into several files")
             if chars > MAX_TEXT:
-                return ContentError(f"the document expands to more than {_bound(values)} (aliases expanded)",
+                return ContentError("Y009", f"the document expands to more than {_bound(values)} (aliases expanded)",
                                     _pos(path, event.start_mark), "split the content into several files")
     finally:
         loader.dispose()
-    return ContentError(f"the document expands to more than {MAX_NODES:,} values or {MAX_TEXT:,} characters "
+    return ContentError("Y009", f"the document expands to more than {MAX_NODES:,} values or {MAX_TEXT:,} characters "
                         "of text (aliases expanded)", Position(path, 1, 1), "split the file")  # pragma: no cover
 
 
@@ -319,7 +319,7 @@ def _bound(values: int) -> str:
 
 
 def _too_large_number(pos: Position) -> ContentError:
-    return ContentError(f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps", pos,
+    return ContentError("T007", f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps", pos,
                         "write a smaller number")
 
 
@@ -381,7 +381,7 @@ class SourceFile:
 
 
 def _too_large(path: str, size: int) -> ContentError:
-    return ContentError(f"file is too large ({size / 1048576:.1f} MB; the limit is "
+    return ContentError("Y009", f"file is too large ({size / 1048576:.1f} MB; the limit is "
                         f"{MAX_BYTES // 1048576} MB)", Position(path, 1, 1),
                         "split the content into several files")
 
@@ -395,7 +395,7 @@ def decode(path: str, raw: bytes) -> str:
         before = lines_of(raw[: exc.start].decode("utf-8") + "\x00")  # valid up to the bad byte
         line = len(before)
         col = len(before[-1])
-        raise ContentError(f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+        raise ContentError("Y005", f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
                            Position(path, line, col), "save the file as UTF-8") from None
     # a byte order mark starts the file, or two (files saved twice by tools that each add one):
     # YAML would take the second for the first, and count every position of the file one short
@@ -405,13 +405,13 @@ def decode(path: str, raw: bytes) -> str:
 def parse_yaml(path: str, text: str):
     """Positioned data of one YAML document; raises ContentError on bad YAML."""
     if not text.strip() or _only_comments(text):
-        raise ContentError("file is empty", Position(path, 1, 1),
+        raise ContentError("Y006", "file is empty", Position(path, 1, 1),
                            "a content file starts with 'kind:' (game, expansion, cards, keywords, board, scenario or rules-test)")
     if "\t" in text:
         for n, line in enumerate(lines_of(text), 1):
             stripped = line.lstrip(" ")
             if stripped.startswith("\t"):
-                raise ContentError("tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
+                raise ContentError("Y002", "tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
                                    "YAML indents with spaces only")
     loader = None
     try:
@@ -422,12 +422,12 @@ def parse_yaml(path: str, text: str):
     except yaml.reader.ReaderError:
         raise _unreadable_character(path, text) from None
     except yaml.YAMLError as exc:
-        raise ContentError(f"YAML error: {exc}", Position(path, 1, 1)) from None
+        raise ContentError("Y003", f"YAML error: {exc}", Position(path, 1, 1)) from None
     finally:
         if loader is not None:
             loader.dispose()
     if node is None:
-        raise ContentError("file is empty", Position(path, 1, 1))
+        raise ContentError("Y006", "file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
     if "*" in text:  # only aliases can make a document larger than its text
@@ -435,7 +435,7 @@ def parse_yaml(path: str, text: str):
     try:
         data = builder.build(node)
     except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
-        raise ContentError("the document nests too deeply to be read", Position(path, 1, 1)) from None
+        raise ContentError("Y009", "the document nests too deeply to be read", Position(path, 1, 1)) from None
     return data, builder.errors
 
 
@@ -461,7 +461,7 @@ def _unreadable_character(path: str, text: str) -> ContentError:
     hint says where the others are."""
     found = _NOT_YAML.search(text)
     if found is None:  # pragma: no cover - the reader refused a character that the pattern allows
-        return ContentError("file holds a character which YAML does not read", Position(path, 1, 1))
+        return ContentError("Y005", "file holds a character which YAML does not read", Position(path, 1, 1))
     c = ord(found.group())
     what = "a control character" if c < 0x20 or 0x7f <= c <= 0x9f else "a character"
     starts = line_starts(text)
@@ -472,7 +472,7 @@ def _unreadable_character(path: str, text: str) -> ContentError:
     if others:
         lines = ", ".join(str(n) for n in others[:_SHOWN_AT_MOST]) + (", ..." if len(others) > _SHOWN_AT_MOST else "")
         hint += f"; more such characters are on {plural(len(others), 'other line')} ({lines})"
-    return ContentError(f"file holds {what} (U+{c:04X}), which YAML does not read",
+    return ContentError("Y005", f"file holds {what} (U+{c:04X}), which YAML does not read",
                         Position(path, line, column, column + 1), hint)
 
 
@@ -507,7 +507,7 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
     mark = exc.problem_mark or exc.context_mark
     bom = _bom_near(text, mark)
     if bom is not None:
-        return ContentError("YAML syntax error: a byte order mark (U+FEFF) in the middle of the file",
+        return ContentError("Y003", "YAML syntax error: a byte order mark (U+FEFF) in the middle of the file",
                             Position(path, *bom, bom[1] + 1),
                             "remove it: this invisible character may only start a file (an editor or a "
                             "copy of two files into one may have put it here)")
@@ -516,16 +516,16 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
         # the file ended inside a string, a list or a mapping: point where it opens
         what, hint = _UNCLOSED[exc.context]
         last = len(lines_of(text.rstrip())) or 1
-        return ContentError(f"YAML syntax error: {what}", _pos(path, exc.context_mark),
+        return ContentError("Y003", f"YAML syntax error: {what}", _pos(path, exc.context_mark),
                             f"{hint}; the file ends at line {last} before it is closed")
     if problem == "but found another document":
-        return ContentError("YAML syntax error: a second document in one file", pos_of(path, mark),
+        return ContentError("Y003", "YAML syntax error: a second document in one file", pos_of(path, mark),
                             "a content file holds one YAML document: split it at '---' into two files")
     if mark is not None and not at_end:
         wrong = _indentation(text, mark.line)
         if wrong is not None:
             line, column, message, hint = wrong
-            return ContentError(f"YAML syntax error: wrong indentation: {message}",
+            return ContentError("Y001", f"YAML syntax error: wrong indentation: {message}",
                                 Position(path, line + 1, column + 1), hint)
     if at_end:
         # past the last line: point just after the end of the last line that holds something
@@ -533,7 +533,7 @@ def _yaml_error(path: str, text: str, exc) -> ContentError:
         pos = Position(path, len(lines), len(lines[-1]) + 1)
     else:
         pos = pos_of(path, mark)
-    return ContentError(f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
+    return ContentError("Y003", f"YAML syntax error: {problem}{context}", pos, _yaml_hint(problem))
 
 
 def _bom_near(text: str, mark) -> tuple[int, int] | None:
@@ -657,7 +657,7 @@ def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[Con
                     size = os.fstat(fh.fileno()).st_size
                     raise _too_large(path, max(size, len(raw)))
         except OSError as exc:
-            raise ContentError(f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
+            raise ContentError("Y005", f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
     text = decode(path, raw)
     try:
         data, errors = parse_yaml(path, text)

@@ -204,20 +204,20 @@ def file_kind(src: SourceFile) -> str:
     data = src.data
     top = Position(src.path, 1, 1)
     if not isinstance(data, dict):
-        raise ContentError(f"a content file must be a mapping of keys to values, not {type_name(data)}",
+        raise ContentError("Y008", f"a content file must be a mapping of keys to values, not {type_name(data)}",
                            getattr(data, "pos", top), "start the file with 'kind: ...'")
     if "kind" not in data:
-        raise ContentError("missing key 'kind'", getattr(data, "pos", top),
+        raise ContentError("S002", "missing key 'kind'", getattr(data, "pos", top),
                            "say which kind of file this is: " + ", ".join(KINDS))
     kind = data["kind"]
     if not isinstance(kind, str):
-        raise ContentError(f"'kind' must be a string, not {type_name(kind)}",
+        raise ContentError("T003", f"'kind' must be a string, not {type_name(kind)}",
                            getattr(kind, "pos", data.key_pos.get("kind", data.pos) if isinstance(data, PDict) else top),
                            "the kinds are: " + ", ".join(KINDS))
     if kind not in KINDS:
         where = getattr(kind, "pos", data.pos)
         hint = did_you_mean(str(kind), KINDS) if isinstance(kind, str) else None
-        raise ContentError(f"unknown kind {_show(kind)}; expected one of: " + ", ".join(KINDS), where,
+        raise ContentError("S009", f"unknown kind {_show(kind)}; expected one of: " + ", ".join(KINDS), where,
                            hint or "the kinds are: " + ", ".join(KINDS))
     return kind
 
@@ -269,33 +269,33 @@ def _read_as_mapping(value, wanted) -> str | None:
             f"\"{text.replace(chr(34), chr(92) + chr(34))}\", or write it as a block after '|'")
 
 
-def _describe(error) -> tuple[str, str | None]:
+def _describe(error) -> tuple[str, str, str | None]:
     v = error.validator
     if v == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        return f"expected {wanted}, found {type_name(error.instance)}", _read_as_mapping(error.instance, types)
+        return "S003", f"expected {wanted}, found {type_name(error.instance)}", _read_as_mapping(error.instance, types)
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
         hint = did_you_mean(str(error.instance), [str(a) for a in allowed]) if isinstance(error.instance, str) else None
-        return f"{_show(error.instance)} is not allowed here; expected " + ", ".join(_show(a) for a in allowed), hint
+        return "S004", f"{_show(error.instance)} is not allowed here; expected " + ", ".join(_show(a) for a in allowed), hint
     if v == "pattern":
         if error.validator_value.startswith("^[a-z0-9]"):
-            return (f"{_show(error.instance)} is not a valid identifier",
+            return ("S005", f"{_show(error.instance)} is not a valid identifier",
                     "identifiers use lower-case letters, digits, '-' and '_', e.g. 'fille-de-joie'")
         if "A-Z0-9" in error.validator_value:
-            return f"{_show(error.instance)} is not a rule ID", "rule IDs look like 'SX-NEG-3'"
-        return f"{_show(error.instance)} does not match the pattern {error.validator_value}", None
+            return "S006", f"{_show(error.instance)} is not a rule ID", "rule IDs look like 'SX-NEG-3'"
+        return "S004", f"{_show(error.instance)} does not match the pattern {error.validator_value}", None
     if v == "minItems":
-        return f"expected at least {error.validator_value} item{'s' if error.validator_value != 1 else ''}", None
+        return "S007", f"expected at least {error.validator_value} item{'s' if error.validator_value != 1 else ''}", None
     if v == "maxItems":
-        return f"expected at most {error.validator_value} items", None
+        return "S007", f"expected at most {error.validator_value} items", None
     if v == "minLength":
-        return "expected a non-empty string", None
+        return "S010", "expected a non-empty string", None
     if v in ("minimum", "maximum"):
         word = "at least" if v == "minimum" else "at most"
-        return f"expected a number {word} {error.validator_value}, found {error.instance}", None
-    return error.message, None
+        return "S008", f"expected a number {word} {error.validator_value}, found {error.instance}", None
+    return "E000", error.message, None
 
 
 def validate(src: SourceFile) -> list[ContentError]:
@@ -329,15 +329,15 @@ def _to_content_errors(error, data) -> list[ContentError]:
         out = []
         for key in extras:
             pos = _key_position(node, key, fallback)
-            out.append(ContentError(f"{prefix}unknown key '{key}'", pos,
+            out.append(ContentError("S001", f"{prefix}unknown key '{key}'", pos,
                                     did_you_mean(key, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)))
         return out
     if error.validator == "required":
         missing = [k for k in error.validator_value if not (isinstance(node, dict) and k in node)]
-        return [ContentError(f"{prefix}missing required key '{k}'", fallback,
+        return [ContentError("S002", f"{prefix}missing required key '{k}'", fallback,
                              None) for k in missing]
-    message, hint = _describe(error)
+    code, message, hint = _describe(error)
     pos = fallback
     if path and isinstance(parent, PDict) and isinstance(path[-1], str) and not hasattr(node, "pos"):
         pos = _key_position(parent, path[-1], fallback)
-    return [ContentError(prefix + message, pos, hint)]
+    return [ContentError(code, prefix + message, pos, hint)]

@@ -83,7 +83,7 @@ class ExpressionChecks:
                 hint = "a zone is named, e.g. 'market' or 'you.hand'"
             if want == COUNTER and got == NUMBER:
                 hint = "add to a counter, e.g. 'add 2 to you.resource'"
-            self.error(e.pos, f"{what} must be {word(want)}, not {word(got)}", hint)
+            self.error("T003", e.pos, f"{what} must be {word(want)}, not {word(got)}", hint)
         return got
 
     def global_name(self, name: str):
@@ -185,7 +185,7 @@ class ExpressionChecks:
             if obj == COUNTER_MAP:
                 return COUNTER
             if obj not in _INDEXED:
-                self.error(e.pos, f"cannot index {word(obj)}", "brackets read a list, from 1, or a data table")
+                self.error("T003", e.pos, f"cannot index {word(obj)}", "brackets read a list, from 1, or a data table")
             return ANY
         if t is N.Call:
             return self.call(e, scope)
@@ -207,7 +207,7 @@ class ExpressionChecks:
                 got = self.expr(side, scope)
                 sides.append(got)
                 if got not in NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
-                    self.error(side.pos, f"'{e.op}' works on numbers, not {word(got)}")
+                    self.error("T003", side.pos, f"'{e.op}' works on numbers, not {word(got)}")
             if e.op == "+" and (LIST in sides or ZONE in sides):
                 return LIST  # lists and zones join into one list
             if e.op == "+" and sides == [ANY, ANY]:
@@ -220,15 +220,15 @@ class ExpressionChecks:
                 if fold(e.right.name) in self.defn.classes:
                     return BOOL
                 if self.global_name(e.right.name) is None:
-                    self.error(e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
+                    self.error("N004", e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
                     return BOOL
             right = self.expr(e.right, scope)
             if e.op in ("in", "notin") and not accepts(SET, right):
-                self.error(e.right.pos, f"what 'in' looks in must be a set, zone or list, not {word(right)}")
+                self.error("T003", e.right.pos, f"what 'in' looks in must be a set, zone or list, not {word(right)}")
             if e.op in ("<", "<=", ">", ">="):
                 for side, got in ((e.left, left), (e.right, right)):
                     if got not in NUMERIC:
-                        self.error(side.pos, f"'{e.op}' compares numbers, not {word(got)}")
+                        self.error("T003", side.pos, f"'{e.op}' compares numbers, not {word(got)}")
             return BOOL
         if t is N.BoolOp:
             self.expr(e.left, scope)
@@ -252,7 +252,7 @@ class ExpressionChecks:
         if not parts:
             return
         shown = cut(e.value, 80)
-        self.error(e.pos, f"the text \"{shown}\" is a value, so {{{parts[0].source}}} in it stays as written: "
+        self.error("T009", e.pos, f"the text \"{shown}\" is a value, so {{{parts[0].source}}} in it stays as written: "
                           "braces are filled in only in a text shown where it is written (log, fail, a prompt, "
                           "an option's label)",
                    "write the value where the text is shown: pass it as an argument of its own, "
@@ -261,7 +261,7 @@ class ExpressionChecks:
     def number_literal(self, value: int, pos: Position) -> None:
         """A number written in the rules is one a game may keep."""
         if value > MAX_NUMBER:
-            self.error(pos, f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps",
+            self.error("T007", pos, f"number too large: more than {MAX_NUMBER:,}, the largest a game keeps",
                        "write a smaller number")
 
     def name(self, e: N.Name, scope: Scope) -> str:
@@ -275,11 +275,11 @@ class ExpressionChecks:
             return found
         d = self.defn
         if n in d.zones:
-            self.error(e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
+            self.error("T003", e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
                        f"e.g. 'you.{n}'" if "player" in d.zones[n].scope else f"e.g. 'x.{n}'")
             return ZONE
         if n in d.counters:
-            self.error(e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
+            self.error("T003", e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
                        f"e.g. 'you.{n}'" if "player" in d.counters[n].scope else f"e.g. 'x.{n}'")
             return COUNTER
         visible = {**{name: t for name, t in scope.names.items()},
@@ -296,18 +296,18 @@ class ExpressionChecks:
             whole = [z for z, zd in d.zones.items() if zd.scope == ("game",)]
             mine = [f"you.{z}" for z, zd in d.zones.items() if "player" in zd.scope]
             hint = "zones: " + ", ".join(whole + mine) if whole or mine else None
-        self.error(e.pos, f"unknown name '{n}'", hint)
+        self.error("N010", e.pos, f"unknown name '{n}'", hint)
         return ANY
 
     def attr(self, e: N.Attr, scope: Scope) -> str:
         if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in scope.names:
             if e.name not in self.defn.options:
-                self.error(e.pos, f"unknown option '{e.name}'", did_you_mean(e.name, self.defn.options)
+                self.error("N011", e.pos, f"unknown option '{e.name}'", did_you_mean(e.name, self.defn.options)
                            or ("options: " + ", ".join(self.defn.options) if self.defn.options else "the game declares no options"))
             return ANY
         if isinstance(e.obj, N.Name) and e.obj.name == "data" and "data" not in scope.names:
             if e.name not in self.defn.data:
-                self.error(e.pos, f"unknown data table '{e.name}'", did_you_mean(e.name, self.defn.data))
+                self.error("D004", e.pos, f"unknown data table '{e.name}'", did_you_mean(e.name, self.defn.data))
             return ANY
         obj = self.expr(e.obj, scope)
         d = self.defn
@@ -320,12 +320,12 @@ class ExpressionChecks:
             return COUNTER_MAP if len(d.counters[n].scope) == 2 else COUNTER
         if n in d.attributes:
             if obj not in _ATTRIBUTE_OWNERS:
-                self.error(e.pos, f"attribute '{n}' is of a component or a node, not of {word(obj)}")
+                self.error("T003", e.pos, f"attribute '{n}' is of a component or a node, not of {word(obj)}")
             return self.attr_types.get(n, ANY)
         if n in PROPERTIES:
             prop = PROPERTIES[n]
             if not accepts(prop.owner, obj):
-                self.error(e.pos, f"property '{n}' is of {word(prop.owner)}, not of {word(obj)}")
+                self.error("T003", e.pos, f"property '{n}' is of {word(prop.owner)}, not of {word(obj)}")
             return prop.returns
         if obj in (OPTIONS, DATA):
             return ANY
@@ -335,7 +335,7 @@ class ExpressionChecks:
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:
             pos = Position(pos.path, pos.line, pos.end_column - len(n), pos.end_column)  # the name, not the owner
-        self.error(pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
+        self.error("N003", pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
         return ANY
 
     def owned(self, e: N.Attr, obj: str, what: str, scope: tuple) -> None:
@@ -349,7 +349,7 @@ class ExpressionChecks:
         else:
             hint = f"e.g. 'you.{e.name}'" if "player" in scope or "team" in scope else \
                 f"e.g. 'self.{e.name}'" if COMPONENT in fits else None
-        self.error(e.pos, f"{what} '{e.name}' is kept per {' or '.join(scope)}, not by {word(obj)}", hint)
+        self.error("T003", e.pos, f"{what} '{e.name}' is kept per {' or '.join(scope)}, not by {word(obj)}", hint)
 
     def call(self, e: N.Call, scope: Scope) -> str:
         b = FUNCTIONS.get(e.func)
@@ -359,17 +359,17 @@ class ExpressionChecks:
             if e.func in self.defn.functions:
                 f = self.defn.functions[e.func]
                 if len(e.args) != len(f.params):
-                    self.error(e.pos, f"{e.func}() takes {plural(len(f.params), 'argument')}, got {len(e.args)}",
+                    self.error("T001", e.pos, f"{e.func}() takes {plural(len(f.params), 'argument')}, got {len(e.args)}",
                                f"{e.func}({', '.join(f.params)})")
                 return self.function_type(e.func)
             else:
-                self.error(e.pos, f"unknown function '{e.func}'",
+                self.error("N008", e.pos, f"unknown function '{e.func}'",
                            did_you_mean(e.func, list(FUNCTIONS) + list(self.defn.functions)))
             return ANY
         n = len(e.args)
         if not b.min_args <= n <= b.max_args:
             want = str(b.min_args) if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
-            self.error(e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}",
+            self.error("T001", e.pos, f"{e.func}() takes {want} argument{'s' if b.max_args != 1 else ''}, got {n}",
                        " or ".join(b.forms))
             for a in e.args:
                 self.expr(a, scope)
@@ -377,7 +377,7 @@ class ExpressionChecks:
             for a, want in zip(e.args, b.arg_types(n)):
                 got = self.expr(a, scope)
                 if not accepts(want, got):
-                    self.error(a.pos, f"{e.func}() takes {word(want)} here, not {word(got)}", " or ".join(b.forms))
+                    self.error("T001", a.pos, f"{e.func}() takes {word(want)} here, not {word(got)}", " or ".join(b.forms))
         b.check(self, e)
         return b.returns
 

@@ -215,11 +215,11 @@ class FlowWalk:
         self.reported.add(name)
         where = f"in text \"{text}\": " if text is not None else ""
         if name in self.seen:
-            self.checker.error(pos, f"{where}'{name}' may have no value here: it is given one only in some "
+            self.checker.error("T004", pos, f"{where}'{name}' may have no value here: it is given one only in some "
                                     "branches or loops before",
                                f"give it a value on every way here, e.g. 'let {name} = none' before the branch or loop")
         else:
-            self.checker.error(pos, f"{where}'{name}' is read before it is given a value",
+            self.checker.error("T004", pos, f"{where}'{name}' is read before it is given a value",
                                why or f"give it a value before, e.g. 'let {name} = ...'")
 
     def is_game_name(self, name) -> bool:

@@ -19,7 +19,7 @@ SHAPES = ("circle", "square", "diamond", "triangle", "star", "hexagon", "bolt", 
 
 
 def check_print_hints(defn, error, warning=None) -> None:
-    """Report through `error(pos, message, hint)` what the hints of `defn.print_hints` name that
+    """Report through `error(code, pos, message, hint)` what the hints of `defn.print_hints` name that
     the game lacks, and through `warning` a shape or colour the sheets do not know."""
     hints = getattr(defn, "print_hints", None)
     if not isinstance(hints, dict):
@@ -29,7 +29,7 @@ def check_print_hints(defn, error, warning=None) -> None:
     for kind, hint in hints.items():
         where = key_pos(hints, kind, here)
         if kind not in kinds:
-            error(where, f"print hints name unknown component kind '{kind}'",
+            error("N016", where, f"print hints name unknown component kind '{kind}'",
                   did_you_mean(kind, kinds) or "component kinds: " + ", ".join(sorted(kinds)))
             continue
         if not isinstance(hint, dict):
@@ -42,15 +42,15 @@ def check_print_hints(defn, error, warning=None) -> None:
             named += [(f"tile.{key}", tile.get(key)) for key in ("cells", "number")]
         for value, shape in (hint.get("symbols") or {}).items() if isinstance(hint.get("symbols"), dict) else ():
             if warning is not None and shape not in SHAPES:
-                warning(key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
+                warning("E000", key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
                         "no shape the sheets draw; they draw the default one", did_you_mean(str(shape), SHAPES)
                         or "shapes: " + ", ".join(SHAPES))
         for value, colour in (hint.get("colours") or {}).items() if isinstance(hint.get("colours"), dict) else ():
             if warning is not None and colour_of(colour) is None:
-                warning(key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
+                warning("E000", key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
                         "no colour the sheets know", "a colour word in English or French, or '#rrggbb'")
         for key, name in named:
             if isinstance(name, str) and name not in defn.attributes:
-                error(key_pos(hint, key.split(".")[0], where),
+                error("N003", key_pos(hint, key.split(".")[0], where),
                       f"print hints of '{kind}': {key} names unknown attribute '{name}'",
                       did_you_mean(name, defn.attributes))

@@ -62,7 +62,7 @@ def warn_never_placed(defn: GameDef, named: CardsNamed, report: Report) -> None:
         else:
             message = (f"{plural(len(cards), 'card')} of this file never enter a zone ({shown}): it has no "
                        "'start:', and no rule moves them")
-        report.warning(cards[0].pos, message, _start_hint(defn))
+        report.warning("D005", cards[0].pos, message, _start_hint(defn))
 
 
 def _power(defn: GameDef, card) -> bool:
@@ -92,7 +92,7 @@ def warn_no_way_to_win(defn: GameDef, wins_written: bool, report: Report) -> Non
     """A warning when the game declares a score and no rule of its pack has a `win` statement."""
     if defn.score is None or wins_written or defn.score_pos is None:
         return
-    report.warning(defn.score_pos,
+    report.warning("D006", defn.score_pos,
                    f"the game keeps a score ('{defn.score}') but has no way to win: no rule says 'win', "
                    "so every game ends with no winner",
                    f"end the game procedure with the winners, e.g. 'let best = max(p.{defn.score} for each p in "

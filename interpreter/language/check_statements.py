@@ -61,7 +61,7 @@ class StatementChecks:
         ended = None
         for stmt in body:
             if ended is not None:
-                self.report.warning(stmt.pos, f"unreachable statement: it follows '{ended}'",
+                self.report.warning("T008", stmt.pos, f"unreachable statement: it follows '{ended}'",
                                     "remove it, or move it before")
                 ended = None  # one warning per block
             self.stmt(stmt, scope)
@@ -80,10 +80,10 @@ class StatementChecks:
             self.expect(s.amount, scope, NUMBER, "the amount")
             c = self.defn.counters.get(s.counter)
             if c is None:
-                self.error(self.word(s.pos, s.counter), f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
+                self.error("N002", self.word(s.pos, s.counter), f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
                            or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
             elif not (set(c.scope) & {"player", "team"}):
-                self.error(s.pos, f"'{t.__name__.lower()}' works on counters kept per player or team; "
+                self.error("T003", s.pos, f"'{t.__name__.lower()}' works on counters kept per player or team; "
                                   f"'{s.counter}' is kept per {'/'.join(c.scope)}",
                            f"use 'add N to OWNER.{s.counter}'")
             if s.owner is not None:
@@ -94,42 +94,42 @@ class StatementChecks:
                 pass  # a counter of the whole game
             elif isinstance(s.target, N.Name):
                 if s.target.name not in scope.names:
-                    self.error(s.target.pos, f"cannot set '{s.target.name}': it is not a local name",
+                    self.error("T003", s.target.pos, f"cannot set '{s.target.name}': it is not a local name",
                                "introduce it with 'let'")
             elif isinstance(s.target, (N.Attr, N.Index)):
                 self.expr(s.target, scope)
             else:
-                self.error(s.target.pos, "only a name, an attribute or a counter can be set")
+                self.error("T003", s.target.pos, "only a name, an attribute or a counter can be set")
             self.expr(s.value, scope)
         elif t is N.Let:
             if s.name in SPECIAL_NAMES:
-                self.error(s.pos, f"'{s.name}' is a reserved name", "choose another name")
+                self.error("N015", s.pos, f"'{s.name}' is a reserved name", "choose another name")
             self.expr(s.value, scope)
         elif t is N.Score:
             self.expect(s.amount, scope, NUMBER, "the points scored")
             if self.defn.score is None:
-                self.error(s.pos, "'score' needs the game to name its score counter", "add 'score: COUNTER' to the game file")
+                self.error("D004", s.pos, "'score' needs the game to name its score counter", "add 'score: COUNTER' to the game file")
             if s.owner is not None:
                 self.expr(s.owner, scope)
             if s.source is not None:
                 self.expr(s.source, scope)
         elif t is N.Signal:
             if s.event not in self.defn.events:
-                self.error(self.word(s.pos, s.event), f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
+                self.error("N005", self.word(s.pos, s.event), f"unknown event '{s.event}'", did_you_mean(s.event, self.defn.events)
                            or "declare it under events: in the game file")
             else:
                 want = len(self.defn.events[s.event])
                 if len(s.args) != want:
-                    self.error(s.pos, f"event '{s.event}' takes {plural(want, 'argument')}, got {len(s.args)}")
+                    self.error("T001", s.pos, f"event '{s.event}' takes {plural(want, 'argument')}, got {len(s.args)}")
             for a in s.args:
                 self.expr(a, scope)
         elif t is N.CallProc:
             proc = self.defn.procedures.get(s.proc)
             if proc is None:
-                self.error(self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
+                self.error("N007", self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
                            did_you_mean(s.proc, self.defn.procedures))
             elif len(s.args) != len(proc.params):
-                self.error(s.pos, f"procedure '{s.proc}' takes {plural(len(proc.params), 'argument')}, got {len(s.args)}",
+                self.error("T001", s.pos, f"procedure '{s.proc}' takes {plural(len(proc.params), 'argument')}, got {len(s.args)}",
                            f"call {s.proc}({', '.join(proc.params)})" if proc.params else None)
             for a in s.args:
                 self.expr(a, scope)
@@ -138,18 +138,18 @@ class StatementChecks:
         elif t is N.Tag:
             self.expr(s.what, scope)
             if fold(s.tag) not in self.defn.classes:
-                self.error(self.word(s.pos, s.tag), f"unknown class '{s.tag}'", self.classes_hint(s.tag))
+                self.error("N004", self.word(s.pos, s.tag), f"unknown class '{s.tag}'", self.classes_hint(s.tag))
         elif t in (N.TapStmt, N.Reveal, N.Win):
             self.expr(s.who if t is N.Win else s.what, scope)
             if t is N.Win and not self.cards_named.in_tests:
                 self.wins_written = True  # a rule of the game can end it with winners (not a rules test's)
         elif t is N.Exit:
             if s.proc not in self.defn.procedures:
-                self.error(self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
+                self.error("N007", self.word(s.pos, s.proc), f"unknown procedure '{s.proc}'",
                            did_you_mean(s.proc, self.defn.procedures))
         elif t in (N.Break, N.Continue):
             if scope.loops == 0:
-                self.error(s.pos, f"'{t.__name__.lower()}' outside a loop", "use 'return' to leave a procedure")
+                self.error("T005", s.pos, f"'{t.__name__.lower()}' outside a loop", "use 'return' to leave a procedure")
         elif t is N.Roll:
             self.expect(s.count, scope, NUMBER, "the number of dice")
             if s.sides is not None:
@@ -174,7 +174,7 @@ class StatementChecks:
             for o in s.options:
                 if isinstance(o, N.ActionsOption):
                     if o.window is not None and o.window not in self.defn.windows:
-                        self.error(o.pos, f"unknown window '{o.window}'", did_you_mean(o.window, self.defn.windows))
+                        self.error("N006", o.pos, f"unknown window '{o.window}'", did_you_mean(o.window, self.defn.windows))
                     continue
                 if o.source is not None:
                     self.expr(o.source, scope)
@@ -201,14 +201,14 @@ class StatementChecks:
         elif t is N.While:
             self.expr(s.cond, scope)
             if isinstance(s.cond, N.Bool) and s.cond.value is False:
-                self.report.warning(s.pos, "this loop never runs: its condition is false")
+                self.report.warning("T008", s.pos, "this loop never runs: its condition is false")
             self.block(s.body, Scope(scope.names, scope.loops + 1, scope.in_ability, scope.proc))
         elif t is N.Phrase:
             if len(s.words) == 1 and scope.names.get(s.words[0].value) == EFFECT:
                 return  # the effect parameter of a keyword, spliced in
             found = self.match_phrase(s)
             if found is not None:
-                self.error(s.pos, f"keyword '{found.keyword.name}' is an ability, not an effect: it is printed on cards, "
+                self.error("K001", s.pos, f"keyword '{found.keyword.name}' is an ability, not an effect: it is printed on cards, "
                                   "not used in a procedure")
         elif t in (N.Log, N.Fail):
             self.check_labels(s.text, s.pos, scope)
@@ -227,6 +227,6 @@ class StatementChecks:
         for part in parts:
             if isinstance(part, LabelPart):
                 if part.error is not None:
-                    self.error(pos, f"in text \"{text}\": {{{part.source}}} does not read: {part.error.message}")
+                    self.error("E000", pos, f"in text \"{text}\": {{{part.source}}} does not read: {part.error.message}")
                 else:
                     self.expr(part.tree.expr, scope)

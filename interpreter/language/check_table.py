@@ -27,7 +27,7 @@ def key_pos(mapping, key, fallback: Position) -> Position:
 
 
 def check_table_hints(defn, error) -> None:
-    """Report through `error(pos, message, hint)` what the hints of `defn.table` name that the game lacks."""
+    """Report through `error(code, pos, message, hint)` what the hints of `defn.table` name that the game lacks."""
     hints = defn.table
     if not isinstance(hints, dict):
         return
@@ -36,7 +36,7 @@ def check_table_hints(defn, error) -> None:
     if isinstance(zones, dict):
         for name in zones:
             if name not in defn.zones:
-                error(key_pos(zones, name, here), f"table hints name unknown zone '{name}'",
+                error("N001", key_pos(zones, name, here), f"table hints name unknown zone '{name}'",
                       did_you_mean(name, defn.zones))
     boards = hints.get("boards")
     if not isinstance(boards, dict):
@@ -45,7 +45,7 @@ def check_table_hints(defn, error) -> None:
     for board_id, hint in boards.items():
         board = by_id.get(board_id)
         if board is None:
-            error(key_pos(boards, board_id, here), f"table hints name unknown board '{board_id}'",
+            error("N020", key_pos(boards, board_id, here), f"table hints name unknown board '{board_id}'",
                   did_you_mean(board_id, by_id) or ("boards: " + ", ".join(sorted(by_id)) if by_id else
                                                     "the game has no board"))
             continue
@@ -60,20 +60,20 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
     layout = hint.get("layout", "graph")
     for key, needed in LAYOUT_ATTRIBUTES.get(layout, ()):
         if needed and key not in hint:
-            error(where, f"table hints: board '{board.id}' drawn as '{layout}' needs '{key}', "
+            error("D004", where, f"table hints: board '{board.id}' drawn as '{layout}' needs '{key}', "
                          f"the node attribute giving each node's {'row' if key != 'x' else 'column'}",
                   "attributes of its nodes: " + ", ".join(sorted(attributes)))
     named = [(key, hint.get(key), hint) for key in ("row", "x", "y", "label", "colour")]
     named += [("details", d, hint) for d in hint.get("details", []) if isinstance(hint.get("details"), list)]
     kinds = {str(attrs.get("kind")) for attrs in board.nodes.values() if attrs.get("kind") is not None}
     if isinstance(hint.get("ring_kind"), str) and hint["ring_kind"] not in kinds:
-        error(key_pos(hint, "ring_kind", where), f"table hints: board '{board.id}' has no node of kind "
+        error("E000", key_pos(hint, "ring_kind", where), f"table hints: board '{board.id}' has no node of kind "
                                                   f"'{hint['ring_kind']}'", did_you_mean(hint["ring_kind"], kinds))
     by_kind = hint.get("kinds")
     if isinstance(by_kind, dict):
         for kind, drawn in by_kind.items():
             if kind not in kinds:
-                error(key_pos(by_kind, kind, where), f"table hints: board '{board.id}' has no node of kind '{kind}'",
+                error("E000", key_pos(by_kind, kind, where), f"table hints: board '{board.id}' has no node of kind '{kind}'",
                       did_you_mean(kind, kinds))
             elif isinstance(drawn, dict):
                 named.append(("label", drawn.get("label"), drawn))
@@ -81,22 +81,22 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
     if isinstance(places, dict):
         for node in places:
             if node not in board.nodes:
-                error(key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
+                error("E000", key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
                       did_you_mean(node, board.nodes))
     colours = hint.get("colours")
     if isinstance(colours, dict):
         for value, colour in colours.items():
             if not isinstance(colour, str) or not COLOUR.match(colour):
-                error(key_pos(colours, value, where), f"table hints: board '{board.id}': colour {colour!r} of "
+                error("E000", key_pos(colours, value, where), f"table hints: board '{board.id}': colour {colour!r} of "
                                                        f"'{value}' is not a colour", "write it as '#rgb' or '#rrggbb'")
     for key, name, holder in named:
         if isinstance(name, str) and name not in attributes and name != "id":
-            error(key_pos(holder, key, where), f"table hints: board '{board.id}' names unknown attribute '{name}' "
+            error("N003", key_pos(holder, key, where), f"table hints: board '{board.id}' names unknown attribute '{name}' "
                                                 "of its nodes", did_you_mean(name, attributes))
     shown = hint.get("shown")
     if isinstance(shown, str):
         try:
             parse(shown, "condition")
         except ContentError as exc:
-            error(key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
+            error("E000", key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
                                                   f"{exc.message}", "a condition on the node n, such as n.side == 2")

@@ -69,8 +69,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         self.cards_named = CardsNamed()  # the cards the rules name (card(ID), cards(ID)), as they are checked
         self.wins_written = False  # whether a rule of the pack (not a rules test) has a 'win' statement
 
-    def error(self, pos: Position, message: str, hint: str | None = None) -> None:
-        self.report.error(pos, message, hint)
+    def error(self, code: str, pos: Position, message: str, hint: str | None = None) -> None:
+        self.report.error(code, pos, message, hint)
 
     def classes_hint(self, name: str) -> str:
         return classes_hint(self.defn, name)
@@ -101,12 +101,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 self.body(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name), params)
         for f in d.functions.values():
             if f.name in FUNCTIONS:
-                self.error(f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
+                self.error("N015", f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
         for text, tree in d.invariants:
             if tree is not None:
                 self.expr(tree.expr, Scope({}))
         if "game" not in d.procedures:
-            self.error(d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
+            self.error("N007", d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
         for tree in [d.heuristic_tree] + [t for _, t in d.heuristics]:
             if tree is not None:
                 self.expr(tree.expr, Scope({"p": PLAYER}))
@@ -131,7 +131,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             check_faces(d, self.found, self.report)
         for name, path in index_files(d):
             if path is None:
-                self.report.error(d.pos, f"no such file '{name}' in the game's folder, named by rules_index",
+                self.report.error("F001", d.pos, f"no such file '{name}' in the game's folder, named by rules_index",
                                   "a rules index is a Markdown file of the game's own folder: '- ID text' a rule")
 
     def check_board_links(self) -> None:
@@ -142,14 +142,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for board in d.boards:
             for key, attrs in board.nodes.items():
                 if key in where and where[key] is not board:
-                    self.error(attrs["_pos"], f"node '{key}' is declared by two boards ('{where[key].id}' and "
+                    self.error("N013", attrs["_pos"], f"node '{key}' is declared by two boards ('{where[key].id}' and "
                                               f"'{board.id}')", "node ids are unique over all the boards of a game")
                 where.setdefault(key, board)
         for board in d.boards:
             for (a, b), places in zip(board.edges, board.edge_pos):
                 for end, pos in zip((a, b), places):
                     if end not in where:
-                        self.error(pos, f"edge names unknown node '{end}'", did_you_mean(end, list(where)))
+                        self.error("N014", pos, f"edge names unknown node '{end}'", did_you_mean(end, list(where)))
 
     def check_node_attributes(self) -> None:
         """A node's attribute may not have the name of a zone, counter or property: `n.NAME`
@@ -163,7 +163,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                     what = ("a zone" if name in d.zones else "a counter" if name in d.counters
                             else "a property" if name in PROPERTIES else None)
                     if what is not None:
-                        self.error(getattr(name, "pos", attrs["_pos"]),
+                        self.error("N015", getattr(name, "pos", attrs["_pos"]),
                                    f"node attribute '{name}' has the name of {what}: n.{name} reads the {what[2:]}",
                                    "give the attribute another name")
 
@@ -175,7 +175,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for name in d.seat_report[3] if d.seat_report is not None else []:
             cdef = d.counters.get(name)
             if cdef is None or cdef.scope[0] != "player":
-                self.error(getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
+                self.error("D001", getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
                            did_you_mean(name, [c for c, x in d.counters.items() if x.scope[0] == "player"]))
 
     def check_automata(self) -> None:
@@ -183,7 +183,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         d = self.defn
         for auto in d.automata.values():
             if not 1 <= auto.seat <= d.max_players:
-                self.error(auto.pos, f"automaton '{auto.id}' drives seat {auto.seat}, but the game has "
+                self.error("D001", auto.pos, f"automaton '{auto.id}' drives seat {auto.seat}, but the game has "
                                      f"{d.min_players} to {d.max_players} players", "seats are numbered from 1")
             if auto.tree is not None:
                 self.expr(auto.tree.expr, Scope({"option": ANY, "you": PLAYER}))
@@ -204,66 +204,66 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 key = fold(name)
                 if key in spaces:
                     other_kind, _ = spaces[key]
-                    self.error(decl.pos, f"'{name}' is both {_a(other_kind)} and {_a(kind)}",
+                    self.error("N013", decl.pos, f"'{name}' is both {_a(other_kind)} and {_a(kind)}",
                                "give each zone, counter and attribute its own name")
                 else:
                     spaces[key] = (kind, decl)
                 if key in SPECIAL_NAMES or key in PROPERTIES:
-                    self.error(decl.pos, f"'{name}' is a reserved name", "choose another name")
+                    self.error("N015", decl.pos, f"'{name}' is a reserved name", "choose another name")
         scope_words = set(SCOPE_WORDS) | set(d.components)
         for table in (d.zones, d.counters):
             for decl in table.values():
                 for s in decl.scope:
                     if s not in scope_words:
-                        self.error(decl.pos, f"unknown scope '{s}' for '{decl.name}'",
+                        self.error("D004", decl.pos, f"unknown scope '{s}' for '{decl.name}'",
                                    did_you_mean(s, scope_words) or "scopes: " + ", ".join(sorted(scope_words)))
         for c in d.counters.values():
             if isinstance(c.supply, str) and c.supply not in d.counters:
-                self.error(c.pos, f"counter '{c.name}' shares the supply of unknown counter '{c.supply}'",
+                self.error("N002", c.pos, f"counter '{c.name}' shares the supply of unknown counter '{c.supply}'",
                            did_you_mean(c.supply, d.counters))
             for z in c.keep_in:
                 if z not in d.zones:
-                    self.error(c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, d.zones))
+                    self.error("N001", c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, d.zones))
         self.check_counter_starts()
         for kind, attrs in d.components.items():
             for a in attrs:
                 if a not in d.attributes:
-                    self.error(d.attribute_name_pos.get((kind, a), d.pos),
+                    self.error("N003", d.attribute_name_pos.get((kind, a), d.pos),
                                f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         for z in d.tags_kept_in or []:
             if z not in d.zones:
-                self.error(d.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, d.zones))
+                self.error("N001", d.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, d.zones))
         if d.powers is not None:
             self.check_powers(d.powers)
         for a in d.report_by:
             if a not in d.attributes:
-                self.error(d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
+                self.error("N003", d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         check_table_hints(d, self.error)
         check_print_hints(d, self.error, self.report.warning)
         if d.discard is not None and d.discard not in d.zones:
-            self.error(d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
+            self.error("N001", d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:
-            self.error(d.score.pos, f"unknown counter '{d.score}' for the score", did_you_mean(d.score, d.counters))
+            self.error("N002", d.score.pos, f"unknown counter '{d.score}' for the score", did_you_mean(d.score, d.counters))
         for o in d.options.values():
             if o.values is not None and o.default not in o.values:
-                self.error(o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
+                self.error("D003", o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
             kind = option_kind(o)
             if kind in _OPTION_TYPES:
                 fits, what = _OPTION_TYPES[kind]
                 for value in [o.default, *(o.values or [])]:
                     if not fits(value):
-                        self.error(getattr(value, "pos", o.pos), f"option '{o.name}' is {what}, not {_show(value)}")
+                        self.error("D003", getattr(value, "pos", o.pos), f"option '{o.name}' is {what}, not {_show(value)}")
         if d.min_players > d.max_players:
-            self.error(d.players_pos or d.pos,
+            self.error("D001", d.players_pos or d.pos,
                        f"players.min ({d.min_players}) is more than players.max ({d.max_players})")
         for count, teams in d.teams.items():
             seats = [s for t in teams for s in t]
             if sorted(seats) != list(range(count)):
-                self.error(d.pos, f"the teams for {count} players must name each seat 1..{count} once")
+                self.error("D001", d.pos, f"the teams for {count} players must name each seat 1..{count} once")
         for name, args in d.events.items():
             for a in args:
                 if fold(a) in SPECIAL_NAMES:
-                    self.error(d.pos, f"event '{name}' has an argument named '{a}', a reserved name")
+                    self.error("N015", d.pos, f"event '{name}' has an argument named '{a}', a reserved name")
 
     def check_counter_starts(self) -> None:
         """A counter starts within its bounds, and its supply holds what every owner starts with,
@@ -272,10 +272,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for c in d.counters.values():
             low, high = c.minimum, c.maximum
             if low is not None and high is not None and low > high:
-                self.error(c.pos, f"counter '{c.name}' has a min ({low}) above its max ({high})")
+                self.error("D002", c.pos, f"counter '{c.name}' has a min ({low}) above its max ({high})")
             elif low is not None and c.initial < low or high is not None and c.initial > high:
                 bounds = f"{'no min' if low is None else f'min {low}'}, {'no max' if high is None else f'max {high}'}"
-                self.error(c.pos, f"counter '{c.name}' starts at {c.initial}, outside its bounds ({bounds})",
+                self.error("D002", c.pos, f"counter '{c.name}' starts at {c.initial}, outside its bounds ({bounds})",
                            "give it an 'initial' value between its 'min' and its 'max'")
         for n in range(max(1, d.min_players), d.max_players + 1):
             left = {c.name: c.supply for c in d.counters.values() if _whole(c.supply)}
@@ -286,7 +286,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 root = c.supply if isinstance(c.supply, str) else c.name
                 left[root] = left.get(root, 0) - c.initial * owners
                 if left[root] < 0:
-                    self.error(c.pos, f"counter '{c.name}' starts with more than its supply holds at {n} players",
+                    self.error("D002", c.pos, f"counter '{c.name}' starts with more than its supply holds at {n} players",
                                f"the supply of '{root}' holds {d.counters[root].supply if root in d.counters else 0}: "
                                "give it more, or the counters drawing on it less to start with")
                     return
@@ -297,10 +297,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if p in SPECIAL_NAMES:
                 hint = ("name the parameter, e.g. 'player', and declare 'acting: player': the procedure then "
                         "acts for the player given there") if p == "you" else "choose another name"
-                self.error(getattr(p, "pos", proc.pos), f"parameter '{p}' of procedure '{proc.name}' has a reserved name",
+                self.error("N015", getattr(p, "pos", proc.pos), f"parameter '{p}' of procedure '{proc.name}' has a reserved name",
                            hint)
         if proc.acting is not None and proc.acting not in proc.params:
-            self.error(getattr(proc.acting, "pos", proc.pos),
+            self.error("E000", getattr(proc.acting, "pos", proc.pos),
                        f"procedure '{proc.name}' acts for '{proc.acting}', which is not one of its parameters",
                        did_you_mean(proc.acting, proc.params) or "name one of 'params:'")
 
@@ -311,14 +311,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for kw in d.keywords:
             key = tuple((k, v) for k, v, _ in kw.words)
             if key in seen:
-                self.error(kw.pos, f"keyword '{kw.pattern}' is defined twice (first at line {seen[key].pos.line} "
+                self.error("N013", kw.pos, f"keyword '{kw.pattern}' is defined twice (first at line {seen[key].pos.line} "
                                    f"of {seen[key].file})", "remove one definition")
             else:
                 seen[key] = kw
             used = {v for k, v, _ in kw.words if k == "param"} | ({kw.effect_param} if kw.effect_param else set())
             for p, t in kw.params.items():
                 if p not in used:
-                    self.error(kw.params_pos.get(p, kw.pos),
+                    self.error("E000", kw.params_pos.get(p, kw.pos),
                                f"parameter '{p}' does not appear in the pattern '{kw.pattern}'",
                                "write it in the pattern in capitals, as the card prints the value")
             names = {}
@@ -350,7 +350,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                     msg = f"keyword '{start.name}' is defined in terms of itself"
                 else:
                     msg = f"keyword '{path[0].name}' is defined in terms of itself ({chain})"
-                self.error(path[0].pos, msg, "a keyword's ability must not use the keyword itself, directly or not")
+                self.error("T006", path[0].pos, msg, "a keyword's ability must not use the keyword itself, directly or not")
 
     def match_phrase(self, phrase: N.Phrase, quiet=False, params=None):
         """The keyword a printed phrase uses and its bindings (a KeywordUse), or None, reporting
@@ -358,7 +358,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         result = self.keywords.match(phrase, params)
         if isinstance(result, Mismatch):
             if not quiet:
-                self.error(result.pos, result.message, result.hint)
+                self.error(result.code, result.pos, result.message, result.hint)
             return None
         return result
 
@@ -371,7 +371,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             before = components
             components += card.copies * (d.max_players if card.per_player else 1)
             if components > MAX_COMPONENTS >= before:
-                self.error(card.key_pos.get("copies", card.pos),
+                self.error("E000", card.key_pos.get("copies", card.pos),
                            f"too many components: with this card the pack has {components:,} "
                            f"(copies{' for each player' if card.per_player else ''} included), "
                            f"more than {MAX_COMPONENTS:,}",
@@ -380,7 +380,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if key in seen:
                 first = seen[key]
                 kind = f", a {first.component}" if first.component != card.component else ""
-                self.error(card.key_pos.get("id", card.pos),
+                self.error("N013", card.key_pos.get("id", card.pos),
                            f"duplicate card id '{card.id}' (first at {first.file}:{first.pos.line}{kind})",
                            "give each card its own id; use 'copies' for several identical cards")
             else:
@@ -390,14 +390,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 pos = card.key_pos.get(attr, card.pos)
                 if attr not in allowed:
                     hint = did_you_mean(attr, list(allowed) + list(_CARD_KEYS))
-                    self.error(pos, f"unknown key '{attr}' for a {card.component}",
+                    self.error("S001", pos, f"unknown key '{attr}' for a {card.component}",
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
                     continue
                 if attr in d.attributes:  # else the component's declaration is reported already
                     self.check_attr_value(d.attributes[attr], value, getattr(value, "pos", pos))
             for t in card.tags:
                 if fold(t) not in d.classes:
-                    self.error(getattr(t, "pos", None) or card.key_pos.get("tags", card.pos),
+                    self.error("N004", getattr(t, "pos", None) or card.key_pos.get("tags", card.pos),
                                f"unknown class '{t}' in tags", self.classes_hint(t))
             for ab in card.abilities:
                 if ab.tree is not None:
@@ -409,15 +409,15 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             for v in values:
                 if not isinstance(v, str) or fold(v) not in self._class_values(attr):
                     hint = did_you_mean(str(v), attr.values)
-                    self.error(getattr(v, "pos", pos), f"'{v}' is not a value of '{attr.name}'",
+                    self.error("N019", getattr(v, "pos", pos), f"'{v}' is not a value of '{attr.name}'",
                                hint or "values: " + ", ".join(attr.values))
         elif attr.type == "number":
             if not isinstance(value, int) or isinstance(value, bool):
-                self.error(pos, f"'{attr.name}' must be a whole number, found {_show(value)}")
+                self.error("S008", pos, f"'{attr.name}' must be a whole number, found {_show(value)}")
         elif attr.type == "boolean" and not isinstance(value, bool):
-            self.error(pos, f"'{attr.name}' must be true or false, found {_show(value)}")
+            self.error("T003", pos, f"'{attr.name}' must be true or false, found {_show(value)}")
         elif attr.type == "string" and not isinstance(value, str):
-            self.error(pos, f"'{attr.name}' must be a string, found {_show(value)}")
+            self.error("T003", pos, f"'{attr.name}' must be a string, found {_show(value)}")
 
     def _class_values(self, attr) -> set:
         """The folded values and aliases of a class attribute, gathered once per check (the game's
@@ -453,14 +453,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             if use is not None and not all(isinstance(t, N.PhraseAbility) for t in use.keyword.trees):
                 # the compiler expands the keywords printed on cards, one level: a keyword
                 # written as another would do nothing in play
-                self.error(tree.pos, f"keyword '{owner.name}' is written as another keyword; it would do nothing",
+                self.error("T008", tree.pos, f"keyword '{owner.name}' is written as another keyword; it would do nothing",
                            "write its ability out: 'when EVENT: ...' or 'action \"LABEL\": ...', as the other "
                            "keyword's definition does")
             return
         if isinstance(tree, N.Trigger):
             names = dict(names)
             if tree.event not in self.defn.events:
-                self.error(getattr(tree.event, "pos", tree.pos), f"unknown event '{tree.event}'",
+                self.error("N005", getattr(tree.event, "pos", tree.pos), f"unknown event '{tree.event}'",
                            did_you_mean(tree.event, self.defn.events)
                            or ("events: " + ", ".join(self.defn.events) if self.defn.events else "declare it under events:"))
             else:
@@ -478,10 +478,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         if isinstance(tree, N.Action):
             for w in tree.windows:
                 if w not in self.defn.windows:
-                    self.error(getattr(w, "pos", tree.pos), f"unknown window '{w}'", did_you_mean(w, self.defn.windows)
+                    self.error("N006", getattr(w, "pos", tree.pos), f"unknown window '{w}'", did_you_mean(w, self.defn.windows)
                                or ("windows: " + ", ".join(self.defn.windows) if self.defn.windows else "declare it under windows:"))
             if tree.limit is not None and tree.limit not in self.defn.events:
-                self.error(tree.pos, f"'once per {tree.limit}': unknown event '{tree.limit}'",
+                self.error("N005", tree.pos, f"'once per {tree.limit}': unknown event '{tree.limit}'",
                            did_you_mean(tree.limit, self.defn.events) or "the limit is reset each time this event is signalled")
             scope = Scope(self.bound_names(tree.body, names), in_ability=True,
                           sound=self.parameters(owner, tree.body))
@@ -489,11 +489,11 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 if cost.kind in ("pay", "spend"):
                     self.expr(cost.amount, scope)
                     if cost.name not in self.defn.counters:
-                        self.error(self.word(cost.pos, cost.name), f"unknown counter '{cost.name}'",
+                        self.error("N002", self.word(cost.pos, cost.name), f"unknown counter '{cost.name}'",
                                    did_you_mean(cost.name, self.defn.counters))
                 elif cost.kind == "sacrifice":
                     if fold(cost.name) not in self.defn.classes and names.get(cost.name) != CLASS:
-                        self.error(self.word(cost.pos, cost.name), f"unknown class '{cost.name}'",
+                        self.error("N004", self.word(cost.pos, cost.name), f"unknown class '{cost.name}'",
                                    self.classes_hint(cost.name))
             if tree.label:
                 self.check_labels(tree.label, tree.pos, scope)
@@ -513,15 +513,15 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         d = self.defn
         z = d.zones.get(p.zone)
         if z is None:
-            self.error(p.pos, f"powers: unknown zone '{p.zone}'", did_you_mean(p.zone, d.zones))
+            self.error("N001", p.pos, f"powers: unknown zone '{p.zone}'", did_you_mean(p.zone, d.zones))
         elif z.scope != ("player",):
-            self.error(p.pos, f"powers: zone '{p.zone}' is not a zone of each player (scope: player)")
+            self.error("D004", p.pos, f"powers: zone '{p.zone}' is not a zone of each player (scope: player)")
         if p.component is not None and p.component not in d.components:
-            self.error(p.pos, f"powers: unknown component kind '{p.component}'", did_you_mean(p.component, d.components))
+            self.error("N016", p.pos, f"powers: unknown component kind '{p.component}'", did_you_mean(p.component, d.components))
         if p.unique is not None and p.unique not in d.attributes:
-            self.error(p.pos, f"powers: unknown attribute '{p.unique}'", did_you_mean(p.unique, d.attributes))
+            self.error("N003", p.pos, f"powers: unknown attribute '{p.unique}'", did_you_mean(p.unique, d.attributes))
         if p.of_class is not None and fold(p.of_class) not in d.classes:
-            self.error(p.pos, f"powers: unknown class '{p.of_class}'", self.classes_hint(p.of_class))
+            self.error("N004", p.pos, f"powers: unknown class '{p.of_class}'", self.classes_hint(p.of_class))
 
     # scenarios and tests -----------------------------------------------------
     def check_scenario(self, sc) -> None:
@@ -533,7 +533,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 at = getattr(sc.data.get("hooks" if what == "hook" else "replace"), "key_pos", {}).get(name, sc.pos)
                 fault = hook_fault(d, name) if what == "hook" else replace_fault(d, name)
                 if fault is not None:
-                    self.error(at, *fault)
+                    self.error(fault[0], at, *fault[1:])
                     continue
                 target = d.procedures.get(name) or d.functions.get(name)
                 if tree is None:
@@ -548,7 +548,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         more = bool(sc.data.get("requires")) and sc is not d.scenario  # the expansions it requires may take more
         for n in players if isinstance(players, list) else []:
             if _whole(n) and n not in counts and not (more and n > d.max_players):
-                self.error(getattr(n, "pos", sc.pos), f"{d.title or d.id} is for {d.min_players} to "
+                self.error("D001", getattr(n, "pos", sc.pos), f"{d.title or d.id} is for {d.min_players} to "
                                                       f"{d.max_players} players, not {n}")
 
     def check_test(self, t) -> None:
@@ -573,14 +573,14 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 walk.read(cond.expr, bound)
                 got = self.expr(cond.expr, scope)
                 if got not in (BOOL, ANY):
-                    self.error(cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",
+                    self.error("T002", cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",
                                "compare it, e.g. 'count(you.hand) == 3'")
         self.check_chosen_options(t.data, t.pos)
         players, d = t.data.get("players"), self.defn
         if _whole(players) and not d.min_players <= players <= d.max_players \
                 and not (isinstance(t.data.get("scenario"), str) and players > d.max_players):
             # a test of a scenario is played with what the scenario lays: its player count is checked then
-            self.error(players.pos, f"{d.title or d.id} is for {d.min_players} to {d.max_players} players, not {players}")
+            self.error("D001", players.pos, f"{d.title or d.id} is for {d.min_players} to {d.max_players} players, not {players}")
 
     def check_chosen_options(self, data, pos) -> None:
         """The options a scenario or a rules test chooses: the game's, each given one of its values."""
@@ -588,12 +588,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for key, value in chosen.items():
             at = chosen.key_pos.get(key, pos)
             if key not in self.defn.options:
-                self.error(at, f"unknown option '{key}'", did_you_mean(key, self.defn.options))
+                self.error("N011", at, f"unknown option '{key}'", did_you_mean(key, self.defn.options))
                 continue
             try:
                 option_value(self.defn.options[key], value)
             except ValueError as exc:
-                self.error(getattr(value, "pos", at), str(exc))
+                self.error("D003", getattr(value, "pos", at), str(exc))
 
 
 def _cycle_from(start, graph):

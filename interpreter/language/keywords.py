@@ -26,7 +26,8 @@ class KeywordUse:
 
 @dataclass(frozen=True)
 class Mismatch:
-    """Why a phrase matches no keyword: where, and what to say."""
+    """Why a phrase matches no keyword: its code, where, and what to say."""
+    code: str
     pos: Position
     message: str
     hint: str | None = None
@@ -62,7 +63,7 @@ class KeywordMatcher:
         keyword being defined (`params`: the parameters of that keyword)."""
         words = phrase.words
         if not words or words[0].kind != "name":
-            return Mismatch(phrase.pos, "expected a keyword")
+            return Mismatch("K001", phrase.pos, "expected a keyword")
         candidates = self.by_first.get(fold(words[0].value), [])
         failures = []
         for kw in candidates:
@@ -78,48 +79,48 @@ class KeywordMatcher:
             keywords = self.defn.keywords
             names = sorted({k.pattern for k in keywords})
             hint = did_you_mean(words[0].value, {k.name: k for k in keywords})
-            return Mismatch(words[0].pos, f"unknown keyword '{text}'",
+            return Mismatch("N009", words[0].pos, f"unknown keyword '{text}'",
                             hint or (("known keywords: " + ", ".join(names[:8]) + ("..." if len(names) > 8 else ""))
                                      if names else "define it in a keyword library (kind: keywords)"))
-        pos, message, hint = max(failures, key=lambda f: (f[0].line, f[0].column))
-        return Mismatch(pos, message, hint)
+        code, pos, message, hint = max(failures, key=lambda f: (f[1].line, f[1].column))
+        return Mismatch(code, pos, message, hint)
 
     def _match(self, kw: KeywordDef, words, body, outer):
-        """Bindings when `words` fit the pattern of `kw`, else (None, (pos, message, hint))."""
+        """Bindings when `words` fit the pattern of `kw`, else (None, (code, pos, message, hint))."""
         def usage():  # for a hint: made only when the words do not fit
             return f"'{kw.pattern}'" + (" takes " + ", ".join(f"{p} ({t})" for p, t in kw.params.items())
                                         if kw.params else " takes no value")
         result = self._match_from(kw, kw.words, 0, words, 0, {}, outer)
         if isinstance(result, dict):
             if kw.effect_param and body is None:
-                return None, (words[-1].pos, f"keyword '{kw.name}' needs an effect after ':'",
+                return None, ("T001", words[-1].pos, f"keyword '{kw.name}' needs an effect after ':'",
                               f"write it as {usage().split(' takes')[0]}")
             if not kw.effect_param and body is not None:
-                return None, (words[-1].pos, f"keyword '{kw.name}' takes no effect after ':'", None)
+                return None, ("T001", words[-1].pos, f"keyword '{kw.name}' takes no effect after ':'", None)
             if kw.effect_param:
                 result[kw.effect_param] = body
             return result, None
-        pos, message, *more = result  # more: what else the hint says
-        return None, (pos, message, "; ".join([usage(), *more]))
+        code, pos, message, *more = result  # more: what else the hint says
+        return None, (code, pos, message, "; ".join([usage(), *more]))
 
     def _match_from(self, kw, pat, i, words, j, bound, outer):
         if i == len(pat):
             if j == len(words):
                 return bound
-            return (words[j].pos, f"too many values for keyword '{kw.name}': unexpected '{_word_text(words[j])}'")
+            return ("T001", words[j].pos, f"too many values for keyword '{kw.name}': unexpected '{_word_text(words[j])}'")
         kind, value, _ = pat[i]
         if j >= len(words):
             what = f"'{value}'" if kind != "param" else f"a value for {value}"
-            return (words[-1].pos, f"keyword '{kw.name}' is missing {what}")
+            return ("T001", words[-1].pos, f"keyword '{kw.name}' is missing {what}")
         w = words[j]
         if kind == "lit":
             if w.kind in ("name", "number") and fold(str(w.value)) == value:
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
-            return (w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
+            return ("E000", w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
         if kind == "dash":
             if w.kind == "dash":
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
-            return (w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
+            return ("E000", w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
         ptype = kw.params.get(value)
         if outer and w.kind == "name" and outer.get(w.value) == ptype and ptype != "effect":
             # inside a keyword's definition, its own parameter stands for a value of that type
@@ -127,7 +128,7 @@ class KeywordMatcher:
         if ptype == "number":
             if w.kind == "number" or w.kind == "expr":
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a number, found '{_word_text(w)}'")
+            return ("T003", w.pos, f"{value} of keyword '{kw.name}' must be a number, found '{_word_text(w)}'")
         if ptype == "class":
             # a class name may be printed over several words: 'Sea-Serpent', 'Man at arms'
             best_error = None
@@ -146,18 +147,18 @@ class KeywordMatcher:
                 return best_error
             hint = did_you_mean(str(w.value), class_names(self.defn))
             if hint:
-                return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'; {hint}")
-            return (w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'",
+                return ("N004", w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'; {hint}")
+            return ("N004", w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'",
                     classes_hint(self.defn, str(w.value)))
         if ptype == "name":
             if w.kind in ("name", "string"):
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: str(w.value)}, outer)
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a name, found '{_word_text(w)}'")
+            return ("T003", w.pos, f"{value} of keyword '{kw.name}' must be a name, found '{_word_text(w)}'")
         if ptype == "condition":
             if w.kind == "expr":
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
-            return (w.pos, f"{value} of keyword '{kw.name}' must be a condition in parentheses")
-        return (w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
+            return ("T002", w.pos, f"{value} of keyword '{kw.name}' must be a condition in parentheses")
+        return ("E000", w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
 
 
 def _word_text(w) -> str:

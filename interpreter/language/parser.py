@@ -93,7 +93,7 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
     for n, line in enumerate(text_lines(source), 1):
         lead = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in lead and line.strip():
-            raise ContentError("syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
+            raise ContentError("Y002", "syntax error: tab character used for indentation", where(n, lead.index("\t") + 1),
                                "indent with spaces")
     if start == "ability":
         fast = _printed_phrase(source, where)
@@ -111,7 +111,7 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
         except UnexpectedInput as exc:
             raise syntax_error(exc, source, where, parser) from None
         except DedentError:
-            raise ContentError("syntax error: this line is indented less than its block but more than the "
+            raise ContentError("P001", "syntax error: this line is indented less than its block but more than the "
                                "enclosing one", dedent_position(source, where),
                                "indent each line of a block by the same amount") from None
         _check_depth(tree, where)
@@ -170,7 +170,7 @@ def _check_depth(tree, where) -> None:
         if depth > MAX_DEPTH:
             meta = node.meta if isinstance(node, Tree) else node
             line, col = getattr(meta, "line", None), getattr(meta, "column", None)
-            raise ContentError(f"syntax error: blocks or expressions nested more than {MAX_DEPTH} levels deep",
+            raise ContentError("P002", f"syntax error: blocks or expressions nested more than {MAX_DEPTH} levels deep",
                                where(line or 1, col or 1), "split the expression with 'let', or the block into procedures")
         if isinstance(node, Tree):
             stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))

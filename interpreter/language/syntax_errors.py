@@ -203,7 +203,7 @@ def syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
         opened = _open_construct(text, line, col, where)
         if opened:
             message += f" ({opened})"
-        return ContentError(message, where(line, col), hint)
+        return ContentError("P002", message, where(line, col), hint)
     token = getattr(exc, "token", None)
     expected = getattr(exc, "expected", None) or getattr(exc, "accepts", None) or set()
     if isinstance(exc, UnexpectedToken) and getattr(exc, "accepts", None):
@@ -235,4 +235,6 @@ def syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
     opened = _open_construct(text, line, col, where)
     if opened:
         message += f" ({opened})"
-    return ContentError(message, where(max(1, line or 1), max(1, col or 1)), _syntax_hint(token, expected))
+    blocks = {"_INDENT", "_DEDENT"}
+    code = "P001" if getattr(token, "type", None) in blocks or blocks & set(expected) else "P002"
+    return ContentError(code, message, where(max(1, line or 1), max(1, col or 1)), _syntax_hint(token, expected))

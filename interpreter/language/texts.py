@@ -147,11 +147,11 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
     if tree is None:
         return False
     if not isinstance(tree, N.PhraseAbility):
-        report.error(kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Bonus X - Y'",
+        report.error("K001", kw.pos, "a keyword pattern is the keyword as printed, e.g. 'Bonus X - Y'",
                      "start the pattern with the keyword's name")
         return False
     if len(tree.phrase.words) > MAX_PATTERN_WORDS:  # a pattern is matched word by word, by recursion
-        report.error(kw.pos, f"a keyword pattern of {len(tree.phrase.words)} words: at most {MAX_PATTERN_WORDS}",
+        report.error("K001", kw.pos, f"a keyword pattern of {len(tree.phrase.words)} words: at most {MAX_PATTERN_WORDS}",
                      "a keyword is a few words printed on a card")
         return False
     for w in tree.phrase.words:
@@ -164,14 +164,14 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
         elif w.kind == "number":
             kw.words.append(("lit", str(w.value), w.pos))
         else:
-            report.error(w.pos, "a keyword pattern holds words, '-' and parameter names only")
+            report.error("K001", w.pos, "a keyword pattern holds words, '-' and parameter names only")
     body = tree.phrase.body
     if body is not None:
         if len(body) == 1 and isinstance(body[0], N.Phrase) and len(body[0].words) == 1 \
                 and body[0].words[0].value in params:
             kw.effect_param = body[0].words[0].value
         else:
-            report.error(body[0].pos if body else kw.pos,
+            report.error("K001", body[0].pos if body else kw.pos,
                          "after ':' a keyword pattern names its effect parameter, e.g. 'Upkeep: EFFECT'")
     kw.trees = [parse_text(t, "ability", report) for t in kw.ability_texts]
     return True

@@ -38,7 +38,7 @@ def _named_game(path: Path, report: Report) -> Path | None:
     if is_file(candidate / "game.yaml"):
         return candidate
     report.sources.setdefault(src.path, src.text)
-    report.error(name.pos, f"unknown game '{name}'",
+    report.error("N012", name.pos, f"unknown game '{name}'",
                  did_you_mean(name, shipped_games()) or "name a shipped game or the folder of a game")
     return None
 
@@ -145,7 +145,7 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
             else:
                 lone.append(p)
         else:
-            report.error(Position(raw), "no such file or folder")
+            report.error("F001", Position(raw), "no such file or folder")
     orphans: list[tuple[Path, int]] = []
     for f in lone:
         before = len(report.errors)
@@ -180,7 +180,7 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
         except ValueError as exc:
             f = expansion_file(folders[0])
             at = getattr(exc, "position", None)  # a name a file requires: where it is written
-            report.error(at or Position(display_path(f) if f else str(folders[0])), str(exc))
+            report.error(getattr(exc, "code", "E000"), at or Position(display_path(f) if f else str(folders[0])), str(exc))
             if at is not None and at.path not in report.sources:
                 remember_text(report, at.path)
             continue
@@ -195,6 +195,6 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
         src = loader.load(f)
         if src is not None and src.data.get("kind") not in ("game",) and not found and len(report.errors) == before:
             # said only of a file that is otherwise sound: its own errors come first
-            report.error(src.data.pos, "this file belongs to no game",
+            report.error("N012", src.data.pos, "this file belongs to no game",
                          "put it in a game folder, or name its game with 'game: NAME'")
     return report

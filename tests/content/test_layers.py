@@ -141,11 +141,11 @@ def test_an_expansion_requiring_one_the_game_has_not_is_an_error_at_its_requires
     expansion(game_dir, "lonely", "requires: [nowhere]\n")
     assert cli.main(["check", str(game_dir)]) == 1
     out = capsys.readouterr().out
-    assert "expansions/lonely/expansion.yaml:5:12: error: expansion 'lonely' requires 'nowhere'" in out
+    assert "expansions/lonely/expansion.yaml:5:12: error[N021]: expansion 'lonely' requires 'nowhere'" in out
     assert "requires: [nowhere]" in out
     assert cli.main(["simulate", str(game_dir), "--expansion", "lonely", "--games", "1"]) == 1  # content, not usage
     err = capsys.readouterr().err
-    assert "expansions/lonely/expansion.yaml:5:12: error: expansion 'lonely' requires 'nowhere'" in err
+    assert "expansions/lonely/expansion.yaml:5:12: error[N021]: expansion 'lonely' requires 'nowhere'" in err
 
 
 SCENARIO = """\
@@ -184,9 +184,9 @@ def test_a_scenario_requiring_an_expansion_the_game_has_not_is_a_located_error(g
     assert cli.main(["check", str(game_dir)]) == 1
     out = capsys.readouterr().out
     rich = game_dir / "scenarios" / "rich.yaml"
-    assert f"{rich}:12:12: error: unknown expansion 'harbor'\n" in out
+    assert f"{rich}:12:12: error[N021]: unknown expansion 'harbor'\n" in out
     assert "    hint: did you mean 'harbour'?\n" in out
-    assert f"{rich}:12:20: error: unknown expansion 'guilds'\n" in out
+    assert f"{rich}:12:20: error[N021]: unknown expansion 'guilds'\n" in out
     assert "    hint: the expansions of docs-game: harbour\n" in out
     with pytest.raises(ValueError, match="^scenario 'rich-start' requires 'harbor': no expansion 'harbor'; "
                                          "did you mean 'harbour'"):
@@ -198,8 +198,8 @@ def test_a_scenario_setting_an_option_to_a_value_of_another_type_is_a_located_er
     assert cli.main(["check", str(game_dir)]) == 1
     out = capsys.readouterr().out
     rich = game_dir / "scenarios" / "rich.yaml"
-    assert f"{rich}:6:18: error: option 'short' is true or false, not 17\n" in out
-    assert f"{rich}:6:22: error: option 'market_size' is one of 3, 4, 5, not true\n" in out
+    assert f"{rich}:6:18: error[D003]: option 'short' is true or false, not 17\n" in out
+    assert f"{rich}:6:22: error[D003]: option 'market_size' is one of 3, 4, 5, not true\n" in out
 
 
 def test_a_scenario_in_an_expansion_lays_its_expansion(game_dir):
@@ -315,7 +315,7 @@ def test_check_and_test_take_an_expansion_folder(game_dir, capsys):
                                                                                 "    gain 1 shps\n")
     assert cli.main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
-    assert "expansion.yaml:13:12: error: unknown counter 'shps'" in out  # the caret on the word
+    assert "expansion.yaml:13:12: error[N002]: unknown counter 'shps'" in out  # the caret on the word
 
 
 def test_simulate_draws_a_power_per_seat_and_reports_each_power_win_rate(game_dir, tmp_path, capsys):
@@ -396,7 +396,7 @@ def test_an_expansion_board_joins_the_game_s_board(tmp_path):
         interpreter.load(str(folder), expansions=["east"])
     text = str(err.value)
     assert "node 'a' is declared by two boards ('map' and 'east-map')" in text
-    assert "map.yaml:7:9: error: edge names unknown node 'zz'" in text
+    assert "map.yaml:7:9: error[N014]: edge names unknown node 'zz'" in text
 
 
 def test_requires_of_the_wrong_kind_is_a_located_error(tmp_path, capsys):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.diagnostics import code_of
+from interpreter.codes import BY_ID
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "content" / "seeders-exodus" / "expansions" / "tais" / "scenarios" / "tais-2j.yaml"
@@ -19,9 +19,9 @@ def test_a_scenario_missing_a_characters_sheet_is_reported_with_its_place_and_co
         interpreter.load("seeders-exodus", expansions=["tais"], mods=[str(mod)])
     out = str(err.value)
     line = text.splitlines().index("characters:") + 1
-    assert f"mine.yaml:{line}:1: error: scenario 'mine' has no sheet for character 'Moor'" in out
-    assert "error: 'Mor' is not a value of 'character'" in out and "did you mean 'Moor'?" in out
-    assert code_of("scenario 'mine' has no sheet for character 'Moor'") == "D007"
+    assert f"mine.yaml:{line}:1: error[D007]: scenario 'mine' has no sheet for character 'Moor'" in out
+    assert "error[N019]: 'Mor' is not a value of 'character'" in out and "did you mean 'Moor'?" in out
+    assert BY_ID["D007"].name == "missing-sheet"
 
 
 def test_every_shipped_scenario_of_an_expansion_with_sheets_has_a_sheet_per_character():

@@ -46,9 +46,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import CODES
+from interpreter.codes import BY_ID
 
-CODE_NAMES = {code for code, *_ in CODES}
+CODE_NAMES = set(BY_ID)
 import yaml
 
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES

@@ -29,4 +29,4 @@ tests:
                                                .replace('"Sturdy"', '"Sturdi"'), encoding="utf-8")
     assert cli.main(["check", str(root)]) == 1
     out = capsys.readouterr().out
-    assert "error: no keyword 'Sturdi'" in out and "did you mean 'sturdy'?" in out
+    assert "error[N018]: no keyword 'Sturdi'" in out and "did you mean 'sturdy'?" in out

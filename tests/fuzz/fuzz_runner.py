@@ -235,7 +235,7 @@ def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
         first = exc.report.errors[0] if exc.report.errors else None
         if first is not None:
             out.first_error = f"{_shown(first.position, root)}: {first.message}"
-        out.diagnostics = [f"{_shown(d.position, root)}: {d.severity}: {d.message}" for d in diagnostics[:50]]
+        out.diagnostics = [f"{_shown(d.position, root)}: {d.severity}[{d.code}]: {d.message}" for d in diagnostics[:50]]
         for d in diagnostics:
             if "internal error" in d.message:
                 _fail(out, "internal error", f"{_shown(d.position, root)}: {d.message}")

@@ -9,7 +9,7 @@ playing it must give:
     # xfail: digits                    (a key of fuzz_known.ISSUES, until the issue is mended)
     # memory: 200                      (MB the case may use, when not the default)
     # expect: errors | refused | plays | clean
-    game.yaml:23:8: error: ...         (with 'errors': the diagnostics, exactly;
+    game.yaml:23:8: error[E000]: ...         (with 'errors': the diagnostics, exactly;
                                         with 'refused': the start of each)
 
 `errors`: the game does not load, and its diagnostics are exactly the lines

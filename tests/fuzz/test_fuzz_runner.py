@@ -87,7 +87,7 @@ def test_a_warning_is_a_failure(monkeypatch):
 def test_an_error_without_a_line_of_a_file_is_a_failure(monkeypatch):
     def nowhere(path):
         report = Report()
-        report.error(Position(str(path)), "something is wrong")
+        report.error("E000", Position(str(path)), "something is wrong")
         raise LoadError(report)
 
     out = _run_with_load(monkeypatch, nowhere)
@@ -97,12 +97,12 @@ def test_an_error_without_a_line_of_a_file_is_a_failure(monkeypatch):
 def test_a_clean_error_is_no_failure_and_names_its_line(monkeypatch):
     def clean(path):
         report = Report()
-        report.error(Position(os.path.join(path, "game.yaml"), 3, 5), "unknown zone 'dek'")
+        report.error("N001", Position(os.path.join(path, "game.yaml"), 3, 5), "unknown zone 'dek'")
         raise LoadError(report)
 
     out = _run_with_load(monkeypatch, clean)
     assert (out.stage, out.failure, out.errors) == ("load error", None, 1)
-    assert out.diagnostics == ["game.yaml:3:5: error: unknown zone 'dek'"]
+    assert out.diagnostics == ["game.yaml:3:5: error[N001]: unknown zone 'dek'"]
 
 
 def test_cases_are_remade_from_their_seed_and_index():
@@ -127,7 +127,7 @@ def test_an_error_past_the_last_line_of_its_file_is_a_failure(monkeypatch):
     def past(path):
         report = Report()
         lines = len(open(os.path.join(path, "game.yaml"), encoding="utf-8").read().splitlines())
-        report.error(Position(os.path.join(path, "game.yaml"), lines + 1, 1), "unexpected end of file")
+        report.error("E000", Position(os.path.join(path, "game.yaml"), lines + 1, 1), "unexpected end of file")
         raise LoadError(report)
 
     out = _run_with_load(monkeypatch, past)

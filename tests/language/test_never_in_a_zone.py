@@ -50,7 +50,7 @@ def test_a_mods_cards_without_start_are_a_warning_with_the_line_to_add(folders, 
     monkeypatch.chdir(folders)
     assert cli.main(["check", "mod/castles.yaml"]) == 0  # a warning: the check still passes
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("mod/castles.yaml:4:5: warning: 2 cards of this file never enter a zone (castle, tower): "
+    assert out[0] == ("mod/castles.yaml:4:5: warning[D005]: 2 cards of this file never enter a zone (castle, tower): "
                       "it has no 'start:', and no rule moves them")
     assert out[1:4] == ["      - id: castle", "        ^", HINT]
     assert out[-1] == "6 files checked: 0 errors, 1 warning"

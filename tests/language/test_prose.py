@@ -258,7 +258,7 @@ def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
     from interpreter.tools import cli
     folder = write(tmp_path, keywords=KEYWORDS.replace("Pay 1 coin", "Pay 3 coins"))
     assert cli.main(["check", str(folder)]) == 0
-    assert "warning: the printed text (en) of keyword 'Tithe'" in capsys.readouterr().out
+    assert "warning[W001]: the printed text (en) of keyword 'Tithe'" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("words, message, line", [

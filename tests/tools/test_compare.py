@@ -209,4 +209,4 @@ def test_a_variant_that_does_not_check_is_a_content_error(duel, tmp_path, capsys
     bad.write_text("kind: cards\ngame: duel\nstart: nowhere\ncards:\n  - {id: x, title: X}\n", encoding="utf-8")
     status, _, err = run_cli(capsys, "compare", duel, "--variant", str(bad), "--games", "2")
     assert status == 1
-    assert "bad.yaml:3:8: error: unknown zone 'nowhere'" in err
+    assert "bad.yaml:3:8: error[N001]: unknown zone 'nowhere'" in err

@@ -135,11 +135,11 @@ def test_definition_of_a_function_used_in_a_rules_text(docs_game):
 
 
 def test_a_problem_without_an_end_spans_the_word_it_points_at():
-    d = Diagnostic(Position("f.yaml", 2, 3), "unknown key 'cots'", "did you mean 'cost'?")
+    d = Diagnostic(Position("f.yaml", 2, 3), "unknown key 'cots'", "did you mean 'cost'?", code="S001")
     p = problem(d, lines_of("kind: cards\n  cots: 2\n"))
     assert (p.line, p.column, p.end_line, p.end_column) == (1, 2, 1, 6)  # the key, as check --format json says
     assert p.message == "unknown key 'cots'\nhint: did you mean 'cost'?"
-    assert p.code == "S001"
+    assert p.code == "S001"  # the code it was raised with
     spanned = problem(Diagnostic(Position("f.yaml", 1, 7, 12), "bad kind"), lines_of("kind: cards\n"))
     assert (spanned.column, spanned.end_column) == (6, 11)
 

@@ -252,7 +252,7 @@ def test_verify_trace_gives_the_replayed_result_and_prints_nothing(tmp_path, cap
      "is 7: it must be one of 2, 3"),
     (lambda p: p.write_text("not a trace\n"), TraceError, None, "not a trace header"),
     (lambda p: rewrite(p, header=lambda h: h.update(game="nowhere", source=None)), TraceError, "game",
-     "cannot be loaded: nowhere:1:1: error: no such game"),
+     "cannot be loaded: nowhere:1:1: error[F001]: no such game"),
 ], ids=["result", "an event", "a choice left out", "a header field", "an option", "no trace", "no such game"])
 def test_verify_trace_raises_saying_why(tmp_path, capsys, rewriting, kind, field, message):
     path, st = saved(tmp_path)
@@ -365,7 +365,7 @@ def test_a_corrupt_header_is_refused_naming_the_field(tmp_path, capsys, name, ch
     status, err = replay_command(path, capsys)
     assert status == 1
     if message is None:
-        assert "nowhere:1:1: error: no such game" in err
+        assert "nowhere:1:1: error[F001]: no such game" in err
     else:
         assert f"regles replay: error: {path}:1: {message}" in err
 

@@ -178,8 +178,8 @@ def test_check_reports_the_errors_of_a_test_card_and_of_the_parts_that_name_it(t
     (tmp_path / "tiny" / "tests.yaml").write_text(wrong, encoding="utf-8")
     assert main(["check", str(tmp_path / "tiny")]) == 1
     out = capsys.readouterr().out
-    assert "tests.yaml:10:70: error: unknown counter 'coinz'" in out
-    assert "tests.yaml:18:15: error: no card with id 'ten'" in out
+    assert "tests.yaml:10:70: error[N002]: unknown counter 'coinz'" in out
+    assert "tests.yaml:18:15: error[N018]: no card with id 'ten'" in out
     assert "2 errors" in out  # each said once, though the test's pack is checked besides the game's
 
 

@@ -420,7 +420,7 @@ def test_simulate_content_errors_exit_1(capsys, tmp_path):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f.read_text().replace("score 1 to p", "scroe 1 to p"))
     status, out, err = run_cli(capsys, "simulate", str(bad))
-    assert status == 1 and "game.yaml:" in err and "error:" in err
+    assert status == 1 and "game.yaml:" in err and "error[N009]:" in err
 
 
 def test_simulate_shipped_game_completes_every_game(capsys, tmp_path):
@@ -443,7 +443,7 @@ def test_simulate_with_a_mod_tells_of_cards_that_never_enter_play(tmp_path, caps
                    encoding="utf-8")
     status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--with", str(mod), "--games", "2")
     assert status == 0, err
-    assert "my-cards.yaml:5:5: warning: card 'pebble' never enters a zone" in err and "add 'start:" in err
+    assert "my-cards.yaml:5:5: warning[D005]: card 'pebble' never enters a zone" in err and "add 'start:" in err
     mod.write_text("kind: cards\ngame: nim\ncomponent: stone\nstart: pile\ncards:\n  - {id: pebble, title: Pebble}\n",
                    encoding="utf-8")
     status, out, err = run_cli(capsys, "simulate", str(FIXTURES / "nim"), "--with", str(mod), "--games", "2")

@@ -117,7 +117,7 @@ def test_hints_naming_what_a_board_lacks_are_errors():
     saved = defn.table
     try:
         defn.table = {"boards": {"aile-des-murmures": hint}}
-        check_table_hints(defn, lambda pos, message, hint=None: errors.append(message))
+        check_table_hints(defn, lambda code, pos, message, hint=None: errors.append(message))
     finally:
         defn.table = saved
     text = "\n".join(errors)

@@ -24,7 +24,7 @@ def _check_card_id(checker, call) -> None:
     arg = call.args[0] if call.args else None
     checker.cards_named.name(arg)  # a card the rules name may enter a zone its file does not start it in
     if isinstance(arg, N.String) and fold(arg.value) not in checker.card_ids():
-        checker.error(arg.pos, f"no card with id '{arg.value}'",
+        checker.error("N018", arg.pos, f"no card with id '{arg.value}'",
                       did_you_mean(arg.value, checker.card_names()))
 
 
@@ -196,7 +196,7 @@ class Prints(Function):
         if isinstance(arg, N.String):
             titles = {keyword_title(t): t for t in checker.keyword_titles()}
             if keyword_title(arg.value) not in titles:
-                checker.error(arg.pos, f"no keyword '{arg.value}'", did_you_mean(arg.value, list(titles.values())))
+                checker.error("N018", arg.pos, f"no keyword '{arg.value}'", did_you_mean(arg.value, list(titles.values())))
 
 
 def keyword_title(text: str) -> str:

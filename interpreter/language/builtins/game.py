@@ -21,7 +21,7 @@ class Option(Function):
     def check(self, checker, call):
         arg = call.args[0] if call.args else None
         if isinstance(arg, N.String) and arg.value not in checker.defn.options:
-            checker.error(arg.pos, f"unknown option '{arg.value}'", did_you_mean(arg.value, checker.defn.options))
+            checker.error("N011", arg.pos, f"unknown option '{arg.value}'", did_you_mean(arg.value, checker.defn.options))
 
 
 class Supply(Function):

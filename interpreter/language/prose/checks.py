@@ -98,7 +98,7 @@ def check_printed_texts(defn: GameDef, findings, report: Report) -> None:
         for lang, text in kw.texts.items():
             pos = getattr(text, "pos", kw.pos)
             if lang not in LANGS:
-                report.warning(pos, f"keyword '{kw.name}': a text in language '{lang}', which cards are not "
+                report.warning("E000", pos, f"keyword '{kw.name}': a text in language '{lang}', which cards are not "
                                     "written in", "languages: " + ", ".join(LANGS))
                 continue
             if lang not in writers:
@@ -109,7 +109,7 @@ def check_printed_texts(defn: GameDef, findings, report: Report) -> None:
             rendered = prose.keyword(kw)
             why = disagreement(str(text), rendered, lang, nouns, find)
             if why is not None:
-                report.warning(pos, f"the printed text ({lang}) of keyword '{kw.name}' disagrees with its rules: {why}",
+                report.warning("W001", pos, f"the printed text ({lang}) of keyword '{kw.name}' disagrees with its rules: {why}",
                                f"its rules read: {rendered}")
 
 

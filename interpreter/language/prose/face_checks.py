@@ -26,6 +26,6 @@ def check_faces(defn: GameDef, findings, report: Report) -> None:
         prose = Prose(defn, findings, lang)
         for card in defn.cards:
             for ab, _text, why in unfit_abilities(prose, card):
-                report.warning(ab.pos, f"card '{card.id}' has no printed face in '{lang}': neither a printed "
+                report.warning("W002", ab.pos, f"card '{card.id}' has no printed face in '{lang}': neither a printed "
                                        f"text nor prose that fits ({why})",
                                f"give the card the text it prints: text: {{{lang}: \"...\"}}")

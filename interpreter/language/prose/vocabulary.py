@@ -170,7 +170,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
     for lang, words in defn.vocabulary.items():
         if lang not in langs:
             first = next(iter(words.values()), (None, defn.pos))[1]
-            report.error(first, f"vocabulary for language '{lang}', which cards are not written in",
+            report.error("E000", first, f"vocabulary for language '{lang}', which cards are not written in",
                          did_you_mean(lang, langs) or "languages: " + ", ".join(langs))
             continue
         for name, (value, pos) in words.items():
@@ -178,14 +178,14 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             kind, _, bare = str(name).partition(":") if free else str(name).rpartition(":")
             if kind in SAID_OF_COUNTERS:
                 if bare not in defn.counters:
-                    report.error(pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
+                    report.error("E000", pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
                                  did_you_mean(bare, list(defn.counters)) or "write set:COUNTER or when:COUNTER")
                 else:
                     _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
                 continue
             if free:
                 if not isinstance(value, str) or not value.strip():
-                    report.error(getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
+                    report.error("T003", getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
                                  "e.g. 'label:Keep both': \"Garder les deux\"")
                 continue
             found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
@@ -193,7 +193,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             if kind:
                 found = [k for k in found if k[0] == kind]
             if not found:
-                report.error(pos, f"vocabulary ({lang}) for unknown {kind or 'name'} '{bare}'",
+                report.error("E000", pos, f"vocabulary ({lang}) for unknown {kind or 'name'} '{bare}'",
                              did_you_mean(bare, list(known)) if kind in ("", *KINDS) else
                              "write NAME, or KIND:NAME where KIND is one of " + ", ".join(KINDS))
                 continue
@@ -206,18 +206,18 @@ def _check_words(report, lang, name, kinds, value, at) -> None:
     if phrases and nouns:
         both = f"'{name}' is both {_a(nouns[0])} and {_a(phrases[0][0])}"
         if not isinstance(value, str) or _PLACEHOLDER.search(value):
-            report.error(at, f"vocabulary ({lang}): {both}: these words cannot be said of both",
+            report.error("N013", at, f"vocabulary ({lang}): {both}: these words cannot be said of both",
                          f"give each its words: '{nouns[0]}:{name}' and '{phrases[0][0]}:{name}'")
             return
     for kind, arity in phrases:
         _check_phrase(report, lang, name, kind, arity, value, at)
     for kind in nouns:
         if as_noun(value) is None:
-            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' is no noun",
+            report.error("E000", at, f"vocabulary ({lang}) for {kind} '{name}' is no noun",
                          "write a word, [singular, plural] or [singular, plural, gender] (gender m or f)")
             return
         if isinstance(value, str) and _BRACES.search(value):
-            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' holds '{{' or '}}'",
+            report.error("N015", at, f"vocabulary ({lang}) for {kind} '{name}' holds '{{' or '}}'",
                          "a noun takes no arguments: only events, procedures and functions do")
             return
 
@@ -228,16 +228,16 @@ def _a(word: str) -> str:
 
 def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
     if not isinstance(value, str) or not value.strip():
-        report.error(at, f"vocabulary ({lang}) for {kind} '{name}' must be a phrase (a text)",
+        report.error("T003", at, f"vocabulary ({lang}) for {kind} '{name}' must be a phrase (a text)",
                      "e.g. \"draw a card into {0}\": {0}, {1}... stand for its arguments")
         return
     for m in _PLACEHOLDER.finditer(value):
         if len(m.group(1)) > 3 or int(m.group(1)) >= arity:  # (a number of thousands of digits is not read)
-            report.error(at, f"vocabulary ({lang}) for {kind} '{name}' names argument {{{m.group(1)}}}, but it "
+            report.error("T001", at, f"vocabulary ({lang}) for {kind} '{name}' names argument {{{m.group(1)}}}, but it "
                              f"takes {arity} argument{'s' if arity != 1 else ''}",
                          "its arguments are {0}" + "".join(f", {{{i}}}" for i in range(1, arity)) if arity
                          else "it takes no argument: write no {0}")
             return
     if _BRACES.search(_PLACEHOLDER.sub("", value)):
-        report.error(at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
+        report.error("E000", at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
                      "arguments are written {0}, {1}...")

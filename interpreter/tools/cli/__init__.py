@@ -1,14 +1,17 @@
 """The `regles` command: check content, and (with the engine) play and simulate.
 
 Usage errors exit with status 2, content errors with 1, success with 0; no
-input, however broken, makes this command print a Python traceback. The
-subcommands are built in `parser`; each command is a function `cmd_NAME` of the
+input, however broken, makes this command print a Python traceback, unless one
+asks for it: `--traceback` (or REGLES_TRACEBACK=1) shows where an internal error
+was raised. The subcommands are built in `parser`; each command is a function `cmd_NAME` of the
 module of its audience (`content`: check, test, explain, why, lsp, play,
 replay; `runs`: simulate, compare; `designers`: sheets, report).
 """
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 
 from ...diagnostics import printable
 from . import content, designers, runs
@@ -39,7 +42,9 @@ def main(argv=None) -> int:
     except RecursionError:
         print("regles: error: the content nests too deeply to be read", file=sys.stderr)
         return 1
-    except Exception as exc:  # a fault of regles itself: say so in one line, never a traceback
+    except Exception as exc:  # a fault of regles itself: one line, and its traceback when asked for
+        if args.traceback or os.environ.get("REGLES_TRACEBACK", "") not in ("", "0"):
+            traceback.print_exc(file=sys.stderr)
         print(f"regles: internal error: {type(exc).__name__}: {printable(exc)}", file=sys.stderr)
         return 1
 

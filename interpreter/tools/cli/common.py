@@ -125,7 +125,7 @@ def load_only(args):
         if at is None:
             return usage_error(args, str(exc))
         report = Report()  # a name a content file requires: an error of that file, where it is
-        report.error(at, str(exc))
+        report.error(getattr(exc, "code", "E000"), at, str(exc))
         remember_text(report, at.path)
         report.checked.add(at.path)
         print(render_text(report), file=sys.stderr)

@@ -33,6 +33,8 @@ class _Intermixed(_Parser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="regles", description="regles: a rules-as-data interpreter for tabletop games.")
     parser.add_argument("--version", action="version", version=f"regles {__version__}")
+    parser.add_argument("--traceback", action="store_true",
+                        help="when regles itself fails, print the Python traceback (also REGLES_TRACEBACK=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     check = sub.add_parser("check", help="check content files or game folders and report every error",
                            description="Check content: YAML, schema, rules-language syntax, names and types. "

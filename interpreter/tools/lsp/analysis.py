@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...content.folders import find_expansion_root, find_game_root, is_file
 from ...content.source import edited_texts
-from ...diagnostics import Diagnostic, code_of, lines_of
+from ...diagnostics import Diagnostic, lines_of
 from ..check import check_paths
 
 _WORD = re.compile(r"[\w'-]+")  # what a problem without an end spans, as diagnostics.end_of reads it
@@ -32,7 +32,7 @@ class Problem:
     end_column: int
     severity: str  # "error" or "warning"
     message: str  # the message, and its hint on a line of its own
-    code: str | None = None  # the stable code of the kind of error (diagnostics.CODES)
+    code: str | None = None  # the stable code of the kind of error (interpreter.codes)
 
 
 @dataclass
@@ -100,4 +100,4 @@ def problem(d: Diagnostic, lines: list[str]) -> Problem:
             end = word.end() + 1
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
     line = max(0, pos.line - 1)
-    return Problem(line, max(0, pos.column - 1), line, max(0, end - 1), d.severity, message, code_of(d.message))
+    return Problem(line, max(0, pos.column - 1), line, max(0, end - 1), d.severity, message, d.code)
