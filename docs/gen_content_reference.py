@@ -7,7 +7,7 @@
 Every key of every schema gets a row, with the type of its value and its
 description, so the page says exactly what the schemas accept. Edit the
 schemas (their descriptions) or the texts below, never the page itself;
-tests/test_docs.py fails when the page and the schemas part.
+tests/docs/test_docs.py fails when the page and the schemas part.
 """
 from __future__ import annotations
 
