@@ -16,6 +16,7 @@ from contextvars import ContextVar
 import yaml
 
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural
+from ..kinds import kind_of
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -219,7 +220,7 @@ class _Builder:
                     text.pos, text.style, text.lines = key.pos, None, None
                     key = text
                 if not isinstance(key, str):
-                    raise ContentError(f"a key must be a string, not {type_name(key)}",
+                    raise ContentError(f"a key must be a text, not {kind_of(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
                 # the key's own position is where key_node starts: no need to make another
                 if key in out:
@@ -349,24 +350,6 @@ def _block_indent(lines: list[str], node) -> int:
         if line.strip():
             return len(line) - len(line.lstrip(" "))
     return 0
-
-
-def type_name(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 class SourceFile:
