@@ -389,7 +389,7 @@ def parse_yaml(path: str, text: str):
     """Positioned data of one YAML document; raises ContentError on bad YAML."""
     if not text.strip() or _only_comments(text):
         raise ContentError("file is empty", Position(path, 1, 1),
-                           "a content file starts with 'kind:' (game, expansion, cards, keywords, board, scenario or rules-test)")
+                           "a content file starts with 'kind:' (game, expansion, cards, keywords, board, scenario, rules-test or rules)")
     if "\t" in text:
         for n, line in enumerate(lines_of(text), 1):
             stripped = line.lstrip(" ")

@@ -20,7 +20,7 @@ from ..resources import schemas_dir
 from ..kinds import kind_of, type_word
 from .source import PDict, SourceFile
 
-KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test", "rules")
 
 
 @lru_cache(maxsize=None)

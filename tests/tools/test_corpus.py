@@ -145,7 +145,7 @@ CASES = [
         "schema_missing_kind.yaml:1:1: error: missing key 'kind'"]),
     ("schema_unknown_kind.yaml", 1, [
         "schema_unknown_kind.yaml:1:7: error: unknown kind 'card'; expected one of: game, expansion, cards, keywords, "
-        "board, scenario, rules-test",
+        "board, scenario, rules-test, rules",
         "    hint: did you mean 'cards'?"]),
     ("schema_kind_not_string.yaml", 1, [
         "schema_kind_not_string.yaml:1:7: error: 'kind' must be a text, not a list"]),
