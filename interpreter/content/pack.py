@@ -16,9 +16,10 @@ from pathlib import Path
 from ..diagnostics import ContentError, Position, Report
 from .declarations import NameChecks, empty_game, function, procedure, read_declarations, read_game
 from .declarations import as_int, as_list, as_str, mean, plain_options
-from .layers import Layer, Merge, available_expansions, texts_of
+from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
+from .rulings import from_note
 from .source import PDict, PList, SourceFile, edited_text, load_file
 from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
@@ -110,7 +111,15 @@ class PackLoader:
             file_kind(src)
         except ContentError:
             return None
+        self.old_rulings(src)
         return src
+
+    def old_rulings(self, src: SourceFile) -> None:
+        """A warning for each ruling written as a note ("ruling (IDS): text"), the older form."""
+        for note in as_list(src.data.get("notes")):
+            if isinstance(note, str) and from_note(note) is not None:
+                self.report.warning(getattr(note, "pos", src.data.pos), "a ruling written as a note",
+                                    "write it under 'rulings:' as {rules: [IDS], text: ...}")
 
     def _remember_text(self, shown: str) -> None:
         remember_text(self.report, shown)
@@ -351,9 +360,9 @@ class PackLoader:
                 pos = entries.key_pos.get(name, entries.pos)
                 first = defn.procedures.get(name) or defn.functions.get(name)
                 if first is not None:
-                    what = "an extension point" if getattr(first, "point", False) else \
-                        "a procedure" if name in defn.procedures else "a function"
-                    self.report.error(pos, f"'{name}' is declared already, as {what} at {first.pos}",
+                    what = "extension point" if getattr(first, "point", False) else \
+                        "procedure" if name in defn.procedures else "function"
+                    self.report.error(pos, f"{what} '{name}' is declared already, at {where(first.pos)}",
                                       "a procedure or function is declared once: in the game file or in one "
                                       "rules file")
                     continue

@@ -72,8 +72,8 @@ def test_a_procedure_declared_twice_is_an_error_at_its_second_place(pack):
     found = diagnostics("docs-game")
     assert [(Path(p).name, line, col, code) for p, line, col, code, _ in found] == [
         ("again.yaml", 6, 3, "N013"), ("twice.yaml", 4, 3, "N013")]
-    assert "'setup' is declared already, as a procedure at docs-game/game.yaml:" in found[0][4]
-    assert "'fresh' is declared already, as a procedure at docs-game/rules/again.yaml:4:3" in found[1][4]
+    assert "procedure 'setup' is declared already, at docs-game/game.yaml:" in found[0][4]
+    assert "procedure 'fresh' is declared already, at docs-game/rules/again.yaml:4" in found[1][4]
 
 
 def test_a_rules_file_naming_another_game_is_an_error(pack):
