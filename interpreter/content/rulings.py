@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Position
 
-# a ruling written as a note: "ruling (SX-NEG-3, authored): text" or "ruling: text"
+# a ruling written as a note: "ruling (AB-CD-3, authored): text" or "ruling: text"
 NOTE = re.compile(r"^ruling(?: \(([^()]*)\))?: (.*)$", re.S)
 RULE_ID = re.compile(r"^[A-Z0-9]+(-[A-Z0-9]+)*-[0-9]+$")
 
