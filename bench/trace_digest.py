@@ -18,7 +18,11 @@ player count, index, seed) and the exit status is 1.
 When the content itself was edited between the two runs, the content lines
 events name have moved: `--lines-as-of REV` reads each `at` as the line it
 was at in git revision REV of the same file (lines matched by difflib), so
-that only what the engine does is compared.
+that only what the engine does is compared. When content moved to other files
+(a game file split into rules files), `--without-places` leaves the `at` of
+every event out instead, on both runs.
+
+`--game NAME` (repeated) digests only those games.
 """
 from __future__ import annotations
 
@@ -41,6 +45,13 @@ GAMES = ("karman-swap", "seeders-exodus", "etherium")
 
 def _text(value) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+
+
+class WithoutPlaces:
+    """Leaves the content place (`at`) of each event out."""
+
+    def event(self, ev: dict) -> dict:
+        return {k: v for k, v in ev.items() if k != "at"}
 
 
 class LinesAsOf:
@@ -107,9 +118,9 @@ def game_digest(game, players: int, seed: int, lookahead: bool, lines=None) -> s
     return h.hexdigest()
 
 
-def digests(games: int, lines=None) -> dict:
+def digests(games: int, lines=None, names=GAMES) -> dict:
     out = {}
-    for name in GAMES:
+    for name in names:
         game = interpreter.load(name)
         for players in range(game.min_players, game.max_players + 1):
             key = f"{name}/{players}p"
@@ -124,8 +135,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write the fingerprints to this JSON file")
     ap.add_argument("--compare", help="compare with the fingerprints of this JSON file")
     ap.add_argument("--lines-as-of", metavar="REV", help="read the content lines of events as of this git revision")
+    ap.add_argument("--without-places", action="store_true", help="leave the content place of each event out")
+    ap.add_argument("--game", action="append", help="digest only this game (repeat for more)")
     args = ap.parse_args(argv)
-    found = digests(args.games, LinesAsOf(args.lines_as_of) if args.lines_as_of else None)
+    lines = LinesAsOf(args.lines_as_of) if args.lines_as_of else WithoutPlaces() if args.without_places else None
+    found = digests(args.games, lines, tuple(args.game) if args.game else GAMES)
     if args.out:
         Path(args.out).write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     if args.compare:

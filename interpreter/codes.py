@@ -125,6 +125,8 @@ CODES: tuple[Code, ...] = (
          "the printed text (en) of keyword 'Income' disagrees with its rules: ..."),
     Code("W002", "no-face", "printed", "a card ability with neither printed text nor prose that fits a card's face",
          "card 'farm' has no printed face in 'en': neither a printed text nor prose that fits (...)"),
+    Code("W003", "ruling-as-note", "printed", "a ruling written as a free note, the older form (a warning)",
+         "a ruling written as a note"),
     Code("E000", "other", "other", "any other diagnostic (reported so that it can be given a code of its own)",
          "procedure 'turn' acts for 'playr', which is not one of its parameters"),
 )

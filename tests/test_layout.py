@@ -2,8 +2,8 @@
 imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
-The wings, from the bottom: the shared modules (`diagnostics`, `names`,
-`resources`); `content` and `engine`, which know nothing of each other;
+The wings, from the bottom: the shared modules (`diagnostics`, `kinds`,
+`names`, `resources`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
 the front door (`interpreter/__init__.py`); `tools` (with `rl`, the environments for AI
 researchers), which may use everything.
@@ -20,7 +20,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
-SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.names", "interpreter.resources"}
+SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.names",
+          "interpreter.resources"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
     "content": set(),
     "engine": set(),

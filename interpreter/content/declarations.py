@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..diagnostics import Position, Report
 from ..names import as_word, did_you_mean, fold, printed_fault, word_fault
 from .model import (AttributeDef, AutomatonDef, CounterDef, FunctionDef, GameDef, OptionDef, PowersDef, ProcedureDef, ZoneDef)
+from .rulings import rulings_of
 from .source import PDict, SourceFile
 
 
@@ -69,6 +70,7 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
     d = src.data
     NameChecks(report).check_names(d)
     defn.notes += [n for n in as_list(d.get("notes")) if isinstance(n, str)]
+    defn.rulings += rulings_of(d)
     for name, spec in items_of(d.get("options")):
         defn.options[name] = OptionDef(name, spec.get("values") if isinstance(spec.get("values"), list) else None,
                                        as_str(spec.get("type")), spec.get("default"),

@@ -323,6 +323,7 @@ class Merge:
 
     def expansion(self, part: GameDef, src: SourceFile, layer: LayerDef) -> None:
         d, base = src.data, self.defn
+        base.rulings += part.rulings
         for what, mine, theirs in (("option", part.options, base.options), ("zone", part.zones, base.zones),
                                    ("counter", part.counters, base.counters),
                                    ("function", part.functions, base.functions),

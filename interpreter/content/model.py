@@ -265,7 +265,8 @@ class GameDef:
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
     without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)
-    notes: list = field(default_factory=list)  # the rulings and authoring notes of the game and its layers (texts)
+    notes: list = field(default_factory=list)  # the authoring notes of the game and its layers (texts)
+    rulings: list = field(default_factory=list)  # rulings.RulingDef of the game and its layers (`rulings:`)
     rules_index: list = field(default_factory=list)  # files of the game's folder listing its rules by ID
     language: str = "en"  # the language its cards and rulebook are printed in (`language:`)
     table: dict = field(default_factory=dict)  # layout hints for the table in the browser, as written (positions kept)

@@ -14,11 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..diagnostics import ContentError, Position, Report
-from .declarations import NameChecks, empty_game, read_declarations, read_game
+from .declarations import NameChecks, empty_game, function, procedure, read_declarations, read_game
 from .declarations import as_int, as_list, as_str, mean, plain_options
-from .layers import Layer, Merge, available_expansions, texts_of
+from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
+from .rulings import from_note
 from .source import PDict, PList, SourceFile, edited_text, load_file
 from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
@@ -110,7 +111,15 @@ class PackLoader:
             file_kind(src)
         except ContentError:
             return None
+        self.old_rulings(src)
         return src
+
+    def old_rulings(self, src: SourceFile) -> None:
+        """A warning for each ruling written as a note ("ruling (IDS): text"), the older form."""
+        for note in as_list(src.data.get("notes")):
+            if isinstance(note, str) and from_note(note) is not None:
+                self.report.warning("W003", getattr(note, "pos", src.data.pos), "a ruling written as a note",
+                                    "write it under 'rulings:' as {rules: [IDS], text: ...}")
 
     def _remember_text(self, shown: str) -> None:
         remember_text(self.report, shown)
@@ -233,11 +242,15 @@ class PackLoader:
         before = self.layer
         self.layer = layer.id
         try:
+            rules = [s for s in sources if s.data.get("kind") == "rules"]
             if heads:
                 part = empty_game(heads[0])
                 read_declarations(part, heads[0], self.report, layer.id)
+                for src in rules:  # the expansion's own procedures and functions, merged with the rest
+                    self.add_rules(part, src)
                 merge.expansion(part, heads[0], ldef)
-            self.add_files(game, [s for s in sources if s.data.get("kind") not in ("game", "expansion")])
+            self.add_files(game, [s for s in sources if s.data.get("kind") not in ("game", "expansion")
+                                  and not (heads and s.data.get("kind") == "rules")])
         finally:
             self.layer = before
 
@@ -330,6 +343,32 @@ class PackLoader:
         defn.scenarios.append(ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), plain_options(d), d.pos,
                                           src.path, layer=self.layer, hooks=dict(texts_of(d.get("hooks"))),
                                           replace=dict(texts_of(d.get("replace")))))
+
+    def add_rules(self, defn: GameDef, src: SourceFile) -> None:
+        """The procedures and functions of a rules file, added to the game's (or to an
+        expansion's, in its folder) as if its game file declared them: a name declared
+        already, there or in another rules file, is an error at its second place."""
+        d = src.data
+        self.names.check_names(d)
+        defn.notes += [n for n in as_list(d.get("notes")) if isinstance(n, str)]
+        for section, table, make in (("procedures", defn.procedures, procedure),
+                                     ("functions", defn.functions, function)):
+            entries = d.get(section)
+            if not isinstance(entries, dict):
+                continue
+            for name, spec in entries.items():
+                pos = entries.key_pos.get(name, entries.pos)
+                first = defn.procedures.get(name) or defn.functions.get(name)
+                if first is not None:
+                    what = "extension point" if getattr(first, "point", False) else \
+                        "procedure" if name in defn.procedures else "function"
+                    self.report.error("N013", pos, f"{what} '{name}' is declared already, at {where(first.pos)}",
+                                      "a procedure or function is declared once: in the game file or in one "
+                                      "rules file")
+                    continue
+                made = make(name, spec, pos, self.layer)
+                if made is not None:
+                    table[name] = made
 
     def add_expansion(self, defn: GameDef, src: SourceFile) -> None:
         self.report.error("F001", src.data.pos, "an expansion file in a game's own folder",

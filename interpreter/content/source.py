@@ -16,6 +16,7 @@ from contextvars import ContextVar
 import yaml
 
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural
+from ..kinds import kind_of
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -219,7 +220,7 @@ class _Builder:
                     text.pos, text.style, text.lines = key.pos, None, None
                     key = text
                 if not isinstance(key, str):
-                    raise ContentError("Y008", f"a key must be a string, not {type_name(key)}",
+                    raise ContentError("Y008", f"a key must be a text, not {kind_of(key)}",
                                        _pos(self.path, key_node.start_mark), "quote the key")
                 # the key's own position is where key_node starts: no need to make another
                 if key in out:
@@ -351,24 +352,6 @@ def _block_indent(lines: list[str], node) -> int:
     return 0
 
 
-def type_name(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
 class SourceFile:
     """One content file: its path as shown to the user, its text, its data."""
 
@@ -406,7 +389,7 @@ def parse_yaml(path: str, text: str):
     """Positioned data of one YAML document; raises ContentError on bad YAML."""
     if not text.strip() or _only_comments(text):
         raise ContentError("Y006", "file is empty", Position(path, 1, 1),
-                           "a content file starts with 'kind:' (game, expansion, cards, keywords, board, scenario or rules-test)")
+                           "a content file starts with 'kind:' (game, expansion, cards, keywords, board, scenario, rules-test or rules)")
     if "\t" in text:
         for n, line in enumerate(lines_of(text), 1):
             stripped = line.lstrip(" ")

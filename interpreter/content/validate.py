@@ -17,9 +17,10 @@ from jsonschema.exceptions import best_match, relevance
 from ..diagnostics import ContentError, Position
 from ..names import did_you_mean
 from ..resources import schemas_dir
-from .source import PDict, SourceFile, type_name
+from ..kinds import kind_of, type_word
+from .source import PDict, SourceFile
 
-KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test", "rules")
 
 
 @lru_cache(maxsize=None)
@@ -204,14 +205,14 @@ def file_kind(src: SourceFile) -> str:
     data = src.data
     top = Position(src.path, 1, 1)
     if not isinstance(data, dict):
-        raise ContentError("Y008", f"a content file must be a mapping of keys to values, not {type_name(data)}",
+        raise ContentError("Y008", f"a content file must be a mapping of keys to values, not {kind_of(data)}",
                            getattr(data, "pos", top), "start the file with 'kind: ...'")
     if "kind" not in data:
         raise ContentError("S002", "missing key 'kind'", getattr(data, "pos", top),
                            "say which kind of file this is: " + ", ".join(KINDS))
     kind = data["kind"]
     if not isinstance(kind, str):
-        raise ContentError("T003", f"'kind' must be a string, not {type_name(kind)}",
+        raise ContentError("T003", f"'kind' must be a text, not {kind_of(kind)}",
                            getattr(kind, "pos", data.key_pos.get("kind", data.pos) if isinstance(data, PDict) else top),
                            "the kinds are: " + ", ".join(KINDS))
     if kind not in KINDS:
@@ -225,7 +226,7 @@ def file_kind(src: SourceFile) -> str:
 def _show(value) -> str:
     if isinstance(value, str):
         return f"'{value}'"
-    return json.dumps(value) if not isinstance(value, (dict, list)) else type_name(value)
+    return json.dumps(value) if not isinstance(value, (dict, list)) else kind_of(value)
 
 
 def _locate(data, path) -> tuple[object, object]:
@@ -252,8 +253,6 @@ def _dotted(path) -> str:
     return out
 
 
-_TYPE_WORDS = {"string": "a string", "integer": "a whole number", "number": "a number", "boolean": "true or false",
-               "object": "a mapping", "array": "a list", "null": "null"}
 
 
 def _read_as_mapping(value, wanted) -> str | None:
@@ -273,8 +272,8 @@ def _describe(error) -> tuple[str, str, str | None]:
     v = error.validator
     if v == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        return "S003", f"expected {wanted}, found {type_name(error.instance)}", _read_as_mapping(error.instance, types)
+        wanted = " or ".join(type_word(t) for t in types)
+        return "S003", f"expected {wanted}, found {kind_of(error.instance)}", _read_as_mapping(error.instance, types)
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
         hint = did_you_mean(str(error.instance), [str(a) for a in allowed]) if isinstance(error.instance, str) else None
@@ -291,7 +290,7 @@ def _describe(error) -> tuple[str, str, str | None]:
     if v == "maxItems":
         return "S007", f"expected at most {error.validator_value} items", None
     if v == "minLength":
-        return "S010", "expected a non-empty string", None
+        return "S010", "expected a non-empty text", None
     if v in ("minimum", "maximum"):
         word = "at least" if v == "minimum" else "at most"
         return "S008", f"expected a number {word} {error.validator_value}, found {error.instance}", None

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from pathlib import PurePath
 
-from .savefile import SaveError, field_path, kind_of, shown
+from ..kinds import kind_of
+from .savefile import SaveError, field_path, shown
 from .state import GameFault
 
 # fields that say which rules and engine a save is of: checked before (saved.StateCheck), not compared

@@ -10,12 +10,13 @@ one sentence, which the checker reports at the value's place.
 """
 from __future__ import annotations
 
+from ..kinds import kind_of
 from ..names import did_you_mean
 from .limits import MAX_NUMBER
 
 _TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
 # what each kind of option takes, as a message says it
-_TAKES = {"boolean": "true or false", "number": "a number", "string": "a string"}
+_TAKES = {"boolean": "true or false", "number": "a number", "string": "a text"}
 
 
 def option_kind(o) -> str | None:
@@ -56,13 +57,9 @@ def shown(value) -> str:
         return f"'{value}'" if len(value) <= MAX_SHOWN else f"'{value[:MAX_SHOWN - 3]}...'"
     if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
         return "a number beyond what a game keeps"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, (list, tuple)):
-        return "a list"
     if isinstance(value, (int, float)):
         return repr(value)
-    return f"a value of Python type {type(value).__name__}"
+    return kind_of(value)
 
 
 def option_value(o, value):
@@ -72,7 +69,7 @@ def option_value(o, value):
     said = shown(value)  # as it was given: the text typed, before it is read as a number
     # what a message says it takes: its declared type, else its values, else the type of its default
     takes = _TAKES.get(o.type) or (f"one of {', '.join(map(str, o.values))}" if o.values is not None else
-                                   _TAKES.get(kind, "a string, a number or true or false"))
+                                   _TAKES.get(kind, "a text, a number or true or false"))
     if isinstance(value, str) and kind in ("boolean", "number"):
         low = value.strip().lower()
         if kind == "boolean" and low in _TRUE + _FALSE:

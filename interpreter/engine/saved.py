@@ -34,7 +34,8 @@ from ..names import fold
 from . import keys
 from .fingerprint import fingerprint
 from .machine import MAX_DEPTH as MAX_FRAMES
-from .savefile import Checker, SaveError, is_int, kind_of, shown
+from ..kinds import kind_of
+from .savefile import Checker, SaveError, is_int, shown
 from .state import OPTION_KINDS
 
 FORMAT = 4  # 2: frames name the layout of their code; 3: the fingerprint of the content and engine;
@@ -64,7 +65,7 @@ class StateCheck(Checker):
     def check(self, data) -> None:
         program, defn = self.program, self.defn
         if not isinstance(data, dict):
-            self.fail((), f"not a saved state: {kind_of(data)}, not an object")
+            self.fail((), f"not a saved state: {kind_of(data)}, not a mapping")
         if "format" not in data:
             self.fail(("format",), "is missing: not a saved state of regles")
         if not is_int(data["format"]) or data["format"] != FORMAT:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+from ..kinds import kind_of
+
 INT_LIMIT = 1 << 63  # whole numbers of a game lie within +/- this (the generator's state and the seed aside)
 
 
@@ -65,25 +67,6 @@ def _no_constant(name):
     raise ValueError(f"{name} is no number of a game")
 
 
-def kind_of(v) -> str:
-    """What a JSON value is, in words."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true or false"
-    if isinstance(v, int):
-        return "a whole number"
-    if isinstance(v, float):
-        return "a number with a fraction"
-    if isinstance(v, str):
-        return "a text"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "an object"
-    return f"a {type(v).__name__}"
-
-
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -111,9 +94,9 @@ class Checker:
         raise SaveError(message, field_path(path) or None)
 
     def obj(self, v, path, required, optional=()) -> dict:
-        """`v`, an object with all the fields `required` and maybe those `optional`, no other."""
+        """`v`, a mapping with all the fields `required` and maybe those `optional`, no other."""
         if not isinstance(v, dict):
-            self.fail(path, f"must be an object, not {kind_of(v)}")
+            self.fail(path, f"must be a mapping, not {kind_of(v)}")
         for k in v:
             if not isinstance(k, str):
                 self.fail(path, f"has a key that is not a text: {shown(k)}")
@@ -125,7 +108,7 @@ class Checker:
         return v
 
     def mapping(self, v, path) -> dict:
-        """`v`, an object whose keys are texts (of any names)."""
+        """`v`, a mapping whose keys are texts (of any names)."""
         return self.obj(v, path, (), tuple(v) if isinstance(v, dict) else ())
 
     def integer(self, v, path, lo=-INT_LIMIT, hi=INT_LIMIT - 1, what="") -> int:

@@ -53,7 +53,7 @@ class FastParser:
     The language accepted is Lark's own (same tables, same lexers, same indentation rules);
     whatever this loop does not take exactly as Lark would (any syntax error, a bad dedent, a
     tree deeper than MAX_DEPTH) raises `_GiveUp`, and the text is parsed again by Lark, which
-    reports it as before. tests/test_fast_parse.py compares both on every shipped text.
+    reports it as before. tests/language/test_parser.py compares both on every shipped text.
     """
 
     def __init__(self, lark: Lark):

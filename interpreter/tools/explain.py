@@ -3,7 +3,7 @@
 In order: the card as printed (its title, attributes and face, `Prose.face`, in
 the language asked); then each ability with its printed text (the keyword's
 rulebook text), the rules it implements with their text from the game's rules
-index (`content.rules_index`), the rulings of the game (its `notes:`) that name
+index (`content.rules_index`), the rulings of the game (its `rulings:` and `notes:`) that name
 the card or its keywords or cite its rules, and how the engine reads it, as prose;
 last, for a modder, the technical reading: where each thing is written, the
 attributes and classes, the keyword each ability matched with the values it
@@ -86,8 +86,8 @@ def _rulings(defn, card, keywords) -> list:
     words = sorted(w for w in words if len(w) >= 3)
     named = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
     cited = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(rules))) + r")(?![\w-])") if rules else None
-    return [str(n) for n in defn.notes
-            if (named and named.search(plain(str(n)))) or (cited and cited.search(str(n)))]
+    notes = [str(n) for n in defn.notes] + [r.line() for r in defn.rulings]
+    return [n for n in notes if (named and named.search(plain(n))) or (cited and cited.search(n))]
 
 
 def _rule_lines(ids, rules: dict, indent: str) -> list:

@@ -44,7 +44,8 @@ from ..engine.fingerprint import fingerprint
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.saved import StateCheck
 from ..engine.serial import read_laid
-from ..engine.savefile import Checker, SaveError, is_int, kind_of, parse_json, shown
+from ..engine.savefile import Checker, SaveError, is_int, parse_json, shown
+from ..kinds import kind_of
 from ..engine.state import GameFault
 
 FORMAT = 2  # 2: the header has the fingerprint of the content and the engine
@@ -245,7 +246,7 @@ def _check_header(h: dict) -> None:
 def _check_event(ev) -> None:
     c = Checker()
     if not isinstance(ev, dict):
-        c.fail((), f"an event must be a JSON object, not {kind_of(ev)}")
+        c.fail((), f"an event must be a mapping, not {kind_of(ev)}")
     for k in ev:
         if not isinstance(k, str):  # pragma: no cover - JSON keys are texts
             c.fail((), "an event's keys are texts")

@@ -409,4 +409,4 @@ def test_requires_of_the_wrong_kind_is_a_located_error(tmp_path, capsys):
     assert cli.main(["check", str(folder)]) == 1
     out, err = capsys.readouterr()
     assert "internal error" not in out + err
-    assert "requires: expected a list, found a number" in out + err
+    assert "requires: expected a list, found a whole number" in out + err

@@ -21,7 +21,7 @@ BROKEN = [
     ("a byte order mark in mid-file", HEAD + "\ufeffcounters:\n  ships: {scope: player}\n", "5:1",
      "YAML syntax error: a byte order mark (U+FEFF)"),
     ("an alias inside the value it names", HEAD + "notes: &loop [a, *loop]\n", "5:18", "YAML error: alias"),
-    ("a complex key", HEAD + SHIPS + "? [a, b]\n: c\n", "7:3", "a key must be a string"),
+    ("a complex key", HEAD + SHIPS + "? [a, b]\n: c\n", "7:3", "a key must be a text"),
     ("a control character", HEAD + SHIPS + "notes: [a, b]\ndescription: bell \x07 here\n", "8:19",
      "file holds a control character (U+0007)"),
     ("no id", HEAD.replace("id: harbour\n", "") + SHIPS, "1:1", "missing required key 'id'"),

@@ -61,7 +61,7 @@ DOCS = ROOT / "docs"
 SCHEMAS = ROOT / "schemas"
 CONTENT = ROOT / "content"
 FIXTURE = ROOT / "tests" / "fixtures" / "docs-game"
-KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test")
+KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test", "rules")
 
 # tag -> start symbol of the grammar
 RULES_TAGS = {"regles-procedure": "procedure", "regles-ability": "ability", "regles-expr": "condition"}
@@ -237,6 +237,11 @@ def _rules_texts(data):
                         yield v, "procedure"
                     else:
                         yield from _rules_texts(v)
+            elif key == "functions" and isinstance(value, dict):
+                for v in value.values():
+                    body = v.get("body") if isinstance(v, dict) else v
+                    if isinstance(body, str):
+                        yield body, "condition"
             elif key == "then" and isinstance(value, list):
                 for t in value:
                     yield t, "condition"

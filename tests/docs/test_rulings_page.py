@@ -95,3 +95,58 @@ def test_a_card_files_notes_are_rulings_of_its_game_or_expansion(tmp_path, monke
     assert "- (`cards/peoples.yaml`) ruling (AQ-2): the elves start with one guide." in base
     assert "AQ-3" not in base
     assert "- (`expansions/more/cards/powers.yaml`) ruling (AQ-3): the power costs 3." in more
+
+
+def test_rulings_entries_are_listed_as_the_notes_they_replace(tmp_path, monkeypatch):
+    content = tmp_path / "content"
+    _write(content / "alpha" / "game.yaml", """\
+        kind: game
+        id: alpha
+        title: Alpha Quest
+        notes: ["authored: the board."]
+        rulings:
+          - {rules: [AQ-1, AQ-2], text: "ties go to the youngest player."}
+          - {rules: [AQ-3], authored: true, text: "the box has no dice."}
+          - {text: "a turn always ends."}
+        """)
+    gen = _gen_rulings()
+    monkeypatch.setattr(gen, "CONTENT", content)
+    assert "### Rulings\n\n- authored: the board.\n- ruling (AQ-1, AQ-2): ties go to the youngest player.\n" \
+           "- ruling (AQ-3, authored): the box has no dice.\n- ruling: a turn always ends.\n" in gen.page()
+
+
+def _pack(tmp_path, monkeypatch, head: str):
+    import shutil
+    shutil.copytree(ROOT / "tests" / "fixtures" / "docs-game", tmp_path / "docs-game")
+    game = tmp_path / "docs-game" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + textwrap.dedent(head), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "docs-game"
+
+
+def test_regles_explain_shows_the_rulings_that_name_a_card(tmp_path, monkeypatch, capsys):
+    from interpreter.tools import cli
+    _pack(tmp_path, monkeypatch, """\
+        rulings:
+          - {rules: [DG-1], text: "a Farm bought in the last round still scores."}
+          - {text: "nothing else is ruled."}
+        """)
+    assert cli.main(["explain", "docs-game", "Farm"]) == 0
+    out = capsys.readouterr().out
+    assert "Rulings and notes that name it:\n  - ruling (DG-1): a Farm bought in the last round still scores." in out
+    assert "nothing else is ruled" not in out
+
+
+def test_a_ruling_written_as_a_note_is_still_read_with_a_warning(tmp_path, monkeypatch, capsys):
+    from interpreter.tools import cli
+    _pack(tmp_path, monkeypatch, """\
+        notes:
+          - "ruling (DG-1): a Farm bought in the last round still scores."
+          - "authored: a free note."
+        """)
+    assert cli.main(["explain", "docs-game", "Farm"]) == 0
+    assert "  - ruling (DG-1): a Farm bought in the last round still scores." in capsys.readouterr().out
+    cli.main(["check", "docs-game"])
+    out = capsys.readouterr().out
+    assert "warning[W003]: a ruling written as a note" in out and "write it under 'rulings:'" in out
+    assert out.count("warning[") == 1

@@ -118,7 +118,7 @@ CORRUPTIONS = [
     ("game as number", _set(["game"], 5), "game: must be a text, not a whole number"),
     ("other game", _set(["game"], "nim"), "game: is 'nim': this is not a state of envoys"),
     ("no fingerprint", _delete(["fingerprint"]), "fingerprint: is missing"),
-    ("fingerprint as list", _set(["fingerprint"], []), "fingerprint: must be an object, not a list"),
+    ("fingerprint as list", _set(["fingerprint"], []), "fingerprint: must be a mapping, not a list"),
     ("other content", _set(["fingerprint", "content"], "0" * 64),
      "fingerprint.content: this state was saved under other rules of envoys"),
     ("other engine", _set(["fingerprint", "engine"], "0" * 64),
@@ -136,7 +136,7 @@ CORRUPTIONS = [
     ("negative generator", _set(["rng"], -1), "rng: is -1: it must be from 0 to"),
     ("huge generator", _set(["rng"], 10 ** 30), "rng: is a number of about 31 digits"),
     # zones and components
-    ("zones as list", _set(["zones"], []), "zones: must be an object, not a list"),
+    ("zones as list", _set(["zones"], []), "zones: must be a mapping, not a list"),
     ("unknown zone", _set(["zones", "attic"], []), "zones.attic: 'attic' is no zone of envoys"),
     ("seat out of range in a zone key", _set(["zones", "hand#7"], []),
      "zones[\"hand#7\"]: 'hand#7' is kept per player, but '7' is not a seat from 0 to 3"),
@@ -171,7 +171,7 @@ CORRUPTIONS = [
     ("used action out of range", _set(["used"], ["round_end|9|5"]), "used[0]: 'round_end|9|5' is not"),
     ("credit to a supply", _set(["credit"], [[1, "$favor", 2]]), "credit[0][1]: points are credited to a counter"),
     # frames
-    ("frames as object", _set(["frames"], {}), "frames: must be a list, not an object"),
+    ("frames as object", _set(["frames"], {}), "frames: must be a list, not a mapping"),
     ("frame without pc", _delete(["frames", 1, "pc"]), "frames[1].pc: is missing"),
     ("frame with extra field", _set(["frames", 1, "speed"], 1), "frames[1].speed: is no field of it"),
     ("frame pc out of range", _set(["frames", 1, "pc"], 1000),
@@ -395,7 +395,7 @@ def test_damaged_saves_of_the_shipped_games_are_refused_or_play_on():
     ("deeply nested", b"[" * 100_000 + b"]" * 100_000, "not readable: JSON nested too deeply"),
     ("huge number", b'{"format": ' + b"9" * 5000 + b"}", "not readable: Exceeds the limit"),
     ("not a number", b'{"format": NaN}', "not readable: NaN is no number of a game"),
-    ("a list", b"[]", "not a saved state: a list, not an object"),
+    ("a list", b"[]", "not a saved state: a list, not a mapping"),
 ])
 def test_a_corrupt_file_is_refused_naming_the_file(tmp_path, game_and_save, name, raw, message):
     g, data = game_and_save

@@ -90,7 +90,7 @@ def situation(game, players: int, given: str, when: str, seed: int = 0):
     """A state set up by `given` and acted on by `when` (rules-language statements,
     as in a rules test), stopped at the first decision `when` asks."""
     st = game.blank_state(players, seed)
-    where = SimpleNamespace(file="tests/test_karman_rules.py", pos=Position("tests/test_karman_rules.py"))
+    where = SimpleNamespace(file="tests/games/test_karman_rules.py", pos=Position("tests/games/test_karman_rules.py"))
     env: dict = {}
     names: set = set()
     for part, text in (("given", given), ("when", when)):

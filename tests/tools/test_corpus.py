@@ -65,7 +65,7 @@ CASES = [
         "    hint: line it up with the keys above it (column 5), or, if it belongs to the line above, end that line "
         "with ':' (or ': |' for a text)"]),
     ("schema_unquoted_ability.yaml", 1, [
-        "schema_unquoted_ability.yaml:7:9: error[S003]: cards[0].abilities[0]: expected a string, found a mapping",
+        "schema_unquoted_ability.yaml:7:9: error[S003]: cards[0].abilities[0]: expected a text, found a mapping",
         "    hint: YAML read this as a mapping because of the ': ' in it; quote the whole text: "
         "\"when integrated: gain 2 resource\", or write it as a block after '|'"]),
     ("names_unknown_class_lists.yaml", 1, [
@@ -126,16 +126,16 @@ CASES = [
         "top_level_list.yaml:1:1: error[Y008]: a content file must be a mapping of keys to values, not a list",
         "    hint: start the file with 'kind: ...'"]),
     ("top_level_scalar.yaml", 1, [
-        "top_level_scalar.yaml:1:1: error[Y008]: a content file must be a mapping of keys to values, not a string"]),
+        "top_level_scalar.yaml:1:1: error[Y008]: a content file must be a mapping of keys to values, not a text"]),
     ("non_string_key.yaml", 1, [
-        "non_string_key.yaml:6:5: error[Y008]: a key must be a string, not a boolean",
+        "non_string_key.yaml:6:5: error[Y008]: a key must be a text, not true or false",
         "    hint: quote the key"]),
     ("non_string_key_number.yaml", 1, [  # a number key is read as its text, as JSON would
         "non_string_key_number.yaml:6:5: error[S001]: unknown key '3' for a card"]),
     ("non_string_key_null.yaml", 1, [
-        "non_string_key_null.yaml:5:5: error[Y008]: a key must be a string, not null"]),
+        "non_string_key_null.yaml:5:5: error[Y008]: a key must be a text, not null"]),
     ("non_string_key_complex.yaml", 1, [
-        "non_string_key_complex.yaml:3:3: error[Y008]: a key must be a string, not a list"]),
+        "non_string_key_complex.yaml:3:3: error[Y008]: a key must be a text, not a list"]),
     ("crlf_line_endings.yaml", 1, [
         "crlf_line_endings.yaml:7:10: error[N009]: unknown keyword 'Coffer'"]),
     ("bom_unknown_keyword.yaml", 1, [
@@ -145,10 +145,10 @@ CASES = [
         "schema_missing_kind.yaml:1:1: error[S002]: missing key 'kind'"]),
     ("schema_unknown_kind.yaml", 1, [
         "schema_unknown_kind.yaml:1:7: error[S009]: unknown kind 'card'; expected one of: game, expansion, cards, keywords, "
-        "board, scenario, rules-test",
+        "board, scenario, rules-test, rules",
         "    hint: did you mean 'cards'?"]),
     ("schema_kind_not_string.yaml", 1, [
-        "schema_kind_not_string.yaml:1:7: error[T003]: 'kind' must be a string, not a list"]),
+        "schema_kind_not_string.yaml:1:7: error[T003]: 'kind' must be a text, not a list"]),
     ("schema_missing_cards.yaml", 1, [
         "schema_missing_cards.yaml:1:1: error[S002]: missing required key 'cards'"]),
     ("schema_missing_card_id.yaml", 1, [
@@ -166,7 +166,7 @@ CASES = [
     ("schema_wrong_type_cost.yaml", 1, [
         "schema_wrong_type_cost.yaml:8:11: error[S008]: 'cost' must be a whole number, found 'trois'"]),
     ("schema_wrong_type_abilities.yaml", 1, [
-        "schema_wrong_type_abilities.yaml:6:16: error[S003]: cards[0].abilities: expected a list, found a string"]),
+        "schema_wrong_type_abilities.yaml:6:16: error[S003]: cards[0].abilities: expected a list, found a text"]),
     ("schema_cards_not_list.yaml", 1, [
         "schema_cards_not_list.yaml:4:3: error[S003]: cards: expected a list, found a mapping"]),
     ("schema_cards_null.yaml", 1, [
@@ -422,14 +422,14 @@ CASES = [
         "game_table_hints/game.yaml:21:5: error[N020]: table hints name unknown board 'moon'",
         "    hint: boards: ring, square"]),
     ("game_bad_types", 1, [
-        "game_bad_types/game.yaml:4:10: error[S003]: players: expected a mapping, found a string",
+        "game_bad_types/game.yaml:4:10: error[S003]: players: expected a mapping, found a text",
         "game_bad_types/game.yaml:5:8: error[S003]: zones: expected a mapping, found a list",
-        "game_bad_types/game.yaml:7:15: error[S003]: counters.pp.scope: expected a string, found a number",
-        "game_bad_types/game.yaml:8:10: error[S003]: classes: expected a list, found a number",
-        "game_bad_types/game.yaml:9:10: error[S003]: windows: expected a list, found a string",
+        "game_bad_types/game.yaml:7:15: error[S003]: counters.pp.scope: expected a text, found a whole number",
+        "game_bad_types/game.yaml:8:10: error[S003]: classes: expected a list, found a whole number",
+        "game_bad_types/game.yaml:9:10: error[S003]: windows: expected a list, found a text",
         "game_bad_types/game.yaml:10:9: error[S001]: teams: unknown key 'two'",
-        "game_bad_types/game.yaml:12:33: error[S003]: options.fast.values: expected a list, found a number",
-        "game_bad_types/game.yaml:14:9: error[S003]: procedures.game: expected a string, found a number"]),
+        "game_bad_types/game.yaml:12:33: error[S003]: options.fast.values: expected a list, found a whole number",
+        "game_bad_types/game.yaml:14:9: error[S003]: procedures.game: expected a text, found a whole number"]),
 ]
 
 

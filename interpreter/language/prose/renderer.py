@@ -138,9 +138,6 @@ class Renderer:
     def is_you(self, e) -> bool:
         return isinstance(e, N.Name) and e.name == "you" and "you" not in self.locals
 
-    def is_self(self, e) -> bool:
-        return isinstance(e, N.Name) and e.name == "self" and "self" not in self.locals
-
     def builtin(self, kind: str, name: str, key):
         """The phrase of a built-in in this language: the one for `key` (a number of arguments,
         "each", "mapped") when the record has several, else its only one; None if it has none."""

@@ -20,7 +20,7 @@ from ...diagnostics import Diagnostic, lines_of
 from ..check import check_paths
 
 _WORD = re.compile(r"[\w'-]+")  # what a problem without an end spans, as diagnostics.end_of reads it
-_CONTENT = re.compile(r"^kind:\s*['\"]?(game|expansion|cards|keywords|board|scenario|rules-test)\b", re.M)
+_CONTENT = re.compile(r"^kind:\s*['\"]?(game|expansion|cards|keywords|board|scenario|rules-test|rules)\b", re.M)
 
 
 @dataclass(frozen=True)

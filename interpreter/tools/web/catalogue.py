@@ -13,7 +13,6 @@ from pathlib import Path
 from ... import LoadError, load
 from ...content.folders import expansion_file, shipped_games
 from ...content.layers import available_expansions, read_data, scenarios_in
-from ..agents import BOTS
 from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
@@ -106,8 +105,3 @@ def options_of(game) -> list:
         out.append({"name": o.name, "type": kind, "values": [plain_value(v) for v in o.values] if o.values else None,
                     "default": plain_value(o.default)})
     return out
-
-
-def bot_known(name: str) -> bool:
-    base = name.partition(":")[0]
-    return base in BOTS

@@ -27,6 +27,7 @@ from pathlib import Path
 from ... import LoadError
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
+from ...kinds import type_word
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_budget
 from ..narrate import Narrator
@@ -373,7 +374,7 @@ def seats_of(seats, players: int) -> list:
     return who
 
 
-_KINDS = {str: "a text", int: "a whole number", list: "a list", dict: "an object"}
+_KINDS = {str: "string", int: "integer", list: "array", dict: "object"}  # their words: kinds.type_word
 _REQUIRED = object()
 
 
@@ -384,5 +385,5 @@ def _field(data: dict, name: str, kind, default=_REQUIRED):
     if v is default and default is not _REQUIRED:
         return v
     if not isinstance(v, kind) or kind is int and isinstance(v, bool):
-        raise TableError(400, f"'{name}' is {_KINDS[kind]}, not {json.dumps(v)[:40]}")
+        raise TableError(400, f"'{name}' is {type_word(_KINDS[kind])}, not {json.dumps(v)[:40]}")
     return v
