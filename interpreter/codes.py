@@ -21,7 +21,7 @@ class Code:
 
 
 WINGS = {"Y": "yaml", "S": "schema", "P": "parse", "N": "names", "T": "types", "D": "declarations",
-         "F": "files", "K": "keywords", "C": "compile", "W": "printed", "E": "other"}
+         "F": "files", "K": "keywords", "C": "compile", "W": "printed", "V": "prose", "H": "hints", "E": "other"}
 
 CODES: tuple[Code, ...] = (
     Code("Y001", "yaml-indentation", "yaml", "a line indented as no block around it allows",
@@ -125,6 +125,16 @@ CODES: tuple[Code, ...] = (
          "the printed text (en) of keyword 'Income' disagrees with its rules: ..."),
     Code("W002", "no-face", "printed", "a card ability with neither printed text nor prose that fits a card's face",
          "card 'farm' has no printed face in 'en': neither a printed text nor prose that fits (...)"),
+    Code("K002", "keyword-mismatch", "keywords", "a printed phrase that begins as a keyword but leaves its pattern",
+         "expected '-' in keyword 'Harvest X - Y', found 'Farm'"),
+    Code("D008", "requires-cycle", "declarations", "expansions that require each other in a circle",
+         "expansions require each other in a circle: a -> b -> a"),
+    Code("V001", "vocabulary", "prose", "a vocabulary entry or printed text for a language the cards are not written in, "
+         "or naming what the game does not have", "vocabulary (en) for unknown counter 'golds'"),
+    Code("H001", "table-hint", "hints", "a layout hint of the browser table naming what the board does not have",
+         "table hints: board 'map' has no node 'north'"),
+    Code("H002", "print-hint", "hints", "a print hint the sheets cannot draw (a warning)",
+         "print hints of 'suit': 'blob' (for 'hearts') is not a shape the sheets draw"),
     Code("W003", "ruling-as-note", "printed", "a ruling written as a free note, the older form (a warning)",
          "a ruling written as a note"),
     Code("E000", "other", "other", "any other diagnostic (reported so that it can be given a code of its own)",

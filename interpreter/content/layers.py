@@ -206,7 +206,7 @@ def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
                              + (f" (expansions: {', '.join(sorted(known))})" if known
                                 else " (this game has none)"), at)
         if name in chain:
-            raise LayerError("E000", f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
+            raise LayerError("D008", f"expansions require each other in a circle: {' -> '.join(chain + (name,))}", at)
         for r in layer.requires:
             lay(r, f"expansion '{name}' requires '{cut(r, 60)}'", chain + (name,))
         out.append(layer)

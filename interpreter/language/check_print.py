@@ -42,12 +42,12 @@ def check_print_hints(defn, error, warning=None) -> None:
             named += [(f"tile.{key}", tile.get(key)) for key in ("cells", "number")]
         for value, shape in (hint.get("symbols") or {}).items() if isinstance(hint.get("symbols"), dict) else ():
             if warning is not None and shape not in SHAPES:
-                warning("E000", key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
+                warning("H002", key_pos(hint, "symbols", where), f"print hints of '{kind}': '{shape}' (for '{value}') is "
                         "no shape the sheets draw; they draw the default one", did_you_mean(str(shape), SHAPES)
                         or "shapes: " + ", ".join(SHAPES))
         for value, colour in (hint.get("colours") or {}).items() if isinstance(hint.get("colours"), dict) else ():
             if warning is not None and colour_of(colour) is None:
-                warning("E000", key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
+                warning("H002", key_pos(hint, "colours", where), f"print hints of '{kind}': '{colour}' (for '{value}') is "
                         "no colour the sheets know", "a colour word in English or French, or '#rrggbb'")
         for key, name in named:
             if isinstance(name, str) and name not in defn.attributes:

@@ -227,6 +227,6 @@ class StatementChecks:
         for part in parts:
             if isinstance(part, LabelPart):
                 if part.error is not None:
-                    self.error("E000", pos, f"in text \"{text}\": {{{part.source}}} does not read: {part.error.message}")
+                    self.error("P002", pos, f"in text \"{text}\": {{{part.source}}} does not read: {part.error.message}")
                 else:
                     self.expr(part.tree.expr, scope)

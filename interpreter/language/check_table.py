@@ -67,13 +67,13 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
     named += [("details", d, hint) for d in hint.get("details", []) if isinstance(hint.get("details"), list)]
     kinds = {str(attrs.get("kind")) for attrs in board.nodes.values() if attrs.get("kind") is not None}
     if isinstance(hint.get("ring_kind"), str) and hint["ring_kind"] not in kinds:
-        error("E000", key_pos(hint, "ring_kind", where), f"table hints: board '{board.id}' has no node of kind "
+        error("H001", key_pos(hint, "ring_kind", where), f"table hints: board '{board.id}' has no node of kind "
                                                   f"'{hint['ring_kind']}'", did_you_mean(hint["ring_kind"], kinds))
     by_kind = hint.get("kinds")
     if isinstance(by_kind, dict):
         for kind, drawn in by_kind.items():
             if kind not in kinds:
-                error("E000", key_pos(by_kind, kind, where), f"table hints: board '{board.id}' has no node of kind '{kind}'",
+                error("H001", key_pos(by_kind, kind, where), f"table hints: board '{board.id}' has no node of kind '{kind}'",
                       did_you_mean(kind, kinds))
             elif isinstance(drawn, dict):
                 named.append(("label", drawn.get("label"), drawn))
@@ -81,13 +81,13 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
     if isinstance(places, dict):
         for node in places:
             if node not in board.nodes:
-                error("E000", key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
+                error("H001", key_pos(places, node, where), f"table hints: board '{board.id}' has no node '{node}'",
                       did_you_mean(node, board.nodes))
     colours = hint.get("colours")
     if isinstance(colours, dict):
         for value, colour in colours.items():
             if not isinstance(colour, str) or not COLOUR.match(colour):
-                error("E000", key_pos(colours, value, where), f"table hints: board '{board.id}': colour {colour!r} of "
+                error("H001", key_pos(colours, value, where), f"table hints: board '{board.id}': colour {colour!r} of "
                                                        f"'{value}' is not a colour", "write it as '#rgb' or '#rrggbb'")
     for key, name, holder in named:
         if isinstance(name, str) and name not in attributes and name != "id":
@@ -98,5 +98,5 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
         try:
             parse(shown, "condition")
         except ContentError as exc:
-            error("E000", key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
+            error("H001", key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
                                                   f"{exc.message}", "a condition on the node n, such as n.side == 2")

@@ -300,7 +300,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 self.error("N015", getattr(p, "pos", proc.pos), f"parameter '{p}' of procedure '{proc.name}' has a reserved name",
                            hint)
         if proc.acting is not None and proc.acting not in proc.params:
-            self.error("E000", getattr(proc.acting, "pos", proc.pos),
+            self.error("N010", getattr(proc.acting, "pos", proc.pos),
                        f"procedure '{proc.name}' acts for '{proc.acting}', which is not one of its parameters",
                        did_you_mean(proc.acting, proc.params) or "name one of 'params:'")
 
@@ -318,7 +318,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             used = {v for k, v, _ in kw.words if k == "param"} | ({kw.effect_param} if kw.effect_param else set())
             for p, t in kw.params.items():
                 if p not in used:
-                    self.error("E000", kw.params_pos.get(p, kw.pos),
+                    self.error("K001", kw.params_pos.get(p, kw.pos),
                                f"parameter '{p}' does not appear in the pattern '{kw.pattern}'",
                                "write it in the pattern in capitals, as the card prints the value")
             names = {}
@@ -371,7 +371,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
             before = components
             components += card.copies * (d.max_players if card.per_player else 1)
             if components > MAX_COMPONENTS >= before:
-                self.error("E000", card.key_pos.get("copies", card.pos),
+                self.error("Y009", card.key_pos.get("copies", card.pos),
                            f"too many components: with this card the pack has {components:,} "
                            f"(copies{' for each player' if card.per_player else ''} included), "
                            f"more than {MAX_COMPONENTS:,}",

@@ -116,11 +116,11 @@ class KeywordMatcher:
         if kind == "lit":
             if w.kind in ("name", "number") and fold(str(w.value)) == value:
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
-            return ("E000", w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
+            return ("K002", w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
         if kind == "dash":
             if w.kind == "dash":
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
-            return ("E000", w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
+            return ("K002", w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
         ptype = kw.params.get(value)
         if outer and w.kind == "name" and outer.get(w.value) == ptype and ptype != "effect":
             # inside a keyword's definition, its own parameter stands for a value of that type
@@ -158,7 +158,7 @@ class KeywordMatcher:
             if w.kind == "expr":
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
             return ("T002", w.pos, f"{value} of keyword '{kw.name}' must be a condition in parentheses")
-        return ("E000", w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
+        return ("K001", w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
 
 
 def _word_text(w) -> str:

@@ -755,7 +755,7 @@ def test_a_pack_of_too_many_components_is_refused_at_the_copies_that_pass_the_li
     total = f"{MAX_COMPONENTS + 2 * each:,}"
     which = " for each player" if per_player else ""
     _check_output(out, "", code, 1, [
-        f"tiny/cards.yaml:{len(lines)}:5: error[E000]: too many components: with this card the pack has {total} "
+        f"tiny/cards.yaml:{len(lines)}:5: error[Y009]: too many components: with this card the pack has {total} "
         f"(copies{which} included), more than 250,000"])
     lines[-3:] = []  # exactly the limit: accepted
     (folder / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")

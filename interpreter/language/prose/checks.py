@@ -98,7 +98,7 @@ def check_printed_texts(defn: GameDef, findings, report: Report) -> None:
         for lang, text in kw.texts.items():
             pos = getattr(text, "pos", kw.pos)
             if lang not in LANGS:
-                report.warning("E000", pos, f"keyword '{kw.name}': a text in language '{lang}', which cards are not "
+                report.warning("V001", pos, f"keyword '{kw.name}': a text in language '{lang}', which cards are not "
                                     "written in", "languages: " + ", ".join(LANGS))
                 continue
             if lang not in writers:

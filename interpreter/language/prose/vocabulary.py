@@ -170,7 +170,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
     for lang, words in defn.vocabulary.items():
         if lang not in langs:
             first = next(iter(words.values()), (None, defn.pos))[1]
-            report.error("E000", first, f"vocabulary for language '{lang}', which cards are not written in",
+            report.error("V001", first, f"vocabulary for language '{lang}', which cards are not written in",
                          did_you_mean(lang, langs) or "languages: " + ", ".join(langs))
             continue
         for name, (value, pos) in words.items():
@@ -178,7 +178,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             kind, _, bare = str(name).partition(":") if free else str(name).rpartition(":")
             if kind in SAID_OF_COUNTERS:
                 if bare not in defn.counters:
-                    report.error("E000", pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
+                    report.error("V001", pos, f"vocabulary ({lang}) for {kind}:{bare}, which is no counter",
                                  did_you_mean(bare, list(defn.counters)) or "write set:COUNTER or when:COUNTER")
                 else:
                     _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
@@ -193,7 +193,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
             if kind:
                 found = [k for k in found if k[0] == kind]
             if not found:
-                report.error("E000", pos, f"vocabulary ({lang}) for unknown {kind or 'name'} '{bare}'",
+                report.error("V001", pos, f"vocabulary ({lang}) for unknown {kind or 'name'} '{bare}'",
                              did_you_mean(bare, list(known)) if kind in ("", *KINDS) else
                              "write NAME, or KIND:NAME where KIND is one of " + ", ".join(KINDS))
                 continue
@@ -213,7 +213,7 @@ def _check_words(report, lang, name, kinds, value, at) -> None:
         _check_phrase(report, lang, name, kind, arity, value, at)
     for kind in nouns:
         if as_noun(value) is None:
-            report.error("E000", at, f"vocabulary ({lang}) for {kind} '{name}' is no noun",
+            report.error("V001", at, f"vocabulary ({lang}) for {kind} '{name}' is no noun",
                          "write a word, [singular, plural] or [singular, plural, gender] (gender m or f)")
             return
         if isinstance(value, str) and _BRACES.search(value):
@@ -239,5 +239,5 @@ def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
                          else "it takes no argument: write no {0}")
             return
     if _BRACES.search(_PLACEHOLDER.sub("", value)):
-        report.error("E000", at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
+        report.error("V001", at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
                      "arguments are written {0}, {1}...")
