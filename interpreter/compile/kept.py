@@ -34,7 +34,7 @@ class _Entry:
 
 
 class Kept:
-    """The programs kept, by (folder of the game, what is laid over it)."""
+    """The programs kept, by (working folder, folder of the game as named, what is laid over it)."""
 
     def __init__(self, size: int = MAX_KEPT):
         self.size = size

@@ -19,7 +19,7 @@ from .declarations import as_int, as_list, as_str, mean, plain_options
 from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
-from .rulings import from_note
+from .rulings import from_note, rulings_of
 from .source import PDict, PList, SourceFile, edited_text, load_file
 from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
@@ -277,6 +277,7 @@ class PackLoader:
         if isinstance(start, str) and start not in defn.zones:
             self.report.error("N001", start.pos, f"unknown zone '{start}'", mean(start, defn.zones))
         authored_file = d.get("authored")
+        defn.rulings += rulings_of(d)  # a card file's rulings are the game's, shown by explain with its cards
         for item in as_list(d.get("cards")):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
                 continue

@@ -150,3 +150,14 @@ def test_a_ruling_written_as_a_note_is_still_read_with_a_warning(tmp_path, monke
     out = capsys.readouterr().out
     assert "warning[W003]: a ruling written as a note" in out and "write it under 'rulings:'" in out
     assert out.count("warning[") == 1
+
+
+def test_regles_explain_shows_the_rulings_of_the_card_s_own_file(tmp_path, monkeypatch, capsys):
+    from interpreter.tools import cli
+    folder = _pack(tmp_path, monkeypatch, "")
+    market = folder / "cards" / "market.yaml"
+    market.write_text(market.read_text(encoding="utf-8").replace(
+        "start: deck\n", "start: deck\nrulings:\n  - {rules: [DG-1], text: \"a Farm costs what its card prints.\"}\n"),
+        encoding="utf-8")
+    assert cli.main(["explain", "docs-game", "Farm"]) == 0
+    assert "  - ruling (DG-1): a Farm costs what its card prints." in capsys.readouterr().out
