@@ -2,7 +2,7 @@
 imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
-The wings, from the bottom: the shared modules (`diagnostics`, `kinds`,
+The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
 `names`, `resources`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
 the front door (`interpreter/__init__.py`); `tools` (with `rl`, the environments for AI
@@ -20,7 +20,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
-SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.names",
+SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
           "interpreter.resources"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
     "content": set(),
@@ -164,3 +164,19 @@ def test_engine_holds_no_game_vocabulary():
             if ENGINE_WORDS.search(line):
                 offenders.append(f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_the_engine_never_reads_the_content_model():
+    """The engine reads its own records (engine.program), filled in by compile: never the
+    content's definition of the game (`program.defn`, kept for the tools) nor raw YAML (`.data[...]`)."""
+    found = []
+    for path in sorted((PACKAGE / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "defn" and isinstance(node.ctx, ast.Load):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: .defn")
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "data":
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: .data[...]")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "data":
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: .data.get(...)")
+    assert not found, "the engine reads the content model:\n" + "\n".join(found)

@@ -155,7 +155,7 @@ class AbilityCompiler:
 
     def counter_cost(self, cost, ctx, checks, owner):
         amount = self.compiler.expr(cost.amount, ctx)
-        cdef = self.defn.counters[cost.name]
+        cdef = self.program.counters[cost.name]
         name, team_scoped, pos = cdef.name, cdef.scope[0] == "team", cost.pos
 
         def keyf(st, fr):

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine.code import Code
+from ..engine.program import Program
 from ..engine.specs import AutomatonSpec
 from ..engine.state import Frame
 from ..engine.values import Seat
 from .abilities import AbilityCompiler
 from .analysis import Analysis
 from .context import Ctx
-from .program import Program
+from .program import make_program, seat_report
 from .reasons import Reasons
 from .statements import Compiler
 
@@ -24,7 +25,7 @@ from .statements import Compiler
 def compile_game(defn, found, root: Path, sources: dict | None = None) -> Program:
     """The compiled program of pack `defn`, checked (`found`: what the checker found);
     `sources`, the text of each content file read, gives the conditions their text as written."""
-    program = Program(defn, found, root)
+    program = make_program(defn, found, root)
     compiler = program.compiler = Compiler(program, Analysis(defn, found))
     program.sources = dict(sources or {})
     compiler.reasons = Reasons(program, compiler, program.sources)
@@ -34,7 +35,7 @@ def compile_game(defn, found, root: Path, sources: dict | None = None) -> Progra
                           for text, tree in defn.invariants]
     program.heuristic = compile_heuristic(defn, compiler)
     program.automata = compile_automata(defn, compiler)
-    program.seat_label = compile_seat_label(defn, compiler)
+    program.seat_report = seat_report(defn, compile_seat_label(defn, compiler))
     return program
 
 

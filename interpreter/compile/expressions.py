@@ -85,7 +85,7 @@ class ExprGen:
     """Writes the Python source of expressions of one compiled game."""
 
     def __init__(self, program, analysis, src: Source):
-        self.program = program  # the tables of the compiled game (compile.program)
+        self.program = program  # the tables of the compiled game (engine.program, filled by compile.program)
         self.defn = program.defn
         self.analysis = analysis
         self.types = program.found.types  # the checker's type of each expression (language.checker)

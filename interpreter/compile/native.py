@@ -6,7 +6,7 @@ It then needs no jumps between operations: it becomes a single operation whose
 source is a real Python `if`, `for` or `while`, with the statements' own source
 inside (captured from the compiler, see `Ctx.capture`). Loops that might not
 end take their rounds from the budget of work that the machine's operations
-share (engine.limits).
+share (interpreter.limits).
 The position of every line is kept, so an error names its own statement.
 Python compiles at most 20 loops nested in one function, and indents at most
 100 levels: a branch or loop holding more than MAX_LOOPS loops, or nested more
@@ -147,7 +147,7 @@ class NativeBlocks:
         self.put(b, ctx, s.pos)
 
     def _counted(self, b: Block, pos) -> None:
-        """Take a round of a loop that might not end from the budget of work (engine.limits),
+        """Take a round of a loop that might not end from the budget of work (interpreter.limits),
         which every loop shares: nested loops do not each get a budget of their own."""
         b.add("st.fuel -= 1", pos, 1)
         b.add(f"if st.fuel < 0: R_runaway(st, {self.const(pos, 'P')})", pos, 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..diagnostics import ContentError, Position
 from ..engine import machine as vm
 from ..engine.library import EXPORTED
-from ..engine.limits import TEXT_BUDGET
+from ..limits import TEXT_BUDGET
 from ..engine.specs import ChooseSpec, DecideSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
 from ..language import nodes as N
@@ -30,7 +30,7 @@ class Compiler(NativeBlocks):
     """Compiles the statements of one checked pack into the operations of `Code`s."""
 
     def __init__(self, program, analysis):
-        self.program = program  # the tables of the compiled game (compile.program)
+        self.program = program  # the tables of the compiled game (engine.program, filled by compile.program)
         self.defn = program.defn
         self.src = Source(EXPORTED)
         self.src.ns["FN"] = {}  # the game's functions, compiled on first call (see ExprGen.game_function)
@@ -115,12 +115,12 @@ class Compiler(NativeBlocks):
         """(source of the key, counter definition) of a counter reference."""
         defn = self.defn
         if isinstance(e, N.Name) and e.name in defn.counters and e.name not in ctx.locals:
-            return repr(e.name), defn.counters[e.name]
+            return repr(e.name), self.program.counters[e.name]
         if isinstance(e, N.Attr) and e.name in defn.counters:
-            cdef = defn.counters[e.name]
+            cdef = self.program.counters[e.name]
             return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P"), self.gen.said(e.obj)), cdef
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in defn.counters:
-            cdef = defn.counters[e.obj.name]
+            cdef = self.program.counters[e.obj.name]
             return f"R_pkey({cdef.name!r}, {self.source(e.obj.obj, ctx)}, {self.source(e.key, ctx)})", cdef
         raise GameFault("not a counter", e.pos)
 
@@ -148,7 +148,7 @@ class Compiler(NativeBlocks):
         self._amount_op(s, ctx, -1, "pay")
 
     def owned_counter(self, name, owner, ctx, pos) -> tuple:
-        cdef = self.defn.counters[name]
+        cdef = self.program.counters[name]
         obj = self.source(owner, ctx) if owner is not None else "fr.you"
         said = self.gen.said(owner) if owner is not None else repr("you")
         return self.gen.counter_key(obj, cdef, self.const(pos, "P"), said), cdef

@@ -17,6 +17,7 @@ import yaml
 
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural
 from ..kinds import kind_of
+from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _Loader
@@ -30,9 +31,6 @@ MAX_NODES = 200_000
 # costs no more to check than the largest file
 MAX_TEXT = MAX_BYTES
 MAX_DEPTH = 64
-# the largest number a content file may hold: the largest a game keeps (engine.limits.MAX_NUMBER,
-# which this wing does not import; a test checks that the two agree)
-MAX_NUMBER = 2 ** 53 - 1
 _YAML = "tag:yaml.org,2002:"
 _STR = _YAML + "str"
 _SCALAR = yaml.ScalarNode

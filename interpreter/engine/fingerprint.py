@@ -54,7 +54,7 @@ def fingerprint(program) -> dict:
     """{"content": ..., "engine": ...}: the fingerprints of `program`'s game and of this regles."""
     got = _CACHE.get(program)
     if got is None:
-        got = _CACHE[program] = {"content": content_fingerprint(program.defn, program.root),
+        got = _CACHE[program] = {"content": program.content_fingerprint(),
                                  "engine": engine_fingerprint()}
     return got
 

@@ -26,7 +26,7 @@ from . import observe
 from . import why
 from .history import play_again
 from .saved import check_state
-from .options import chosen_options, option_value
+from .options import chosen_options
 from .savefile import SaveError, parse_json
 from .state import GameFault, State
 from .values import Comp, ZoneRef
@@ -116,10 +116,10 @@ class GameState(State):
         return [1.0 if i in self.winners else -1.0 for i in range(self.n)]
 
     def scores(self) -> list:
-        name = self.program.defn.score
+        name = self.program.score
         if name is None:
             return [0] * self.n
-        cdef = self.program.defn.counters[name]
+        cdef = self.program.counters[name]
         if cdef.scope[0] == "team":
             teams = self.program.team_of(self.n)
             return [self.counters.get(keys.team_key(name, teams[i]), cdef.initial) for i in range(self.n)]
@@ -149,22 +149,22 @@ class Game:
     (`chosen`, a `content.layers.Chosen`)."""
 
     def __init__(self, program, report: Report, chosen=None, source=None, loader=None):
-        self.program = program  # compile.program.Program: the tables and code every state reads
+        self.program = program  # engine.program.Program: the tables and code every state reads
         self.report = report
         self.chosen = chosen  # content.layers.Chosen, or None when the game was made by hand
         self.source = source if source is not None else str(program.root)  # how it was named to `load`
         self.id = program.id
-        self.title = program.defn.title
-        self.min_players = program.defn.min_players
-        self.max_players = program.defn.max_players
+        self.title = program.title
+        self.min_players = program.min_players
+        self.max_players = program.max_players
         self._variants: dict = {}
         self._load = loader  # interpreter.load, to lay other expansions over the same game
         self._powers = None  # the ids of the powers, listed on first need
 
     @property
     def expansions(self) -> list:
-        """The expansions, mods and scenario laid over the game, as `content.model.LayerDef`."""
-        return list(self.program.defn.layers)
+        """The expansions, mods and scenario laid over the game, as `engine.program.LayerSpec`."""
+        return list(self.program.layers)
 
     def with_layers(self, expansions=None, scenario=None, mods=None, without=None) -> "Game":
         """This game with other expansions, scenario or mods laid over it, or other cards left
@@ -202,11 +202,11 @@ class Game:
         """The options of a play: defaults, overridden by `given` (text from the command line, or
         values of their type from JSON or Python: see engine.options), and by the chosen
         scenario's (a value given that differs from the scenario's is an error)."""
-        d = self.program.defn
+        d = self.program
         out = chosen_options(d.options, given)
         sc = d.scenario
-        for key, value in ((sc.data.get("options") or {}) if sc is not None else {}).items():
-            forced = option_value(d.options[key], value)
+        for key, value in (sc.options if sc is not None else {}).items():
+            forced = d.options[key].value(value)
             if key in (given or {}) and out[key] != forced:
                 raise ValueError(f"scenario '{sc.id}' sets option '{key}' to {forced!r}, not {out[key]!r}")
             out[key] = forced
@@ -227,7 +227,7 @@ class Game:
 
     def begin(self, st: GameState) -> GameState:
         """Run the game of blank state `st` (`blank_state`) from its start to its first decision."""
-        vm.push(st, self.program.procs["game"], {}, None, None, self.program.defn.pos)
+        vm.push(st, self.program.procs["game"], {}, None, None, self.program.pos)
         try:
             vm.run(st)
         except GameFault as exc:
@@ -239,7 +239,7 @@ class Game:
                     powers: dict | None = None) -> GameState:
         """A state with every component in its starting zone (each seat's power in its place)
         and the game not yet begun."""
-        d = self.program.defn
+        d = self.program
         self.check_players(players)
         given_powers = self.powers_of(powers or {}, players)
         program = self.program
@@ -292,7 +292,7 @@ class Game:
         says what is wrong with one."""
         if not powers:
             return []
-        d, program = self.program.defn, self.program
+        d = program = self.program
         if d.powers is None:
             raise ValueError(f"{d.title} has no personal powers" + ("" if d.layers else " (an expansion may bring them)"))
         out, taken = [], {}
@@ -323,36 +323,35 @@ class Game:
 
     def check_players(self, players: int) -> None:
         """ValueError when the game, or its scenario, is not for `players` players."""
-        d = self.program.defn
+        d = self.program
         if not d.min_players <= players <= d.max_players:
             raise ValueError(f"{d.title} is for {d.min_players} to {d.max_players} players, not {players}")
         sc = d.scenario
-        if sc is not None and isinstance(sc.data.get("players"), list) and players not in sc.data["players"]:
-            raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.data['players']))} players, "
+        if sc is not None and sc.players is not None and players not in sc.players:
+            raise ValueError(f"scenario '{sc.id}' is for {' or '.join(map(str, sc.players))} players, "
                              f"not {players}")
 
     def player_counts(self) -> list:
         """The numbers of players the game, with its scenario, is for, fewest first."""
-        d = self.program.defn
-        sc = d.scenario
-        told = sc.data.get("players") if sc is not None else None
-        return [n for n in range(d.min_players, d.max_players + 1) if not isinstance(told, list) or n in told]
+        d = self.program
+        told = d.scenario.players if d.scenario is not None else None
+        return [n for n in range(d.min_players, d.max_players + 1) if told is None or n in told]
 
     def powers(self) -> list:
         """The card ids of the powers a seat may be given (listed once: the components never change)."""
         if self._powers is None:
             program = self.program
             self._powers = sorted({program.comp_card[c].id for c in range(len(program.comps)) if self._is_power(c)}) \
-                if program.defn.powers is not None else []
+                if program.powers is not None else []
         return list(self._powers)
 
     def _is_power(self, c: int) -> bool:
-        program, p = self.program, self.program.defn.powers
+        program, p = self.program, self.program.powers
         return ((p.component is None or program.comp_card[c].component == p.component)
                 and (p.of_class is None or fold(p.of_class) in program.comp_classes[c]))
 
     def _give_power(self, st, seat: int, c: int) -> None:
-        zone = keys.seat_key(self.program.defn.powers.zone, seat)
+        zone = keys.seat_key(self.program.powers.zone, seat)
         comp = self.program.comps[c]
         was = st.where[c]
         if was is not None:

@@ -16,7 +16,7 @@ bounds or its supply, no generator, frame or decision of its own making: only
 states that play reaches. It is not signed: a save whose history is edited
 along with the rest, consistently, is the save of another game, and loads.
 The work is that of the game's choices, each bounded as any decision is
-(engine.limits).
+(interpreter.limits).
 """
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ class Invariants:
         self.placed = [c for c, z in enumerate(state.where) if z is not None]
         self._info: dict = {}
         self.n_comps = len(program.comps)
-        counters = program.defn.counters
+        counters = program.counters
         # supply name -> (counter names drawing on it)
         self.supplies: dict[str, list] = {}
         for name, cdef in counters.items():
@@ -133,7 +133,7 @@ class Invariants:
         """(floor, ceiling, supply root or None) of a counter key; None for a supply key."""
         if keys.is_supply(key):
             return None
-        cdef = state.program.defn.counters.get(keys.name_of(key))
+        cdef = state.program.counters.get(keys.name_of(key))
         if cdef is None:
             raise InvariantError(f"counter {key} is of no declared counter")
         root = None

@@ -13,7 +13,7 @@ from ..names import fold
 from . import machine as vm
 from .state import Frame, GameFault, describe
 from . import keys
-from .limits import MAX_LIST, MAX_NUMBER, runaway_message
+from ..limits import MAX_LIST, MAX_NUMBER, runaway_message
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 
@@ -71,7 +71,7 @@ def same(a, b) -> bool:
 def index(st, o, k, pos):
     """`o[k]`: a list from 1, a data table by key, a counter kept per pair by its second owner."""
     if type(o) is CounterMap:
-        cdef = st.program.defn.counters[o.name]
+        cdef = st.program.counters[o.name]
         return st.counters.get(keys.pair_key(o.name, o.first, k), cdef.initial)
     try:
         if isinstance(o, (list, tuple)):
@@ -118,7 +118,7 @@ def rounds(st, n, pos):
 
 
 def bounded(v, pos):
-    """A number computed by the rules, refused past the largest a game may keep (engine.limits)."""
+    """A number computed by the rules, refused past the largest a game may keep (interpreter.limits)."""
     if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
         raise GameFault(f"a number too large: more than {MAX_NUMBER:,} (a number squared over and over?)", pos)
     return v
@@ -142,7 +142,7 @@ def zone_key(st, o, name, team_scoped, pos, said: str | None = None):
         raise GameFault(f"`{said}` is none here: it has no zone '{name}'" if said else f"'{name}' of none", pos)
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
-    owned_as_declared(st.program.defn.zones[name], "zone", o, pos)
+    owned_as_declared(st.program.zones[name], "zone", o, pos)
     z = ZoneRef(keys.key(name, o))
     if not team_scoped and hashable(o):
         st.program.zone_refs[(name, type(o), o)] = z  # keys of player, node and component zones, made once
@@ -176,7 +176,7 @@ def counter_key(st, o, name, team_scoped, pos, said: str | None = None):
         if o is None:
             raise GameFault(f"`{said}` is none here: it has no counter '{name}'" if said else f"counter '{name}' of none",
                             pos)
-        owned_as_declared(st.program.defn.counters[name], "counter", o, pos)
+        owned_as_declared(st.program.counters[name], "counter", o, pos)
         k = keys.key(name, o)
         if t is Comp or t is Seat or t is Team or t is NodeRef:
             st.program.counter_keys[(name, t, o)] = k  # keys of the owners of a game, made once

@@ -10,7 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
-from .limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
+from ..limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
 from .specs import FREE
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
@@ -29,7 +29,7 @@ _option = tuple.__new__
 
 def run(st) -> None:
     """Execute until a decision is pending or the game is over, within the budget of work
-    that everything done without a decision shares (engine.limits)."""
+    that everything done without a decision shares (interpreter.limits)."""
     frames = st.frames
     st.fuel = st.program.step_budget
     if st.trace is not None:
@@ -337,7 +337,7 @@ def resolve(st, index: int, auto: bool = False, decided=None) -> None:
 
 def signal(st, fr, event: str, args: list, pos) -> None:
     program = st.program
-    names = program.defn.events.get(event, [])
+    names = program.events.get(event, [])
     if st.trace is not None:
         st.emit("signal", pos, event=event, args=[plain(a) for a in args])
     if event in program.limit_events:

@@ -83,7 +83,7 @@ def observation(st, seat: int) -> dict:
             counters[key] = value
             continue
         name = keys.name_of(key)
-        cdef = program.defn.counters.get(name)
+        cdef = program.counters.get(name)
         if cdef is None:
             continue
         if may_see(st, cdef.visibility, counter_holder(cdef, key), seat):

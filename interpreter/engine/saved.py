@@ -55,15 +55,14 @@ class StateCheck(Checker):
 
     def __init__(self, program):
         self.program = program
-        self.defn = program.defn
         self.n = 0
         self.n_comps = len(program.comps)
         self.n_teams = 0
-        self.tag_names = {fold(printed) for _, printed in self.defn.classes.values()}  # as `tag` writes them
+        self.tag_names = {fold(printed) for printed in program.classes}  # as `tag` writes them
 
     # the whole state -------------------------------------------------------------
     def check(self, data) -> None:
-        program, defn = self.program, self.defn
+        program = self.program
         if not isinstance(data, dict):
             self.fail((), f"not a saved state: {kind_of(data)}, not a mapping")
         if "format" not in data:
@@ -78,7 +77,7 @@ class StateCheck(Checker):
                             "counters", "attributes", "tags", "tapped", "used", "rng", "frames", "pending",
                             "winners", "history", "ops", "credit"), ("layers",))
         self.fingerprint(data["fingerprint"])
-        self.n = self.integer(data["players"], ("players",), defn.min_players, defn.max_players,
+        self.n = self.integer(data["players"], ("players",), program.min_players, program.max_players,
                               f" (players of {program.id})")
         self.n_teams = len(program.teams_for(self.n))
         self.integer(data["seed"], ("seed",), None, None)
@@ -112,9 +111,9 @@ class StateCheck(Checker):
                                                  "it cannot be restored")
 
     def options(self, v) -> None:
-        given = self.obj(v, ("options",), tuple(self.defn.options))
+        given = self.obj(v, ("options",), tuple(self.program.options))
         for name, value in given.items():
-            o = self.defn.options[name]
+            o = self.program.options[name]
             path = ("options", name)
             if not (value is None or isinstance(value, (bool, int, str)) or
                     isinstance(value, float) and math.isfinite(value)):
@@ -173,15 +172,15 @@ class StateCheck(Checker):
         return d
 
     def zone_key(self, key, path):
-        return self.keyed(key, self.defn.zones, "zone", path)
+        return self.keyed(key, self.program.zones, "zone", path)
 
     def counter_key(self, key, path):
         if isinstance(key, str) and keys.is_supply(key):
-            cdef = self.defn.counters.get(keys.supply_of(key))
+            cdef = self.program.counters.get(keys.supply_of(key))
             if cdef is None or cdef.supply is None:
                 self.fail(path, f"{shown(key)} is the supply of no counter of {self.program.id}")
             return None
-        return self.keyed(key, self.defn.counters, "counter", path)
+        return self.keyed(key, self.program.counters, "counter", path)
 
     def zones(self, v) -> None:
         program = self.program
@@ -225,7 +224,7 @@ class StateCheck(Checker):
                                 + (f" of {len(item)}" if isinstance(item, list) else ""))
             c = self.comp(item[0], path + (0,))
             name = self.text(item[1], path + (1,))
-            if name not in self.defn.attributes:
+            if name not in self.program.comp_attrs:
                 self.fail(path + (1,), f"{shown(name)} is no attribute of {self.program.id}")
             if (c, name) in seen:
                 self.fail(path, f"attribute {name} of component {c} is set twice")
@@ -255,7 +254,7 @@ class StateCheck(Checker):
         for i, mark in enumerate(self.array(v, ("used",))):
             path = ("used", i)
             parts = self.text(mark, path).split(keys.USED)
-            ok = len(parts) == 3 and parts[0] in self.defn.events and parts[1].isdigit() and parts[2].isdigit() \
+            ok = len(parts) == 3 and parts[0] in self.program.events and parts[1].isdigit() and parts[2].isdigit() \
                 and int(parts[1]) < self.n_comps and int(parts[2]) < len(self.program.comp_actions[int(parts[1])])
             if not ok:
                 self.fail(path, f"{shown(mark)} is not EVENT|COMPONENT|ACTION of an action of the game")
@@ -309,7 +308,7 @@ class StateCheck(Checker):
         elif tag == "m":
             if not isinstance(x, list) or len(x) != 2:
                 self.fail(path, "must be [counter, owner]")
-            cdef = self.defn.counters.get(self.text(x[0], path + (0,)))
+            cdef = self.program.counters.get(self.text(x[0], path + (0,)))
             if cdef is None or len(cdef.scope) != 2:
                 self.fail(path + (0,), f"{shown(x[0])} is no counter kept per pair of owners")
             self.value(x[1], path + (1,), depth + 1)

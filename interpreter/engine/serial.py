@@ -69,12 +69,12 @@ def dec(program, v):
 def laid(program) -> dict:
     """The expansions, scenario and mods laid over a program's game, and the cards left out of
     it, as saves and traces record them: enough to lay them again (mods by absolute path)."""
-    layers = program.defn.layers
+    layers = program.layers
     scenario = [x.id for x in layers if x.kind == "scenario"]
     out = {"expansions": [x.id for x in layers if x.kind == "expansion"], "scenario": scenario[0] if scenario else None,
            "mods": [x.root for x in layers if x.kind == "mod"]}
-    if program.defn.without:  # the cards left out of the game, recorded only then
-        out["without"] = list(program.defn.without)
+    if program.without:  # the cards left out of the game, recorded only then
+        out["without"] = list(program.without)
     return out
 
 
@@ -120,7 +120,7 @@ def state_to_json(st) -> dict:
         "history": list(st.history),
         "ops": st.ops,
         "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
-        **({"layers": laid(st.program)} if st.program.defn.layers or st.program.defn.without else {}),
+        **({"layers": laid(st.program)} if st.program.layers or st.program.without else {}),
     }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import keys
-from .limits import MAX_NUMBER, MAX_TRACE_EVENTS, runaway_message
+from ..limits import MAX_NUMBER, MAX_TRACE_EVENTS, runaway_message
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
 
@@ -151,13 +151,13 @@ class State:
         self.trace = None
         self.history: list[int] = []
         self.ops = 0
-        self.fuel = program.step_budget  # work left before the next decision (engine.limits)
-        self.trace_mark = 0  # the length of the trace at the last decision (engine.limits.MAX_TRACE_EVENTS)
+        self.fuel = program.step_budget  # work left before the next decision (interpreter.limits)
+        self.trace_mark = 0  # the length of the trace at the last decision (interpreter.limits.MAX_TRACE_EVENTS)
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
-        self.zv = [0] * len(program.defn.zones)  # changes per zone (all zones of one name together)
-        self.cv = [0] * len(program.defn.counters)  # changes per counter (of every owner together)
+        self.zv = [0] * len(program.zones)  # changes per zone (all zones of one name together)
+        self.cv = [0] * len(program.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game

@@ -78,12 +78,11 @@ def rules_asked_in(st) -> tuple:
     """The rule IDs of the innermost procedure or keyword ability the decision waits in that
     names some, and what it is: ((ids), 'procedure turn' or 'keyword PATTERN'); ((), '') if none."""
     program = st.program
-    procedures = program.defn.procedures
     uses = getattr(getattr(program, "found", None), "keyword_uses", None) or {}
     for fr in reversed(st.frames):
         code = fr.code
-        if code.kind == "proc" and code.proc in procedures and procedures[code.proc].rules:
-            return tuple(procedures[code.proc].rules), f"procedure {code.proc}"
+        if code.kind == "proc" and program.proc_rules.get(code.proc):
+            return program.proc_rules[code.proc], f"procedure {code.proc}"
         use = uses.get(code.source) if code.kind in ("ability", "action") else None
         keyword = getattr(use, "keyword", None)
         if keyword is not None and keyword.rules:
@@ -239,7 +238,7 @@ class _Asked:
 
     def no_action(self, card_key, loose):
         """'use CARD' of a card that has no action."""
-        for card in self.program.defn.cards:
+        for card in self.program.cards:
             if _names(card.title, card_key, loose) or _names(card.id, card_key, loose):
                 return WhyNot(False, f"{card.title} has no action to use", card.pos)
         return None

@@ -9,7 +9,7 @@ where it is a promise (language.types), the code generator relies on it.
 from __future__ import annotations
 
 from ..diagnostics import Position, cut, plural
-from ..engine.limits import MAX_NUMBER
+from ..limits import MAX_NUMBER
 from ..names import Names, did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES

@@ -19,8 +19,8 @@ from ..content.layers import hook_fault, replace_fault
 from ..content.model import SCOPE_WORDS, AbilityDef, GameDef
 from ..content.rules_index import index_files
 from ..diagnostics import Position, Report, lines_of
-from ..engine.options import option_kind, option_value
-from ..engine.limits import MAX_COMPONENTS
+from ..engine.options import OptionSpec
+from ..limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
@@ -247,7 +247,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
         for o in d.options.values():
             if o.values is not None and o.default not in o.values:
                 self.error("D003", o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")
-            kind = option_kind(o)
+            kind = OptionSpec.of(o).kind
             if kind in _OPTION_TYPES:
                 fits, what = _OPTION_TYPES[kind]
                 for value in [o.default, *(o.values or [])]:
@@ -591,7 +591,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
                 self.error("N011", at, f"unknown option '{key}'", did_you_mean(key, self.defn.options))
                 continue
             try:
-                option_value(self.defn.options[key], value)
+                OptionSpec.of(self.defn.options[key]).value(value)
             except ValueError as exc:
                 self.error("D003", getattr(value, "pos", at), str(exc))
 

@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import load
-from ..engine.limits import MAX_NUMBER
+from ..limits import MAX_NUMBER
 from ..tools.narrate import Narrator
 from .spiel import SpielGame
 

@@ -22,7 +22,7 @@ _iter, _num, _same, _index = iterate_at, number, same, index
 
 
 class ClosureCompiler:
-    """Compiles expressions of one program (compile.program.Program) to closures."""
+    """Compiles expressions of one program (engine.program.Program) to closures."""
 
     def __init__(self, program):
         self.program = self.cg = program

@@ -182,7 +182,7 @@ def test_a_value_that_does_not_read_is_shown_shortened(monkeypatch):
 
 
 def test_the_largest_number_of_a_file_is_the_largest_a_game_keeps():
-    from interpreter.engine.limits import MAX_NUMBER
+    from interpreter.limits import MAX_NUMBER
     assert source.MAX_NUMBER == MAX_NUMBER
 
 

@@ -1,4 +1,4 @@
-"""The bounds of engine.limits: content that would hang the engine or fill the memory stops
+"""The bounds of interpreter.limits: content that would hang the engine or fill the memory stops
 the game with an error naming its line, whatever form the work takes (issue 10, item 1)."""
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_work_within_the_budget_runs(tmp_path):
 
 
 def test_a_traced_runaway_keeps_a_bounded_trace(tmp_path):
-    from interpreter.engine.limits import MAX_TRACE_EVENTS
+    from interpreter.limits import MAX_TRACE_EVENTS
     game = make_game(tmp_path, "game: |\n  let l = range(1, 1000)\n  while true:\n    log \"{l}\"\n")
     with pytest.raises(GameFault) as err:
         game.new_state(players=2, trace=True)

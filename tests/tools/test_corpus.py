@@ -739,7 +739,7 @@ def test_a_pack_of_too_many_components_is_refused_at_the_copies_that_pass_the_li
                                                                                    monkeypatch):
     """250,000 components at most, copies (for each player, of a card set dealt to each) included."""
     from gamekit import GAME
-    from interpreter.engine.limits import MAX_COMPONENTS
+    from interpreter.limits import MAX_COMPONENTS
     folder = tmp_path / "tiny"
     folder.mkdir()
     (folder / "game.yaml").write_text(GAME.format(procedures="  game: pass\n"), encoding="utf-8")

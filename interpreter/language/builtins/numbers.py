@@ -4,7 +4,7 @@ top, bottom, abs, random, sorted, reversed, distinct, most, range, select.
 from __future__ import annotations
 
 from ...engine.library import iterate_at, make_list, number, spend
-from ...engine.limits import MAX_LIST
+from ...limits import MAX_LIST
 from ...engine.state import GameFault, describe
 from .. import nodes as N
 from ..types import ANY, BOOL, LIST, NUMBER, SET

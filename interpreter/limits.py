@@ -7,6 +7,11 @@ size of every list a built-in makes. It is refilled when a decision is made;
 when it runs out the game stops with an error naming the content line that
 was running. The other bounds cap what a value or a pack may hold, so that
 memory stays bounded too. `docs/language.md` ("Limits") lists them all.
+
+A shared module: the engine keeps to these bounds, the language and the compiler check
+content against them, and the content wing refuses a number in a file past MAX_NUMBER.
+(The bounds of reading a YAML file, its bytes, nodes and depth, are the content wing's
+own: `content/source.py`.)
 """
 from __future__ import annotations
 
