@@ -27,6 +27,7 @@ from ..engine import keys
 from ..engine.values import Comp, NodeRef, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from ..language.types import COUNTER, LIST, NUMBER
+from ..language.visitor import NodeVisitor
 from ..language.written import written
 from .context import ClassName, Computed, Const, Ctx
 
@@ -81,8 +82,12 @@ def _literal(text: str) -> bool:
     return not any(isinstance(n, (ast.Name, ast.Call, ast.Attribute)) for n in ast.walk(ast.parse(text, mode="eval")))
 
 
-class ExprGen:
-    """Writes the Python source of expressions of one compiled game."""
+class ExprGen(NodeVisitor):
+    """Writes the Python source of expressions of one compiled game: `visit(e, ctx, scope)`
+    is the source of `e`, written by the `visit_` method of its class (language.visitor)."""
+
+    # every expression has its method: none is compiled by walking its children
+    GENERIC = frozenset()
 
     def __init__(self, program, analysis, src: Source):
         self.program = program  # the tables of the compiled game (engine.program, filled by compile.program)
@@ -280,7 +285,7 @@ class ExprGen:
 
     def members(self, e, ctx, sc) -> str:
         """Python source iterating the members of set-like expression `e`, their number taken
-        from the budget of work (engine.limits): nested comprehensions cannot run away."""
+        from the budget of work (interpreter.limits): nested comprehensions cannot run away."""
         return f"R_it(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
 
     def sequence(self, e) -> bool:
@@ -327,7 +332,10 @@ class ExprGen:
 
     # the generator --------------------------------------------------------------
     def gen(self, e, ctx, sc: Scope) -> str:
-        return getattr(self, "g_" + type(e).__name__)(e, ctx, sc)
+        return self._methods[type(e)](self, e, ctx, sc)  # self.visit(e, ctx, sc), without its *args
+
+    def generic_visit(self, e, ctx, sc):
+        raise GameFault(f"{type(e).__name__} is not a value", e.pos)
 
     def pos(self, e) -> str:
         return self.src.const(e.pos, "P")
@@ -338,22 +346,22 @@ class ExprGen:
         text = written(e)
         return repr(text if len(text) <= MAX_SAID else text[:MAX_SAID - 3] + "...")
 
-    def g_Condition(self, e, ctx, sc):
+    def visit_Condition(self, e, ctx, sc):
         return self.gen(e.expr, ctx, sc)
 
-    def g_Number(self, e, ctx, sc):
+    def visit_Number(self, e, ctx, sc):
         return repr(int(e.value))
 
-    def g_String(self, e, ctx, sc):
+    def visit_String(self, e, ctx, sc):
         return repr(str(e.value))
 
-    def g_Bool(self, e, ctx, sc):
+    def visit_Bool(self, e, ctx, sc):
         return "True" if e.value else "False"
 
-    def g_NoneLit(self, e, ctx, sc):
+    def visit_NoneLit(self, e, ctx, sc):
         return "None"
 
-    def g_Name(self, e, ctx, sc):
+    def visit_Name(self, e, ctx, sc):
         n = e.name
         if n in sc.names:
             return sc.names[n]
@@ -381,7 +389,7 @@ class ExprGen:
             return repr(fold(defn.classes[key][1]))
         raise GameFault(f"unknown name '{n}'", e.pos)
 
-    def g_Attr(self, e, ctx, sc):
+    def visit_Attr(self, e, ctx, sc):
         defn = self.defn
         n = e.name
         if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in ctx.locals \
@@ -428,7 +436,7 @@ class ExprGen:
             return f"({values}.get({obj}) if type({obj}) is NodeRef else {general})"
         return general
 
-    def g_Index(self, e, ctx, sc):
+    def visit_Index(self, e, ctx, sc):
         defn = self.defn
         if isinstance(e.obj, N.Attr) and e.obj.name in defn.counters and len(defn.counters[e.obj.name].scope) == 2:
             cdef = defn.counters[e.obj.name]
@@ -436,7 +444,7 @@ class ExprGen:
             return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
         return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"
 
-    def g_Call(self, e, ctx, sc):
+    def visit_Call(self, e, ctx, sc):
         b = FUNCTIONS.get(e.func)
         if b is None:  # a function of the game
             args = [self.gen(a, ctx, sc) for a in e.args]
@@ -502,7 +510,7 @@ class ExprGen:
             return self.test(e.expr, ctx, sc)
         return self.gen(e, ctx, sc)
 
-    def g_ListLit(self, e, ctx, sc):
+    def visit_ListLit(self, e, ctx, sc):
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
             return self.gen(e.items[0], ctx, sc)
         return "[" + ", ".join(self.gen(i, ctx, sc) for i in e.items) + "]"
@@ -515,12 +523,12 @@ class ExprGen:
             self.src.comp_idents.add(v)
         return source, inner, v
 
-    def g_Each(self, e, ctx, sc):
+    def visit_Each(self, e, ctx, sc):
         source, inner, v = self.bind_member(e, ctx, sc)
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
         return f"[{v} for {v} in {source}{cond}]"
 
-    def g_Mapped(self, e, ctx, sc):
+    def visit_Mapped(self, e, ctx, sc):
         source, inner, v = self.bind_member(e, ctx, sc)
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
         return f"[{self.gen(e.expr, ctx, inner)} for {v} in {source}{cond}]"
@@ -544,7 +552,7 @@ class ExprGen:
         text = self.gen(e, ctx, sc)
         return text if self.numeric(e, ctx) else f"R_num({text}, {self.pos(e)}, {self.said(e)})"
 
-    def g_BinOp(self, e, ctx, sc):
+    def visit_BinOp(self, e, ctx, sc):
         if e.op == "+" and isinstance(e.left, (N.Each, N.Mapped, N.ListLit)) and \
                 isinstance(e.right, (N.Each, N.Mapped, N.ListLit)):
             return f"({self.gen(e.left, ctx, sc)} + {self.gen(e.right, ctx, sc)})"  # two lists join
@@ -556,16 +564,16 @@ class ExprGen:
             return f"({a} {e.op} {b})"
         return f"R_div({a}, {b}, {e.op == '/'}, {self.pos(e)})"
 
-    def g_Neg(self, e, ctx, sc):
+    def visit_Neg(self, e, ctx, sc):
         return f"(-{self.num(e.operand, ctx, sc)})"
 
-    def g_Not(self, e, ctx, sc):
+    def visit_Not(self, e, ctx, sc):
         return f"(not {self.test(e.operand, ctx, sc)})"
 
-    def g_BoolOp(self, e, ctx, sc):
+    def visit_BoolOp(self, e, ctx, sc):
         return f"(True if {self.test(e, ctx, sc)} else False)"
 
-    def g_Compare(self, e, ctx, sc):
+    def visit_Compare(self, e, ctx, sc):
         op = e.op
         if op in ("is", "isnot"):
             cls = None
@@ -609,5 +617,5 @@ class ExprGen:
             return test if op == "in" else f"(not {test})"
         return f"({self.num(e.left, ctx, sc)} {op} {self.num(e.right, ctx, sc)})"
 
-    def g_Phrase(self, e, ctx, sc):
+    def visit_Phrase(self, e, ctx, sc):
         raise GameFault("a keyword is not a value", e.pos)

@@ -18,6 +18,7 @@ from ..engine.specs import ChooseSpec, DecideSpec, MenuOption, MenuSpec
 from ..engine.state import GameFault
 from ..language import nodes as N
 from ..language.texts import label_parts
+from ..language.visitor import NodeVisitor
 from ..names import fold
 from . import assemble
 from .assemble import Flow
@@ -26,8 +27,12 @@ from .expressions import ExprGen, Scope, Source
 from .native import MAX_BRANCHES, NativeBlocks
 
 
-class Compiler(NativeBlocks):
-    """Compiles the statements of one checked pack into the operations of `Code`s."""
+class Compiler(NativeBlocks, NodeVisitor):
+    """Compiles the statements of one checked pack into the operations of `Code`s: `visit(s, ctx)`
+    writes statement `s` into `ctx.code`, by the `visit_` method of its class (language.visitor)."""
+
+    # every statement has its method: none is compiled by walking its children
+    GENERIC = frozenset()
 
     def __init__(self, program, analysis):
         self.program = program  # the tables of the compiled game (engine.program, filled by compile.program)
@@ -62,7 +67,7 @@ class Compiler(NativeBlocks):
             return lambda st, fr: s
 
         def render(st, fr):
-            # a text has a budget of work of its own (engine.limits.TEXT_BUDGET): whether a
+            # a text has a budget of work of its own (interpreter.limits.TEXT_BUDGET): whether a
             # text is rendered (for a trace, for a person) never changes how the game goes
             saved, st.fuel = st.fuel, TEXT_BUDGET
             try:
@@ -82,8 +87,12 @@ class Compiler(NativeBlocks):
         assemble.finish(ctx.code, self.src.ns)
 
     def block(self, body, ctx: Ctx) -> None:
+        visitors = self._methods
         for s in body:
-            getattr(self, "s_" + type(s).__name__)(s, ctx)
+            visitors[type(s)](self, s, ctx)  # self.visit(s, ctx), without its *args
+
+    def generic_visit(self, s, ctx):
+        raise GameFault(f"{type(s).__name__} is not a statement", s.pos)
 
     def source(self, e, ctx) -> str:
         """The Python source of expression `e`."""
@@ -100,10 +109,10 @@ class Compiler(NativeBlocks):
         """The Python source of number expression `e`."""
         return self.gen.num(e, ctx, Scope())
 
-    def s_Pass(self, s, ctx):
+    def visit_Pass(self, s, ctx):
         pass
 
-    def s_Move(self, s, ctx):
+    def visit_Move(self, s, ctx):
         p = self.const(s.pos, "P")
         bottom = s.end == "bottom"
         ctx.emit_src([f"_w = {self.source(s.what, ctx)}",
@@ -138,13 +147,13 @@ class Compiler(NativeBlocks):
             return
         ctx.emit_src([f"st.add({key}, {c}, {'-' if sign < 0 else ''}{amount}, {p}, {kind!r})"], s.pos)
 
-    def s_Add(self, s, ctx):
+    def visit_Add(self, s, ctx):
         self._amount_op(s, ctx, 1, "add")
 
-    def s_Remove(self, s, ctx):
+    def visit_Remove(self, s, ctx):
         self._amount_op(s, ctx, -1, "remove")
 
-    def s_Pay(self, s, ctx):
+    def visit_Pay(self, s, ctx):
         self._amount_op(s, ctx, -1, "pay")
 
     def owned_counter(self, name, owner, ctx, pos) -> tuple:
@@ -153,24 +162,24 @@ class Compiler(NativeBlocks):
         said = self.gen.said(owner) if owner is not None else repr("you")
         return self.gen.counter_key(obj, cdef, self.const(pos, "P"), said), cdef
 
-    def s_Gain(self, s, ctx):
+    def visit_Gain(self, s, ctx):
         key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
         ctx.emit_src([f"st.add({key}, {self.const(cdef, 'C')}, {self.number(s.amount, ctx)}, {self.const(s.pos, 'P')}, 'gain')"],
                      s.pos)
 
-    def s_Lose(self, s, ctx):
+    def visit_Lose(self, s, ctx):
         key, cdef = self.owned_counter(s.counter, s.owner, ctx, s.pos)
         ctx.emit_src([f"st.add({key}, {self.const(cdef, 'C')}, -{self.number(s.amount, ctx)}, {self.const(s.pos, 'P')}, 'lose')"],
                      s.pos)
 
-    def s_Score(self, s, ctx):
+    def visit_Score(self, s, ctx):
         key, cdef = self.owned_counter(self.defn.score, s.owner, ctx, s.pos)
         source = self.source(s.source, ctx) if s.source is not None else "fr.me"
         ctx.emit_src([f"_k = {key}",
                       f"_n = {self.number(s.amount, ctx)}",
                       f"R_score(st, _k, {self.const(cdef, 'C')}, _n, {self.const(s.pos, 'P')}, {source})"], s.pos)
 
-    def s_SetStmt(self, s, ctx):
+    def visit_SetStmt(self, s, ctx):
         t, defn = s.target, self.defn
         p = self.const(s.pos, "P")
         counter = (isinstance(t, N.Name) and t.name not in ctx.locals and t.name in defn.counters) or \
@@ -192,23 +201,23 @@ class Compiler(NativeBlocks):
             return
         raise GameFault("this cannot be set", s.pos)
 
-    def s_Let(self, s, ctx):
+    def visit_Let(self, s, ctx):
         ctx.locals.add(s.name)
         ctx.emit_src([f"fr.env[{s.name!r}] = {self.kept(s.value, ctx)}"], s.pos)
 
     def kept(self, e, ctx) -> str:
         """The source of a value a variable keeps: a sum or a product is checked against the
-        largest number a game may keep (engine.limits), so that a number squared over and over
+        largest number a game may keep (interpreter.limits), so that a number squared over and over
         in a loop stops the game rather than filling the memory."""
         if any(isinstance(n, N.BinOp) and n.op in "+-*" for n in N.walk(e)):
             return f"R_big({self.source(e, ctx)}, {self.const(e.pos, 'P')})"
         return self.source(e, ctx)
 
-    def s_Signal(self, s, ctx):
+    def visit_Signal(self, s, ctx):
         args = ", ".join(self.source(a, ctx) for a in s.args)
         ctx.emit_src([f"vm.signal(st, fr, {s.event!r}, [{args}], {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
-    def s_CallProc(self, s, ctx):
+    def visit_CallProc(self, s, ctx):
         proc = self.defn.procedures[s.proc]
         if proc.point and not proc.hooks and all(isinstance(a, N.Name) for a in s.args):
             return  # an extension point nothing hooks on does nothing (its arguments are names: nothing to run)
@@ -220,10 +229,10 @@ class Compiler(NativeBlocks):
                       f"st.frames.append(Frame({self.const(self.program.procs[s.proc], 'CODE')}, 0, _e, fr.me, {you}))"],
                      s.pos, Flow.END)
 
-    def s_Shuffle(self, s, ctx):
+    def visit_Shuffle(self, s, ctx):
         ctx.emit_src([f"st.shuffle({self.source(s.zone, ctx)}, {self.const(s.pos, 'P')})"], s.pos)
 
-    def s_Tag(self, s, ctx):
+    def visit_Tag(self, s, ctx):
         key = fold(self.defn.classes[fold(s.tag)][1])
         p = self.const(s.pos, "P")
         # only the components whose tags change are touched
@@ -231,40 +240,40 @@ class Compiler(NativeBlocks):
                       f"    if type(_c) is not Comp or ({key!r} {'not in' if s.on else 'in'} st.tags.get(_c, ())):",
                       f"        st.tag(_c, {key!r}, {s.on}, {p})"], s.pos)
 
-    def s_TapStmt(self, s, ctx):
+    def visit_TapStmt(self, s, ctx):
         p = self.const(s.pos, "P")
         ctx.emit_src([f"for _c in list(R_it(st, {self.source(s.what, ctx)}, {p})):",
                       f"    st.tap(_c, {s.on}, {p})"], s.pos)
 
-    def s_Reveal(self, s, ctx):
+    def visit_Reveal(self, s, ctx):
         ctx.emit_src([f"_v = {self.source(s.what, ctx)}",
                       "if st.trace is not None:",
                       f"    st.emit('reveal', {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v) if st.recording() else None)"],
                      s.pos)
 
-    def s_Log(self, s, ctx):
+    def visit_Log(self, s, ctx):
         # the text is only rendered for a trace: bots playing thousands of games never read it
         text = self.const(self.label(s.text, s.pos, ctx), "L")
         ctx.emit_src(["if st.trace is not None:",
                       f"    st.emit('log', {self.const(s.pos, 'P')}, text={text}(st, fr) if st.recording() else None)"], s.pos)
 
-    def s_Win(self, s, ctx):
+    def visit_Win(self, s, ctx):
         ctx.emit_src([f"vm.win(st, {self.source(s.who, ctx)}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
-    def s_Exit(self, s, ctx):
+    def visit_Exit(self, s, ctx):
         ctx.emit_src([f"vm.exit_proc(st, {s.proc!r}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
-    def s_Return(self, s, ctx):
+    def visit_Return(self, s, ctx):
         ctx.emit_src(["st.frames.pop()"], s.pos, Flow.END)
 
-    def s_Fail(self, s, ctx):
+    def visit_Fail(self, s, ctx):
         text = self.const(self.label(s.text, s.pos, ctx), "L")
         ctx.emit_src([f"vm.fail(st, fr, {text}(st, fr), {self.const(s.pos, 'P')})"], s.pos, Flow.END)
 
     def jump(self, cell, ctx, pos) -> None:
         ctx.emit_src(lambda: [f"fr.pc = {cell[0]}", "return"], pos, Flow.END)
 
-    def s_Break(self, s, ctx):
+    def visit_Break(self, s, ctx):
         if ctx.capture is not None:  # in a native loop (see native)
             ctx.capture.append((["break"], Flow.NEXT, s.pos))
             return
@@ -272,19 +281,19 @@ class Compiler(NativeBlocks):
         ctx.loops[-1][1].append(cell)
         self.jump(cell, ctx, s.pos)
 
-    def s_Continue(self, s, ctx):
+    def visit_Continue(self, s, ctx):
         if ctx.capture is not None:
             ctx.capture.append((["continue"], Flow.NEXT, s.pos))
             return
         self.jump(ctx.loops[-1][0], ctx, s.pos)
 
-    def s_Roll(self, s, ctx):
+    def visit_Roll(self, s, ctx):
         ctx.locals.add(s.name)
         sides = self.number(s.sides, ctx) if s.sides is not None else "6"
         ctx.emit_src([f"fr.env[{s.name!r}] = R_roll(st, {self.number(s.count, ctx)}, {sides}, {self.const(s.pos, 'P')})"],
                      s.pos)
 
-    def s_Choose(self, s, ctx):
+    def visit_Choose(self, s, ctx):
         ctx.locals.add(s.var)
         src = self.gen.members_where(s.var, s.source, s.where, ctx, s.pos)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
@@ -298,7 +307,7 @@ class Compiler(NativeBlocks):
         if at >= 0:
             ctx.code.choices[at] = spec
 
-    def s_Decide(self, s, ctx):
+    def visit_Decide(self, s, ctx):
         ctx.locals.add(s.var)
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
@@ -307,13 +316,13 @@ class Compiler(NativeBlocks):
         spec = DecideSpec(s.var, chooser, prompt, rules, s.pos)
         ctx.emit_src([f"vm.decide(st, fr, {self.const(spec, 'S')})"], s.pos)
 
-    def s_Use(self, s, ctx):
+    def visit_Use(self, s, ctx):
         who = self.source(s.chooser, ctx) if s.chooser is not None else "fr.you"
         # an action that starts runs first, and this code goes on after it
         ctx.emit_src([f"if vm.use(st, fr, {self.source(s.card, ctx)}, {who}, {s.free}, {self.const(s.pos, 'P')}):",
                       "    return"], s.pos, Flow.BRANCH)
 
-    def s_Menu(self, s, ctx):
+    def visit_Menu(self, s, ctx):
         chooser = self.expr(s.chooser, ctx) if s.chooser is not None else None
         prompt = self.label(s.prompt, s.pos, ctx) if s.prompt else None
         options = []
@@ -348,7 +357,7 @@ class Compiler(NativeBlocks):
         """Go on when `test` holds, else jump to the position in `cell`."""
         ctx.emit_src(lambda: [f"if not ({test}):", f"    fr.pc = {cell[0]}", "    return"], pos, Flow.BRANCH)
 
-    def s_If(self, s, ctx):
+    def visit_If(self, s, ctx):
         if len(s.branches) <= MAX_BRANCHES and self.can_inline([b for _, b in s.branches] + [s.orelse or []], ctx, False):
             self.native_if(s, ctx)
             return
@@ -378,7 +387,7 @@ class Compiler(NativeBlocks):
         for b in breaks:
             b[0] = exit_cell[0]
 
-    def s_For(self, s, ctx):
+    def visit_For(self, s, ctx):
         if self.can_inline([s.body], ctx, True):
             self.native_for(s, ctx)
             return
@@ -404,7 +413,7 @@ class Compiler(NativeBlocks):
                               f"_env[{index!r}] = _i"], s.pos, Flow.BRANCH)
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
-    def s_Repeat(self, s, ctx):
+    def visit_Repeat(self, s, ctx):
         if self.can_inline([s.body], ctx, True):
             self.native_repeat(s, ctx)
             return
@@ -422,7 +431,7 @@ class Compiler(NativeBlocks):
             head = [ctx.here()]
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
-    def s_While(self, s, ctx):
+    def visit_While(self, s, ctx):
         if self.can_inline([s.body], ctx, True):
             self.native_while(s, ctx)
             return
@@ -431,7 +440,7 @@ class Compiler(NativeBlocks):
         self.branch_unless(self.gen.test(s.cond, ctx, Scope()), exit_cell, ctx, s.pos)
         self._loop(ctx, head, exit_cell, s.body, s.pos)
 
-    def s_Phrase(self, s, ctx):
+    def visit_Phrase(self, s, ctx):
         # only the effect parameter of a keyword reaches here: splice the card's body in
         name = s.words[0].value
         effect: Effect = ctx.consts[name]

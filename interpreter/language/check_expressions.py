@@ -37,6 +37,7 @@ _UNKNOWN = object()
 _OWNERS = {"player": (PLAYER,), "team": (TEAM, PLAYER), "node": (NODE,)}
 _INDEXED = frozenset({ANY, LIST, COUNTER_MAP})  # what brackets read: a list, a data table, a pair counter
 _ATTRIBUTE_OWNERS = frozenset({ANY, COMPONENT, NODE})
+_EXPRESSIONS = (N.Expr, N.Condition)  # what has a type: the checker's statements are visited by the same table
 
 
 def callees_first(functions: dict) -> list:
@@ -64,7 +65,8 @@ def callees_first(functions: dict) -> list:
 
 
 class ExpressionChecks:
-    """The checks of expressions; the Checker they are mixed into holds the pack and the report."""
+    """The checks of expressions, a `visit_` method per expression class giving its type (the
+    Checker they are mixed into is the NodeVisitor, and holds the pack and the report)."""
 
     # expressions -------------------------------------------------------------
     def expect(self, e, scope, want: str, what: str) -> str:
@@ -163,86 +165,108 @@ class ExpressionChecks:
         return known
 
     def expression(self, e, scope: Scope) -> str:
-        t = type(e)
-        if t is N.Number:
-            self.number_literal(e.value, e.pos)
-            return NUMBER
-        if t is N.String:
-            if "{" in e.value:
-                self.text_not_shown(e)
-            return STRING
-        if t is N.Bool:
-            return BOOL
-        if t is N.NoneLit:
-            return NONE
-        if t is N.Name:
-            return self.name(e, scope)
-        if t is N.Attr:
-            return self.attr(e, scope)
-        if t is N.Index:
-            obj = self.expr(e.obj, scope)
-            self.expr(e.key, scope)
-            if obj == COUNTER_MAP:
-                return COUNTER
-            if obj not in _INDEXED:
-                self.error("T003", e.pos, f"cannot index {word(obj)}", "brackets read a list, from 1, or a data table")
-            return ANY
-        if t is N.Call:
-            return self.call(e, scope)
-        if t is N.ListLit:
-            for i in e.items:
-                self.expr(i, scope)
-            return LIST
-        if t is N.Each or t is N.Mapped:
-            self.expr(e.source, scope)
-            inner = Scope({**scope.names, e.var: ANY}, scope.loops, scope.in_ability, scope.proc)
-            if e.where is not None:
-                self.expr(e.where, inner)
-            if t is N.Mapped:
-                self.expr(e.expr, inner)
-            return LIST
-        if t is N.BinOp:
-            sides = []
-            for side in (e.left, e.right):
-                got = self.expr(side, scope)
-                sides.append(got)
-                if got not in NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
-                    self.error("T003", side.pos, f"'{e.op}' works on numbers, not {word(got)}")
-            if e.op == "+" and (LIST in sides or ZONE in sides):
-                return LIST  # lists and zones join into one list
-            if e.op == "+" and sides == [ANY, ANY]:
-                return ANY  # two numbers, or two lists
-            return NUMBER
-        if t is N.Compare:
-            left = self.expr(e.left, scope)
-            if e.op in ("is", "isnot") and isinstance(e.right, N.Name) and e.right.name not in scope.names \
-                    and e.right.name not in SPECIAL_NAMES:
-                if fold(e.right.name) in self.defn.classes:
-                    return BOOL
-                if self.global_name(e.right.name) is None:
-                    self.error("N004", e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
-                    return BOOL
-            right = self.expr(e.right, scope)
-            if e.op in ("in", "notin") and not accepts(SET, right):
-                self.error("T003", e.right.pos, f"what 'in' looks in must be a set, zone or list, not {word(right)}")
-            if e.op in ("<", "<=", ">", ">="):
-                for side, got in ((e.left, left), (e.right, right)):
-                    if got not in NUMERIC:
-                        self.error("T003", side.pos, f"'{e.op}' compares numbers, not {word(got)}")
-            return BOOL
-        if t is N.BoolOp:
-            self.expr(e.left, scope)
-            self.expr(e.right, scope)
-            return BOOL
-        if t is N.Not:
-            self.expr(e.operand, scope)
-            return BOOL
-        if t is N.Neg:
-            self.expect(e.operand, scope, NUMBER, "the operand of '-'")
-            return NUMBER
-        if t is N.Condition:
-            return self.expr(e.expr, scope)
+        """The type of `e`, by the `visit_` method of its class (language.visitor); ANY for a node
+        no method checks."""
+        if not isinstance(e, _EXPRESSIONS):
+            return ANY  # a statement's method is not for it (a keyword's phrase where a value is)
+        method = self.get_visitor(e)
+        return ANY if method is None else method(e, scope)
+
+    def visit_Number(self, e, scope: Scope) -> str:
+        self.number_literal(e.value, e.pos)
+        return NUMBER
+
+    def visit_String(self, e, scope: Scope) -> str:
+        if "{" in e.value:
+            self.text_not_shown(e)
+        return STRING
+
+    def visit_Bool(self, e, scope: Scope) -> str:
+        return BOOL
+
+    def visit_NoneLit(self, e, scope: Scope) -> str:
+        return NONE
+
+    def visit_Name(self, e, scope: Scope) -> str:
+        return self.name(e, scope)
+
+    def visit_Attr(self, e, scope: Scope) -> str:
+        return self.attr(e, scope)
+
+    def visit_Index(self, e, scope: Scope) -> str:
+        obj = self.expr(e.obj, scope)
+        self.expr(e.key, scope)
+        if obj == COUNTER_MAP:
+            return COUNTER
+        if obj not in _INDEXED:
+            self.error("T003", e.pos, f"cannot index {word(obj)}", "brackets read a list, from 1, or a data table")
         return ANY
+
+    def visit_Call(self, e, scope: Scope) -> str:
+        return self.call(e, scope)
+
+    def visit_ListLit(self, e, scope: Scope) -> str:
+        for i in e.items:
+            self.expr(i, scope)
+        return LIST
+
+    def visit_Each(self, e, scope: Scope) -> str:
+        self.expr(e.source, scope)
+        inner = Scope({**scope.names, e.var: ANY}, scope.loops, scope.in_ability, scope.proc)
+        if e.where is not None:
+            self.expr(e.where, inner)
+        if type(e) is N.Mapped:
+            self.expr(e.expr, inner)
+        return LIST
+
+    visit_Mapped = visit_Each
+
+    def visit_BinOp(self, e, scope: Scope) -> str:
+        sides = []
+        for side in (e.left, e.right):
+            got = self.expr(side, scope)
+            sides.append(got)
+            if got not in NUMERIC and not (e.op == "+" and got in (LIST, ZONE)):
+                self.error("T003", side.pos, f"'{e.op}' works on numbers, not {word(got)}")
+        if e.op == "+" and (LIST in sides or ZONE in sides):
+            return LIST  # lists and zones join into one list
+        if e.op == "+" and sides == [ANY, ANY]:
+            return ANY  # two numbers, or two lists
+        return NUMBER
+
+    def visit_Compare(self, e, scope: Scope) -> str:
+        left = self.expr(e.left, scope)
+        if e.op in ("is", "isnot") and isinstance(e.right, N.Name) and e.right.name not in scope.names \
+                and e.right.name not in SPECIAL_NAMES:
+            if fold(e.right.name) in self.defn.classes:
+                return BOOL
+            if self.global_name(e.right.name) is None:
+                self.error("N004", e.right.pos, f"unknown class '{e.right.name}'", self.classes_hint(e.right.name))
+                return BOOL
+        right = self.expr(e.right, scope)
+        if e.op in ("in", "notin") and not accepts(SET, right):
+            self.error("T003", e.right.pos, f"what 'in' looks in must be a set, zone or list, not {word(right)}")
+        if e.op in ("<", "<=", ">", ">="):
+            for side, got in ((e.left, left), (e.right, right)):
+                if got not in NUMERIC:
+                    self.error("T003", side.pos, f"'{e.op}' compares numbers, not {word(got)}")
+        return BOOL
+
+    def visit_BoolOp(self, e, scope: Scope) -> str:
+        self.expr(e.left, scope)
+        self.expr(e.right, scope)
+        return BOOL
+
+    def visit_Not(self, e, scope: Scope) -> str:
+        self.expr(e.operand, scope)
+        return BOOL
+
+    def visit_Neg(self, e, scope: Scope) -> str:
+        self.expect(e.operand, scope, NUMBER, "the operand of '-'")
+        return NUMBER
+
+    def visit_Condition(self, e, scope: Scope) -> str:
+        return self.expr(e.expr, scope)
 
     def text_not_shown(self, e: N.String) -> None:
         """A text written as a value (an argument, a local) with {expressions} in it: only a text

@@ -20,6 +20,7 @@ from __future__ import annotations
 from . import nodes as N
 from .builtins import SPECIAL_NAMES
 from .texts import LabelPart, label_parts
+from .visitor import NodeVisitor, children
 
 # statements that leave the block: nothing after them runs
 _LEAVE = (N.Return, N.Exit, N.Fail, N.Win, N.Break, N.Continue)
@@ -33,9 +34,16 @@ def _join(outs):
     return frozenset.intersection(*came)
 
 
-class FlowWalk:
+class FlowWalk(NodeVisitor):
     """The flow of one body: `locals_` are all the local names of the body (its parameters and
-    every name it binds), `given` those with a value on entry."""
+    every name it binds), `given` those with a value on entry. A statement is walked by the
+    `visit_` method of its class; an expression by `read`, which only follows names."""
+
+    # statements that bind no local and hold no body: each reads its expressions, and those that
+    # leave the block (_LEAVE) end the way there
+    GENERIC = frozenset({N.Move, N.Add, N.Remove, N.Pay, N.Gain, N.Lose, N.Score, N.Signal, N.CallProc,
+                         N.Shuffle, N.Tag, N.TapStmt, N.Reveal, N.Win, N.Exit, N.Return, N.Continue, N.Pass,
+                         N.Use})
 
     def __init__(self, checker, locals_, given):
         self.checker = checker
@@ -66,98 +74,116 @@ class FlowWalk:
             self.loops = saved
 
     def stmt(self, s, bound):
-        t = type(s)
+        """The names surely bound after statement `s` (None: it never ends), by the `visit_`
+        method of its class (language.visitor), or `generic_visit`."""
+        return self.visit(s, bound)
+
+    def visit_Let(self, s, bound):
+        self.read(s.value, bound)
+        return self.bind(s.name, bound)
+
+    def visit_Roll(self, s, bound):
+        self.read(s.count, bound)
+        self.read(s.sides, bound)
+        return self.bind(s.name, bound)
+
+    def visit_SetStmt(self, s, bound):
+        self.read(s.value, bound)
+        target = s.target
+        if isinstance(target, N.Name):
+            # a local set gets its value, as with 'let'; before its first binding in the text the
+            # name is the game's counter, or a local that no statement after can read
+            return bound | {target.name} if target.name in self.seen else bound
+        self.read(target, bound)
+        return bound
+
+    def visit_If(self, s, bound):
+        outs = []
+        for cond, body in s.branches:
+            self.read(cond, bound)
+            outs.append(self.block(body, bound))
+        outs.append(self.block(s.orelse, bound) if s.orelse else bound)
+        return _join(outs)
+
+    def visit_For(self, s, bound):
+        self.binding = s.var
+        self.read(s.source, bound)
+        self.binding = None
+        self.seen.add(s.var)
+        inner = bound | {s.var}
+        self.read(s.where, inner)
+        self.loop(s.body, inner)
+        return bound
+
+    def visit_Repeat(self, s, bound):
+        self.read(s.count, bound)
+        breaks = self.loop(s.body, bound)
+        return bound if s.count is not None else _join(breaks)
+
+    def visit_While(self, s, bound):
+        self.read(s.cond, bound)
+        self.loop(s.body, bound)
+        return bound
+
+    def visit_Choose(self, s, bound):
+        self.binding = s.var
+        self.read(s.source, bound)
+        self.read(s.chooser, bound)
+        self.text(s.prompt, s.pos, bound, "a choice's prompt is shown before the pick is made")
+        self.binding = None
+        self.read(s.where, bound | {s.var})
+        return self.bind(s.var, bound)
+
+    def visit_Decide(self, s, bound):
+        self.read(s.chooser, bound)
+        self.text(s.prompt, s.pos, bound, "a decision's prompt is shown before it is made")
+        for rule in s.rules:
+            self.read(rule.cond, bound)
+            self.read(rule.value, bound)
+        return self.bind(s.var, bound)
+
+    def visit_Menu(self, s, bound):
         read = self.read
-        if t is N.Let or t is N.Roll:
-            if t is N.Let:
-                read(s.value, bound)
-            else:
-                read(s.count, bound)
-                read(s.sides, bound)
-            return self.bind(s.name, bound)
-        if t is N.SetStmt:
-            read(s.value, bound)
-            target = s.target
-            if isinstance(target, N.Name):
-                # a local set gets its value, as with 'let'; before its first binding in the text the
-                # name is the game's counter, or a local that no statement after can read
-                return bound | {target.name} if target.name in self.seen else bound
-            read(target, bound)
-            return bound
-        if t is N.If:
-            outs = []
-            for cond, body in s.branches:
-                read(cond, bound)
-                outs.append(self.block(body, bound))
-            outs.append(self.block(s.orelse, bound) if s.orelse else bound)
-            return _join(outs)
-        if t is N.For:
-            self.binding = s.var
-            read(s.source, bound)
-            self.binding = None
-            self.seen.add(s.var)
-            inner = bound | {s.var}
-            read(s.where, inner)
-            self.loop(s.body, inner)
-            return bound
-        if t is N.Repeat:
-            read(s.count, bound)
-            breaks = self.loop(s.body, bound)
-            return bound if s.count is not None else _join(breaks)
-        if t is N.While:
-            read(s.cond, bound)
-            self.loop(s.body, bound)
-            return bound
-        if t is N.Choose:
-            self.binding = s.var
-            read(s.source, bound)
-            read(s.chooser, bound)
-            self.text(s.prompt, s.pos, bound, "a choice's prompt is shown before the pick is made")
-            self.binding = None
-            read(s.where, bound | {s.var})
-            return self.bind(s.var, bound)
-        if t is N.Decide:
-            read(s.chooser, bound)
-            self.text(s.prompt, s.pos, bound, "a decision's prompt is shown before it is made")
-            for rule in s.rules:
-                read(rule.cond, bound)
-                read(rule.value, bound)
-            return self.bind(s.var, bound)
-        if t is N.Menu:
-            read(s.chooser, bound)
-            self.text(s.prompt, s.pos, bound, "a menu's prompt is shown before an option is chosen")
-            outs = []
-            for o in s.options:
-                if isinstance(o, N.ActionsOption):
-                    outs.append(bound)
-                    continue
-                inner = bound
-                if o.var:
-                    self.binding = o.var
-                    read(o.source, bound)
-                    self.binding = None
-                    self.seen.add(o.var)
-                    inner = bound | {o.var}
-                before = "an option's label and condition are read before its statements run"
-                read(o.cond, inner, why=before)
-                self.text(o.label, o.pos, inner, before)
-                outs.append(self.block(o.body, inner))
-            return _join(outs)
-        if t is N.Break:
-            if self.loops:
-                self.loops[-1].append(bound)
-            return None
-        if t is N.Log or t is N.Fail:
-            self.text(s.text, s.pos, bound)
-            return None if t is N.Fail else bound
-        if t is N.Phrase:
-            return bound  # a keyword's effect, spliced in: checked where it is written
-        for value in vars(s).values():  # the other statements read expressions only
-            if isinstance(value, N.Node):
-                read(value, bound)
-            elif isinstance(value, list):
-                for v in value:
-                    read(v, bound)
+        read(s.chooser, bound)
+        self.text(s.prompt, s.pos, bound, "a menu's prompt is shown before an option is chosen")
+        outs = []
+        for o in s.options:
+            if isinstance(o, N.ActionsOption):
+                outs.append(bound)
+                continue
+            inner = bound
+            if o.var:
+                self.binding = o.var
+                read(o.source, bound)
+                self.binding = None
+                self.seen.add(o.var)
+                inner = bound | {o.var}
+            before = "an option's label and condition are read before its statements run"
+            read(o.cond, inner, why=before)
+            self.text(o.label, o.pos, inner, before)
+            outs.append(self.block(o.body, inner))
+        return _join(outs)
+
+    def visit_Break(self, s, bound):
+        if self.loops:
+            self.loops[-1].append(bound)
+        return None
+
+    def visit_Log(self, s, bound):
+        self.text(s.text, s.pos, bound)
+        return bound
+
+    def visit_Fail(self, s, bound):
+        self.text(s.text, s.pos, bound)
+        return None
+
+    def visit_Phrase(self, s, bound):
+        return bound  # a keyword's effect, spliced in: checked where it is written
+
+    def generic_visit(self, s, bound):
+        """The other statements read expressions only (those of `GENERIC`)."""
+        for value in children(s):
+            self.read(value, bound)
         return None if isinstance(s, _LEAVE) else bound
 
     def loop(self, body, bound) -> list:
@@ -191,13 +217,8 @@ class FlowWalk:
         elif t is N.Attr:
             self.read(e.obj, bound, text, why)
         elif t not in (N.Number, N.String, N.Bool, N.NoneLit):
-            for value in vars(e).values():
-                if isinstance(value, N.Node):
-                    self.read(value, bound, text, why)
-                elif isinstance(value, list):
-                    for v in value:
-                        if isinstance(v, N.Node):
-                            self.read(v, bound, text, why)
+            for value in children(e):
+                self.read(value, bound, text, why)
 
     def text(self, text, pos, bound, why=None) -> None:
         """The {expressions} of a text, read where it is shown."""

@@ -34,6 +34,7 @@ from .check_statements import StatementChecks
 from .prose.checks import check_prose
 from .prose.face_checks import check_faces
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
+from .visitor import NodeVisitor
 
 _CARD_KEYS = ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")
 _PARAM_TYPES = {"number": NUMBER, "class": CLASS, "name": STRING, "effect": EFFECT, "condition": BOOL}
@@ -50,8 +51,11 @@ class Findings:
     function_types: dict = field(default_factory=dict)  # game function -> the type of its value
 
 
-class Checker(StatementChecks, ExpressionChecks, FlowChecks):
-    """Checks one pack: its declarations, keywords, cards, scenarios and rules tests."""
+class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
+    """Checks one pack: its declarations, keywords, cards, scenarios and rules tests, pass by pass
+    (`PASSES`). The checks of statements and expressions are its `visit_` methods (language.visitor)."""
+
+    GENERIC = StatementChecks.GENERIC_STATEMENTS
 
     def __init__(self, defn: GameDef, report: Report):
         self.defn = defn
@@ -89,50 +93,86 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     # entry point -------------------------------------------------------------
     def check(self) -> None:
-        d = self.defn
-        self.check_declarations()
-        self.type_functions()
-        self.keywords = KeywordMatcher(d)
-        self.check_keywords()
-        for proc in d.procedures.values():
+        """Run every pass of `PASSES`, in order, over the pack."""
+        for run in PASSES:
+            run(self)
+
+    # the passes (see PASSES) ---------------------------------------------------
+    def check_procedures(self) -> None:
+        """The parameters and body of every procedure."""
+        for proc in self.defn.procedures.values():
             self.check_parameters(proc)
             if proc.tree is not None:
                 params = {p: ANY for p in proc.params}
                 self.body(proc.tree.body, Scope(self.bound_names(proc.tree.body, params), proc=proc.name), params)
-        for f in d.functions.values():
+
+    def check_function_names(self) -> None:
+        """No game function has the name of a built-in function."""
+        for f in self.defn.functions.values():
             if f.name in FUNCTIONS:
                 self.error("N015", f.pos, f"function '{f.name}' has the name of a built-in function", "choose another name")
-        for text, tree in d.invariants:
+
+    def check_invariants(self) -> None:
+        """The expressions of the game's invariants."""
+        for text, tree in self.defn.invariants:
             if tree is not None:
                 self.expr(tree.expr, Scope({}))
+
+    def check_game_procedure(self) -> None:
+        """The game has a procedure 'game', the one run to play it."""
+        d = self.defn
         if "game" not in d.procedures:
             self.error("N007", d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
+
+    def check_heuristics(self) -> None:
+        """The expressions of the game's heuristics, of a player `p`."""
+        d = self.defn
         for tree in [d.heuristic_tree] + [t for _, t in d.heuristics]:
             if tree is not None:
                 self.expr(tree.expr, Scope({"p": PLAYER}))
-        self.check_automata()
-        self.check_board_links()
-        self.check_node_attributes()
-        self.check_seat_report()
-        self.check_cards()
-        for sc in d.scenarios:
+
+    def check_scenarios(self) -> None:
+        """Every scenario of the pack."""
+        for sc in self.defn.scenarios:
             self.check_scenario(sc)
+
+    def check_tests(self) -> None:
+        """Every rules test of the pack (one with cards of its own is checked in the pack holding them)."""
+        d = self.defn
         self.cards_named.in_tests = True
         for t in d.tests:
             if t.cards and (t.file, t.pos.line) != d.test_cards_of:
                 continue  # a test with cards of its own is checked in the pack that holds them
             self.check_test(t)
-        if self.report.ok:  # with an error anywhere, a rule in error may be the one that moves them
+
+    def check_start(self) -> None:
+        """Cards never placed, and no way to win: only when the pack has no error anywhere (a rule
+        in error may be the one that moves them)."""
+        d = self.defn
+        if self.report.ok:
             warn_never_placed(d, self.cards_named, self.report)
             warn_no_way_to_win(d, self.wins_written, self.report)
-        # printed texts are compared with rules that read: not with a pack in error
+
+    def check_printed(self) -> None:
+        """The vocabulary and printed texts (prose.checks), compared only with rules that read; the
+        faces (prose.face_checks), written only from rules that read."""
+        d = self.defn
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
-        if self.report.ok:  # a face is written from rules that read
+        if self.report.ok:
             check_faces(d, self.found, self.report)
+
+    def check_rules_index(self) -> None:
+        """Every file the rules index names is in the game's folder."""
+        d = self.defn
         for name, path in index_files(d):
             if path is None:
                 self.report.error("F001", d.pos, f"no such file '{name}' in the game's folder, named by rules_index",
                                   "a rules index is a Markdown file of the game's own folder: '- ID text' a rule")
+
+    def start_keywords(self) -> None:
+        """Match and check the keyword library (and build the matcher the cards use)."""
+        self.keywords = KeywordMatcher(self.defn)
+        self.check_keywords()
 
     def check_board_links(self) -> None:
         """Node ids are unique over all the boards of a pack, and an edge may join nodes of two
@@ -196,6 +236,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     # declarations ------------------------------------------------------------
     def check_declarations(self) -> None:
+        """The game's declarations: zones, counters, classes, attributes, events, powers, the
+        table and print hints."""
         d = self.defn
         spaces = {}
         for kind, table in (("zone", d.zones), ("counter", d.counters), ("attribute", d.attributes),
@@ -306,6 +348,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     # keywords ----------------------------------------------------------------
     def check_keywords(self) -> None:
+        """The keyword library: its definitions, bodies and cycles."""
         d = self.defn
         seen = {}
         for kw in d.keywords:
@@ -364,6 +407,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks):
 
     # cards -------------------------------------------------------------------
     def check_cards(self) -> None:
+        """Every card: its keys, attributes and abilities."""
         d = self.defn
         seen = {}
         components = 0
@@ -630,6 +674,32 @@ def _show(value) -> str:
 
 def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+# The passes of the checker, run in this order by `Checker.check` (as sqlglot's optimizer runs
+# its RULES): each is a method of the Checker, named and documented there. The order is what
+# the diagnostics' order is: a pass may rely on what one before it found (the types of game
+# functions, the keyword matcher, the cards the rules name, whether the pack is in error).
+PASSES = (
+    Checker.check_declarations,
+    Checker.type_functions,
+    Checker.start_keywords,
+    Checker.check_procedures,
+    Checker.check_function_names,
+    Checker.check_invariants,
+    Checker.check_game_procedure,
+    Checker.check_heuristics,
+    Checker.check_automata,
+    Checker.check_board_links,
+    Checker.check_node_attributes,
+    Checker.check_seat_report,
+    Checker.check_cards,
+    Checker.check_scenarios,
+    Checker.check_tests,
+    Checker.check_start,
+    Checker.check_printed,
+    Checker.check_rules_index,
+)
 
 
 def check_pack(defn: GameDef, report: Report) -> "Findings":

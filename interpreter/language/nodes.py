@@ -16,58 +16,68 @@ class Node:
     pos: Position = field(repr=False, compare=False)
 
 
+@dataclass(eq=False)
+class Expr(Node):
+    """An expression: it has a value (the family the expression visitors handle)."""
+
+
+@dataclass(eq=False)
+class Stmt(Node):
+    """A statement of a body (the family the statement visitors handle)."""
+
+
 # Expressions -----------------------------------------------------------------
 
 @dataclass(eq=False)
-class Number(Node):
+class Number(Expr):
     value: int
 
 
 @dataclass(eq=False)
-class String(Node):
+class String(Expr):
     value: str
 
 
 @dataclass(eq=False)
-class Bool(Node):
+class Bool(Expr):
     value: bool
 
 
 @dataclass(eq=False)
-class NoneLit(Node):
+class NoneLit(Expr):
     pass
 
 
 @dataclass(eq=False)
-class Name(Node):
+class Name(Expr):
     name: str
 
 
 @dataclass(eq=False)
-class Attr(Node):
+class Attr(Expr):
     obj: Node
     name: str
 
 
 @dataclass(eq=False)
-class Index(Node):
+class Index(Expr):
     obj: Node
     key: Node
 
 
 @dataclass(eq=False)
-class Call(Node):
+class Call(Expr):
     func: str
     args: list
 
 
 @dataclass(eq=False)
-class ListLit(Node):
+class ListLit(Expr):
     items: list
 
 
 @dataclass(eq=False)
-class Each(Node):
+class Each(Expr):
     """`each x in S where C`: the members of S for which C holds."""
     var: str
     source: Node
@@ -75,7 +85,7 @@ class Each(Node):
 
 
 @dataclass(eq=False)
-class Mapped(Node):
+class Mapped(Expr):
     """`E for each x in S where C`: E for each such member."""
     expr: Node
     var: str
@@ -84,40 +94,40 @@ class Mapped(Node):
 
 
 @dataclass(eq=False)
-class BinOp(Node):
+class BinOp(Expr):
     op: str
     left: Node
     right: Node
 
 
 @dataclass(eq=False)
-class Compare(Node):
+class Compare(Expr):
     op: str  # == != < <= > >= is isnot in notin
     left: Node
     right: Node
 
 
 @dataclass(eq=False)
-class BoolOp(Node):
+class BoolOp(Expr):
     op: str  # and / or
     left: Node
     right: Node
 
 
 @dataclass(eq=False)
-class Not(Node):
+class Not(Expr):
     operand: Node
 
 
 @dataclass(eq=False)
-class Neg(Node):
+class Neg(Expr):
     operand: Node
 
 
 # Statements ------------------------------------------------------------------
 
 @dataclass(eq=False)
-class Phrase(Node):
+class Phrase(Stmt):
     """Words as printed on a card; resolved against the keyword library."""
     words: list  # of Word
     body: list | None = None  # statements after ':'
@@ -130,147 +140,147 @@ class Word(Node):
 
 
 @dataclass(eq=False)
-class Move(Node):
+class Move(Stmt):
     what: Node
     to: Node
     end: str | None = None  # top / bottom
 
 
 @dataclass(eq=False)
-class Add(Node):
+class Add(Stmt):
     amount: Node
     target: Node
 
 
 @dataclass(eq=False)
-class Remove(Node):
+class Remove(Stmt):
     amount: Node
     target: Node
 
 
 @dataclass(eq=False)
-class Pay(Node):
+class Pay(Stmt):
     amount: Node
     target: Node
 
 
 @dataclass(eq=False)
-class Gain(Node):
+class Gain(Stmt):
     amount: Node
     counter: str
     owner: Node | None
 
 
 @dataclass(eq=False)
-class Lose(Node):
+class Lose(Stmt):
     amount: Node
     counter: str
     owner: Node | None
 
 
 @dataclass(eq=False)
-class SetStmt(Node):
+class SetStmt(Stmt):
     target: Node
     value: Node
 
 
 @dataclass(eq=False)
-class Let(Node):
+class Let(Stmt):
     name: str
     value: Node
 
 
 @dataclass(eq=False)
-class Score(Node):
+class Score(Stmt):
     amount: Node
     owner: Node | None
     source: Node | None = None  # the component the points are credited to
 
 
 @dataclass(eq=False)
-class Signal(Node):
+class Signal(Stmt):
     event: str
     args: list
 
 
 @dataclass(eq=False)
-class CallProc(Node):
+class CallProc(Stmt):
     proc: str
     args: list
 
 
 @dataclass(eq=False)
-class Shuffle(Node):
+class Shuffle(Stmt):
     zone: Node
 
 
 @dataclass(eq=False)
-class Tag(Node):
+class Tag(Stmt):
     what: Node
     tag: str
     on: bool
 
 
 @dataclass(eq=False)
-class TapStmt(Node):
+class TapStmt(Stmt):
     what: Node
     on: bool
 
 
 @dataclass(eq=False)
-class Reveal(Node):
+class Reveal(Stmt):
     what: Node
 
 
 @dataclass(eq=False)
-class Log(Node):
+class Log(Stmt):
     text: str
 
 
 @dataclass(eq=False)
-class Win(Node):
+class Win(Stmt):
     who: Node
 
 
 @dataclass(eq=False)
-class Exit(Node):
+class Exit(Stmt):
     proc: str
 
 
 @dataclass(eq=False)
-class Return(Node):
+class Return(Stmt):
     pass
 
 
 @dataclass(eq=False)
-class Break(Node):
+class Break(Stmt):
     pass
 
 
 @dataclass(eq=False)
-class Continue(Node):
+class Continue(Stmt):
     pass
 
 
 @dataclass(eq=False)
-class Pass(Node):
+class Pass(Stmt):
     pass
 
 
 @dataclass(eq=False)
-class Fail(Node):
+class Fail(Stmt):
     text: str
 
 
 @dataclass(eq=False)
-class Roll(Node):
+class Roll(Stmt):
     name: str
     count: Node
     sides: Node | None
 
 
 @dataclass(eq=False)
-class Choose(Node):
+class Choose(Stmt):
     var: str
     source: Node
     where: Node | None
@@ -295,7 +305,7 @@ class ActionsOption(Node):
 
 
 @dataclass(eq=False)
-class Menu(Node):
+class Menu(Stmt):
     chooser: Node | None
     prompt: str | None
     options: list
@@ -310,7 +320,7 @@ class Prefer(Node):
 
 
 @dataclass(eq=False)
-class Decide(Node):
+class Decide(Stmt):
     var: str
     chooser: Node | None
     prompt: str | None
@@ -318,20 +328,20 @@ class Decide(Node):
 
 
 @dataclass(eq=False)
-class Use(Node):
+class Use(Stmt):
     card: Node
     chooser: Node | None
     free: bool
 
 
 @dataclass(eq=False)
-class If(Node):
+class If(Stmt):
     branches: list  # of (cond, body)
     orelse: list | None
 
 
 @dataclass(eq=False)
-class For(Node):
+class For(Stmt):
     var: str
     source: Node
     where: Node | None
@@ -339,13 +349,13 @@ class For(Node):
 
 
 @dataclass(eq=False)
-class Repeat(Node):
+class Repeat(Stmt):
     count: Node | None
     body: list
 
 
 @dataclass(eq=False)
-class While(Node):
+class While(Stmt):
     cond: Node
     body: list
 
@@ -394,12 +404,37 @@ class Condition(Node):
     expr: Node
 
 
-def walk(node):
-    """Every node under `node` (itself included), depth first."""
+def children(node):
+    """The nodes right under `node`, in the order of its fields (lists and tuples flattened,
+    as an `if`'s (condition, body) branches; `None` and plain values left out)."""
+    for value in vars(node).values():
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            stack = [iter(value)]
+            while stack:
+                item = next(stack[-1], _END)
+                if item is _END:
+                    stack.pop()
+                elif isinstance(item, Node):
+                    yield item
+                elif isinstance(item, (list, tuple)):
+                    stack.append(iter(item))
+
+
+_END = object()
+
+
+def walk(node, prune=()):
+    """Every node under `node` (itself included), depth first, the last field first; a node
+    of a class of `prune` is neither given nor entered (`walk(body, (Expr, Word))`: the
+    statements of a body and the parts of statements, without walking each name and number)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, Node):
+            if prune and isinstance(n, prune):
+                continue
             yield n
             for value in vars(n).values():
                 if isinstance(value, (Node, list, tuple)):

@@ -15,13 +15,14 @@ from interpreter.engine.state import Frame, GameFault
 from interpreter.engine.values import Comp, CounterMap, Team, ZoneRef
 from interpreter.language import nodes as N
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES
+from interpreter.language.visitor import NodeVisitor
 from interpreter.names import fold
 
 _MISSING = object()
 _iter, _num, _same, _index = iterate_at, number, same, index
 
 
-class ClosureCompiler:
+class ClosureCompiler(NodeVisitor):
     """Compiles expressions of one program (engine.program.Program) to closures."""
 
     def __init__(self, program):
@@ -31,28 +32,30 @@ class ClosureCompiler:
 
     def closure(self, e, ctx):
         """The same expression as a tree of closures (kept to cross-check the generated code)."""
-        m = getattr(self, "x_" + type(e).__name__)
-        return m(e, ctx)
+        return self.visit(e, ctx)
 
-    def x_Number(self, e, ctx):
+    def generic_visit(self, e, ctx):
+        raise AttributeError(f"no closure for {type(e).__name__}")
+
+    def visit_Number(self, e, ctx):
         v = e.value
         return lambda st, fr: v
 
-    def x_String(self, e, ctx):
+    def visit_String(self, e, ctx):
         v = e.value
         return lambda st, fr: v
 
-    def x_Bool(self, e, ctx):
+    def visit_Bool(self, e, ctx):
         v = e.value
         return lambda st, fr: v
 
-    def x_NoneLit(self, e, ctx):
+    def visit_NoneLit(self, e, ctx):
         return lambda st, fr: None
 
-    def x_Condition(self, e, ctx):
+    def visit_Condition(self, e, ctx):
         return self.closure(e.expr, ctx)
 
-    def x_Name(self, e, ctx):
+    def visit_Name(self, e, ctx):
         n = e.name
         pos = e.pos
         if n in ctx.consts:
@@ -96,7 +99,7 @@ class ClosureCompiler:
             return lambda st, fr: cls
         raise GameFault(f"unknown name '{n}'", pos)
 
-    def x_Attr(self, e, ctx):
+    def visit_Attr(self, e, ctx):
         g = self.g
         n, pos = e.name, e.pos
         if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in ctx.locals:
@@ -129,13 +132,13 @@ class ClosureCompiler:
             return lambda st, fr: run(st, obj(st, fr), pos)
         return lambda st, fr: node_attribute(st, obj(st, fr), n, pos)
 
-    def x_Index(self, e, ctx):
+    def visit_Index(self, e, ctx):
         obj = self.closure(e.obj, ctx)
         key = self.closure(e.key, ctx)
         pos = e.pos
         return lambda st, fr: _index(st, obj(st, fr), key(st, fr), pos)
 
-    def x_Call(self, e, ctx):
+    def visit_Call(self, e, ctx):
         if e.func == "select":
             test, yes, no = (self.closure(a, ctx) for a in e.args)
             return lambda st, fr: yes(st, fr) if test(st, fr) else no(st, fr)
@@ -173,7 +176,7 @@ class ClosureCompiler:
                 raise GameFault(f"function '{f.name}' calls itself without end", pos) from None
         return call
 
-    def x_ListLit(self, e, ctx):
+    def visit_ListLit(self, e, ctx):
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
             return self.closure(e.items[0], ctx)  # [each x in S where C] is the list itself
         items = [self.closure(i, ctx) for i in e.items]
@@ -185,7 +188,7 @@ class ClosureCompiler:
         cond = self.closure(where, ctx) if where is not None else None
         return src, cond
 
-    def x_Each(self, e, ctx):
+    def visit_Each(self, e, ctx):
         var = e.var
         src, cond = self._binder(var, e.source, e.where, ctx)
         pos = e.pos
@@ -207,7 +210,7 @@ class ClosureCompiler:
             return out
         return each
 
-    def x_Mapped(self, e, ctx):
+    def visit_Mapped(self, e, ctx):
         var = e.var
         src, cond = self._binder(var, e.source, e.where, ctx)
         val = self.closure(e.expr, ctx)
@@ -228,7 +231,7 @@ class ClosureCompiler:
             return out
         return mapped
 
-    def x_BinOp(self, e, ctx):
+    def visit_BinOp(self, e, ctx):
         a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
         op, pos = e.op, e.pos
         if op == "+":
@@ -250,22 +253,22 @@ class ClosureCompiler:
             return x // y if op == "/" else x % y
         return divide
 
-    def x_Neg(self, e, ctx):
+    def visit_Neg(self, e, ctx):
         a = self.closure(e.operand, ctx)
         pos = e.pos
         return lambda st, fr: -_num(a(st, fr), pos)
 
-    def x_Not(self, e, ctx):
+    def visit_Not(self, e, ctx):
         a = self.closure(e.operand, ctx)
         return lambda st, fr: not a(st, fr)
 
-    def x_BoolOp(self, e, ctx):
+    def visit_BoolOp(self, e, ctx):
         a, b = self.closure(e.left, ctx), self.closure(e.right, ctx)
         if e.op == "and":
             return lambda st, fr: bool(a(st, fr) and b(st, fr))
         return lambda st, fr: bool(a(st, fr) or b(st, fr))
 
-    def x_Compare(self, e, ctx):
+    def visit_Compare(self, e, ctx):
         op, pos = e.op, e.pos
         a = self.closure(e.left, ctx)
         if op in ("is", "isnot"):
@@ -302,5 +305,5 @@ class ClosureCompiler:
                ">=": lambda x, y: x >= y}[op]
         return lambda st, fr: cmp(_num(a(st, fr), pos), _num(b(st, fr), pos))
 
-    def x_Phrase(self, e, ctx):
+    def visit_Phrase(self, e, ctx):
         raise GameFault("a keyword is not a value", e.pos)

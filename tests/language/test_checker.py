@@ -6,7 +6,6 @@ import pytest
 
 import interpreter
 from interpreter.language import checker as C
-from interpreter.language.check_statements import statement_nodes
 from interpreter.language import nodes as N
 from interpreter.diagnostics import Report
 from interpreter.names import fold
@@ -39,7 +38,7 @@ def test_locals_are_found_in_the_same_order_without_walking_expressions(game_id)
     binders = 0
     for tree in trees:
         plain = [n for n in N.walk(tree) if isinstance(n, BINDERS)]
-        quick = [n for n in statement_nodes(tree) if isinstance(n, BINDERS)]
+        quick = [n for n in N.walk(tree, (N.Expr, N.Word)) if isinstance(n, BINDERS)]
         assert [id(n) for n in quick] == [id(n) for n in plain]
         binders += len(plain)
     assert binders > 20

@@ -211,16 +211,16 @@ class English(Naming, Renderer):
         return self.w("of", self.the(noun), self.node(owner))
 
     # expressions -------------------------------------------------------------
-    def number(self, e) -> str:
+    def visit_Number(self, e) -> str:
         return str(e.value)
 
-    def boolean(self, e) -> str:
+    def visit_Bool(self, e) -> str:
         return self.w("true" if e.value else "false")
 
-    def nothing(self, e) -> str:
+    def visit_NoneLit(self, e) -> str:
         return self.w("nothing")
 
-    def name(self, e) -> str:
+    def visit_Name(self, e) -> str:
         n = e.name
         if n in self.params:
             return self.parameter(n)
@@ -257,7 +257,7 @@ class English(Naming, Renderer):
             return self.node(value)
         return str(value)
 
-    def attribute(self, e) -> str:
+    def visit_Attr(self, e) -> str:
         d, name = self.defn, e.name
         if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in self.locals:
             return self.w("option" if e.obj.name == "options" else "data", name)
@@ -286,13 +286,13 @@ class English(Naming, Renderer):
         return self.w("number_of" if scope[:1] in (("player",), ("team",)) else "number_on", noun.many,
                       self.node(holder))
 
-    def index(self, e) -> str:
+    def visit_Index(self, e) -> str:
         counter = self.counter_of(e)
         if counter is not None:
             return self.counter_value(*counter)
         return self.w("entry", self.node(e.obj), self.node(e.key))
 
-    def call(self, e) -> str:
+    def visit_Call(self, e) -> str:
         args = e.args
         if e.func in self.defn.functions:
             return self.game_call("function", e.func, args)
@@ -301,7 +301,7 @@ class English(Naming, Renderer):
             # some E for each x in S where C: some x in S where C and E
             m = args[0]
             cond = m.expr if m.where is None else N.BoolOp(m.pos, "and", m.where, m.expr)
-            return self.call(N.Call(e.pos, e.func, [N.Each(m.pos, m.var, m.source, cond)]))
+            return self.visit_Call(N.Call(e.pos, e.func, [N.Each(m.pos, m.var, m.source, cond)]))
         if e.func == "any" and len(args) == 1 and not isinstance(args[0], (N.Each, N.Mapped)):
             return self.agreeing("not_empty", args[0])
         if len(args) == 1 and self.holds_cards(args[0]):
@@ -337,7 +337,7 @@ class English(Naming, Renderer):
         count = "0" if not args else "1" if len(args) == 1 else "n"
         return self.w(f"{kind}_{count}", words_of(name), ", ".join(written))
 
-    def listing(self, e) -> str:
+    def visit_ListLit(self, e) -> str:
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
             return self.node(e.items[0])
         if not e.items:
@@ -444,7 +444,7 @@ class English(Naming, Renderer):
                 return re.sub(r"\bits\b", "their", said) if many else said
         return None
 
-    def each(self, e) -> str:
+    def visit_Each(self, e) -> str:
         with self.scope():
             many, one, _ = self.members(e.var, e.source, e.where)
         return Text(many, one)
@@ -465,14 +465,14 @@ class English(Naming, Renderer):
             text = text.replace(self.w("among", parts["var"], parts["source"]), parts["var"])
         return text
 
-    def mapped(self, e) -> str:
+    def visit_Mapped(self, e) -> str:
         with self.scope():
             return self.said_mapped(self.WORDS["mapped"], self.mapped_parts(e))
 
-    def arithmetic(self, e) -> str:
+    def visit_BinOp(self, e) -> str:
         return self.w(e.op, self.node(e.left), self.node(e.right))
 
-    def comparison(self, e, op: str | None = None) -> str:
+    def visit_Compare(self, e, op: str | None = None) -> str:
         op = op or e.op
         left, right = e.left, e.right
         if op in ("is", "isnot") and self.is_class(right):
@@ -491,7 +491,7 @@ class English(Naming, Renderer):
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 \
                 and isinstance(right, N.Number) and right.value == 0 and op in ("==", ">", "!=", "<="):
             if op in (">", "!="):
-                return self.call(N.Call(left.pos, "any", left.args))
+                return self.visit_Call(N.Call(left.pos, "any", left.args))
             arg = left.args[0]
             if isinstance(arg, N.Each):
                 return self.w("no_member", format(self.node(arg), "some"))
@@ -587,7 +587,7 @@ class English(Naming, Renderer):
         """Whether a phrase names many things ('the cards of the Market'), by its first noun."""
         return bool(self._PLURAL.match(text))
 
-    def logic(self, e) -> str:
+    def visit_BoolOp(self, e) -> str:
         sides = []
         for side in (e.left, e.right):
             text = self.node(side)
@@ -596,13 +596,13 @@ class English(Naming, Renderer):
             sides.append(text)
         return self.w(e.op, *sides)
 
-    def negation(self, e) -> str:
+    def visit_Not(self, e) -> str:
         inner = e.operand
         if isinstance(inner, N.Compare) and inner.op in _NOT:
-            return self.comparison(inner, _NOT[inner.op])
+            return self.visit_Compare(inner, _NOT[inner.op])
         return self.w("not", self.node(inner))
 
-    def minus(self, e) -> str:
+    def visit_Neg(self, e) -> str:
         return self.w("neg", self.node(e.operand))
 
     # statements --------------------------------------------------------------
@@ -645,15 +645,15 @@ class English(Naming, Renderer):
             return e.name in self.defn.zones
         return isinstance(e, N.Name) and e.name in self.defn.zones and e.name not in self.locals
 
-    def move(self, e) -> str:
+    def visit_Move(self, e) -> str:
         what = self.w("move_all", self.node(e.what)) if self.holds_cards(e.what) else self.node(e.what)
         key = {"top": "move_top", "bottom": "move_bottom"}.get(e.end or "", "move")
         return self.w(key, what, self.node(e.to))
 
-    def add(self, e) -> str:
+    def visit_Add(self, e) -> str:
         return self.change(e, "put", "put_keyed", "give", "add_to")
 
-    def remove(self, e) -> str:
+    def visit_Remove(self, e) -> str:
         return self.change(e, "take_off", "take_off_keyed", "take_away", "subtract")
 
     def change(self, e, on: str, keyed: str, player: str, plain: str) -> str:
@@ -676,27 +676,27 @@ class English(Naming, Renderer):
             return self.act(player, holder, n)
         return self.w(on, n, self.node(holder))
 
-    def pay(self, e) -> str:
+    def visit_Pay(self, e) -> str:
         counter = self.counter_of(e.target)
         if counter is None:
             return self.act("pay", None, self.node(e.amount))
         name, holder, _ = counter
         return self.act("pay", holder, self.amount(e.amount, self.vocab.noun(name, "counter")))
 
-    def gain(self, e) -> str:
+    def visit_Gain(self, e) -> str:
         return self.act("gain", e.owner, self.amount(e.amount, self.vocab.noun(e.counter, "counter")))
 
-    def lose(self, e) -> str:
+    def visit_Lose(self, e) -> str:
         return self.act("lose", e.owner, self.amount(e.amount, self.vocab.noun(e.counter, "counter")))
 
-    def score(self, e) -> str:
+    def visit_Score(self, e) -> str:
         noun = self.vocab.noun(self.defn.score, "counter") if self.defn.score else Noun("point", "points")
         text = self.act("score", e.owner, self.amount(e.amount, noun))
         if e.source is not None:
             text = self.w("credited", text, self.node(e.source))
         return text
 
-    def assign(self, e) -> str:
+    def visit_SetStmt(self, e) -> str:
         counter = self.counter_of(e.target)
         if counter is not None:
             name, holder, key = counter
@@ -722,7 +722,7 @@ class English(Naming, Renderer):
             return self.w("becomes", self.node(e.target), self.node(e.value))
         return self.w("set", self.node(e.target), self.node(e.value))
 
-    def let(self, e) -> str:
+    def visit_Let(self, e) -> str:
         value = self.node(e.value)
         noun, number = self.value_noun(e.value, e.name)
         loc = self.bind(e.name, noun, number)
@@ -768,7 +768,7 @@ class English(Naming, Renderer):
     def noun_of_phrase(self, m) -> Noun:
         return Noun(m.group(1), plural(m.group(1)))
 
-    def string(self, e) -> str:
+    def visit_String(self, e) -> str:
         """A text of the rules: a counter's name, a value the vocabulary translates, else the words as written."""
         if e.value in self.defn.counters:
             return self.vocab.noun(e.value, "counter").many
@@ -789,7 +789,7 @@ class English(Naming, Renderer):
             return generic.format(words_of(event), self.joined(list(args))) if generic else words_of(event)
         return phrase.format(*args)
 
-    def signal(self, e) -> str:
+    def visit_Signal(self, e) -> str:
         gender = self.gender_of(e.args[0]) if e.args else None
         return self.w("signal", self.event_phrase(e.event, [self.node(a) for a in e.args], gender))
 
@@ -797,56 +797,56 @@ class English(Naming, Renderer):
         """A phrase about something of `gender` (a language with genders makes it agree)."""
         return phrase
 
-    def procedure_call(self, e) -> str:
+    def visit_CallProc(self, e) -> str:
         return self.game_call("procedure", e.proc, e.args)
 
-    def shuffle(self, e) -> str:
+    def visit_Shuffle(self, e) -> str:
         return self.w("shuffle", self.node(e.zone))
 
-    def tag(self, e) -> str:
+    def visit_Tag(self, e) -> str:
         return self.w("tag" if e.on else "untag", self.node(e.what), self.a(self.class_noun(e.tag)))
 
-    def tap(self, e) -> str:
+    def visit_TapStmt(self, e) -> str:
         return self.w("tap" if e.on else "untap", self.node(e.what))
 
-    def reveal(self, e) -> str:
+    def visit_Reveal(self, e) -> str:
         return self.w("reveal", self.node(e.what))
 
-    def log(self, e) -> str:
+    def visit_Log(self, e) -> str:
         return ""  # what the game tells the players, not a rule
 
-    def win(self, e) -> str:
+    def visit_Win(self, e) -> str:
         return self.w("win", self.node(e.who))
 
-    def exit(self, e) -> str:
+    def visit_Exit(self, e) -> str:
         return self.w("exit", words_of(e.proc))
 
-    def stop(self, e) -> str:
+    def visit_Return(self, e) -> str:
         return self.w("stop")
 
-    def stop_loop(self, e) -> str:
+    def visit_Break(self, e) -> str:
         return self.w("stop_loop")
 
-    def next_turn_of_loop(self, e) -> str:
+    def visit_Continue(self, e) -> str:
         return self.w("next_turn")
 
-    def do_nothing(self, e) -> str:
+    def visit_Pass(self, e) -> str:
         return self.w("do_nothing")
 
-    def fail(self, e) -> str:
+    def visit_Fail(self, e) -> str:
         return self.w("fail")
 
-    def roll(self, e) -> str:
+    def visit_Roll(self, e) -> str:
         text = self.w("roll", self.node(e.count), self.node(e.sides) if e.sides is not None else "6")
         self.bind(e.name, self.word_noun("result"), True)
         return text
 
-    def choose(self, e) -> str:
+    def visit_Choose(self, e) -> str:
         _, one, _ = self.members(e.var, e.source, e.where)
         text = self.act("may_choose" if e.optional else "choose", e.chooser, one)
         return self.w("secretly", text) if e.secret else text
 
-    def menu(self, e) -> str:
+    def visit_Menu(self, e) -> str:
         options = [self.node(o) for o in e.options]
         text = self.act("menu", e.chooser, self.WORDS["menu_or"].join(options))
         return self.w("secretly", text) if e.secret else text
@@ -863,7 +863,7 @@ class English(Naming, Renderer):
                 out.append(part.source)
         return "".join(out)
 
-    def menu_option(self, e) -> str:
+    def visit_Option(self, e) -> str:
         with self.scope():
             each = self.members(e.var, e.source, None)[2] if e.var is not None else None
             body = self.block(e.body)
@@ -875,22 +875,22 @@ class English(Naming, Renderer):
             return self.w("option_each_if" if cond else "option_each", label, body, cond, each)
         return self.w("option_if" if cond else "option_label", label, body, cond)
 
-    def actions_option(self, e) -> str:
+    def visit_ActionsOption(self, e) -> str:
         return self.w("actions_during", self.vocab.noun(e.window, "window").one) if e.window else self.w("actions")
 
-    def decide(self, e) -> str:
+    def visit_Decide(self, e) -> str:
         rules = self.WORDS["decide_or"].join(self.node(r) for r in e.rules)
         return self.act("decide", e.chooser, e.var, rules)
 
-    def prefer(self, e) -> str:
+    def visit_Prefer(self, e) -> str:
         if e.cond is None:
             return self.w("prefer", self.node(e.value))
         return self.w("prefer_if", self.node(e.value), self.node(e.cond))
 
-    def use(self, e) -> str:
+    def visit_Use(self, e) -> str:
         return self.act("use_free" if e.free else "use", e.chooser, self.node(e.card))
 
-    def branch(self, e) -> str:
+    def visit_If(self, e) -> str:
         parts = []
         for i, (cond, body) in enumerate(e.branches):
             parts.append(self.w("if" if i == 0 else "elif", self.node(cond), self.block(body)))
@@ -898,22 +898,22 @@ class English(Naming, Renderer):
             parts.append(self.w("else", self.block(e.orelse)))
         return self.WORDS["branches"].join(parts)
 
-    def loop(self, e) -> str:
+    def visit_For(self, e) -> str:
         with self.scope():
             _, _, each = self.members(e.var, e.source, e.where, e.body)
             return self.w("for", each, self.block(e.body))
 
-    def repeat(self, e) -> str:
+    def visit_Repeat(self, e) -> str:
         if e.count is None:
             return self.w("repeat_ever", self.block(e.body))
         if isinstance(e.count, N.Number) and e.count.value in (1, 2):  # 'once', 'twice'
             return self.w(f"repeat_{e.count.value}", self.block(e.body))
         return self.w("repeat", self.node(e.count), self.block(e.body))
 
-    def while_loop(self, e) -> str:
+    def visit_While(self, e) -> str:
         return self.w("while", self.node(e.cond), self.block(e.body))
 
-    def phrase(self, e) -> str:
+    def visit_Phrase(self, e) -> str:
         """A phrase in a body: the effect a keyword's parameter stands for."""
         words = e.words
         if len(words) == 1 and words[0].kind == "name" and words[0].value in self.params:
@@ -921,7 +921,7 @@ class English(Naming, Renderer):
         return self.fallback(e)
 
     # abilities ---------------------------------------------------------------
-    def trigger(self, e) -> str:
+    def visit_Trigger(self, e) -> str:
         args = self.defn.events.get(e.event, [])
         saved = self.event_args
         self.event_args = set(args) - self.locals
@@ -946,7 +946,7 @@ class English(Naming, Renderer):
             return self.w("any_time")
         return self.w("during", self.joined([self.vocab.noun(w, "window").one for w in names], "or"))
 
-    def action(self, e) -> str:
+    def visit_Action(self, e) -> str:
         when = self.windows(e.windows)
         if e.limit:
             when = self.w("once", when, self.event_phrase(e.limit, [self.w("this_card")]))
@@ -973,7 +973,7 @@ class English(Naming, Renderer):
             out = N.BoolOp(c.pos, "and", out, c)
         return out
 
-    def cost(self, e) -> str:
+    def visit_Cost(self, e) -> str:
         if e.kind == "tap":
             return self.w("tap_self")
         if e.kind == "sacrifice":
@@ -981,13 +981,13 @@ class English(Naming, Renderer):
         n = self.amount(e.amount, self.vocab.noun(e.name, "counter"))
         return self.w("spend", n) if e.kind == "spend" else self.act("pay", None, n)
 
-    def printed(self, e) -> str:
+    def visit_PhraseAbility(self, e) -> str:
         return self.fallback(e)  # a printed keyword is written through its keyword (see cards.Prose)
 
-    def procedure(self, e) -> str:
+    def visit_Procedure(self, e) -> str:
         return self.sentence(self.block(e.body))
 
-    def condition(self, e) -> str:
+    def visit_Condition(self, e) -> str:
         return self.node(e.expr)
 
 

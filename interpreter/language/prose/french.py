@@ -213,9 +213,9 @@ class French(English):
             return _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", phrase)
         return phrase
 
-    def call(self, e) -> str:
+    def visit_Call(self, e) -> str:
         """A built-in's phrase agrees with the gender of what it is said of ('ce jeton est incliné')."""
-        text = super().call(e)
+        text = super().visit_Call(e)
         subject = e.args[0] if len(e.args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
         if loc is not None and loc.noun.gender == "m":

@@ -1,12 +1,14 @@
 """The base of the prose renderers: which method writes each kind of node.
 
-In the manner of sqlglot's generators, `Renderer.TABLE` maps each node class of
-`language.nodes` to the name of the method that writes it (expressions,
-statements, triggers, actions, costs), and a language is a subclass that
-writes those methods with its word table, `WORDS`. The built-in functions,
-properties and special names bring their own phrases (`prose` on each record
-of `language.builtins`): `BUILTIN_PROSE` is derived from them. A node the
-table lacks, or that a method cannot write, is written as its rules text in
+In the manner of sqlglot's generators, each node class of `language.nodes` has
+a method that writes it, `visit_<ClassName>` (expressions, statements,
+triggers, actions, costs), found as every pass over the tree finds its
+methods (`language.visitor`); a language is a subclass that writes those
+methods with its word table, `WORDS`, and overrides those its grammar needs.
+The built-in functions, properties and special names bring their own phrases
+(`prose` on each record of `language.builtins`): `BUILTIN_PROSE` is derived
+from them. A node no
+method writes, or that a method cannot write, is written as its rules text in
 quotes and noted in `fallbacks`: content is untrusted, and rendering never fails.
 """
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ...content.model import GameDef
 from ...names import fold
 from .. import nodes as N
 from ..builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from ..visitor import NodeVisitor
 from .vocabulary import Noun, Vocabulary
 
 # name -> its record's phrases, by language; what the renderers read of the built-ins
@@ -44,30 +47,14 @@ class Text(str):
         return str(self)
 
 
-class Renderer:
+class Renderer(NodeVisitor):
     """Writes the nodes of one pack's rules as prose in one language (see the subclasses)."""
 
     lang = ""
     WORDS: dict = {}
-    TABLE = {
-        # expressions
-        N.Number: "number", N.String: "string", N.Bool: "boolean", N.NoneLit: "nothing",
-        N.Name: "name", N.Attr: "attribute", N.Index: "index", N.Call: "call", N.ListLit: "listing",
-        N.Each: "each", N.Mapped: "mapped", N.BinOp: "arithmetic", N.Compare: "comparison",
-        N.BoolOp: "logic", N.Not: "negation", N.Neg: "minus",
-        # statements
-        N.Move: "move", N.Add: "add", N.Remove: "remove", N.Pay: "pay", N.Gain: "gain", N.Lose: "lose",
-        N.SetStmt: "assign", N.Let: "let", N.Score: "score", N.Signal: "signal", N.CallProc: "procedure_call",
-        N.Shuffle: "shuffle", N.Tag: "tag", N.TapStmt: "tap", N.Reveal: "reveal", N.Log: "log", N.Win: "win",
-        N.Exit: "exit", N.Return: "stop", N.Break: "stop_loop", N.Continue: "next_turn_of_loop",
-        N.Pass: "do_nothing", N.Fail: "fail", N.Roll: "roll", N.Choose: "choose", N.Menu: "menu",
-        N.Option: "menu_option", N.ActionsOption: "actions_option", N.Decide: "decide", N.Prefer: "prefer",
-        N.Use: "use", N.If: "branch", N.For: "loop", N.Repeat: "repeat", N.While: "while_loop",
-        N.Phrase: "phrase",
-        # abilities: triggers, actions, their costs; printed keywords; whole bodies
-        N.Trigger: "trigger", N.Action: "action", N.Cost: "cost", N.PhraseAbility: "printed",
-        N.Procedure: "procedure", N.Condition: "condition",
-    }
+    # a node without a `visit_` method is written as its rules text (`fallback`), never by its
+    # children: no node class is written by the generic walk
+    GENERIC = frozenset()
 
     def __init__(self, defn: GameDef, keyword_uses: dict | None = None):
         self.defn = defn
@@ -88,13 +75,16 @@ class Renderer:
         """A node (or a list of statements) as prose."""
         if isinstance(node, list):
             return self.block(node)
-        method = self.TABLE.get(type(node))
-        if method is None or not hasattr(self, method):
+        method = self.get_visitor(node)
+        if method is None:
             return self.fallback(node)
         try:
-            return getattr(self, method)(node)
+            return method(node)
         except (LookupError, ValueError, TypeError, AttributeError):
             return self.fallback(node)
+
+    def generic_visit(self, node) -> str:
+        return self.fallback(node)
 
     def fallback(self, node) -> str:
         """A node no method writes: its rules text, in quotes."""
