@@ -22,9 +22,9 @@ from rich.progress import (
 from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
+from ..play.agents import parse_agents
 from ..runs import cluster, compare, report_text
 from ..runs import simulate as S
-from ..play.agents import parse_agents
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
 from .common import setup_game, unwritable, usage_error, write_json

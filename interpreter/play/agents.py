@@ -38,18 +38,18 @@ import sys
 import weakref
 from typing import Protocol
 
+from ..diagnostics import printable
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.state import GameFault
 from ..engine.values import Comp, NodeRef, Rng, Seat, Team, seed_for
-from ..diagnostics import printable
 from ..language.prose import Prose
 from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
-from .mcts import MctsAgent, parse_budget
 from ..view.narrate import counter_lines, render_observation, words
-from .revisits import Revisits
 from ..view.why import render as why_lines
+from .mcts import MctsAgent, parse_budget
+from .revisits import Revisits
 
 
 class Quit(Exception):

@@ -13,10 +13,10 @@ import textwrap
 
 from ..diagnostics import printable
 from ..engine.state import GameFault
-from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
 from ..rulings.explain import character_sheets, character_word
-from ..view.narrate import Narrator, is_internal, joined, seat_name, winners_text
 from ..rulings.trace import error_record, save_state_trace, source_of
+from ..view.narrate import Narrator, is_internal, joined, seat_name, winners_text
+from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
 
 
 class PlayerView(SeatView):

@@ -20,8 +20,8 @@ from rich.table import Table
 
 from ..diagnostics import LoadError, plural
 from ..names import fold
-from .report_text import outcome
 from ..view.shown import WordTable, text
+from .report_text import outcome
 
 Z95 = 1.959963984540054
 _NAMED = re.compile(r"no card with id '(.*)'")

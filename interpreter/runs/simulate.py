@@ -35,11 +35,11 @@ from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check
 from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
-from .results.record import Recorder
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
-from .cluster import map_chunks
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
                     write_trace)
+from .cluster import map_chunks
+from .results.record import Recorder
 
 @dataclass
 class GameResult:

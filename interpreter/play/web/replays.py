@@ -32,7 +32,6 @@ from pathlib import Path
 from ... import LoadError
 from ...engine.savefile import SaveError, parse_json
 from ...engine.state import GameFault
-from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from ...rulings.trace import (
     Places,
     TraceError,
@@ -41,6 +40,7 @@ from ...rulings.trace import (
     result_differs,
     result_of,
 )
+from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from .catalogue import Catalogue
 from .layout import TableLayout
 from .views import CardTexts, TableView

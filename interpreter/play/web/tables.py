@@ -28,10 +28,10 @@ from ... import LoadError
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
 from ...kinds import type_word
+from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
+from ...view.narrate import Narrator
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_budget
-from ...view.narrate import Narrator
-from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
 from .layout import TableLayout
 from .views import CardTexts, TableView
 
