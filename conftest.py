@@ -1,7 +1,7 @@
 """Shared test set-up: rules-test files of the shipped games become pytest items.
 
 The tests are grouped as the package is: tests/content, language, compile, engine,
-tools; tests/games for the shipped games, tests/docs for the documentation.
+view, rl, rulings, play, runs, printing, lsp; tests/games for the shipped games, tests/docs for the documentation.
 
 Every `kind: rules-test` file under content/*/ is collected; each of its tests
 is one item carrying the pytest marker `rule(...)` with the rule IDs it
@@ -82,7 +82,7 @@ class RulesTestItem(pytest.Item):
         self.index = index
 
     def runtest(self):
-        from interpreter.tools.ruletest import run_test
+        from interpreter.rulings.ruletest import run_test
         game = loaded_game(self.game, expansion_of(Path(self.path)))
         test = [t for t in game.program.defn.tests if Path(t.file).resolve() == Path(self.path).resolve()][self.index]
         result = run_test(game, test)

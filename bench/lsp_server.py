@@ -43,7 +43,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.tools.check import check_paths  # noqa: E402
+from interpreter.rulings.check import check_paths  # noqa: E402
 
 DOCS_GAME = ROOT / "tests" / "fixtures" / "docs-game"
 SEEDERS = ROOT / "content" / "seeders-exodus"

@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import interpreter  # noqa: E402
-from interpreter.tools.check import check_paths  # noqa: E402
+from interpreter.rulings.check import check_paths  # noqa: E402
 from interpreter.content.folders import shipped_games  # noqa: E402
 from interpreter.resources import content_dir  # noqa: E402
 

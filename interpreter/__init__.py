@@ -6,7 +6,17 @@ The package is laid out as its pipeline, one subpackage per wing:
     language/  stages 3-4: the rules language parsed, names and types checked
     compile/   stage 5: checked trees compiled to Python, once per pack
     engine/    stage 6: values, the state, the machine, the run-time library
-    tools/     the `regles` command and what it runs: check, simulate, play, traces
+
+and, above the front door, the wings of the tools, one per audience:
+
+    view/      what a seat is told: narration, content shown as text, why not
+    rl/        for AI researchers: PettingZoo environments, OpenSpiel states
+    rulings/   for modders and rules lawyers: check, rules tests, explain, traces
+    play/      for players: agents, the search agent, the terminal, the web table
+    runs/      for designers: simulate, compare, cluster, results, reports, profile
+    printing/  for designers: card faces laid out, print-and-play sheets
+    lsp/       for modders in their editor: the language server
+    cli/       the `regles` command, which calls them all
 
 `diagnostics`, `names` and `resources` are shared by every wing. This module is
 the front door: `load` reads as the pipeline, one line a stage.

@@ -1,6 +1,6 @@
 """`python -m interpreter` is the `regles` command."""
 import sys
 
-from .tools.cli import main
+from .cli import main
 
 sys.exit(main())

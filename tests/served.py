@@ -9,8 +9,8 @@ import threading
 import time
 import urllib.request
 
-from interpreter.tools.web.app import make_app
-from interpreter.tools.web.serve import server_config
+from interpreter.play.web.app import make_app
+from interpreter.play.web.serve import server_config
 
 
 class Served:

@@ -5,8 +5,12 @@ own imports are made at the top of modules, where a reader sees them.
 The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
 `names`, `resources`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
-the front door (`interpreter/__init__.py`); `tools` (with `rl`, the environments for AI
-researchers), which may use everything.
+the front door (`interpreter/__init__.py`); then the wings of the tools, one per audience:
+`view` (what a seat is told: narration, content shown as text, why not), under both `rl`
+(the environments for AI researchers) and `rulings` (check, rules tests, explain, traces);
+`play` (agents, the terminal, the web table), which may use both; `runs` (simulate,
+compare, results, reports), which plays with `play`'s agents; `printing` and `lsp`, each
+on its own above what it needs; and `cli`, the command, which may use everything.
 See docs/architecture.md.
 """
 from __future__ import annotations
@@ -22,13 +26,22 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
           "interpreter.resources"}
+PIPELINE = {"content", "engine", "language", "compile", "front door"}
+TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
     "content": set(),
     "engine": set(),
     "language": {"content", "engine"},
     "compile": {"content", "engine", "language"},
     "front door": {"content", "engine", "language", "compile"},
-    "tools": {"content", "engine", "language", "compile", "front door"},
+    "view": PIPELINE,
+    "rl": PIPELINE | {"view"},
+    "rulings": PIPELINE | {"view"},
+    "play": PIPELINE | {"view", "rl", "rulings"},
+    "runs": PIPELINE | {"view", "rl", "rulings", "play"},
+    "printing": PIPELINE | {"view"},
+    "lsp": PIPELINE | {"view", "rulings"},
+    "cli": PIPELINE | TOOLS - {"cli"},
 }
 
 
@@ -46,9 +59,7 @@ def wing(module: str) -> str:
     if module == "interpreter":
         return "front door"
     if parts[1] == "__main__":
-        return "tools"  # `python -m interpreter` is the command
-    if parts[1] == "rl":
-        return "tools"  # the environments for AI researchers are a tool (`interpreter.rl` is their name)
+        return "cli"  # `python -m interpreter` is the command
     return parts[1]
 
 
@@ -87,7 +98,16 @@ def imports() -> list:
 
 def test_the_package_is_read():
     assert len({m for m, *_ in imports()}) > 40
-    assert {wing(m) for m, *_ in imports()} >= {"content", "language", "compile", "engine", "tools", "front door"}
+    assert {wing(m) for m, *_ in imports()} == set(BELOW) | {"shared"}, "a wing is missing from BELOW, or empty"
+
+
+def test_the_floors_are_an_order():
+    """Each wing may import what the wings below it may, and no wing is below itself: the wings
+    of the tools (`rl` among them) never import one another in a circle."""
+    for name, below in BELOW.items():
+        assert name not in below
+        for lower in below:
+            assert BELOW[lower] <= below, f"{name} may import {lower}, not what {lower} imports"
 
 
 def test_each_wing_imports_only_the_wings_below_it():
@@ -99,7 +119,16 @@ def test_each_wing_imports_only_the_wings_below_it():
 def test_the_engine_never_imports_compile_language_or_tools():
     engine = [(m, t) for m, t, *_ in imports() if wing(m) == "engine"]
     assert engine, "no import of the engine found: the test reads nothing"
-    assert not [(m, t) for m, t in engine if wing(t) in ("compile", "language", "content", "tools")]
+    assert not [(m, t) for m, t in engine if wing(t) in {"compile", "language", "content"} | TOOLS]
+
+
+def test_rl_and_the_tools_around_it():
+    """`rl` reads a game through `view` only, and `play` (the search agent's action space) is
+    the one wing of the tools besides the command that imports `rl`."""
+    rl = {wing(t) for m, t, *_ in imports() if wing(m) == "rl"} - PIPELINE - {"shared", "rl"}
+    assert rl <= {"view"}
+    users = {wing(m) for m, t, *_ in imports() if wing(t) == "rl"} - {"rl"}
+    assert users <= {"play", "runs", "cli"}
 
 
 def test_no_import_circle():
@@ -146,7 +175,9 @@ def test_the_package_imports_its_own_modules_at_the_top():
     assert not inside, "imports made inside functions:\n" + "\n".join(inside)
 
 
-@pytest.mark.parametrize("folder", ["content", "language", "compile", "engine", "tools"])
+@pytest.mark.parametrize("folder", ["content", "language", "compile", "engine", "view", "rl", "rulings", "play",
+                                    "play/web", "runs", "runs/results", "runs/report_html", "printing", "lsp",
+                                    "cli"])
 def test_every_module_says_what_it_is(folder):
     for path in sorted((PACKAGE / folder).glob("*.py")):
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))

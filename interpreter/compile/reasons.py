@@ -13,7 +13,7 @@ which says which part of it is false in a given frame, with the values it read:
   ('count(you.hand) is 0').
 
 Each part is compiled from the checked tree on first need, never re-parsed, and
-kept. The same reading serves a rules test's false `then` (tools.ruletest) and the
+kept. The same reading serves a rules test's false `then` (rulings.ruletest) and the
 answer to "why not?" (engine.why).
 """
 from __future__ import annotations

@@ -16,8 +16,8 @@ caused it, so a change that moves a line of the rules changes the game's
 trace. With positions in, one fingerprint means one behaviour, to the event.
 
 `engine` is a SHA-256 of the source of regles' own modules that read, check,
-compile and run a game (every module of the package outside `tools/`, the
-version of the saved form among them) and of its grammar. A saved state
+compile and run a game (every module of the package but those of the tools'
+wings, `TOOL_WINGS`; the version of the saved form among them) and of its grammar. A saved state
 resumes inside compiled code, which means nothing under another compiler.
 An installed copy without its sources is told apart by its version number.
 
@@ -46,6 +46,8 @@ SKIPPED_FIELDS = frozenset({"file", "key_pos", "params_pos", "players_pos", "att
                             "authored", "root", "set", "table"})
 
 _PACKAGE = Path(__file__).resolve().parent.parent
+# The wings of the tools, which run games but never change what happens in one (`rl` is counted in).
+TOOL_WINGS = frozenset({"cli", "lsp", "play", "printing", "rulings", "runs", "view"})
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _ENGINE: list = []
 
@@ -67,7 +69,7 @@ def engine_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             version = "?"
         h = hashlib.sha256(f"regles {version}\n".encode())
-        files = sorted(p for p in _PACKAGE.rglob("*.py") if "tools" not in p.relative_to(_PACKAGE).parts)
+        files = sorted(p for p in _PACKAGE.rglob("*.py") if p.relative_to(_PACKAGE).parts[0] not in TOOL_WINGS)
         files.append(grammar_path())
         for p in files:
             try:

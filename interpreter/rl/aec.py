@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers
 
 from .. import load
 from ..limits import MAX_NUMBER
-from ..tools.narrate import Narrator
+from ..view.narrate import Narrator
 from .spiel import SpielGame
 
 

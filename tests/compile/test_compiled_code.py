@@ -338,7 +338,7 @@ def test_generated_code_never_makes_python_warn(tmp_path):
     import warnings
 
     from interpreter.content.folders import shipped_games
-    from interpreter.tools.ruletest import compile_part
+    from interpreter.rulings.ruletest import compile_part
 
     body = "".join(f"  if {text}:\n    add {2 ** i} to ticks\n  let v{i} = {text}\n  repeat 1 times:\n"
                    f"    if v{i} == ({text}):\n      add 1 to players[1].points\n" for i, (text, _) in enumerate(ODD_COMPARISONS))

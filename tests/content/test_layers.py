@@ -14,8 +14,8 @@ import interpreter
 from interpreter import LoadError
 from interpreter.engine import machine as vm
 from interpreter.engine.savefile import SaveError
-from interpreter.tools import cli
-from interpreter.tools.trace import replay, save_state_trace
+from interpreter import cli
+from interpreter.rulings.trace import replay, save_state_trace
 from gamekit import FIXTURES
 
 

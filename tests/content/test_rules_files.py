@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "docs-game"
 

@@ -122,7 +122,7 @@ def test_positions_made_fast_are_positions():
 def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
     import gc
 
-    from interpreter.tools.check import check_paths
+    from interpreter.rulings.check import check_paths
     before = gc.get_threshold()
     check_paths([str(tmp_path / "missing")])
     (tmp_path / "bad.yaml").write_text("kind: [\n", encoding="utf-8")
@@ -188,7 +188,7 @@ def test_the_largest_number_of_a_file_is_the_largest_a_game_keeps():
 
 def test_edited_texts_are_checked_in_place_of_the_files_on_disk(tmp_path):
     import shutil
-    from interpreter.tools.check import check_paths
+    from interpreter.rulings.check import check_paths
     from tests.gamekit import FIXTURES
     game = tmp_path / "docs-game"
     shutil.copytree(FIXTURES / "docs-game", game)

@@ -9,7 +9,7 @@ import pytest
 
 import interpreter
 from interpreter import LoadError
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 
 HEAD = "kind: expansion\ngame: docs-game\nid: harbour\ntitle: Harbour\n"
 SHIPS = "counters:\n  ships: {scope: player, supply: 20}\n"

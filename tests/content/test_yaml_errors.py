@@ -12,7 +12,7 @@ import pytest
 from interpreter.content import source
 from interpreter.content.source import MAX_TEXT, load_file
 from interpreter.diagnostics import ContentError, Position, excerpt, lines_of
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 from gamekit import FIXTURES
 
 

@@ -52,7 +52,7 @@ CODE_NAMES = set(BY_ID)
 import yaml
 
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 from interpreter.diagnostics import ContentError, render_text
 from interpreter.language.parser import lark_parser, parse
 
@@ -372,7 +372,7 @@ class _Typed(io.StringIO):
 
 @pytest.mark.parametrize("block,files", transcripts())
 def test_transcript(block, files, tmp_path, monkeypatch):
-    from interpreter.tools.cli import main
+    from interpreter.cli import main
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")

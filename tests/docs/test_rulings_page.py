@@ -125,7 +125,7 @@ def _pack(tmp_path, monkeypatch, head: str):
 
 
 def test_regles_explain_shows_the_rulings_that_name_a_card(tmp_path, monkeypatch, capsys):
-    from interpreter.tools import cli
+    from interpreter import cli
     _pack(tmp_path, monkeypatch, """\
         rulings:
           - {rules: [DG-1], text: "a Farm bought in the last round still scores."}
@@ -138,7 +138,7 @@ def test_regles_explain_shows_the_rulings_that_name_a_card(tmp_path, monkeypatch
 
 
 def test_a_ruling_written_as_a_note_is_still_read_with_a_warning(tmp_path, monkeypatch, capsys):
-    from interpreter.tools import cli
+    from interpreter import cli
     _pack(tmp_path, monkeypatch, """\
         notes:
           - "ruling (DG-1): a Farm bought in the last round still scores."
@@ -153,7 +153,7 @@ def test_a_ruling_written_as_a_note_is_still_read_with_a_warning(tmp_path, monke
 
 
 def test_regles_explain_shows_the_rulings_of_the_card_s_own_file(tmp_path, monkeypatch, capsys):
-    from interpreter.tools import cli
+    from interpreter import cli
     folder = _pack(tmp_path, monkeypatch, "")
     market = folder / "cards" / "market.yaml"
     market.write_text(market.read_text(encoding="utf-8").replace(

@@ -12,7 +12,7 @@ import pytest
 
 import interpreter
 from interpreter.engine.state import GameFault
-from interpreter.tools.agents import RandomAgent
+from interpreter.play.agents import RandomAgent
 
 GAME = """\
 kind: game

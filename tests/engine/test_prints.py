@@ -2,7 +2,7 @@
 an expansion can ask it of cards it does not know (a vault of another expansion)."""
 import shutil
 
-from interpreter.tools import cli
+from interpreter import cli
 from gamekit import FIXTURES
 
 

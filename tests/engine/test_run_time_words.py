@@ -18,7 +18,7 @@ import yaml
 import interpreter
 from interpreter.engine.state import GameFault
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES
-from interpreter.tools.ruletest import run_test
+from interpreter.rulings.ruletest import run_test
 
 from gamekit import FIXTURES, make_game, source_line
 

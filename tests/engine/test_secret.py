@@ -8,7 +8,7 @@ import io
 import pytest
 
 import interpreter
-from interpreter.tools.narrate import Narrator
+from interpreter.view.narrate import Narrator
 
 from gamekit import FIXTURES
 

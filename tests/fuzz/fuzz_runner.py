@@ -69,7 +69,7 @@ from interpreter import GameFault, LoadError
 from interpreter.content.folders import shipped_games
 from interpreter.diagnostics import lines_of
 from interpreter.engine.invariants import InvariantError, Invariants
-from interpreter.tools.ruletest import run_test
+from interpreter.rulings.ruletest import run_test
 
 from fuzz_hostile import benign, hostile
 from fuzz_mutations import mutant

@@ -50,7 +50,7 @@ def nim_trace() -> tuple:
     import tempfile
 
     import interpreter
-    from interpreter.tools.trace import save_state_trace
+    from interpreter.rulings.trace import save_state_trace
     g = interpreter.load(str(NIM))
     st = g.new_state(2, 5, g.options({}), trace=True)
     rng = random.Random(5)
@@ -300,7 +300,7 @@ def run_web(case, tmp: Path, limits, out) -> None:
     import fuzz_runner as R
     from starlette.testclient import TestClient
 
-    from interpreter.tools.web import app as web_app
+    from interpreter.play.web import app as web_app
     web_app.LONG_POLL = 0.2  # a page's wait for a change: not what is tested here, and only wall time
     private = tmp / "private" / "notes.txt"
     private.parent.mkdir()

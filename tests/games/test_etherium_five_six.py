@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
-from interpreter.tools import simulate as S
+from interpreter.runs import simulate as S
 
 rule = pytest.mark.rule
 EXPANSION = "mauhea-meinas"

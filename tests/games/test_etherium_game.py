@@ -17,8 +17,8 @@ from interpreter.diagnostics import Position
 from interpreter.engine import machine as vm
 from interpreter.engine.values import Comp
 from interpreter.language.parser import parse
-from interpreter.tools import simulate as S
-from interpreter.tools.ruletest import compile_part
+from interpreter.runs import simulate as S
+from interpreter.rulings.ruletest import compile_part
 
 rule = pytest.mark.rule
 

@@ -22,7 +22,7 @@ from interpreter.engine.code import Code
 from interpreter.diagnostics import Position
 from interpreter.language.parser import parse
 from interpreter.names import fold
-from interpreter.tools.ruletest import compile_part
+from interpreter.rulings.ruletest import compile_part
 from interpreter.engine.state import Frame
 from interpreter.engine.values import ZoneRef
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.tools import simulate as S
+from interpreter.runs import simulate as S
 from gamekit import ROOT
 
 LEVELS = ["easy", "normal", "hard"]

@@ -12,7 +12,7 @@ import os
 import pytest
 
 import interpreter
-from interpreter.tools import simulate as S
+from interpreter.runs import simulate as S
 from interpreter.content.folders import shipped_games
 from gamekit import player_counts
 

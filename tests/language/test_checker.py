@@ -188,4 +188,4 @@ def test_a_text_passed_on_with_braces_or_naming_what_is_unbound_is_an_error_wher
     [unbound] = [d for m, d in diags.items() if "coins_left" in m]
     assert unbound.code == "N010"
     assert "coins_left" in lines[unbound.position.line - 1]
-    # the shipped games load, so have no such error (tests/tools check them with `regles check`)
+    # the shipped games load, so have no such error (tests/rulings check them with `regles check`)

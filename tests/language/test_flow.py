@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter.tools.ruletest import run_test
+from interpreter.rulings.ruletest import run_test
 
 from gamekit import CARDS, make_game, source_line
 

@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter.tools import cli
-from interpreter.tools.check import check_paths
+from interpreter import cli
+from interpreter.rulings.check import check_paths
 
 from gamekit import FIXTURES
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.tools import cli
-from interpreter.tools.check import check_paths
+from interpreter import cli
+from interpreter.rulings.check import check_paths
 
 GAME = """\
 kind: game

@@ -12,7 +12,7 @@ import pytest
 from interpreter.language import nodes as N
 from interpreter.language import parser as P
 from interpreter.language.tonodes import Located
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 from interpreter.diagnostics import ContentError
 
 from gamekit import ROOT
@@ -207,7 +207,7 @@ def test_a_check_that_reads_each_text_once_reports_what_reading_each_anew_report
     # files): its report is the one of a check that parses every text in every pack
     import contextlib
     import interpreter.language.texts as texts
-    from interpreter.tools import check
+    from interpreter.rulings import check
     calls = []
     real = texts.parse
     monkeypatch.setattr(texts, "parse", lambda *a, **k: calls.append(1) or real(*a, **k))

@@ -17,7 +17,7 @@ from interpreter.language import nodes as N
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from interpreter.language.prose import LANGS, English, French, Prose
 from interpreter.language.prose.checks import disagreement, numbers, terms
-from interpreter.tools.check import check_paths
+from interpreter.rulings.check import check_paths
 
 
 def packs():
@@ -255,7 +255,7 @@ def test_a_text_naming_a_term_its_rules_never_name_gets_a_warning(tmp_path):
 
 
 def test_the_check_of_a_warning_leaves_the_exit_status_alone(tmp_path, capsys):
-    from interpreter.tools import cli
+    from interpreter import cli
     folder = write(tmp_path, keywords=KEYWORDS.replace("Pay 1 coin", "Pay 3 coins"))
     assert cli.main(["check", str(folder)]) == 0
     assert "warning[W001]: the printed text (en) of keyword 'Tithe'" in capsys.readouterr().out

@@ -185,7 +185,7 @@ def test_an_illegal_action_is_refused_with_its_meaning():
 
 
 def test_explain_prints_the_layout(capsys):
-    from interpreter.tools.cli import main
+    from interpreter.cli import main
     assert main(["explain", "seeders-exodus", "--observation", "-n", "3"]) == 0
     out = capsys.readouterr().out
     size = Encoding(interpreter.load("seeders-exodus").program, 3).size

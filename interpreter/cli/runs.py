@@ -1,0 +1,243 @@
+"""`regles simulate` and `regles compare`: many games by bots, on this machine or a cluster."""
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import signal
+import sys
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from .. import LoadError
+from ..diagnostics import plural, printable
+from ..names import did_you_mean
+from ..play.agents import parse_agents
+from ..runs import cluster, compare, report_text
+from ..runs import simulate as S
+from ..runs.cluster import ClusterError
+from ..runs.results import balance, cards, store
+from .common import setup_game, unwritable, usage_error, write_json
+
+
+def cmd_simulate(args) -> int:
+    got = setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    if args.games < 1:
+        return usage_error(args, "--games must be at least 1")
+    if args.workers < 1:
+        return usage_error(args, "--workers must be at least 1")
+    if args.max_decisions < 1:
+        return usage_error(args, "--max-decisions must be at least 1")
+    try:
+        agents = parse_agents(args.agents, players)
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    known = list(game.program.defn.attributes)
+    for name in args.by:
+        if name not in known:
+            hint = did_you_mean(name, known)
+            return usage_error(args, f"--by: {game.id} has no attribute '{name}'" + (f"; {hint}" if hint else "")
+                                + (f" (attributes: {', '.join(known)})" if known else " (it has none)"))
+    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir")):
+        why = unwritable(path, folder) if path else None
+        if why:
+            return usage_error(args, f"{option}: {why}")
+    if args.results:
+        why = _results_unusable(args.results, args.seed)
+        if why:
+            return usage_error(args, f"--results: {why}")
+    spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
+                     args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
+                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
+                     named=args.named_options, record=bool(args.results or args.cards))
+    err = Console(file=sys.stderr)
+    pool = _open_cluster(args)
+    if isinstance(pool, int):
+        return pool
+    started_at = datetime.now(timezone.utc).replace(tzinfo=None)
+
+    def started():
+        if not args.quiet:
+            print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players"
+                  + _where_played(args, pool) + "); Ctrl-C stops and reports the games played",
+                  file=sys.stderr, flush=True)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    try:
+        if show_bar:
+            bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                           transient=True)
+            task = bar.add_task(printable(game.id), total=args.games)
+            ran = _run_with_bar(S, game, spec, args.workers, bar, task, started, pool)
+        else:
+            ran = S.run(game, spec, args.workers, started=started, cluster=pool)
+    except ClusterError as exc:
+        print(f"regles {args.command}: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
+    if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    summary = report_text.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
+    if spec.record:
+        team_of = game.program.team_of(players)
+        summary["balance"] = balance.measures(ran.results, team_of)
+        summary["card_effects"] = cards.effects(ran.results, players)
+    report_text.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.results:
+        run = store.run_row(game, spec, summary["agents"], len(ran.results), uuid.uuid4().hex, started_at,
+                            "regles " + shlex.join(getattr(args, "argv", None) or sys.argv[1:]))
+        try:
+            store.write(args.results, store.tables(run, ran.results, game.program.team_of(players)))
+        except store.ResultsError as exc:
+            print(f"regles simulate: error: {printable(exc)}", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"results of run {run['run_id']} written to {printable(args.results)}", file=sys.stderr)
+    if args.json and not write_json(args.json, summary, "simulate"):
+        return 1
+    if ran.interrupted:
+        print(f"regles simulate: interrupted; the report covers the {plural(len(ran.results), 'game')} played",
+              file=sys.stderr)
+        return 130
+    return 1 if summary["errors"] else 0
+
+
+def _results_unusable(path: str, seed: int) -> str | None:
+    """Why results cannot be written to `path`, or None; checked before the first game."""
+    kind = store.kind_of(path)
+    if kind is None:
+        return f"{path}: a results file ends in .duckdb or .parquet"
+    if not -2 ** 63 <= seed < 2 ** 63:
+        return f"the seed {seed} does not fit a results file (a 64-bit signed number)"
+    files = [path] if kind == "duckdb" else [str(f) for f in store.parquet_files(path).values()]
+    for f in files:
+        why = unwritable(f)
+        if why:
+            return why
+    try:
+        store.prepare(path)
+    except store.ResultsError as exc:
+        return str(exc)
+    return None
+
+
+def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None):
+    # the pool forks its workers when made: start the bar's refresh thread after (when the games start)
+    def begin():
+        started()
+        bar.start()
+    try:
+        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin, cluster=cluster)
+    finally:
+        bar.stop()
+
+
+def _open_cluster(args):
+    """The Dask cluster of --cluster, None without it, or an exit status: 2 when Dask is not
+    installed, 1 when the scheduler cannot be reached."""
+    if args.cluster is None:
+        return None
+    try:
+        return cluster.connect(args.cluster, args.workers)
+    except ClusterError as exc:
+        if exc.usage:
+            return usage_error(args, str(exc))
+        print(f"regles {args.command}: error: {printable(exc)}", file=sys.stderr)
+        return 1
+
+
+def _where_played(args, pool) -> str:
+    if pool is not None:
+        return (", on a local Dask cluster" if pool.address == "local" else
+                f", on the Dask cluster at {printable(pool.address)}") + f" of {plural(pool.workers(), 'worker')}"
+    return f", {args.workers} workers" if args.workers > 1 and args.games > 1 else ""
+
+
+def cmd_compare(args) -> int:
+    got = setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
+        if value < 1:
+            return usage_error(args, f"{name} must be at least 1")
+    without = [x.strip() for item in args.without for x in item.split(",") if x.strip()]
+    if args.variant is None and not without:
+        return usage_error(args, "--without takes the ids of cards, separated by commas")
+    try:
+        agents = parse_agents(args.agents, players)
+        changed = compare.changed_game(game, without, args.variant)
+        changed_options = changed.options({k: options[k] for k in args.named_options})
+        if args.powers != "random":
+            changed.powers_of(args.powers, players)
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    except LoadError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir")):
+        why = unwritable(path, folder) if path else None
+        if why:
+            return usage_error(args, f"{option}: {why}")
+    base = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
+                     str(Path(args.trace_dir) / "base"), expansions=list(game.chosen.expansions),
+                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
+                     named=args.named_options, without=list(game.chosen.without))
+    other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
+                                mods=list(changed.chosen.mods), without=list(changed.chosen.without))
+    change = {"without": list(changed.program.defn.without)} if args.variant is None else {"variant": args.variant}
+    pool = _open_cluster(args)
+    if isinstance(pool, int):
+        return pool
+    if not args.quiet:
+        print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players) as it is, then "
+              f"{printable(compare.change_text(change))}" + _where_played(args, pool)
+              + "; Ctrl-C stops and reports the pairs played", file=sys.stderr, flush=True)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    runs = []
+    try:
+        for arm_game, spec in ((game, base), (changed, other)):
+            if show_bar:
+                bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                               MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                               console=Console(file=sys.stderr), transient=True)
+                task = bar.add_task("as is" if spec is base else "changed", total=args.games)
+                ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool)
+            else:
+                ran = S.run(arm_game, spec, args.workers, cluster=pool)
+            runs.append(ran)
+            if ran.interrupted:
+                break
+    except ClusterError as exc:
+        print(f"regles compare: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if pool is not None:
+            pool.close()
+    interrupted = any(r.interrupted for r in runs)
+    if interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    results = [r.results for r in runs] + [[]] * (2 - len(runs))
+    summary = compare.summarise(game, changed, base, change, results[0], results[1],
+                                sum(r.seconds for r in runs), interrupted)
+    compare.render(summary, Console(file=sys.stdout, highlight=False))
+    if args.json and not write_json(args.json, summary, "compare"):
+        return 1
+    if interrupted:
+        return 130
+    return 1 if summary["errors"]["base"] or summary["errors"]["changed"] else 0

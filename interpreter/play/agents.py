@@ -1,0 +1,618 @@
+"""Agents: who decides at a seat.
+
+An agent is anything with `act(view) -> action`, where `view` is a
+`SeatView`: what the seat may see of the game (its observation, hidden zones
+and counters masked), the options of the decision it faces with their labels,
+and, for evaluating agents, a lookahead that says what an option would be
+worth to the seat. Agents never get the state itself.
+
+    RandomAgent(seed)   an option drawn uniformly, with its own seeded generator
+    GreedyAgent(seed)   one decision ahead on its own score (or the game's
+                        `heuristic:`), ties drawn at random; while it keeps
+                        the turn, it goes back to a state it has left last
+    HumanAgent()        a person at the terminal
+
+Agents draw their randomness from the engine's seeded generator
+(`values.Rng`), so a game played by bots is reproduced exactly from its seed
+on every Python and platform.
+
+Limitation of the greedy lookahead: it applies the option to a copy of the
+real state and lets the rules run until the next decision. To keep it from
+peeking at what its seat may not see, the copy is first "determinised": the
+order of every zone hidden from the seat is shuffled with the agent's own
+generator, and the copy's random generator is reseeded from it, so draws,
+shuffles and dice inside the lookahead are not the real ones. What remains
+known is which components lie in which hidden zone (a copy never swaps cards
+between two hidden zones), and the lookahead knows the rules exactly. Counters
+hidden from the seat and the rules' local names are not redrawn: when another
+seat's secret choice (`choose ... secretly`) is kept there and the rules reveal
+it before the next decision, the lookahead runs into the real one.
+
+Cycles: while a bot keeps the turn, an option leading back to a state it has
+already decided in comes after those leading somewhere new (`revisits`), so
+that two free actions undoing each other are not taken in turn forever.
+"""
+from __future__ import annotations
+
+import sys
+import weakref
+from typing import Protocol
+
+from ..diagnostics import printable
+from ..engine import keys
+from ..engine.observe import counter_holder, may_see
+from ..engine.state import GameFault
+from ..engine.values import Comp, NodeRef, Rng, Seat, Team, seed_for
+from ..language.prose import Prose
+from ..names import did_you_mean, fold
+from ..rulings.explain import find_card
+from ..view.narrate import counter_lines, render_observation, words
+from ..view.why import render as why_lines
+from .mcts import MctsAgent, parse_budget
+from .revisits import Revisits
+
+
+class Quit(Exception):
+    """The person at the terminal asked to stop (or closed the input)."""
+
+
+class SeatView:
+    """What the agent of one seat may see and do. It hides the state it wraps."""
+
+    __slots__ = ("_state", "seat", "_base", "_after")
+
+    def __init__(self, state, seat: int):
+        self._state = state
+        self.seat = int(seat)
+        self._base = None  # the determinised copy of the last lookahead
+        self._after = None  # the copies of the last lookahead, one per option
+
+    # what the seat sees ---------------------------------------------------------
+    def observation(self) -> dict:
+        return self._state.observation(self.seat)
+
+    def legal_actions(self) -> list:
+        return self._state.legal_actions()
+
+    def labels(self) -> list:
+        return self._state.labels()
+
+    def action_label(self, action: int) -> str:
+        return self._state.action_label(action)
+
+    @property
+    def prompt(self) -> str | None:
+        return self._state.prompt
+
+    def subject(self, action: int):
+        """What option `action` is about: (card definition, ability definition), either None."""
+        return self._state.option_subject(action)
+
+    def named(self, action: int):
+        """The component or board node option `action` is about (a card picked, a space moved
+        to, the card whose action it is), or None: what a person is shown the facts of."""
+        d = self._state.pending
+        if d is None or not 0 <= action < len(d.entries):
+            return None
+        entry = d.entries[action]
+        value = getattr(entry, "value", None) if entry.kind != "act" else None  # an action: what it does is shown
+        return value if type(value) in (Comp, NodeRef) else None
+
+    def why_not(self, move: str):
+        """Why `move` is not possible now for this seat, or that it is (engine.why): the answer
+        tells nothing the seat may not see of where things are."""
+        return self._state.why_not(move, self.seat)
+
+    @property
+    def players(self) -> int:
+        return self._state.n
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions the game has had so far (by every seat)."""
+        return len(self._state.history)
+
+    def seen(self, action: int | None = None) -> "Seen":
+        """What the seat sees of the state now, or (given an option) of the state that option
+        led to in the last lookahead: a value equal for two states it cannot tell apart."""
+        if action is None:
+            return Seen(self._base if self._base is not None else self._state.clone(), self.seat)
+        if self._after is None:
+            raise ValueError("no lookahead was made from this view")
+        after = self._after[action]
+        return Seen(after, self.seat) if after is not None else object()  # (a fault leads nowhere seen)
+
+    @property
+    def program(self):
+        """The compiled game's static tables (titles, zones, counters): no state in it."""
+        return self._state.program
+
+    # lookahead --------------------------------------------------------------------
+    def determinised(self, rng: Rng):
+        """A copy of the state in which what the seat cannot see is redrawn (see the module doc)."""
+        st = self._state.clone()
+        program = st.program
+        for key, comps in st.zones.items():
+            if len(comps) > 1 and not may_see(st, program.zone_def(key).visibility, program.zone_holder(key), self.seat):
+                rng.shuffle(comps)
+        st.rng = Rng(rng.next64())
+        return st
+
+    def sampled(self, rng: Rng):
+        """A copy of the state with everything the seat cannot see drawn anew (for a search):
+        the components in zones hidden from it dealt again among the places they occupy, each
+        only among components of its own kind (those that start the game in the same zone), so
+        that every zone keeps its count; and the random generator reseeded. Per-component marks
+        (tags, counters) stay with the component's number."""
+        st = self._state.clone()
+        program = st.program
+        slots: dict = {}  # the start zone of a kind of component -> [(zone key, index)]
+        for key, comps in st.zones.items():
+            if not comps:
+                continue
+            zdef = program.zone_def(key)
+            holder = program.zone_holder(key)
+            if may_see(st, zdef.visibility, holder, self.seat):
+                continue
+            own = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
+            for i, c in enumerate(comps):
+                if own and program.comp_owner[c] == self.seat:
+                    continue  # its own piece in a place of the board: it sees it
+                slots.setdefault(repr(program.comp_start[c]), []).append((key, i))
+        for places in slots.values():
+            if len(places) < 2:
+                continue
+            # in the order of their numbers, not of the places: the deal depends only on which
+            # components are hidden where the seat cannot tell them apart, not on the real order
+            comps = sorted(st.zones[k][i] for k, i in places)
+            rng.shuffle(comps)
+            for (k, i), c in zip(places, comps):
+                st.zones[k][i] = c
+                st.where[c] = k
+                st.zv[program.zone_def(k).index] += 1
+            st.vz += 1
+        st.rng = Rng(rng.next64())
+        return st
+
+    def action_numbers(self, actions) -> list:
+        """The number of each option of the decision in the game's fixed action space
+        (`rl.actions.ActionMap`), in the order of `legal_actions()`."""
+        return actions.numbers(self._state)
+
+    def lookahead(self, evaluate, rng: Rng) -> list:
+        """`evaluate(state, seat)` after each legal option, applied to one determinised copy.
+
+        A fault of the rules while looking ahead raises LookaheadFault naming the option.
+        """
+        self.outcomes(rng, strict=True)
+        return [evaluate(s, self.seat) for s in self._after]
+
+    def outcomes(self, rng: Rng, strict: bool = False) -> None:
+        """Apply each legal option to one determinised copy, for `seen(action)`. An option the
+        rules fault on raises LookaheadFault when `strict`, else leads to no state."""
+        base = self._base = self.determinised(rng)
+        after = self._after = []
+        for a in self.legal_actions():
+            s = base.clone()
+            try:
+                s.apply(a)
+            except GameFault as exc:
+                if strict:
+                    raise LookaheadFault(a, exc) from None
+                s = None
+            after.append(s)
+
+
+def signature(st, seat: int):
+    """The state as seat `seat` sees it, hashable: the contents of the zones it may see (of
+    the others, how many components they hold), the counters it may see that differ from
+    their starting value, attributes set, tags, taps, used actions, and the decision
+    pending: who makes it, where in the rules, and for the seat itself its options."""
+    program = st.program
+    zones = []
+    for key, comps in st.zones.items():
+        if comps:
+            if may_see(st, program.zone_def(key).visibility, program.zone_holder(key), seat):
+                zones.append((key, tuple(comps)))
+            else:
+                zones.append((key, len(comps)))
+    shown = _shown_counters(program, st.n, seat)
+    counters = []
+    for key, value in st.counters.items():
+        keep = shown.get(key)
+        if keep is None:
+            keep = shown[key] = _counter_shown(st, key, seat)
+        if keep is not False and value != keep:
+            counters.append((key, value))
+    d = st.pending
+    if d is None:
+        pending = (None, st.winners)
+    elif int(d.player) == seat:
+        # rendered here and not kept: a copy may share its decision with the real state
+        pending = (seat, d.pos, tuple(d.labels if d.labels is not None else d.render(st, d)))
+    else:
+        pending = (int(d.player), d.pos)
+    return (frozenset(zones), frozenset(counters), frozenset((c, n, repr(v)) for (c, n), v in st.over.items()),
+            frozenset((c, frozenset(t)) for c, t in st.tags.items()), frozenset(st.tapped), frozenset(st.used),
+            pending)
+
+
+class Seen:
+    """What a seat saw of one state, to remember it. Two are equal when their states have
+    the same `signature`; that is worked out only when a quick sketch of the two (who
+    decides where, among how many options, and the total of the counters) is the same."""
+
+    __slots__ = ("sketch", "_state", "_seat", "_full", "_hash")
+
+    def __init__(self, st, seat: int):
+        d = st.pending
+        self.sketch = ((int(d.player), d.pos, len(d.entries)) if d is not None else (None, st.winners),
+                       sum(st.counters.values()))
+        self._state = st  # a copy of its own, dropped once the signature is made
+        self._seat = seat
+        self._full = None
+        self._hash = hash(self.sketch)
+
+    def full(self):
+        if self._full is None:
+            self._full = signature(self._state, self._seat)
+            self._state = None
+        return self._full
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return (type(other) is Seen and self._hash == other._hash and self.sketch == other.sketch
+                and self.full() == other.full())
+
+
+_SHOWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_ALWAYS = object()  # differs from every value
+
+
+def _shown_counters(program, players: int, seat: int) -> dict:
+    """Per counter key, for one seat at a number of players (which makes the teams): False
+    when hidden from it, else the value it starts at (a supply: _ALWAYS)."""
+    per_seat = _SHOWN.get(program)
+    if per_seat is None:
+        per_seat = _SHOWN[program] = {}
+    return per_seat.setdefault((players, seat), {})
+
+
+def _counter_shown(st, key: str, seat: int):
+    if keys.is_supply(key):
+        return _ALWAYS  # a supply is kept from the start: its value is always compared
+    cdef = st.program.defn.counters.get(keys.name_of(key))
+    if cdef is None:
+        return False
+    return cdef.initial if may_see(st, cdef.visibility, counter_holder(cdef, key), seat) else False
+
+
+class LookaheadFault(Exception):
+    """The rules fault when an option is applied: the game cannot go on that way."""
+
+    def __init__(self, action: int, fault):
+        super().__init__(f"option {action}: {fault}")
+        self.action = action
+        self.fault = fault
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, view: SeatView) -> int: ...
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, view: SeatView) -> int:
+        actions = view.legal_actions()
+        return actions[self.rng.below(len(actions))]
+
+
+class GreedyAgent:
+    """Picks the option whose immediate outcome is best for its seat.
+
+    The value of an outcome is (won?, score): an option that wins the game
+    comes first, one that loses it last; then the seat's score, or the game's
+    `heuristic:` expression of player `p` when the game defines one. Ties are
+    broken with the agent's own generator.
+
+    While no other seat decides, an option that leads back to a state the
+    agent has already decided in comes after those that do not (`revisits`):
+    two actions that undo each other are not taken in turn forever.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+        self.revisits = Revisits()
+
+    def act(self, view: SeatView) -> int:
+        self.revisits.arrive(view)
+        actions = view.legal_actions()
+        if len(actions) == 1:
+            self.revisits.note(view)
+            return actions[0]
+        evaluate = evaluator(view.program)
+        values = view.lookahead(evaluate, self.rng)
+        self.revisits.note(view)
+        best = max(values)
+        ties = [a for a, v in zip(actions, values) if v == best]
+        pick = ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
+        return self.revisits.away(view, actions, values, pick, self.rng)
+
+
+_EVALUATORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def evaluator(program):
+    """`f(state, seat) -> (outcome, value)` for a compiled game (made once per game)."""
+    f = _EVALUATORS.get(program)
+    if f is None:
+        f = _EVALUATORS[program] = _make_evaluator(program)
+    return f
+
+
+def _make_evaluator(program):
+    score = heuristic(program)
+
+    def evaluate(st, seat):
+        w = st.winners
+        outcome = 0 if not w else (1 if seat in w else -1)
+        return (outcome, score(st, seat))
+    return evaluate
+
+
+def heuristic(program):
+    """`f(state, seat) -> number`: the game's `heuristic:` of player p, or the seat's score."""
+    if program.heuristic is not None:
+        return program.heuristic
+    return lambda st, seat: st.scores()[seat]
+
+
+class HumanAgent:
+    """A person at the terminal: sees the seat's observation, picks an option by its number.
+
+    'q' (or the end of the input) raises Quit; 'why MOVE' says why a move is not
+    offered (engine.why) and asks again; anything else that is not a number of
+    an option asks again.
+    """
+
+    name = "human"
+
+    def __init__(self, inp=None, out=None, lang: str = "en"):
+        self.inp = inp if inp is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+        self.lang = lang  # the language cards are written in when asked ('? N')
+        self._prose = None  # language.prose.Prose of the game played, made on first need
+        # what the last screen showed, when this person decides again with no other seat deciding
+        # in between (a programme of several actions, a turn of several steps): then only what
+        # changed is shown (play sets it to None when another seat decided)
+        self.shown: list | None = None
+        # the counters this person was last shown (key -> value): a screen shows those that
+        # changed since (all of them with --all), grouped by whose they are
+        self.counters: dict | None = None
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def act(self, view: SeatView) -> int:
+        obs = view.observation()
+        self.say()
+        every = bool(getattr(view, "show_all", False))
+        lines = render_observation(view.program, {**obs, "counters": {}})
+        counters = [printable(line) for line in counter_lines(view.program, obs, self.counters, every)]
+        self.counters = dict(obs["counters"])
+        if self.shown is None:
+            for line in lines + counters:
+                self.say(line)
+        else:
+            before = set(self.shown)
+            changed = [item for item in lines + counters if item not in before]
+            self.say("-- changed --" if changed else "-- nothing you see changed --")
+            for item in changed:
+                self.say(item)
+        self.shown = lines + counters
+        actions = view.legal_actions()
+        labels = view.labels()
+        self.say()
+        self.say(f"{view.prompt or 'Choose'}:")
+        asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
+        if asked is not None:  # an optional ability: what it does, once, under the question
+            self.say(f"      ({_short(self.prose(view).printed(asked))})")
+        named = [self.named(view, a) for a in actions]
+        for i, a in enumerate(actions, 1):
+            facts = option_facts(view.program, named[i - 1], labels[a], named)
+            self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
+            card, ability = self.about(view, a)
+            if ability is not None and asked is None:  # a card's action: what it does
+                self.say(f"      {_short(self.prose(view).printed(ability))}")
+        while True:
+            print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                raise Quit("end of input")
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise Quit("quit")
+            if text.isdigit() and 1 <= int(text) <= len(actions):
+                return actions[int(text) - 1]
+            word, _, move = text.partition(" ")
+            if word.lower() == "why":
+                self.why(view, move.strip())
+                continue
+            if word.lower() in ("?", "help") or (text.startswith("?") and text[1:].strip()):
+                self.card_text(view, actions, (move if word.lower() in ("?", "help") else text[1:]).strip())
+                continue
+            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit (? N: the card of option N "
+                     "as printed; why MOVE: why a move is not offered)")
+
+    def prose(self, view: SeatView):
+        if self._prose is None:
+            program = view.program
+            self._prose = Prose(program.defn, program.found, self.lang)
+        return self._prose
+
+    def named(self, view: SeatView, action: int):
+        try:
+            return view.named(action)
+        except (AttributeError, LookupError, TypeError):
+            return None
+
+    def about(self, view: SeatView, action: int):
+        """(card, ability) option `action` is about; (None, None) when the game cannot say."""
+        try:
+            return view.subject(action)
+        except (AttributeError, LookupError, TypeError):
+            return None, None
+
+    def card_text(self, view: SeatView, actions: list, what: str) -> None:
+        """'? N' (or 'help N'): the card option N is about, as it would be printed; '? NAME': the
+        card of that title or id (card texts are public: the rules say what each card does)."""
+        card = None
+        if what.isdigit() and not 1 <= int(what) <= len(actions):
+            self.say(f"  no option {what}: the options are numbered 1 to {len(actions)}")
+            return
+        if what.isdigit():
+            card, _ = self.about(view, actions[int(what) - 1])
+            if card is None:
+                self.say(f"  option {what} is about no card")
+                return
+        elif what:
+            card, hint = find_card(view.program.defn, what)
+            if card is None:
+                self.say(f"  no card '{printable(what)}'" + (f"; {hint}" if hint else ""))
+                return
+        else:
+            self.say(f"  ? N shows the card of option N (1-{len(actions)}) as printed; ? NAME a card by its title")
+            return
+        for i, line in enumerate(self.prose(view).card(card)):
+            self.say(("  " if i == 0 else "    ") + printable(line))
+
+    def why(self, view: SeatView, move: str) -> None:
+        """Say why `move` is not possible now, naming the condition and where content wrote it."""
+        if not move:
+            self.say("  why what? type why and a move: an option's label, a card, 'use CARD'")
+            return
+        for line in why_lines(view.why_not(move), view.program.sources):
+            self.say(f"  {line}")
+
+
+MOST_FACTS = 3  # facts shown beside an option: a few, those that tell it from the others
+
+
+def option_facts(program, value, label: str, others: list) -> list:
+    """What a person needs to tell an option from the others, when it names a component or a
+    board node: the attributes its card or node gives itself (not the defaults of every card:
+    a card's colour and value beside 'Play Rosehip', a space's terrain and height beside
+    'Move a unit to large-n-2'), named in the words of the game's vocabulary, without what the
+    label says already, what names another node, or a name each node has of its own; at most
+    MOST_FACTS of them."""
+    if value is None:
+        return []
+    mine = _attributes(program, value)
+    if not mine:
+        return []
+    rest = [_attributes(program, o) for o in others if o is not None and o != value]
+    vocabulary = words(program)
+    said = fold(label)
+    shown: list = []
+    for name, v in mine.items():
+        if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
+                r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
+            continue  # a node it names, or a name of its own (an id by another name)
+        text = _fact(program, vocabulary, name, v)
+        if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said):
+            continue  # the label says it already ('Place your Blue pawn': not 'Blue card')
+        shown.append(text)
+    shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
+    return shown[:MOST_FACTS]
+
+
+_NOT_FACTS = frozenset({"id", "name", "kind", "tags", "board", "index"})
+
+
+def _attributes(program, value) -> dict:
+    """The attributes a component's card or a board node gives itself (not the defaults), in
+    the order they are declared: numbers, strings and classes (lists and flags left out)."""
+    d = program.defn
+    if type(value) is Comp:
+        card = program.comp_card[int(value)]
+        declared = d.components.get(card.component) or list(card.attrs)
+        out = {}
+        for name in declared:
+            a = d.attributes.get(name)
+            v = card.attrs.get(name)
+            if a is not None and a.type in ("number", "string", "class") and isinstance(v, (str, int, float)) \
+                    and not isinstance(v, bool) and v != "":
+                out[name] = v
+        return out
+    node = program.nodes.get(value) or {}
+    return {k: v for k, v in node.items() if k not in _NOT_FACTS and isinstance(v, (str, int, float))
+            and not isinstance(v, bool) and v != ""}
+
+
+def _fact(program, vocabulary, name: str, v) -> str:
+    """One attribute as a fact: a number with its attribute's name ('value 3', 'height 2'), a
+    class as the vocabulary names it ('blue pawn'), a text as written ('meadow')."""
+    if isinstance(v, (int, float)):
+        noun = vocabulary.noun(name, "attribute") if vocabulary.raw(name, "attribute") is not None else None
+        return f"{noun.one if noun else name.replace('_', ' ')} {v}"
+    a = program.defn.attributes.get(name)
+    if a is not None and a.type == "class":
+        return vocabulary.class_noun(v).one
+    return str(v)
+
+
+def _short(text: str, most: int = 110) -> str:
+    """A text cut to `most` characters at a word, marked when cut: one line of a prompt."""
+    text = printable(" ".join(text.split()))
+    if len(text) <= most:
+        return text
+    return text[:most].rsplit(" ", 1)[0] + " …"
+
+
+BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+PARAMETERS = {"mcts": "a budget: iterations (mcts:400) or seconds per decision (mcts:0.5s)"}
+
+
+def make_agent(name: str, seed: int):
+    """A bot by name ('random', 'greedy', 'mcts:400'), seeded."""
+    base, _, param = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(BOTS)})")
+    return BOTS[base](seed, param) if base in PARAMETERS else BOTS[base](seed)
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at a seat in a game: fixed by the game's seed."""
+    return seed_for(game_seed, 1_000_003 + seat)
+
+
+def parse_agents(spec: str | None, players: int, default: str = "random") -> list:
+    """'random,greedy' -> one agent name per seat ('greedy' alone: all seats)."""
+    names = [s.strip().lower() for s in (spec or default).split(",") if s.strip()]
+    if not names:
+        names = [default]
+    for n in names:
+        base, colon, param = n.partition(":")
+        if base not in BOTS:
+            hint = did_you_mean(base, BOTS)
+            raise ValueError(f"unknown agent '{n}'" + (f"; {hint}" if hint else "") + f" (agents: {', '.join(BOTS)})")
+        if colon and base not in PARAMETERS:
+            raise ValueError(f"agent '{base}' takes no parameter, not ':{param}'")
+        if base == "mcts":
+            parse_budget(param)  # a bad budget is a usage error before the first game
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"--agents names {len(names)} agents for {players} players: give one, or one per seat")
+    return names

@@ -1,0 +1,203 @@
+"""A person plays one seat at the terminal against bots (`regles play`).
+
+The person sees only what their seat may see: the observation of the seat,
+the options of their own decisions, and the events of the game told as they
+happen by a `narrate.Narrator`, which masks what the seat may not see. The
+rules' bookkeeping (counters declared `internal`) is left out unless asked
+(`show_all`), and content is shown escaped, never obeyed by the terminal.
+"""
+from __future__ import annotations
+
+import sys
+import textwrap
+
+from ..diagnostics import printable
+from ..engine.state import GameFault
+from ..rulings.explain import character_sheets, character_word
+from ..rulings.trace import error_record, save_state_trace, source_of
+from ..view.narrate import Narrator, is_internal, joined, seat_name, winners_text
+from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
+
+
+class PlayerView(SeatView):
+    """What the person at the terminal is shown of their seat: the seat's view, with the
+    labels and prompt escaped and, unless `show_all`, without the rules' bookkeeping."""
+
+    __slots__ = ("show_all",)
+
+    def __init__(self, state, seat: int, show_all: bool = False):
+        super().__init__(state, seat)
+        self.show_all = show_all
+
+    def observation(self) -> dict:
+        obs = super().observation()
+        if not self.show_all:
+            obs["counters"] = {k: v for k, v in obs["counters"].items() if not is_internal(self.program, k)}
+        return obs
+
+    def labels(self) -> list:
+        return [printable(label) for label in super().labels()]
+
+    def action_label(self, action: int) -> str:
+        return printable(super().action_label(action))
+
+    @property
+    def prompt(self) -> str | None:
+        p = super().prompt
+        return printable(p) if p is not None else None
+
+
+def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *, seat: int = 0,
+                     human=None, save: str | None = None, source: str | None = None, out=None,
+                     show_all: bool = False, powers: dict | None = None) -> int:
+    """Play a game; returns the exit status (0, or 1 when the rules fault)."""
+    out = out or sys.stdout
+    names = list(bots)
+    if len(names) == 1 and players > 2:
+        names = names * (players - 1)
+    agents, agent_names = {}, []
+    k = 0
+    for s in range(players):
+        if s == seat:
+            agent_names.append("human")
+            continue
+        agents[s] = make_agent(names[k], agent_seed(seed, s))
+        agent_names.append(names[k])
+        k += 1
+    if human is None:
+        human = HumanAgent(out=out)
+    narrator = None
+    state = None
+    status, error = 0, None
+    try:
+        state = game.new_state(players, seed, options, trace=True, powers=powers)
+        narrator = Narrator(state, seat, out, show_all)
+        print(printable(_seats(game.program, players, seat, agent_names)), file=out)
+        for line in _laid(game.program, powers or {}, players):
+            print(printable(line), file=out)
+        narrator.flush()
+        while not state.is_terminal():
+            p = state.current_player
+            if p == seat:
+                a = human.act(PlayerView(state, p, show_all))
+            else:
+                human.shown = None  # another seat decides: the next screen is shown whole
+                try:
+                    a = agents[p].act(SeatView(state, p))
+                except LookaheadFault as lf:
+                    a = lf.action
+            narrator.before(state)
+            state.apply(a)
+            narrator.flush()
+        print(file=out)
+        print("Game over. " + _outcome(game.program, state, seat), file=out)
+        scores = state.scores()
+        print("Scores: " + ", ".join(f"{seat_name(s, seat, game.program)} {scores[s]}" for s in range(players)),
+              file=out)
+    except Quit:
+        print("Game left unfinished.", file=out)
+    except GameFault as exc:
+        if narrator is not None:
+            narrator.flush()
+        print(f"regles play: the game cannot go on: {printable(exc)}", file=sys.stderr)
+        status, error = 1, exc
+    if save and state is not None:
+        try:
+            path = save_state_trace(save, game, state, agents=agent_names, source=source_of(game, source),
+                                    error=error_record(error) if error is not None else None, powers=powers)
+            print(f"Trace saved to {printable(path)}", file=out)
+        except OSError as exc:
+            print(f"regles play: error: cannot write {printable(save)}: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _laid(program, powers: dict, players: int | None = None) -> list:
+    """What is laid over the game, said once at its start: the expansions, each seat's power, and
+    the scenario's sheet, read aloud as the first player would, and its sheet of each seat's
+    character."""
+    d = program.defn
+    lines = []
+    expansions = [x.title for x in d.layers if x.kind != "scenario"]
+    if expansions:
+        lines.append("Expansions: " + ", ".join(expansions) + ".")
+    for s, card in sorted(powers.items()):
+        title = next((c.title for c in d.cards if c.id == card), card)
+        lines.append(f"{seat_name(int(s) - 1, None, program)} plays with the power {title}.")
+    sc = d.scenario
+    if sc is not None:
+        lines.append(f"Scenario: {sc.title}.")
+        if isinstance(sc.data.get("text"), str):
+            lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
+        lines += _sheets(program, sc, powers, players)
+    return lines
+
+
+def _sheets(program, sc, powers: dict, players: int | None) -> list:
+    """The scenario's sheet of each seat's character: a seat given a power plays the character
+    of that power (the attribute powers are unique by); the character of a seat without one is
+    the content's to compute, so every sheet is shown for those seats to take theirs."""
+    d = program.defn
+    sheets = character_sheets(d, sc)
+    if not sheets:
+        return []
+    word = character_word(d)
+    by_name = {name: (title, text) for name, title, text, _ in sheets}
+    lines, known, taken = [], set(), set()
+    for s in range(players or 0):
+        card = next((c for c in d.cards if c.id == powers.get(str(s + 1), powers.get(s + 1))), None)
+        name = str(card.attrs.get(word)) if card is not None and card.attrs.get(word) is not None else None
+        if name in by_name:
+            known.add(s)
+            taken.add(name)
+            title, text = by_name[name]
+            lines.append(f"{seat_name(s, None, program)} plays {name}: their sheet, {title}.")
+            lines += _indented(text)
+    if players is None or len(known) < players:
+        lines.append(f"{'Each other' if known else 'Each'} player takes the sheet of the {word} they play:")
+        for name, title, text, _ in sheets:
+            if name in taken:  # no two players play one character
+                continue
+            lines.append(f"  {title} [{name}]")
+            lines += _indented(text)
+    return lines
+
+
+def _indented(text: str) -> list:
+    return textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _seats(program, players: int, seat: int, agent_names: list) -> str:
+    """'You are player 1, with player 3 (greedy) as your partner, against player 2 (greedy)
+    and player 4 (greedy).'"""
+    def who(s):
+        auto = program.automata.get(s)
+        if auto is not None:
+            return f"{auto.title} (seat {s + 1}, played by its rules)"
+        return f"{seat_name(s, None)} ({agent_names[s]})"
+    team = next((t for t in program.teams_for(players) if seat in t), [seat])
+    partners = [who(s) for s in team if s != seat]
+    rivals = [who(s) for s in range(players) if s not in team]
+    text = f"You are {seat_name(seat, None)}"
+    if partners:
+        text += f", with {joined(partners)} as your partner{'s' if len(partners) > 1 else ''}"
+    if rivals:
+        text += f", against {joined(rivals)}"
+    elif not partners:
+        text += " and play alone"
+    return text + "."
+
+
+def _outcome(program, state, seat: int) -> str:
+    """'You win.', 'Your team wins (you and player 3).', 'Team 2 wins (player 2 and player 4).'"""
+    w = list(state.winners or ())
+    if not w:
+        return "No winner."
+    teams = program.teams_for(state.n)
+    team = next((i for i, t in enumerate(teams) if sorted(t) == w), None)
+    if team is not None and len(teams[team]) > 1:
+        whose = "Your team" if seat in teams[team] else f"Team {team + 1}"
+        return f"{whose} wins ({joined([seat_name(s, seat, program) for s in w])})."
+    text = winners_text(w, seat, program)
+    return f"{text[0].upper()}{text[1:]}."

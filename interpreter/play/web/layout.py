@@ -1,0 +1,375 @@
+"""Where things go on the table in the browser, from the game's declarations and its hints.
+
+Every zone gets an area from its scope: a zone of the game goes in the centre,
+one of a player or team in each seat's area, one of a node on that node of its
+board, one of a component inside that component. A game's `table:` hints may
+move a zone to another area (`aside` among them) and order the zones of an area.
+
+Boards are drawn from their nodes and links. Positions are computed here, in
+the unit square, and are the same at every run: 'graph' places nodes by their
+links (a fixed number of steps of a spring layout started from a circle, so
+nothing random), 'ring' round a circle (with `ring_kind`, the nodes of one kind
+round the circle in the order their links make, each other node between the two
+it links), 'rows' one row per value of a node attribute, 'grid' at the column and
+row two attributes give, 'places' where the hint puts each node.
+
+A board's hints may also say which nodes are on the table (`shown`: a condition
+of the rules language on the node `n`, read on the state, such as the side of a
+board a player count plays), what each kind of node is labelled with and how it
+is shaped (`kinds`), its colour by an attribute (`colour`, `colours`) and the
+attributes written under its label (`details`). Nothing here knows a game: each
+game says through its hints how its board looks.
+"""
+from __future__ import annotations
+
+import math
+import re
+import threading
+
+from ...compile.context import Ctx
+from ...engine.code import Code
+from ...engine.state import Frame
+from ...engine.values import NodeRef
+from ...language.parser import parse
+from ...view.narrate import natural
+
+AREAS = ("centre", "seat", "board", "holder", "aside")
+_DEFAULT_AREA = {"game": "centre", "player": "seat", "team": "seat", "node": "board"}
+MAX_GRAPH_NODES = 400  # a larger board is laid as a grid: the spring layout costs n² a step
+
+
+class TableLayout:
+    """The areas of a game's zones and the drawing of its boards, for one program."""
+
+    def __init__(self, program):
+        defn = program.defn
+        hints = defn.table if isinstance(defn.table, dict) else {}
+        zone_hints = hints.get("zones") if isinstance(hints.get("zones"), dict) else {}
+        board_hints = hints.get("boards") if isinstance(hints.get("boards"), dict) else {}
+        self.area: dict = {}
+        self.order: dict = {}
+        for i, (name, zdef) in enumerate(defn.zones.items()):
+            hint = zone_hints.get(name) if isinstance(zone_hints.get(name), dict) else {}
+            self.area[name] = _area(zdef, hint.get("area"))
+            order = hint.get("order")
+            self.order[name] = (order if isinstance(order, int) and not isinstance(order, bool) else 0, i)
+        self.hints = {b.id: board_hints.get(b.id) if isinstance(board_hints.get(b.id), dict) else {}
+                      for b in defn.boards}
+        self._defs = {b.id: b for b in defn.boards}
+        self._shown = {b.id: _shown_test(program, self.hints[b.id].get("shown")) for b in defn.boards}
+        self._drawn: dict = {}
+        self.boards = [self._draw(b.id, None) for b in defn.boards]
+
+    def zone_sort_key(self, key_name: str):
+        return self.order.get(key_name, (0, 1 << 30))
+
+    def boards_of(self, st) -> list:
+        """The boards as state `st` shows them: each with only the nodes its hint `shown` keeps
+        (a board whose hint keeps no node is left out; a board without the hint, whole)."""
+        out = []
+        for b in self._defs.values():
+            test = self._shown[b.id]
+            if test is None:
+                out.append(self._draw(b.id, None))
+                continue
+            kept = tuple(n for n in b.nodes if test(st, n))
+            if kept:
+                out.append(self._draw(b.id, kept))
+        return out
+
+    def _draw(self, board_id: str, kept):
+        got = self._drawn.get((board_id, kept))
+        if got is None:
+            if len(self._drawn) > 64:  # a bound: the sets of nodes a game shows are few
+                self._drawn.clear()
+            got = self._drawn[(board_id, kept)] = draw_board(self._defs[board_id], self.hints[board_id], kept)
+        return got
+
+
+_COMPILING = threading.Lock()  # the game's compiler is not to be entered by two tables at once
+_HEX = re.compile(r"^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$")
+
+
+def _shown_test(program, text):
+    """A function (state, node id) -> whether the node is on the table, from hint `shown` (a
+    condition on `n`); None without the hint, or when it does not compile (the board is then
+    drawn whole: `regles check` reports the hint)."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    code = Code("table:shown", "table")
+    try:
+        with _COMPILING:
+            fn = program.compiler.expr(parse(text, "condition"), Ctx(code, locals_=["n"]))
+    except Exception:  # noqa: BLE001 - a hint that does not compile draws the whole board
+        return None
+
+    def test(st, node: str) -> bool:
+        fuel = st.fuel
+        try:
+            return bool(fn(st, Frame(code, 0, {"n": NodeRef(node)}, None, None)))
+        except Exception:  # noqa: BLE001 - a node the condition cannot read is shown
+            return True
+        finally:
+            st.fuel = fuel
+    return test
+
+
+def _area(zdef, hinted) -> str:
+    scope = zdef.scope[0] if zdef.scope else "game"
+    default = _DEFAULT_AREA.get(scope, "holder")
+    if hinted not in AREAS:
+        return default
+    if hinted == "board" and scope != "node" or hinted == "holder" and default != "holder":
+        return default  # a zone is on a node, or inside a component, only when it belongs to one
+    return hinted
+
+
+def _label_attribute(board, hint: dict) -> str | None:
+    label = hint.get("label")
+    if isinstance(label, str):
+        return label
+    return "name" if any("name" in attrs for attrs in board.nodes.values()) else None
+
+
+def draw_board(board, hint: dict, kept=None) -> dict:
+    """{id, title, nodes: [{id, label, x, y, attributes, ...}], edges: [[a, b]]}: a board ready
+    to draw, with the nodes `kept` only (None: every node), and the links between them."""
+    ids = list(board.nodes) if kept is None else [n for n in board.nodes if n in set(kept)]
+    edges = [(a, b) for a, b in board.edges if a in board.nodes and b in board.nodes]
+    if kept is not None:
+        keep = set(ids)
+        edges = [(a, b) for a, b in edges if a in keep and b in keep]
+    layout = hint.get("layout", "graph")
+    if not ids:
+        at = {}
+    elif layout == "places" and isinstance(hint.get("places"), dict):
+        at = _places(ids, hint["places"], edges)
+    elif layout == "ring" and isinstance(hint.get("ring_kind"), str):
+        at = _ring_of(board, ids, edges, hint["ring_kind"])
+    elif layout == "ring" or (layout == "graph" and not edges):
+        at = _ring(ids)
+    elif layout == "rows" and isinstance(hint.get("row"), str):
+        at = _rows(board, ids, hint["row"], bool(hint.get("bottom_up")))
+    elif layout == "grid" and isinstance(hint.get("x"), str) and isinstance(hint.get("y"), str):
+        at = _grid(board, ids, hint["x"], hint["y"], bool(hint.get("bottom_up")))
+    elif len(ids) > MAX_GRAPH_NODES:
+        side = math.ceil(math.sqrt(len(ids)))
+        at = {n: ((i % side + 0.5) / side, (i // side + 0.5) / side) for i, n in enumerate(ids)}
+    else:
+        at = _springs(ids, edges)
+    label = _label_attribute(board, hint)
+    kinds = hint.get("kinds") if isinstance(hint.get("kinds"), dict) else {}
+    colour_by = hint.get("colour") if isinstance(hint.get("colour"), str) else None
+    colours = hint.get("colours") if isinstance(hint.get("colours"), dict) else {}
+    details = [d for d in hint.get("details", []) if isinstance(d, str)] if isinstance(hint.get("details"), list) else []
+    nodes = []
+    for n in ids:
+        attrs = {k: v for k, v in board.nodes[n].items() if not k.startswith("_") and k != "board"}
+        kind = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
+        named = kind.get("label") if isinstance(kind.get("label"), str) else label
+        text = n if named in (None, "id") else str(attrs.get(named, n))
+        x, y = at[n]
+        entry = {"id": n, "label": text, "x": round(x, 4), "y": round(y, 4), "attributes": attrs}
+        if kind.get("shape") in ("round", "box"):
+            entry["shape"] = kind["shape"]
+        if kind.get("size") in ("small", "large"):
+            entry["size"] = kind["size"]
+        colour = colours.get(str(attrs.get(colour_by))) if colour_by is not None else None
+        if isinstance(colour, str) and _HEX.match(colour):
+            entry["colour"] = colour
+        shown = [_detail(d, attrs[d]) for d in details if attrs.get(d) not in (None, "")]
+        if shown:
+            entry["details"] = shown
+        nodes.append(entry)
+    title = getattr(board, "title", None) or board.id
+    return {"id": board.id, "title": str(title), "nodes": nodes, "edges": [[a, b] for a, b in edges]}
+
+
+def _detail(name: str, value) -> str:
+    """An attribute written under a node's label: a number with its name ('level 2'), a
+    word as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{name.replace('_', ' ')} {value}"
+    return str(value)
+
+
+def _places(ids: list, places: dict, edges: list) -> dict:
+    """The nodes where the hint puts them ([x, y], any unit, y down), scaled into the unit
+    square; a node the hint does not place goes beside its linked nodes, or on a ring."""
+    given = {}
+    for n in ids:
+        p = places.get(n)
+        if isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                       for v in p):
+            given[n] = (float(p[0]), float(p[1]))
+    if not given:
+        return _ring(ids)
+    xs = [p[0] for p in given.values()]
+    ys = [p[1] for p in given.values()]
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+    w, h = (max(xs) - min(xs)) / span, (max(ys) - min(ys)) / span
+    at = {n: (0.5 + 0.9 * ((x - min(xs)) / span - w / 2), 0.5 + 0.9 * ((y - min(ys)) / span - h / 2))
+          for n, (x, y) in given.items()}
+    rest = [n for n in ids if n not in at]
+    for i, n in enumerate(rest):
+        near = [at[b if a == n else a] for a, b in edges if n in (a, b) and (b if a == n else a) in at]
+        if near:
+            at[n] = (sum(p[0] for p in near) / len(near), sum(p[1] for p in near) / len(near))
+        else:
+            at[n] = ((i + 0.5) / len(rest), 0.98)
+    return at
+
+
+def _ring_of(board, ids: list, edges: list, kind: str) -> dict:
+    """The nodes of kind `kind` round a circle, in the order of a cycle their links through
+    the other nodes make (found by a bounded search; the board's order when there is none),
+    each other node halfway between the ring nodes it links (on the circle when they are
+    neighbours there): a board of rooms and the doors between them, drawn without crossings."""
+    ring = [n for n in ids if board.nodes[n].get("kind") == kind]
+    if len(ring) < 3:
+        return _ring(ids)
+    near: dict = {n: [] for n in ids}
+    for a, b in edges:
+        near[a].append(b)
+        near[b].append(a)
+    on_ring = set(ring)
+    through: dict = {n: [] for n in ring}  # ring node -> the ring nodes one other node away
+    for m in ids:
+        if m in on_ring:
+            continue
+        ends = [e for e in near[m] if e in on_ring]
+        for a in ends:
+            through[a].extend(b for b in ends if b != a and b not in through[a])
+    for a in ring:
+        through[a].extend(b for b in near[a] if b in on_ring and b not in through[a])
+    order = _cycle(ring, through) or ring
+    angle = {n: 2 * math.pi * i / len(order) - math.pi / 2 for i, n in enumerate(order)}
+    at = {n: (0.5 + 0.45 * math.cos(angle[n]), 0.5 + 0.45 * math.sin(angle[n])) for n in order}
+    index = {n: i for i, n in enumerate(order)}
+    rest = [n for n in ids if n not in on_ring]
+    for n in rest:
+        ends = [e for e in near[n] if e in on_ring]
+        if len(ends) == 2 and abs(index[ends[0]] - index[ends[1]]) in (1, len(order) - 1):
+            a, b = ends  # neighbours on the ring: between them, a little inside the circle
+            da = (angle[b] - angle[a] + math.pi) % (2 * math.pi) - math.pi
+            mid = angle[a] + da / 2
+            at[n] = (0.5 + 0.33 * math.cos(mid), 0.5 + 0.33 * math.sin(mid))
+        elif ends:
+            at[n] = (sum(at[e][0] for e in ends) / len(ends), sum(at[e][1] for e in ends) / len(ends))
+    placed = [n for n in rest if n not in at]
+    for i, n in enumerate(placed):
+        at[n] = (0.5 + 0.2 * math.cos(2 * math.pi * i / len(placed)), 0.5 + 0.2 * math.sin(2 * math.pi * i / len(placed)))
+    return at
+
+
+def _cycle(ring: list, through: dict, budget: int = 20000):
+    """An order of `ring` in which each node is linked (in `through`) to the next and the last
+    to the first, by a depth-first search of at most `budget` steps; None when none is found."""
+    start = ring[0]
+    path, seen = [start], {start}
+    choices = [iter(through[start])]
+    steps = 0
+    while choices and steps < budget:
+        steps += 1
+        nxt = next(choices[-1], None)
+        if nxt is None:
+            choices.pop()
+            seen.discard(path.pop())
+            continue
+        if nxt in seen:
+            continue
+        path.append(nxt)
+        seen.add(nxt)
+        if len(path) == len(ring):
+            if start in through[nxt]:
+                return path
+            seen.discard(path.pop())
+            continue
+        choices.append(iter(through[nxt]))
+    return None
+
+
+def _ring(ids: list) -> dict:
+    if len(ids) == 1:
+        return {ids[0]: (0.5, 0.5)}
+    return {n: (0.5 + 0.45 * math.cos(2 * math.pi * i / len(ids) - math.pi / 2),
+                0.5 + 0.45 * math.sin(2 * math.pi * i / len(ids) - math.pi / 2)) for i, n in enumerate(ids)}
+
+
+def _value_key(v):
+    return (0, float(v), "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0.0, natural(str(v)))
+
+
+def _rows(board, ids: list, attribute: str, bottom_up: bool) -> dict:
+    rows: dict = {}
+    for n in ids:
+        rows.setdefault(board.nodes[n].get(attribute), []).append(n)
+    ordered = sorted(rows, key=_value_key)
+    if bottom_up:
+        ordered.reverse()
+    widest = max(len(r) for r in rows.values())
+    at = {}
+    for j, value in enumerate(ordered):
+        row = rows[value]
+        start = (widest - len(row)) / 2  # rows centred: each sits between the nodes of the row below it
+        for i, n in enumerate(row):
+            at[n] = ((start + i + 0.5) / widest, (j + 0.5) / len(ordered))
+    return at
+
+
+def _grid(board, ids: list, xa: str, ya: str, bottom_up: bool) -> dict:
+    xs = sorted({board.nodes[n].get(xa) for n in ids}, key=_value_key)
+    ys = sorted({board.nodes[n].get(ya) for n in ids}, key=_value_key)
+    if bottom_up:
+        ys.reverse()
+    col = {v: i for i, v in enumerate(xs)}
+    row = {v: i for i, v in enumerate(ys)}
+    return {n: ((col[board.nodes[n].get(xa)] + 0.5) / len(xs), (row[board.nodes[n].get(ya)] + 0.5) / len(ys))
+            for n in ids}
+
+
+def _springs(ids: list, edges: list) -> dict:
+    """A spring layout (Fruchterman and Reingold), started from a circle and run a fixed
+    number of steps with a cooling temperature: the same positions at every run."""
+    n = len(ids)
+    if n <= 2:
+        return _ring(ids)
+    index = {v: i for i, v in enumerate(ids)}
+    pos = [list(p) for p in (_ring(ids)[v] for v in ids)]
+    links = [(index[a], index[b]) for a, b in edges if a != b]
+    k = math.sqrt(1.0 / n)
+    steps = max(50, min(300, 60000 // (n * n) + 50))
+    temperature = 0.1
+    for _ in range(steps):
+        move = [[0.0, 0.0] for _ in range(n)]
+        for i in range(n):
+            xi, yi = pos[i]
+            for j in range(i + 1, n):
+                dx, dy = xi - pos[j][0], yi - pos[j][1]
+                d2 = dx * dx + dy * dy or 1e-9
+                f = k * k / d2  # repulsion k²/d, along the unit vector (dx, dy)/d
+                move[i][0] += dx * f
+                move[i][1] += dy * f
+                move[j][0] -= dx * f
+                move[j][1] -= dy * f
+        for i, j in links:
+            dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
+            d = math.sqrt(dx * dx + dy * dy) or 1e-9
+            f = d / k  # attraction d²/k, along the unit vector
+            move[i][0] -= dx * f
+            move[i][1] -= dy * f
+            move[j][0] += dx * f
+            move[j][1] += dy * f
+        for i in range(n):
+            mx, my = move[i]
+            d = math.sqrt(mx * mx + my * my) or 1e-9
+            step = min(d, temperature)
+            pos[i][0] += mx / d * step
+            pos[i][1] += my / d * step
+        temperature = max(0.002, temperature * 0.97)
+    xs = [p[0] for p in pos]
+    ys = [p[1] for p in pos]
+    w = (max(xs) - min(xs)) or 1.0
+    h = (max(ys) - min(ys)) or 1.0
+    return {v: (0.05 + 0.9 * (pos[index[v]][0] - min(xs)) / w, 0.05 + 0.9 * (pos[index[v]][1] - min(ys)) / h)
+            for v in ids}

@@ -1,0 +1,8 @@
+"""What a seat is told, for every audience that tells it: the floor under `rl` and `play`.
+
+`narrate` tells one seat its observation and the events of a game, never what the
+seat may not see; `shown` prints content as text, never as markup or a control
+sequence; `why` writes the engine's answer to "why not?" with its content line.
+The environments for AI researchers (`rl`), the terminal and the web table
+(`play`) and every command that prints content read a game through it.
+"""

@@ -1,0 +1,128 @@
+"""Where the table puts things: zone areas from scopes and hints, boards drawn from their links."""
+from __future__ import annotations
+
+import math
+
+import interpreter
+from interpreter.content.model import BoardDef
+from interpreter.diagnostics import Position
+from interpreter.play.web.layout import TableLayout, draw_board
+
+
+def test_zones_go_where_their_scope_says_unless_a_hint_moves_them():
+    layout = TableLayout(interpreter.load("karman-swap").program)
+    assert layout.area["market"] == "centre" and layout.area["hand"] == "seat"
+    assert layout.area["pyramid_up"] == "board" and layout.area["surface"] == "holder"
+    assert layout.area["planet_box"] == "aside"  # moved by the game's hint
+    assert layout.zone_sort_key("space") < layout.zone_sort_key("market") < layout.zone_sort_key("deck")
+
+
+def test_a_board_drawn_in_rows_stands_on_its_first_row():
+    layout = TableLayout(interpreter.load("karman-swap").program)
+    nodes = {n["id"]: n for n in layout.boards[0]["nodes"]}
+    assert len({nodes[f"p{i}"]["y"] for i in range(1, 6)}) == 1  # the base, one row
+    assert nodes["s1"]["y"] < nodes["r1"]["y"] < nodes["q1"]["y"] < nodes["p1"]["y"]  # bottom_up
+    for i in range(1, 5):  # each card of a row sits between the two it covers
+        assert nodes[f"p{i}"]["x"] < nodes[f"q{i}"]["x"] < nodes[f"p{i + 1}"]["x"]
+
+
+def _board(n: int, edges) -> BoardDef:
+    return BoardDef("b", {f"n{i}": {"kind": "spot", "name": f"spot {i}"} for i in range(n)}, edges, Position("b"), "b")
+
+
+def test_a_graph_is_drawn_the_same_way_every_time_with_linked_nodes_close():
+    edges = [(f"n{i}", f"n{i + 1}") for i in range(11)] + [("n0", "n6")]
+    one, two = draw_board(_board(12, edges), {}), draw_board(_board(12, edges), {})
+    assert one == two
+    at = {n["id"]: (n["x"], n["y"]) for n in one["nodes"]}
+    assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in at.values())
+    linked = [math.dist(at[a], at[b]) for a, b in edges]
+    pairs = [math.dist(at[f"n{i}"], at[f"n{j}"]) for i in range(12) for j in range(i + 1, 12)]
+    assert sum(linked) / len(linked) < sum(pairs) / len(pairs)
+    assert one["nodes"][3]["label"] == "spot 3"  # nodes are named by their 'name' when they have one
+
+
+def test_a_grid_puts_each_node_at_its_column_and_row():
+    board = BoardDef("g", {"a": {"c": 1, "r": 1}, "b": {"c": 2, "r": 1}, "d": {"c": 1, "r": 2}}, [],
+                     Position("g"), "g")
+    at = {n["id"]: (n["x"], n["y"]) for n in draw_board(board, {"layout": "grid", "x": "c", "y": "r"})["nodes"]}
+    assert at["a"][1] == at["b"][1] < at["d"][1] and at["a"][0] == at["d"][0] < at["b"][0]
+
+
+def _crossings(board) -> int:
+    at = {n["id"]: (n["x"], n["y"]) for n in board["nodes"]}
+
+    def side(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    count = 0
+    edges = board["edges"]
+    for i, (a, b) in enumerate(edges):
+        for c, d in edges[i + 1:]:
+            if len({a, b, c, d}) == 4 and side(at[a], at[b], at[c]) * side(at[a], at[b], at[d]) < 0 \
+                    and side(at[c], at[d], at[a]) * side(at[c], at[d], at[b]) < 0:
+                count += 1
+    return count
+
+
+def test_seeders_board_shows_the_side_its_player_count_plays_each_slot_once_chambers_numbered():
+    game = interpreter.load("seeders-exodus")
+    layout = TableLayout(game.program)
+    for players, slots in ((2, 12), (3, 18), (4, 24)):
+        (board,) = layout.boards_of(game.new_state(players, seed=1))
+        assert board["title"] == "Aile des Murmures"  # its name, not its id
+        kinds = {}
+        for n in board["nodes"]:
+            kinds.setdefault(n["attributes"]["kind"], []).append(n["label"])
+        assert sorted(kinds["chamber"], key=int) == [str(i) for i in range(1, 13)]
+        assert len(kinds["slot"]) == slots == len(set(kinds["slot"]))
+        assert all(a in {n["id"] for n in board["nodes"]} for edge in board["edges"] for a in edge)
+        if players == 2:  # the chambers round the board in the order the slots link them
+            assert _crossings(board) == 0
+            chamber = next(n for n in board["nodes"] if n["label"] == "1")
+            assert chamber["shape"] == "round" and chamber["size"] == "large"
+
+
+def test_etherium_spaces_have_their_terrain_colour_and_height_and_no_socket_is_drawn_in_a_first_game():
+    game = interpreter.load("etherium")
+    boards = TableLayout(game.program).boards_of(game.new_state(2, seed=1))
+    assert [b["id"] for b in boards] == ["first-game"]  # the experienced board's sockets hold nothing
+    nodes = {n["id"]: n for n in boards[0]["nodes"]}
+    assert nodes["ether"]["details"] == ["ether", "height 2"] and nodes["large-n-1"]["details"] == ["mountain", "height 3"]
+    assert nodes["small-n"]["colour"] == nodes["small-e"]["colour"] != nodes["ether"]["colour"]
+    assert nodes["ether"]["x"] == nodes["ether"]["y"] == 0.5  # placed where the hint puts it
+
+
+def test_each_piece_a_seat_sees_says_whose_it_is():
+    from interpreter.play.web.views import CardTexts, TableView
+    game = interpreter.load("etherium")
+    st = game.new_state(2, seed=1)
+    for _ in range(500):  # up to the figures of both players on the board
+        if st.pending is None or sum(len(z) for k, z in st.zones.items() if k.startswith("units")) >= 4:
+            break
+        st.apply(0)
+    layout = TableLayout(game.program)
+    view = TableView(st, layout, CardTexts(game.program), 0).data(["person", "person"])
+    units = [c for b in view["boards"] for n in b["nodes"] for z in n["zones"] for c in z.get("components", [])]
+    assert units and all(c["owner"] in (0, 1) for c in units)
+    assert {c["owner"] for c in units} == {0, 1}
+
+
+def test_hints_naming_what_a_board_lacks_are_errors():
+    from interpreter.language.check_table import check_table_hints
+    defn = interpreter.load("seeders-exodus").program.defn
+    errors = []
+    hint = {"layout": "ring", "ring_kind": "chambre", "shown": "n.kind ==", "colour": "terrain",
+            "details": ["number", "heigth"], "kinds": {"slot": {"label": "nom"}, "door": {}},
+            "places": {"c1": [0, 0], "c99": [1, 1]}, "colours": {"x": "#12345g"}}
+    saved = defn.table
+    try:
+        defn.table = {"boards": {"aile-des-murmures": hint}}
+        check_table_hints(defn, lambda code, pos, message, hint=None: errors.append(message))
+    finally:
+        defn.table = saved
+    text = "\n".join(errors)
+    for said in ("no node of kind 'chambre'", "no node of kind 'door'", "no node 'c99'", "unknown attribute 'terrain'",
+                 "unknown attribute 'heigth'", "unknown attribute 'nom'", "'shown' is not a condition",
+                 "'#12345g' of 'x' is not a colour"):
+        assert said in text, (said, text)
+    assert len(errors) == 8

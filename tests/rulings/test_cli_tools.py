@@ -1,0 +1,158 @@
+"""`regles test` runs a game's executable rulings; `regles explain` shows how a card is read."""
+import json
+import shutil
+
+from interpreter.content.folders import shipped_games
+from interpreter.resources import content_dir
+from interpreter import cli
+
+from gamekit import FIXTURES
+
+
+def test_regles_test_runs_the_rulings_of_one_rule(capsys):
+    status = cli.main(["test", "karman-swap", "--rule", "KS-COL-1"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "ok      Colonisation of Juhel worth 27 PP" in out
+    last = out.strip().splitlines()[-1]
+    passed = int(last.split()[0])
+    assert last == f"{passed} passed, 0 failed" and passed >= 2
+
+
+def test_regles_test_usage_errors(capsys):
+    assert cli.main(["test", "karman-swap", "-k", "no test is called this"]) == 2
+    assert "no rules test matches" in capsys.readouterr().err
+    assert cli.main(["test", "no-such-game"]) == 2
+
+
+RULINGS = """\
+kind: rules-test
+game: karman-swap
+tests:
+  - name: a new player has an empty hand
+    players: 2
+    then: ["count(players[1].hand) == 0"]
+  - name: a ruling that does not hold
+    players: 2
+    then: ["count(players[1].hand) == 1"]
+"""
+
+
+def test_regles_test_runs_rulings_kept_outside_the_game_folder(tmp_path, capsys):
+    rulings = tmp_path / "my-rulings.yaml"
+    rulings.write_text(RULINGS, encoding="utf-8")
+    assert cli.main(["test", "karman-swap", str(rulings)]) == 1
+    out = capsys.readouterr().out
+    assert "ok      a new player has an empty hand" in out
+    assert "FAILED  a ruling that does not hold" in out
+    assert "is false: count(players[1].hand) is 0" in out
+    assert out.strip().endswith("1 passed, 1 failed")  # only the file's tests, not the game's own
+    assert cli.main(["test", "karman-swap", str(tmp_path / "missing.yaml")]) == 2
+    assert "no such rulings file" in capsys.readouterr().err
+
+
+def test_regles_explain_shows_the_keyword_and_its_values(capsys):
+    assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0
+    out = capsys.readouterr().out
+    assert "\nTechnopôle (technopole), a card of Seeders from Sereis" in out
+    assert "keyword 'Majorité X - Y'" in out and "with X = 3, Y = Module" in out
+    assert "triggered: when scoring; when the event is about this card" in out
+    assert "classes (for 'is'): architectes, module, primaire" in out
+
+
+def test_regles_explain_a_scenario_shows_its_common_sheet_then_the_sheet_of_each_character(capsys):
+    assert cli.main(["explain", "seeders-exodus", "hanks-2j"]) == 0  # its expansion laid with it
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("La Casse de Hank \u00b7 scenario of ")
+    assert "The common sheet (read aloud by the first player):" in lines
+    assert "  Special conditions:" in lines
+    assert "The sheet of each character (each player takes the sheet of the character they play):" in lines
+    assert "  Moor, le gardien de l'Ethernium [Moor] (authored)" in lines
+    assert "Condition personnelle : si l'héritage de Hank" in out
+    assert lines.index("  Kessra, l'œil de la casse [Kessra] (authored)") < lines.index(
+        "  Moor, le gardien de l'Ethernium [Moor] (authored)")
+    assert cli.main(["explain", "seeders-exodus", "no-such-thing"]) == 2
+    assert "no card or scenario 'no-such-thing'" in capsys.readouterr().err
+
+
+def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, monkeypatch):
+    import io
+    import sys
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "seeders-exodus", "-n", "2", "--scenario", "etho-2j", "--power", "1=etho-bruck"]) == 0
+    out = capsys.readouterr().out
+    assert "Scenario: Le Conclave.\n  The High Priest of Xzhüü is dead" in out
+    assert "player 1 plays Brück: their sheet, Brück, le prédicateur.\n    Votre voix porte" in out
+    # the other seat's character is the content's to compute: every other sheet is shown
+    assert "Each other player takes the sheet of the character they play:" in out
+    assert "  Ilvane, la cardinale ordonnatrice [Ilvane]\n    Vous avez ordonné" in out
+    assert "  Brück, le prédicateur [Brück]" not in out
+
+
+def test_regles_explain_unknown_card_suggests(capsys):
+    assert cli.main(["explain", "karman-swap", "Kib"]) == 2
+    assert "did you mean" in capsys.readouterr().err
+
+
+# regles check without a path ----------------------------------------------------------------
+
+def test_check_without_a_path_says_it_checks_the_shipped_games(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no content folder here or above
+    assert cli.main(["check"]) == 0
+    out = capsys.readouterr().out
+    first, last = out.splitlines()[0], out.splitlines()[-1]
+    files = int(last.split()[0])
+    games = len(shipped_games())
+    assert first == f"checking the shipped games in {content_dir()} ({games} games, {files} files)"
+    assert games >= 2 and files > games
+
+
+def test_check_without_a_path_in_a_clone_checks_the_content_being_edited(capsys, monkeypatch, tmp_path):
+    # a modder's clone: content/ holds a game, edited with a mistake; they run the command inside it
+    game = tmp_path / "clone" / "content" / "nim"
+    shutil.copytree(FIXTURES / "nim", game)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("score 1 to p", "scroe 1 to p"))
+    monkeypatch.chdir(game)
+    assert cli.main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"checking the games in {tmp_path / 'clone' / 'content'} (1 game, 2 files)\n")
+    assert "game.yaml:" in out and "scroe" in out
+    monkeypatch.chdir(tmp_path / "clone")
+    assert cli.main(["check", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["errors"] >= 1  # JSON alone: no line before it
+
+
+def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(capsys):
+    assert cli.main(["explain", "karman-swap", "cendreux"]) == 0  # English unless asked
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Cendreux \u00b7 Karman Swap"
+    assert "value: 3" in lines[1]
+    # its face: the pose's printed text, not the engine's reading of it
+    assert lines[2] == "  Troc: Swap a card on a planet with a card in the Market."
+    # then the ability: its rule, with the rule's text from the game's rules index
+    assert "Ability 1: Troc" in lines
+    assert any(line.startswith("    KS-POS-5  ") and "Market" in line for line in lines)
+    # the ruling of the game that names the pose, and only rulings that name it or cite its rules
+    assert any("swaps and moves (Troc, Transfert)" in line for line in lines)
+    assert not any("pose ability is used at most once per turn" in line for line in lines)
+    # the engine's reading as prose; then for modders
+    assert any(line.startswith("  the engine reads it: Troc: When this card is played") for line in lines)
+    assert "How the engine reads it:" in lines
+    assert cli.main(["explain", "karman-swap", "Cendreux", "--lang", "fr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == "  Troc : Échangez une carte d'une Planète avec une carte du Marché."
+    assert any(line.startswith("  printed (Troc): Échangez") for line in lines)
+
+
+def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
+    assert cli.main(["explain", "etherium", "bucheron"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x0a" not in out
+    assert "      when flash_played:\n        gain 3 wood" in out
+
+
+def test_regles_explain_lang_is_a_known_language(capsys):
+    assert cli.main(["explain", "seeders-exodus", "conspirateur", "--lang", "de"]) == 2
+    assert "invalid choice: 'de'" in capsys.readouterr().err

@@ -1,0 +1,193 @@
+"""Content on the terminal is shown, never obeyed: control characters (ESC, bidi overrides)
+in titles, values, labels and messages are printed as escapes by every command, and rich
+markup in content ('[/]', '[bold]') is printed as text."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import sys
+
+import pytest
+
+from interpreter.diagnostics import printable
+from interpreter import cli
+
+from gamekit import ROOT
+
+ESC, RLO = "\x1b", "\u202e"
+# every card title starts with a screen clear, a right-to-left override and a closing tag
+HOSTILE = "\\e[2J\\u202e[/]"
+SHOWN = "\\x1b[2J\\u202e[/]"
+
+
+def hostile_game(tmp_path, name: str):
+    """A copy of a shipped game whose title and card titles hold escape sequences and markup."""
+    folder = tmp_path / name
+    shutil.copytree(ROOT / "content" / name, folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(re.sub(r"^title: (.*)$", lambda m: f'title: "{HOSTILE}[bold]{m.group(1)}"', text, count=1,
+                           flags=re.M), encoding="utf-8")
+    for cards in (folder / "cards").glob("*.yaml"):
+        text = cards.read_text(encoding="utf-8")
+        text = re.sub(r'^(\s+title: )"?([^"\n]*)"?$', lambda m: f'{m.group(1)}"{HOSTILE}{m.group(2)}"', text,
+                      flags=re.M)
+        cards.write_text(text, encoding="utf-8")
+    return folder
+
+
+def run(capsys, *args, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_escaped(text: str) -> None:
+    assert ESC not in text and RLO not in text
+    assert SHOWN in text
+
+
+def test_printable_escapes_controls_and_keeps_the_rest():
+    assert printable("a\x1b[31mb\u202ec\r\x08\x00\x9b") == "a\\x1b[31mb\\u202ec\\x0d\\x08\\x00\\x9b"
+    assert printable("Théocrate [1]-[1] ×3") == "Théocrate [1]-[1] ×3"
+    assert printable("two\nlines", lines=True) == "two\nlines" and printable("two\nlines") == "two\\x0alines"
+
+
+# check ------------------------------------------------------------------------------------
+
+def test_check_escapes_the_message_and_the_source_line_and_keeps_the_caret(tmp_path, capsys):
+    folder = tmp_path / "nim"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "nim", folder)
+    bad = folder / "bad.yaml"
+    # a raw right-to-left override before the error on the line, an ESC in the wrong value
+    bad.write_text("kind: cards\ngame: nim\ncomponent: stone\ncards:\n"
+                   f'  - {{id: odd, title: "A{RLO}B", weight: "x\\e[31my"}}\n', encoding="utf-8")
+    status, out, err = run(capsys, "check", folder)
+    assert status == 1
+    assert ESC not in out and RLO not in out
+    lines = out.splitlines()
+    k = next(i for i, line in enumerate(lines) if "bad.yaml:5:" in line)
+    assert lines[k].endswith("found 'x\\x1b[31my'")
+    source, caret = lines[k + 1], lines[k + 2]
+    assert 'title: "A\\u202eB"' in source
+    # the caret stays under the value it points at, after the escape made the line longer
+    assert caret.index("^") == source.index('"x')
+    status, out, _ = run(capsys, "check", "--format", "json", folder)
+    assert RLO not in out and ESC not in out
+    data = json.loads(out)  # the escapes are JSON's own: the message read back is intact
+    assert status == 1 and any("'x\x1b[31my'" in d["message"] for d in data["diagnostics"])
+
+
+# explain, play, replay --------------------------------------------------------------------
+
+def test_explain_shows_a_hostile_title_escaped(tmp_path, capsys):
+    folder = hostile_game(tmp_path, "karman-swap")
+    status, out, err = run(capsys, "explain", folder, "juhel")
+    assert status == 0, err
+    assert_escaped(out)
+    assert out.startswith(SHOWN + "Juhel \u00b7 ")  # the card as printed, then how the engine reads it
+    assert "\n" + SHOWN + "Juhel (juhel)" in out
+
+
+def test_play_and_replay_show_hostile_titles_escaped(tmp_path, capsys, monkeypatch):
+    folder = hostile_game(tmp_path, "karman-swap")
+    trace = tmp_path / "game.jsonl"
+    status, out, err = run(capsys, "play", folder, "--players", "2", "--seed", "3", "--save", trace,
+                           stdin="1\n" * 30 + "q\n", monkeypatch=monkeypatch)
+    assert status == 0, err
+    assert_escaped(out)
+    assert f"== {SHOWN}[bold]Karman Swap: 2 players, seed 3 ==" in out
+    assert re.search(r"  your hand: " + re.escape(SHOWN), out)  # the observation
+    assert re.search(r"^ +1\. " + re.escape(SHOWN), out, re.M)  # a numbered option naming a card
+    # a trace whose recorded events differ: replay prints both, escaped
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    k = next(i for i, line in enumerate(lines) if '"type": "move"' in line or '"type":"move"' in line)
+    event = json.loads(lines[k])
+    event["to"] = RLO + ESC + "[2Jnowhere"
+    lines[k] = json.dumps(event, ensure_ascii=False)
+    trace.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "replay", trace)
+    assert status == 1
+    assert "differs" in err and RLO not in err and ESC not in err and "\\u202e" in err
+
+
+# simulate ---------------------------------------------------------------------------------
+
+def test_simulate_report_survives_markup_and_escapes_in_values(tmp_path, capsys):
+    folder = tmp_path / "seeders-exodus"
+    shutil.copytree(ROOT / "content" / "seeders-exodus", folder)
+    changed = 0
+    for cards in (folder / "cards").glob("*.yaml"):
+        text = cards.read_text(encoding="utf-8")
+        # the cards' colour becomes a closing tag of rich's markup and an ESC
+        text, k = re.subn(r"^(    colour: ).*$", lambda m: m.group(1) + '"[/]\\e[1m"', text, flags=re.M)
+        cards.write_text(text, encoding="utf-8")
+        changed += k
+    assert changed > 10
+    status, out, err = run(capsys, "simulate", folder, "--games", "3", "--by", "colour", "--trace-dir",
+                           tmp_path / "tr")
+    assert status == 0, err
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert ESC not in out
+    assert "points brought, by colour" in out and "│ [/]\\x1b[1m " in out
+    assert "completed 3 of 3 games" in out
+
+
+def test_an_option_naming_a_card_or_a_space_shows_what_tells_it_apart():
+    """Beside 'Play Nacrelle', the creature's colour and value; beside 'Move a unit to
+    large-n-2', the space's terrain and height: the attributes its card or node gives itself,
+    named by the game's vocabulary, less what the label says already."""
+    import interpreter
+    from interpreter.play.agents import option_facts
+    from interpreter.engine.values import NodeRef
+    program = interpreter.load("karman-swap").program
+    [nacrelle] = program.cards_by_id["nacrelle"]
+    [vermille] = program.cards_by_id["vermille"]
+    assert option_facts(program, nacrelle, "Play Nacrelle", [nacrelle, vermille]) == ["blue creature", "value 2"]
+    program = interpreter.load("etherium").program
+    spaces = [NodeRef(n) for n in ("large-n-2", "ether", "small-n", "city-w")]
+    assert option_facts(program, spaces[0], "Move a unit to large-n-2", spaces) == ["forest", "height 3"]
+    assert option_facts(program, spaces[1], "Move a unit to ether", spaces) == ["height 2"]
+    assert option_facts(program, None, "Connect", spaces) == []
+
+
+def test_a_table_at_80_columns_breaks_no_word():
+    """A table of many columns wraps its cells between words ('Les Chamanes d'Ertis'), never
+    inside one, and keeps every column."""
+    import io
+
+    from rich.console import Console
+
+    from interpreter.view.shown import WordTable, text
+    t = WordTable(title=text("seats by people"))
+    heads = ["people", "seats", "win rate", "95% CI", "mean score", "stars from victory",
+             "stars from capabilities", "stars from guide", "stars from ether"]
+    for h in heads:
+        t.add_column(text(h), justify="left" if h == "people" else "right", overflow="fold")
+    for people in ("Les Chamanes d'Ertis", "Les Harmoniques d'Hivalia", "Les Bâtisseurs de Psolos"):
+        t.add_row(text(people), "3", "33.3%", "6.2% – 79.2%", "2.33", "0.00", "1.00", "1.00", "0.33")
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(t)
+    shown = out.getvalue()
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    words = set(" ".join(heads + ["Les Chamanes d'Ertis", "Les Harmoniques d'Hivalia", "Les Bâtisseurs de Psolos",
+                                  "6.2% – 79.2%"]).split())
+    cells = set(re.split(r"[\s│┃━─┏┓┗┛┡┩└┘┳┻╇╈┬┴┼]+", shown))
+    assert words <= cells, words - cells
+
+
+def test_a_class_a_card_gains_or_loses_is_told_only_with_all():
+    """'Pyrax becomes Posed' is how the rules remember a pose was used: the rules' bookkeeping,
+    told with --all only (a game says what is worth saying with `log`)."""
+    from gamekit import fixture_game
+    from interpreter.view.narrate import Narrator
+    st = fixture_game("nim").new_state(players=2, seed=1, trace=True)
+    tag, untag = {"type": "tag", "id": 0, "tag": "Marked"}, {"type": "untag", "id": 0, "tag": "Marked"}
+    quiet = Narrator(st, 0, io.StringIO(), False)
+    assert quiet.tell(tag) is None and quiet.tell(untag) is None
+    loud = Narrator(st, 0, io.StringIO(), True)
+    assert "becomes Marked" in loud.tell(tag) and "is no longer Marked" in loud.tell(untag)
