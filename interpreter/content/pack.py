@@ -273,9 +273,7 @@ class PackLoader:
             self.report.error("N016", getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
                               mean(component, defn.components))
         per_player = bool(d.get("per_player", False))
-        start = d.get("start")
-        if isinstance(start, str) and start not in defn.zones:
-            self.report.error("N001", start.pos, f"unknown zone '{start}'", mean(start, defn.zones))
+        start = d.get("start")  # kept with its position: the checker names the zone's errors (N001)
         authored_file = d.get("authored")
         defn.rulings += rulings_of(d)  # a card file's rulings are the game's, shown by explain with its cards
         for item in as_list(d.get("cards")):
@@ -286,7 +284,7 @@ class PackLoader:
             card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=str(component),
                            copies=as_int(item.get("copies"), 1), attrs=attrs,
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
-                           abilities=[], start=str(start) if isinstance(start, str) else None, per_player=per_player,
+                           abilities=[], start=start if isinstance(start, str) else None, per_player=per_player,
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
                            key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
                            texts=printed_texts(item.get("text")),

@@ -28,7 +28,7 @@ def iterate(st, v):
         return v
     if t is Comp or t is Seat or t is NodeRef or t is Team:
         return (v,)
-    raise TypeError(f"{describe(v)} is not a set of things")
+    raise TypeError(f"{describe(v, st.program)} is not a set of things")
 
 
 def number(v, pos, said: str | None = None):
@@ -80,7 +80,7 @@ def index(st, o, k, pos):
             return o.get(k, o.get(str(k)))
     except (IndexError, TypeError):
         return None
-    raise GameFault(f"cannot index {describe(o)}", pos)
+    raise GameFault(f"cannot index {describe(o, st.program)}", pos)
 
 
 def iterate_at(st, v, pos):
@@ -200,17 +200,17 @@ def attribute(st, o, name, values, pos, said: str | None = None, promised: bool 
     if t is NodeRef:
         v = st.program.nodes[o].get(name)
         if v is None and promised:
-            raise GameFault(f"{describe(o)} has no '{name}': only components have it", pos)
+            raise GameFault(f"{describe(o, st.program)} has no '{name}': only components have it", pos)
         return v
     if o is None and said is not None:
         raise GameFault(f"`{said}` is none here: it has no '{name}'", pos)
-    raise GameFault(f"{describe(o)} has no attribute '{name}'", pos)
+    raise GameFault(f"{describe(o, st.program)} has no attribute '{name}'", pos)
 
 
 def node_attribute(st, o, name, pos):
     if type(o) is NodeRef:
         return st.program.nodes[o].get(name)
-    raise GameFault(f"{describe(o)} has no attribute '{name}'", pos)
+    raise GameFault(f"{describe(o, st.program)} has no attribute '{name}'", pos)
 
 
 def is_class(st, x, cls):
@@ -261,7 +261,7 @@ def score(st, key, cdef, amount, pos, c):
 
 def set_attribute(st, o, name, v, canon, pos):
     if type(o) is not Comp:
-        raise GameFault(f"cannot set '{name}' of {describe(o)}", pos)
+        raise GameFault(f"cannot set '{name}' of {describe(o, st.program)}", pos)
     if canon == "number":
         v = bounded(number(v, pos), pos)  # a number attribute stays a number
     elif canon is not None and type(v) is str:

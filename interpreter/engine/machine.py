@@ -125,7 +125,7 @@ def win(st, who, pos) -> None:
         elif w is None:
             continue
         else:
-            raise GameFault(f"only players or teams can win, not {describe(w)}", pos)
+            raise GameFault(f"only players or teams can win, not {describe(w, st.program)}", pos)
     st.winners = tuple(sorted(seats))
     st.emit("win", pos, players=[s + 1 for s in st.winners])
     st.frames.clear()
@@ -137,7 +137,7 @@ def win(st, who, pos) -> None:
 def _chooser(st, fr, f, pos) -> Seat:
     p = f(st, fr) if f is not None else fr.you
     if type(p) is not Seat:
-        raise GameFault(f"a choice must be made by a player, not {describe(p)}", pos)
+        raise GameFault(f"a choice must be made by a player, not {describe(p, st.program)}", pos)
     return p
 
 
@@ -245,7 +245,7 @@ def _automatic(st, d, values: list) -> None:
         for i, v in enumerate(values):
             r = auto.rank(st, d.player, v)
             if r is not None and (type(r) not in (int, float, bool)):
-                raise GameFault(f"the 'prefer' of automaton '{auto.id}' must give a number, not {describe(r)}",
+                raise GameFault(f"the 'prefer' of automaton '{auto.id}' must give a number, not {describe(r, st.program)}",
                                 auto.pos)
             key = (1, 0) if r is None else (0, r)
             if best_key is None or key < best_key:
@@ -284,9 +284,9 @@ def use(st, fr, c, player, free: bool, pos) -> bool:
     whose costs can be paid (`free`: its `pay` costs, the player's currency, are waived; a tap,
     the card's own tokens and a sacrifice are still paid). False when none can."""
     if type(c) is not Comp:
-        raise GameFault(f"only a component's action can be used, not {describe(c)}", pos)
+        raise GameFault(f"only a component's action can be used, not {describe(c, st.program)}", pos)
     if type(player) is not Seat:
-        raise GameFault(f"an action must be used by a player, not {describe(player)}", pos)
+        raise GameFault(f"an action must be used by a player, not {describe(player, st.program)}", pos)
     for a in st.program.comp_actions[c]:
         if spent(st, c, a):
             continue
@@ -435,7 +435,7 @@ def in_play(st, player=None, pos=None) -> tuple:
     """Components in zones that are in play, optionally only those a player controls.
     Kept until the state changes: events, menus and rules ask it many times a step."""
     if player is not None and type(player) is not Seat and type(player) is not int:  # a seat index from Python
-        raise GameFault(f"in_play() takes a player, not {describe(player)}", pos)
+        raise GameFault(f"in_play() takes a player, not {describe(player, st.program)}", pos)
     cache = st.in_play_cache
     if cache[0] != st.vz:  # only moves change what is in play
         cache[0] = st.vz

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import keys
+from . import keys, spoken
 from ..limits import MAX_NUMBER, MAX_TRACE_EVENTS, runaway_message
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
@@ -231,9 +231,9 @@ class State:
     # components ------------------------------------------------------------
     def move(self, c, zone: str, bottom: bool, pos) -> None:
         if type(c) is not Comp:
-            raise GameFault(f"only components can be moved, not {describe(c)}", pos)
+            raise GameFault(f"only components can be moved, not {describe(c, self.program)}", pos)
         if type(zone) is not ZoneRef and not isinstance(zone, ZoneRef):
-            raise GameFault(f"the destination of a move must be a zone, not {describe(zone)}", pos)
+            raise GameFault(f"the destination of a move must be a zone, not {describe(zone, self.program)}", pos)
         old = self.where[c]
         if old == zone:
             # already there: it goes on top (or to the bottom), as a move into the zone would
@@ -255,9 +255,9 @@ class State:
         if target is None:
             target = self.zones[zone] = []
         if zdef.capacity is not None and len(target) >= zdef.capacity:
-            raise GameFault(f"zone {zone} is full (capacity {zdef.capacity})", pos)
+            raise GameFault(f"{spoken.zone(program, zone)} is full (it holds at most {zdef.capacity})", pos)
         if len(target) >= program.zone_limit:
-            raise GameFault(f"zone {zone} grows without bound ({len(target)} components)", pos)
+            raise GameFault(f"{spoken.zone(program, zone)} grows without bound ({len(target)} components)", pos)
         self._place(c, old, zone, zdef, target, bottom, pos)
 
     def _place(self, c, old, zone, zdef, target, bottom: bool, pos) -> None:
@@ -323,7 +323,7 @@ class State:
 
     def shuffle(self, zone, pos) -> None:
         if zone is not None and not isinstance(zone, ZoneRef):
-            raise GameFault(f"only a zone can be shuffled, not {describe(zone)}", pos)
+            raise GameFault(f"only a zone can be shuffled, not {describe(zone, self.program)}", pos)
         lst = self.zones.get(zone)
         if lst:
             self.fuel -= len(lst)  # a shuffle walks the whole zone: each member a unit of work
@@ -337,7 +337,7 @@ class State:
 
     def tap(self, c, on: bool, pos) -> None:
         if type(c) is not Comp:
-            raise GameFault(f"only components can be tapped, not {describe(c)}", pos)
+            raise GameFault(f"only components can be tapped, not {describe(c, self.program)}", pos)
         if on and c not in self.tapped:
             self.tapped.add(c)
             self.emit("tap", pos, card=self.program.comp_card[c].id, id=int(c))
@@ -350,7 +350,7 @@ class State:
 
     def tag(self, c, key: str, on: bool, pos) -> None:
         if type(c) is not Comp:
-            raise GameFault(f"only components can be tagged, not {describe(c)}", pos)
+            raise GameFault(f"only components can be tagged, not {describe(c, self.program)}", pos)
         cur = self.tags.get(c, ())
         if on and key not in cur:
             self.tags[c] = cur + (key,)
@@ -414,7 +414,9 @@ class State:
 _MISSING = object()
 
 
-def describe(value) -> str:
+def describe(value, program=None) -> str:
+    """A value as a fault's message says it; with the game's `program`, zones, components and
+    nodes by the names people give them ("player 1's hand", 'Gold Mine (component 17)')."""
     if value is None:
         return "none"
     if isinstance(value, Seat):
@@ -422,13 +424,13 @@ def describe(value) -> str:
     if isinstance(value, Team):
         return f"team {int(value) + 1}"
     if isinstance(value, ZoneRef):
-        return f"zone {value}"
+        return f"zone {value}" if program is None else "the zone " + spoken.zone(program, value)
     if isinstance(value, NodeRef):
-        return f"node {value}"
+        return f"node {value}" if program is None else "node " + spoken.node(program, value)
     if isinstance(value, bool):
         return "a truth value"
     if type(value) is Comp:
-        return f"component {int(value)}"
+        return f"component {int(value)}" if program is None else spoken.component(program, value)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):

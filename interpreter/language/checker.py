@@ -407,8 +407,11 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
 
     # cards -------------------------------------------------------------------
     def check_cards(self) -> None:
-        """Every card: its keys, attributes and abilities."""
+        """Every card: its keys, attributes and abilities; the zone each file of cards starts in."""
         d = self.defn
+        for start in {(c.file, c.start): c.start for c in d.cards if c.start is not None}.values():
+            if start not in d.zones:  # once per file: `start:` is written once, for all its cards
+                self.error("N001", getattr(start, "pos", d.pos), f"unknown zone '{start}'", did_you_mean(start, d.zones))
         seen = {}
         components = 0
         for card in d.cards:

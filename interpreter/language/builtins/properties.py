@@ -87,7 +87,7 @@ class ZoneProperty(Property):
     def run(st, o, pos):
         if type(o) is Comp:
             return st.where[o]
-        raise GameFault(f"{describe(o)} lies in no zone", pos)
+        raise GameFault(f"{describe(o, st.program)} lies in no zone", pos)
 
 
 class OwnerProperty(Property):
@@ -145,7 +145,7 @@ class SeatProperty(Property):
     def run(st, o, pos):
         if type(o) is Seat:
             return int(o) + 1
-        raise GameFault(f"{describe(o)} has no seat: only a player has one", pos)  # a number is promised
+        raise GameFault(f"{describe(o, st.program)} has no seat: only a player has one", pos)  # a number is promised
 
 
 class TeamProperty(Property):
