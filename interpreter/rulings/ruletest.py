@@ -71,6 +71,14 @@ def run_test(game: Game, test) -> TestResult:
     players = int(data.get("players", game.min_players))
     try:
         where = (test.file, test.pos.line)
+        if isinstance(data.get("expansions"), list):  # the same test, with these expansions only ([]: the game alone)
+            game = game.with_layers(expansions=[str(x) for x in data["expansions"]])
+            test = next((t for t in game.program.defn.tests if (t.file, t.pos.line) == where), None)
+            if test is None:
+                res.message = (f"the test is not part of {game.title} with "
+                               + (", ".join(map(str, data["expansions"])) or "no expansion")
+                               + ": its file belongs to an expansion its 'expansions' leaves out")
+                return res
         if isinstance(data.get("scenario"), str):  # the same test, in the game with its scenario laid
             game = game.with_layers(scenario=data["scenario"])
             test = next(t for t in game.program.defn.tests if (t.file, t.pos.line) == where)

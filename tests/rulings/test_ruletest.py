@@ -325,3 +325,27 @@ def test_a_solo_mode_still_leaves_out_the_rulings_of_the_game_and_a_usage_error_
     assert game_tests and not any(f"ok      {name}" in out for name in game_tests)
     assert main(["test", str(ROBOTS), str(tmp_path / "none.yaml"), "-x", "solo"]) == 2
     assert "no such rulings file" in capsys.readouterr().err
+
+
+# `expansions:` of a rules test: the expansions laid for it, [] for the game alone ----------------
+
+def test_a_rule_of_the_printed_board_holds_in_the_game_alone_whatever_expansion_the_run_lays():
+    import dataclasses
+    game = interpreter.load("etherium", expansions=["mauhea-meinas"])
+    board = next(t for t in game.program.defn.tests if t.name.startswith("The first-game board"))
+    assert board.data["expansions"] == []
+    assert run_test(game, board).passed
+    # the same test without its `expansions: []`: the expansion's larger board breaks it
+    laid = dataclasses.replace(board, data={k: v for k, v in board.data.items() if k != "expansions"})
+    result = run_test(game, laid)
+    assert not result.passed and "count(nodes(\"city\")) is 6" in result.message
+
+
+def test_a_test_of_an_expansion_run_without_it_says_so():
+    import dataclasses
+    game = interpreter.load(str(ROBOTS), expansions=["solo"])
+    mine = next(t for t in game.program.defn.tests if t.layer == "solo")
+    alone = dataclasses.replace(mine, data={**mine.data, "expansions": []})
+    result = run_test(game, alone)
+    assert not result.passed
+    assert "its file belongs to an expansion its 'expansions' leaves out" in result.message
