@@ -286,7 +286,3 @@ def scope_of(value) -> tuple:
     if isinstance(value, str):
         return (value,)
     return tuple(str(v) for v in as_list(value))
-
-
-def mean(name, candidates):
-    return did_you_mean(str(name), list(candidates))

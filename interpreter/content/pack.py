@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..diagnostics import ContentError, Position, Report
 from .declarations import NameChecks, empty_game, function, procedure, read_declarations, read_game
-from .declarations import as_int, as_list, as_str, mean, plain_options
+from .declarations import as_int, as_list, as_str, plain_options
 from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
@@ -268,10 +268,7 @@ class PackLoader:
     # other kinds ---------------------------------------------------------
     def add_cards(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
-        component = as_str(d.get("component")) or "card"
-        if component not in defn.components:
-            self.report.error("N016", getattr(component, "pos", d.pos), f"unknown component kind '{component}'",
-                              mean(component, defn.components))
+        component = as_str(d.get("component")) or "card"  # with its position: the checker names it (N016)
         per_player = bool(d.get("per_player", False))
         start = d.get("start")  # kept with its position: the checker names the zone's errors (N001)
         authored_file = d.get("authored")
@@ -281,7 +278,7 @@ class PackLoader:
                 continue
             attrs = {k: v for k, v in item.items()
                      if k not in ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")}
-            card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=str(component),
+            card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=component,
                            copies=as_int(item.get("copies"), 1), attrs=attrs,
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
                            abilities=[], start=start if isinstance(start, str) else None, per_player=per_player,

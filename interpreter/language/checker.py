@@ -409,8 +409,13 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
     def check_cards(self) -> None:
         """Every card: its keys, attributes and abilities; the zone each file of cards starts in."""
         d = self.defn
+        # once per file: a file of cards names their component kind and `start:` zone once, for all of them
+        for kind, pos in {(c.file, c.component): (c.component, c.pos) for c in d.cards}.values():
+            if kind not in d.components:
+                self.error("N016", getattr(kind, "pos", pos), f"unknown component kind '{kind}'",
+                           did_you_mean(kind, d.components))
         for start in {(c.file, c.start): c.start for c in d.cards if c.start is not None}.values():
-            if start not in d.zones:  # once per file: `start:` is written once, for all its cards
+            if start not in d.zones:
                 self.error("N001", getattr(start, "pos", d.pos), f"unknown zone '{start}'", did_you_mean(start, d.zones))
         seen = {}
         components = 0
