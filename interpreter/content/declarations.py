@@ -10,7 +10,7 @@ the expected shape is left out: the schema reports it (stage 2).
 from __future__ import annotations
 
 from ..diagnostics import Position, Report
-from ..names import as_word, did_you_mean, fold, printed_fault, word_fault
+from ..names import as_word, fold, printed_fault, word_fault
 from .model import (AttributeDef, AutomatonDef, CounterDef, FunctionDef, GameDef, OptionDef, PowersDef, ProcedureDef, ZoneDef)
 from .rulings import rulings_of
 from .source import PDict, SourceFile

@@ -12,7 +12,7 @@ the content's definition of the game (a `GameDef`), which the engine never reads
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
