@@ -248,14 +248,14 @@ class Compiler(NativeBlocks, NodeVisitor):
     def visit_Reveal(self, s, ctx):
         ctx.emit_src([f"_v = {self.source(s.what, ctx)}",
                       "if st.trace is not None:",
-                      f"    st.emit('reveal', {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v) if st.recording() else None)"],
+                      f"    st.emit(EV_REVEAL, {self.const(s.pos, 'P')}, what=vm.plain(_v), label=vm.label_of(st, _v) if st.recording() else None)"],
                      s.pos)
 
     def visit_Log(self, s, ctx):
         # the text is only rendered for a trace: bots playing thousands of games never read it
         text = self.const(self.label(s.text, s.pos, ctx), "L")
         ctx.emit_src(["if st.trace is not None:",
-                      f"    st.emit('log', {self.const(s.pos, 'P')}, text={text}(st, fr) if st.recording() else None)"], s.pos)
+                      f"    st.emit(EV_LOG, {self.const(s.pos, 'P')}, text={text}(st, fr) if st.recording() else None)"], s.pos)
 
     def visit_Win(self, s, ctx):
         ctx.emit_src([f"vm.win(st, {self.source(s.who, ctx)}, {self.const(s.pos, 'P')})"], s.pos, Flow.END)

@@ -24,6 +24,7 @@ from . import machine as vm
 from . import serial
 from . import observe
 from . import why
+from .events import START
 from .history import play_again
 from .saved import check_state
 from .options import chosen_options
@@ -283,7 +284,7 @@ class Game:
             self._give_power(st, seat, c)
         st.powers = {seat + 1: program.comp_card[c].id for seat, c in given_powers}
         if st.trace is not None:
-            st.emit("start", d.pos, game=d.id, players=players, seed=seed, options=st.options,
+            st.emit(START, d.pos, game=d.id, players=players, seed=seed, options=st.options,
                     **self.layers_json(), powers={str(s): card for s, card in st.powers.items()})
         return st
 

@@ -13,6 +13,7 @@ from ..names import fold
 from . import machine as vm
 from .state import Frame, GameFault, describe
 from . import keys
+from .events import LOG, REVEAL, ROLL, SET
 from ..limits import MAX_LIST, MAX_NUMBER, runaway_message
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
@@ -268,7 +269,7 @@ def set_attribute(st, o, name, v, canon, pos):
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
     st.vo += 1
-    st.emit("set", pos, card=st.program.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
+    st.emit(SET, pos, card=st.program.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 
 
 def too_deep(pos):
@@ -286,7 +287,7 @@ def roll(st, n, k, pos):
         raise GameFault(f"too many dice: {n:,} (at most {MAX_LIST:,})", pos)
     spend(st, max(0, n), pos)
     result = tuple(1 + st.rng.below(k) for _ in range(max(0, n)))
-    st.emit("roll", pos, dice=list(result))
+    st.emit(ROLL, pos, dice=list(result))
     return result
 
 
@@ -337,4 +338,5 @@ EXPORTED = {
     "R_cannot_pay": cannot_pay, "R_score": score, "R_set_attr": set_attribute, "R_roll": roll,
     "R_runaway": runaway, "R_spend": spend, "R_rounds": rounds, "R_big": bounded, "R_too_deep": too_deep, "R_cmap": CounterMap,
     "Frame": Frame, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "vm": vm,
+    "EV_REVEAL": REVEAL, "EV_LOG": LOG,  # the events generated code emits (engine.events)
 }

@@ -10,6 +10,7 @@ naming its line.
 from __future__ import annotations
 
 from . import keys
+from .events import ACTION, CHOICE, DECIDE, FAIL, SIGNAL, UNUSED, WIN
 from ..limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
 from .specs import FREE
 from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
@@ -106,7 +107,7 @@ def exit_proc(st, name: str, pos) -> None:
 
 def fail(st, fr, text: str, pos) -> None:
     """Abandon the running ability (its effect is impossible, so it is lost)."""
-    st.emit("fail", pos, text=text)
+    st.emit(FAIL, pos, text=text)
     frames = st.frames
     while frames:
         top = frames.pop()
@@ -127,7 +128,7 @@ def win(st, who, pos) -> None:
         else:
             raise GameFault(f"only players or teams can win, not {describe(w, st.program)}", pos)
     st.winners = tuple(sorted(seats))
-    st.emit("win", pos, players=[s + 1 for s in st.winners])
+    st.emit(WIN, pos, players=[s + 1 for s in st.winners])
     st.frames.clear()
     st.pending = None
 
@@ -273,9 +274,9 @@ def decide(st, fr, spec) -> None:
 
 def _decided(st, fr, spec, player, v, number, pos) -> None:
     if not st.recording():
-        st.emit("decide", pos)
+        st.emit(DECIDE, pos)
         return
-    st.emit("decide", pos, player=int(player) + 1, prompt=spec.prompt(st, fr) if spec.prompt else spec.var,
+    st.emit(DECIDE, pos, player=int(player) + 1, prompt=spec.prompt(st, fr) if spec.prompt else spec.var,
             label=label_of(st, v) if v is not None else None, value=plain(v), rule=number)
 
 
@@ -294,7 +295,7 @@ def use(st, fr, c, player, free: bool, pos) -> bool:
             start_action(st, c, a.index, player, pos, free)
             return True
     if st.trace is not None:
-        st.emit("unused", pos, card=st.program.comp_card[c].id, id=int(c), player=int(player) + 1)
+        st.emit(UNUSED, pos, card=st.program.comp_card[c].id, id=int(c), player=int(player) + 1)
     return False
 
 
@@ -308,12 +309,12 @@ def resolve(st, index: int, auto: bool = False, decided=None) -> None:
         st.history.append(index)
     if st.trace is not None:
         if decided is not None:
-            st.emit("decide", decided.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+            st.emit(DECIDE, decided.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
                     label=d.labels_for(st)[index], options=len(d.entries), rule="prefer", automaton=decided.id,
                     asked_at=f"{d.pos.path}:{d.pos.line}" if d.pos is not None else None,
                     **({"secret": True} if d.secret else {}))
         else:
-            st.emit("choice", d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
+            st.emit(CHOICE, d.pos, player=int(d.player) + 1, prompt=d.prompt, option=index,
                     label=d.labels_for(st)[index], options=len(d.entries), auto=auto,
                     **({"secret": True} if d.secret else {}))
     kind = type(entry)
@@ -339,7 +340,7 @@ def signal(st, fr, event: str, args: list, pos) -> None:
     program = st.program
     names = program.events.get(event, [])
     if st.trace is not None:
-        st.emit("signal", pos, event=event, args=[plain(a) for a in args])
+        st.emit(SIGNAL, pos, event=event, args=[plain(a) for a in args])
     if event in program.limit_events:
         prefix = keys.used_prefix(event)
         st.used = {u for u in st.used if not u.startswith(prefix)}
@@ -370,7 +371,7 @@ def start_action(st, c, index: int, player, pos, free: bool = False) -> None:
     if spec.limit is not None:
         st.used.add(keys.used_key(spec.limit, c, index))
     if st.trace is not None:
-        st.emit("action", pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1,
+        st.emit(ACTION, pos, card=st.program.comp_card[c].id, id=int(c), ability=index, player=int(player) + 1,
                 **({"free": True} if free else {}))
     push(st, spec.code, {"cause": player, FREE: True} if free else {"cause": player}, c, player, pos)
 

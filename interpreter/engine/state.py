@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import keys, spoken
+from .events import COUNTER, CUT, MOVE, SHUFFLE, TAG, TAP, UNTAG, UNTAP
 from ..limits import MAX_NUMBER, MAX_TRACE_EVENTS, runaway_message
 
 from .values import Comp, NodeRef, Rng, Seat, Team, ZoneRef
@@ -212,8 +213,8 @@ class State:
         if trace is not None:
             if len(trace) - self.trace_mark >= MAX_TRACE_EVENTS:
                 # runaway content filling the trace: one event says how many were left out
-                if trace[-1]["type"] != "cut":
-                    trace.append({"n": len(trace), "type": "cut", "left_out": 0})
+                if trace[-1]["type"] != CUT:
+                    trace.append({"n": len(trace), "type": CUT, "left_out": 0})
                 trace[-1]["left_out"] += 1
                 return
             event = {"n": len(trace), "type": kind, **fields}
@@ -247,7 +248,7 @@ class State:
                 self.vz += 1
                 self.zv[self.program.zone_def(zone).index] += 1
                 if self.trace is not None:
-                    self.emit("move", pos, card=self.program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+                    self.emit(MOVE, pos, card=self.program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
         program = self.program
         zdef = program.zone_defs.get(zone) or program.zone_def(zone)
@@ -285,7 +286,7 @@ class State:
             self.tapped.discard(c)
         if self.tags and c in self.tags and program.tag_zones is not None and zdef.name not in program.tag_zones:
             for t in self.tags[c]:
-                self.emit("untag", pos, card=program.comp_card[c].id, id=int(c), tag=t)
+                self.emit(UNTAG, pos, card=program.comp_card[c].id, id=int(c), tag=t)
             del self.tags[c]
         lost = program.counters_lost_in[zdef.index][c]
         if lost is None:
@@ -298,7 +299,7 @@ class State:
         if self.moves is not None:
             self.moves.append((c, old, zone))
         if self.trace is not None:
-            self.emit("move", pos, card=program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
+            self.emit(MOVE, pos, card=program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
 
     def move_many(self, comps, zone, bottom: bool, pos) -> None:
         """Move components one after the other, exactly as `move` would, with the zone's
@@ -333,17 +334,17 @@ class State:
             self.vz += 1
             self.zv[self.program.zone_def(zone).index] += 1
         if self.trace is not None:
-            self.emit("shuffle", pos, zone=str(zone))
+            self.emit(SHUFFLE, pos, zone=str(zone))
 
     def tap(self, c, on: bool, pos) -> None:
         if type(c) is not Comp:
             raise GameFault(f"only components can be tapped, not {describe(c, self.program)}", pos)
         if on and c not in self.tapped:
             self.tapped.add(c)
-            self.emit("tap", pos, card=self.program.comp_card[c].id, id=int(c))
+            self.emit(TAP, pos, card=self.program.comp_card[c].id, id=int(c))
         elif not on and c in self.tapped:
             self.tapped.discard(c)
-            self.emit("untap", pos, card=self.program.comp_card[c].id, id=int(c))
+            self.emit(UNTAP, pos, card=self.program.comp_card[c].id, id=int(c))
         else:
             return
         self.vt += 1
@@ -364,7 +365,7 @@ class State:
             return  # nothing changes: what was computed from the state still holds
         self.vt += 1
         if self.trace is not None:
-            self.emit("tag" if on else "untag", pos, card=self.program.comp_card[c].id, id=int(c), tag=key)
+            self.emit(TAG if on else UNTAG, pos, card=self.program.comp_card[c].id, id=int(c), tag=key)
 
     def attr(self, c, name: str):
         if self.over:
@@ -404,7 +405,7 @@ class State:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new
         if self.trace is not None:
-            self.emit("counter", pos, counter=key, change=delta, value=new, reason=reason)
+            self.emit(COUNTER, pos, counter=key, change=delta, value=new, reason=reason)
         return delta
 
     def add(self, key: str, cdef, amount: int, pos, reason: str = "add") -> int:

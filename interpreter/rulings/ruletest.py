@@ -18,6 +18,7 @@ from ..diagnostics import LoadError
 from ..engine import machine as vm
 from ..compile.context import Ctx
 from ..engine.code import Code
+from ..engine.events import ANSWERS, DECIDE
 from ..engine.game import Game, GameState
 from ..engine.state import Frame, GameFault
 from ..names import fold
@@ -213,9 +214,9 @@ def _answered_alone(st, seen: int, asked: list) -> int:
     since event `seen` (a choice of one option, a seat an automaton plays); the new mark."""
     trace = st.trace or []
     for ev in trace[seen:]:
-        if ev.get("type") == "choice" and ev.get("auto"):
+        if ev.get("type") in ANSWERS and ev.get("auto"):
             by = "its only option: no answer of 'choices' used"
-        elif ev.get("type") == "decide" and ev.get("automaton"):
+        elif ev.get("type") == DECIDE and ev.get("automaton"):
             by = f"automaton {ev['automaton']}, 1 of {ev.get('options')} options"
         else:
             continue

@@ -25,7 +25,8 @@ result, or raises a TraceError saying why the trace does not replay (a
 again); `play_again` is the comparison both make.
 
 Before that, the trace is read whole and checked (`read_trace`, `check_against`):
-the type of every field of the header, each line an event, as many events as
+the type of every field of the header, each line an event of a kind that
+engine.events declares, with its fields and no other, as many events as
 the header says, players and options of the game, and the fingerprint of the
 game's content (see engine.fingerprint): a trace recorded under other rules is
 refused. One recorded by another version of regles is replayed, and a
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from .. import LoadError, __version__, load
 from ..content.folders import shipped_game
+from ..engine.events import ANSWERS, FIELDS
 from ..engine.fingerprint import fingerprint
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.saved import StateCheck
@@ -251,7 +253,17 @@ def _check_event(ev) -> None:
         if not isinstance(k, str):  # pragma: no cover - JSON keys are texts
             c.fail((), "an event's keys are texts")
     c.integer(ev.get("n"), ("n",), 0, None)
-    c.text(ev.get("type"), ("type",))
+    kind = c.text(ev.get("type"), ("type",))
+    fields = FIELDS.get(kind)  # the kind's fields as engine.events declares them
+    if fields is None:
+        c.fail(("type",), f"is {shown(kind)}: no kind of event (kinds: {', '.join(FIELDS)})")
+    required, optional = fields
+    for k in ev:
+        if k not in required and k not in optional:
+            c.fail((k,), f"is no field of {kind!r} events (fields: {', '.join(required + optional)})")
+    for k in required:
+        if k not in ev:
+            c.fail((k,), f"is missing: {kind!r} events have it")
     if "at" in ev:
         c.text(ev["at"], ("at",))
 
@@ -301,7 +313,7 @@ def state_at(path, event: int):
     state = game.new_state(header["players"], header["seed"], header["options"], trace=True,
                            powers={int(k): v for k, v in (header.get("powers") or {}).items()})
     choices = list(header["choices"])
-    answers = recorded[event].get("type") == "choice"  # the event answers a decision: ask about that one
+    answers = recorded[event].get("type") in ANSWERS  # the event answers a decision: ask about that one
 
     def reached():
         return len(state.trace) > event or (answers and len(state.trace) == event and not state.is_terminal())

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from ..diagnostics import lines_of, plural, printable
 from ..engine import keys
+from ..engine.events import (ACTION, CHOICE, COUNTER, CUT, DECIDE, FAIL, LOG, MOVE, REVEAL, ROLL, SET, SHUFFLE, SIGNAL,
+                             START, TAG, TAP, UNTAG, UNTAP, UNUSED, WIN)
 from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..language.prose.vocabulary import Vocabulary
@@ -336,30 +338,30 @@ class Narrator:
         program = st.program
         seat = self.seat
         t = ev.get("type")
-        if t == "start":
+        if t == START:
             return f"== {program.defn.title}: {ev['players']} players, seed {ev['seed']} =="
-        if t == "move":
+        if t == MOVE:
             src, dst = ev.get("from"), ev.get("to")
             vis = self.sees_zone(src) or self.sees_zone(dst)
             where = (f"from {self.zone(src)} " if src else "") + f"to {self.zone(dst)}"
             if vis:
                 return f"  {program.comp_card[ev['id']].title} moved {where}"
             return f"  a card moved {where}"
-        if t == "shuffle":
+        if t == SHUFFLE:
             return f"  {self.zone(ev['zone'])} shuffled"
-        if t in ("tag", "untag") and not self.show_all:
+        if t in (TAG, UNTAG) and not self.show_all:
             return None  # a class a card gains or loses is the rules' bookkeeping: content logs what is worth saying
-        if t in ("tap", "untap", "tag", "untag", "set"):
+        if t in (TAP, UNTAP, TAG, UNTAG, SET):
             c = ev["id"]
             title = program.comp_card[c].title if self.sees_comp(c) else "a card"
-            if t == "tag":
+            if t == TAG:
                 return f"  {title} becomes {ev['tag']}"
-            if t == "untag":
+            if t == UNTAG:
                 return f"  {title} is no longer {ev['tag']}"
-            if t == "set":
+            if t == SET:
                 return f"  {title}: {ev['attribute']} set to {ev['value']}" if title != "a card" else None
-            return f"  {title} {'tapped' if t == 'tap' else 'untapped'}"
-        if t == "counter":
+            return f"  {title} {'tapped' if t == TAP else 'untapped'}"
+        if t == COUNTER:
             key = ev["counter"]
             if not self.show_all and is_internal(program, key):
                 return None
@@ -368,7 +370,7 @@ class Narrator:
                 ch = ev["change"]
                 return f"  {name}: {'+' if ch > 0 else ''}{ch} (now {ev['value']})"
             return f"  {name} changed"
-        if t == "choice":
+        if t == CHOICE:
             who = int(ev["player"]) - 1
             label = ev["label"]
             if seat is None or who == seat:
@@ -385,27 +387,31 @@ class Narrator:
             if prompt and not any(h in prompt for h in self.hidden_titles()):
                 what += f"  [{prompt}]"
             return f"Player {who + 1} chose: {what}"
-        if t == "decide":
+        if t == DECIDE:
             return self.decided(ev)
-        if t == "action":
+        if t == ACTION:
             c = ev["id"]
             title = program.comp_card[c].title if self.sees_comp(c) else "a card"
             who = int(ev["player"]) - 1
             name = seat_name(who, seat, program)
             return f"  {name} use{'' if who == seat else 's'} {title}" + (" (its costs not paid)" if ev.get("free") else "")
-        if t == "roll":
+        if t == UNUSED:
+            c = ev["id"]
+            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
+            return f"  {seat_name(int(ev['player']) - 1, seat, program)} cannot use {title}"
+        if t == ROLL:
             return f"  dice: {', '.join(str(d) for d in ev['dice'])}"
-        if t == "reveal":
+        if t == REVEAL:
             return f"  revealed: {ev.get('label', ev.get('what'))}"
-        if t == "log":
+        if t == LOG:
             return f"  {ev['text']}"
-        if t == "fail":
+        if t == FAIL:
             return f"  (failed: {ev['text']})"
-        if t == "signal":
+        if t == SIGNAL:
             return None
-        if t == "cut":
+        if t == CUT:
             return f"  ({ev.get('left_out', 0):,} more events without a decision, not recorded)"
-        if t == "win":
+        if t == WIN:
             winners = [p - 1 for p in ev.get("players") or []]
             return f"== {winners_text(winners, seat, program)} ==" if winners else "== no winner =="
         return f"  {t}"

@@ -439,6 +439,15 @@ def test_the_table_of_error_codes_is_made_from_the_engine_s_table():
     assert gen.page(text) == text, "docs/errors.md is out of date: run 'python docs/gen_error_codes.py'"
 
 
+def test_the_table_of_trace_events_is_made_from_their_records():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_trace_events", DOCS / "gen_trace_events.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    text = (DOCS / "playing.md").read_text(encoding="utf-8")
+    assert gen.page(text) == text, "docs/playing.md is out of date: run 'python docs/gen_trace_events.py'"
+
+
 # The content file reference follows the schemas ----------------------------------------
 
 def _load_schema(kind: str) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -243,7 +244,7 @@ def test_verify_trace_gives_the_replayed_result_and_prints_nothing(tmp_path, cap
 @pytest.mark.parametrize("rewriting,kind,field,message", [
     (lambda p: rewrite(p, header=lambda h: h["result"].update(winners=[1])), TraceDiffers, "result",
      "recorded winners [1], replayed [2, 4]"),
-    (lambda p: rewrite(p, event=(3, lambda e: e.update(type="tampered"))), TraceDiffers, None, "event 3 differs"),
+    (lambda p: rewrite(p, event=(3, lambda e: e.update(at="tampered.yaml:1"))), TraceDiffers, None, "event 3 differs"),
     (lambda p: rewrite(p, header=lambda h: h.update(choices=h["choices"][:-1])), TraceDiffers, None,
      "event "),
     (lambda p: rewrite(p, header=lambda h: h.update(players="four")), TraceError, "players",
@@ -290,7 +291,7 @@ def test_replay_command(tmp_path):
     path, st = saved(tmp_path, "nim", 2, 4)
     ok = regles("replay", str(path), cwd=tmp_path)
     assert ok.returncode == 0 and "identical" in ok.stdout, ok.stderr
-    rewrite(path, event=(2, lambda e: e.update(type="tampered")))
+    rewrite(path, event=(2, lambda e: e.update(at="tampered.yaml:1")))
     bad = regles("replay", str(path), cwd=tmp_path)
     assert bad.returncode == 1 and "event 2 differs" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -375,6 +376,10 @@ EVENT_CORRUPTIONS = [
     ("n as text", lambda line: line.replace('"n": 3', '"n": "3"'), "n: must be a whole number, not a text"),
     ("type as number", lambda line: line.replace('"type": "', '"type": 5, "x": "'), "type: must be a text"),
     ("at as list", lambda line: line[:-1] + ', "at": [1]}', "at: must be a text, not a list"),
+    ("no such type", lambda line: re.sub(r'"type": "\w+"', '"type": "teleport"', line),
+     "type: is 'teleport': no kind of event (kinds: start, move,"),
+    ("a field of no event", lambda line: line[:-1] + ', "cheat": 1}', "cheat: is no field of "),
+    ("a field left out", lambda line: json.dumps({"n": 3, "type": "roll"}), "dice: is missing: 'roll' events have it"),
     ("truncated", lambda line: line[: len(line) // 2], "not a JSON event: not valid JSON"),
     ("deeply nested", lambda line: "[" * 50_000 + "]" * 50_000,
      "not a JSON event: not readable: JSON nested too deeply"),
@@ -459,7 +464,7 @@ def test_a_trace_of_another_engine_is_replayed_and_says_so(tmp_path, capsys):
     rewrite(path, header=lambda h: h["fingerprint"].update(engine="0" * 64))
     status, out, err = run_replay(path, capsys)
     assert status == 0 and "identical" in out
-    rewrite(path, event=(3, lambda e: e.update(type="tampered")))
+    rewrite(path, event=(3, lambda e: e.update(at="tampered.yaml:1")))
     status, out, err = run_replay(path, capsys)
     assert status == 1 and "event 3 differs (the trace was recorded by another version of regles)" in err
 

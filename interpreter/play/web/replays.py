@@ -30,6 +30,7 @@ import threading
 from pathlib import Path
 
 from ... import LoadError
+from ...engine.events import ANSWERS, touches
 from ...engine.savefile import SaveError, parse_json
 from ...engine.state import GameFault
 from ...rulings.trace import (
@@ -295,7 +296,7 @@ class Replay:
             raise ReplayError(409 if k < len(self.recorded) else 404, f"no event {k} to fork at"
                               + (f": {self.divergence}" if self.divergence and k < len(self.recorded) else ""))
         step = bisect.bisect_right(self.starts, k) - 1
-        if not (self.recorded[k].get("type") == "choice" and self.starts[step] == k and step > 0):
+        if not (self.recorded[k].get("type") in ANSWERS and self.starts[step] == k and step > 0):
             step += 1
         if step >= len(self.before):
             raise ReplayError(409, f"the game asks for no decision after event {k}: nothing to play on from")
@@ -316,11 +317,11 @@ def _changes(ev: dict) -> dict:
     """What an event changed, for the page to mark: components, zones and counters."""
     t = ev.get("type")
     out: dict = {}
-    if isinstance(ev.get("id"), int) and t in ("move", "tap", "untap", "tag", "untag", "set", "action"):
+    if isinstance(ev.get("id"), int) and touches(t, "component"):
         out["components"] = [ev["id"]]
     zones = [z for z in (ev.get("from"), ev.get("to"), ev.get("zone")) if isinstance(z, str)]
-    if zones:
+    if zones and touches(t, "zone"):
         out["zones"] = zones
-    if t == "counter" and isinstance(ev.get("counter"), str):
+    if touches(t, "counter") and isinstance(ev.get("counter"), str):
         out["counters"] = [ev["counter"]]
     return out
