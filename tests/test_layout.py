@@ -3,7 +3,7 @@ imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
 The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
-`names`, `resources`); `content` and `engine`, which know nothing of each other;
+`names`, `resources`, `scopes`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
 the front door (`interpreter/__init__.py`); then the wings of the tools, one per audience:
 `view` (what a seat is told: narration, content shown as text, why not), under both `rl`
@@ -25,7 +25,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
-          "interpreter.resources"}
+          "interpreter.resources", "interpreter.scopes"}
 PIPELINE = {"content", "engine", "language", "compile", "front door"}
 TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
@@ -211,3 +211,38 @@ def test_the_engine_never_reads_the_content_model():
                     and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "data":
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: .data.get(...)")
     assert not found, "the engine reads the content model:\n" + "\n".join(found)
+
+
+def _words(node) -> bool:
+    """Whether `node` is a text, or a tuple, list or set holding texts: what a kind or a scope
+    was compared with when kinds and scopes were words."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(_words(e) or isinstance(e, ast.Tuple)
+                                                                      for e in node.elts)
+
+
+def _named(node, name: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == name or isinstance(node, ast.Name) and node.id == name
+
+
+def test_kinds_and_scopes_are_read_not_spelled():
+    """A zone's or counter's scope is a `Scope` (interpreter.scopes), asked what it is (`is_game`,
+    `kind`, `per(...)`), never indexed (`scope[0]`) nor compared with words (`.scope == ("game",)`);
+    the kind of a code, a decision, a cost, a layer, a word or an LSP place is a member of its enum,
+    never compared with a text (`.kind == "menu"`)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE.parent)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Subscript) and _named(node.value, "scope") \
+                    and (isinstance(node.slice, ast.Slice) or isinstance(node.slice, ast.Constant)
+                         and isinstance(node.slice.value, int)):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.Compare):
+                parts = [node.left, *node.comparators]
+                for name in ("kind", "scope"):
+                    if any(_named(p, name) and isinstance(p, ast.Attribute) for p in parts) \
+                            and any(_words(p) for p in parts):
+                        found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "kinds or scopes spelled as words:\n" + "\n".join(found)

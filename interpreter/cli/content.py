@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import LoadError
 from ..content.folders import find_expansion_root, is_dir, is_file
+from ..content.model import LayerKind
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..engine.state import GameFault
 from ..lsp import server as lsp_server
@@ -49,7 +50,7 @@ def cmd_test(args) -> int:
     if isinstance(game, int):
         return game
     tests = game.program.defn.tests
-    mods = [layer.id for layer in game.program.defn.layers if layer.kind == "mod"]
+    mods = [layer.id for layer in game.program.defn.layers if layer.kind is LayerKind.MOD]
     if args.files:
         files = {Path(f).resolve() for f in args.files}
         tests = [t for t in tests if Path(t.file).resolve() in files]

@@ -8,13 +8,14 @@ whether it may be used and are paid when it is.
 from __future__ import annotations
 
 from ..engine import machine as vm
-from ..engine.code import Code
+from ..engine.code import Code, CodeKind
 from ..engine.library import counter_key, number
 from ..engine.specs import FREE, ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
 from ..language.types import CLASS, EFFECT
 from ..names import fold
+from ..scopes import OwnerKind
 from .assemble import Flow
 from .context import ClassName, Computed, Const, Ctx, Effect
 
@@ -59,10 +60,10 @@ class AbilityCompiler:
                 consts[p] = ClassName(fold(v))
             elif isinstance(v, N.Node) and ptype == "number":
                 # an expression printed for a number: its value is made a number, as the checker promises
-                fn, pos = self.compiler.expr(v, Ctx(Code("binding", "binding"))), v.pos
+                fn, pos = self.compiler.expr(v, Ctx(Code("binding", CodeKind.BINDING))), v.pos
                 consts[p] = Computed(lambda st, fr, fn=fn, pos=pos: number(fn(st, fr), pos))
             elif isinstance(v, N.Node):
-                consts[p] = Computed(self.compiler.expr(v, Ctx(Code("binding", "binding"))))
+                consts[p] = Computed(self.compiler.expr(v, Ctx(Code("binding", CodeKind.BINDING))))
             else:
                 consts[p] = Const(v)
         return consts
@@ -75,7 +76,7 @@ class AbilityCompiler:
         for j, (node, consts) in enumerate(trees):
             name = f"card:{card.id}:{i}.{j}"
             if isinstance(node, N.Trigger):
-                code = Code(name, "ability", source=ab)
+                code = Code(name, CodeKind.ABILITY, source=ab)
                 self.program.codes[name] = code
                 ctx = Ctx(code, consts, self.defn.events.get(node.event, []) + ["cause"])
                 self.trigger_prologue(node, ctx)
@@ -105,7 +106,7 @@ class AbilityCompiler:
         """An action ability: whether it may be used now (its condition, and each cost can be
         paid), and its code, which pays the costs and then does the effect. What it checks is
         kept as content wrote it too (`requires`), to say why it cannot be used."""
-        code = Code(name, "action", source=ab)
+        code = Code(name, CodeKind.ACTION, source=ab)
         self.program.codes[name] = code
         ctx = Ctx(code, consts, ["cause"])
         comp = self.compiler
@@ -156,18 +157,18 @@ class AbilityCompiler:
     def counter_cost(self, cost, ctx, checks, owner):
         amount = self.compiler.expr(cost.amount, ctx)
         cdef = self.program.counters[cost.name]
-        name, team_scoped, pos = cdef.name, cdef.scope[0] == "team", cost.pos
+        name, team_scoped, pos = cdef.name, cdef.scope.kind is OwnerKind.TEAM, cost.pos
 
         def keyf(st, fr):
             return counter_key(st, owner(st, fr), name, team_scoped, pos)
 
-        waived = cost.kind == "pay"  # a player's currency, which `use ... free` does not spend
+        waived = cost.kind is N.CostKind.PAY  # a player's currency, which `use ... free` does not spend
 
         def can(st, fr, keyf=keyf, amount=amount, cdef=cdef, waived=waived):
             return (waived and FREE in fr.env) or st.counters.get(keyf(st, fr), cdef.initial) >= amount(st, fr)
         checks.append(can)
 
-        def pay(st, fr, keyf=keyf, amount=amount, cdef=cdef, p=cost.pos, kind=cost.kind, waived=waived):
+        def pay(st, fr, keyf=keyf, amount=amount, cdef=cdef, p=cost.pos, kind=cost.kind.value, waived=waived):
             if not (waived and FREE in fr.env):
                 st.add(keyf(st, fr), cdef, -amount(st, fr), p, kind)
         ctx.emit(pay, cost.pos)

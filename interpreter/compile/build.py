@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.code import Code
+from ..engine.code import Code, CodeKind
 from ..engine.program import Program
 from ..engine.specs import AutomatonSpec
 from ..engine.state import Frame
@@ -31,7 +31,7 @@ def compile_game(defn, found, root: Path, sources: dict | None = None) -> Progra
     compiler.reasons = Reasons(program, compiler, program.sources)
     compile_procedures(program, compiler)
     AbilityCompiler(program, compiler, found).compile_all()
-    program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", "invariant"))))
+    program.invariants = [(text, compiler.expr(tree, Ctx(Code("invariant", CodeKind.INVARIANT))))
                           for text, tree in defn.invariants]
     program.heuristic = compile_heuristic(defn, compiler)
     program.automata = compile_automata(defn, compiler)
@@ -42,7 +42,7 @@ def compile_game(defn, found, root: Path, sources: dict | None = None) -> Progra
 def compile_procedures(program: Program, compiler: Compiler) -> None:
     defn = program.defn
     for name in defn.procedures:  # every code first: a procedure may call one declared after it
-        code = program.procs[name] = Code(f"proc:{name}", "proc", proc=name)
+        code = program.procs[name] = Code(f"proc:{name}", CodeKind.PROC, proc=name)
         program.codes[code.name] = code
     for name, proc in defn.procedures.items():
         compiler.body(proc.tree.body, Ctx(program.procs[name], locals_=proc.params))
@@ -54,7 +54,7 @@ def compile_heuristic(defn, compiler: Compiler):
     trees = [t for t in [defn.heuristic_tree] + [t for _, t in defn.heuristics] if t is not None]
     if not trees:
         return None
-    code = Code("heuristic", "heuristic")
+    code = Code("heuristic", CodeKind.HEURISTIC)
     fns = [compiler.expr(tree, Ctx(code, locals_=["p"])) for tree in trees]
 
     def value(st, seat):  # the greedy agent asks it of every option: one frame for all the terms
@@ -76,7 +76,7 @@ def compile_automata(defn, compiler: Compiler) -> dict:
     for auto in defn.automata.values():
         rank = None
         if auto.tree is not None:
-            code = Code(f"automaton:{auto.id}", "automaton")
+            code = Code(f"automaton:{auto.id}", CodeKind.AUTOMATON)
             fn = compiler.expr(auto.tree, Ctx(code, locals_=["option", "you"]))
 
             def rank(st, seat, option, fn=fn, code=code):
@@ -89,7 +89,7 @@ def compile_seat_label(defn, compiler: Compiler):
     """The game's `report_seats_by` label as `f(state, seat) -> value`, or None."""
     if defn.seat_report_tree is None:
         return None
-    code = Code("seat label", "seat label")
+    code = Code("seat label", CodeKind.SEAT_LABEL)
     fn = compiler.expr(defn.seat_report_tree, Ctx(code, locals_=["p"]))
 
     def label(st, seat):

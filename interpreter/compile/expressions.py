@@ -21,8 +21,9 @@ import re
 
 from ..language import nodes as N
 from ..names import fold
+from ..scopes import OwnerKind
 from ..engine.state import GameFault
-from ..engine.code import Code
+from ..engine.code import Code, CodeKind
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
@@ -148,7 +149,7 @@ class ExprGen(NodeVisitor):
         for p in f.params:
             scope, ident = scope.bind(self.src, p)
             params.append(ident)
-        ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
+        ctx = Ctx(Code(f"function:{name}", CodeKind.FUNCTION), locals_=())
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
         parts = [repr(name), *params, *(["fr.me", "fr.you"] if contextual else [])]
@@ -223,15 +224,15 @@ class ExprGen(NodeVisitor):
             ident = self.src.tables[key] = self.src.const(build(), "T")
         return ident
 
-    def owner_table(self, prefix: str, scope: str):
+    def owner_table(self, prefix: str, kind: OwnerKind):
         """(type name, table) of the keys `prefix#owner` for one kind of owner, or None."""
         program = self.program
-        if scope == "player":
+        if kind is OwnerKind.PLAYER:
             return "Seat", self.table("keys", f"{prefix}|player",
                                       lambda: tuple(keys.seat_key(prefix, i) for i in range(self.defn.max_players)))
-        if scope == "node":
+        if kind is OwnerKind.NODE:
             return "NodeRef", self.table("keys", f"{prefix}|node", lambda: {k: keys.key(prefix, NodeRef(k)) for k in program.nodes})
-        if scope in ("game", "team"):
+        if kind in (OwnerKind.GAME, OwnerKind.TEAM):
             return None
         return "Comp", self.table("keys", f"{prefix}|comp",
                                   lambda: tuple(keys.key(prefix, Comp(i)) for i in range(len(program.comp_card))))
@@ -244,8 +245,8 @@ class ExprGen(NodeVisitor):
     def counter_key(self, obj: str, cdef, p: str, said: str = "None") -> str:
         """Source of the key of counter `cdef` of the owner `obj` gives (`said`: the source of
         the owner's text, for the message when it has none)."""
-        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope[0] == 'team'}, {p}, {said})"
-        tab = self.owner_table(cdef.name, cdef.scope[0]) if _SIMPLE.match(obj) else None
+        general = f"R_ckey(st, {obj}, {cdef.name!r}, {cdef.scope.kind is OwnerKind.TEAM}, {p}, {said})"
+        tab = self.owner_table(cdef.name, cdef.scope.kind) if _SIMPLE.match(obj) else None
         if tab is not None and tab[0] == "NodeRef":
             return f"({self.node_read(tab[1], obj)} or {general})"
         if tab is not None and tab[0] == "Comp" and obj in self.src.comp_idents:
@@ -260,7 +261,7 @@ class ExprGen(NodeVisitor):
                 isinstance(e.obj, N.Name) and e.obj.name in ("options", "data")):
             return True
         return isinstance(e, N.Name) and e.name not in sc.names and e.name not in ctx.locals \
-            and e.name not in ctx.consts and e.name in self.defn.zones and self.defn.zones[e.name].scope == ("game",)
+            and e.name not in ctx.consts and e.name in self.defn.zones and self.defn.zones[e.name].scope.is_game
 
     def components(self, e, ctx, sc, seen=()) -> bool:
         """Whether iterating `e` surely gives components only: a zone, what is in play,
@@ -279,7 +280,7 @@ class ExprGen(NodeVisitor):
             f = self.defn.functions[e.func]
             body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
             # the function's own names mean nothing here: only its shape counts
-            return self.components(body, Ctx(Code("shape", "function"), locals_=f.params),
+            return self.components(body, Ctx(Code("shape", CodeKind.FUNCTION), locals_=f.params),
                                   Scope({p: "?" for p in f.params}), (*seen, e.func))
         return False
 
@@ -380,9 +381,9 @@ class ExprGen(NodeVisitor):
         if special is not None and special.python is not None:
             return special.python
         defn = self.defn
-        if n in defn.zones and defn.zones[n].scope == ("game",):
+        if n in defn.zones and defn.zones[n].scope.is_game:
             return self.src.const(ZoneRef(n))
-        if n in defn.counters and defn.counters[n].scope == ("game",):
+        if n in defn.counters and defn.counters[n].scope.is_game:
             return f"st.counters.get({n!r}, {defn.counters[n].initial!r})"
         key = fold(n)
         if key in defn.classes:
@@ -401,9 +402,9 @@ class ExprGen(NodeVisitor):
         p = self.pos(e)
         simple = _SIMPLE.match(obj) is not None
         if n in defn.zones:
-            scope = defn.zones[n].scope[0]
-            general = f"R_zone(st, {obj}, {n!r}, {scope == 'team'}, {p}, {self.said(e.obj)})"
-            tab = self.owner_table(n, scope) if simple else None
+            kind = defn.zones[n].scope.kind
+            general = f"R_zone(st, {obj}, {n!r}, {kind is OwnerKind.TEAM}, {p}, {self.said(e.obj)})"
+            tab = self.owner_table(n, kind) if simple else None
             if tab is not None and tab[0] == "NodeRef":
                 table = self.table("zones", f"{n}|node", lambda: {k: ZoneRef(v) for k, v in self.src.ns[tab[1]].items()})
                 return f"({self.node_read(table, obj)} or {general})"
@@ -415,7 +416,7 @@ class ExprGen(NodeVisitor):
             return general
         if n in defn.counters:
             cdef = defn.counters[n]
-            if len(cdef.scope) == 2:
+            if cdef.scope.is_pair:
                 return f"R_cmap({n!r}, {obj})"
             return f"st.counters.get({self.counter_key(obj, cdef, p, self.said(e.obj))}, {cdef.initial!r})"
         if n in defn.attributes:
@@ -438,7 +439,7 @@ class ExprGen(NodeVisitor):
 
     def visit_Index(self, e, ctx, sc):
         defn = self.defn
-        if isinstance(e.obj, N.Attr) and e.obj.name in defn.counters and len(defn.counters[e.obj.name].scope) == 2:
+        if isinstance(e.obj, N.Attr) and e.obj.name in defn.counters and defn.counters[e.obj.name].scope.is_pair:
             cdef = defn.counters[e.obj.name]
             first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
             return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
@@ -495,7 +496,7 @@ class ExprGen(NodeVisitor):
             return None
         if not self.cheap(name) or name in self.inlining or len(self.inlining) >= MAX_INLINED:
             return None
-        ctx = Ctx(Code(f"function:{name}", "function"), locals_=())
+        ctx = Ctx(Code(f"function:{name}", CodeKind.FUNCTION), locals_=())
         self.inlining.add(name)  # a function calling itself is called, not written out again
         try:
             return f"({self.gen(f.tree, ctx, Scope(dict(zip(f.params, args))))})"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..content.source import plain_data
 from ..engine.fingerprint import content_fingerprint
-from ..engine.program import (CounterSpec, LayerSpec, OptionSpec, PowersSpec, Program, ScenarioSpec, SeatReport,
+from ..engine.program import (CounterSpec, LayerKind, LayerSpec, OptionSpec, PowersSpec, Program, ScenarioSpec, SeatReport,
                               ZoneSpec)
 from ..engine.values import Comp
 from ..names import fold
@@ -38,7 +38,7 @@ def make_program(defn, found, root: Path) -> Program:
     program.declared_teams = dict(defn.teams)
     program.powers = powers_spec(defn.powers)
     program.scenario = scenario_spec(defn.scenario)
-    program.layers = tuple(LayerSpec(x.id, x.kind, x.title, x.root, x.pos) for x in defn.layers)
+    program.layers = tuple(LayerSpec(x.id, LayerKind(x.kind), x.title, x.root, x.pos) for x in defn.layers)
     program.without = tuple(defn.without)
     program.cards = tuple(defn.cards)
     program.data = plain_data(defn.data)
@@ -59,11 +59,11 @@ def make_program(defn, found, root: Path) -> Program:
 
 
 def zone_spec(z) -> ZoneSpec:
-    return ZoneSpec(z.name, tuple(z.scope), z.visibility, z.in_play, z.capacity, z.pos, z.index)
+    return ZoneSpec(z.name, z.scope, z.visibility, z.in_play, z.capacity, z.pos, z.index)
 
 
 def counter_spec(c) -> CounterSpec:
-    return CounterSpec(c.name, tuple(c.scope), c.minimum, c.maximum, c.supply, c.initial, c.visibility, c.pos,
+    return CounterSpec(c.name, c.scope, c.minimum, c.maximum, c.supply, c.initial, c.visibility, c.pos,
                        tuple(c.keep_in), c.index, c.internal)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..diagnostics import lines_of
 from ..engine import machine as vm
-from ..engine.code import Code
+from ..engine.code import Code, CodeKind
 from ..engine.library import iterate
 from ..engine.specs import Among, Because, Condition
 from ..engine.state import Frame, GameFault
@@ -94,7 +94,7 @@ class Reasons:
         key = (id(node), id(consts), names)
         got = self._compiled.get(key)
         if got is None:
-            got = self._compiled[key] = (node, consts, self.compiler.expr(node, Ctx(Code("why", "why"), consts, names)))
+            got = self._compiled[key] = (node, consts, self.compiler.expr(node, Ctx(Code("why", CodeKind.WHY), consts, names)))
         return got[2]
 
     def why(self, node, consts, names, st, fr, depth: int = 0):

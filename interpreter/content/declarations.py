@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..diagnostics import Position, Report
 from ..names import as_word, fold, printed_fault, word_fault
+from ..scopes import GAME, Scope
 from .model import (AttributeDef, AutomatonDef, CounterDef, FunctionDef, GameDef, OptionDef, PowersDef, ProcedureDef, ZoneDef)
 from .rulings import rulings_of
 from .source import PDict, SourceFile
@@ -280,9 +281,9 @@ def key_pos(mapping, key, fallback):
     return getattr(mapping, "key_pos", {}).get(key, getattr(fallback, "pos", Position("<game>")))
 
 
-def scope_of(value) -> tuple:
+def scope_of(value) -> Scope:
     if value is None:
-        return ("game",)
+        return GAME
     if isinstance(value, str):
-        return (value,)
-    return tuple(str(v) for v in as_list(value))
+        return Scope((value,))
+    return Scope(tuple(str(v) for v in as_list(value)))

@@ -34,7 +34,7 @@ from pathlib import Path
 from ..diagnostics import ContentError, Position, Report, cut
 from ..names import did_you_mean, fold
 from .folders import EXPANSION_FILES, display_path, expansion_file, is_dir, is_file, yaml_files
-from .model import GameDef, LayerDef, ProcedureDef, ScenarioDef
+from .model import GameDef, LayerDef, LayerKind, ProcedureDef, ScenarioDef
 from .source import SourceFile, edited_text, load_file
 
 
@@ -63,7 +63,7 @@ class LayerError(ValueError):
 class Layer:
     """One layer to lay: an expansion or mod folder (or a mod's lone file)."""
     id: str
-    kind: str  # "expansion" or "mod"
+    kind: LayerKind  # EXPANSION or MOD
     path: Path
     requires: tuple = ()
     max_players: int | None = None  # the players it takes, when it sets how many may play
@@ -83,7 +83,7 @@ def read_data(path: Path) -> dict | None:
     return src.data if isinstance(src.data, dict) else None
 
 
-def _layer_of(folder: Path, kind: str, f: Path | None = None) -> Layer | None:
+def _layer_of(folder: Path, kind: LayerKind, f: Path | None = None) -> Layer | None:
     """The layer of expansion `folder` (or of the lone expansion file `f`), None when its
     expansion file does not read (its check says why)."""
     lone = f is not None
@@ -111,20 +111,20 @@ def _expansions(game_root: Path) -> tuple[dict[str, Layer], dict[str, Layer]]:
     unread: list[Path] = []
     for f in yaml_files(game_root, nested=True):
         if f.name in EXPANSION_FILES:
-            layer = _layer_of(f.parent, "expansion")
+            layer = _layer_of(f.parent, LayerKind.EXPANSION)
             if layer is not None:
                 found.setdefault(layer.id, layer)
             else:
                 unread.append(f)
     stand_ins: dict[str, Layer] = {}
     for f in unread:
-        layer = _stand_in(f, "expansion")
+        layer = _stand_in(f, LayerKind.EXPANSION)
         if layer.id not in found:
             stand_ins.setdefault(layer.id, layer)
     return found, stand_ins
 
 
-def _stand_in(f: Path, kind: str) -> Layer:
+def _stand_in(f: Path, kind: LayerKind) -> Layer:
     """The layer of expansion file `f`, which does not read: its id as its text shows it, else
     its folder's name; laid, it is the file alone (the rest of its folder, which would only
     report names the file declares as unknown, waits until the file reads), so that the file
@@ -166,14 +166,14 @@ def mod_layer(path: Path) -> Layer:
     if is_dir(path):
         head = expansion_file(path)
         if head is None:
-            return Layer(path.resolve().name, "mod", path)
-        return _layer_of(path, "mod") or _stand_in(head, "mod")
+            return Layer(path.resolve().name, LayerKind.MOD, path)
+        return _layer_of(path, LayerKind.MOD) or _stand_in(head, LayerKind.MOD)
     if is_file(path):
         # a content file is YAML: a file of another kind is not read (a trace or a save names its
         # mods by path, and may come from anyone)
         if path.suffix.lower() not in (".yaml", ".yml"):
             raise ValueError(f"--with {cut(str(path), 200)}: a mod is a folder or a .yaml file of content")
-        return _layer_of(path.parent, "mod", path) or Layer(path.stem, "mod", path)
+        return _layer_of(path.parent, LayerKind.MOD, path) or Layer(path.stem, LayerKind.MOD, path)
     raise ValueError(f"--with {cut(str(path), 200)}: no such file or folder")
 
 

@@ -7,9 +7,11 @@ parse stage (`language.texts`); nothing else writes into a definition.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from ..diagnostics import Position
+from ..scopes import Scope
 
 SCOPE_WORDS = ("game", "player", "team", "node")
 
@@ -17,7 +19,7 @@ SCOPE_WORDS = ("game", "player", "team", "node")
 @dataclass
 class ZoneDef:
     name: str
-    scope: tuple
+    scope: Scope
     visibility: str
     in_play: bool
     capacity: int | None
@@ -28,7 +30,7 @@ class ZoneDef:
 @dataclass
 class CounterDef:
     name: str
-    scope: tuple
+    scope: Scope
     minimum: int | None
     maximum: int | None
     supply: int | None
@@ -169,11 +171,18 @@ class ScenarioDef:
     trees: dict = field(default_factory=dict)  # parsed: ("hook"|"replace", name) -> nodes.Procedure/Condition
 
 
+class LayerKind(enum.StrEnum):
+    """What a layer laid over a game is."""
+    EXPANSION = "expansion"
+    MOD = "mod"
+    SCENARIO = "scenario"
+
+
 @dataclass
 class LayerDef:
     """An expansion, a mod or a scenario laid over a game: what the trace records of it."""
     id: str
-    kind: str  # "expansion", "mod" or "scenario"
+    kind: LayerKind
     title: str
     root: str  # its folder (a scenario: its file)
     pos: Position

@@ -17,7 +17,7 @@ from ..diagnostics import ContentError, Position, Report
 from .declarations import NameChecks, empty_game, function, procedure, read_declarations, read_game
 from .declarations import as_int, as_list, as_str, plain_options
 from .layers import Layer, Merge, available_expansions, texts_of, where
-from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, RulesTestDef, ScenarioDef
+from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, LayerKind, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
 from .rulings import from_note, rulings_of
 from .source import PDict, PList, SourceFile, edited_text, load_file
@@ -157,7 +157,7 @@ class PackLoader:
             # other layers were written for people at every seat, and are not its rulings. A file
             # laid alone (`regles test GAME my.yaml -x solo`) is someone's own rulings, written
             # for the game as they lay it: they stay
-            own = [layer.id for layer in layers if layer.kind == "mod" and is_file(layer.path)]
+            own = [layer.id for layer in layers if layer.kind is LayerKind.MOD and is_file(layer.path)]
             game.tests = [t for t in game.tests if t.layer in modes or t.layer in own]
         self.check_requires(game, root, layers)
         self.check_sheets(game)
@@ -224,7 +224,7 @@ class PackLoader:
         heads = [s for s in sources if s.data.get("kind") == "expansion"]
         head = heads[0].data if heads else None
         ldef = LayerDef(layer.id, layer.kind, str(head.get("title", layer.id)) if head else layer.id,
-                        str(layer.path.resolve()) if layer.kind == "mod" else display_path(layer.path),
+                        str(layer.path.resolve()) if layer.kind is LayerKind.MOD else display_path(layer.path),
                         head.pos if head else Position(display_path(layer.path)),
                         list(layer.requires))
         game.layers.append(ldef)
@@ -258,7 +258,7 @@ class PackLoader:
         sc = next((s for s in game.scenarios if s.id == name), None)
         if sc is None:  # layers.plan found it: it failed to load, and its errors are reported
             return
-        game.layers.append(LayerDef(sc.id, "scenario", sc.title, sc.file, sc.pos))
+        game.layers.append(LayerDef(sc.id, LayerKind.SCENARIO, sc.title, sc.file, sc.pos))
         merge.scenario(sc, self.loaded[sc.file], game.layers[-1])
 
     # the game file -------------------------------------------------------

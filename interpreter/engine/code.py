@@ -6,6 +6,25 @@ expression context; the machine runs its operations, each a Python function
 """
 from __future__ import annotations
 
+import enum
+
+
+class CodeKind(enum.StrEnum):
+    """What a `Code` is the code of."""
+    PROC = "proc"  # a procedure of the game (its `proc` the procedure's name)
+    SCRIPT = "script"  # a part of a rules test
+    ABILITY = "ability"  # an ability of a card (its `source` the ability)
+    ACTION = "action"  # an action of a card, used from a menu (its `source` the ability)
+    FUNCTION = "function"  # a function of the game, or a shape
+    INVARIANT = "invariant"
+    HEURISTIC = "heuristic"
+    AUTOMATON = "automaton"
+    SEAT_LABEL = "seat label"
+    BINDING = "binding"  # a keyword's parameter computed once
+    WHY = "why"  # a condition read to say why an option is not offered
+    THEN = "then"  # a rules test's expected condition
+    TABLE = "table"  # a condition of the web table's layout
+
 
 class Code:
     """The operations of one procedure or ability, with the position of each."""
@@ -13,7 +32,7 @@ class Code:
     __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "choices", "srcs", "filename",
                  "line_pos")
 
-    def __init__(self, name, kind, proc=None, source=None):
+    def __init__(self, name, kind: CodeKind, proc=None, source=None):
         self.name = name
         self.ops = []
         self.pos = []

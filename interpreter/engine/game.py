@@ -19,6 +19,7 @@ import json
 
 from ..diagnostics import Report
 from ..names import did_you_mean, fold
+from ..scopes import OwnerKind
 from . import keys
 from . import machine as vm
 from . import serial
@@ -121,7 +122,7 @@ class GameState(State):
         if name is None:
             return [0] * self.n
         cdef = self.program.counters[name]
-        if cdef.scope[0] == "team":
+        if cdef.scope.kind is OwnerKind.TEAM:
             teams = self.program.team_of(self.n)
             return [self.counters.get(keys.team_key(name, teams[i]), cdef.initial) for i in range(self.n)]
         return [self.counters.get(keys.seat_key(name, i), cdef.initial) for i in range(self.n)]
@@ -254,11 +255,11 @@ class Game:
                 st.counters[keys.supply_key(name)] = c.supply
         for name, c in d.counters.items():
             scope = c.scope
-            if scope == ("game",):
+            if scope.is_game:
                 owned = [name]
-            elif scope == ("player",):
+            elif scope.only(OwnerKind.PLAYER):
                 owned = [keys.seat_key(name, i) for i in range(players)]
-            elif scope == ("team",):
+            elif scope.only(OwnerKind.TEAM):
                 owned = [keys.team_key(name, t) for t in range(len(program.teams_for(players)))]
             else:
                 continue
@@ -277,7 +278,7 @@ class Game:
             if o is not None and o >= players:
                 continue
             zdef = d.zones[start]
-            key = start if zdef.scope == ("game",) else keys.seat_key(start, o if o is not None else 0)
+            key = start if zdef.scope.is_game else keys.seat_key(start, o if o is not None else 0)
             st.zones.setdefault(key, []).append(program.comps[c])
             st.where[c] = ZoneRef(key)
         for seat, c in given_powers:

@@ -10,6 +10,7 @@ of the language are implemented with their records, in `language.builtins`.
 from __future__ import annotations
 
 from ..names import fold
+from ..scopes import OwnerKind
 from . import machine as vm
 from .state import Frame, GameFault, describe
 from . import keys
@@ -150,7 +151,7 @@ def zone_key(st, o, name, team_scoped, pos, said: str | None = None):
     return z
 
 
-_OWNER_TYPES = {"player": Seat, "team": Team, "node": NodeRef}  # any other scope: a kind of component
+_OWNER_TYPES = {OwnerKind.PLAYER: Seat, OwnerKind.TEAM: Team, OwnerKind.NODE: NodeRef}  # any other scope: a kind of component
 _UNHASHABLE = (list, dict, set)
 
 
@@ -163,7 +164,7 @@ def hashable(v) -> bool:
 def owned_as_declared(d, what: str, o, pos) -> None:
     """A zone or counter asked of an owner its scope does not have (a player's zone asked of
     a component) is an error, not a new key that no state may hold."""
-    if not any(type(o) is _OWNER_TYPES.get(scope, Comp) for scope in d.scope if scope != "game"):
+    if not any(type(o) is _OWNER_TYPES.get(half.kind, Comp) for half in d.scope.halves if not half.is_game):
         raise GameFault(f"{what} '{d.name}' is kept per {' or '.join(d.scope)}, not by {describe(o)}", pos)
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from . import keys
 from .events import ACTION, CHOICE, DECIDE, FAIL, SIGNAL, UNUSED, WIN
 from ..limits import MACHINE_BATCH, SHOWN_DEPTH, SHOWN_MEMBERS, runaway_message
+from .code import CodeKind
 from .specs import FREE
-from .state import ActionPick, Decision, Frame, GameFault, MenuPick, No, Pick, Yes, describe
+from .state import ActionPick, Decision, DecisionKind, Frame, GameFault, MenuPick, No, Pick, Yes, describe
 from .values import Comp, CounterMap, NodeRef, Seat, Team, ZoneRef
 
 MAX_DEPTH = 400
@@ -96,10 +97,10 @@ def exit_proc(st, name: str, pos) -> None:
     frames = st.frames
     for i in range(len(frames) - 1, -1, -1):  # a script is the bottom frame: what it calls is above it
         code = frames[i].code
-        if code.kind == "proc" and code.proc == name:
+        if code.kind is CodeKind.PROC and code.proc == name:
             del frames[i:]
             return
-        if code.kind == "script":
+        if code.kind is CodeKind.SCRIPT:
             del frames[i + 1:]
             return
     frames.clear()
@@ -111,7 +112,7 @@ def fail(st, fr, text: str, pos) -> None:
     frames = st.frames
     while frames:
         top = frames.pop()
-        if top.code.kind in ("ability", "action"):
+        if top.code.kind in (CodeKind.ABILITY, CodeKind.ACTION):
             return
     raise GameFault(f"failed: {text}", pos)
 
@@ -156,7 +157,7 @@ def choose(st, fr, spec) -> None:
     entries = [_option(Pick, (var, x)) for x in items]
     if spec.optional:
         entries.append(_option(Pick, (var, None)))
-    d = st.pending = Decision(player, f"choose {spec.var}", None, entries, "choose", spec.pos, _choose_labels)
+    d = st.pending = Decision(player, f"choose {spec.var}", None, entries, DecisionKind.CHOOSE, spec.pos, _choose_labels)
     d.secret = spec.secret
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
@@ -184,7 +185,7 @@ def menu(st, fr, spec) -> None:
             entries.append(_option(MenuPick, (i, x)))
     if not entries:
         raise GameFault("no option of this choice is possible", spec.pos)
-    d = Decision(player, "choose", None, entries, "menu", spec.pos, _menu_labels)
+    d = Decision(player, "choose", None, entries, DecisionKind.MENU, spec.pos, _menu_labels)
     if spec.prompt:
         d.defer_prompt(spec.prompt, st, fr)
     d.spec = spec  # noqa: the menu being answered
@@ -225,7 +226,7 @@ def _menu_labels(st, d) -> list:
 def ask(st, fr, player, prompt, pos) -> None:
     """A yes/no decision: used for optional triggered abilities. The prompt is a text, or
     a function (state, frame) -> text rendered when read."""
-    d = st.pending = Decision(player, "use?", ["yes", "no"], [Yes(), No()], "ask", pos)
+    d = st.pending = Decision(player, "use?", ["yes", "no"], [Yes(), No()], DecisionKind.ASK, pos)
     if callable(prompt):
         d.defer_prompt(prompt, st, fr)
     else:

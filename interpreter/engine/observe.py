@@ -6,6 +6,7 @@ see how many components lie there, never which.
 """
 from __future__ import annotations
 
+from ..scopes import OwnerKind
 from . import keys
 from . import machine as vm
 from .values import Comp, Seat, Team
@@ -38,11 +39,12 @@ def counter_holder(cdef, key: str):
     owner = keys.owner_of(key)
     if owner is None:
         return None
-    if cdef.scope[0] == "player":
+    kind = cdef.scope.kind
+    if kind is OwnerKind.PLAYER:
         return Seat(int(owner))
-    if cdef.scope[0] == "team" and keys.is_team_owner(owner):
+    if kind is OwnerKind.TEAM and keys.is_team_owner(owner):
         return Team(keys.team_of_owner(owner))
-    if cdef.scope[0] not in ("node", "game", "team") and owner.isdigit():
+    if kind is OwnerKind.COMPONENT and owner.isdigit():
         # a counter kept on a component: seen as the component's zone is, by whoever controls it
         return Comp(int(owner))
     return None

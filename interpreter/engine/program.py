@@ -12,17 +12,19 @@ the content's definition of the game (a `GameDef`), which the engine never reads
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from ..limits import MAX_ZONE, WORK_BUDGET
+from ..scopes import OwnerKind, Scope
 from . import keys
 from .code import Code
 from .options import OptionSpec
 from .values import NodeRef, Seat, Team
 
-__all__ = ["CounterSpec", "LayerSpec", "OptionSpec", "PowersSpec", "Program", "ScenarioSpec", "SeatReport",
+__all__ = ["CounterSpec", "LayerKind", "LayerSpec", "OptionSpec", "PowersSpec", "Program", "ScenarioSpec", "SeatReport",
            "ZoneSpec"]
 
 
@@ -30,7 +32,7 @@ __all__ = ["CounterSpec", "LayerSpec", "OptionSpec", "PowersSpec", "Program", "S
 class ZoneSpec:
     """A zone the game declares."""
     name: str
-    scope: tuple  # ("game",), ("player",), ("team",), ("node",) or (a kind of component,)
+    scope: Scope  # the game, a player, a team, a node or a kind of component (interpreter.scopes)
     visibility: str
     in_play: bool
     capacity: int | None
@@ -42,7 +44,7 @@ class ZoneSpec:
 class CounterSpec:
     """A counter the game declares."""
     name: str
-    scope: tuple  # as a zone's; two words for a counter kept per pair of owners
+    scope: Scope  # as a zone's, or a pair of owners
     minimum: int | None
     maximum: int | None
     supply: int | str | None  # its supply: an amount, the name of the counter whose supply it shares, or None
@@ -64,11 +66,18 @@ class ScenarioSpec:
     pos: object
 
 
+class LayerKind(enum.StrEnum):
+    """What a layer laid over the game is."""
+    EXPANSION = "expansion"
+    MOD = "mod"
+    SCENARIO = "scenario"
+
+
 @dataclass(frozen=True)
 class LayerSpec:
     """An expansion, mod or scenario laid over the game."""
     id: str
-    kind: str  # "expansion", "mod" or "scenario"
+    kind: LayerKind
     title: str
     root: str  # its folder (a scenario: its file)
     pos: object
@@ -194,12 +203,12 @@ class Program:
             if raw is None:
                 h = None
             else:
-                scope = zdef.scope[0]
-                if scope == "player":
+                kind = zdef.scope.kind
+                if kind is OwnerKind.PLAYER:
                     h = Seat(int(raw))
-                elif scope == "team":
+                elif kind is OwnerKind.TEAM:
                     h = Team(keys.team_of_owner(raw))
-                elif scope == "node":
+                elif kind is OwnerKind.NODE:
                     h = NodeRef(raw)
                 else:
                     h = self.comps[int(raw)]

@@ -31,6 +31,7 @@ import hashlib
 import math
 
 from ..names import fold
+from ..scopes import OwnerKind, owner_kind
 from . import keys
 from .fingerprint import fingerprint
 from .machine import MAX_DEPTH as MAX_FRAMES
@@ -137,14 +138,15 @@ class StateCheck(Checker):
 
     def owner(self, raw: str, scope: str, path, key: str) -> None:
         """That `raw`, the owner part of `key`, names an owner of `scope`."""
-        if scope == "player":
+        kind = owner_kind(scope)
+        if kind is OwnerKind.PLAYER:
             ok = raw.isdigit() and raw == str(int(raw)) and int(raw) < self.n
             what = f"a seat from 0 to {self.n - 1}"
-        elif scope == "team":
+        elif kind is OwnerKind.TEAM:
             ok = keys.is_team_owner(raw) and raw == keys.team_owner(keys.team_of_owner(raw)) \
                 and keys.team_of_owner(raw) < self.n_teams
             what = f"a team from t0 to t{self.n_teams - 1}"
-        elif scope == "node":
+        elif kind is OwnerKind.NODE:
             ok = raw in self.program.nodes
             what = "a node of the board"
         else:  # a kind of component
@@ -161,9 +163,7 @@ class StateCheck(Checker):
         if d is None:
             self.fail(path, f"{shown(key)} is no {what} of {self.program.id}")
         owners = keys.owners_of(key)
-        scope = d.scope
-        if scope == ("game",):
-            scope = ()
+        scope = () if d.scope.is_game else d.scope.words
         if len(owners) != len(scope):
             self.fail(path, f"{shown(key)}: {what} {d.name} is kept "
                             + ("once for the game" if not scope else "per " + " and ".join(scope)))
@@ -309,7 +309,7 @@ class StateCheck(Checker):
             if not isinstance(x, list) or len(x) != 2:
                 self.fail(path, "must be [counter, owner]")
             cdef = self.program.counters.get(self.text(x[0], path + (0,)))
-            if cdef is None or len(cdef.scope) != 2:
+            if cdef is None or not cdef.scope.is_pair:
                 self.fail(path + (0,), f"{shown(x[0])} is no counter kept per pair of owners")
             self.value(x[1], path + (1,), depth + 1)
         elif tag == "tuple":

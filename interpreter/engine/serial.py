@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from ..diagnostics import Position
 from .fingerprint import fingerprint
+from .program import LayerKind
 from .saved import FORMAT, check_state, layout
 from .savefile import Checker
-from .state import OPTION_KINDS, Decision, Frame
+from .state import OPTION_KINDS, Decision, DecisionKind, Frame
 from .values import Comp, CounterMap, NodeRef, Rng, Seat, Team, ZoneRef
 
 
@@ -70,9 +71,9 @@ def laid(program) -> dict:
     """The expansions, scenario and mods laid over a program's game, and the cards left out of
     it, as saves and traces record them: enough to lay them again (mods by absolute path)."""
     layers = program.layers
-    scenario = [x.id for x in layers if x.kind == "scenario"]
-    out = {"expansions": [x.id for x in layers if x.kind == "expansion"], "scenario": scenario[0] if scenario else None,
-           "mods": [x.root for x in layers if x.kind == "mod"]}
+    scenario = [x.id for x in layers if x.kind is LayerKind.SCENARIO]
+    out = {"expansions": [x.id for x in layers if x.kind is LayerKind.EXPANSION], "scenario": scenario[0] if scenario else None,
+           "mods": [x.root for x in layers if x.kind is LayerKind.MOD]}
     if program.without:  # the cards left out of the game, recorded only then
         out["without"] = list(program.without)
     return out
@@ -101,7 +102,7 @@ def state_to_json(st) -> dict:
     if st.pending is not None:
         d = st.pending
         pending = {"player": int(d.player), "prompt": d.prompt, "labels": list(d.labels_for(st)),
-                   "entries": [enc([e.kind, *e]) for e in d.entries], "kind": d.kind,
+                   "entries": [enc([e.kind.value, *e]) for e in d.entries], "kind": d.kind.value,
                    "at": [d.pos.path, d.pos.line, d.pos.column] if d.pos else None}
     return {
         "format": FORMAT, "game": st.program.id, "fingerprint": dict(fingerprint(st.program)),
@@ -150,8 +151,8 @@ def state_from_json(program, data: dict, new_state):
         at = p["at"]
         pos = Position(at[0], at[1], at[2]) if at else None
         entries = [OPTION_KINDS[e[0]](*dec(program, e[1:])) for e in p["entries"]]
-        d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, p["kind"], pos)
-        if p["kind"] == "menu":
+        d = Decision(Seat(p["player"]), p["prompt"], list(p["labels"]), entries, DecisionKind(p["kind"]), pos)
+        if d.kind is DecisionKind.MENU:
             top = st.frames[-1]
             d.spec = top.code.menus[top.pc - 1]  # the menu operation that asked it
         st.pending = d

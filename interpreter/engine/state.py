@@ -9,6 +9,7 @@ within their floor, ceiling and supply) and write the trace.
 """
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 from . import keys, spoken
@@ -46,36 +47,53 @@ class Frame:
         return Frame(self.code, self.pc, dict(self.env), self.me, self.you)
 
 
+class DecisionKind(enum.StrEnum):
+    """What a decision asks: a value for a `choose`, an option of a menu, or whether to use an
+    optional ability (yes or no)."""
+    CHOOSE = "choose"
+    MENU = "menu"
+    ASK = "ask"
+
+
+class OptionKind(enum.StrEnum):
+    """The options of a decision, as a saved state tags them."""
+    PICK = "v"
+    MENU_PICK = "opt"
+    ACTION = "act"
+    YES = "yes"
+    NO = "no"
+
+
 # The options of a decision: what answering it with each does.
 class Pick(NamedTuple):
     """An option of a choice (`choose x from ...`): the value given to its variable."""
     var: str
     value: object
-    kind = "v"  # as a saved state writes it
+    kind = OptionKind.PICK  # as a saved state writes it
 
 
 class MenuPick(NamedTuple):
     """An option of a menu: option `option` of its spec, for `value` when the option has a variable."""
     option: int
     value: object
-    kind = "opt"
+    kind = OptionKind.MENU_PICK
 
 
 class ActionPick(NamedTuple):
     """An action of a component offered in a menu: action `index` of component `comp`."""
     comp: object
     index: int
-    kind = "act"
+    kind = OptionKind.ACTION
 
 
 class Yes(NamedTuple):
     """Yes, to the question whether to use an optional ability."""
-    kind = "yes"
+    kind = OptionKind.YES
 
 
 class No(NamedTuple):
     """No, to the question whether to use an optional ability."""
-    kind = "no"
+    kind = OptionKind.NO
 
 
 OPTION_KINDS = {cls.kind: cls for cls in (Pick, MenuPick, ActionPick, Yes, No)}
@@ -89,7 +107,7 @@ class Decision:
 
     __slots__ = ("player", "_prompt", "labels", "entries", "kind", "pos", "spec", "render", "_asked", "secret")
 
-    def __init__(self, player, prompt, labels, entries, kind, pos, render=None):
+    def __init__(self, player, prompt, labels, entries, kind: DecisionKind, pos, render=None):
         self.player = player
         self._prompt = prompt
         self.labels = labels

@@ -26,8 +26,9 @@ from ..diagnostics import Position
 from ..names import fold, suggest
 from . import keys
 from . import machine as vm
+from .code import CodeKind
 from .observe import may_see
-from .state import Frame, GameFault
+from .state import DecisionKind, Frame, GameFault
 from .values import Comp, Seat
 
 _ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
@@ -81,9 +82,9 @@ def rules_asked_in(st) -> tuple:
     uses = getattr(getattr(program, "found", None), "keyword_uses", None) or {}
     for fr in reversed(st.frames):
         code = fr.code
-        if code.kind == "proc" and program.proc_rules.get(code.proc):
+        if code.kind is CodeKind.PROC and program.proc_rules.get(code.proc):
             return program.proc_rules[code.proc], f"procedure {code.proc}"
-        use = uses.get(code.source) if code.kind in ("ability", "action") else None
+        use = uses.get(code.source) if code.kind in (CodeKind.ABILITY, CodeKind.ACTION) else None
         keyword = getattr(use, "keyword", None)
         if keyword is not None and keyword.rules:
             return tuple(keyword.rules), f"keyword '{keyword.pattern}'"
@@ -136,7 +137,7 @@ class _Asked:
 
     def in_menu(self, key, loose):
         """An option of the menu asked now, not offered: its guard, or its source."""
-        spec = self.d.spec if self.d.kind == "menu" else None
+        spec = self.d.spec if self.d.kind is DecisionKind.MENU else None
         if spec is None or self.fr is None:
             return None
         for o in spec.options:
@@ -157,7 +158,7 @@ class _Asked:
 
     def in_choice(self, key, loose):
         """A candidate of the choice asked now, not offered: its `where`, or its source."""
-        if self.d.kind != "choose" or self.fr is None:
+        if self.d.kind is not DecisionKind.CHOOSE or self.fr is None:
             return None
         spec = self.fr.code.choices.get(self.fr.pc - 1)
         if spec is None or spec.among is None:
@@ -253,7 +254,7 @@ class _Asked:
                                     f"{self.program.player_name(int(who))}'s control{self.where_is(c)}", a.pos)
         if d.player != who:
             return 1, self.not_yours()
-        spec = d.spec if d.kind == "menu" else None
+        spec = d.spec if d.kind is DecisionKind.MENU else None
         windows = [o.window for o in spec.options if o.window is not None or o.start is None] if spec else []
         if not windows:
             return 2, WhyNot(False, f"{what} is not possible: no action of a card is offered now, while "

@@ -11,6 +11,8 @@ from __future__ import annotations
 from ..diagnostics import Position, cut, plural
 from ..limits import MAX_NUMBER
 from ..names import Names, did_you_mean, fold
+from ..scopes import OwnerKind
+from ..scopes import Scope as Owners
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .texts import LabelPart, label_parts
@@ -90,9 +92,9 @@ class ExpressionChecks:
 
     def global_name(self, name: str):
         d = self.defn
-        if name in d.zones and d.zones[name].scope == ("game",):
+        if name in d.zones and d.zones[name].scope.is_game:
             return ZONE
-        if name in d.counters and d.counters[name].scope == ("game",):
+        if name in d.counters and d.counters[name].scope.is_game:
             return COUNTER
         if fold(name) in d.classes:
             return CLASS
@@ -300,16 +302,16 @@ class ExpressionChecks:
         d = self.defn
         if n in d.zones:
             self.error("T003", e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if "player" in d.zones[n].scope else f"e.g. 'x.{n}'")
+                       f"e.g. 'you.{n}'" if d.zones[n].scope.per(OwnerKind.PLAYER) else f"e.g. 'x.{n}'")
             return ZONE
         if n in d.counters:
             self.error("T003", e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if "player" in d.counters[n].scope else f"e.g. 'x.{n}'")
+                       f"e.g. 'you.{n}'" if d.counters[n].scope.per(OwnerKind.PLAYER) else f"e.g. 'x.{n}'")
             return COUNTER
         visible = {**{name: t for name, t in scope.names.items()},
                    **{name: f.returns for name, f in SPECIAL_NAMES.items()},
-                   **{z: ZONE for z, zd in d.zones.items() if zd.scope == ("game",)},
-                   **{c: COUNTER for c, cd in d.counters.items() if cd.scope == ("game",)},
+                   **{z: ZONE for z, zd in d.zones.items() if zd.scope.is_game},
+                   **{c: COUNTER for c, cd in d.counters.items() if cd.scope.is_game},
                    **{v: CLASS for _, v in d.classes.values()}}
         want = self.wanted
         if want not in (None, ANY):  # only names that could stand here: a zone for a zone...
@@ -317,8 +319,8 @@ class ExpressionChecks:
                        if t in (want, ANY) or (want == NUMBER and t in NUMERIC)}
         hint = did_you_mean(n, list(visible))
         if hint is None and want == ZONE:  # none is close: the zones there are
-            whole = [z for z, zd in d.zones.items() if zd.scope == ("game",)]
-            mine = [f"you.{z}" for z, zd in d.zones.items() if "player" in zd.scope]
+            whole = [z for z, zd in d.zones.items() if zd.scope.is_game]
+            mine = [f"you.{z}" for z, zd in d.zones.items() if zd.scope.per(OwnerKind.PLAYER)]
             hint = "zones: " + ", ".join(whole + mine) if whole or mine else None
         self.error("N010", e.pos, f"unknown name '{n}'", hint)
         return ANY
@@ -340,8 +342,8 @@ class ExpressionChecks:
             self.owned(e, obj, "zone", d.zones[n].scope)
             return ZONE
         if n in d.counters:
-            self.owned(e, obj, "counter", d.counters[n].scope[:1])  # a pair's first owner, before [...]
-            return COUNTER_MAP if len(d.counters[n].scope) == 2 else COUNTER
+            self.owned(e, obj, "counter", d.counters[n].scope.head)  # a pair's first owner, before [...]
+            return COUNTER_MAP if d.counters[n].scope.is_pair else COUNTER
         if n in d.attributes:
             if obj not in _ATTRIBUTE_OWNERS:
                 self.error("T003", e.pos, f"attribute '{n}' is of a component or a node, not of {word(obj)}")
@@ -362,16 +364,16 @@ class ExpressionChecks:
         self.error("N003", pos, f"unknown attribute '{n}'", did_you_mean(n, candidates))
         return ANY
 
-    def owned(self, e: N.Attr, obj: str, what: str, scope: tuple) -> None:
+    def owned(self, e: N.Attr, obj: str, what: str, scope: Owners) -> None:
         """`obj.NAME`, zone or counter NAME kept per `scope`: refused when the checker knows that
         `obj` is no owner of that scope (a list, a number, none...), as the game would refuse it."""
-        fits = {t for s in scope if s != "game" for t in _OWNERS.get(s, (COMPONENT,))}
+        fits = {t for s in scope.words if s != "game" for t in _OWNERS.get(s, (COMPONENT,))}
         if obj == ANY or obj in fits:
             return
-        if scope == ("game",):
+        if scope.is_game:
             hint = f"it is the game's: write '{e.name}' alone"
         else:
-            hint = f"e.g. 'you.{e.name}'" if "player" in scope or "team" in scope else \
+            hint = f"e.g. 'you.{e.name}'" if scope.per(OwnerKind.PLAYER) or scope.per(OwnerKind.TEAM) else \
                 f"e.g. 'self.{e.name}'" if COMPONENT in fits else None
         self.error("T003", e.pos, f"{what} '{e.name}' is kept per {' or '.join(scope)}, not by {word(obj)}", hint)
 

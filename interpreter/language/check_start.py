@@ -22,6 +22,7 @@ from collections import Counter
 from ..content.model import GameDef
 from ..diagnostics import Report, plural
 from ..names import fold
+from ..scopes import OwnerKind
 from . import nodes as N
 
 MAX_NAMED = 5  # card ids a warning lists before '...'
@@ -79,12 +80,12 @@ def _power(defn: GameDef, card) -> bool:
 def _start_hint(defn: GameDef) -> str:
     """The line to add, with the zone the pack's other cards start in most, and the zones a card
     may start in (the game's, and each player's for the cards of `per_player: true`)."""
-    zones = [z for z, d in defn.zones.items() if d.scope in (("game",), ("player",))]
+    zones = [z for z, d in defn.zones.items() if d.scope.only(OwnerKind.GAME, OwnerKind.PLAYER)]
     if not zones:
         return "add 'start: ZONE' to the file, once the game declares a zone of its own"
     used = Counter(c.start for c in defn.cards if c.start in zones)
     best = used.most_common(1)[0][0] if used else zones[0]
-    listed = ", ".join(z if defn.zones[z].scope == ("game",) else f"{z} (each player's)" for z in zones)
+    listed = ", ".join(z if defn.zones[z].scope.is_game else f"{z} (each player's)" for z in zones)
     return f"add 'start: {best}' to the file, beside 'kind: cards'; the zones: {listed}"
 
 

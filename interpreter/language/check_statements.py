@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Position, plural
 from ..names import did_you_mean, fold
+from ..scopes import OwnerKind
 from . import nodes as N
 from .builtins import SPECIAL_NAMES
 from .check_expressions import Scope
@@ -76,7 +77,7 @@ class StatementChecks:
         if c is None:
             self.error("N002", self.word(s.pos, s.counter), f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
                        or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
-        elif not (set(c.scope) & {"player", "team"}):
+        elif not (c.scope.per(OwnerKind.PLAYER) or c.scope.per(OwnerKind.TEAM)):
             self.error("T003", s.pos, f"'{type(s).__name__.lower()}' works on counters kept per player or team; "
                               f"'{s.counter}' is kept per {'/'.join(c.scope)}",
                        f"use 'add N to OWNER.{s.counter}'")

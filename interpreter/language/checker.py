@@ -22,6 +22,7 @@ from ..diagnostics import Position, Report, lines_of
 from ..engine.options import OptionSpec
 from ..limits import MAX_COMPONENTS
 from ..names import did_you_mean, fold
+from ..scopes import OwnerKind
 from . import nodes as N
 from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
@@ -214,9 +215,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             self.expr(d.seat_report_tree.expr, Scope({"p": PLAYER}))
         for name in d.seat_report[3] if d.seat_report is not None else []:
             cdef = d.counters.get(name)
-            if cdef is None or cdef.scope[0] != "player":
+            if cdef is None or cdef.scope.kind is not OwnerKind.PLAYER:
                 self.error("D001", getattr(name, "pos", d.seat_report[2]), f"report_seats_by: '{name}' is no counter of the players",
-                           did_you_mean(name, [c for c, x in d.counters.items() if x.scope[0] == "player"]))
+                           did_you_mean(name, [c for c, x in d.counters.items() if x.scope.kind is OwnerKind.PLAYER]))
 
     def check_automata(self) -> None:
         """Each seat driven by content exists, and its `prefer` reads (`option`, `you`)."""
@@ -322,9 +323,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         for n in range(max(1, d.min_players), d.max_players + 1):
             left = {c.name: c.supply for c in d.counters.values() if _whole(c.supply)}
             for c in d.counters.values():
-                if c.supply is None or not c.initial or c.scope not in (("game",), ("player",), ("team",)):
+                if c.supply is None or not c.initial or not c.scope.only(OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM):
                     continue
-                owners = {"game": 1, "player": n, "team": len(d.teams.get(n) or range(n))}[c.scope[0]]
+                owners = {OwnerKind.GAME: 1, OwnerKind.PLAYER: n, OwnerKind.TEAM: len(d.teams.get(n) or range(n))}[c.scope.kind]
                 root = c.supply if isinstance(c.supply, str) else c.name
                 left[root] = left.get(root, 0) - c.initial * owners
                 if left[root] < 0:
@@ -485,7 +486,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         tree = ab.tree
         if isinstance(tree, N.PhraseAbility):
             for w in tree.phrase.words:
-                if w.kind == "number":
+                if w.kind is N.WordKind.NUMBER:
                     self.number_literal(w.value, w.pos)
             found = self.match_phrase(tree.phrase)
             if found is not None:
@@ -538,12 +539,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             scope = Scope(self.bound_names(tree.body, names), in_ability=True,
                           sound=self.parameters(owner, tree.body))
             for cost in tree.costs:
-                if cost.kind in ("pay", "spend"):
+                if cost.kind in (N.CostKind.PAY, N.CostKind.SPEND):
                     self.expr(cost.amount, scope)
                     if cost.name not in self.defn.counters:
                         self.error("N002", self.word(cost.pos, cost.name), f"unknown counter '{cost.name}'",
                                    did_you_mean(cost.name, self.defn.counters))
-                elif cost.kind == "sacrifice":
+                elif cost.kind is N.CostKind.SACRIFICE:
                     if fold(cost.name) not in self.defn.classes and names.get(cost.name) != CLASS:
                         self.error("N004", self.word(cost.pos, cost.name), f"unknown class '{cost.name}'",
                                    self.classes_hint(cost.name))
@@ -566,7 +567,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         z = d.zones.get(p.zone)
         if z is None:
             self.error("N001", p.pos, f"powers: unknown zone '{p.zone}'", did_you_mean(p.zone, d.zones))
-        elif z.scope != ("player",):
+        elif not z.scope.only(OwnerKind.PLAYER):
             self.error("D004", p.pos, f"powers: zone '{p.zone}' is not a zone of each player (scope: player)")
         if p.component is not None and p.component not in d.components:
             self.error("N016", p.pos, f"powers: unknown component kind '{p.component}'", did_you_mean(p.component, d.components))

@@ -62,7 +62,7 @@ class KeywordMatcher:
         """The KeywordUse of a printed phrase, or a Mismatch; None for the effect parameter of the
         keyword being defined (`params`: the parameters of that keyword)."""
         words = phrase.words
-        if not words or words[0].kind != "name":
+        if not words or words[0].kind is not N.WordKind.NAME:
             return Mismatch("K001", phrase.pos, "expected a keyword")
         candidates = self.by_first.get(fold(words[0].value), [])
         failures = []
@@ -74,7 +74,7 @@ class KeywordMatcher:
         if params and len(words) == 1 and words[0].value in params:
             return None
         if not candidates:
-            text = " ".join(str(w.value) if w.kind != "expr" else "(...)" for w in words[:12])
+            text = " ".join(str(w.value) if w.kind is not N.WordKind.EXPR else "(...)" for w in words[:12])
             text += " ..." if len(words) > 12 else ""
             keywords = self.defn.keywords
             names = sorted({k.pattern for k in keywords})
@@ -114,19 +114,19 @@ class KeywordMatcher:
             return ("T001", words[-1].pos, f"keyword '{kw.name}' is missing {what}")
         w = words[j]
         if kind == "lit":
-            if w.kind in ("name", "number") and fold(str(w.value)) == value:
+            if w.kind in (N.WordKind.NAME, N.WordKind.NUMBER) and fold(str(w.value)) == value:
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
             return ("K002", w.pos, f"expected '{value}' in keyword '{kw.name}', found '{_word_text(w)}'")
         if kind == "dash":
-            if w.kind == "dash":
+            if w.kind is N.WordKind.DASH:
                 return self._match_from(kw, pat, i + 1, words, j + 1, bound, outer)
             return ("K002", w.pos, f"expected '-' in keyword '{kw.name}', found '{_word_text(w)}'")
         ptype = kw.params.get(value)
-        if outer and w.kind == "name" and outer.get(w.value) == ptype and ptype != "effect":
+        if outer and w.kind is N.WordKind.NAME and outer.get(w.value) == ptype and ptype != "effect":
             # inside a keyword's definition, its own parameter stands for a value of that type
             return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: N.Name(w.pos, w.value)}, outer)
         if ptype == "number":
-            if w.kind == "number" or w.kind == "expr":
+            if w.kind is N.WordKind.NUMBER or w.kind is N.WordKind.EXPR:
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
             return ("T003", w.pos, f"{value} of keyword '{kw.name}' must be a number, found '{_word_text(w)}'")
         if ptype == "class":
@@ -134,9 +134,9 @@ class KeywordMatcher:
             best_error = None
             for k in range(len(words) - j, 0, -1):
                 chunk = words[j:j + k]
-                if any(c.kind not in ("name", "dash") for c in chunk):
+                if any(c.kind not in (N.WordKind.NAME, N.WordKind.DASH) for c in chunk):
                     continue
-                text = "".join(("-" if c.kind == "dash" else (" " if n and chunk[n - 1].kind != "dash" else "") + str(c.value))
+                text = "".join(("-" if c.kind is N.WordKind.DASH else (" " if n and chunk[n - 1].kind is not N.WordKind.DASH else "") + str(c.value))
                                for n, c in enumerate(chunk))
                 if fold(text) in self.defn.classes:
                     r = self._match_from(kw, pat, i + 1, words, j + k, {**bound, value: self.defn.classes[fold(text)][1]}, outer)
@@ -151,15 +151,15 @@ class KeywordMatcher:
             return ("N004", w.pos, f"unknown class '{_word_text(w)}' for {value} of keyword '{kw.name}'",
                     classes_hint(self.defn, str(w.value)))
         if ptype == "name":
-            if w.kind in ("name", "string"):
+            if w.kind in (N.WordKind.NAME, N.WordKind.STRING):
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: str(w.value)}, outer)
             return ("T003", w.pos, f"{value} of keyword '{kw.name}' must be a name, found '{_word_text(w)}'")
         if ptype == "condition":
-            if w.kind == "expr":
+            if w.kind is N.WordKind.EXPR:
                 return self._match_from(kw, pat, i + 1, words, j + 1, {**bound, value: w.value}, outer)
             return ("T002", w.pos, f"{value} of keyword '{kw.name}' must be a condition in parentheses")
         return ("K001", w.pos, f"parameter {value} of keyword '{kw.name}' has no type")
 
 
 def _word_text(w) -> str:
-    return "(...)" if w.kind == "expr" else str(w.value)
+    return "(...)" if w.kind is N.WordKind.EXPR else str(w.value)

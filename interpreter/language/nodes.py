@@ -6,6 +6,7 @@ content file, so that checker errors and trace events can point at it.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from ..diagnostics import Position
@@ -133,9 +134,18 @@ class Phrase(Stmt):
     body: list | None = None  # statements after ':'
 
 
+class WordKind(enum.StrEnum):
+    """What a word printed in a phrase is (the keyword matcher's tokens)."""
+    NAME = "name"
+    NUMBER = "number"
+    STRING = "string"
+    DASH = "dash"
+    EXPR = "expr"  # an expression in parentheses
+
+
 @dataclass(eq=False)
 class Word(Node):
-    kind: str  # name, number, string, dash, expr
+    kind: WordKind
     value: object
 
 
@@ -367,9 +377,17 @@ class Procedure(Node):
     body: list
 
 
+class CostKind(enum.StrEnum):
+    """What an action's cost is: tap the card, pay or spend a counter, sacrifice a component."""
+    TAP = "tap"
+    PAY = "pay"
+    SPEND = "spend"
+    SACRIFICE = "sacrifice"
+
+
 @dataclass(eq=False)
 class Cost(Node):
-    kind: str  # tap, pay, spend, sacrifice
+    kind: CostKind
     amount: Node | None = None
     name: str | None = None
 

@@ -152,11 +152,11 @@ def _printed_phrase(source: str, where):
         pos = where(1, col)
         pos = position(pos.path, pos.line, pos.column, pos.column + len(text))
         if text[0].isdigit():
-            words.append(N.Word(pos, "number", number_value(text)))
+            words.append(N.Word(pos, N.WordKind.NUMBER, number_value(text)))
         elif text in ("-", "\u2013", "\u2014"):
-            words.append(N.Word(pos, "dash", text))
+            words.append(N.Word(pos, N.WordKind.DASH, text))
         else:
-            words.append(N.Word(pos, "name", text))
+            words.append(N.Word(pos, N.WordKind.NAME, text))
     first, last = words[0].pos, words[-1].pos
     phrase = N.Phrase(position(first.path, first.line, first.column, last.end_column), words)
     return N.PhraseAbility(position(first.path, first.line, first.column), phrase)

@@ -155,13 +155,13 @@ def parse_keyword(kw: KeywordDef, report: Report) -> bool:
                      "a keyword is a few words printed on a card")
         return False
     for w in tree.phrase.words:
-        if w.kind == "name" and w.value in params:
+        if w.kind is N.WordKind.NAME and w.value in params:
             kw.words.append(("param", w.value, w.pos))
-        elif w.kind == "name":
+        elif w.kind is N.WordKind.NAME:
             kw.words.append(("lit", fold(w.value), w.pos))
-        elif w.kind == "dash":
+        elif w.kind is N.WordKind.DASH:
             kw.words.append(("dash", "-", w.pos))
-        elif w.kind == "number":
+        elif w.kind is N.WordKind.NUMBER:
             kw.words.append(("lit", str(w.value), w.pos))
         else:
             report.error("K001", w.pos, "a keyword pattern holds words, '-' and parameter names only")

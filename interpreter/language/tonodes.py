@@ -81,11 +81,12 @@ class ToNodes(Transformer):
         words = []
         for c in children:
             if isinstance(c, Token):
-                kind = {"NAME": "name", "NUMBER": "number", "STRING": "string", "DASH": "dash"}[c.type]
-                value = number_value(c) if kind == "number" else (_unquote(c) if kind == "string" else str(c))
+                kind = {"NAME": N.WordKind.NAME, "NUMBER": N.WordKind.NUMBER, "STRING": N.WordKind.STRING,
+                        "DASH": N.WordKind.DASH}[c.type]
+                value = number_value(c) if kind is N.WordKind.NUMBER else (_unquote(c) if kind is N.WordKind.STRING else str(c))
                 words.append(N.Word(self._p(c), kind, value))
             else:
-                words.append(N.Word(c.pos, "expr", c))
+                words.append(N.Word(c.pos, N.WordKind.EXPR, c))
         return N.Phrase(self._p(meta), words)
 
     @v_args(meta=True)
@@ -117,19 +118,19 @@ class ToNodes(Transformer):
 
     @v_args(meta=True)
     def tap_cost(self, meta, ch):
-        return N.Cost(self._p(meta), "tap")
+        return N.Cost(self._p(meta), N.CostKind.TAP)
 
     @v_args(meta=True)
     def pay_cost(self, meta, ch):
-        return N.Cost(self._p(meta), "pay", ch[0], str(ch[1]))
+        return N.Cost(self._p(meta), N.CostKind.PAY, ch[0], str(ch[1]))
 
     @v_args(meta=True)
     def spend_cost(self, meta, ch):
-        return N.Cost(self._p(meta), "spend", ch[0], str(ch[1]))
+        return N.Cost(self._p(meta), N.CostKind.SPEND, ch[0], str(ch[1]))
 
     @v_args(meta=True)
     def sacrifice_cost(self, meta, ch):
-        return N.Cost(self._p(meta), "sacrifice", None, str(ch[0]))
+        return N.Cost(self._p(meta), N.CostKind.SACRIFICE, None, str(ch[0]))
 
     def limit(self, ch):
         return str(ch[0])

@@ -19,7 +19,7 @@ from ..content.model import GameDef
 from ..content.validate import KINDS, schema
 from ..language.builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from ..names import fold
-from .place import Place
+from .place import Place, PlaceKind
 
 # The words of the rules language, as statements and expressions begin or join them.
 STATEMENT_WORDS = ("move", "to", "from", "gain", "lose", "pay", "spend", "add", "remove", "score", "set", "let",
@@ -51,11 +51,11 @@ class Item:
 def complete(place: Place, defn: GameDef | None) -> list[Item]:
     """The completions at `place`, with the game `defn` the file belongs to (None: only what
     every game has)."""
-    if place.kind == "rules":
+    if place.kind is PlaceKind.RULES:
         return _in_rules(place, defn)
-    if place.kind == "key":
+    if place.kind is PlaceKind.KEY:
         return _keys(place, defn)
-    if place.kind == "value":
+    if place.kind is PlaceKind.VALUE:
         return _values(place, defn)
     return []
 
@@ -190,9 +190,9 @@ def _members(owner: str, defn: GameDef) -> list[Item]:
     if owner == "data":
         return [Item(k, "name", "game data") for k in defn.data]
     out = [Item(z.name, "zone", f"zone of each {' and '.join(z.scope)}") for z in defn.zones.values()
-           if z.scope != ("game",)]
+           if not z.scope.is_game]
     out += [Item(c.name, "counter", f"counter of each {' and '.join(c.scope)}") for c in defn.counters.values()
-            if c.scope != ("game",)]
+            if not c.scope.is_game]
     out += [Item(a.name, "attribute", f"attribute ({a.type})") for a in defn.attributes.values()]
     out += [Item(p.name, "property", f"property of a {p.of}", doc=p.doc) for p in PROPERTIES.values()]
     return out
@@ -206,7 +206,7 @@ def _everything(defn: GameDef | None) -> list[Item]:
     if defn is None:
         return out
     out += [_callable(f.name, f.params, "function", f.text) for f in defn.functions.values()]
-    out += [Item(z.name, "zone", "zone of the game") for z in defn.zones.values() if z.scope == ("game",)]
+    out += [Item(z.name, "zone", "zone of the game") for z in defn.zones.values() if z.scope.is_game]
     out += [Item(c.name, "counter", f"counter of each {' and '.join(c.scope)}") for c in defn.counters.values()]
     out += classes(defn)
     return out

@@ -78,8 +78,7 @@ def _definition(found) -> str:
         call = f"call {thing.name}({params})" if found.what == "procedure" else f"{thing.name}({params})"
         body = _code(str(thing.text).strip()) if thing.text else ""
         return _code(call) + ("\n\n" + body if body else "") + f"\n\n*{found.what}, {md(_where(found.pos))}*"
-    scope = " and ".join(thing.scope)
-    owner = "the game" if scope == "game" else f"each {md(scope)}"
+    owner = "the game" if thing.scope.is_game else f"each {md(str(thing.scope))}"
     return f"`{thing.name}`: {found.what} of {owner}\n\n*{md(_where(found.pos))}*"
 
 

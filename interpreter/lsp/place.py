@@ -9,6 +9,7 @@ Lines and columns count from 0, in characters.
 """
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
@@ -24,12 +25,20 @@ _WORD = re.compile(r"[\w-]*$")
 _KIND = re.compile(r"^kind:\s*['\"]?([\w-]+)", re.M)
 
 
+class PlaceKind(enum.StrEnum):
+    """Where the cursor is: inside a rules text, in a value, where a key is written, or none of them."""
+    RULES = "rules"
+    VALUE = "value"
+    KEY = "key"
+    NONE = "none"
+
+
 @dataclass
 class Place:
     """The cursor's place: `kind` is "rules" (inside a rules text), "value" (the value of
     `key`, or an entry of the list under it), "key" (where a key of the mapping under `keys`
     is written) or "none"."""
-    kind: str
+    kind: PlaceKind
     keys: tuple  # the keys the cursor is under, outermost first
     key: str | None  # the key whose value (or list entry) the cursor is in
     before: str  # the text of the line before the cursor (of a rules text: from its start)
@@ -69,9 +78,9 @@ def place_at(text: str, lines: list[str], line: int, column: int) -> Place:
         if owner in RULES_LISTS or is_rules_key(owner, parent):
             first = ancestors[header] + 1
             opening = all(not lines[i].strip() for i in range(first, line))
-            return Place("rules", tuple(keys), owner, before.lstrip(), word, start, kind,
+            return Place(PlaceKind.RULES, tuple(keys), owner, before.lstrip(), word, start, kind,
                          opening and not before[:start].strip())
-        return Place("none", tuple(keys), owner, before, word, start, kind)
+        return Place(PlaceKind.NONE, tuple(keys), owner, before, word, start, kind)
     keys = _keys(lines, ancestors)
     m = _KEY.match(current)
     if m and column >= m.end() - (0 if current[m.end() - 1:m.end()] == ":" else 1):
@@ -79,27 +88,27 @@ def place_at(text: str, lines: list[str], line: int, column: int) -> Place:
         value = current[m.end():column]
         parent = keys[-1] if keys else None
         if value.strip()[:1] in ("|", ">"):
-            return Place("none", tuple(keys) + (key,), key, value, word, start, kind)
+            return Place(PlaceKind.NONE, tuple(keys) + (key,), key, value, word, start, kind)
         if is_rules_key(key, parent):
             inline = value.lstrip().lstrip("'\"")
-            return Place("rules", tuple(keys) + (key,), key, inline, word, start, kind,
+            return Place(PlaceKind.RULES, tuple(keys) + (key,), key, inline, word, start, kind,
                          not inline[:len(inline) - len(word)].strip())
-        return Place("value", tuple(keys) + (key,), key, value, word, start, kind)
+        return Place(PlaceKind.VALUE, tuple(keys) + (key,), key, value, word, start, kind)
     if _ITEM.match(current) and column > indent(current):
         owner = keys[-1] if keys else None
         value = current[indent(current) + 1:column]
         if owner in RULES_LISTS:
             inline = value.lstrip().lstrip("'\"")
-            return Place("rules", tuple(keys), owner, inline, word, start, kind,
+            return Place(PlaceKind.RULES, tuple(keys), owner, inline, word, start, kind,
                          not inline[:len(inline) - len(word)].strip())
         if not before[indent(current) + 1:].strip().startswith(("{", "[")):
             # a list entry being written: its first key, or a plain value of the list
-            return Place("key" if owner in ("cards", "keywords", "tests", "nodes") else "value",
+            return Place(PlaceKind.KEY if owner in ("cards", "keywords", "tests", "nodes") else PlaceKind.VALUE,
                          tuple(keys), owner, value, word, start, kind)
-        return Place("value", tuple(keys), owner, value, word, start, kind)
+        return Place(PlaceKind.VALUE, tuple(keys), owner, value, word, start, kind)
     if not before.strip() or before.strip() == word:
-        return Place("key", tuple(keys), keys[-1] if keys else None, before, word, start, kind)
-    return Place("none", tuple(keys), keys[-1] if keys else None, before, word, start, kind)
+        return Place(PlaceKind.KEY, tuple(keys), keys[-1] if keys else None, before, word, start, kind)
+    return Place(PlaceKind.NONE, tuple(keys), keys[-1] if keys else None, before, word, start, kind)
 
 
 def _ancestors(lines: list[str], line: int, here: int) -> list[int]:

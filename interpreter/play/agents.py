@@ -41,7 +41,7 @@ from typing import Protocol
 from ..diagnostics import printable
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
-from ..engine.state import GameFault
+from ..engine.state import GameFault, OptionKind
 from ..engine.values import Comp, NodeRef, Rng, Seat, Team, seed_for
 from ..language.prose import Prose
 from ..names import did_you_mean, fold
@@ -95,7 +95,7 @@ class SeatView:
         if d is None or not 0 <= action < len(d.entries):
             return None
         entry = d.entries[action]
-        value = getattr(entry, "value", None) if entry.kind != "act" else None  # an action: what it does is shown
+        value = getattr(entry, "value", None) if entry.kind is not OptionKind.ACTION else None  # an action: what it does is shown
         return value if type(value) in (Comp, NodeRef) else None
 
     def why_not(self, move: str):

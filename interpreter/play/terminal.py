@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
+from ..content.model import LayerKind
 from ..diagnostics import printable
 from ..engine.state import GameFault
 from ..rulings.explain import character_sheets, character_word
@@ -118,7 +119,7 @@ def _laid(program, powers: dict, players: int | None = None) -> list:
     character."""
     d = program.defn
     lines = []
-    expansions = [x.title for x in d.layers if x.kind != "scenario"]
+    expansions = [x.title for x in d.layers if x.kind is not LayerKind.SCENARIO]
     if expansions:
         lines.append("Expansions: " + ", ".join(expansions) + ".")
     for s, card in sorted(powers.items()):

@@ -45,8 +45,10 @@ from ..engine.observe import counter_holder, may_see
 from ..engine import machine as vm
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import fold
+from ..scopes import OwnerKind, Scope
 
 KINDS = ("choose", "menu", "ask")
+_PLAIN = (OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM)  # zones counted per owner, not per holder
 
 
 class Encoding:
@@ -70,21 +72,21 @@ class Encoding:
                     "who decides (relative seats, then 'over'); when this seat decides: the kind, "
                     "the choice point (then 'other'), the number of options")
         # zones of the game, players and teams
-        self.plain_zones = [z for z in d.zones.values() if z.scope[0] in ("game", "player", "team")]
+        self.plain_zones = [z for z in d.zones.values() if z.scope.kind in _PLAIN]
         self.zone_slot = {}
         size = 0
         for z in self.plain_zones:
             self.zone_slot[z.name] = size
-            size += 1 if z.scope[0] == "game" else (players if z.scope[0] == "player" else len(self.teams))
+            size += 1 if z.scope.kind is OwnerKind.GAME else (players if z.scope.kind is OwnerKind.PLAYER else len(self.teams))
         self._block("zones", size, "components in each zone of the game, of each relative player, of each relative team")
         # zones held by nodes or components
-        self.held = [z for z in d.zones.values() if z.scope[0] not in ("game", "player", "team")]
+        self.held = [z for z in d.zones.values() if z.scope.kind not in _PLAIN]
         per = players + 2
         self.held_base = {}
         size = 0
         for z in self.held:
             self.held_base[z.name] = size
-            size += (len(self.nodes) if z.scope[0] == "node" else self.comps) * per
+            size += (len(self.nodes) if z.scope.kind is OwnerKind.NODE else self.comps) * per
         self._block("held zones", size, "per holder (node or component) and zone: unseen, of no player, "
                                         "of each relative seat")
         # components
@@ -117,17 +119,18 @@ class Encoding:
         self.blocks.append((name, self.size, size, what))
         self.size += size
 
-    def _owners(self, scope: tuple) -> int:
-        if len(scope) == 2:
-            return self._owners(scope[:1]) * self._owners(scope[1:])
-        kind = scope[0]
-        if kind == "game":
+    def _owners(self, scope: Scope) -> int:
+        if scope.is_pair:
+            first, second = scope.halves
+            return self._owners(first) * self._owners(second)
+        kind = scope.kind
+        if kind is OwnerKind.GAME:
             return 1
-        if kind == "player":
+        if kind is OwnerKind.PLAYER:
             return self.n
-        if kind == "team":
+        if kind is OwnerKind.TEAM:
             return len(self.teams)
-        if kind == "node":
+        if kind is OwnerKind.NODE:
             return len(self.nodes)
         return self.comps
 
@@ -164,17 +167,17 @@ class Encoding:
             zdef = program.zone_def(key)
             holder = program.zone_holder(key)
             visible = may_see(st, zdef.visibility, holder, seat)
-            scope = zdef.scope[0]
-            if scope in ("game", "player", "team"):
+            kind = zdef.scope.kind
+            if kind in _PLAIN:
                 slot = zbase + self.zone_slot[zdef.name]
-                if scope == "player":
+                if kind is OwnerKind.PLAYER:
                     slot += rel[int(holder)]
-                elif scope == "team":
+                elif kind is OwnerKind.TEAM:
                     slot += team_rel[int(holder)]
                 out[slot] += len(comps)
                 held = False
             else:
-                where = self.node_index.get(holder, 0) if scope == "node" else int(holder)
+                where = self.node_index.get(holder, 0) if kind is OwnerKind.NODE else int(holder)
                 slot = hbase + self.held_base[zdef.name] + where * per
                 held = True
             owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
@@ -259,15 +262,16 @@ class Encoding:
     def _counter_slot(self, cdef, key: str, rel, team_rel):
         owners = keys.owners_of(key)
         scope = cdef.scope
-        if scope[0] == "game":
+        if scope.kind is OwnerKind.GAME:
             return 0
         index = []
-        for kind, raw in zip(scope, owners):
-            if kind == "player":
+        for half, raw in zip(scope.halves, owners):
+            kind = half.kind
+            if kind is OwnerKind.PLAYER:
                 index.append((rel[int(raw)], self.n))
-            elif kind == "team":
+            elif kind is OwnerKind.TEAM:
                 index.append((team_rel[keys.team_of_owner(raw)] if keys.is_team_owner(raw) else 0, len(self.teams)))
-            elif kind == "node":
+            elif kind is OwnerKind.NODE:
                 i = self.node_index.get(NodeRef(raw))
                 if i is None:
                     return None

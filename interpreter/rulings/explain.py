@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from ..content.model import LayerKind
 from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
@@ -51,9 +52,9 @@ def _header(tree) -> str:
         parts.append("during " + ", ".join(map(str, tree.windows)) if tree.windows else "in any window")
         costs = []
         for c in tree.costs:
-            if c.kind == "tap":
+            if c.kind is N.CostKind.TAP:
                 costs.append("tap this card")
-            elif c.kind == "sacrifice":
+            elif c.kind is N.CostKind.SACRIFICE:
                 costs.append(f"sacrifice a {c.name} you control")
             else:
                 costs.append(f"{c.kind} {'N' if not isinstance(c.amount, N.Number) else c.amount.value} {c.name}")
@@ -223,7 +224,7 @@ def explain_scenario(game, sc) -> str:
     if isinstance(players, list) and players:
         out.append(f"  players: {', '.join(str(p) for p in players)}")
     layer = next((x for x in defn.layers if x.id == sc.layer), None)
-    if layer is not None and layer.kind != "scenario":
+    if layer is not None and layer.kind is not LayerKind.SCENARIO:
         out.append(f"  from: {layer.title}")
     if isinstance(sc.data.get("text"), str):
         out += ["", "The common sheet (read aloud by the first player):"]

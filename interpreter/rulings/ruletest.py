@@ -17,7 +17,7 @@ from ..content.pack import test_cards
 from ..diagnostics import LoadError
 from ..engine import machine as vm
 from ..compile.context import Ctx
-from ..engine.code import Code
+from ..engine.code import Code, CodeKind
 from ..engine.events import ANSWERS, DECIDE
 from ..engine.game import Game, GameState
 from ..engine.state import Frame, GameFault
@@ -60,7 +60,7 @@ def compile_part(game: Game, test, part: str, tree, locals_):
     program = game.program
     # a script: a phase it calls may end (`exit` of a procedure the test did not call), and the
     # test goes on with its next statement
-    code = Code(f"test:{test.file}:{test.pos.line}:{part}", "script", proc=f"test-{part}")
+    code = Code(f"test:{test.file}:{test.pos.line}:{part}", CodeKind.SCRIPT, proc=f"test-{part}")
     ctx = Ctx(code, locals_=locals_)
     program.compiler.body(tree.body, ctx)
     return code, ctx.locals
@@ -174,7 +174,7 @@ def run_test(game: Game, test) -> TestResult:
                             f"which the ruling says it does not; it offers {labels}")
     program = game.program
     for text, tree in test.then:
-        fn = program.compiler.expr(tree, Ctx(Code("then", "then"), locals_=names))
+        fn = program.compiler.expr(tree, Ctx(Code("then", CodeKind.THEN), locals_=names))
         try:
             ok = fn(st, Frame(None, 0, env, None, None))
         except GameFault as exc:

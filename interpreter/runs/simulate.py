@@ -38,6 +38,7 @@ from ..engine.values import seed_for
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
                     write_trace)
+from ..scopes import OwnerKind
 from .cluster import map_chunks
 from .results.record import Recorder
 
@@ -180,10 +181,10 @@ def credits_of(state) -> list:
         if program.comp_owner[c] is not None:
             continue  # a piece each player owns a copy of (a pawn, a worker), not a card of the game
         owner = keys.owner_of(key)
-        scope = program.defn.counters[keys.name_of(key)].scope[0]
-        if owner is None or scope not in ("player", "team"):
+        kind = program.defn.counters[keys.name_of(key)].scope.kind
+        if owner is None or kind not in (OwnerKind.PLAYER, OwnerKind.TEAM):
             continue  # read by the counter's scope: a node may be named 't1' or '3'
-        if scope == "team":
+        if kind is OwnerKind.TEAM:
             team = keys.team_of_owner(owner)
             seats = [s for s in range(state.n) if program.team_of(state.n)[s] == team]
         else:

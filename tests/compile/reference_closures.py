@@ -17,6 +17,7 @@ from interpreter.language import nodes as N
 from interpreter.language.builtins import FUNCTIONS, PROPERTIES
 from interpreter.language.visitor import NodeVisitor
 from interpreter.names import fold
+from interpreter.scopes import OwnerKind
 
 _MISSING = object()
 _iter, _num, _same, _index = iterate_at, number, same, index
@@ -86,10 +87,10 @@ class ClosureCompiler(NodeVisitor):
         if n == "player_count":
             return lambda st, fr: st.n
         g = self.g
-        if n in g.zones and g.zones[n].scope == ("game",):
+        if n in g.zones and g.zones[n].scope.is_game:
             z = ZoneRef(n)
             return lambda st, fr: z
-        if n in g.counters and g.counters[n].scope == ("game",):
+        if n in g.counters and g.counters[n].scope.is_game:
             cdef = g.counters[n]
             init = cdef.initial
             return lambda st, fr: st.counters.get(n, init)
@@ -111,13 +112,13 @@ class ClosureCompiler(NodeVisitor):
         if n in g.zones:
             zname = n
             from interpreter.engine.library import zone_key
-            team_scoped = g.zones[n].scope[0] == "team"
+            team_scoped = g.zones[n].scope.kind is OwnerKind.TEAM
             return lambda st, fr: zone_key(st, obj(st, fr), zname, team_scoped, pos)
         if n in g.counters:
             cdef = g.counters[n]
-            if len(cdef.scope) == 2:
+            if cdef.scope.is_pair:
                 return lambda st, fr: CounterMap(n, obj(st, fr))
-            team_scoped = cdef.scope[0] == "team"
+            team_scoped = cdef.scope.kind is OwnerKind.TEAM
 
             def keyf(st, fr):
                 return counter_key(st, obj(st, fr), n, team_scoped, pos)

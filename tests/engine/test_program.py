@@ -23,11 +23,11 @@ def test_the_declarations_are_the_engines_records(program):
     for name, z in program.zones.items():
         d = program.defn.zones[name]
         assert (z.name, z.scope, z.visibility, z.in_play, z.capacity, z.index) == \
-            (d.name, tuple(d.scope), d.visibility, d.in_play, d.capacity, d.index)
+            (d.name, d.scope, d.visibility, d.in_play, d.capacity, d.index)
     for name, c in program.counters.items():
         d = program.defn.counters[name]
         assert (c.name, c.scope, c.minimum, c.maximum, c.supply, c.initial, c.index) == \
-            (d.name, tuple(d.scope), d.minimum, d.maximum, d.supply, d.initial, d.index)
+            (d.name, d.scope, d.minimum, d.maximum, d.supply, d.initial, d.index)
 
 
 def test_an_option_reads_a_value_given_to_it(program):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ...names import fold
+from ...scopes import OwnerKind
 from .. import nodes as N
 from ..texts import label_parts
 from ..types import COMPONENT, LIST, NODE, NUMBER, PLAYER
@@ -283,7 +284,7 @@ class English(Naming, Renderer):
         if self.is_you(holder):
             return self.w("number_yours", noun.many)
         scope = self.defn.counters[name].scope
-        return self.w("number_of" if scope[:1] in (("player",), ("team",)) else "number_on", noun.many,
+        return self.w("number_of" if scope.kind in (OwnerKind.PLAYER, OwnerKind.TEAM) else "number_on", noun.many,
                       self.node(holder))
 
     def visit_Index(self, e) -> str:
@@ -553,7 +554,7 @@ class English(Naming, Renderer):
         none = "_none" if n == 0 and op == "==" else ""  # 'has no tokens', 'n'a aucun jeton'
         if key is not None:
             return self.act("has_on" + none, key, amount, self.node(holder))
-        if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
+        if self.defn.counters[name].scope.kind in (OwnerKind.PLAYER, OwnerKind.TEAM):
             return self.act("has" + none, holder, amount)
         return self.w("on_it_none" if op == "==" else "on_it", amount, self.node(holder))
 
@@ -672,7 +673,7 @@ class English(Naming, Renderer):
             return self.w(keyed + "_yours", mine, self.node(holder))
         if key is not None:
             return self.w(keyed, n, self.w("yours") if self.is_you(key) else self.node(key), self.node(holder))
-        if self.defn.counters[name].scope[:1] in (("player",), ("team",)):
+        if self.defn.counters[name].scope.kind in (OwnerKind.PLAYER, OwnerKind.TEAM):
             return self.act(player, holder, n)
         return self.w(on, n, self.node(holder))
 
@@ -916,7 +917,7 @@ class English(Naming, Renderer):
     def visit_Phrase(self, e) -> str:
         """A phrase in a body: the effect a keyword's parameter stands for."""
         words = e.words
-        if len(words) == 1 and words[0].kind == "name" and words[0].value in self.params:
+        if len(words) == 1 and words[0].kind is N.WordKind.NAME and words[0].value in self.params:
             return self.parameter(words[0].value)
         return self.fallback(e)
 
@@ -974,12 +975,12 @@ class English(Naming, Renderer):
         return out
 
     def visit_Cost(self, e) -> str:
-        if e.kind == "tap":
+        if e.kind is N.CostKind.TAP:
             return self.w("tap_self")
-        if e.kind == "sacrifice":
+        if e.kind is N.CostKind.SACRIFICE:
             return self.w("sacrifice", self.a(self.class_noun(e.name)))
         n = self.amount(e.amount, self.vocab.noun(e.name, "counter"))
-        return self.w("spend", n) if e.kind == "spend" else self.act("pay", None, n)
+        return self.w("spend", n) if e.kind is N.CostKind.SPEND else self.act("pay", None, n)
 
     def visit_PhraseAbility(self, e) -> str:
         return self.fallback(e)  # a printed keyword is written through its keyword (see cards.Prose)

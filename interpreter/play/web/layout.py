@@ -27,10 +27,11 @@ import re
 import threading
 
 from ...compile.context import Ctx
-from ...engine.code import Code
+from ...engine.code import Code, CodeKind
 from ...engine.state import Frame
 from ...engine.values import NodeRef
 from ...language.parser import parse
+from ...scopes import OwnerKind
 from ...view.narrate import natural
 
 AREAS = ("centre", "seat", "board", "holder", "aside")
@@ -96,7 +97,7 @@ def _shown_test(program, text):
     drawn whole: `regles check` reports the hint)."""
     if not isinstance(text, str) or not text.strip():
         return None
-    code = Code("table:shown", "table")
+    code = Code("table:shown", CodeKind.TABLE)
     try:
         with _COMPILING:
             fn = program.compiler.expr(parse(text, "condition"), Ctx(code, locals_=["n"]))
@@ -115,11 +116,11 @@ def _shown_test(program, text):
 
 
 def _area(zdef, hinted) -> str:
-    scope = zdef.scope[0] if zdef.scope else "game"
-    default = _DEFAULT_AREA.get(scope, "holder")
+    kind = zdef.scope.kind
+    default = _DEFAULT_AREA.get(kind, "holder")
     if hinted not in AREAS:
         return default
-    if hinted == "board" and scope != "node" or hinted == "holder" and default != "holder":
+    if hinted == "board" and kind is not OwnerKind.NODE or hinted == "holder" and default != "holder":
         return default  # a zone is on a node, or inside a component, only when it belongs to one
     return hinted
 

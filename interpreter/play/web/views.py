@@ -18,6 +18,7 @@ from ...engine import machine as vm
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
+from ...scopes import OwnerKind
 from ...view.narrate import counter_name, natural, seat_name
 
 GAME = {"game": None}
@@ -164,12 +165,11 @@ class TableView:
         for name, zdef in self.program.defn.zones.items():
             if self.layout.area.get(name) != area:
                 continue
-            scope = zdef.scope[0] if zdef.scope else "game"
-            kind = scope if scope in ("game", "player", "team", "node") else "component"
+            kind = zdef.scope.kind
             if kind not in owners:
                 continue
             key = keys.key(name, owners[kind])
-            if kind == "component" and key not in self.st.zones:
+            if kind is OwnerKind.COMPONENT and key not in self.st.zones:
                 continue  # a component shows only the zones it holds something in, or held
             out.append((self.layout.zone_sort_key(name), key))
         return [self.zone(key) for _, key in sorted(out)]
@@ -186,9 +186,9 @@ class TableView:
                 continue
             owners = keys.owners_of(key)
             if len(owners) == 1:
-                scope = cdef.scope[0]
-                if owners[0] == owner and (scope == "node") == (kind == "node") \
-                        and scope not in ("game", "player", "team"):
+                held_by = cdef.scope.kind
+                if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \
+                        and held_by in (OwnerKind.NODE, OwnerKind.COMPONENT):
                     out.append({"name": _nice(cdef.name), "value": value})
             elif kind == "node" and self._on_node(cdef, owners) == owner:
                 whose = self._whose(cdef, owners)
@@ -220,16 +220,17 @@ class TableView:
         out = []
         team = program.team_of(st.n)[i]
         for name, cdef in program.defn.counters.items():
-            if len(cdef.scope) != 1 or cdef.scope[0] not in ("player", "team"):
+            if not cdef.scope.only(OwnerKind.PLAYER, OwnerKind.TEAM):
                 continue
-            key = keys.seat_key(name, i) if cdef.scope[0] == "player" else keys.team_key(name, team)
+            team_kept = cdef.scope.kind is OwnerKind.TEAM
+            key = keys.team_key(name, team) if team_kept else keys.seat_key(name, i)
             if not self.counter_seen(key):
                 if cdef.internal and not self.show_all:
                     continue
-                out.append({"name": _nice(name), "hidden": True, **({"team": True} if cdef.scope[0] == "team" else {})})
+                out.append({"name": _nice(name), "hidden": True, **({"team": True} if team_kept else {})})
                 continue
             entry = {"name": _nice(name), "value": st.counters.get(key, cdef.initial)}
-            if cdef.scope[0] == "team":
+            if team_kept:
                 entry["team"] = True
             out.append(entry)
         return out
@@ -238,7 +239,7 @@ class TableView:
         st, program = self.st, self.program
         out = []
         for name, cdef in program.defn.counters.items():
-            if cdef.scope != ("game",) or (cdef.internal and not self.show_all):
+            if not cdef.scope.is_game or (cdef.internal and not self.show_all):
                 continue
             if not self.counter_seen(name):
                 out.append({"name": _nice(name), "hidden": True})
@@ -306,7 +307,7 @@ class TableView:
         """Whether this seat sees seat `seat`'s score (a score kept hidden is not sent)."""
         if cdef is None or self.seat is None:
             return True
-        key = keys.team_key(cdef.name, team) if cdef.scope[0] == "team" else keys.seat_key(cdef.name, seat)
+        key = keys.team_key(cdef.name, team) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(cdef.name, seat)
         return may_see(self.st, cdef.visibility, counter_holder(cdef, key), self.seat)
 
     def data(self, who: list) -> dict:

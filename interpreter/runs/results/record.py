@@ -21,7 +21,9 @@ report's points by card: they are no card of the game.
 from __future__ import annotations
 
 from ...engine.machine import controller
+from ...engine.state import OptionKind
 from ...engine.values import Comp, Seat, Team
+from ...scopes import OwnerKind
 
 ROUND = "round"  # the counter read as the game's round, when the game declares it for the whole game
 
@@ -36,9 +38,9 @@ class Recorder:
         self.sides = [list(t) for t in program.teams_for(n)]
         self.side_of = program.team_of(n)
         score = program.defn.score
-        self.team_score = score is not None and program.defn.counters[score].scope[0] == "team"
+        self.team_score = score is not None and program.defn.counters[score].scope.kind is OwnerKind.TEAM
         rdef = program.defn.counters.get(ROUND)
-        self.round_initial = rdef.initial if rdef is not None and rdef.scope == ("game",) else None
+        self.round_initial = rdef.initial if rdef is not None and rdef.scope.is_game else None
         self.decided = [0] * n  # decisions made so far by each seat
         self.first_seat = None  # seat from 0
         self.step = None  # (seat, its decision number, the component picked or None, the round then)
@@ -61,7 +63,7 @@ class Recorder:
         picked = None
         if isinstance(action, int):
             entry = state.pending.entries[action]
-            if entry.kind in ("v", "opt") and type(entry.value) is Comp:
+            if entry.kind in (OptionKind.PICK, OptionKind.MENU_PICK) and type(entry.value) is Comp:
                 picked = entry.value
         self.step = (seat, self.decided[seat], picked, self.round_now(state))
 
