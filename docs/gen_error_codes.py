@@ -8,7 +8,6 @@ The codes are records in the engine (each raised where its code is named); the e
 """
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -16,29 +15,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PAGE = ROOT / "docs" / "errors.md"
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pagegen import cell, marked, write_or_check  # noqa: E402
 from interpreter.codes import CODES  # noqa: E402
-
-_TABLE = re.compile(r"(<!-- table: error codes -->\n)(.*?)(<!-- end table -->)", re.S)
 
 
 def table() -> str:
-    rows = [f"| `{c.id}` | {c.name} | {c.wing} | {_cell(c.description)} | {_cell(c.example)} |" for c in CODES]
+    rows = [f"| `{c.id}` | {c.name} | {c.wing} | {cell(c.description)} | {cell(c.example)} |" for c in CODES]
     return "\n".join(["| code | name | wing | what it reports | example |", "|---|---|---|---|---|", *rows]) + "\n"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
 
 def page(text: str) -> str:
-    if not _TABLE.search(text):
-        raise SystemExit(f"{PAGE.relative_to(ROOT)} has no marked table of error codes")
-    return _TABLE.sub(lambda m: m.group(1) + table() + m.group(3), text)
+    return marked(text, "error codes", table(), PAGE)
 
 
 def main(argv) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from pagegen import write_or_check
     return write_or_check(PAGE, page(PAGE.read_text(encoding="utf-8")), argv, "python docs/gen_error_codes.py", ROOT)
 
 
