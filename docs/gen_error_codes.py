@@ -25,7 +25,6 @@ def table() -> str:
     return "\n".join(["| code | name | wing | what it reports | example |", "|---|---|---|---|---|", *rows]) + "\n"
 
 
-
 def page(text: str) -> str:
     return marked(text, "error codes", table(), PAGE)
 
