@@ -128,7 +128,7 @@ def _laid(program, powers: dict, players: int | None = None, lang: str = "en") -
         lines.append(w("expansions", Said(", ".join(expansions))))
     for s, card in sorted(powers.items()):
         title = next((c.title for c in d.cards if c.id == card), card)
-        lines.append(w("power", cap(seat_name(int(s) - 1, None, program, lang)), Said(title)))
+        lines.append(w("power", _first(seat_name(int(s) - 1, None, program, lang), lang), Said(title)))
     sc = d.scenario
     if sc is not None:
         lines.append(w("scenario", Said(sc.title)))
@@ -136,6 +136,12 @@ def _laid(program, powers: dict, players: int | None = None, lang: str = "en") -
             lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
         lines += _sheets(program, sc, powers, players, lang)
     return lines
+
+
+def _first(name: str, lang: str) -> str:
+    """A seat's name opening a sentence: in upper case in French ('Joueur 1 joue ...'); English
+    writes it as it always has ('player 1 plays with the power ...')."""
+    return name if lang == "en" else cap(name)
 
 
 def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") -> list:
@@ -157,7 +163,7 @@ def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") ->
             known.add(s)
             taken.add(name)
             title, text = by_name[name]
-            lines.append(w("sheet", cap(seat_name(s, None, program, lang)), Said(name), Said(title)))
+            lines.append(w("sheet", _first(seat_name(s, None, program, lang), lang), Said(name), Said(title)))
             lines += _indented(text)
     if players is None or len(known) < players:
         lines.append(w("sheets_other" if known else "sheets_each", Said(word)))
