@@ -38,7 +38,8 @@ def cmd_play(args) -> int:
     if why:  # said now, not after the game
         return usage_error(args, f"--save: {why}")
     return play_at_terminal(game, players, args.seed, options, bots, seat=args.seat - 1, human=HumanAgent(lang=args.lang),
-                            save=args.save, source=args.game, show_all=args.show_all, powers=args.powers)
+                            save=args.save, source=args.game, show_all=args.show_all, powers=args.powers,
+                            lang=args.lang)
 
 
 def cmd_test(args) -> int:

@@ -200,7 +200,9 @@ def _add_play_commands(sub) -> None:
     play.add_argument("--seat", type=int, default=1, help="the seat you play, from 1 (default 1)")
     play.add_argument("--save", metavar="TRACE", help="write the game's trace to this file")
     play.add_argument("--lang", choices=LANGS, default="en",
-                      help="the language of the cards shown on request ('? N') and of what options do (default en)")
+                      help="the language the whole game is shown in: what happens, the names of zones and counters "
+                           "(the game's vocabulary:), the cards shown on request ('? N') and what options do "
+                           "(default en)")
     play.add_argument("--all", action="store_true", dest="show_all",
                       help="show the rules' bookkeeping too (the counters the game declares internal)")
     play.set_defaults(subparser=play)

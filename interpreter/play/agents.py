@@ -47,6 +47,7 @@ from ..language.prose import Prose
 from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
 from ..view.narrate import counter_lines, render_observation, words
+from ..view.narrate_words import words_in
 from ..view.why import render as why_lines
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -407,8 +408,9 @@ class HumanAgent:
         obs = view.observation()
         self.say()
         every = bool(getattr(view, "show_all", False))
-        lines = render_observation(view.program, {**obs, "counters": {}})
-        counters = [printable(line) for line in counter_lines(view.program, obs, self.counters, every)]
+        say = words_in(self.lang).w
+        lines = render_observation(view.program, {**obs, "counters": {}}, lang=self.lang)
+        counters = [printable(line) for line in counter_lines(view.program, obs, self.counters, every, self.lang)]
         self.counters = dict(obs["counters"])
         if self.shown is None:
             for line in lines + counters:
@@ -416,14 +418,14 @@ class HumanAgent:
         else:
             before = set(self.shown)
             changed = [item for item in lines + counters if item not in before]
-            self.say("-- changed --" if changed else "-- nothing you see changed --")
+            self.say(say("changed") if changed else say("unchanged"))
             for item in changed:
                 self.say(item)
         self.shown = lines + counters
         actions = view.legal_actions()
         labels = view.labels()
         self.say()
-        self.say(f"{view.prompt or 'Choose'}:")
+        self.say(f"{view.prompt or say('choose')}:" if self.lang == "en" else f"{view.prompt or say('choose')} :")
         asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
         if asked is not None:  # an optional ability: what it does, once, under the question
             self.say(f"      ({_short(self.prose(view).printed(asked))})")
@@ -435,7 +437,7 @@ class HumanAgent:
             if ability is not None and asked is None:  # a card's action: what it does
                 self.say(f"      {_short(self.prose(view).printed(ability))}")
         while True:
-            print(f"your choice (1-{len(actions)}, q to quit): ", end="", file=self.out, flush=True)
+            print(say("your_choice", len(actions)), end="", file=self.out, flush=True)
             line = self.inp.readline()
             if not line:
                 self.say()
@@ -452,8 +454,7 @@ class HumanAgent:
             if word.lower() in ("?", "help") or (text.startswith("?") and text[1:].strip()):
                 self.card_text(view, actions, (move if word.lower() in ("?", "help") else text[1:]).strip())
                 continue
-            self.say(f"  please type a number from 1 to {len(actions)}, or q to quit (? N: the card of option N "
-                     "as printed; why MOVE: why a move is not offered)")
+            self.say(say("please", len(actions)))
 
     def prose(self, view: SeatView):
         if self._prose is None:

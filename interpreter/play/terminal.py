@@ -16,7 +16,8 @@ from ..diagnostics import printable
 from ..engine.state import GameFault
 from ..rulings.explain import character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
-from ..view.narrate import Narrator, is_internal, joined, seat_name, winners_text
+from ..view.narrate import Narrator, is_internal, joined, seat_name, seat_said, winners_text
+from ..view.narrate_words import Said, cap, words_in
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
 
 
@@ -50,9 +51,11 @@ class PlayerView(SeatView):
 
 def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *, seat: int = 0,
                      human=None, save: str | None = None, source: str | None = None, out=None,
-                     show_all: bool = False, powers: dict | None = None) -> int:
-    """Play a game; returns the exit status (0, or 1 when the rules fault)."""
+                     show_all: bool = False, powers: dict | None = None, lang: str = "en") -> int:
+    """Play a game told in `lang` (the narration's sentences and the names of the game's
+    vocabulary in that language); returns the exit status (0, or 1 when the rules fault)."""
     out = out or sys.stdout
+    w = words_in(lang).w
     names = list(bots)
     if len(names) == 1 and players > 2:
         names = names * (players - 1)
@@ -72,9 +75,9 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     status, error = 0, None
     try:
         state = game.new_state(players, seed, options, trace=True, powers=powers)
-        narrator = Narrator(state, seat, out, show_all)
-        print(printable(_seats(game.program, players, seat, agent_names)), file=out)
-        for line in _laid(game.program, powers or {}, players):
+        narrator = Narrator(state, seat, out, show_all, lang=lang, group=True)
+        print(printable(_seats(game.program, players, seat, agent_names, lang)), file=out)
+        for line in _laid(game.program, powers or {}, players, lang):
             print(printable(line), file=out)
         narrator.flush()
         while not state.is_terminal():
@@ -91,12 +94,12 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
             state.apply(a)
             narrator.flush()
         print(file=out)
-        print("Game over. " + _outcome(game.program, state, seat), file=out)
+        print(w("game_over", Said(_outcome(game.program, state, seat, lang))), file=out)
         scores = state.scores()
-        print("Scores: " + ", ".join(f"{seat_name(s, seat, game.program)} {scores[s]}" for s in range(players)),
-              file=out)
+        print(w("scores", Said(", ".join(f"{seat_name(s, seat, game.program, lang)} {scores[s]}"
+                                         for s in range(players)))), file=out)
     except Quit:
-        print("Game left unfinished.", file=out)
+        print(w("left"), file=out)
     except GameFault as exc:
         if narrator is not None:
             narrator.flush()
@@ -113,28 +116,35 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
     return status
 
 
-def _laid(program, powers: dict, players: int | None = None) -> list:
+def _laid(program, powers: dict, players: int | None = None, lang: str = "en") -> list:
     """What is laid over the game, said once at its start: the expansions, each seat's power, and
     the scenario's sheet, read aloud as the first player would, and its sheet of each seat's
     character."""
     d = program.defn
+    w = words_in(lang).w
     lines = []
     expansions = [x.title for x in d.layers if x.kind is not LayerKind.SCENARIO]
     if expansions:
-        lines.append("Expansions: " + ", ".join(expansions) + ".")
+        lines.append(w("expansions", Said(", ".join(expansions))))
     for s, card in sorted(powers.items()):
         title = next((c.title for c in d.cards if c.id == card), card)
-        lines.append(f"{seat_name(int(s) - 1, None, program)} plays with the power {title}.")
+        lines.append(w("power", _first(seat_name(int(s) - 1, None, program, lang), lang), Said(title)))
     sc = d.scenario
     if sc is not None:
-        lines.append(f"Scenario: {sc.title}.")
+        lines.append(w("scenario", Said(sc.title)))
         if isinstance(sc.data.get("text"), str):
             lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
-        lines += _sheets(program, sc, powers, players)
+        lines += _sheets(program, sc, powers, players, lang)
     return lines
 
 
-def _sheets(program, sc, powers: dict, players: int | None) -> list:
+def _first(name: str, lang: str) -> str:
+    """A seat's name opening a sentence: in upper case in French ('Joueur 1 joue ...'); English
+    writes it as it always has ('player 1 plays with the power ...')."""
+    return name if lang == "en" else cap(name)
+
+
+def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") -> list:
     """The scenario's sheet of each seat's character: a seat given a power plays the character
     of that power (the attribute powers are unique by); the character of a seat without one is
     the content's to compute, so every sheet is shown for those seats to take theirs."""
@@ -142,6 +152,7 @@ def _sheets(program, sc, powers: dict, players: int | None) -> list:
     sheets = character_sheets(d, sc)
     if not sheets:
         return []
+    w = words_in(lang).w
     word = character_word(d)
     by_name = {name: (title, text) for name, title, text, _ in sheets}
     lines, known, taken = [], set(), set()
@@ -152,10 +163,10 @@ def _sheets(program, sc, powers: dict, players: int | None) -> list:
             known.add(s)
             taken.add(name)
             title, text = by_name[name]
-            lines.append(f"{seat_name(s, None, program)} plays {name}: their sheet, {title}.")
+            lines.append(w("sheet", _first(seat_name(s, None, program, lang), lang), Said(name), Said(title)))
             lines += _indented(text)
     if players is None or len(known) < players:
-        lines.append(f"{'Each other' if known else 'Each'} player takes the sheet of the {word} they play:")
+        lines.append(w("sheets_other" if known else "sheets_each", Said(word)))
         for name, title, text, _ in sheets:
             if name in taken:  # no two players play one character
                 continue
@@ -169,36 +180,39 @@ def _indented(text: str) -> list:
                          break_long_words=False, break_on_hyphens=False)
 
 
-def _seats(program, players: int, seat: int, agent_names: list) -> str:
+def _seats(program, players: int, seat: int, agent_names: list, lang: str = "en") -> str:
     """'You are player 1, with player 3 (greedy) as your partner, against player 2 (greedy)
     and player 4 (greedy).'"""
+    w = words_in(lang).w
+
     def who(s):
         auto = program.automata.get(s)
         if auto is not None:
-            return f"{auto.title} (seat {s + 1}, played by its rules)"
-        return f"{seat_name(s, None)} ({agent_names[s]})"
+            return w("seat_by_rules", Said(auto.title), s + 1)
+        return f"{seat_said(s, None, lang)} ({agent_names[s]})"
     team = next((t for t in program.teams_for(players) if seat in t), [seat])
     partners = [who(s) for s in team if s != seat]
     rivals = [who(s) for s in range(players) if s not in team]
-    text = f"You are {seat_name(seat, None)}"
+    text = w("seats_you_are", seat_said(seat, None, lang))
     if partners:
-        text += f", with {joined(partners)} as your partner{'s' if len(partners) > 1 else ''}"
+        text += w("seats_partners" if len(partners) > 1 else "seats_partner", Said(joined(partners, lang)))
     if rivals:
-        text += f", against {joined(rivals)}"
+        text += w("seats_against", Said(joined(rivals, lang)))
     elif not partners:
-        text += " and play alone"
+        text += w("seats_alone")
     return text + "."
 
 
-def _outcome(program, state, seat: int) -> str:
+def _outcome(program, state, seat: int, lang: str = "en") -> str:
     """'You win.', 'Your team wins (you and player 3).', 'Team 2 wins (player 2 and player 4).'"""
+    say = words_in(lang).w
     w = list(state.winners or ())
     if not w:
-        return "No winner."
+        return say("outcome_none")
     teams = program.teams_for(state.n)
     team = next((i for i, t in enumerate(teams) if sorted(t) == w), None)
     if team is not None and len(teams[team]) > 1:
-        whose = "Your team" if seat in teams[team] else f"Team {team + 1}"
-        return f"{whose} wins ({joined([seat_name(s, seat, program) for s in w])})."
-    text = winners_text(w, seat, program)
+        whose = say("your_team_cap") if seat in teams[team] else say("team_cap", team + 1)
+        return say("outcome_team", whose, Said(joined([seat_name(s, seat, program, lang) for s in w], lang)))
+    text = winners_text(w, seat, program, lang)
     return f"{text[0].upper()}{text[1:]}."

@@ -19,7 +19,8 @@ from ..engine.events import (ACTION, CHOICE, COUNTER, CUT, DECIDE, FAIL, LOG, MO
                              START, TAG, TAP, UNTAG, UNTAP, UNUSED, WIN)
 from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
-from ..language.prose.vocabulary import Vocabulary
+from ..language.prose.vocabulary import Noun, Vocabulary
+from .narrate_words import Said, cap, words_in
 
 
 def _nice(name: str) -> str:
@@ -27,26 +28,44 @@ def _nice(name: str) -> str:
 
 
 _WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-NARRATED_IN = "en"  # the language the narration is written in: names come from its vocabulary
+NARRATED_IN = "en"  # the language the narration is written in unless asked for another (Narrator's `lang`)
 
 
-def words(program):
-    """The game's vocabulary in the language of the narration (made once per game): zones and
-    counters are named as the game names them ('your wood cubes', 'figure area at ether'), so
-    that the names shown are of one language with the rest."""
+def words(program, lang: str = NARRATED_IN):
+    """The game's vocabulary in the language of the narration (made once per game and language):
+    zones and counters are named as the game names them ('your wood cubes', 'figure area at
+    ether'), so that the names shown are of one language with the rest."""
     got = _WORDS.get(program)
     if got is None:
-        got = _WORDS[program] = Vocabulary(program.defn, NARRATED_IN)
-    return got
+        got = _WORDS[program] = {}
+    if lang not in got:
+        got[lang] = Vocabulary(program.defn, lang)
+    return got[lang]
 
 
-def _noun(program, name: str, kind: str, many: bool = False, vocabulary: bool = False) -> str:
-    """A zone's or counter's name: its vocabulary's noun when asked and the game gives one."""
+def _noun_of(program, name: str, kind: str, vocabulary: bool = False, lang: str = NARRATED_IN) -> Noun:
+    """A zone's or counter's noun: its vocabulary's when asked and the game gives one, else
+    its name written from its identifier (in French a noun without words is masculine)."""
     if vocabulary and program is not None and getattr(program, "defn", None) is not None:
-        if words(program).raw(name, kind) is not None:
-            noun = words(program).noun(name, kind)
-            return noun.many if many else noun.one
-    return _nice(name)
+        if words(program, lang).raw(name, kind) is not None:
+            return words(program, lang).noun(name, kind)
+    return Noun(_nice(name), _nice(name))
+
+
+def _noun(program, name: str, kind: str, many: bool = False, vocabulary: bool = False,
+          lang: str = NARRATED_IN) -> str:
+    """A zone's or counter's name: its vocabulary's noun when asked and the game gives one."""
+    noun = _noun_of(program, name, kind, vocabulary, lang)
+    return noun.many if many else noun.one
+
+
+def _the(noun: Noun, lang: str, many: bool = False) -> str:
+    """The noun with its article where the language writes one ('la boîte', 'les équipages'); a
+    noun whose plural is its singular ('niveau du collecteur': a level, not a count) is said in
+    the singular."""
+    w = words_in(lang)
+    many = many and noun.many != noun.one
+    return w.w("zone_many" if many else "zone_f" if noun.gender == "f" else "zone", noun.many if many else noun.one)
 
 
 def natural(text: str) -> list:
@@ -55,64 +74,140 @@ def natural(text: str) -> list:
             for part in re.split(r"(\d+)", text) if part]
 
 
-def seat_name(i: int, seat: int | None, program=None) -> str:
+def seat_name(i: int, seat: int | None, program=None, lang: str = NARRATED_IN) -> str:
     """'you', 'player 2', or the title of the automaton that plays seat `i` (from 0)."""
+    w = words_in(lang)
     if seat is not None and i == seat:
-        return "you"
+        return w.w("you")
     auto = program.automata.get(i) if program is not None else None
-    return auto.title if auto is not None else f"player {i + 1}"
+    return auto.title if auto is not None else w.w("player", i + 1)
+
+
+def _of_seat(i: int, program, lang: str) -> str:
+    """The seat another's thing is of: 'player 2' ('de le joueur 2', which French writes 'du joueur 2')."""
+    auto = program.automata.get(i) if program is not None else None
+    return auto.title if auto is not None else words_in(lang).w("of_player", i + 1)
+
+
+def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str) -> str:
+    """'your hand', "player 2's hand"; 'votre main', 'vos cubes', 'la main du joueur 2'."""
+    w = words_in(lang)
+    many = many and noun.many != noun.one  # 'votre niveau du guide', 'votre PP'
+    bare = noun.many if many else noun.one
+    if seat is not None and i == seat:
+        return w.w("whose_you_many" if many and w.has("whose_you_many") else "whose_you", bare=bare)
+    return w.w("whose", bare=bare, the=_the(noun, lang, many), who=_of_seat(i, program, lang))
+
+
+def _node(program, h, lang: str) -> str:
+    """A board node's name ('chamber 3'); in another language than English, its kind's noun in
+    that language, with its article, where the name starts with the kind's English words or the
+    node has none ('la chambre 3', 'la case de la pyramide p1')."""
+    attrs = program.nodes.get(h, {})
+    name = str(attrs.get("name", h))
+    kind = attrs.get("kind")
+    if lang == "en" or not isinstance(kind, str) or words(program, lang).raw(kind, "node") is None:
+        return name
+    noun = words(program, lang).noun(kind, "node")
+    english = words(program, "en").noun(kind, "node").one
+    for prefix in (english, _nice(kind)):
+        if name.casefold().startswith(prefix.casefold() + " "):
+            return _the(Noun(noun.one + name[len(prefix):], noun.many, noun.gender), lang)
+    if "name" not in attrs:
+        return _the(Noun(f"{noun.one} {name}", noun.many, noun.gender), lang)
+    return name
+
+
+def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
+    """A seat named in a sentence: 'player 2', 'le joueur 2', or the title of its automaton."""
+    return _of_seat(i, program, lang)
 
 
 def _possessive(who: str) -> str:
     return "your" if who == "you" else f"{who}'s"
 
 
-def joined(names: list) -> str:
+def joined(names: list, lang: str = NARRATED_IN) -> str:
     """'you', 'you and player 3', 'player 1, player 2 and player 4'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else words_in(lang).w("and", ", ".join(names[:-1]), names[-1])
 
 
-def winners_text(winners, seat: int | None, program=None) -> str:
+def winners_text(winners, seat: int | None, program=None, lang: str = NARRATED_IN) -> str:
     """'you win', 'player 2 wins', 'you and player 3 win'."""
-    names = [seat_name(s, seat, program) for s in winners]
-    verb = "wins" if len(names) == 1 and names[0] != "you" else "win"
-    return f"{joined(names)} {verb}"
+    names = [seat_name(s, seat, program, lang) for s in winners]
+    you = seat is not None and seat in winners
+    key = "wins_many" if len(names) > 1 and not you else "wins"
+    return words_in(lang).w(key, joined(names, lang), you=you)
 
 
 def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
-              vocabulary: bool = False) -> str:
+              vocabulary: bool = False, lang: str = NARRATED_IN) -> str:
     """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'; a zone
     of a node whose name starts with the zone's ('site' at 'site 3') is named by its node.
-    With `vocabulary`, named as the game's vocabulary names it (see `words`)."""
-    base = _noun(program, keys.name_of(key), "zone", vocabulary=vocabulary)
+    With `vocabulary`, named as the game's vocabulary names it (see `words`); in French with
+    its article ('la pioche', 'votre main', 'la main du joueur 2')."""
+    w = words_in(lang)
+    noun = _noun_of(program, keys.name_of(key), "zone", vocabulary, lang)
+    base = noun.one
     if keys.owner_of(key) is None:
-        return base
+        return _the(noun, lang)
     try:
         h = program.zone_holder(key)
     except (KeyError, ValueError, IndexError):
         return key
     t = type(h)
     if t is Seat:
-        return f"{_possessive(seat_name(int(h), seat, program))} {base}"
+        return _whose(noun, False, int(h), seat, program, lang)
     if t is Team:
         mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
-        return f"your team's {base}" if mine else f"team {int(h) + 1}'s {base}"
+        return w.w("whose_team_you" if mine else "whose_team", bare=base, the=_the(noun, lang), n=int(h) + 1)
     if t is NodeRef:
         node = str(program.nodes.get(h, {}).get("name", h))
         named = (base, _nice(keys.name_of(key)))  # 'chamber 3' holds the zone 'chamber' ('chamber card')
-        return node if any(node.casefold().startswith(b.casefold()) for b in named) else f"{base} at {node}"
+        kind = program.nodes.get(h, {}).get("kind")
+        if lang != "en" and isinstance(kind, str) and words(program, lang).raw(kind, "node") is not None:
+            named += (words(program, lang).noun(kind, "node").one,)  # 'emplacement' of the node 'emplacement 2'
+            if base.casefold() == named[-1].casefold():
+                return _node(program, h, lang)
+        if any(node.casefold().startswith(b.casefold()) for b in named):
+            return _node(program, h, lang)
+        return w.w("zone_at", bare=base, the=_the(noun, lang), node=_node(program, h, lang))
     c = int(h)
-    if visible is None or c in visible:
-        return f"{base} of {program.comp_card[c].title}"
-    return f"{base} of a card"
+    card = program.comp_card[c].title if visible is None or c in visible else w.w("a_card")
+    return w.w("zone_of", bare=base, the=_the(noun, lang), card=card)
 
 
 def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
-                 vocabulary: bool = False, many: bool = True) -> str:
+                 vocabulary: bool = False, many: bool = True, lang: str = NARRATED_IN) -> str:
     """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'.
-    With `vocabulary`, named as the game's vocabulary names it ('many': in the plural)."""
-    whose, name, where = counter_parts(program, key, seat, visible, players, vocabulary, many)
-    return " ".join(([whose] if whose else []) + [name] + where)
+    With `vocabulary`, named as the game's vocabulary names it ('many': in the plural); in French
+    with its article or possessive ('la manche', 'vos cubes de bois', 'les pièces du joueur 2')."""
+    if lang == "en":
+        whose, name, where = counter_parts(program, key, seat, visible, players, vocabulary, many)
+        return " ".join(([whose] if whose else []) + [name] + where)
+    w = words_in(lang)
+    noun = _noun_of(program, keys.name_of(key), "counter", vocabulary, lang)
+    cdef = program.defn.counters.get(keys.name_of(key))
+    parts = keys.owners_of(key)
+    named, where = None, []
+    for word, raw in zip(cdef.scope if cdef is not None else (), parts or ()):
+        if word == "player" and named is None:
+            named = _whose(noun, many, int(raw), seat, program, lang)
+        elif word == "team" and named is None:
+            t = keys.team_of_owner(raw)
+            mine = seat is not None and players is not None and program.team_of(players)[seat] == t
+            named = w.w("whose_team_you" if mine else "whose_team", bare=noun.many if many else noun.one,
+                        the=_the(noun, lang, many), n=t + 1)
+        elif word == "node":
+            where.append(w.w("counter_at", _node(program, raw, lang)))
+        elif word not in ("player", "team"):
+            try:
+                c = int(raw)
+                where.append(w.w("counter_on", program.comp_card[c].title if visible is None or c in visible
+                                 else w.w("a_card")))
+            except (ValueError, IndexError):
+                where.append(w.w("counter_of", raw))
+    return " ".join([named if named is not None else _the(noun, lang, many)] + where)
 
 
 def counter_parts(program, key: str, seat: int | None, visible=None, players: int | None = None,
@@ -168,46 +263,52 @@ def _listed(items: list) -> str:
     return ", ".join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
 
 
-def _order(program, key: str, name: str, kind: str) -> tuple:
+def _order(program, key: str, name: str, kind: str, lang: str = NARRATED_IN) -> tuple:
     """Zones and counters in the order the game declares them, yours first, then by name
     with numbers in their order ('site 2' before 'site 10')."""
     defs = program.defn.zones if kind == "zone" else program.defn.counters
     d = defs.get(keys.name_of(key))
-    return (d.index if d is not None else len(defs), not name.startswith("your "), natural(name), key)
+    yours = name.startswith("your ") if lang == "en" else name.startswith(("votre ", "vos "))
+    return (d.index if d is not None else len(defs), not yours, natural(name), key)
 
 
-def render_observation(program, obs: dict, counters_before: dict | None = None, every_counter: bool = True) -> list:
+def render_observation(program, obs: dict, counters_before: dict | None = None, every_counter: bool = True,
+                       lang: str = NARRATED_IN) -> list:
     """Lines showing an observation: non-empty zones, then counters grouped by whose they are
-    (`counter_lines`). Content in them is escaped: the lines are safe to print."""
+    (`counter_lines`), in `lang`. Content in them is escaped: the lines are safe to print."""
+    w = words_in(lang).w
     seat = obs["seat"]
     vis = visible_ids(obs)
     players = obs["players"]
-    lines = [f"-- what you see (you are player {seat + 1} of {players}) --"]
-    named = sorted(((zone_name(program, key, seat, vis, players, vocabulary=True), key) for key in obs["zones"]),
-                   key=lambda nk: _order(program, nk[1], nk[0], "zone"))
+    lines = [w("seen", seat + 1, players)]
+    named = sorted(((zone_name(program, key, seat, vis, players, vocabulary=True, lang=lang), key) for key in obs["zones"]),
+                   key=lambda nk: _order(program, nk[1], nk[0], "zone", lang))
     for name, key in named:
         z = obs["zones"][key]
         if isinstance(z, list):
             if not z:
                 continue
-            items = _listed([x["title"] + (" (tapped)" if x.get("tapped") else "") for x in z])
-            lines.append(f"  {name}: {items}")
+            items = _listed([w("tapped_item", Said(x["title"])) if x.get("tapped") else x["title"] for x in z])
+            lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):
             n = z["count"]
             yours = ", ".join(x["title"] for x in z.get("yours", []))
-            lines.append(f"  {name}: {plural(n, 'hidden card')}" + (f" (yours: {yours})" if yours else ""))
-    lines += counter_lines(program, obs, counters_before, every_counter)
+            told = plural(n, 'hidden card') if lang == "en" else w("hidden_cards_many" if n > 1 else "hidden_cards", n)
+            told += w("yours_among", Said(yours)) if yours else ""
+            lines.append(f"  {name}: {told}" if lang == "en" else f"  {cap(name)} : {told}")
+    lines += counter_lines(program, obs, counters_before, every_counter, lang)
     return [printable(line) for line in lines]
 
 
 _GROUP = {"your": "you", "your team's": "your team", "": "the game"}
 
 
-def counter_lines(program, obs: dict, before: dict | None = None, every: bool = True) -> list:
+def counter_lines(program, obs: dict, before: dict | None = None, every: bool = True, lang: str = NARRATED_IN) -> list:
     """The counters of an observation, one line per player (then team, then the game's, then
     what is left in the supplies): 'you: wood cubes 4, army 2'. With `every` false, only those
     whose value is not what `before` holds (key -> value; a counter not in it was 0): a screen
     shows what changed since the last one, not a line of every counter of the game."""
+    w = words_in(lang).w
     seat, players = obs["seat"], obs["players"]
     vis = visible_ids(obs)
     groups: dict = {}
@@ -217,20 +318,52 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             continue
         if keys.is_supply(key):
             name = keys.supply_of(key)
-            supplies.append((_order(program, name, name, "counter"),
-                             f"{_noun(program, name, 'counter', v != 1, vocabulary=True)} {v}"))
+            supplies.append((_order(program, name, name, "counter", lang),
+                             f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
             continue
-        whose, name, where = counter_parts(program, key, seat, vis, players, vocabulary=True, many=v != 1)
-        group = _GROUP.get(whose, whose[:-2] if whose.endswith("'s") else whose)
+        if lang == "en":
+            whose, name, where = counter_parts(program, key, seat, vis, players, vocabulary=True, many=v != 1)
+            group = _GROUP.get(whose, whose[:-2] if whose.endswith("'s") else whose)
+        else:
+            group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
-        groups.setdefault(group, []).append((_order(program, key, name, "counter"), item))
-    order = ["you", "your team"] + [seat_name(s, seat, program) for s in range(players) if s != seat]
-    ranked = sorted(groups, key=lambda g: (order.index(g) if g in order else len(order) + (g == "the game"),
-                                           natural(g)))
-    lines = [f"  {g}: " + ", ".join(text for _, text in sorted(groups[g])) for g in ranked]
+        groups.setdefault(group, []).append((_order(program, key, name, "counter", lang), item))
+    order = [w("group_you"), w("group_team_you")] + [seat_name(s, seat, program, lang) for s in range(players)
+                                                     if s != seat]
+    game = w("group_game")
+    ranked = sorted(groups, key=lambda g: (order.index(g) if g in order else len(order) + (g == game), natural(g)))
+    colon = ": " if lang == "en" else " : "
+    lines = [f"  {g}{colon}" + ", ".join(text for _, text in sorted(groups[g])) for g in ranked]
     if supplies:
-        lines.append("  left in supply: " + ", ".join(text for _, text in sorted(supplies)))
+        lines.append(w("left_in_supply", Said(", ".join(text for _, text in sorted(supplies)))))
     return lines
+
+
+def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str) -> tuple:
+    """(whose, name, where) of a counter in a language other than English: whose is the group
+    its line is in ('vous', 'joueur 2', 'votre équipe', 'le jeu'), name its bare noun."""
+    w = words_in(lang)
+    noun = _noun_of(program, keys.name_of(key), "counter", True, lang)
+    name = noun.many if many and noun.many != noun.one else noun.one
+    cdef = program.defn.counters.get(keys.name_of(key))
+    group, where = w.w("group_game"), []
+    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or ()):
+        if word == "player":
+            group = seat_name(int(raw), seat, program, lang)
+        elif word == "team":
+            t = keys.team_of_owner(raw)
+            mine = seat is not None and players is not None and program.team_of(players)[seat] == t
+            group = w.w("group_team_you") if mine else w.w("group_team", t + 1)
+        elif word == "node":
+            where.append(w.w("counter_at", _node(program, raw, lang)))
+        else:
+            try:
+                c = int(raw)
+                where.append(w.w("counter_on", program.comp_card[c].title if visible is None or c in visible
+                                 else w.w("a_card")))
+            except (ValueError, IndexError):
+                where.append(w.w("counter_of", raw))
+    return group, name, where
 
 
 class Narrator:
@@ -238,13 +371,22 @@ class Narrator:
 
     The changes of the rules' bookkeeping (counters declared `internal`, and the classes a
     card gains or loses with `tag` and `untag`: a mark such as 'Posed' is how rules remember,
-    and a game says what is worth saying with `log`) are told only with `show_all`. What it prints is escaped: content never reaches the terminal raw."""
+    and a game says what is worth saying with `log`) are told only with `show_all`. What it prints is escaped: content never reaches the terminal raw.
 
-    def __init__(self, state, seat: int | None, out, show_all: bool = False):
+    `lang` is the language it tells in ('en', 'fr': the sentences of `narrate_words`, the names
+    of the game's `vocabulary:` in that language). With `group`, a run of moves of one step that
+    the seat sees alike (components of one title, or cards it cannot see, from one zone to one
+    zone) is told once with its count ('Worker ×12 moved from box to secondary crews')."""
+
+    def __init__(self, state, seat: int | None, out, show_all: bool = False, lang: str = NARRATED_IN,
+                 group: bool = False):
         self.state = state
         self.seat = seat
         self.out = out
         self.show_all = show_all
+        self.lang = lang
+        self.words = words_in(lang)
+        self.group = group
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
@@ -321,99 +463,142 @@ class Narrator:
         return not any(h in ev["label"] for h in hidden)
 
     def zone(self, key) -> str:
-        return zone_name(self.state.program, key, self.seat, _Sees(self), self.state.n, vocabulary=True)
+        return zone_name(self.state.program, key, self.seat, _Sees(self), self.state.n, vocabulary=True, lang=self.lang)
+
+    def w(self, key: str, *args, you: bool = False, **named) -> str:
+        return self.words.w(key, *args, you=you, **named)
+
+    def who(self, i: int) -> str:
+        return seat_name(i, self.seat, self.state.program, self.lang)
+
+    def title(self, c: int) -> str:
+        return self.state.program.comp_card[c].title if self.sees_comp(c) else self.w("a_card")
 
     # telling -------------------------------------------------------------------------
     def flush(self) -> None:
         trace = self.state.trace or []
-        for ev in trace[self.done:]:
-            text = self.tell(ev)
+        events = trace[self.done:]
+        for text in (self.tell_many(events) if self.group else map(self.tell, events)):
             if text:
                 self.say(text)
         self.done = len(trace)
         self.pending_choice = None
 
+    def tell_many(self, events) -> list:
+        """The texts of events in order, a run of moves the seat sees alike told once with its count."""
+        out, run, same = [], [], None
+        for ev in list(events) + [None]:
+            key = self._alike(ev) if ev is not None else None
+            if run and key is not None and key == same:
+                run.append(ev)
+                continue
+            if run:
+                out.append(self.tell(run[0]) if len(run) == 1 else self.moved(run[0], len(run)))
+            run, same = ([ev], key) if key is not None else ([], None)
+            if ev is not None and key is None:
+                out.append(self.tell(ev))
+        return out
+
+    def _alike(self, ev: dict):
+        """What a move looks like to the seat (title or hidden, from, to); None for any other event."""
+        if ev.get("type") != MOVE:
+            return None
+        src, dst = ev.get("from"), ev.get("to")
+        seen = self.sees_zone(src) or self.sees_zone(dst)
+        return (self.state.program.comp_card[ev["id"]].title if seen else None, src, dst)
+
+    def moved(self, ev: dict, count: int = 1) -> str:
+        """'Worker moved from box to secondary crews'; of `count` alike moves: 'Worker ×12 moved ...'."""
+        src, dst = ev.get("from"), ev.get("to")
+        vis = self.sees_zone(src) or self.sees_zone(dst)
+        where = self.w("from_to", self.zone(src), self.zone(dst)) if src else self.w("to", self.zone(dst))
+        many = "_many" if count > 1 else ""
+        if vis:
+            return self.w("moved" + many, self.state.program.comp_card[ev["id"]].title, where, count)
+        return self.w("hidden_moved" + many, where, count)
+
     def tell(self, ev: dict) -> str | None:
         st = self.state
         program = st.program
         seat = self.seat
+        w = self.w
         t = ev.get("type")
         if t == START:
-            return f"== {program.defn.title}: {ev['players']} players, seed {ev['seed']} =="
+            return w("start", Said(program.defn.title), ev["players"], ev["seed"])
         if t == MOVE:
-            src, dst = ev.get("from"), ev.get("to")
-            vis = self.sees_zone(src) or self.sees_zone(dst)
-            where = (f"from {self.zone(src)} " if src else "") + f"to {self.zone(dst)}"
-            if vis:
-                return f"  {program.comp_card[ev['id']].title} moved {where}"
-            return f"  a card moved {where}"
+            return self.moved(ev)
         if t == SHUFFLE:
-            return f"  {self.zone(ev['zone'])} shuffled"
+            return w("shuffled", self.zone(ev["zone"]))
         if t in (TAG, UNTAG) and not self.show_all:
             return None  # a class a card gains or loses is the rules' bookkeeping: content logs what is worth saying
         if t in (TAP, UNTAP, TAG, UNTAG, SET):
             c = ev["id"]
-            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
+            seen = self.sees_comp(c)
+            title = self.title(c)
             if t == TAG:
-                return f"  {title} becomes {ev['tag']}"
+                return w("tagged", title, Said(ev["tag"]))
             if t == UNTAG:
-                return f"  {title} is no longer {ev['tag']}"
+                return w("untagged", title, Said(ev["tag"]))
             if t == SET:
-                return f"  {title}: {ev['attribute']} set to {ev['value']}" if title != "a card" else None
-            return f"  {title} {'tapped' if t == TAP else 'untapped'}"
+                if not seen:
+                    return None
+                attribute = ev["attribute"]
+                if self.lang != "en":
+                    attribute = _noun(program, attribute, "attribute", vocabulary=True, lang=self.lang)
+                return w("set", title, attribute, Said(ev["value"]))
+            return w("tapped" if t == TAP else "untapped", title)
         if t == COUNTER:
             key = ev["counter"]
             if not self.show_all and is_internal(program, key):
                 return None
-            name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True, many=ev.get("value") != 1)
+            name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True, many=ev.get("value") != 1,
+                                lang=self.lang)
             if self.sees_counter(key):
                 ch = ev["change"]
-                return f"  {name}: {'+' if ch > 0 else ''}{ch} (now {ev['value']})"
-            return f"  {name} changed"
+                return w("counter_changed", name, f"{'+' if ch > 0 else ''}{ch}", ev["value"])
+            return w("counter_hidden", name)
         if t == CHOICE:
             who = int(ev["player"]) - 1
-            label = ev["label"]
-            if seat is None or who == seat:
+            label = Said(ev["label"])
+            you = seat is not None and who == seat
+            if seat is None or you:
                 if ev.get("auto"):
-                    return f"  ({_possessive(seat_name(who, seat, program))} only option: {label})"
-                return f"{seat_name(who, seat, program).capitalize()} chose: {label}"
+                    return w("only_option", _of_seat(who, program, self.lang), label, you=you)
+                return w("chose", cap(self.who(who)), label, you=you)
             if ev.get("secret"):
                 prompt = ev.get("prompt") or ""
-                return f"{seat_name(who, seat, program).capitalize()} chose secretly" + (f"  [{prompt}]" if prompt else "")
-            what = label if self._option_shown(who, ev) else "an option you cannot see"
+                return w("chose_secretly", cap(self.who(who))) + (f"  [{prompt}]" if prompt else "")
+            what = label if self._option_shown(who, ev) else w("option_hidden")
             if ev.get("auto"):
-                what += " (the only option)"
+                what += w("the_only_option")
             prompt = ev.get("prompt") or ""
             if prompt and not any(h in prompt for h in self.hidden_titles()):
                 what += f"  [{prompt}]"
-            return f"Player {who + 1} chose: {what}"
+            return w("chose", cap(w("player", who + 1)), Said(what))
         if t == DECIDE:
             return self.decided(ev)
         if t == ACTION:
-            c = ev["id"]
-            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
             who = int(ev["player"]) - 1
-            name = seat_name(who, seat, program)
-            return f"  {name} use{'' if who == seat else 's'} {title}" + (" (its costs not paid)" if ev.get("free") else "")
+            return w("uses", self.who(who), self.title(ev["id"]), you=who == seat) + (w("free") if ev.get("free") else "")
         if t == UNUSED:
-            c = ev["id"]
-            title = program.comp_card[c].title if self.sees_comp(c) else "a card"
-            return f"  {seat_name(int(ev['player']) - 1, seat, program)} cannot use {title}"
+            who = int(ev["player"]) - 1
+            return w("cannot_use", self.who(who), self.title(ev["id"]), you=who == seat)
         if t == ROLL:
-            return f"  dice: {', '.join(str(d) for d in ev['dice'])}"
+            return w("dice", ", ".join(str(d) for d in ev["dice"]))
         if t == REVEAL:
-            return f"  revealed: {ev.get('label', ev.get('what'))}"
+            return w("revealed", Said(ev.get("label", ev.get("what"))))
         if t == LOG:
             return f"  {ev['text']}"
         if t == FAIL:
-            return f"  (failed: {ev['text']})"
+            return w("failed", Said(ev["text"]))
         if t == SIGNAL:
             return None
         if t == CUT:
-            return f"  ({ev.get('left_out', 0):,} more events without a decision, not recorded)"
+            n = f"{ev.get('left_out', 0):,}"
+            return w("cut", n if self.lang == "en" else n.replace(",", "\u202f"))
         if t == WIN:
             winners = [p - 1 for p in ev.get("players") or []]
-            return f"== {winners_text(winners, seat, program)} ==" if winners else "== no winner =="
+            return w("won", winners_text(winners, seat, program, self.lang)) if winners else w("no_winner")
         return f"  {t}"
 
     def decided(self, ev: dict) -> str | None:
@@ -421,17 +606,19 @@ class Narrator:
         if "player" not in ev:
             return None
         who = int(ev["player"]) - 1
-        name = seat_name(who, self.seat, self.state.program)
+        name = self.who(who)
         label = ev.get("label")
         if label is None:
-            label = "nothing"
+            label = self.w("nothing")
         elif who != self.seat and (ev.get("secret") or any(h in label for h in self.hidden_titles())):
-            label = "an option you cannot see"
+            label = self.w("option_hidden")
         rule = ev.get("rule")
-        why = "by its preference" if rule == "prefer" else (f"by its rule {rule}" if rule else "no rule applied")
+        why = (self.w("by_preference") if rule == "prefer" else self.w("by_rule", Said(rule)) if rule
+               else self.w("no_rule"))
         line = self.lines.line(ev.get("at"))
-        return (f"{name} decides {ev.get('prompt') or ''}: {label}".replace(" :", ":")
-                + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]")
+        said = self.w("decides", name, Said(ev.get("prompt") or ""), Said(label), you=who == self.seat)
+        return (said.replace(" :", ":") if self.lang == "en" else said.replace("  :", " :"))\
+            + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
 
 
 class SourceLines:

@@ -295,7 +295,7 @@ def test_an_optional_ability_is_asked_with_what_it_does_in_the_language_chosen()
     play_at_terminal(g, 2, 1, g.options({}), ["greedy"], seat=0, human=human, out=out)
     text = out.getvalue()
     assert "  Mirelle\n    " in text  # '? 1': the planet of the first option, as printed
-    asked = re.search(r"use (.+) \(posed\)\?:\n      \((.+)\)\n   1\. yes\n   2\. no\n", text)
+    asked = re.search(r"use (.+) \(posed\)\? ?:\n      \((.+)\)\n   1\. yes\n   2\. no\n", text)
     assert asked, text[-3000:]
     # the pose as the card prints it, in French: its keyword, then the keyword's printed text
     face = asked.group(2).split(" : ")[1]

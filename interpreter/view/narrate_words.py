@@ -1,0 +1,185 @@
+"""The sentences a game is told in, one table per language (`view/narrate.py` fills them in).
+
+A template is keyed by what it says; `{0}`, `{1}`... or named fields are what it is said of.
+A key ending in `_you` is the sentence said of the seat told ('you chose' / 'vous avez choisi'),
+used instead of the plain key when the language says it otherwise; a key ending in `_f` is the
+sentence said of a feminine noun, `_many` of a plural one. In French the names the narration
+builds are then written as French writes them (`french_spelling`: 'de le' -> 'du', 'à les' ->
+'aux', 'de la' before a vowel -> "de l'"); what content says (a label, a prompt, a log) is left
+as written.
+"""
+from __future__ import annotations
+
+import re
+
+WORDS = {
+    "en": {
+        # seats
+        "you": "you", "player": "player {0}", "team": "team {0}",
+        "whose_you": "your {bare}", "whose": "{who}'s {bare}",
+        "whose_team_you": "your team's {bare}", "whose_team": "team {n}'s {bare}",
+        "of_player": "player {0}", "your_team": "your team", "the_game": "the game",
+        "and": "{0} and {1}", "wins": "{0} wins", "wins_you": "{0} win", "wins_many": "{0} win",
+        # names of zones and counters
+        "zone": "{0}", "zone_f": "{0}", "zone_many": "{0}", "zone_at": "{bare} at {node}", "zone_of": "{bare} of {card}",
+        "counter": "{0}", "counter_at": "at {0}", "counter_on": "on {0}", "counter_of": "of {0}",
+        "a_card": "a card",
+        # events
+        "start": "== {0}: {1} players, seed {2} ==",
+        "moved": "  {0} moved {1}", "moved_many": "  {0} ×{2} moved {1}",
+        "hidden_moved": "  a card moved {0}", "hidden_moved_many": "  {1} cards moved {0}",
+        "from_to": "from {0} to {1}", "to": "to {0}",
+        "shuffled": "  {0} shuffled",
+        "tagged": "  {0} becomes {1}", "untagged": "  {0} is no longer {1}",
+        "set": "  {0}: {1} set to {2}", "tapped": "  {0} tapped", "untapped": "  {0} untapped",
+        "counter_changed": "  {0}: {1} (now {2})", "counter_hidden": "  {0} changed",
+        "only_option": "  ({0}'s only option: {1})", "only_option_you": "  (your only option: {1})",
+        "chose": "{0} chose: {1}", "chose_secretly": "{0} chose secretly",
+        "option_hidden": "an option you cannot see", "the_only_option": " (the only option)",
+        "uses": "  {0} uses {1}", "uses_you": "  {0} use {1}", "free": " (its costs not paid)",
+        "cannot_use": "  {0} cannot use {1}",
+        "dice": "  dice: {0}", "revealed": "  revealed: {0}", "failed": "  (failed: {0})",
+        "cut": "  ({0} more events without a decision, not recorded)",
+        "won": "== {0} ==", "no_winner": "== no winner ==",
+        "decides": "{0} decides {1}: {2}", "nothing": "nothing",
+        "by_preference": "by its preference", "by_rule": "by its rule {0}", "no_rule": "no rule applied",
+        # the terminal
+        "seats_you_are": "You are {0}", "seats_partner": ", with {0} as your partner",
+        "seats_partners": ", with {0} as your partners", "seats_against": ", against {0}",
+        "seats_alone": " and play alone", "seat_by_rules": "{0} (seat {1}, played by its rules)",
+        "game_over": "Game over. {0}", "scores": "Scores: {0}", "left": "Game left unfinished.",
+        "outcome_team": "{0} wins ({1}).", "your_team_cap": "Your team", "team_cap": "Team {0}",
+        "outcome_none": "No winner.",
+        "expansions": "Expansions: {0}.", "power": "{0} plays with the power {1}.", "scenario": "Scenario: {0}.",
+        "sheet": "{0} plays {1}: their sheet, {2}.", "sheets_each": "Each player takes the sheet of the {0} they play:",
+        "sheets_other": "Each other player takes the sheet of the {0} they play:",
+        # the screen of a decision
+        "seen": "-- what you see (you are player {0} of {1}) --", "tapped_item": "{0} (tapped)",
+        "hidden_cards": "{0} hidden card", "hidden_cards_many": "{0} hidden cards", "yours_among": " (yours: {0})",
+        "group_you": "you", "group_team_you": "your team", "group_game": "the game", "group_team": "team {0}",
+        "left_in_supply": "  left in supply: {0}",
+        "changed": "-- changed --", "unchanged": "-- nothing you see changed --", "choose": "Choose",
+        "your_choice": "your choice (1-{0}, q to quit): ",
+        "please": "  please type a number from 1 to {0}, or q to quit (? N: the card of option N as printed; "
+                  "why MOVE: why a move is not offered)",
+    },
+    "fr": {
+        "you": "vous", "player": "joueur {0}", "team": "équipe {0}",
+        "whose_you": "votre {bare}", "whose_you_many": "vos {bare}", "whose": "{the} de {who}",
+        "whose_team_you": "{the} de votre équipe", "whose_team": "{the} de l'équipe {n}",
+        "of_player": "le joueur {0}",
+        "your_team": "votre équipe", "the_game": "le jeu",
+        "and": "{0} et {1}", "wins": "{0} gagne", "wins_you": "{0} gagnez", "wins_many": "{0} gagnent",
+        "zone": "le {0}", "zone_f": "la {0}", "zone_many": "les {0}", "zone_at": "{the} de {node}", "zone_of": "{the} de {card}",
+        "counter": "{0}", "counter_at": "à {0}", "counter_on": "sur {0}", "counter_of": "de {0}",
+        "a_card": "une carte",
+        "start": "== {0} : {1} joueurs, graine {2} ==",
+        "moved": "  {0} passe {1}", "moved_many": "  {0} ×{2} passent {1}",
+        "hidden_moved": "  une carte passe {0}", "hidden_moved_many": "  {1} cartes passent {0}",
+        "from_to": "de {0} à {1}", "to": "à {0}",
+        "shuffled": "  mélange de {0}",
+        "tagged": "  {0} devient {1}", "untagged": "  {0} n'est plus {1}",
+        "set": "  {0} : {1} passe à {2}", "tapped": "  {0} s'incline", "untapped": "  {0} se redresse",
+        "counter_changed": "  {0} : {1} ({2} maintenant)", "counter_hidden": "  changement de {0}",
+        "only_option": "  (seule option de {0} : {1})", "only_option_you": "  (votre seule option : {1})",
+        "chose": "{0} a choisi : {1}", "chose_you": "{0} avez choisi : {1}",
+        "chose_secretly": "{0} a choisi en secret", "chose_secretly_you": "{0} avez choisi en secret",
+        "option_hidden": "une option que vous ne voyez pas", "the_only_option": " (la seule option)",
+        "uses": "  {0} utilise {1}", "uses_you": "  {0} utilisez {1}", "free": " (sans en payer les coûts)",
+        "cannot_use": "  {0} ne peut pas utiliser {1}", "cannot_use_you": "  {0} ne pouvez pas utiliser {1}",
+        "dice": "  dés : {0}", "revealed": "  révélé : {0}", "failed": "  (échec : {0})",
+        "cut": "  ({0} autres événements sans décision, non enregistrés)",
+        "won": "== {0} ==", "no_winner": "== aucun gagnant ==",
+        "decides": "{0} décide {1} : {2}", "decides_you": "{0} décidez {1} : {2}", "nothing": "rien",
+        "by_preference": "selon sa préférence", "by_rule": "selon sa règle {0}", "no_rule": "aucune règle ne s'applique",
+        "seats_you_are": "Vous êtes {0}", "seats_partner": ", avec {0} pour partenaire",
+        "seats_partners": ", avec {0} pour partenaires", "seats_against": ", contre {0}",
+        "seats_alone": " et jouez seul", "seat_by_rules": "{0} (place {1}, jouée par ses règles)",
+        "game_over": "Partie terminée. {0}", "scores": "Scores : {0}", "left": "Partie laissée inachevée.",
+        "outcome_team": "{0} gagne ({1}).", "your_team_cap": "Votre équipe", "team_cap": "L'équipe {0}",
+        "outcome_none": "Aucun gagnant.",
+        "expansions": "Extensions : {0}.", "power": "{0} joue avec le pouvoir {1}.", "scenario": "Scénario : {0}.",
+        "sheet": "{0} joue {1} : sa fiche, {2}.", "sheets_each": "Chaque joueur prend la fiche du {0} qu'il joue :",
+        "sheets_other": "Chaque autre joueur prend la fiche du {0} qu'il joue :",
+        "seen": "-- ce que vous voyez (vous êtes le joueur {0} sur {1}) --", "tapped_item": "{0} (inclinée)",
+        "hidden_cards": "{0} carte cachée", "hidden_cards_many": "{0} cartes cachées", "yours_among": " (les vôtres : {0})",
+        "group_you": "vous", "group_team_you": "votre équipe", "group_game": "le jeu", "group_team": "équipe {0}",
+        "left_in_supply": "  reste en réserve : {0}",
+        "changed": "-- ce qui a changé --", "unchanged": "-- rien de ce que vous voyez n'a changé --", "choose": "Choisissez",
+        "your_choice": "votre choix (1-{0}, q pour quitter) : ",
+        "please": "  tapez un nombre de 1 à {0}, ou q pour quitter (? N : la carte de l'option N telle qu'imprimée ; "
+                  "why COUP : pourquoi un coup n'est pas proposé)",
+    },
+}
+LANGS = tuple(WORDS)
+
+_VOWEL = "aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÄÉÈÊËÎÏÔÖÛÜŒ"
+_FRENCH = [
+    (re.compile(rf"\b([Ll])[ea] (?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(rf"\b([Dd])e (?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(r"\b([Dd])e le\b"), r"\1u"),
+    (re.compile(r"\b([Dd])e les\b"), r"\1es"),
+    (re.compile(r"\bà le\b"), "au"),
+    (re.compile(r"\bà les\b"), "aux"),
+]
+
+
+def french_spelling(text: str) -> str:
+    """'de le joueur 2' -> 'du joueur 2', 'à les équipages' -> 'aux équipages', 'le équipage' -> "l'équipage"."""
+    for pattern, repl in _FRENCH:
+        text = pattern.sub(repl, text)
+    return text
+
+
+class Words:
+    """The sentences of one language: `w(key, *args)`, the key's template filled in (its `_you`
+    form when `you`); in French the words around the arguments spelt as French writes them, the
+    arguments given as `said(text)` (content: labels, prompts, logs) left as they are."""
+
+    def __init__(self, lang: str = "en"):
+        if lang not in WORDS:
+            raise ValueError(f"no narration in '{lang}': languages {', '.join(LANGS)}")
+        self.lang = lang
+        self.table = WORDS[lang]
+
+    def template(self, key: str, you: bool = False) -> str:
+        if you and key + "_you" in self.table:
+            return self.table[key + "_you"]
+        return self.table[key]
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    def w(self, key: str, *args, you: bool = False, **named) -> str:
+        text = self.template(key, you)
+        if self.lang != "fr":
+            return text.format(*args, **named)
+        kept = []
+
+        def hold(a):
+            if isinstance(a, Said):
+                kept.append(str(a))
+                return f"\x00{len(kept) - 1}\x00"
+            return a
+        text = french_spelling(text.format(*[hold(a) for a in args], **{k: hold(v) for k, v in named.items()}))
+        return re.sub("\x00([0-9]+)\x00", lambda m: kept[int(m.group(1))], text)
+
+
+_WORDS: dict = {}
+
+
+def words_in(lang: str) -> Words:
+    """The Words of a language, made once."""
+    got = _WORDS.get(lang)
+    if got is None:
+        got = _WORDS[lang] = Words(lang)
+    return got
+
+
+class Said(str):
+    """Text as content wrote it (a label, a prompt, a log): told as it is, never respelt."""
+
+
+def cap(text: str) -> str:
+    """The first letter of a sentence in upper case ('joueur 2 a choisi' -> 'Joueur 2 a choisi')."""
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,139 @@
+"""The game told in the language asked (`regles play --lang fr`): the narration's sentences from
+the table of that language (view/narrate_words.py), the names of zones and counters from the
+game's `vocabulary:` in it, and a run of moves the seat sees alike told once with its count."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+import interpreter
+from interpreter.engine.events import CHOICE, DECIDE, FAIL, LOG, REVEAL
+from interpreter.play.agents import HumanAgent, RandomAgent, SeatView
+from interpreter.play.terminal import play_at_terminal
+from interpreter.view.narrate import Narrator, counter_name, zone_name
+from interpreter.view.narrate_words import WORDS, french_spelling
+
+ENGLISH = (" moved from ", " moved to ", " chose", "your ", "player ", " now)", " changed", " shuffled", "dice:")
+CONTENT = (CHOICE, DECIDE, REVEAL, FAIL)  # events whose text ends with what content wrote (a label, a prompt)
+
+
+def told(name: str, lang: str, decisions: int = 30, seed: int = 1, options=None):
+    """(lines told to seat 1, one per event but logs; lines told grouped) of `decisions` random decisions."""
+    g = interpreter.load(name)
+    st = g.new_state(players=2, seed=seed, options=options or {}, trace=True)
+    per_event, grouped = [], io.StringIO()
+    narrator = Narrator(st, 0, grouped, lang=lang, group=True)
+
+    def tell_new():
+        for ev in st.trace[narrator.done:]:
+            if ev.get("type") == LOG:
+                continue  # what the game logs is written by its content
+            text = narrator.tell(ev)
+            if text and ev.get("type") in CONTENT:
+                text = re.split(r" : |: ", text, maxsplit=1)[0]  # the label after the colon is the content's
+            if text:
+                per_event.append(text)
+        narrator.flush()
+    tell_new()
+    agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+    for _ in range(decisions):
+        if st.is_terminal():
+            break
+        p = st.current_player
+        a = agents[p].act(SeatView(st, p))
+        narrator.before(st)
+        st.apply(a)
+        tell_new()
+    return per_event, grouped.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("name", ["karman-swap", "seeders-exodus", "etherium"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_french_game_is_told_in_french(name, seed):
+    lines, _ = told(name, "fr", seed=seed)
+    assert len(lines) > 20
+    for line in lines:
+        assert not any(word in line for word in ENGLISH), line
+        assert "{" not in line and "}" not in line, line
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line  # an identifier: a name without its words
+        assert " de le " not in line and " à le " not in line and " de les " not in line, line
+    assert any(" passe " in line for line in lines)
+    assert any(line.startswith(("Vous avez choisi", "Joueur 2 a choisi")) for line in lines)
+
+
+def test_french_names_come_from_the_vocabulary_with_their_articles():
+    g = interpreter.load("seeders-exodus")
+    p = g.program
+    st = g.new_state(players=2, seed=1, trace=True)
+    assert zone_name(p, "box", 0, vocabulary=True, lang="fr") == "la boîte"
+    assert zone_name(p, "hand#0", 0, None, 2, vocabulary=True, lang="fr") == "votre main"
+    assert zone_name(p, "hand#1", 0, None, 2, vocabulary=True, lang="fr") == "la main du joueur 2"
+    assert zone_name(p, "home#0", 1, None, 2, vocabulary=True, lang="fr") == "le plateau personnel du joueur 1"
+    key = next(k for k in st.counters if k.startswith("cubes_left"))
+    mine = key if key.endswith("#0") else key.replace("#1", "#0")
+    assert counter_name(p, mine, 0, None, 2, vocabulary=True, lang="fr") == "vos cubes non placés"
+    assert counter_name(p, mine, 0, None, 2, vocabulary=True, many=False, lang="fr") == "votre cube non placé"
+    assert counter_name(p, mine, 1, None, 2, vocabulary=True, lang="fr") == "les cubes non placés du joueur 1"
+    assert counter_name(p, "round", 0, None, 2, vocabulary=True, many=False, lang="fr") == "la manche"
+
+
+def test_french_spelling():
+    assert french_spelling("passe de le plateau à les équipages") == "passe du plateau aux équipages"
+    assert french_spelling("de la équipe de le joueur 2") == "de l'équipe du joueur 2"
+    assert french_spelling("le emplacement de une carte") == "l'emplacement d'une carte"
+
+
+def test_every_sentence_is_said_in_every_language():
+    english = {k for k in WORDS["en"] if not k.endswith("_you")}
+    for lang, table in WORDS.items():
+        assert english <= set(table), (lang, english - set(table))
+        for key in table:  # a form said of the seat told or of many is a form of a sentence there is
+            assert key.removesuffix("_you").removesuffix("_many") in WORDS["en"] or key in WORDS["en"], (lang, key)
+
+
+def test_a_run_of_alike_moves_is_told_once_with_its_count():
+    g = interpreter.load("seeders-exodus")
+    for lang, titled, hidden in (("en", "  Ouvrier ×2 moved from Arche deck to box",
+                                  "  2 cards moved from Arche deck to player 2's packet"),
+                                 ("fr", "  Ouvrier ×2 passent de la pioche Arche à la boîte",
+                                  "  2 cartes passent de la pioche Arche au paquet du joueur 2")):
+        st = g.new_state(players=2, seed=1, options={"expert": True}, trace=True)
+        out = io.StringIO()
+        Narrator(st, 0, out, lang=lang, group=True).flush()
+        lines = out.getvalue().splitlines()
+        assert titled in lines and hidden in lines, lines
+        assert all(a != b for a, b in zip(lines, lines[1:]) if "moved" in a or "passe" in a)
+    # without `group` (the web table, the PettingZoo env) each move is its own line, as before
+    st = g.new_state(players=2, seed=1, options={"expert": True}, trace=True)
+    out = io.StringIO()
+    Narrator(st, 0, out).flush()
+    assert out.getvalue().count("  Ouvrier moved from Arche deck to box\n") == 2
+    assert "  a card moved from Arche deck to player 2's packet\n" in out.getvalue()
+
+
+def test_play_at_the_terminal_in_french():
+    g = interpreter.load("karman-swap")
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("1\n" * 400), out, lang="fr")
+    status = play_at_terminal(g, 2, 1, g.options({}), ["random"], seat=0, human=human, out=out, lang="fr")
+    text = out.getvalue()
+    assert status == 0
+    assert text.startswith("Vous êtes le joueur 1, contre le joueur 2 (random).")
+    assert "-- ce que vous voyez (vous êtes le joueur 1 sur 2) --" in text
+    assert "votre choix (1-" in text and "Vous avez choisi : " in text
+    assert "  Votre main : " in text and "passe de la pioche à votre main" in text
+    assert "Partie terminée. " in text and "Scores : vous " in text
+    assert "your choice" not in text and "Player 2 chose" not in text and " moved " not in text
+
+
+def test_play_in_english_is_told_in_english():
+    g = interpreter.load("karman-swap")
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("1\n" * 400), out)
+    play_at_terminal(g, 2, 1, g.options({}), ["random"], seat=0, human=human, out=out)
+    text = out.getvalue()
+    assert text.startswith("You are player 1, against player 2 (random).")
+    assert "11 cards moved from deck to player 2's hand" in text  # the deal, told once
+    assert "Game over. " in text and "your choice (1-" in text
