@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..language.prose.french import elide
+
 WORDS = {
     "en": {
         # seats
@@ -113,22 +115,9 @@ WORDS = {
 }
 LANGS = tuple(WORDS)
 
-_VOWEL = "aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÄÉÈÊËÎÏÔÖÛÜŒ"
-_FRENCH = [
-    (re.compile(rf"\b([Ll])[ea] (?=[{_VOWEL}])"), r"\1'"),
-    (re.compile(rf"\b([Dd])e (?=[{_VOWEL}])"), r"\1'"),
-    (re.compile(r"\b([Dd])e le\b"), r"\1u"),
-    (re.compile(r"\b([Dd])e les\b"), r"\1es"),
-    (re.compile(r"\bà le\b"), "au"),
-    (re.compile(r"\bà les\b"), "aux"),
-]
-
-
 def french_spelling(text: str) -> str:
     """'de le joueur 2' -> 'du joueur 2', 'à les équipages' -> 'aux équipages', 'le équipage' -> "l'équipage"."""
-    for pattern, repl in _FRENCH:
-        text = pattern.sub(repl, text)
-    return text
+    return elide(text)  # the rules of the prose renderer, one copy
 
 
 class Words:

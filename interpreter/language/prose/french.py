@@ -235,6 +235,12 @@ class French(English):
     def finish(self, text: str) -> str:
         text = _OF_IT.sub(lambda m: f"{_ITS[m.group(1)]} {m.group(2)}", text)
         text = _OF_YOU.sub(lambda m: self.w(_YOURS.get(m.group(1), "your"), m.group(2)), text)
-        for pattern, replacement in _ELISIONS:
-            text = pattern.sub(replacement, text)
-        return text
+        return elide(text)
+
+
+def elide(text: str) -> str:
+    """French as it is written: 'le équipage' -> "l'équipage", 'de le joueur' -> 'du joueur',
+    'à les équipages' -> 'aux équipages', 'si il' -> "s'il", 'ce module' stays, 'ce équipage' -> 'cet équipage'."""
+    for pattern, replacement in _ELISIONS:
+        text = pattern.sub(replacement, text)
+    return text
