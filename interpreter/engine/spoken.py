@@ -1,9 +1,9 @@
 """Zones, components and nodes named as people name them, for the messages of faults.
 
 A fault of a running game is read by the modder whose content caused it, so it
-names what the rules name: "player 1's slot", "crews on Gold Mine", "site at
-North", "Gold Mine (component 17)", not the keys a state keeps them by
-(`slot#0`, `crews#17`, `site#north`; see `engine.keys`). Seats and teams are
+names what the rules name: "player 1's slot", "tokens on Farm", "site at
+North", "Farm (component 17)", not the keys a state keeps them by
+(`slot#0`, `tokens#17`, `site#north`; see `engine.keys`). Seats and teams are
 counted from 1, as players count them.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from . import keys
 
 
 def zone(program, key: str) -> str:
-    """'market', "player 1's hand", "team 2's pool", 'site at North', 'crews on Gold Mine'."""
+    """'market', "player 1's hand", "team 2's pool", 'site at North', 'tokens on Farm'."""
     name = keys.name_of(key).replace("_", " ")
     parts = keys.owners_of(key)
     if not parts:
@@ -42,7 +42,7 @@ def node(program, raw: str) -> str:
 
 
 def component(program, c: int) -> str:
-    """'Gold Mine (component 17)': its card's title, and which copy."""
+    """'Farm (component 17)': its card's title, and which copy."""
     if 0 <= int(c) < len(program.comp_card):
         return f"{program.comp_card[int(c)].title} (component {int(c)})"
     return f"component {int(c)}"

@@ -435,7 +435,7 @@ _MISSING = object()
 
 def describe(value, program=None) -> str:
     """A value as a fault's message says it; with the game's `program`, zones, components and
-    nodes by the names people give them ("player 1's hand", 'Gold Mine (component 17)')."""
+    nodes by the names people give them ("player 1's hand", 'Farm (component 17)')."""
     if value is None:
         return "none"
     if isinstance(value, Seat):

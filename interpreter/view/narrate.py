@@ -33,8 +33,8 @@ NARRATED_IN = "en"  # the language the narration is written in unless asked for 
 
 def words(program, lang: str = NARRATED_IN):
     """The game's vocabulary in the language of the narration (made once per game and language):
-    zones and counters are named as the game names them ('your wood cubes', 'figure area at
-    ether'), so that the names shown are of one language with the rest."""
+    zones and counters are named as the game names them ('your gold coins', 'the tower at
+    north'), so that the names shown are of one language with the rest."""
     got = _WORDS.get(program)
     if got is None:
         got = _WORDS[program] = {}
@@ -60,8 +60,8 @@ def _noun(program, name: str, kind: str, many: bool = False, vocabulary: bool = 
 
 
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
-    """The noun with its article where the language writes one ('la boîte', 'les équipages'); a
-    noun whose plural is its singular ('niveau du collecteur': a level, not a count) is said in
+    """The noun with its article where the language writes one ('la boîte', 'les jetons'); a
+    noun whose plural is its singular ('niveau de la tour': a level, not a count) is said in
     the singular."""
     w = words_in(lang)
     many = many and noun.many != noun.one
@@ -92,7 +92,7 @@ def _of_seat(i: int, program, lang: str) -> str:
 def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str) -> str:
     """'your hand', "player 2's hand"; 'votre main', 'vos cubes', 'la main du joueur 2'."""
     w = words_in(lang)
-    many = many and noun.many != noun.one  # 'votre niveau du guide', 'votre PP'
+    many = many and noun.many != noun.one  # 'votre niveau de la tour', 'votre score'
     bare = noun.many if many else noun.one
     if seat is not None and i == seat:
         return w.w("whose_you_many" if many and w.has("whose_you_many") else "whose_you", bare=bare)
@@ -100,7 +100,7 @@ def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str)
 
 
 def _node(program, h, lang: str) -> str:
-    """A board node's name ('chamber 3'); in another language than English, its kind's noun in
+    """A board node's name ('room 3'); in another language than English, its kind's noun in
     that language, with its article, where the name starts with the kind's English words or the
     node has none ('la chambre 3', 'la case de la pyramide p1')."""
     attrs = program.nodes.get(h, {})
@@ -142,7 +142,7 @@ def winners_text(winners, seat: int | None, program=None, lang: str = NARRATED_I
 
 def zone_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
               vocabulary: bool = False, lang: str = NARRATED_IN) -> str:
-    """'deck', 'your hand', "player 2's table", 'site at North', 'crews of Farm'; a zone
+    """'deck', 'your hand', "player 2's table", 'site at North', 'tokens of Farm'; a zone
     of a node whose name starts with the zone's ('site' at 'site 3') is named by its node.
     With `vocabulary`, named as the game's vocabulary names it (see `words`); in French with
     its article ('la pioche', 'votre main', 'la main du joueur 2')."""
@@ -163,7 +163,7 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
         return w.w("whose_team_you" if mine else "whose_team", bare=base, the=_the(noun, lang), n=int(h) + 1)
     if t is NodeRef:
         node = str(program.nodes.get(h, {}).get("name", h))
-        named = (base, _nice(keys.name_of(key)))  # 'chamber 3' holds the zone 'chamber' ('chamber card')
+        named = (base, _nice(keys.name_of(key)))  # 'room 3' holds the zone 'room' ('room card')
         kind = program.nodes.get(h, {}).get("kind")
         if lang != "en" and isinstance(kind, str) and words(program, lang).raw(kind, "node") is not None:
             named += (words(program, lang).noun(kind, "node").one,)  # 'emplacement' of the node 'emplacement 2'
@@ -253,7 +253,7 @@ def visible_ids(obs: dict) -> set:
 
 
 def _listed(items: list) -> str:
-    """'Farm, Worker ×3, Farm': the items in their order, a run of the same one counted."""
+    """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
     runs: list = []
     for item in items:
         if runs and runs[-1][0] == item:
@@ -376,7 +376,7 @@ class Narrator:
     `lang` is the language it tells in ('en', 'fr': the sentences of `narrate_words`, the names
     of the game's `vocabulary:` in that language). With `group`, a run of moves of one step that
     the seat sees alike (components of one title, or cards it cannot see, from one zone to one
-    zone) is told once with its count ('Worker ×12 moved from box to secondary crews')."""
+    zone) is told once with its count ('Well ×12 moved from box to supply')."""
 
     def __init__(self, state, seat: int | None, out, show_all: bool = False, lang: str = NARRATED_IN,
                  group: bool = False):
@@ -508,7 +508,7 @@ class Narrator:
         return (self.state.program.comp_card[ev["id"]].title if seen else None, src, dst)
 
     def moved(self, ev: dict, count: int = 1) -> str:
-        """'Worker moved from box to secondary crews'; of `count` alike moves: 'Worker ×12 moved ...'."""
+        """'Well moved from box to supply'; of `count` alike moves: 'Well ×12 moved ...'."""
         src, dst = ev.get("from"), ev.get("to")
         vis = self.sees_zone(src) or self.sees_zone(dst)
         where = self.w("from_to", self.zone(src), self.zone(dst)) if src else self.w("to", self.zone(dst))

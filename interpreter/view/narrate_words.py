@@ -116,7 +116,7 @@ WORDS = {
 LANGS = tuple(WORDS)
 
 def french_spelling(text: str) -> str:
-    """'de le joueur 2' -> 'du joueur 2', 'à les équipages' -> 'aux équipages', 'le équipage' -> "l'équipage"."""
+    """'de le joueur 2' -> 'du joueur 2', 'à les ateliers' -> 'aux ateliers', 'le atelier' -> "l'atelier"."""
     return elide(text)  # the rules of the prose renderer, one copy
 
 

@@ -239,8 +239,8 @@ class French(English):
 
 
 def elide(text: str) -> str:
-    """French as it is written: 'le équipage' -> "l'équipage", 'de le joueur' -> 'du joueur',
-    'à les équipages' -> 'aux équipages', 'si il' -> "s'il", 'ce module' stays, 'ce équipage' -> 'cet équipage'."""
+    """French as it is written: 'le atelier' -> "l'atelier", 'de le joueur' -> 'du joueur',
+    'à les ateliers' -> 'aux ateliers', 'si il' -> "s'il", 'ce jeton' stays, 'ce atelier' -> 'cet atelier'."""
     for pattern, replacement in _ELISIONS:
         text = pattern.sub(replacement, text)
     return text
