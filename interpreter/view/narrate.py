@@ -511,7 +511,8 @@ class Narrator:
         """'Well moved from box to supply'; of `count` alike moves: 'Well ×12 moved ...'."""
         src, dst = ev.get("from"), ev.get("to")
         vis = self.sees_zone(src) or self.sees_zone(dst)
-        where = self.w("from_to", self.zone(src), self.zone(dst)) if src else self.w("to", self.zone(dst))
+        where = (self.w("to", self.zone(dst)) if not src else self.w("within", self.zone(dst)) if src == dst
+                 else self.w("from_to", self.zone(src), self.zone(dst)))  # within: to its top or bottom
         many = "_many" if count > 1 else ""
         if vis:
             return self.w("moved" + many, self.state.program.comp_card[ev["id"]].title, where, count)

@@ -137,3 +137,17 @@ def test_play_in_english_is_told_in_english():
     assert text.startswith("You are player 1, against player 2 (random).")
     assert "11 cards moved from deck to player 2's hand" in text  # the deal, told once
     assert "Game over. " in text and "your choice (1-" in text
+
+
+def test_a_move_within_its_own_zone_is_told_as_such_and_two_zones_of_one_node_by_their_own_names():
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=5, trace=True)
+    for lang, within, turned in (("en", "within face-up pyramid card at r1",
+                                  "from face-down pyramid card at r1 to face-up pyramid card at r1"),
+                                 ("fr", "d'une place à une autre de l'emplacement visible de la case de la pyramide r1",
+                                  "de l'emplacement caché de la case de la pyramide r1 "
+                                  "à l'emplacement visible de la case de la pyramide r1")):
+        narrator = Narrator(st, 0, io.StringIO(), lang=lang)
+        same = {"type": "move", "card": "x", "id": 0, "from": "pyramid_up#r1", "to": "pyramid_up#r1"}
+        assert narrator.moved(same).endswith(within)
+        assert narrator.moved({**same, "from": "pyramid_down#r1"}).endswith(turned)
