@@ -137,6 +137,9 @@ CODES: tuple[Code, ...] = (
          "print hints of 'suit': 'blob' (for 'hearts') is not a shape the sheets draw"),
     Code("W003", "ruling-as-note", "printed", "a ruling written as a free note, the older form (a warning)",
          "a ruling written as a note"),
+    Code("W004", "untranslated-text", "printed", "a text the rules show without words in a language whose vocabulary "
+         "gives texts words (a warning)", "the text \"Pass\" has no words in 'fr', although the vocabulary gives other "
+         "texts words in it"),
     Code("E000", "other", "other", "any other diagnostic (reported so that it can be given a code of its own)",
          "procedure 'turn' acts for 'playr', which is not one of its parameters"),
 )

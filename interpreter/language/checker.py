@@ -34,6 +34,7 @@ from .check_start import CardsNamed, warn_never_placed, warn_no_way_to_win
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
 from .prose.face_checks import check_faces
+from .prose.vocabulary import check_text_words
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 from .visitor import NodeVisitor
 
@@ -161,6 +162,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         check_prose(d, self.found, self.report, texts=len(self.report.errors) == self.errors_before)
         if self.report.ok:
             check_faces(d, self.found, self.report)
+
+    def check_text_words(self) -> None:
+        """The words each language gives the texts the rules show (prose.vocabulary)."""
+        check_text_words(self.defn, self.found.labels, self.report)
 
     def check_rules_index(self) -> None:
         """Every file the rules index names is in the game's folder."""
@@ -707,6 +712,7 @@ PASSES = (
     Checker.check_tests,
     Checker.check_start,
     Checker.check_printed,
+    Checker.check_text_words,
     Checker.check_rules_index,
 )
 

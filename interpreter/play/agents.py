@@ -48,6 +48,7 @@ from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
 from ..view.narrate import counter_lines, render_observation, words
 from ..view.narrate_words import words_in
+from ..view.texts import Texts
 from ..view.why import render as why_lines
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -393,6 +394,7 @@ class HumanAgent:
         self.out = out if out is not None else sys.stdout
         self.lang = lang  # the language cards are written in when asked ('? N')
         self._prose = None  # language.prose.Prose of the game played, made on first need
+        self._texts = None  # view.texts.Texts of the game played, made on first need
         # what the last screen showed, when this person decides again with no other seat deciding
         # in between (a programme of several actions, a turn of several steps): then only what
         # changed is shown (play sets it to None when another seat decided)
@@ -424,14 +426,20 @@ class HumanAgent:
         self.shown = lines + counters
         actions = view.legal_actions()
         labels = view.labels()
-        self.say()
-        self.say(f"{view.prompt or say('choose')}:" if self.lang == "en" else f"{view.prompt or say('choose')} :")
         asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
+        said = self.texts(view)
+        labels = [said(label) for label in labels]
+        prompt = said(view.prompt) if view.prompt else say("choose")
+        self.say()
+        if prompt.endswith("?"):
+            self.say(prompt)
+        else:
+            self.say(f"{prompt}:" if self.lang == "en" else f"{prompt} :")
         if asked is not None:  # an optional ability: what it does, once, under the question
             self.say(f"      ({_short(self.prose(view).printed(asked))})")
         named = [self.named(view, a) for a in actions]
         for i, a in enumerate(actions, 1):
-            facts = option_facts(view.program, named[i - 1], labels[a], named)
+            facts = option_facts(view.program, named[i - 1], labels[a], named, self.lang)
             self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
             card, ability = self.about(view, a)
             if ability is not None and asked is None:  # a card's action: what it does
@@ -455,6 +463,12 @@ class HumanAgent:
                 self.card_text(view, actions, (move if word.lower() in ("?", "help") else text[1:]).strip())
                 continue
             self.say(say("please", len(actions)))
+
+    def texts(self, view: SeatView) -> Texts:
+        """What the game's rules write (prompts, labels), in this person's language."""
+        if self._texts is None or self._texts.program is not view.program:
+            self._texts = Texts(view.program, self.lang)
+        return self._texts
 
     def prose(self, view: SeatView):
         if self._prose is None:
@@ -510,7 +524,7 @@ class HumanAgent:
 MOST_FACTS = 3  # facts shown beside an option: a few, those that tell it from the others
 
 
-def option_facts(program, value, label: str, others: list) -> list:
+def option_facts(program, value, label: str, others: list, lang: str = "en") -> list:
     """What a person needs to tell an option from the others, when it names a component or a
     board node: the attributes its card or node gives itself (not the defaults of every card:
     a card's colour and value beside 'Play Rosehip', a space's terrain and height beside
@@ -523,7 +537,7 @@ def option_facts(program, value, label: str, others: list) -> list:
     if not mine:
         return []
     rest = [_attributes(program, o) for o in others if o is not None and o != value]
-    vocabulary = words(program)
+    vocabulary = words(program, lang)
     said = fold(label)
     shown: list = []
     for name, v in mine.items():
@@ -570,7 +584,8 @@ def _fact(program, vocabulary, name: str, v) -> str:
     a = program.defn.attributes.get(name)
     if a is not None and a.type == "class":
         return vocabulary.class_noun(v).one
-    return str(v)
+    said = vocabulary.entries.get(f"value:{v}")  # a text the rules compare with: 'red' is 'rouge'
+    return str(said) if isinstance(said, str) and said.strip() else str(v)
 
 
 def _short(text: str, most: int = 110) -> str:

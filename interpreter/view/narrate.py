@@ -21,6 +21,7 @@ from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, words_in
+from .texts import Texts
 
 
 def _nice(name: str) -> str:
@@ -390,6 +391,7 @@ class Narrator:
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
+        self.said = Texts(state.program, lang)  # what content wrote, in the language told
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)
@@ -560,21 +562,21 @@ class Narrator:
             return w("counter_hidden", name)
         if t == CHOICE:
             who = int(ev["player"]) - 1
-            label = Said(ev["label"])
+            label = Said(self.said(ev["label"]))
             you = seat is not None and who == seat
             if seat is None or you:
                 if ev.get("auto"):
                     return w("only_option", _of_seat(who, program, self.lang), label, you=you)
                 return w("chose", cap(self.who(who)), label, you=you)
             if ev.get("secret"):
-                prompt = ev.get("prompt") or ""
+                prompt = self.said(ev.get("prompt") or "")
                 return w("chose_secretly", cap(self.who(who))) + (f"  [{prompt}]" if prompt else "")
             what = label if self._option_shown(who, ev) else w("option_hidden")
             if ev.get("auto"):
                 what += w("the_only_option")
             prompt = ev.get("prompt") or ""
             if prompt and not any(h in prompt for h in self.hidden_titles()):
-                what += f"  [{prompt}]"
+                what += f"  [{self.said(prompt)}]"
             return w("chose", cap(w("player", who + 1)), Said(what))
         if t == DECIDE:
             return self.decided(ev)
@@ -587,11 +589,11 @@ class Narrator:
         if t == ROLL:
             return w("dice", ", ".join(str(d) for d in ev["dice"]))
         if t == REVEAL:
-            return w("revealed", Said(ev.get("label", ev.get("what"))))
+            return w("revealed", Said(self.said(ev.get("label", ev.get("what")))))
         if t == LOG:
-            return f"  {ev['text']}"
+            return f"  {self.said(ev['text'])}"
         if t == FAIL:
-            return w("failed", Said(ev["text"]))
+            return w("failed", Said(self.said(ev["text"])))
         if t == SIGNAL:
             return None
         if t == CUT:
@@ -617,7 +619,8 @@ class Narrator:
         why = (self.w("by_preference") if rule == "prefer" else self.w("by_rule", Said(rule)) if rule
                else self.w("no_rule"))
         line = self.lines.line(ev.get("at"))
-        said = self.w("decides", name, Said(ev.get("prompt") or ""), Said(label), you=who == self.seat)
+        said = self.w("decides", name, Said(self.said(ev.get("prompt") or "")), Said(self.said(label)),
+                      you=who == self.seat)
         return (said.replace(" :", ":") if self.lang == "en" else said.replace("  :", " :"))\
             + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
 

@@ -295,8 +295,11 @@ def test_an_optional_ability_is_asked_with_what_it_does_in_the_language_chosen()
     play_at_terminal(g, 2, 1, g.options({}), ["greedy"], seat=0, human=human, out=out)
     text = out.getvalue()
     assert "  Mirelle\n    " in text  # '? 1': the planet of the first option, as printed
-    asked = re.search(r"use (.+) \(posed\)\? ?:\n      \((.+)\)\n   1\. yes\n   2\. no\n", text)
+    # the question in French too: what happened (the event's French phrase), then whether to use it
+    asked = re.search(r"\n(.+) est jouée sur une planète active : l'utiliser \?\n      \((.+)\)\n   1\. oui\n"
+                      r"   2\. non\n", text)
     assert asked, text[-3000:]
+    assert "(posed)" not in text and "\n   1. yes" not in text
     # the pose as the card prints it, in French: its keyword, then the keyword's printed text
     face = asked.group(2).split(" : ")[1]
     g_fr = [kw.texts["fr"] for kw in g.program.defn.keywords if kw.texts.get("fr")]

@@ -241,3 +241,39 @@ def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
     if _BRACES.search(_PLACEHOLDER.sub("", value)):
         report.error("V001", at, f"vocabulary ({lang}) for {kind} '{name}' has a '{{' or '}}' that names no argument",
                      "arguments are written {0}, {1}...")
+
+
+_EXPRESSION = re.compile(r"\{([^{}]*)\}")
+
+
+def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
+    """The words of the texts the rules show (`label:TEXT` of a vocabulary, for a prompt, an
+    option's label, an action's name, a log line or a failure): each fills in the {expressions}
+    of its text, no other; and in a language whose vocabulary gives any text words, a text the
+    rules show without words is a warning (W004), as a player reading that language would meet
+    it in the language of the rules. `shown`: the checker's texts, (text, position) -> parts."""
+    first: dict[str, object] = {}
+    for text, pos in shown:
+        first.setdefault(str(text), pos)
+    for lang, words in defn.vocabulary.items():
+        given = {str(name)[len("label:"):]: (value, pos) for name, (value, pos) in words.items()
+                 if str(name).startswith("label:")}
+        if not given:
+            continue
+        for source, (value, pos) in given.items():
+            if not isinstance(value, str):
+                continue
+            wanted = {p.strip() for p in _EXPRESSION.findall(source)}
+            said = {p.strip() for p in _EXPRESSION.findall(value)}
+            if said != wanted:
+                extra, missing = sorted(said - wanted), sorted(wanted - said)
+                report.error("V001", getattr(value, "pos", pos),
+                             f"vocabulary ({lang}) for the text \"{source}\" "
+                             + (f"fills in {', '.join('{' + e + '}' for e in extra)}, which the text does not"
+                                if extra else f"leaves out {', '.join('{' + m + '}' for m in missing)}"),
+                             "the words of a text fill in the same {expressions} as the text, in any order")
+        for text, pos in first.items():
+            if text not in given:
+                report.warning("W004", pos, f"the text \"{text}\" has no words in '{lang}', although the vocabulary "
+                                            f"gives other texts words in it",
+                               f"add to vocabulary: {lang}: \"label:{text}\": \"...\"")

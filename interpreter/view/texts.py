@@ -1,0 +1,139 @@
+"""What content wrote, shown in the reader's language: `Texts(program, lang)(text)`.
+
+A game's rules write texts that players read at run time: a choice's prompt, an
+option's label, an action's name, a log line, a failure. The engine fills in
+their `{expressions}` and keeps the finished text in the trace, in the language
+the rules are written in, so that a trace is the same whatever language it is
+read in. A game gives the words of each text in another language as it gives
+those of its names, in `vocabulary:` (`"label:Pass": Passer`, `"label:Play {c}":
+"Jouer {c}"`; docs/language.md, 'Cards as prose'). This module turns a finished
+text back into its template and its filled-in values, and writes the template's
+words in the reader's language around the same values, the way gettext reads a
+catalogue. The few texts the engine itself writes into a decision (the question
+whether to use an optional ability, yes and no) have their words here.
+
+A text no template matches is shown as written: a game without words in a
+language is read in the language of its rules, never garbled.
+"""
+from __future__ import annotations
+
+import re
+
+from ..language.prose.vocabulary import Vocabulary
+from .narrate_words import cap, french_spelling
+
+_PART = re.compile(r"\{([^{}]*)\}")
+_SEAT = re.compile(r"player ([0-9]+)")
+_SEATS = re.compile(r"player [0-9]+(?:, player [0-9]+)*")
+
+# The texts the engine writes into a decision, in each language: the question asked before an
+# optional triggered ability ('use CARD (EVENT)?', compile.abilities), and its answers.
+ASK = {"en": ("{0}: use it?", "use {0}?"), "fr": ("{0} : l'utiliser ?", "Utiliser {0} ?")}
+ANSWERS = {"en": {}, "fr": {"yes": "oui", "no": "non", "none": "aucun"}}
+_ASK = re.compile(r"use (.+) \(([A-Za-z_][A-Za-z0-9_]*)\)\?", re.S)
+
+
+class Template:
+    """One text of the rules (`Play {c} around {contest}`) and its words in a language: matches a
+    finished text and writes the same values into the other words."""
+
+    __slots__ = ("source", "target", "pattern", "names")
+
+    def __init__(self, source: str, target: str):
+        self.source, self.target = source, target
+        pieces, names, seen = [], [], {}
+        last = 0
+        for m in _PART.finditer(source):
+            pieces.append(re.escape(source[last:m.start()]))
+            name = m.group(1).strip()
+            if name in seen:  # the same expression twice: the same value twice
+                pieces.append(f"(?P={seen[name]})")
+            else:
+                seen[name] = f"v{len(names)}"
+                pieces.append(f"(?P<v{len(names)}>.+?)")
+                names.append(name)
+            last = m.end()
+        pieces.append(re.escape(source[last:]))
+        self.pattern = re.compile("".join(pieces), re.S)
+        self.names = names
+
+    def literal(self) -> int:
+        """How much of the text is written out: a template that writes more is tried first."""
+        return len(_PART.sub("", self.source))
+
+    def fill(self, text: str, value) -> str | None:
+        """`text` in the other words, or None when this template did not write it."""
+        m = self.pattern.fullmatch(text)
+        if m is None:
+            return None
+        values = {name: value(m.group(f"v{i}")) for i, name in enumerate(self.names)}
+        return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
+
+
+class Texts:
+    """The texts of one game's rules in one language (see the module)."""
+
+    def __init__(self, program, lang: str):
+        self.program = program
+        self.lang = lang
+        self.vocab = Vocabulary(program.defn, lang)
+        self.exact: dict[str, str] = {}
+        templates = []
+        for key, value in self.vocab.entries.items():
+            if not key.startswith("label:") or not isinstance(value, str) or not value.strip():
+                continue
+            source = key[len("label:"):]
+            if _PART.search(source):
+                templates.append(Template(source, str(value)))
+            else:
+                self.exact[source] = str(value)
+        self.templates = sorted(templates, key=lambda t: -t.literal())
+        self.asks = ASK.get(lang, ASK["en"])
+        self.answers = ANSWERS.get(lang, {})
+        self._seen: dict[str, str] = {}
+
+    def __call__(self, text) -> str:
+        """`text`, as the rules wrote it at run time, in this language."""
+        if text is None:
+            return text
+        text = str(text)
+        found = self._seen.get(text)
+        if found is None:
+            found = self._seen[text] = self._shown(text)
+        return found
+
+    def _shown(self, text: str) -> str:
+        if text in self.exact:
+            return self.exact[text]
+        for t in self.templates:
+            filled = t.fill(text, self.value)
+            if filled is not None:
+                return cap(filled) if text[:1].isupper() else filled
+        if text in self.answers:
+            return self.answers[text]
+        asked = _ASK.fullmatch(text)
+        if asked is not None:
+            return self.ask(asked.group(1), asked.group(2))
+        return text
+
+    def value(self, text: str) -> str:
+        """A value filled into a text (a card's title, a seat, a number), in this language."""
+        if text in self.exact:
+            return self.exact[text]
+        if self.lang == "fr" and _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
+            return _SEAT.sub(r"joueur \1", text)
+        said = self.vocab.entries.get(f"value:{text}")
+        if isinstance(said, str) and said.strip():
+            return str(said)
+        return self.answers.get(text, text)
+
+    def ask(self, title: str, event: str) -> str:
+        """The question before an optional ability: what happened, told by the event's phrase in
+        this language when it needs only the card, then whether to use it."""
+        phrase = self.vocab.template(event, "event")
+        if phrase is not None and set(_PART.findall(phrase)) <= {"0"}:
+            said = phrase.replace("{0}", title)
+            if self.lang == "fr":
+                said = french_spelling(said)
+            return self.asks[0].format(cap(said))
+        return self.asks[1].format(title)

@@ -1,0 +1,145 @@
+"""What content wrote, shown in the reader's language (view/texts.py): a prompt, a label or a log
+line finished by the engine is matched back to its template and written with the words the
+game's vocabulary gives it (`label:TEXT`), around the same values; the checker asks for the
+words of every text and refuses words that fill in other values (V001, W004)."""
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.engine.events import CHOICE, LOG
+from interpreter.language.prose.vocabulary import Vocabulary
+from interpreter.play.agents import GreedyAgent, HumanAgent, SeatView
+from interpreter.play.terminal import play_at_terminal
+from interpreter.rulings.check import check_paths
+from interpreter.view.narrate import Narrator
+from interpreter.view.texts import Template, Texts
+
+NIM = Path(__file__).parent.parent / "fixtures" / "nim"
+
+WORDS = """
+vocabulary:
+  fr:
+    "label:Take stones": "Prenez des pierres"
+    "label:Take {k}": "Prendre {k}"
+"""
+
+
+def nim_with(tmp_path, words: str) -> Path:
+    folder = tmp_path / "nim"
+    shutil.copytree(NIM, folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + words, encoding="utf-8")
+    return folder
+
+
+def test_a_template_matches_the_finished_text_and_fills_the_same_values_in():
+    t = Template("Play {s} around {contest}", "Jouer {s} autour de {contest}")
+    assert t.fill("Play Barge 4 around Mirelle", str) == "Jouer Barge 4 autour de Mirelle"
+    assert t.fill("Play Barge 4", str) is None
+    twice = Template("{a} swaps with {a}", "{a} s'échange avec {a}")
+    assert twice.fill("Lynx swaps with Lynx", str) == "Lynx s'échange avec Lynx"
+    assert twice.fill("Lynx swaps with Orca", str) is None  # one expression, one value
+    moved = Template("{b} then {a}", "{a} puis {b}")  # the words may put the values in another order
+    assert moved.fill("one then two", str) == "two puis one"
+
+
+def test_a_game_told_in_french_shows_the_words_of_its_texts(tmp_path):
+    g = interpreter.load(str(nim_with(tmp_path, WORDS)))
+    said = Texts(g.program, "fr")
+    assert said("Take stones") == "Prenez des pierres"
+    assert said("Take 2") == "Prendre 2"
+    assert said("Give 2") == "Give 2"  # no words: as the rules wrote it
+    assert said("player 2 and player 1") == "player 2 and player 1"
+    assert said("yes") == "oui" and Texts(g.program, "en")("yes") == "yes"
+    assert Texts(g.program, "en")("Take 2") == "Take 2"  # the language the rules are written in
+    out = io.StringIO()
+    human = HumanAgent(io.StringIO("1\n" * 20), out, lang="fr")
+    assert play_at_terminal(g, 2, 1, g.options({}), ["greedy"], seat=0, human=human, out=out, lang="fr") == 0
+    text = out.getvalue()
+    assert "Prenez des pierres :\n   1. Prendre 1\n" in text
+    assert "a choisi : Prendre " in text and "[Prenez des pierres]" in text  # the other seat's, narrated
+    assert "Take" not in text
+
+
+def test_the_checker_asks_for_the_words_of_every_text_and_refuses_other_values(tmp_path):
+    assert check_paths([str(nim_with(tmp_path / "a", WORDS))]).diagnostics == []
+    report = check_paths([str(nim_with(tmp_path / "b", """
+vocabulary:
+  fr:
+    "label:Take {k}": "Prendre {n}"
+"""))])
+    codes = sorted((d.code, d.position.line) for d in report.diagnostics)
+    assert [c for c, _ in codes] == ["V001", "W004"], report.diagnostics
+    v001 = next(d for d in report.diagnostics if d.code == "V001")
+    assert "fills in {n}, which the text does not" in v001.message
+    w004 = next(d for d in report.diagnostics if d.code == "W004")
+    assert '"Take stones"' in w004.message and w004.position.line == 56  # where the rules write it
+    # a game that gives no text words in a language is not asked for them
+    assert check_paths([str(nim_with(tmp_path / "c", ""))]).diagnostics == []
+
+
+def test_the_question_before_an_optional_ability_says_what_happened():
+    g = interpreter.load("karman-swap")
+    en, fr = Texts(g.program, "en"), Texts(g.program, "fr")
+    assert en("use Sylvore (posed)?") == "Sylvore is played on an active planet: use it?"
+    assert fr("use Sylvore (posed)?") == "Sylvore est jouée sur une planète active : l'utiliser ?"
+    assert fr("use Sylvore (unheard_of)?") == "Utiliser Sylvore ?"  # an event without words
+
+
+# the shipped games whose texts have their words in French (every shipped game, once written)
+IN_FRENCH = ["karman-swap"]
+
+
+@pytest.mark.parametrize("game", IN_FRENCH)
+def test_every_text_a_shipped_game_shows_has_its_words_in_french(game):
+    """Every prompt, label, action name, log line and failure of a shipped game and its
+    expansions has French words, which fill in the same values."""
+    g = interpreter.load(game, expansions=_every_expansion(game))
+    vocab = Vocabulary(g.program.defn, "fr")
+    shown = {str(text) for text, _ in g.program.found.labels}
+    assert len(shown) > 20
+    missing = sorted(t for t in shown if vocab.entries.get(f"label:{t}") is None)
+    assert missing == [], missing
+
+
+def _every_expansion(game: str) -> list:
+    """The expansions of a game that can be laid together (a solo mode and a fifth player cannot)."""
+    from interpreter.content.folders import shipped_game
+    root = shipped_game(game)
+    found = sorted(p.name for p in (root / "expansions").iterdir() if p.is_dir()) if (root / "expansions").is_dir() else []
+    return [e for e in found if e not in ("solo", "cinq", "personnages")]
+
+
+@pytest.mark.parametrize("game", IN_FRENCH)
+def test_a_french_game_at_the_table_shows_no_text_of_the_rules_in_english(game):
+    g = interpreter.load(game)
+    st = g.new_state(players=2, seed=3, trace=True)
+    narrator = Narrator(st, 0, io.StringIO(), lang="fr")
+    said = Texts(g.program, "fr")
+    agents = [GreedyAgent(1), GreedyAgent(2)]
+    seen = 0
+    for _ in range(60):
+        if st.is_terminal():
+            break
+        view = SeatView(st, st.current_player)
+        for label in view.labels():
+            assert said(label) != label or not any(ch.isalpha() for ch in label) or label in _titles(g), label
+        narrator.before(st)
+        st.apply(agents[st.current_player].act(view))
+        for ev in st.trace[seen:]:
+            if ev.get("type") == LOG:
+                assert said(ev["text"]) != ev["text"], ev["text"]
+            if ev.get("type") == CHOICE and ev.get("prompt"):
+                assert said(ev["prompt"]) != ev["prompt"], ev["prompt"]
+        seen = len(st.trace)
+
+
+def _titles(g) -> set:
+    """Labels that are a card's title or a node's name (a choice among cards): no words to give."""
+    return {c.title for c in g.program.comp_card} | {str(n.get("name", k)) for k, n in g.program.nodes.items()} \
+        | {str(k) for k in g.program.nodes}
