@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
+from interpreter.content.folders import shipped_game
 from interpreter.engine.events import CHOICE, LOG
 from interpreter.language.prose.vocabulary import Vocabulary
 from interpreter.play.agents import GreedyAgent, HumanAgent, SeatView
@@ -97,22 +98,27 @@ IN_FRENCH = ["karman-swap"]
 
 @pytest.mark.parametrize("game", IN_FRENCH)
 def test_every_text_a_shipped_game_shows_has_its_words_in_french(game):
-    """Every prompt, label, action name, log line and failure of a shipped game and its
-    expansions has French words, which fill in the same values."""
-    g = interpreter.load(game, expansions=_every_expansion(game))
-    vocab = Vocabulary(g.program.defn, "fr")
-    shown = {str(text) for text, _ in g.program.found.labels}
-    assert len(shown) > 20
-    missing = sorted(t for t in shown if vocab.entries.get(f"label:{t}") is None)
-    assert missing == [], missing
+    """Every prompt, label, action name, log line and failure of a shipped game, of each of its
+    expansions and of each scenario has French words (which fill in the same values: V001)."""
+    missing, shown = set(), 0
+    for g in _every_layer(game):
+        vocab = Vocabulary(g.program.defn, "fr")
+        texts = {str(text) for text, _ in g.program.found.labels}
+        shown = max(shown, len(texts))
+        missing |= {t for t in texts if vocab.entries.get(f"label:{t}") is None}
+    assert shown > 20
+    assert sorted(missing) == [], sorted(missing)
 
 
-def _every_expansion(game: str) -> list:
-    """The expansions of a game that can be laid together (a solo mode and a fifth player cannot)."""
-    from interpreter.content.folders import shipped_game
-    root = shipped_game(game)
-    found = sorted(p.name for p in (root / "expansions").iterdir() if p.is_dir()) if (root / "expansions").is_dir() else []
-    return [e for e in found if e not in ("solo", "cinq", "personnages")]
+def _every_layer(game: str):
+    """The game alone, with each of its expansions, and in each of their scenarios."""
+    yield interpreter.load(game)
+    folder = shipped_game(game) / "expansions"
+    for exp in sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []:
+        g = interpreter.load(game, expansions=[exp])
+        yield g
+        for sc in g.program.defn.scenarios:
+            yield interpreter.load(game, scenario=sc.id)
 
 
 @pytest.mark.parametrize("game", IN_FRENCH)
