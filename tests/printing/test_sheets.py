@@ -141,7 +141,7 @@ def test_a_page_holds_nine_cards_and_each_card_is_printed_as_often_as_its_copies
     tiled = {c.id for c in defn.cards if c.component == "negotiator"}
     total = sum(c.copies * (game.max_players if c.per_player else 1) for c in defn.cards if c.id not in tiled)
     assert len(sheets_.pages) == math.ceil(total / 9) + 1
-    assert sheets_.text.count("Deviant negotiator") == game.max_players
+    assert sheets_.text.count("Négociateur Déviant") == game.max_players
     text = sheets_.text
     missing = [c.title for c in defn.cards if " ".join(c.title.split()) not in text]
     assert missing == []
