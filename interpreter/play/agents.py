@@ -443,7 +443,9 @@ class HumanAgent:
             self.say(f"  {i:>2}. {labels[a]}" + (f"  ({printable(', '.join(facts))})" if facts else ""))
             card, ability = self.about(view, a)
             if ability is not None and asked is None:  # a card's action: what it does
-                self.say(f"      {_short(self.prose(view).printed(ability))}")
+                face = _short(self.prose(view).printed(ability))
+                if " ".join(face.split()).removesuffix(" …") not in labels[a]:  # unless its label says it
+                    self.say(f"      {face}")
         while True:
             print(say("your_choice", len(actions)), end="", file=self.out, flush=True)
             line = self.inp.readline()

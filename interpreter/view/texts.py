@@ -88,6 +88,9 @@ class Texts:
             else:
                 self.exact[source] = str(value)
         self.templates = sorted(templates, key=lambda t: -t.literal())
+        self._actions: dict | None = None  # the label of an action without one -> (card, ability)
+        self._prose = None
+        self.places = self._places()
         self.asks = ASK.get(lang, ASK["en"])
         self.answers = ANSWERS.get(lang, {})
         self._seen: dict[str, str] = {}
@@ -111,21 +114,68 @@ class Texts:
                 return cap(filled) if text[:1].isupper() else filled
         if text in self.answers:
             return self.answers[text]
+        if text in self.places:
+            return self.places[text]
+        acted = self.actions().get(text)
+        if acted is not None:
+            return self.action(*acted)
         asked = _ASK.fullmatch(text)
         if asked is not None:
             return self.ask(asked.group(1), asked.group(2))
         return text
 
     def value(self, text: str) -> str:
-        """A value filled into a text (a card's title, a seat, a number), in this language."""
+        """A value filled into a text (a card's title, a seat, a place, a number), in this language."""
         if text in self.exact:
             return self.exact[text]
+        if text in self.places:
+            return self.places[text]
         if self.lang == "fr" and _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
             return _SEAT.sub(r"joueur \1", text)
         said = self.vocab.entries.get(f"value:{text}")
         if isinstance(said, str) and said.strip():
             return str(said)
         return self.answers.get(text, text)
+
+    def _places(self) -> dict:
+        """A board node named after its kind ('chamber 8', of kind chamber) is named with its kind's
+        words in this language ('chambre 8'): the name as the rules wrote it -> as said here."""
+        out = {}
+        if self.lang == "en":
+            return out
+        english = Vocabulary(self.program.defn, "en")
+        for node in self.program.nodes.values():
+            name, kind = node.get("name"), node.get("kind")
+            if not isinstance(name, str) or not isinstance(kind, str) or self.vocab.raw(kind, "node") is None:
+                continue
+            said = self.vocab.noun(kind, "node").one
+            for written in {english.noun(kind, "node").one, kind.replace("_", " ")}:
+                if name.startswith(written + " "):
+                    out[name] = said + name[len(written):]
+                    break
+        return out
+
+    def actions(self) -> dict:
+        """The label the engine gives an action a card prints without a name of its own: the card's
+        title, then the ability as the rules write it (compile.abilities) -> (card, ability)."""
+        if self._actions is None:
+            self._actions = {}
+            for card in self.program.defn.cards:
+                for ab in card.abilities:
+                    self._actions.setdefault(f"{card.title}: {ab.text}", (card, ab))
+        return self._actions
+
+    def action(self, card, ability) -> str:
+        """An action without a name: the card's title, then the ability as the card prints it in
+        this language (never the rules' text, which may read as code: 'call draw(you.hand)')."""
+        if self._prose is None:
+            from ..language.prose import Prose
+            self._prose = Prose(self.program.defn, self.program.found, self.lang)
+        try:
+            face = " ".join(self._prose.printed(ability).split())
+        except (AttributeError, LookupError, TypeError, ValueError):
+            return f"{card.title}: {ability.text}"
+        return f"{card.title} : {face}" if self.lang == "fr" else f"{card.title}: {face}"
 
     def ask(self, title: str, event: str) -> str:
         """The question before an optional ability: what happened, told by the event's phrase in

@@ -149,3 +149,18 @@ def _titles(g) -> set:
     """Labels that are a card's title or a node's name (a choice among cards): no words to give."""
     return {c.title for c in g.program.comp_card} | {str(n.get("name", k)) for k, n in g.program.nodes.items()} \
         | {str(k) for k in g.program.nodes}
+
+
+def test_a_place_named_after_its_kind_and_an_action_without_a_name_are_said_in_the_language():
+    g = interpreter.load("seeders-exodus")
+    fr, en = Texts(g.program, "fr"), Texts(g.program, "en")
+    assert fr("chamber 8") == "chambre 8" and en("chamber 8") == "chamber 8"
+    assert fr("Chambre pour chamber 8") == "Chambre pour chamber 8"  # a name inside another text is a value
+    assert fr.value("chamber 8") == "chambre 8"
+    # an action a card prints without a name: its card's title, then its face, never the rules' text
+    unnamed = next(label for label in en.actions() if label.startswith("Pouponnière clonale: Activation"))
+    assert "call draw(you.hand)" in unnamed  # the rules' text, which the engine labels the action with
+    assert "call " not in en(unnamed) and "(" not in en(unnamed).split(":", 1)[1], en(unnamed)
+    card, _ = en.actions()[unnamed]
+    assert en(unnamed).startswith(f"{card.title}: ") and fr(unnamed).startswith(f"{card.title} : ")
+    assert "Piochez" in fr(unnamed) or "piochez" in fr(unnamed), fr(unnamed)
