@@ -531,8 +531,8 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
     board node: the attributes its card or node gives itself (not the defaults of every card:
     a card's colour and value beside 'Play Rosehip', a space's terrain and height beside
     'Move a unit to large-n-2'), named in the words of the game's vocabulary, without what the
-    label says already, what names another node, or a name each node has of its own; at most
-    MOST_FACTS of them."""
+    label says already, what every other option has alike, what names another node, or a name
+    each node has of its own; at most MOST_FACTS of them."""
     if value is None:
         return []
     mine = _attributes(program, value)
@@ -543,6 +543,8 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
     said = fold(label)
     shown: list = []
     for name, v in mine.items():
+        if v == "none" or (rest and all(r.get(name) == v for r in rest)):
+            continue  # nothing, or what every option has alike: it tells this one from none
         if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
                 r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
             continue  # a node it names, or a name of its own (an id by another name)

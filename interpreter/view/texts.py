@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..language.prose import Prose
 from ..language.prose.vocabulary import Vocabulary
 from .narrate_words import cap, french_spelling
 
@@ -169,7 +170,6 @@ class Texts:
         """An action without a name: the card's title, then the ability as the card prints it in
         this language (never the rules' text, which may read as code: 'call draw(you.hand)')."""
         if self._prose is None:
-            from ..language.prose import Prose
             self._prose = Prose(self.program.defn, self.program.found, self.lang)
         try:
             face = " ".join(self._prose.printed(ability).split())

@@ -93,7 +93,7 @@ def test_the_question_before_an_optional_ability_says_what_happened():
 
 
 # the shipped games whose texts have their words in French (every shipped game, once written)
-IN_FRENCH = ["karman-swap"]
+IN_FRENCH = ["karman-swap", "etherium", "seeders-exodus"]
 
 
 @pytest.mark.parametrize("game", IN_FRENCH)

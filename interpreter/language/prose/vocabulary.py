@@ -167,6 +167,11 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
     """Every language of `vocabulary:` has a renderer; every name is declared; a noun is a noun,
     a phrase names only the arguments there are."""
     known = declared_names(defn)
+    for board in defn.boards:  # an attribute board nodes give themselves (an option shows it: 'height 2')
+        for attrs in board.nodes.values():
+            for key in attrs if isinstance(attrs, dict) else ():
+                if key not in ("id", "kind", "name") and ("attribute", None) not in known.get(str(key), []):
+                    known.setdefault(str(key), []).append(("attribute", None))
     for lang, words in defn.vocabulary.items():
         if lang not in langs:
             first = next(iter(words.values()), (None, defn.pos))[1]
