@@ -30,7 +30,7 @@ from .compile.kept import KEPT
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
-from .content.pack import few_collections, read_pack
+from .content.pack import collector_paused, read_pack
 from .diagnostics import LoadError, Position, Report
 from .engine.game import Game, GameState
 from .engine.savefile import SaveError
@@ -70,7 +70,7 @@ def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: st
     """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
     with `layers` and `scenario` laid over it and the cards `without` left out. Every error goes
     to `report`; returns the definitions and what the checker found."""
-    with few_collections():
+    with collector_paused():
         defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
