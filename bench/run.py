@@ -1,6 +1,7 @@
 """Benchmarks of regles: where the time goes, against the targets of the project.
 
     python bench/run.py [--quick] [--json bench/results.json] [--yardstick PATH] [--yardstick-only]
+                        [--check-only]
 
 Prints a table and writes bench/results.json. Every figure is the median of
 several runs, with their min and max. This is a benchmark, not a test: it
@@ -42,6 +43,7 @@ TARGETS = {
     "decisions_per_second": 60_000,
     "seeders-exodus_4p_games_per_second": 100,
     "cards_checked_per_second": 5_000,
+    "check_peak_bytes": 1.5e9,  # checking 75,000 cards
     "cold_load_seconds": 0.5,
     "clone_microseconds": 100,
     "clone_speedup_over_deepcopy": 20,
@@ -133,6 +135,80 @@ def marginal_cards(runs: int, extra: int = 1000):
         assert report.ok, "the bench pack does not check"
     parser._TREES = saved
     return summary(out)
+
+
+CHECK_SIZES = (1_000, 10_000, 75_000)  # cards added to a pack, for the check at scale
+CARDS_PER_FILE = 2_000  # a content file holds at most 200,000 values (interpreter.limits)
+
+
+def scale_pack(folder: Path, extra: int) -> None:
+    """A copy of the Seeders base pack (no expansion, no rules test) with `extra` more cards:
+    the shipped cards of its deck again under new ids, in files of CARDS_PER_FILE cards."""
+    import shutil
+    import yaml
+    src = content_dir() / "seeders-exodus"
+    shutil.copytree(src, folder)
+    for gone in ("tests", "expansions"):
+        shutil.rmtree(folder / gone, ignore_errors=True)
+    cards = []
+    for f in sorted((src / "cards").glob("*.yaml")):
+        data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        if data.get("start") == "deck":
+            cards.extend(data["cards"])
+    more = []
+    for i in range(extra):
+        c = dict(cards[i % len(cards)])
+        c["id"] = f"{c['id']}-bench-{i}"
+        c.pop("copies", None)
+        more.append(c)
+    for k in range(0, extra, CARDS_PER_FILE):
+        (folder / "cards" / f"bench-{k // CARDS_PER_FILE:03d}.yaml").write_text(yaml.safe_dump(
+            {"kind": "cards", "game": "seeders-exodus", "component": "card", "start": "deck",
+             "cards": more[k:k + CARDS_PER_FILE]}, allow_unicode=True), encoding="utf-8")
+
+
+_CHECK_ONE = ("import resource, sys, time; sys.path.insert(0, {root!r}); "
+              "from interpreter.rulings.check import check_paths; "
+              "c, w = time.process_time(), time.perf_counter(); r = check_paths([{pack!r}]); "
+              "print(r.ok, time.process_time() - c, time.perf_counter() - w, "
+              "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+
+
+def check_at_scale(sizes, runs: int):
+    """`regles check` of a pack with N more cards, each run in a fresh process (as a user runs
+    it: every text parsed anew): cards added per second of processor time (the base pack's
+    own check counted in), wall time, and the process's peak resident memory."""
+    import tempfile
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            pack = Path(tmp) / f"pack-{n}"
+            scale_pack(pack, n)
+            cpu, wall, peak = [], [], []
+            for _ in range(runs):
+                r = subprocess.run([sys.executable, "-c", _CHECK_ONE.format(root=str(HERE.parent), pack=str(pack))],
+                                   capture_output=True, text=True)
+                ok, c, w, rss = r.stdout.split()
+                assert ok == "True", f"the bench pack of {n} cards does not check: {r.stderr[-500:]}"
+                cpu.append(float(c))
+                wall.append(float(w))
+                peak.append(int(rss) * 1024)  # ru_maxrss is in kB on Linux
+            out[n] = {"cards_per_cpu_second": summary([n / c for c in cpu]), "cpu_seconds": summary(cpu),
+                      "wall_seconds": summary(wall), "peak_bytes": max(peak)}
+    return out
+
+
+def check_rows(scale: dict, rows: list) -> None:
+    """The table's rows of `check_at_scale`, the largest pack judged against the target."""
+    for n, v in scale.items():
+        rate, peak = v["cards_per_cpu_second"]["median"], v["peak_bytes"]
+        verdict = ""
+        if n == max(CHECK_SIZES):
+            verdict = _verdict(rate >= TARGETS["cards_checked_per_second"] and peak <= TARGETS["check_peak_bytes"],
+                               f"{TARGETS['cards_checked_per_second']} cards/s in "
+                               f"{TARGETS['check_peak_bytes'] / 1e9:.1f} GB")
+        rows.append((f"check a pack with {n:,} more cards (CPU, peak memory)",
+                     f"{rate:.0f} cards/s ({v['cpu_seconds']['median']:.1f} s), {peak / 1e6:.0f} MB", verdict))
 
 
 def find_yardstick(given: str | None):
@@ -282,6 +358,8 @@ def main(argv=None):
                     help="the hand-written engine to compare with (default: ../shared/bench/karman_ref.py)")
     ap.add_argument("--yardstick-only", action="store_true",
                     help="only the comparison with the yardstick (the rest of the JSON file is kept)")
+    ap.add_argument("--check-only", action="store_true",
+                    help="only the check of packs of 1,000, 10,000 and 75,000 more cards (the rest of the JSON file is kept)")
     args = ap.parse_args(argv)
     runs = 3 if args.quick else 5
     games_per_run = 10 if args.quick else 40
@@ -294,6 +372,16 @@ def main(argv=None):
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
                            "cores": os.cpu_count()}, "load": {}, "play": {}, "clone": {}, "memory": {}}
     rows = []
+    if args.check_only:  # the other figures of the JSON file are kept as they are
+        scale = check_at_scale(CHECK_SIZES, runs)
+        check_rows(scale, rows)
+        _print_rows(rows)
+        out = Path(args.json)
+        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+        kept["check_at_scale"] = {str(n): v for n, v in scale.items()}
+        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
+        print(f"\nwritten the check's part of {args.json}")
+        return
     yardstick_rows(results, rows, yardstick, games_per_run, pairs, looked_for)
     if args.yardstick_only:  # the other figures of the JSON file are kept as they are
         _print_rows(rows)
@@ -312,6 +400,9 @@ def main(argv=None):
     cps, ncards = cards_checked(runs)
     results["cards_checked_per_second"] = cps
     rows.append((f"whole shipped content checked ({ncards} cards)", f"{cps['median']:.0f} cards/s", ""))
+    scale = check_at_scale(CHECK_SIZES[:2] if args.quick else CHECK_SIZES, 1 if args.quick else 3)
+    results["check_at_scale"] = {str(n): v for n, v in scale.items()}
+    check_rows(scale, rows)
     mcps = marginal_cards(runs)
     results["cards_checked_per_second_marginal"] = mcps
     rows.append(("cards checked per second (1,000 more in a pack)", f"{mcps['median']:.0f}",
