@@ -92,16 +92,11 @@ def cards_checked(runs: int):
     return summary(out), g_cards
 
 
-def marginal_cards(runs: int, extra: int = 1000):
-    """Cards per second that a pack's check takes for each card more: a copy of the
-    Seeders pack with `extra` more cards (the shipped ones again, under new ids)."""
-    import shutil
-    import tempfile
+def copied_cards(extra: int) -> list:
+    """`extra` cards for a bench pack: the shipped cards of the Seeders deck again, under new ids."""
     import yaml
-    from interpreter.language import parser
-    src = content_dir() / "seeders-exodus"
     cards = []
-    for f in sorted((src / "cards").glob("*.yaml")):
+    for f in sorted((content_dir() / "seeders-exodus" / "cards").glob("*.yaml")):
         data = yaml.safe_load(f.read_text(encoding="utf-8"))
         if data.get("start") == "deck":
             cards.extend(data["cards"])
@@ -111,6 +106,18 @@ def marginal_cards(runs: int, extra: int = 1000):
         c["id"] = f"{c['id']}-bench-{i}"
         c.pop("copies", None)
         more.append(c)
+    return more
+
+
+def marginal_cards(runs: int, extra: int = 1000):
+    """Cards per second that a pack's check takes for each card more: a copy of the
+    Seeders pack with `extra` more cards (the shipped ones again, under new ids)."""
+    import shutil
+    import tempfile
+    import yaml
+    from interpreter.language import parser
+    src = content_dir() / "seeders-exodus"
+    more = copied_cards(extra)
     class NoCache(dict):  # every text parsed, even one repeated on several cards
         def __setitem__(self, key, value):
             pass
@@ -146,21 +153,10 @@ def scale_pack(folder: Path, extra: int) -> None:
     the shipped cards of its deck again under new ids, in files of CARDS_PER_FILE cards."""
     import shutil
     import yaml
-    src = content_dir() / "seeders-exodus"
-    shutil.copytree(src, folder)
+    shutil.copytree(content_dir() / "seeders-exodus", folder)
     for gone in ("tests", "expansions"):
         shutil.rmtree(folder / gone, ignore_errors=True)
-    cards = []
-    for f in sorted((src / "cards").glob("*.yaml")):
-        data = yaml.safe_load(f.read_text(encoding="utf-8"))
-        if data.get("start") == "deck":
-            cards.extend(data["cards"])
-    more = []
-    for i in range(extra):
-        c = dict(cards[i % len(cards)])
-        c["id"] = f"{c['id']}-bench-{i}"
-        c.pop("copies", None)
-        more.append(c)
+    more = copied_cards(extra)
     for k in range(0, extra, CARDS_PER_FILE):
         (folder / "cards" / f"bench-{k // CARDS_PER_FILE:03d}.yaml").write_text(yaml.safe_dump(
             {"kind": "cards", "game": "seeders-exodus", "component": "card", "start": "deck",
