@@ -84,8 +84,9 @@ def seat_name(i: int, seat: int | None, program=None, lang: str = NARRATED_IN) -
     return auto.title if auto is not None else w.w("player", i + 1)
 
 
-def _of_seat(i: int, program, lang: str) -> str:
-    """The seat another's thing is of: 'player 2' ('de le joueur 2', which French writes 'du joueur 2')."""
+def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
+    """A seat named in a sentence, as another's: 'player 2', 'le joueur 2' ('de le joueur 2',
+    which French writes 'du joueur 2'), or the title of its automaton."""
     auto = program.automata.get(i) if program is not None else None
     return auto.title if auto is not None else words_in(lang).w("of_player", i + 1)
 
@@ -97,7 +98,7 @@ def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str)
     bare = noun.many if many else noun.one
     if seat is not None and i == seat:
         return w.w("whose_you_many" if many and w.has("whose_you_many") else "whose_you", bare=bare)
-    return w.w("whose", bare=bare, the=_the(noun, lang, many), who=_of_seat(i, program, lang))
+    return w.w("whose", bare=bare, the=_the(noun, lang, many), who=seat_said(i, program, lang))
 
 
 def _node(program, h, lang: str) -> str:
@@ -117,15 +118,6 @@ def _node(program, h, lang: str) -> str:
     if "name" not in attrs:
         return _the(Noun(f"{noun.one} {name}", noun.many, noun.gender), lang)
     return name
-
-
-def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
-    """A seat named in a sentence: 'player 2', 'le joueur 2', or the title of its automaton."""
-    return _of_seat(i, program, lang)
-
-
-def _possessive(who: str) -> str:
-    return "your" if who == "you" else f"{who}'s"
 
 
 def joined(names: list, lang: str = NARRATED_IN) -> str:
@@ -183,15 +175,11 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
     """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'.
     With `vocabulary`, named as the game's vocabulary names it ('many': in the plural); in French
     with its article or possessive ('la manche', 'vos cubes de bois', 'les pièces du joueur 2')."""
-    if lang == "en":
-        whose, name, where = counter_parts(program, key, seat, visible, players, vocabulary, many)
-        return " ".join(([whose] if whose else []) + [name] + where)
     w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", vocabulary, lang)
     cdef = program.defn.counters.get(keys.name_of(key))
-    parts = keys.owners_of(key)
     named, where = None, []
-    for word, raw in zip(cdef.scope if cdef is not None else (), parts or ()):
+    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or ()):
         if word == "player" and named is None:
             named = _whose(noun, many, int(raw), seat, program, lang)
         elif word == "team" and named is None:
@@ -199,44 +187,28 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
             named = w.w("whose_team_you" if mine else "whose_team", bare=noun.many if many else noun.one,
                         the=_the(noun, lang, many), n=t + 1)
-        elif word == "node":
-            where.append(w.w("counter_at", _node(program, raw, lang)))
-        elif word not in ("player", "team"):
-            try:
-                c = int(raw)
-                where.append(w.w("counter_on", program.comp_card[c].title if visible is None or c in visible
-                                 else w.w("a_card")))
-            except (ValueError, IndexError):
-                where.append(w.w("counter_of", raw))
+        else:  # a node, a component, or a second owner: where the counter is
+            where.append(_counter_place(program, word, raw, visible, lang))
     return " ".join([named if named is not None else _the(noun, lang, many)] + where)
 
 
-def counter_parts(program, key: str, seat: int | None, visible=None, players: int | None = None,
-                  vocabulary: bool = False, many: bool = True) -> tuple:
-    """(whose, name, where) of a counter: whose is 'your', "player 2's", "your team's" or ''
-    (the game's), where the node or card it is kept on ('at North', 'on Farm')."""
-    name = _noun(program, keys.name_of(key), "counter", many, vocabulary)
-    cdef = program.defn.counters.get(keys.name_of(key))
-    parts = keys.owners_of(key)
-    if cdef is None or not parts:
-        return "", name, []
-    whose, where = [], []
-    for word, raw in zip(cdef.scope, parts):
-        if word == "player":
-            whose.append(_possessive(seat_name(int(raw), seat, program)))
-        elif word == "team":
-            t = keys.team_of_owner(raw)
-            mine = seat is not None and players is not None and program.team_of(players)[seat] == t
-            whose.append("your team's" if mine else f"team {t + 1}'s")
-        elif word == "node":
-            where.append("at " + str(program.nodes.get(raw, {}).get("name", raw)))
-        else:
-            try:
-                c = int(raw)
-                where.append("on " + (program.comp_card[c].title if visible is None or c in visible else "a card"))
-            except (ValueError, IndexError):
-                where.append("of " + raw)
-    return " ".join(whose), name, where
+def _counter_place(program, word: str, raw: str, visible, lang: str) -> str:
+    """Where a counter held by a board node or a component is, in `lang`: 'à la chambre 3',
+    'sur Farm' (a card the seat cannot see: 'sur une carte')."""
+    w = words_in(lang)
+    if word == "node":
+        return w.w("counter_at", _node(program, raw, lang))
+    if word == "player":  # a counter kept per pair of seats: the second one
+        return w.w("counter_of", seat_said(int(raw), program, lang))
+    if word == "team":
+        return w.w("counter_of", w.w("team", keys.team_of_owner(raw) + 1))
+    try:
+        c = int(raw)
+    except ValueError:
+        return w.w("counter_of", raw)
+    if not 0 <= c < len(program.comp_card):
+        return w.w("counter_of", raw)
+    return w.w("counter_on", program.comp_card[c].title if visible is None or c in visible else w.w("a_card"))
 
 
 def is_internal(program, key: str) -> bool:
@@ -301,9 +273,6 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
     return [printable(line) for line in lines]
 
 
-_GROUP = {"your": "you", "your team's": "your team", "": "the game"}
-
-
 def counter_lines(program, obs: dict, before: dict | None = None, every: bool = True, lang: str = NARRATED_IN) -> list:
     """The counters of an observation, one line per player (then team, then the game's, then
     what is left in the supplies): 'you: wood cubes 4, army 2'. With `every` false, only those
@@ -322,11 +291,7 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             supplies.append((_order(program, name, name, "counter", lang),
                              f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
             continue
-        if lang == "en":
-            whose, name, where = counter_parts(program, key, seat, vis, players, vocabulary=True, many=v != 1)
-            group = _GROUP.get(whose, whose[:-2] if whose.endswith("'s") else whose)
-        else:
-            group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
+        group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
         groups.setdefault(group, []).append((_order(program, key, name, "counter", lang), item))
     order = [w("group_you"), w("group_team_you")] + [seat_name(s, seat, program, lang) for s in range(players)
@@ -341,8 +306,8 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
 
 
 def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str) -> tuple:
-    """(whose, name, where) of a counter in a language other than English: whose is the group
-    its line is in ('vous', 'joueur 2', 'votre équipe', 'le jeu'), name its bare noun."""
+    """(group, name, where) of a counter: the group its line is in ('you', 'player 2', 'your
+    team', 'the game'; 'vous', 'joueur 2'), its bare noun, and where it is kept ('at North')."""
     w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", True, lang)
     name = noun.many if many and noun.many != noun.one else noun.one
@@ -355,15 +320,8 @@ def _counter_group(program, key: str, seat, visible, players, many: bool, lang: 
             t = keys.team_of_owner(raw)
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
             group = w.w("group_team_you") if mine else w.w("group_team", t + 1)
-        elif word == "node":
-            where.append(w.w("counter_at", _node(program, raw, lang)))
         else:
-            try:
-                c = int(raw)
-                where.append(w.w("counter_on", program.comp_card[c].title if visible is None or c in visible
-                                 else w.w("a_card")))
-            except (ValueError, IndexError):
-                where.append(w.w("counter_of", raw))
+            where.append(_counter_place(program, word, raw, visible, lang))
     return group, name, where
 
 
@@ -566,7 +524,7 @@ class Narrator:
             you = seat is not None and who == seat
             if seat is None or you:
                 if ev.get("auto"):
-                    return w("only_option", _of_seat(who, program, self.lang), label, you=you)
+                    return w("only_option", seat_said(who, program, self.lang), label, you=you)
                 return w("chose", cap(self.who(who)), label, you=you)
             if ev.get("secret"):
                 prompt = self.said(ev.get("prompt") or "")
