@@ -13,7 +13,7 @@ import re
 import weakref
 from pathlib import Path
 
-from ..diagnostics import lines_of, plural, printable
+from ..diagnostics import lines_of, printable
 from ..engine import keys
 from ..engine.events import (ACTION, CHOICE, COUNTER, CUT, DECIDE, FAIL, LOG, MOVE, REVEAL, ROLL, SET, SHUFFLE, SIGNAL,
                              START, TAG, TAP, UNTAG, UNTAP, UNUSED, WIN)
@@ -21,7 +21,7 @@ from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, words_in
-from .texts import Texts
+from .texts import Texts, place_noun
 
 
 def _nice(name: str) -> str:
@@ -102,22 +102,12 @@ def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str)
 
 
 def _node(program, h, lang: str) -> str:
-    """A board node's name ('room 3'); in another language than English, its kind's noun in
-    that language, with its article, where the name starts with the kind's English words or the
-    node has none ('la chambre 3', 'la case de la pyramide p1')."""
+    """A board node's name ('room 3'); in another language than English, with its kind's words
+    in that language and their article where the name is its kind's ('la chambre 3', 'la case de
+    la pyramide p1': view.texts.place_noun)."""
     attrs = program.nodes.get(h, {})
-    name = str(attrs.get("name", h))
-    kind = attrs.get("kind")
-    if lang == "en" or not isinstance(kind, str) or words(program, lang).raw(kind, "node") is None:
-        return name
-    noun = words(program, lang).noun(kind, "node")
-    english = words(program, "en").noun(kind, "node").one
-    for prefix in (english, _nice(kind)):
-        if name.casefold().startswith(prefix.casefold() + " "):
-            return _the(Noun(noun.one + name[len(prefix):], noun.many, noun.gender), lang)
-    if "name" not in attrs:
-        return _the(Noun(f"{noun.one} {name}", noun.many, noun.gender), lang)
-    return name
+    noun = place_noun(attrs, h, words(program, lang), words(program, "en")) if lang != "en" else None
+    return _the(noun, lang) if noun is not None else str(attrs.get("name", h))
 
 
 def joined(names: list, lang: str = NARRATED_IN) -> str:
@@ -241,8 +231,14 @@ def _order(program, key: str, name: str, kind: str, lang: str = NARRATED_IN) -> 
     with numbers in their order ('site 2' before 'site 10')."""
     defs = program.defn.zones if kind == "zone" else program.defn.counters
     d = defs.get(keys.name_of(key))
-    yours = name.startswith("your ") if lang == "en" else name.startswith(("votre ", "vos "))
+    yours = name.startswith(_yours_prefixes(lang))
     return (d.index if d is not None else len(defs), not yours, natural(name), key)
+
+
+def _yours_prefixes(lang: str) -> tuple:
+    """How a name of the seat's own begins in `lang` ('your ', 'votre ', 'vos ')."""
+    w = words_in(lang)
+    return tuple(w.template(k).split("{bare}")[0] for k in ("whose_you", "whose_you_many") if w.has(k))
 
 
 def render_observation(program, obs: dict, counters_before: dict | None = None, every_counter: bool = True,
@@ -266,7 +262,7 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
         elif z.get("count"):
             n = z["count"]
             yours = ", ".join(x["title"] for x in z.get("yours", []))
-            told = plural(n, 'hidden card') if lang == "en" else w("hidden_cards_many" if n > 1 else "hidden_cards", n)
+            told = w("hidden_cards_many" if n > 1 else "hidden_cards", n)
             told += w("yours_among", Said(yours)) if yours else ""
             lines.append(f"  {name}: {told}" if lang == "en" else f"  {cap(name)} : {told}")
     lines += counter_lines(program, obs, counters_before, every_counter, lang)

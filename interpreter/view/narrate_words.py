@@ -63,6 +63,8 @@ WORDS = {
         "left_in_supply": "  left in supply: {0}",
         "changed": "-- changed --", "unchanged": "-- nothing you see changed --", "choose": "Choose",
         "your_choice": "your choice (1-{0}, q to quit): ",
+        # what the engine writes into a decision (view/texts.py): an optional ability, yes and no
+        "ask": "{0}: use it?", "ask_plain": "use {0}?", "yes": "yes", "no": "no", "none": "none",
         "please": "  please type a number from 1 to {0}, or q to quit (? N: the card of option N as printed; "
                   "why MOVE: why a move is not offered)",
     },
@@ -111,6 +113,7 @@ WORDS = {
         "left_in_supply": "  reste en réserve : {0}",
         "changed": "-- ce qui a changé --", "unchanged": "-- rien de ce que vous voyez n'a changé --", "choose": "Choisissez",
         "your_choice": "votre choix (1-{0}, q pour quitter) : ",
+        "ask": "{0} : l'utiliser ?", "ask_plain": "Utiliser {0} ?", "yes": "oui", "no": "non", "none": "aucun",
         "please": "  tapez un nombre de 1 à {0}, ou q pour quitter (? N : la carte de l'option N telle qu'imprimée ; "
                   "why COUP : pourquoi un coup n'est pas proposé)",
     },

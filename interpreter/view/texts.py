@@ -20,18 +20,36 @@ from __future__ import annotations
 import re
 
 from ..language.prose import Prose
-from ..language.prose.vocabulary import Vocabulary
-from .narrate_words import cap, french_spelling
+from ..language.prose.vocabulary import Noun, Vocabulary
+from .narrate_words import Said, cap, french_spelling, words_in
 
 _PART = re.compile(r"\{([^{}]*)\}")
+# What the engine writes into a finished text (engine.machine.label_of), to be said again in
+# the reader's language from the table of narrate_words: a seat, seats, the answers of a yes/no
+# question, nothing; and the question asked before an optional triggered ability
+# ('use CARD (EVENT)?', compile.abilities).
 _SEAT = re.compile(r"player ([0-9]+)")
 _SEATS = re.compile(r"player [0-9]+(?:, player [0-9]+)*")
-
-# The texts the engine writes into a decision, in each language: the question asked before an
-# optional triggered ability ('use CARD (EVENT)?', compile.abilities), and its answers.
-ASK = {"en": ("{0}: use it?", "use {0}?"), "fr": ("{0} : l'utiliser ?", "Utiliser {0} ?")}
-ANSWERS = {"en": {}, "fr": {"yes": "oui", "no": "non", "none": "aucun"}}
+ANSWERS = ("yes", "no", "none")
 _ASK = re.compile(r"use (.+) \(([A-Za-z_][A-Za-z0-9_]*)\)\?", re.S)
+MOST_REMEMBERED = 10_000  # finished texts kept with their words: a long game does not grow it
+
+
+def place_noun(node: dict, node_id, said: Vocabulary, english: Vocabulary) -> Noun | None:
+    """The noun a board node is called by in the language of `said`, when its name is its kind's
+    English words and a number or a letter ('chamber 8' -> 'chambre 8') or it has no name (its
+    id after its kind's words: 'case large-n-1'); None when the name is its own ('North')."""
+    kind = node.get("kind")
+    if not isinstance(kind, str) or said.raw(kind, "node") is None:
+        return None
+    noun = said.noun(kind, "node")
+    name = str(node.get("name", node_id))
+    for prefix in (english.noun(kind, "node").one, kind.replace("_", " ")):
+        if name.casefold().startswith(prefix.casefold() + " "):
+            return Noun(noun.one + name[len(prefix):], noun.many, noun.gender)
+    if "name" not in node:
+        return Noun(f"{noun.one} {name}", noun.many, noun.gender)
+    return None
 
 
 class Template:
@@ -91,9 +109,8 @@ class Texts:
         self.templates = sorted(templates, key=lambda t: -t.literal())
         self._actions: dict | None = None  # the label of an action without one -> (card, ability)
         self._prose = None
+        self.words = words_in(lang)
         self.places = self._places()
-        self.asks = ASK.get(lang, ASK["en"])
-        self.answers = ANSWERS.get(lang, {})
         self._seen: dict[str, str] = {}
 
     def __call__(self, text) -> str:
@@ -103,6 +120,8 @@ class Texts:
         text = str(text)
         found = self._seen.get(text)
         if found is None:
+            if len(self._seen) >= MOST_REMEMBERED:
+                self._seen.clear()
             found = self._seen[text] = self._shown(text)
         return found
 
@@ -113,8 +132,8 @@ class Texts:
             filled = t.fill(text, self.value)
             if filled is not None:
                 return cap(filled) if text[:1].isupper() else filled
-        if text in self.answers:
-            return self.answers[text]
+        if text in ANSWERS:
+            return self.words.w(text)
         if text in self.places:
             return self.places[text]
         acted = self.actions().get(text)
@@ -131,29 +150,26 @@ class Texts:
             return self.exact[text]
         if text in self.places:
             return self.places[text]
-        if self.lang == "fr" and _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
-            return _SEAT.sub(r"joueur \1", text)
+        if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
+            return _SEAT.sub(lambda m: self.words.w("player", m.group(1)), text)
         said = self.vocab.entries.get(f"value:{text}")
         if isinstance(said, str) and said.strip():
             return str(said)
-        return self.answers.get(text, text)
+        return self.words.w(text) if text in ANSWERS else text
 
     def _places(self) -> dict:
-        """A board node named after its kind ('chamber 8', of kind chamber) is named with its kind's
-        words in this language ('chambre 8'): the name as the rules wrote it -> as said here."""
-        out = {}
+        """The name of each named board node -> as said in this language (`place_noun`:
+        'chamber 8' -> 'chambre 8')."""
         if self.lang == "en":
-            return out
+            return {}
         english = Vocabulary(self.program.defn, "en")
-        for node in self.program.nodes.values():
-            name, kind = node.get("name"), node.get("kind")
-            if not isinstance(name, str) or not isinstance(kind, str) or self.vocab.raw(kind, "node") is None:
-                continue
-            said = self.vocab.noun(kind, "node").one
-            for written in {english.noun(kind, "node").one, kind.replace("_", " ")}:
-                if name.startswith(written + " "):
-                    out[name] = said + name[len(written):]
-                    break
+        out = {}
+        for node_id, node in self.program.nodes.items():
+            # a node without a name is written by its id, which may be a word the rules use
+            # for other things too ('ether'): only names are said again
+            noun = place_noun(node, node_id, self.vocab, english) if "name" in node else None
+            if noun is not None:
+                out[str(node["name"])] = noun.one
         return out
 
     def actions(self) -> dict:
@@ -175,15 +191,13 @@ class Texts:
             face = " ".join(self._prose.printed(ability).split())
         except (AttributeError, LookupError, TypeError, ValueError):
             return f"{card.title}: {ability.text}"
-        return f"{card.title} : {face}" if self.lang == "fr" else f"{card.title}: {face}"
+        return self._prose.renderer.w("printed", card.title, face)
 
     def ask(self, title: str, event: str) -> str:
         """The question before an optional ability: what happened, told by the event's phrase in
         this language when it needs only the card, then whether to use it."""
         phrase = self.vocab.template(event, "event")
         if phrase is not None and set(_PART.findall(phrase)) <= {"0"}:
-            said = phrase.replace("{0}", title)
-            if self.lang == "fr":
-                said = french_spelling(said)
-            return self.asks[0].format(cap(said))
-        return self.asks[1].format(title)
+            said = (french_spelling(phrase) if self.lang == "fr" else phrase).replace("{0}", title)
+            return self.words.w("ask", Said(cap(said)))
+        return self.words.w("ask_plain", Said(title))
