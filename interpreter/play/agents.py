@@ -48,7 +48,7 @@ from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
 from ..view.narrate import counter_lines, render_observation, words
 from ..view.narrate_words import words_in
-from ..view.texts import Texts
+from ..view.texts import Texts, texts_of
 from ..view.why import render as why_lines
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -394,7 +394,6 @@ class HumanAgent:
         self.out = out if out is not None else sys.stdout
         self.lang = lang  # the language cards are written in when asked ('? N')
         self._prose = None  # language.prose.Prose of the game played, made on first need
-        self._texts = None  # view.texts.Texts of the game played, made on first need
         # what the last screen showed, when this person decides again with no other seat deciding
         # in between (a programme of several actions, a turn of several steps): then only what
         # changed is shown (play sets it to None when another seat decided)
@@ -468,9 +467,7 @@ class HumanAgent:
 
     def texts(self, view: SeatView) -> Texts:
         """What the game's rules write (prompts, labels), in this person's language."""
-        if self._texts is None or self._texts.program is not view.program:
-            self._texts = Texts(view.program, self.lang)
-        return self._texts
+        return texts_of(view.program, self.lang)
 
     def prose(self, view: SeatView):
         if self._prose is None:
@@ -588,8 +585,7 @@ def _fact(program, vocabulary, name: str, v) -> str:
     a = program.defn.attributes.get(name)
     if a is not None and a.type == "class":
         return vocabulary.class_noun(v).one
-    said = vocabulary.entries.get(f"value:{v}")  # a text the rules compare with: 'red' is 'rouge'
-    return str(said) if isinstance(said, str) and said.strip() else str(v)
+    return vocabulary.value(v)  # a text the rules compare with: 'red' is 'rouge'
 
 
 def _short(text: str, most: int = 110) -> str:

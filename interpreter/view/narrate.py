@@ -21,7 +21,7 @@ from ..engine.observe import counter_holder, may_see
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, words_in
-from .texts import Texts, place_noun
+from .texts import place_noun, texts_of
 
 
 def _nice(name: str) -> str:
@@ -345,7 +345,7 @@ class Narrator:
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
-        self.said = Texts(state.program, lang)  # what content wrote, in the language told
+        self.said = texts_of(state.program, lang)  # what content wrote, in the language told
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)

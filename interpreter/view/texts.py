@@ -18,6 +18,7 @@ language is read in the language of its rules, never garbled.
 from __future__ import annotations
 
 import re
+import weakref
 
 from ..language.prose import Prose
 from ..language.prose.vocabulary import Noun, Vocabulary
@@ -89,6 +90,17 @@ class Template:
         return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
 
 
+_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def texts_of(program, lang: str) -> "Texts":
+    """The Texts of `program` in `lang`, made once (the narration and the terminal share them)."""
+    got = _TEXTS.setdefault(program, {})
+    if lang not in got:
+        got[lang] = Texts(program, lang)
+    return got[lang]
+
+
 class Texts:
     """The texts of one game's rules in one language (see the module)."""
 
@@ -152,10 +164,9 @@ class Texts:
             return self.places[text]
         if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
             return _SEAT.sub(lambda m: self.words.w("player", m.group(1)), text)
-        said = self.vocab.entries.get(f"value:{text}")
-        if isinstance(said, str) and said.strip():
-            return str(said)
-        return self.words.w(text) if text in ANSWERS else text
+        if text in ANSWERS:
+            return self.words.w(text)
+        return self.vocab.value(text)
 
     def _places(self) -> dict:
         """The name of each named board node -> as said in this language (`place_noun`:

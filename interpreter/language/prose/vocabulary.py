@@ -106,6 +106,12 @@ class Vocabulary:
         found = self.entries.get(f"label:{text}")
         return str(found) if isinstance(found, str) and found.strip() else str(text)
 
+    def value(self, text: str) -> str:
+        """A text the rules compare with or fill in (`"red"`), in this language: the vocabulary's
+        `value:TEXT`, else as written."""
+        found = self.entries.get(f"value:{text}")
+        return str(found) if isinstance(found, str) and found.strip() else str(text)
+
     def template(self, name: str, kind: str) -> str | None:
         """The phrase of an event, procedure or function, with {0}... for its arguments, or None."""
         found = self.raw(name, kind)
