@@ -527,7 +527,7 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
     """What a person needs to tell an option from the others, when it names a component or a
     board node: the attributes its card or node gives itself (not the defaults of every card:
     a card's colour and value beside 'Play Rosehip', a space's terrain and height beside
-    'Move a unit to large-n-2'), named in the words of the game's vocabulary, without what the
+    'Move a pawn to b-2'), named in the words of the game's vocabulary, without what the
     label says already, what every other option has alike, what names another node, or a name
     each node has of its own; at most MOST_FACTS of them."""
     if value is None:

@@ -103,8 +103,8 @@ def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str)
 
 def _node(program, h, lang: str) -> str:
     """A board node's name ('room 3'); in another language than English, with its kind's words
-    in that language and their article where the name is its kind's ('la chambre 3', 'la case de
-    la pyramide p1': view.texts.place_noun)."""
+    in that language and their article where the name is its kind's ('la salle 3', 'la case de
+    la tour b1': view.texts.place_noun)."""
     attrs = program.nodes.get(h, {})
     noun = place_noun(attrs, h, words(program, lang), words(program, "en")) if lang != "en" else None
     return _the(noun, lang) if noun is not None else str(attrs.get("name", h))
@@ -183,7 +183,7 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
 
 
 def _counter_place(program, word: str, raw: str, visible, lang: str) -> str:
-    """Where a counter held by a board node or a component is, in `lang`: 'à la chambre 3',
+    """Where a counter held by a board node or a component is, in `lang`: 'à la salle 3',
     'sur Farm' (a card the seat cannot see: 'sur une carte')."""
     w = words_in(lang)
     if word == "node":

@@ -120,9 +120,9 @@ WORDS = {
 }
 LANGS = tuple(WORDS)
 
-def french_spelling(text: str) -> str:
-    """'de le joueur 2' -> 'du joueur 2', 'à les ateliers' -> 'aux ateliers', 'le atelier' -> "l'atelier"."""
-    return elide(text)  # the rules of the prose renderer, one copy
+# 'de le joueur 2' -> 'du joueur 2', 'à les ateliers' -> 'aux ateliers', 'le atelier' -> "l'atelier":
+# the rules of the prose renderer, one copy
+french_spelling = elide
 
 
 class Words:

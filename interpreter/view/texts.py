@@ -38,8 +38,8 @@ MOST_REMEMBERED = 10_000  # finished texts kept with their words: a long game do
 
 def place_noun(node: dict, node_id, said: Vocabulary, english: Vocabulary) -> Noun | None:
     """The noun a board node is called by in the language of `said`, when its name is its kind's
-    English words and a number or a letter ('chamber 8' -> 'chambre 8') or it has no name (its
-    id after its kind's words: 'case large-n-1'); None when the name is its own ('North')."""
+    English words and a number or a letter ('room 8' -> 'salle 8') or it has no name (its id
+    after its kind's words: 'case b-2'); None when the name is its own ('North')."""
     kind = node.get("kind")
     if not isinstance(kind, str) or said.raw(kind, "node") is None:
         return None
@@ -170,14 +170,14 @@ class Texts:
 
     def _places(self) -> dict:
         """The name of each named board node -> as said in this language (`place_noun`:
-        'chamber 8' -> 'chambre 8')."""
+        'room 8' -> 'salle 8')."""
         if self.lang == "en":
             return {}
         english = Vocabulary(self.program.defn, "en")
         out = {}
         for node_id, node in self.program.nodes.items():
             # a node without a name is written by its id, which may be a word the rules use
-            # for other things too ('ether'): only names are said again
+            # for other things too ('gold'): only names are said again
             noun = place_noun(node, node_id, self.vocab, english) if "name" in node else None
             if noun is not None:
                 out[str(node["name"])] = noun.one

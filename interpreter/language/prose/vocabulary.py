@@ -97,7 +97,7 @@ class Vocabulary:
         printed = self.defn.classes.get(fold(str(name)))
         word = printed[1] if printed else str(name)
         found = as_noun(self.entries.get(f"class:{word}", self.entries.get(word)))
-        if found is None:  # written with other accents or case: 'Equipage' for 'Équipage'
+        if found is None:  # written with other accents or case: 'Etage' for 'Étage'
             found = as_noun(self.folded.get(fold(word)))
         return found if found is not None else Noun(word, plural(word))
 
