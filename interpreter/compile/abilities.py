@@ -21,6 +21,10 @@ from .context import ClassName, Computed, Const, Ctx, Effect
 
 SACRIFICED = "\x00sacrifice"  # the local holding the component chosen to pay a sacrifice
 
+# The question before an optional triggered ability: the card's title and the event; the view
+# says it again in the reader's language (view.texts), reading it back by this template.
+OPTIONAL_ASK = "use {0} ({1})?"
+
 
 class AbilityCompiler:
     """Compiles the abilities of the cards of one program, with its statement compiler."""
@@ -99,7 +103,7 @@ class AbilityCompiler:
             event = node.event
 
             def prompt(st, fr):
-                return f"use {st.program.comp_card[fr.me].title} ({event})?"
+                return OPTIONAL_ASK.format(st.program.comp_card[fr.me].title, event)
             ctx.emit_src([f"vm.ask(st, fr, fr.you, {comp.const(prompt, 'L')}, {comp.const(pos, 'P')})"], pos, Flow.END)
 
     def action(self, index, node, consts, ab, name) -> ActionSpec:

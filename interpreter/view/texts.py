@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import weakref
 
+from ..compile.abilities import OPTIONAL_ASK
 from ..language.prose import Prose
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, french_spelling, words_in
@@ -32,7 +33,8 @@ _PART = re.compile(r"\{([^{}]*)\}")
 _SEAT = re.compile(r"player ([0-9]+)")
 _SEATS = re.compile(r"player [0-9]+(?:, player [0-9]+)*")
 ANSWERS = ("yes", "no", "none")
-_ASK = re.compile(r"use (.+) \(([A-Za-z_][A-Za-z0-9_]*)\)\?", re.S)
+_ASK = re.compile(re.escape(OPTIONAL_ASK).replace(r"\{0\}", "(.+)").replace(r"\{1\}", "([A-Za-z_][A-Za-z0-9_]*)"),
+                  re.S)
 MOST_REMEMBERED = 10_000  # finished texts kept with their words: a long game does not grow it
 
 
