@@ -24,6 +24,9 @@ SACRIFICED = "\x00sacrifice"  # the local holding the component chosen to pay a 
 # The question before an optional triggered ability: the card's title and the event; the view
 # says it again in the reader's language (view.texts), reading it back by this template.
 OPTIONAL_ASK = "use {0} ({1})?"
+# The label of an action a card prints without a name: its card's title, then the ability as
+# written; the view shows the ability's face instead (view.texts), finding it by this template.
+UNNAMED_ACTION = "{0}: {1}"
 
 
 class AbilityCompiler:
@@ -123,7 +126,7 @@ class AbilityCompiler:
             values = getattr(self, f"cost_{cost.kind}")(cost, consts, ctx, checks)
             requires.append((cost.kind, comp.reasons.checked(comp.reasons.text(cost), cost.pos, checks[-1], values)))
         comp.body(node.body, ctx)
-        label = comp.label(node.label or f"{{self.title}}: {ab.text}", node.pos, ctx)
+        label = comp.label(node.label or UNNAMED_ACTION.format("{self.title}", ab.text), node.pos, ctx)
 
         def checker(scratch):  # the scratch frame is reused: a check never waits
             def usable(st, c, player):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import weakref
 
-from ..compile.abilities import OPTIONAL_ASK
+from ..compile.abilities import OPTIONAL_ASK, UNNAMED_ACTION
 from ..language.prose import Prose
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, french_spelling, words_in
@@ -192,7 +192,7 @@ class Texts:
             self._actions = {}
             for card in self.program.defn.cards:
                 for ab in card.abilities:
-                    self._actions.setdefault(f"{card.title}: {ab.text}", (card, ab))
+                    self._actions.setdefault(UNNAMED_ACTION.format(card.title, ab.text), (card, ab))
         return self._actions
 
     def action(self, card, ability) -> str:
@@ -203,7 +203,7 @@ class Texts:
         try:
             face = " ".join(self._prose.printed(ability).split())
         except (AttributeError, LookupError, TypeError, ValueError):
-            return f"{card.title}: {ability.text}"
+            return UNNAMED_ACTION.format(card.title, ability.text)
         return self._prose.renderer.w("printed", card.title, face)
 
     def ask(self, title: str, event: str) -> str:
