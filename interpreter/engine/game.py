@@ -235,6 +235,7 @@ class Game:
         except GameFault as exc:
             exc.state = st  # the trace so far goes with the fault
             raise
+        st.origin = st.clone()
         return st
 
     def blank_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,

@@ -146,7 +146,7 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves", "powers")
+                 "moves", "powers", "origin", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -185,6 +185,9 @@ class State:
         # None, or a list that every change of zone is appended to as (component, from, to): an
         # observer's record (the facts of a game that `simulate --results` keeps), not the state
         self.moves = None
+        # the game at its first decision, which every later state of it shares (never changed):
+        # with the history, what a search plays again to make worlds a seat cannot tell apart
+        self.origin = None
 
     # cloning ---------------------------------------------------------------
     def clone(self) -> "State":
@@ -218,6 +221,7 @@ class State:
         s.in_play_cache = [-1, {}]
         s.play_keys = self.play_keys
         s.moves = None  # a copy (a bot looking ahead) is not observed
+        s.origin = self.origin
         return s
 
     # trace -----------------------------------------------------------------

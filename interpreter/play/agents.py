@@ -39,10 +39,9 @@ import weakref
 from typing import Protocol
 
 from ..diagnostics import printable
-from ..engine import keys
-from ..engine.observe import counter_holder, may_see
+from ..engine.observe import may_see
 from ..engine.state import GameFault, OptionKind
-from ..engine.values import Comp, NodeRef, Rng, Seat, Team, seed_for
+from ..engine.values import Comp, NodeRef, Rng, seed_for
 from ..language.prose import Prose
 from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
@@ -50,8 +49,10 @@ from ..view.narrate import counter_lines, render_observation, words
 from ..view.narrate_words import words_in
 from ..view.texts import Texts, texts_of
 from ..view.why import render as why_lines
+from . import worlds
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
+from .seen import Seen
 
 
 class Quit(Exception):
@@ -141,40 +142,10 @@ class SeatView:
         return st
 
     def sampled(self, rng: Rng):
-        """A copy of the state with everything the seat cannot see drawn anew (for a search):
-        the components in zones hidden from it dealt again among the places they occupy, each
-        only among components of its own kind (those that start the game in the same zone), so
-        that every zone keeps its count; and the random generator reseeded. Per-component marks
-        (tags, counters) stay with the component's number."""
-        st = self._state.clone()
-        program = st.program
-        slots: dict = {}  # the start zone of a kind of component -> [(zone key, index)]
-        for key, comps in st.zones.items():
-            if not comps:
-                continue
-            zdef = program.zone_def(key)
-            holder = program.zone_holder(key)
-            if may_see(st, zdef.visibility, holder, self.seat):
-                continue
-            own = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
-            for i, c in enumerate(comps):
-                if own and program.comp_owner[c] == self.seat:
-                    continue  # its own piece in a place of the board: it sees it
-                slots.setdefault(repr(program.comp_start[c]), []).append((key, i))
-        for places in slots.values():
-            if len(places) < 2:
-                continue
-            # in the order of their numbers, not of the places: the deal depends only on which
-            # components are hidden where the seat cannot tell them apart, not on the real order
-            comps = sorted(st.zones[k][i] for k, i in places)
-            rng.shuffle(comps)
-            for (k, i), c in zip(places, comps):
-                st.zones[k][i] = c
-                st.where[c] = k
-                st.zv[program.zone_def(k).index] += 1
-            st.vz += 1
-        st.rng = Rng(rng.next64())
-        return st
+        """A copy of the state with everything the seat cannot see drawn anew, for a search
+        (`worlds.sample`): other seats' secret choices not yet shown made again, the
+        components in zones hidden from it dealt again, the random generator reseeded."""
+        return worlds.sample(self._state, self.seat, rng)
 
     def action_numbers(self, actions) -> list:
         """The number of each option of the decision in the game's fixed action space
@@ -203,92 +174,6 @@ class SeatView:
                     raise LookaheadFault(a, exc) from None
                 s = None
             after.append(s)
-
-
-def signature(st, seat: int):
-    """The state as seat `seat` sees it, hashable: the contents of the zones it may see (of
-    the others, how many components they hold), the counters it may see that differ from
-    their starting value, attributes set, tags, taps, used actions, and the decision
-    pending: who makes it, where in the rules, and for the seat itself its options."""
-    program = st.program
-    zones = []
-    for key, comps in st.zones.items():
-        if comps:
-            if may_see(st, program.zone_def(key).visibility, program.zone_holder(key), seat):
-                zones.append((key, tuple(comps)))
-            else:
-                zones.append((key, len(comps)))
-    shown = _shown_counters(program, st.n, seat)
-    counters = []
-    for key, value in st.counters.items():
-        keep = shown.get(key)
-        if keep is None:
-            keep = shown[key] = _counter_shown(st, key, seat)
-        if keep is not False and value != keep:
-            counters.append((key, value))
-    d = st.pending
-    if d is None:
-        pending = (None, st.winners)
-    elif int(d.player) == seat:
-        # rendered here and not kept: a copy may share its decision with the real state
-        pending = (seat, d.pos, tuple(d.labels if d.labels is not None else d.render(st, d)))
-    else:
-        pending = (int(d.player), d.pos)
-    return (frozenset(zones), frozenset(counters), frozenset((c, n, repr(v)) for (c, n), v in st.over.items()),
-            frozenset((c, frozenset(t)) for c, t in st.tags.items()), frozenset(st.tapped), frozenset(st.used),
-            pending)
-
-
-class Seen:
-    """What a seat saw of one state, to remember it. Two are equal when their states have
-    the same `signature`; that is worked out only when a quick sketch of the two (who
-    decides where, among how many options, and the total of the counters) is the same."""
-
-    __slots__ = ("sketch", "_state", "_seat", "_full", "_hash")
-
-    def __init__(self, st, seat: int):
-        d = st.pending
-        self.sketch = ((int(d.player), d.pos, len(d.entries)) if d is not None else (None, st.winners),
-                       sum(st.counters.values()))
-        self._state = st  # a copy of its own, dropped once the signature is made
-        self._seat = seat
-        self._full = None
-        self._hash = hash(self.sketch)
-
-    def full(self):
-        if self._full is None:
-            self._full = signature(self._state, self._seat)
-            self._state = None
-        return self._full
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other) -> bool:
-        return (type(other) is Seen and self._hash == other._hash and self.sketch == other.sketch
-                and self.full() == other.full())
-
-
-_SHOWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_ALWAYS = object()  # differs from every value
-
-
-def _shown_counters(program, players: int, seat: int) -> dict:
-    """Per counter key, for one seat at a number of players (which makes the teams): False
-    when hidden from it, else the value it starts at (a supply: _ALWAYS)."""
-    per_seat = _SHOWN.get(program)
-    if per_seat is None:
-        per_seat = _SHOWN[program] = {}
-    return per_seat.setdefault((players, seat), {})
-
-
-def _counter_shown(st, key: str, seat: int):
-    if keys.is_supply(key):
-        return _ALWAYS  # a supply is kept from the start: its value is always compared
-    cdef = st.program.defn.counters.get(keys.name_of(key))
-    if cdef is None:
-        return False
-    return cdef.initial if may_see(st, cdef.visibility, counter_holder(cdef, key), seat) else False
 
 
 class LookaheadFault(Exception):

@@ -2,14 +2,14 @@
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
 
-- **Hidden information is sampled anew at every iteration** (`SeatView.sampled`):
-  the components the seat cannot see are dealt again among the places they
-  occupy, each only among those of its own kind (components that start the
-  game in the same zone), so that every zone keeps its count; the state's
-  random generator is reseeded, so that future draws and dice are unknown
-  too. What the seat sees is never changed, and nothing it cannot see is
-  used: the search plays as well against a shuffled deck as against the real
-  one.
+- **Hidden information is sampled anew at every iteration** (`SeatView.sampled`,
+  `worlds`): the components the seat cannot see are dealt again among the places
+  they occupy, each only among those of its own kind (components that start the
+  game in the same zone), so that every zone keeps its count; other seats' secret
+  choices not yet shown are made again at random; the state's random generator is
+  reseeded, so that future draws and dice are unknown too. What the seat sees is
+  never changed, and nothing it cannot see is used: the search plays as well
+  against a shuffled deck or another programme as against the real ones.
 - **One tree of the seat's information set**: its edges are numbers of the
   game's fixed action space (`rl.actions.ActionMap`), so that "play
   component 17" is the same edge in every sample where it is legal. A node

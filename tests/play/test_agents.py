@@ -12,7 +12,8 @@ import pytest
 
 import interpreter
 from interpreter.play.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
-                                make_agent, parse_agents, signature)
+                                make_agent, parse_agents)
+from interpreter.play.seen import signature
 from interpreter.engine.values import Rng
 from interpreter.play.revisits import Revisits
 
