@@ -87,6 +87,13 @@ class RulesState(pyspiel.State):
         else:
             self.inner.apply_action(action)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one (`SpielState.resample_from_infostate`):
+        what OpenSpiel's IS-MCTS searches in."""
+        if self.inner is None:
+            return RulesState(self.get_game(), None)
+        return RulesState(self.get_game(), self.inner.resample_from_infostate(player_id, probability_sampler))
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"

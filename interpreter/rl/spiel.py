@@ -23,6 +23,7 @@ import json
 from .. import load
 from ..content.layers import expansions_for
 from ..engine.values import Rng
+from ..play import worlds
 from .actions import ActionMap
 from .encoding import Encoding
 
@@ -177,6 +178,18 @@ class SpielState:
 
     def __reduce__(self):
         return _spiel_state, (self.spiel_game, self.state.to_json(), self._history)
+
+    def resample_from_infostate(self, seat: int, sampler=None) -> "SpielState":
+        """A state seat `seat` cannot tell from this one, with everything it cannot see drawn
+        anew (`play.worlds`, the search agent's own sampling): hidden components dealt again,
+        other seats' secret choices not yet shown made again, the generator reseeded.
+        `sampler()` gives floats in [0, 1) (OpenSpiel's probability sampler); without one the
+        draw depends on the state's own generator."""
+        seed = int(sampler() * (1 << 62)) if sampler is not None else self.state.rng.next64()
+        world = worlds.sample(self.state, self._seat(seat), Rng(seed))
+        copy = SpielState(self.spiel_game, world)
+        copy._history = list(self._history)
+        return copy
 
     def reseed(self, seed: int) -> None:
         """Give the state's generator a new seed: what chance brings from now on is drawn anew."""

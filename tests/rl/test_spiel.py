@@ -131,3 +131,53 @@ def test_registered_with_pyspiel_under_each_shipped_game_s_name():
     assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
     state.apply_action(7)
     assert state.current_player() == 0 and len(state.observation_tensor(0)) > 0
+
+
+@pytest.mark.parametrize("name", shipped_games())
+def test_a_world_resampled_from_an_information_state_never_contradicts_the_seat(name):
+    """`resample_from_infostate` (what OpenSpiel's IS-MCTS searches in) draws what the seat cannot
+    see anew and nothing else: at each decision of a random game, every seat sees the world as the
+    real state (its observation and information state), and the world plays on under the rules."""
+    players = player_counts(name)[-1] if name == "etherium" else player_counts(name)[0]
+    sg = SpielGame(name, players)
+    st = sg.new_initial_state(4)
+    r = random.Random(4)
+    redrawn = checked = 0
+    for step in range(160):
+        if st.is_terminal():
+            break
+        if step % 4 == 0:
+            for seat in range(players):
+                world = st.resample_from_infostate(seat, r.random)
+                assert world.observation_string(seat) == st.observation_string(seat)
+                assert world.information_state_string(seat) == st.information_state_string(seat)
+                if seat == st.current_player():
+                    assert world.legal_actions() == st.legal_actions()
+                redrawn += world.state.to_json() != st.state.to_json()
+                checked += 1
+                world.apply_action(r.choice(world.legal_actions()))  # a world plays on
+        st.apply_action(r.choice(st.legal_actions()))
+    assert checked > 20 and redrawn > checked // 2
+
+
+@pytest.mark.parametrize("name", shipped_games())
+def test_openspiel_s_ismcts_plays_each_game_through_resample_from_infostate(name):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    from interpreter.rl.pyspiel_game import load_spiel_game
+    game = load_spiel_game(name, player_counts(name)[0])
+    state = game.new_initial_state()
+    state.apply_action(5)
+    calls = []
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 8,
+                           random_state=np.random.RandomState(2))
+    bot.set_resampler(lambda s, p: calls.append(p) or s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.)))
+    r = random.Random(5)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        action = bot.step(state) if state.current_player() == 0 else r.choice(state.legal_actions())
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert calls and set(calls) == {0}
