@@ -18,15 +18,18 @@ and, above the front door, the wings of the tools, one per audience:
     lsp/       for modders in their editor: the language server
     cli/       the `regles` command, which calls them all
 
-`diagnostics`, `names` and `resources` are shared by every wing. This module is
+`diagnostics`, `names` and `resources` are shared by every wing. A game's parsed
+and compiled form is kept on disk between processes (`compile.warm`). This module is
 the front door: `load` reads as the pipeline, one line a stage.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 from .compile import compile_game
 from .compile.kept import KEPT
+from .compile.warm import WarmStart
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
@@ -36,7 +39,7 @@ from .engine.game import Game, GameState
 from .engine.savefile import SaveError
 from .engine.state import GameFault
 from .language.checker import Findings, check_pack
-from .language.texts import parse_pack
+from .language.texts import parse_pack, shared_parses
 from .names import did_you_mean
 
 __version__ = "0.1.0"
@@ -56,27 +59,34 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
-    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without)  # stages 1-4
+    warm = WarmStart() if not extra else None       # parsed and compiled by an earlier process
+    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
-    program = _compile(defn, found, root, report)   # stage 5: compile
+    with collector_paused(), warm.compiling() if warm else nullcontext(), shared_parses(warm.trees if warm else None):
+        program = _compile(defn, found, root, report)   # stage 5: compile
     if not extra:
+        warm.keep()
         KEPT.put(root, chosen, program, report)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 
-def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=()
-                   ) -> tuple[GameDef | None, Findings | None]:
+def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=(),
+                   warm: WarmStart | None = None) -> tuple[GameDef | None, Findings | None]:
     """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
     with `layers` and `scenario` laid over it and the cards `without` left out. Every error goes
-    to `report`; returns the definitions and what the checker found."""
+    to `report`; returns the definitions and what the checker found. `warm`: the trees of an
+    earlier process that read the same files, taken and added to."""
     with collector_paused():
         defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
         leave_out(defn, without)
-        parse_pack(defn, report)                 # stage 3: every rules text parsed
-        found = check_pack(defn, report)         # stage 4: names, arities and types checked
+        if warm is not None:
+            warm.open(report.sources)
+        with shared_parses(warm.trees) if warm is not None else nullcontext():
+            parse_pack(defn, report)             # stage 3: every rules text parsed
+            found = check_pack(defn, report)     # stage 4: names, arities and types checked
     return defn, found
 
 

@@ -3,7 +3,8 @@
 `program` holds the compiled program's tables; `statements` compiles
 statements to operations, `expressions` writes expressions as Python source,
 `native` compiles branches and loops that never wait into one block, and
-`assemble` turns runs of operations into Python functions.
+`assemble` turns runs of operations into Python functions; `warm` keeps the
+parsed texts and compiled code of a load on disk, for the next process.
 """
 from .build import compile_game
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .warm import compiled
+
 CHUNK_LINES = 4000  # lines of generated source compiled at once at most
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
 
@@ -87,7 +89,7 @@ def finish(code, ns: dict) -> None:
         while end < len(text) and not text[end].startswith("def "):
             end += 1
         chunk = "\n" * start + "\n".join(text[start:end])
-        exec(compile(chunk, code.filename, "exec"), ns, local)  # noqa: S102
+        exec(compiled(chunk, code.filename, "exec"), ns, local)  # noqa: S102
         start = end
     for i, s in enumerate(srcs):
         if s is not None and code.ops[i] is None:

@@ -30,6 +30,7 @@ from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NA
 from ..language.types import COUNTER, LIST, NUMBER
 from ..language.visitor import NodeVisitor
 from ..language.written import written
+from .warm import compiled
 from .context import ClassName, Computed, Const, Ctx
 
 
@@ -104,7 +105,7 @@ class ExprGen(NodeVisitor):
     def function(self, e, ctx):
         """A Python function (st, fr) -> value computing expression `e`."""
         text = self.gen(e, ctx, Scope())
-        code = compile(f"lambda st, fr: {text}", f"<expr {e.pos}>", "eval")
+        code = compiled(f"lambda st, fr: {text}", f"<expr {e.pos}>", "eval")
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
     def members_where(self, var: str, source, where, ctx, pos):
@@ -119,7 +120,7 @@ class ExprGen(NodeVisitor):
             text = f"list({members})"
         else:
             text = f"[{v} for {v} in {members} if {self.test(where, ctx, inner)}]"
-        code = compile(f"lambda st, fr: {text}", f"<expr {source.pos}>", "eval")
+        code = compiled(f"lambda st, fr: {text}", f"<expr {source.pos}>", "eval")
         return eval(code, self.src.ns)  # noqa: S307 - our generated source, content only via repr
 
     def game_function(self, name: str) -> None:
@@ -196,7 +197,7 @@ class ExprGen(NodeVisitor):
         else:
             lines = [f"def fn({sig}):", f"    return {body}"]
         ns = self.src.ns
-        exec(compile("\n".join(lines), f"<function {name}>", "exec"), ns)  # noqa: S102 - generated source
+        exec(compiled("\n".join(lines), f"<function {name}>", "exec"), ns)  # noqa: S102 - generated source
         return ns.pop("fn")
 
     def recursive(self, name: str) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from ..diagnostics import ContentError, Position
 from ..names import did_you_mean
-from .parser import parse
+from .texts import parse_at
 
 COLOUR = re.compile(r"^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$")  # (the same as the table's: web/layout.py)
 
@@ -96,7 +96,7 @@ def _check_board_hint(board, hint: dict, where: Position, error) -> None:
     shown = hint.get("shown")
     if isinstance(shown, str):
         try:
-            parse(shown, "condition")
+            parse_at(shown, "condition", key_pos(hint, "shown", where))
         except ContentError as exc:
             error("H001", key_pos(hint, "shown", where), f"table hints: board '{board.id}': 'shown' is not a condition: "
                                                   f"{exc.message}", "a condition on the node n, such as n.side == 2")

@@ -21,7 +21,7 @@ from lark.indenter import DedentError, Indenter
 from . import nodes as N
 from ..diagnostics import ContentError, Position
 from .fastparse import MAX_DEPTH, FastParser
-from ..resources import grammar_path
+from ..resources import cache_folder, grammar_path
 from ..content.source import position
 from .syntax_errors import dedent_position, syntax_error, text_lines
 from .tonodes import ToNodes, number_value
@@ -57,16 +57,8 @@ def table_cache() -> str | bool:
     in the user's cache folder (`$XDG_CACHE_HOME/regles`, else `~/.cache/regles`), made private,
     and used only when it is the user's; Lark names it by the grammar's and its own version's
     hash. `REGLES_NO_CACHE=1` turns it off."""
-    if os.environ.get("REGLES_NO_CACHE"):
-        return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "regles")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.stat(folder)
-        if info.st_uid != os.getuid() or info.st_mode & 0o022 or not os.access(folder, os.W_OK):
-            return False  # a folder others may write: its tables are not trusted
-    except (OSError, AttributeError):  # no home, a read-only disk, no getuid: build the tables each time
+    folder = cache_folder()
+    if folder is None:
         return False
     return os.path.join(folder, "lark-tables.pickle")
 

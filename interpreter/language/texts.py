@@ -55,12 +55,14 @@ _SHARED: dict | None = None
 
 
 @contextmanager
-def shared_parses():
-    """Within the block, a text of a file read again (by another pack) is not parsed again."""
+def shared_parses(trees: dict | None = None):
+    """Within the block, a text of a file read again (by another pack) is not parsed again.
+    `trees`: the dict to keep them in, holding some already (a warm start's, `warm`); it is
+    used only when no outer block is under way."""
     global _SHARED
     outer = _SHARED
     if outer is None:
-        _SHARED = {}
+        _SHARED = trees if trees is not None else {}
     try:
         yield
     finally:
@@ -72,6 +74,25 @@ class LabelPart(NamedTuple):
     source: str
     tree: object  # nodes.Condition, or None
     error: ContentError | None
+
+
+def parse_at(text: str, start: str, pos):
+    """`parse` of a short text written at one place `pos` (an {expression} in a label, a
+    condition in a hint): every place of its tree is `pos`. Kept as `parse_text`'s trees are
+    within a `shared_parses` block; ContentError when it does not read."""
+    key = (text, start, pos, "@")
+    shared = _SHARED
+    found = shared.get(key) if shared is not None else None
+    if found is None:
+        try:
+            found = parse(text, start, lambda line, col: pos)
+        except ContentError as exc:
+            found = exc
+        if shared is not None:
+            shared[key] = found
+    if isinstance(found, ContentError):
+        raise found
+    return found
 
 
 MAX_PATTERN_WORDS = 64  # the words, dashes and parameters of a keyword pattern
@@ -88,7 +109,7 @@ def label_parts(text: str, pos: Position) -> list:
         if m.start() > last:
             parts.append(text[last:m.start()])
         try:
-            parts.append(LabelPart(m.group(1), parse(m.group(1), "condition", lambda line, col: pos), None))
+            parts.append(LabelPart(m.group(1), parse_at(m.group(1), "condition", pos), None))
         except ContentError as exc:
             parts.append(LabelPart(m.group(1), None, exc))
         last = m.end()

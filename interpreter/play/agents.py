@@ -48,11 +48,11 @@ from ..rulings.explain import find_card
 from ..view.narrate import counter_lines, render_observation, words
 from ..view.narrate_words import words_in
 from ..view.texts import Texts, texts_of
+from ..view import worlds
+from ..view.seen import Seen
 from ..view.why import render as why_lines
-from . import worlds
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
-from .seen import Seen
 
 
 class Quit(Exception):

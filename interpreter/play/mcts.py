@@ -3,7 +3,7 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
 
 - **Hidden information is sampled anew at every iteration** (`SeatView.sampled`,
-  `worlds`): the components the seat cannot see are dealt again among the places
+  `view.worlds`): the components the seat cannot see are dealt again among the places
   they occupy, each only among those of its own kind (components that start the
   game in the same zone), so that every zone keeps its count; other seats' secret
   choices not yet shown are made again at random; the state's random generator is

@@ -23,7 +23,7 @@ import json
 from .. import load
 from ..content.layers import expansions_for
 from ..engine.values import Rng
-from ..play import worlds
+from ..view import worlds
 from .actions import ActionMap
 from .encoding import Encoding
 
@@ -181,7 +181,7 @@ class SpielState:
 
     def resample_from_infostate(self, seat: int, sampler=None) -> "SpielState":
         """A state seat `seat` cannot tell from this one, with everything it cannot see drawn
-        anew (`play.worlds`, the search agent's own sampling): hidden components dealt again,
+        anew (`view.worlds`, the search agent's own sampling): hidden components dealt again,
         other seats' secret choices not yet shown made again, the generator reseeded.
         `sampler()` gives floats in [0, 1) (OpenSpiel's probability sampler); without one the
         draw depends on the state's own generator."""

@@ -13,7 +13,7 @@ import pytest
 import interpreter
 from interpreter.play.agents import (GreedyAgent, HumanAgent, Quit, RandomAgent, SeatView, evaluator, heuristic,
                                 make_agent, parse_agents)
-from interpreter.play.seen import signature
+from interpreter.view.seen import signature
 from interpreter.engine.values import Rng
 from interpreter.play.revisits import Revisits
 

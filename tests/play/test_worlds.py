@@ -1,4 +1,4 @@
-"""The worlds a search plays in (`play.worlds`): another seat's secret choices still hidden are
+"""The worlds a search plays in (`view.worlds`): another seat's secret choices still hidden are
 made again, those the rules have shown are kept, and the seat sees every world as the real one.
 
 Etherium is the shipped game with secret choices: each player programmes its tokens behind a
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import interpreter
 from interpreter.engine.values import Rng
-from interpreter.play import worlds
+from interpreter.view import worlds
 from interpreter.play.agents import SeatView
-from interpreter.play.seen import signature
+from interpreter.view.seen import signature
 
 SEAT = 2
 
