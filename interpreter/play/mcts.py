@@ -25,7 +25,12 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
 - **Rollouts are random and short**: at most ROLLOUT decisions, then the
   position is valued by the game's `heuristic:` (else its score): a seat's
   value is how far it leads the best other seat, scaled into (-1, 1). A game
-  over is worth +1 to each winner and -1 to the others.
+  over is worth +1 to each winner and -1 to the others. Secret choices
+  (`choose ... secretly`) do not count: they show nothing until the rules
+  reveal them, and when every seat chooses in turn before a reveal, counting
+  them gave the first seats' rollouts a few decisions past the reveal and the
+  last seat's most of them (3.1 against 15.6 of 20 in Etherium at 4 players),
+  and the last seat won 42.5% of 80 games.
 
 The budget is a number of iterations (`mcts:400`, the same games for the same
 seed) or seconds per decision (`mcts:0.5s`; then a game depends on the
@@ -156,8 +161,12 @@ class MctsAgent:
                 path.append(node)
             depth = 0
             while not st.is_terminal() and depth < ROLLOUT:
+                # a secret choice shows nothing until the rules reveal it: it does not use the
+                # horizon, or the seats that choose first would value their choice before its
+                # effect while the last ones see it played out
+                if not st.pending.secret:
+                    depth += 1
                 st.apply(rng.below(len(st.pending.entries)))
-                depth += 1
             values = _values(st, score, players)
         except GameFault:
             values = [0.0] * players  # a sample the rules cannot play on: worth nothing to anyone
