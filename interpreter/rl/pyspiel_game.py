@@ -31,7 +31,7 @@ def _game_type(name: str, title: str, spiel_game: SpielGame):
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=g.max_players, min_num_players=g.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": spiel_game.players, "seed": 0})
 
@@ -57,7 +57,8 @@ class RulesGame(pyspiel.Game):
         return self
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return RulesObserver(self.spiel_game)
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return RulesObserver(self.spiel_game, recall)
 
 
 class RulesState(pyspiel.State):
@@ -110,21 +111,30 @@ class RulesState(pyspiel.State):
 
 
 class RulesObserver:
-    """OpenSpiel's PyObserver: the observation vector of `encoding`, and the observation string."""
+    """OpenSpiel's PyObserver: the observation vector of `encoding` and the observation string;
+    with `recall` (OpenSpiel's perfect recall: the information state), the vector followed by
+    how many times the seat took each action, and the information state string."""
 
-    def __init__(self, spiel_game: SpielGame):
+    def __init__(self, spiel_game: SpielGame, recall: bool = False):
         self.spiel_game = spiel_game
-        self.tensor = np.zeros(spiel_game.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.recall = recall
+        size = spiel_game.information_state_tensor_size() if recall else spiel_game.encoding.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"info_state" if recall else "observation": self.tensor}
 
     def set_from(self, state, player):
         if state.inner is None:
             self.tensor.fill(0)
-        else:
-            self.tensor[:] = self.spiel_game.encoding.encode(state.inner.state, player)
+            return
+        n = self.spiel_game.encoding.size
+        self.tensor[:n] = self.spiel_game.encoding.encode(state.inner.state, player)
+        if self.recall:
+            self.tensor[n:] = self.spiel_game.own_actions(state.inner._history, player)
 
     def string_from(self, state, player):
-        return "" if state.inner is None else state.inner.observation_string(player)
+        if state.inner is None:
+            return ""
+        return state.inner.information_state_string(player) if self.recall else state.inner.observation_string(player)
 
 
 def load_spiel_game(game, players: int | None = None, options: dict | None = None) -> RulesGame:

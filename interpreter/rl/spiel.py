@@ -74,6 +74,21 @@ class SpielGame:
     def observation_tensor_size(self) -> int:
         return self.encoding.size
 
+    def information_state_tensor_shape(self) -> list:
+        return [self.information_state_tensor_size()]
+
+    def information_state_tensor_size(self) -> int:
+        return self.encoding.size + self.actions.size
+
+    def own_actions(self, history: list, seat: int) -> list:
+        """For each action number, how many times `seat` took it in `history` ((seat, number)
+        pairs), as floats."""
+        counts = [0.0] * self.actions.size
+        for p, a in history:
+            if p == seat:
+                counts[a] += 1.0
+        return counts
+
     def new_initial_state(self, seed: int = 0) -> "SpielState":
         return SpielState(self, self.game.new_state(self.players, seed, self.options))
 
@@ -152,6 +167,13 @@ class SpielState:
 
     def observation_string(self, seat: int | None = None) -> str:
         return json.dumps(self.state.observation(self._seat(seat)), sort_keys=True, ensure_ascii=False)
+
+    def information_state_tensor(self, seat: int | None = None) -> list:
+        """The observation vector, then for each number of the action space how many times the
+        seat took that action itself (`SpielGame.information_state_tensor_size`): what the seat
+        sees now and what it did, without the order it did it in."""
+        seat = self._seat(seat)
+        return self.observation_tensor(seat) + self.spiel_game.own_actions(self._history, seat)
 
     def information_state_string(self, seat: int | None = None) -> str:
         """What the seat sees now, with the actions it made itself, in order (its own moves are all

@@ -181,3 +181,38 @@ def test_openspiel_s_ismcts_plays_each_game_through_resample_from_infostate(name
         assert action in state.legal_actions()
         state.apply_action(action)
     assert calls and set(calls) == {0}
+
+
+def test_the_information_state_tensor_is_the_observation_and_the_seat_s_own_actions():
+    sg = SpielGame("karman-swap", 2)
+    st = sg.new_initial_state(3)
+    r = random.Random(3)
+    mine = []
+    for _ in range(12):
+        if st.current_player() == 0:
+            mine.append(r.choice(st.legal_actions()))
+            st.apply_action(mine[-1])
+        else:
+            st.apply_action(r.choice(st.legal_actions()))
+    tensor = st.information_state_tensor(0)
+    assert len(tensor) == sg.information_state_tensor_size() == sg.encoding.size + sg.actions.size
+    assert tensor[:sg.encoding.size] == st.observation_tensor(0)
+    tail = tensor[sg.encoding.size:]
+    assert sum(tail) == len(mine) > 0 and all(tail[a] >= 1 for a in mine)
+    assert st.information_state_tensor(1)[sg.encoding.size:] != tail
+
+
+def test_pyspiel_gives_the_information_state_tensor_and_string():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'regles[spiel]')")
+    from interpreter.rl.pyspiel_game import load_spiel_game
+    game = load_spiel_game("karman-swap", 2)
+    assert game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    state.apply_action(2)
+    r = random.Random(2)
+    for _ in range(5):
+        state.apply_action(r.choice(state.legal_actions()))
+    seat = state.current_player()
+    assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
+    assert state.information_state_string(seat) == state.inner.information_state_string(seat)
+    assert state.information_state_string(seat) != state.observation_string(seat)
