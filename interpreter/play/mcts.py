@@ -17,7 +17,9 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
   often each was available (availability counts).
 - **Every seat maximises its own value** (as max^n does): each node keeps the
   sum of the values of every seat, and the seat deciding there picks by its
-  own.
+  own. Not another seat's secret choice (`choose ... secretly`): it could not
+  see what this seat chose in secret before it, which the sample holds, so it
+  is left to the rollout, at random, instead of answering that choice.
 - **No circles**: while it keeps the turn, a move leading back to a state it
   has decided in already comes after those leading somewhere new (`revisits`),
   as for the greedy agent: short rollouts cannot tell that two free moves undo
@@ -123,7 +125,7 @@ class MctsAgent:
                     break
             elif time.perf_counter() >= deadline and done > 0:
                 break
-            self._iterate(root, view.sampled(self.rng), am, score, players)
+            self._iterate(root, view.sampled(self.rng), am, score, players, view.seat)
             done += 1
         self.searched += done
         self.revisits.note(view)
@@ -135,14 +137,19 @@ class MctsAgent:
         view.outcomes(self.looks)
         return self.revisits.away(view, actions, visits, actions[best], self.rng)
 
-    def _iterate(self, root: Node, st, am: ActionMap, score, players: int) -> None:
+    def _iterate(self, root: Node, st, am: ActionMap, score, players: int, me: int) -> None:
         rng = self.rng
         path = [root]
         node = root
         try:
             while not st.is_terminal():
-                numbers = am.numbers(st)
                 seat = st.current_player
+                if seat != me and st.pending.secret:
+                    # another seat's secret choice cannot depend on what this seat chose in
+                    # secret before it, which the sample holds: chosen in the tree by its value,
+                    # it would answer it. It is played at random, as in a rollout
+                    break
+                numbers = am.numbers(st)
                 for k in numbers:
                     child = node.children.get(k)
                     if child is not None:
