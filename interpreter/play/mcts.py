@@ -31,7 +31,7 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
   (`choose ... secretly`) do not count: they show nothing until the rules
   reveal them, and when every seat chooses in turn before a reveal, counting
   them gave the first seats' rollouts a few decisions past the reveal and the
-  last seat's most of them (3.1 against 15.6 of 20 in Etherium at 4 players),
+  last seat's most of them (3.1 against 15.6 of 20 in a shipped game at 4 players),
   and the last seat won 42.5% of 80 games.
 
 The budget is a number of iterations (`mcts:400`, the same games for the same
