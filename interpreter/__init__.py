@@ -59,14 +59,14 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
-    warm = WarmStart() if not extra else None       # parsed and compiled by an earlier process
+    warm = WarmStart(enabled=not extra)             # parsed and compiled by an earlier process
     defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm)  # stages 1-4
     if defn is None or not report.ok:
         raise LoadError(report)
-    with collector_paused(), warm.compiling() if warm else nullcontext(), shared_parses(warm.trees if warm else None):
+    with collector_paused(), warm.compiling(), shared_parses(warm.trees):
         program = _compile(defn, found, root, report)   # stage 5: compile
+    warm.keep()
     if not extra:
-        warm.keep()
         KEPT.put(root, chosen, program, report)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 

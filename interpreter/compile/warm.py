@@ -26,6 +26,7 @@ import os
 import pickle
 import sys
 import tempfile
+from contextlib import contextmanager
 
 from ..diagnostics import ContentError
 from ..engine.fingerprint import engine_fingerprint
@@ -51,9 +52,12 @@ def compiled(source: str, name: str, mode: str):
 
 class WarmStart:
     """The store of one load: `open` it once the files are read, then parse and compile
-    within `compiling()`, and `keep()` what was made when the load succeeds."""
+    within `compiling()`, and `keep()` what was made when the load succeeds. A store made
+    with `enabled` false (a load with files of its own beside the game's) reads and writes
+    nothing, and only shares its trees within the load."""
 
-    def __init__(self):
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
         self.path = None
         self.trees: dict = {}  # language.texts' key -> tree
         self.codes: dict = {}  # (mode, name, source) -> code object
@@ -61,7 +65,7 @@ class WarmStart:
 
     def open(self, sources: dict) -> None:
         """Find the file of the content files read (path -> text) and take what it holds."""
-        folder = cache_folder()
+        folder = cache_folder() if self.enabled else None
         if folder is None:
             return
         h = hashlib.sha256(f"{engine_fingerprint()}\n{sys.version}\n".encode())
@@ -81,9 +85,15 @@ class WarmStart:
         self.trees, self.codes = trees, codes
         self._known = (len(trees), len(codes))
 
+    @contextmanager
     def compiling(self):
         """Within the block, `compiled` goes through this store."""
-        return _Compiling(self.codes)
+        global _CODES
+        outer, _CODES = _CODES, self.codes
+        try:
+            yield self
+        finally:
+            _CODES = outer
 
     def keep(self) -> None:
         """Write what this load made, when it made anything new."""
@@ -103,21 +113,6 @@ class WarmStart:
             _prune(folder)
         except OSError:
             pass
-
-
-class _Compiling:
-    def __init__(self, codes: dict):
-        self.codes = codes
-
-    def __enter__(self):
-        global _CODES
-        self.outer, _CODES = _CODES, self.codes
-        return self
-
-    def __exit__(self, *exc):
-        global _CODES
-        _CODES = self.outer
-        return False
 
 
 def _prune(folder: str) -> None:
