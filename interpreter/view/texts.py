@@ -145,6 +145,8 @@ class Texts:
         for t in self.templates:
             filled = t.fill(text, self.value)
             if filled is not None:
+                if self.lang == "fr":  # a seat filled in after 'de' or 'à': 'du joueur 2'
+                    filled = french_spelling(filled)
                 return cap(filled) if text[:1].isupper() else filled
         if text in ANSWERS:
             return self.words.w(text)
@@ -164,8 +166,8 @@ class Texts:
             return self.exact[text]
         if text in self.places:
             return self.places[text]
-        if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3')
-            return _SEAT.sub(lambda m: self.words.w("player", m.group(1)), text)
+        if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3'), in a sentence: 'le joueur 1'
+            return _SEAT.sub(lambda m: self.words.w("of_player", m.group(1)), text)
         if text in ANSWERS:
             return self.words.w(text)
         return self.vocab.value(text)
