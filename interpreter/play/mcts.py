@@ -24,15 +24,16 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
   has decided in already comes after those leading somewhere new (`revisits`),
   as for the greedy agent: short rollouts cannot tell that two free moves undo
   each other.
-- **Rollouts are random and short**: at most ROLLOUT decisions, then the
-  position is valued by the game's `heuristic:` (else its score): a seat's
-  value is how far it leads the best other seat, scaled into (-1, 1). A game
-  over is worth +1 to each winner and -1 to the others. Secret choices
-  (`choose ... secretly`) do not count: they show nothing until the rules
-  reveal them, and when every seat chooses in turn before a reveal, counting
-  them gave the first seats' rollouts a few decisions past the reveal and the
-  last seat's most of them (3.1 against 15.6 of 20 in a shipped game at 4 players),
-  and the last seat won 42.5% of 80 games.
+- **Rollouts are random and short**: ROLLOUT decisions, then on until the turn
+  comes back to the searching seat (`rollout`), then the position is valued by
+  the game's `heuristic:` (else its score): a seat's value is how far it leads
+  the best other seat, scaled into (-1, 1). A game over is worth +1 to each
+  winner and -1 to the others. Secret choices (`choose ... secretly`) do not
+  count: they show nothing until the rules reveal them, and when every seat
+  chooses in turn before a reveal, counting them gave the first seats'
+  rollouts a few decisions past the reveal and the last seat's most of them
+  (3.1 against 15.6 of 20 in a shipped game at 4 players), and the last seat
+  won 42.5% of 80 games.
 
 The budget is a number of iterations (`mcts:400`, the same games for the same
 seed) or seconds per decision (`mcts:0.5s`; then a game depends on the
@@ -49,7 +50,8 @@ from ..engine.values import Rng
 from ..rl.actions import ActionMap
 from .revisits import Revisits
 
-ROLLOUT = 20  # random decisions played after the tree before the position is valued
+ROLLOUT = 20  # random decisions played after the tree before the position is valued...
+CAP = 4 * ROLLOUT  # ...once the turn comes back to the searching seat, and at most these
 EXPLORE = 0.7  # UCB1's constant, for values in [-1, 1]
 
 _MAPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -166,14 +168,7 @@ class MctsAgent:
                 node = node.children[k]
                 st.apply(numbers.index(k))
                 path.append(node)
-            depth = 0
-            while not st.is_terminal() and depth < ROLLOUT:
-                # a secret choice shows nothing until the rules reveal it: it does not use the
-                # horizon, or the seats that choose first would value their choice before its
-                # effect while the last ones see it played out
-                if not st.pending.secret:
-                    depth += 1
-                st.apply(rng.below(len(st.pending.entries)))
+            rollout(st, rng, me)
             values = _values(st, score, players)
         except GameFault:
             values = [0.0] * players  # a sample the rules cannot play on: worth nothing to anyone
@@ -182,6 +177,31 @@ class MctsAgent:
             v = n.value
             for s in range(players):
                 v[s] += values[s]
+
+
+def rollout(st, rng, me: int) -> int:
+    """Random decisions from `st` until the game ends, or until the horizon has passed and the
+    turn comes back to `me` from another seat; the number of decisions made.
+
+    Ending at the start of the searching seat's own turn values every position at the same
+    point of the turn order, whichever seat searches: every other seat has played since its
+    last turn, and it has not yet played again. A horizon counted in decisions alone ends
+    anywhere in a round, so that at four seats it showed the last seats the end of the round
+    their choice led to and the first seats seldom. A secret choice shows nothing until the
+    rules reveal it: it does not use the horizon, or the seats that choose first would value
+    their choice before its effect while the last ones see it played out."""
+    depth = made = 0
+    last = st.current_player if not st.is_terminal() else me
+    while not st.is_terminal() and made < CAP:
+        seat = st.current_player
+        if depth >= ROLLOUT and seat == me and last != me:
+            break
+        if not st.pending.secret:
+            depth += 1
+        last = seat
+        st.apply(rng.below(len(st.pending.entries)))
+        made += 1
+    return made
 
 
 def _ucb(child: Node, seat: int) -> float:

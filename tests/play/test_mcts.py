@@ -9,6 +9,7 @@ from interpreter.engine.observe import may_see
 from interpreter.engine.values import Rng
 from interpreter.play.agents import RandomAgent, SeatView, make_agent, parse_agents
 from interpreter.cli import main
+from interpreter.play import mcts
 from interpreter.play.mcts import MctsAgent, parse_budget
 from interpreter.runs.simulate import play_game
 
@@ -96,6 +97,32 @@ def test_it_searches_to_some_purpose():
         wins += me in (st.winners or ())
         assert agent.searched % 30 == 0 and agent.searched > 0
     assert wins >= 5
+
+
+@pytest.mark.parametrize("game_id,players,steps", [("seeders-exodus", 4, 30), ("etherium", 4, 40), ("karman-swap", 3, 20)])
+def test_a_rollout_is_valued_where_the_turn_comes_back_to_the_searching_seat(game_id, players, steps):
+    """Every seat's rollouts stop at the same point of the turn order: past the horizon, when
+    the turn comes back to it from another seat (or at the game's end), so that no seat values
+    its options with more of the other seats' answers played out than another seat does."""
+    start = _mid_game(game_id, players, 5, steps)
+    ended_on_turn = 0
+    for me in range(players):
+        for k in range(6):
+            st = start.clone()
+            made = mcts.rollout(st, Rng(100 * me + k), me)
+            # the same decisions again, one at a time, to see who made them
+            again, rng, seats, open_ = start.clone(), Rng(100 * me + k), [], 0
+            for _ in range(made):
+                seats.append(again.current_player)
+                open_ += not again.pending.secret
+                again.apply(rng.below(len(again.pending.entries)))
+            assert again.history == st.history
+            if st.is_terminal():
+                continue
+            assert open_ >= mcts.ROLLOUT and made < mcts.CAP
+            assert st.current_player == me and seats[-1] != me
+            ended_on_turn += 1
+    assert ended_on_turn >= 3 * players
 
 
 def test_budgets():
