@@ -105,8 +105,9 @@ class PackLoader:
         self.report.sources[shown] = src.text
         for exc in errors:
             self.report.add(exc, Position(shown))
-        schema_errors = validate(src)
-        for exc in schema_errors:
+        if src.schema_errors is None:  # a file another pack of this check loaded is checked already
+            src.schema_errors = validate(src)
+        for exc in src.schema_errors:
             self.report.add(exc, Position(shown))
         self.loaded[shown] = src
         try:

@@ -359,6 +359,7 @@ class SourceFile:
         self.data = data
         self.schema_hint = schema_hint
         self.for_test = for_test  # (file, line) of the rules test whose own cards these are, if any
+        self.schema_errors: list | None = None  # found by the schema check, once (validate.validate)
 
 
 def _too_large(path: str, size: int) -> ContentError:
@@ -625,6 +626,26 @@ def edited_text(path: str) -> str | None:
     return edited.get(os.path.abspath(path)) if edited else None
 
 
+# The files loaded during one `shared_loads()` block, by path and bytes: a check lays a game's
+# expansions over it in several packs, which read the same files. The data loaded is never
+# changed by the stages after loading, so that each pack may read the same.
+_LOADS: dict | None = None
+
+
+@contextmanager
+def shared_loads():
+    """Within the block, a file read again with the same bytes is not loaded again: the same
+    SourceFile, and the same errors, are given back."""
+    global _LOADS
+    outer = _LOADS
+    if outer is None:
+        _LOADS = {}
+    try:
+        yield
+    finally:
+        _LOADS = outer
+
+
 def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[ContentError]]:
     """Read and load one file. Raises ContentError if it cannot be loaded at all;
     returns the file and the non-fatal errors (duplicate keys) otherwise."""
@@ -639,7 +660,24 @@ def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[Con
                     raise _too_large(path, max(size, len(raw)))
         except OSError as exc:
             raise ContentError("Y005", f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
-    text = decode(path, raw)
+    key = (path, raw)
+    if _LOADS is not None and key in _LOADS:
+        found = _LOADS[key]
+        if isinstance(found, ContentError):
+            raise found
+        return found
+    try:
+        loaded = _load_text(path, decode(path, raw))
+    except ContentError as exc:
+        if _LOADS is not None:
+            _LOADS[key] = exc
+        raise
+    if _LOADS is not None:
+        _LOADS[key] = loaded
+    return loaded
+
+
+def _load_text(path: str, text: str) -> tuple[SourceFile, list[ContentError]]:
     try:
         data, errors = parse_yaml(path, text)
     except ContentError as exc:

@@ -14,7 +14,7 @@ from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expans
                                find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files)
 from ..content.layers import Chosen, mod_layer, plan, read_data
 from ..content.pack import PackLoader, collector_paused, remember_text, test_cards
-from ..content.source import load_file
+from ..content.source import load_file, shared_loads
 from ..language.texts import shared_parses
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
@@ -102,7 +102,7 @@ def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -
 def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
     """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
     checked (the definitions of a pack whose game file does not read are None)."""
-    with collector_paused(), shared_parses():
+    with collector_paused(), shared_parses(), shared_loads():
         return _check_paths(paths, checked or (lambda defn, found: None))
 
 
