@@ -1,7 +1,7 @@
 """Benchmarks of regles: where the time goes, against the targets of the project.
 
     python bench/run.py [--quick] [--json bench/results.json] [--yardstick PATH] [--yardstick-only]
-                        [--check-only]
+                        [--check-only] [--search-only]
 
 Prints a table and writes bench/results.json. Every figure is the median of
 several runs, with their min and max. This is a benchmark, not a test: it
@@ -348,6 +348,46 @@ def clone_times(game, players: int, runs: int):
     return summary(clones), summary(deeps)
 
 
+SEARCH_BUDGETS = (50, 100, 400)  # the search agent's iterations a decision (`mcts:N`)
+SEARCH_PLAYERS = 4
+
+
+def search_speed(game, players: int, budget: int, decisions: int):
+    """Decisions a second of the search agent (`mcts:BUDGET`), each seat's own, from the
+    states of one random game (every seventh decision with a choice), in processor time and
+    in wall time."""
+    from interpreter.play.agents import SeatView
+    from interpreter.play.mcts import MctsAgent
+    st = game.new_state(players=players, seed=11)
+    rng = random.Random(11)
+    states, step = [], 0
+    while not st.is_terminal() and len(states) < decisions:
+        acts = st.legal_actions()
+        if len(acts) > 1 and step % 7 == 0:
+            states.append(st.clone())
+        st.apply(acts[rng.randrange(len(acts))])
+        step += 1
+    agent = MctsAgent(1, str(budget))
+    c, w = time.process_time(), time.perf_counter()
+    for s in states:
+        agent.act(SeatView(s, s.current_player))
+    cpu, wall = time.process_time() - c, time.perf_counter() - w
+    return {"decisions": len(states), "per_cpu_second": len(states) / cpu, "per_second": len(states) / wall,
+            "iterations_per_cpu_second": agent.searched / cpu}
+
+
+def search_rows(results: dict, rows: list, decisions: int) -> None:
+    out = results["search"] = {}
+    for name in shipped_games():
+        game = interpreter.load(name)
+        players = min(max(SEARCH_PLAYERS, game.min_players), game.max_players)
+        for budget in SEARCH_BUDGETS:
+            r = out[f"{name}/{players}p/mcts:{budget}"] = search_speed(game, players, budget, decisions)
+            rows.append((f"{name} {players}p, search agent mcts:{budget}",
+                         f"{r['per_cpu_second']:.1f} decisions/s CPU ({r['per_second']:.1f} wall), "
+                         f"{r['iterations_per_cpu_second']:.0f} iterations/s", ""))
+
+
 def peak_memory(game, players: int):
     tracemalloc.start()
     st = game.new_state(players=players, seed=1)
@@ -370,6 +410,8 @@ def main(argv=None):
                     help="only the comparison with the yardstick (the rest of the JSON file is kept)")
     ap.add_argument("--check-only", action="store_true",
                     help="only the check of packs of 1,000, 10,000 and 75,000 more cards (the rest of the JSON file is kept)")
+    ap.add_argument("--search-only", action="store_true",
+                    help="only the search agent's decisions per second (the rest of the JSON file is kept)")
     args = ap.parse_args(argv)
     runs = 3 if args.quick else 5
     games_per_run = 10 if args.quick else 40
@@ -391,6 +433,15 @@ def main(argv=None):
         kept["check_at_scale"] = {str(n): v for n, v in scale.items()}
         out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
         print(f"\nwritten the check's part of {args.json}")
+        return
+    if args.search_only:  # the other figures of the JSON file are kept as they are
+        search_rows(results, rows, 6 if args.quick else 12)
+        _print_rows(rows)
+        out = Path(args.json)
+        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+        kept["search"] = results["search"]
+        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
+        print(f"\nwritten the search agent's part of {args.json}")
         return
     yardstick_rows(results, rows, yardstick, games_per_run, pairs, looked_for)
     if args.yardstick_only:  # the other figures of the JSON file are kept as they are
@@ -446,6 +497,7 @@ def main(argv=None):
                               "<100 us, x20")))
         results["memory"][f"{name}/{players}p"] = peak_memory(game, players)
         rows.append((f"peak memory of one {name} {players}p game", f"{results['memory'][f'{name}/{players}p'] / 1e3:.0f} kB", ""))
+    search_rows(results, rows, 6 if args.quick else 12)
     results["targets"] = TARGETS
     _print_rows(rows)
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
