@@ -30,7 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 import interpreter  # noqa: E402
 from interpreter.content.folders import shipped_games  # noqa: E402
 from interpreter.runs import simulate as S  # noqa: E402
-from interpreter.runs.report_text import wilson  # noqa: E402
+from interpreter.runs.statistics import wilson  # noqa: E402
 
 CHUNK = 50  # games played and written at once: 25 in each seat
 PAIR = ("game", "players", "opponent", "budget")  # what a row of results is about

@@ -23,7 +23,7 @@ from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
 from ..play.agents import parse_agents
-from ..runs import cluster, compare, report_text
+from ..runs import cluster, compare, report_text, statistics
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
@@ -59,6 +59,10 @@ def cmd_simulate(args) -> int:
         why = _results_unusable(args.results, args.seed)
         if why:
             return usage_error(args, f"--results: {why}")
+    if args.results or args.cards:
+        why = statistics.missing()
+        if why:
+            return usage_error(args, f"{'--results' if args.results else '--cards'}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
                      args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
                      scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
@@ -96,7 +100,7 @@ def cmd_simulate(args) -> int:
     if spec.record:
         team_of = game.program.team_of(players)
         summary["balance"] = balance.measures(ran.results, team_of)
-        summary["card_effects"] = cards.effects(ran.results, players)
+        summary["card_effects"] = cards.effects(ran.results, players, team_of)
     report_text.render(summary, Console(file=sys.stdout, highlight=False))
     if args.results:
         run = store.run_row(game, spec, summary["agents"], len(ran.results), uuid.uuid4().hex, started_at,

@@ -5,10 +5,13 @@ and its agents are seeded from it (common random numbers), so that the two
 games of a pair differ only by the change and by what it sets off. The
 change is cards left out of the game (`--without`) or a mod laid over it
 (`--variant`). The figures are differences between the arms, each with a 95%
-interval computed from the paired per-game differences by the normal
-approximation: for each seat (and team, and label of the game's seat report)
-the win rate and the mean score, and for the whole run the game length in
-decisions. A pair counts when both of its games completed without error.
+interval over the pairs: for each seat (and team, and label of the game's
+seat report) the win rate, by Newcombe's interval for paired proportions
+(`statistics.paired_difference`), and the mean score; for the whole run the
+game length in decisions, these two by the normal approximation on the
+paired per-game differences. A win is a side's win alone: a win shared by
+rival sides is a tie, no seat's win. A pair counts when both of its games
+completed without error.
 """
 from __future__ import annotations
 
@@ -22,8 +25,8 @@ from ..diagnostics import LoadError, plural
 from ..names import fold
 from ..view.shown import WordTable, text
 from .report_text import outcome
+from .statistics import Z95, paired_difference
 
-Z95 = 1.959963984540054
 _NAMED = re.compile(r"no card with id '(.*)'")
 
 
@@ -77,6 +80,23 @@ def _figure(base: list, changed: list) -> dict:
             "difference": paired([b - a for a, b in zip(base, changed)])}
 
 
+def _rate(base: list, changed: list) -> dict:
+    """A rate (wins, 0 or 1 a game) in each arm over the same pairs, and its paired difference
+    with Newcombe's interval for paired proportions."""
+    n = len(base)
+    cells = [0, 0, 0, 0]  # won in both arms, as is only, changed only, neither
+    for a, b in zip(base, changed):
+        cells[(0 if b else 1) if a else (2 if b else 3)] += 1
+    both, first, second, neither = cells[0], cells[1], cells[2], cells[3]
+    d, low, high = paired_difference(both, first, second, neither)
+    return {"base": _round((both + first) / n) if n else None, "changed": _round((both + second) / n) if n else None,
+            "difference": {"mean": _round(d), "low": _round(low), "high": _round(high), "pairs": n}}
+
+
+def _round(x):
+    return None if x is None else round(x, 4)
+
+
 def summarise(base_game, changed_game_, spec, change: dict, base: list, changed: list, seconds: float,
               interrupted: bool = False) -> dict:
     """The figures of a comparison: `base` and `changed` the results of each arm (the
@@ -102,7 +122,7 @@ def summarise(base_game, changed_game_, spec, change: dict, base: list, changed:
         "errors": {"base": [r.error for r in base if r.error is not None],
                    "changed": [r.error for r in changed if r.error is not None]},
         "seats": [{"seat": s + 1, "agent": agents[s],
-                   "win_rate": _figure([won(ea, [s]) for ea, _ in ends], [won(eb, [s]) for _, eb in ends]),
+                   "win_rate": _rate([won(ea, [s]) for ea, _ in ends], [won(eb, [s]) for _, eb in ends]),
                    "mean_score": _figure([a.scores[s] for a, _ in pairs], [b.scores[s] for _, b in pairs])}
                   for s in range(n)],
         "decisions_per_game": _figure([a.decisions for a, _ in pairs], [b.decisions for _, b in pairs]),
@@ -115,7 +135,7 @@ def summarise(base_game, changed_game_, spec, change: dict, base: list, changed:
     teams = base_game.program.teams_for(n)
     if any(len(t) > 1 for t in teams):
         out["teams"] = [{"team": i + 1, "seats": [s + 1 for s in t],
-                         "win_rate": _figure([won(ea, t) for ea, _ in ends], [won(eb, t) for _, eb in ends])}
+                         "win_rate": _rate([won(ea, t) for ea, _ in ends], [won(eb, t) for _, eb in ends])}
                         for i, t in enumerate(teams)]
     if base_game.program.seat_label is not None and changed_game_.program.seat_label is not None:
         out["labels"] = {"title": base_game.program.defn.seat_report[0], "rows": _by_label(pairs, ends)}
@@ -142,7 +162,7 @@ def _by_label(pairs: list, ends: list) -> list:
             if sa and sb:
                 score_a.append(sum(sa) / len(sa))
                 score_b.append(sum(sb) / len(sb))
-        rows.append({"value": label, "games_won": _figure(wins_a, wins_b), "mean_score": _figure(score_a, score_b)})
+        rows.append({"value": label, "games_won": _rate(wins_a, wins_b), "mean_score": _figure(score_a, score_b)})
     return sorted(rows, key=lambda row: (-row["mean_score"]["difference"]["pairs"], str(row["value"])))
 
 
@@ -195,7 +215,8 @@ def render(summary: dict, console) -> None:
     lines = [f"decisions per game: {_num(d['base'], 1)} as is, {_num(d['changed'], 1)} changed; difference "
              f"{_signed(d['difference']['mean'], 1)} (95% CI {_ci(d['difference'], lambda x: _signed(x, 1))})",
              "differences: changed minus as is, over the pairs of games played with the same seeds; "
-             "intervals: normal approximation on the paired per-game differences"]
+             "intervals: Newcombe's for paired proportions (win rates), the normal approximation on the paired "
+             "per-game differences (scores, decisions); a win shared by rival sides is a tie, no seat's win"]
     if summary.get("interrupted"):
         lines.insert(0, f"interrupted: {plural(summary['pairs'], 'pair')} of games played, and the figures above "
                         "are theirs")

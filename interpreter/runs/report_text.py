@@ -14,22 +14,12 @@ from rich.table import Table
 
 from ..diagnostics import plural
 from ..view.shown import WordTable, text
+from .statistics import wilson
 
 TIMING_KEYS = ("elapsed", "games_per_second", "decisions_per_second")
 
 
 # statistics -----------------------------------------------------------------------------
-
-def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a proportion k/n (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
 
 def outcome(winners, team_of: list) -> tuple[str, frozenset]:
     """('won', the winning seats) when one side (a player, or a team) won alone; ('tied', the
@@ -366,30 +356,47 @@ def _render_balance(b: dict, console) -> None:
 
 def _render_card_effects(rows: list, console) -> None:
     """What each card does (results.cards.effects): the five largest effects and the five
-    smallest, among the cards with enough games to say anything."""
+    smallest, among the cards with enough games to say anything; then the cards whose effect is
+    a discovery at a false discovery rate of 5%."""
     sure = [r for r in rows if not r["too_wide"]]
     left = len(rows) - len(sure)
     if sure:
         shown = sure if len(sure) <= 10 else sure[:5] + sure[-5:]
         title = ("what cards do" + (": the 5 largest effects and the 5 smallest" if len(sure) > 10 else ""))
         t = _table(title, [("card", "left"), ("played", "right"), ("won", "right"), ("effect", "right"),
-                           ("95% CI", "right"), ("held", "right"), ("taken, +", "right"),
+                           ("95% CI", "right"), ("q", "right"), ("held", "right"), ("taken, +", "right"),
                            ("pick", "right")])
         for r in shown:
-            t.add_row(*map(text, [r["title"], str(r["played"]), _pct(r["played_win_rate"]["rate"]),
+            t.add_row(*map(text, [r["title"] + (" *" if r.get("discovery") else ""), str(r["played"]),
+                                  _pct(r["played_win_rate"]["rate"]),
                                   _signed(r["effect"]), f"{_signed(r['effect_low'], 0)}…{_signed(r['effect_high'], 0)}",
-                                  _pct(r["in_hand_win_rate"]["rate"]), _signed(r["improvement_when_taken"]),
+                                  _q(r.get("q_value")), _pct(r["in_hand_win_rate"]["rate"]),
+                                  _signed(r["improvement_when_taken"]),
                                   "–" if r["average_pick"] is None else f"{r['average_pick']:.1f}"]))
         console.print(t)
         console.print(text("played: seats that played the card; won: their win rate; effect: that rate less "
-                           "the rate of the seats that did not play it, in points; held: the win rate of the "
-                           "seats holding it at the end; taken, +: the win rate of the seats that took it "
-                           "less their usual rate; pick: which of its seat's decisions took it, on average"),
+                           "the rate of the seats that did not play it, in points, its interval clustered by "
+                           "game; q: Benjamini-Hochberg's adjusted p-value over every card; held: the win rate "
+                           "of the seats holding it at the end; taken, +: the win rate of the seats that took "
+                           "it less their usual rate; pick: which of its seat's decisions took it, on average; "
+                           "a win shared by rival sides is a tie, no seat's win"),
                       soft_wrap=True)
+    tested = [r for r in rows if r.get("q_value") is not None]
+    if tested:
+        found = [r for r in tested if r.get("discovery")]
+        names = ", ".join(f"{r['title']} ({_signed(r['effect'])})" for r in found[:12])
+        more = f" and {len(found) - 12} more" if len(found) > 12 else ""
+        console.print(text(f"cards that change the win rate, at a false discovery rate of 5% (Benjamini-Hochberg, "
+                           f"over {plural(len(tested), 'card')} tested): "
+                           + (f"{len(found)}, marked *: {names}{more}" if found else "none")), soft_wrap=True)
     if left:
         console.print(text(f"what cards do: {left} of {plural(len(rows), 'card')} "
                            f"{'is' if left == 1 else 'are'} left out, played by fewer than 30 seats or with an "
                            f"interval of the effect wider than ±15 points: more games narrow them"), soft_wrap=True)
+
+
+def _q(x) -> str:
+    return "–" if x is None else ("<0.001" if x < 0.001 else f"{x:.3f}")
 
 
 def _signed(x, digits: int = 1) -> str:

@@ -163,10 +163,14 @@ def test_identical_arms_give_exactly_no_difference(duel, spare_mod, tmp_path, ca
     assert status == 0, err
     d = json.loads(out_json.read_text(encoding="utf-8"))
     assert d["pairs"] == 80
-    figures = [row[k] for row in d["seats"] for k in ("win_rate", "mean_score")] + [d["decisions_per_game"]]
+    figures = [row["mean_score"] for row in d["seats"]] + [d["decisions_per_game"]]
     for f in figures:
         assert f["base"] == f["changed"]
         assert f["difference"] == {"mean": 0.0, "low": 0.0, "high": 0.0, "pairs": 80}
+    for row in d["seats"]:  # Newcombe's interval: no discordant pair in 80 still leaves a little doubt
+        f = row["win_rate"]
+        assert f["base"] == f["changed"] and f["difference"]["mean"] == 0.0 and f["difference"]["pairs"] == 80
+        assert -0.05 < f["difference"]["low"] < 0 < f["difference"]["high"] < 0.05
     assert 0 < d["seats"][0]["win_rate"]["base"] < 1  # the games themselves differ from one seed to the next
 
 

@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 import pytest
 
 from interpreter import cli
-from interpreter.runs.report_text import wilson
+from interpreter.runs.statistics import wilson
 
 duckdb = pytest.importorskip("duckdb", reason="the report extra (duckdb) is not installed")
 pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
@@ -78,7 +78,7 @@ def synthetic_run(run_id: str, games: int, seed: int) -> dict:
                               1 + gi % PLAYERS, rng.randint(0, 5), None if gi % 5 == 0 else rng.random() < 0.6,
                               None))
         for s in range(PLAYERS):
-            won = s + 1 in winners
+            won = s + 1 in winners and len(winners) == 1  # a win shared by rivals is a tie: no seat's win
             rows["seats"].append((run_id, gi, s + 1, AGENTS[s], scores[s], won, labels[s]))
             rows["seat_cards"] += [(run_id, gi, s + 1, *card, won) for card in held[s]]
     return rows

@@ -171,10 +171,21 @@ def _cards(f: Figures, top: int, min_plays: int):
                                             " bringing the most",
                              charts.bars("card-points", [(label[c.card_id], c.points_per_game)
                                                          for c in scoring[:top]], "points per game")))
+    tested = [c for c in f.cards if c.q_value is not None]
+    if tested:
+        found = [c for c in tested if c.discovery]
+        parts.append(f"<p>{len(found)} of {plural(len(tested), 'card')} tested "
+                     f"{'changes' if len(found) == 1 else 'change'} the win rate at a false discovery rate of 5% "
+                     "(Benjamini-Hochberg; a card is tested when at least "
+                     f"{min_plays} seats played it and as many did not)"
+                     + (": " + ", ".join(_text(label[c.card_id]) for c in found) if found else "")
+                     + ". Among such cards, at most 5% are expected to do nothing; tested one by one at 95%, "
+                     f"about {max(1, round(0.05 * len(tested)))} would look as if they mattered by chance.</p>")
     table = _table(["card", "id", "taken", "played", "win rate played", "win rate not played", "difference",
-                    "95% interval", "points per game", "mean pick"],
-                   [[c.title, c.card_id, c.taken, c.played.with_.n, _pct(c.played.with_.rate),
-                     _pct(c.played.without.rate), _pct(c.played.value, signed=True), _interval(c.played),
+                    "95% interval (clustered by game)", "q-value", "points per game", "mean pick"],
+                   [[c.title + (" *" if c.discovery else ""), c.card_id, c.taken, c.played.with_.n,
+                     _pct(c.played.with_.rate), _pct(c.played.without.rate), _pct(c.played.value, signed=True),
+                     _interval(c.played), "–" if c.q_value is None else f"{c.q_value:.3f}",
                      _num(c.points_per_game), _num(c.mean_pick)]
                     for c in sorted(f.cards, key=lambda c: (-c.played.value if c.compared else 2, c.card_id))],
                    "cards")

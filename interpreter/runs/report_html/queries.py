@@ -11,11 +11,11 @@ every figure but their count and messages.
 """
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 
-from ..report_text import wilson
+from ..results.cards import played_effects
+from ..statistics import FALSE_DISCOVERY_RATE, difference, wilson
 
 TABLES = {
     "runs": ("run_id", "started_at", "game", "players", "agents", "seed", "games"),
@@ -56,10 +56,12 @@ class Rate:
 
 @dataclass
 class Difference:
-    """The difference of two rates (with minus without), with Newcombe's 95% interval built
-    from their Wilson intervals (it stays sound for small counts and rates near 0 or 1)."""
+    """The difference of two rates (with minus without) and its 95% interval: clustered by
+    game when `clustered` is given (the effect of a card: results.cards), else Newcombe's from
+    their Wilson intervals (it stays sound for small counts and rates near 0 or 1)."""
     with_: Rate
     without: Rate
+    clustered: tuple | None = None  # (low, high)
 
     @property
     def value(self) -> float:
@@ -67,11 +69,10 @@ class Difference:
 
     @property
     def interval(self) -> tuple[float, float]:
-        p1, p0 = self.with_.rate or 0.0, self.without.rate or 0.0
-        l1, u1 = self.with_.interval
-        l0, u0 = self.without.interval
-        d = p1 - p0
-        return (d - math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2))
+        if self.clustered is not None:
+            return self.clustered
+        _, low, high = difference(self.with_.k, self.with_.n, self.without.k, self.without.n)
+        return (low, high) if low is not None else (-1.0, 1.0)
 
 
 @dataclass
@@ -107,6 +108,8 @@ class Card:
     points_per_game: float  # points it brought its seats, per completed game
     mean_pick: float | None
     compared: bool  # played, and not played, often enough for the difference to mean something
+    q_value: float | None = None  # Benjamini and Hochberg's, over every card of the run
+    discovery: bool = False  # q_value at most the false discovery rate
 
 
 @dataclass
@@ -259,8 +262,8 @@ def read(con, run_id: str | None = None, min_plays: int = 30) -> Figures:
 # The seats of the completed games of the run, and whether each won (its side alone).
 _SEAT_GAMES = """
     SELECT s.game_index, s.seat, s.agent, s.score, s.label,
-           coalesce(s.won, false) AND NOT coalesce(g.draw, false) AS win,
-           coalesce(s.won, false) AND coalesce(g.draw, false) AS tie
+           coalesce(s.won, false) AS win,
+           coalesce(list_contains(g.winners, s.seat), false) AND coalesce(g.draw, false) AS tie
     FROM seats s JOIN games g ON g.run_id = s.run_id AND g.game_index = s.game_index
     WHERE s.run_id = $run AND g.error IS NULL"""
 
@@ -329,13 +332,22 @@ def _cards(q: _Query, min_plays: int) -> list[Card]:
             FROM seat_cards c JOIN sg ON sg.game_index = c.game_index AND sg.seat = c.seat
             WHERE c.run_id = $run GROUP BY c.card_id, sg.game_index, sg.seat)
         SELECT card_id, any_value(title), count(*) FILTER (WHERE taken),
-               count(*) FILTER (WHERE played), count(*) FILTER (WHERE played AND win), sum(points), avg(pick)
+               count(*) FILTER (WHERE played), count(*) FILTER (WHERE played AND win), sum(points), avg(pick),
+               list((game_index, seat)) FILTER (WHERE played)
         FROM per_seat GROUP BY card_id ORDER BY card_id""")
+    won = {(g, s): 1 if w else 0 for g, s, w in q.all(f"SELECT game_index, seat, win FROM ({_SEAT_GAMES})")}
+    # the same figures as `simulate --cards`: one function makes both
+    effects = played_effects(won, {str(r[0]): {(p["game_index"], p["seat"]) if isinstance(p, dict) else tuple(p)
+                                               for p in r[7] or ()} for r in rows if r[3]}, min_plays)
     cards = []
-    for card_id, title, taken, n1, w1, points, pick in rows:
+    for card_id, title, taken, n1, w1, points, pick, _seats in rows:
+        found = effects.get(str(card_id))
+        bounds = (found[1], found[2]) if found is not None and found[1] is not None else None
+        q_value = found[4] if found is not None else None
         cards.append(Card(str(card_id), str(title if title is not None else card_id), taken,
-                          Difference(Rate(w1, n1), Rate(wins - w1, total - n1)),
-                          (points or 0) / completed, pick, n1 >= min_plays and total - n1 >= min_plays))
+                          Difference(Rate(w1, n1), Rate(wins - w1, total - n1), bounds),
+                          (points or 0) / completed, pick, n1 >= min_plays and total - n1 >= min_plays,
+                          q_value, q_value is not None and q_value <= FALSE_DISCOVERY_RATE))
     return cards
 
 

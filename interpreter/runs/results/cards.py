@@ -4,39 +4,65 @@ the improvement when taken and the average pick, each rate with its 95% interval
 spirit of 17lands' GP WR, GIH WR, IWD and ALSA for drafted cards; defined in docs/designers.md,
 where the same figures are written as SQL over a results file.
 
-A seat "wins" as in the seats table: its side won, alone or sharing the win.
+A seat "wins" as in every figure of a run: its side won alone; a win shared by rival sides
+is a tie, no seat's win.
+
+The effect of playing a card is the win rate of the seats that played it less that of the
+seats that did not, with an interval and a p-value clustered by game (the seats of a game
+share its outcome: `statistics.clustered_difference`); over the cards of a run, the ones whose
+effect is a discovery at a false discovery rate of 5% (Benjamini and Hochberg) are marked.
+The HTML report reads the same figures from the results database through `played_effects`.
 """
 from __future__ import annotations
 
-import math
-
-from ..report_text import wilson
+from ..report_text import outcome
+from ..statistics import FALSE_DISCOVERY_RATE, clustered_difference, false_discoveries, wilson
 
 MIN_GAMES = 30  # fewer seats that played a card: too few to say anything
 MAX_HALF_WIDTH = 0.15  # a wider interval of the effect: too wide to say anything
 
 
-def difference(k1: int, n1: int, k2: int, n2: int) -> tuple:
-    """p1 - p2 and its 95% interval by Newcombe's hybrid score method (1998), from the
-    Wilson intervals of both rates; (None, None, None) when a group is empty."""
-    if not n1 or not n2:
-        return None, None, None
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1)
-    l2, u2 = wilson(k2, n2)
-    d = p1 - p2
-    return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+def played_effects(won: dict, played: dict, min_seats: int = MIN_GAMES) -> dict:
+    """Per card, the effect of playing it: (difference, low, high, p-value, q-value). `won`
+    gives each seat of the completed games, by (game, seat), 1 when it won, else 0; `played`
+    each card's seats that played it, a set of (game, seat). A card is tested (a p-value, and a
+    q-value by Benjamini and Hochberg over the cards tested) only when at least `min_seats`
+    seats played it and as many did not: a clustered error from a handful of seats says
+    nothing, and would make false discoveries."""
+    seats = sorted(won)
+    games = [g for g, _ in seats]
+    wins = [won[k] for k in seats]
+    found = {}
+    for card, by in played.items():
+        d, low, high, p = clustered_difference(games, [1 if k in by else 0 for k in seats], wins)
+        tested = min_seats <= len(by) <= len(seats) - min_seats
+        found[card] = (d, low, high, p if tested else None)
+    cards = list(found)
+    qs = false_discoveries([found[c][3] for c in cards])
+    return {c: (*found[c], q) for c, q in zip(cards, qs)}
 
 
-def effects(results: list, players: int) -> list:
+def effects(results: list, players: int, team_of: list) -> list:
     """Per card, over the completed games of a run (`simulate.GameResult`s with facts): the
-    figures of docs/designers.md, the cards with the largest effect first."""
+    figures of docs/designers.md, the cards with the largest effect first. `team_of` gives
+    the side of each seat (from 0)."""
     done = [r for r in results if r.error is None and r.facts is not None]
     if not done:
         return []
-    seat_wins = [sum(1 for r in done if r.winners and s in r.winners) for s in range(players)]
+    seat_won = {}
+    for r in done:
+        kind, winners = outcome(r.winners, team_of)
+        for s in range(players):
+            seat_won[(r.index, s + 1)] = 1 if kind == "won" and s in winners else 0
+    plays: dict = {}
+    for r in done:
+        for seat, card, _title, _taken, _pick, played, _rnd, _points, _held, _won in r.facts["cards"]:
+            if played:
+                plays.setdefault(card, set()).add((r.index, seat))
+    seat_wins = [sum(seat_won[(r.index, s + 1)] for r in done) for s in range(players)]
     base = [w / len(done) for w in seat_wins]  # each seat's win rate over the run
     total_seats, total_wins = len(done) * players, sum(seat_wins)
+    effect = played_effects(seat_won, plays)
     tally: dict = {}
     for r in done:
         for seat, card, title, taken, pick, played, _rnd, points, held, won in r.facts["cards"]:
@@ -44,7 +70,7 @@ def effects(results: list, players: int) -> list:
             if t is None:
                 t = tally[card] = {"title": title, "played": [0, 0], "taken": [0, 0], "held": [0, 0],
                                    "base": 0.0, "picks": [], "points": 0.0}
-            w = 1 if won else 0
+            w = seat_won[(r.index, seat)]
             if played:
                 t["played"][0] += w
                 t["played"][1] += 1
@@ -61,7 +87,7 @@ def effects(results: list, players: int) -> list:
     rows = []
     for card, t in tally.items():
         (kp, np_), (kt, nt), (kh, nh) = t["played"], t["taken"], t["held"]
-        d, lo, hi = difference(kp, np_, total_wins - kp, total_seats - np_)
+        d, lo, hi, p, q = effect.get(card, (None,) * 5)
         iwd = iwd_lo = iwd_hi = None
         if nt:
             shift = t["base"] / nt
@@ -71,6 +97,7 @@ def effects(results: list, players: int) -> list:
             "card": card, "title": t["title"], "played": np_,
             "played_win_rate": _rate(kp, np_), "not_played_win_rate": _rate(total_wins - kp, total_seats - np_),
             "effect": _r(d), "effect_low": _r(lo), "effect_high": _r(hi),
+            "p_value": _r(p, 6), "q_value": _r(q, 6), "discovery": q is not None and q <= FALSE_DISCOVERY_RATE,
             "held_at_end": nh, "in_hand_win_rate": _rate(kh, nh),
             "taken": nt, "taken_win_rate": _rate(kt, nt), "improvement_when_taken": _r(iwd),
             "improvement_low": _r(iwd_lo), "improvement_high": _r(iwd_hi),
@@ -92,5 +119,5 @@ def _rate(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "low": round(low, 4), "high": round(high, 4)}
 
 
-def _r(x):
-    return None if x is None else round(x, 4)
+def _r(x, places: int = 4):
+    return None if x is None else round(x, places)

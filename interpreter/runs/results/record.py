@@ -124,6 +124,8 @@ class Recorder:
         """The facts of the game, `winners` (seats from 0) and `credits` ([card id, seat, points])
         known: its length in rounds, who decided first, the lead, and the rows of its cards."""
         won = set(winners or ())
+        if len({i for i, side in enumerate(self.sides) if won & set(side)}) > 1:
+            won = set()  # rival sides share the win: a tie, no seat's win (as in every figure of a run)
         rows = {k: v + [0, False] for k, v in self.cards.items()}
         for card, seat, points in credits:
             row = rows.get((seat, card))

@@ -109,7 +109,8 @@ def tables(run: dict, results: list, team_of: list) -> dict:
         for s in range(n):
             rows["seats"].append([rid, r.index, s + 1, run["agents"][s],
                                   float(r.scores[s]) if s < len(r.scores) else None,
-                                  None if error is not None else s + 1 in winners,
+                                  # a win shared by rival sides is a tie, no seat's win
+                                  None if error is not None else s + 1 in winners and not draw,
                                   str(r.labels[s]) if s < len(r.labels) and r.labels[s] is not None else None])
         for seat, card, title, taken, pick, played, rnd, points, held, won in f.get("cards", ()):
             rows["seat_cards"].append([rid, r.index, seat, card, title, taken, pick, played, rnd, float(points),
