@@ -424,33 +424,18 @@ def main(argv=None):
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
                            "cores": os.cpu_count()}, "load": {}, "play": {}, "clone": {}, "memory": {}}
     rows = []
-    if args.check_only:  # the other figures of the JSON file are kept as they are
+    if args.check_only:
         scale = check_at_scale(CHECK_SIZES, runs)
         check_rows(scale, rows)
-        _print_rows(rows)
-        out = Path(args.json)
-        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
-        kept["check_at_scale"] = {str(n): v for n, v in scale.items()}
-        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
-        print(f"\nwritten the check's part of {args.json}")
+        _write_part(args.json, rows, "check_at_scale", {str(n): v for n, v in scale.items()}, "the check's")
         return
-    if args.search_only:  # the other figures of the JSON file are kept as they are
+    if args.search_only:
         search_rows(results, rows, 6 if args.quick else 12)
-        _print_rows(rows)
-        out = Path(args.json)
-        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
-        kept["search"] = results["search"]
-        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
-        print(f"\nwritten the search agent's part of {args.json}")
+        _write_part(args.json, rows, "search", results["search"], "the search agent's")
         return
     yardstick_rows(results, rows, yardstick, games_per_run, pairs, looked_for)
-    if args.yardstick_only:  # the other figures of the JSON file are kept as they are
-        _print_rows(rows)
-        out = Path(args.json)
-        kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
-        kept["yardstick"] = results["yardstick"]
-        out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
-        print(f"\nwritten the yardstick's part of {args.json}")
+    if args.yardstick_only:
+        _write_part(args.json, rows, "yardstick", results["yardstick"], "the yardstick's")
         return
     for name in shipped_games():
         results["load"][name] = {"cold_seconds": cold_load(name, runs),
@@ -504,6 +489,17 @@ def main(argv=None):
     print(f"\nwritten {args.json}")
     if any(r[2].startswith("SHORT") for r in rows):
         print("where the time goes and why a target is short: docs/performance.md")
+
+
+def _write_part(path: str, rows: list, key: str, value, whose: str) -> None:
+    """Print `rows`, and write `value` as part `key` of the JSON file at `path`, the other
+    figures of the file kept as they are."""
+    _print_rows(rows)
+    out = Path(path)
+    kept = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+    kept[key] = value
+    out.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten {whose} part of {path}")
 
 
 def _print_rows(rows) -> None:

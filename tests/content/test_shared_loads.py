@@ -33,19 +33,19 @@ def test_a_check_loads_each_file_once_however_many_packs_read_it(monkeypatch):
     assert max(loaded.values()) == 1 and max(schema_checked.values()) == 1
 
 
+LANTERN = """\
+    kind: cards
+    game: docs-game
+    component: card
+    cards:
+      - id: lantern
+        title: Lantern
+"""
+
+
 def test_a_file_read_by_several_packs_says_its_errors_once_where_they_are(game_dir):
     expansion(game_dir, "harbour", SHIPS)
-    cards = game_dir / "cards" / "extra.yaml"
-    write(cards, """\
-        kind: cards
-        game: docs-game
-        component: card
-        cards:
-          - id: lantern
-            title: Lantern
-            title: Lamp
-            copies: many
-        """)
+    write(game_dir / "cards" / "extra.yaml", LANTERN + "        title: Lamp\n        copies: many\n")
     report = check_paths([str(game_dir)])
     said = [(d.code, d.position.line) for d in report.diagnostics if d.position.path.endswith("extra.yaml")]
     assert said.count(("Y004", 7)) == 1, said  # the duplicate key, once, on its line
@@ -53,14 +53,7 @@ def test_a_file_read_by_several_packs_says_its_errors_once_where_they_are(game_d
 
 
 def test_a_file_changed_between_two_checks_is_read_again(game_dir):
-    cards = write(game_dir / "cards" / "extra.yaml", """\
-        kind: cards
-        game: docs-game
-        component: card
-        cards:
-          - id: lantern
-            title: Lantern
-        """)
+    cards = write(game_dir / "cards" / "extra.yaml", LANTERN)
     assert check_paths([str(game_dir)]).ok
     cards.write_text(cards.read_text().replace("title: Lantern", "titel: Lantern"), encoding="utf-8")
     report = check_paths([str(game_dir)])
