@@ -129,10 +129,12 @@ def _add_play_commands(sub) -> None:
     cmp_ = sub.add_parser("compare", help="play the same games with and without a change and report the differences",
                           description="A controlled comparison: the same seeds played by the same bots on the game "
                                       "as it is and on the game changed (cards left out with --without, or a mod "
-                                      "laid with --variant). Reports, per seat, the difference in win rate and mean "
-                                      "score with a 95% interval from the paired per-game differences (normal "
-                                      "approximation), and the difference in game length. Exit status 1 when a "
-                                      "game failed.")
+                                      "laid with --variant). Reports, per seat, the difference in win rate "
+                                      "(Newcombe's interval for paired proportions) and mean score, and the "
+                                      "difference in game length (normal approximation on the paired per-game "
+                                      "differences). With --until-decided, plays pairs in batches until a "
+                                      "sequential test says whether a seat's win rate moves by --points. Exit "
+                                      "status 1 when a game failed.")
     game_args(cmp_)
     change = cmp_.add_mutually_exclusive_group(required=True)
     change.add_argument("--without", action="append", default=[], metavar="CARD[,CARD]",
@@ -150,6 +152,22 @@ def _add_play_commands(sub) -> None:
     cmp_.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
                       help="a game with more decisions did not end: an error (default 20000)")
     cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    seq = cmp_.add_argument_group("until decided", "a sequential test (the generalized SPRT) on each seat's win rate")
+    seq.add_argument("--until-decided", action="store_true",
+                     help="play pairs in batches and stop when the test decides (--games is then ignored)")
+    size = seq.add_mutually_exclusive_group()
+    size.add_argument("--points", type=float, default=None, metavar="D",
+                      help="the smallest change of a seat's win rate that matters, in points (default 5)")
+    size.add_argument("--elo", type=float, default=None, metavar="E",
+                      help="the same in Elo, for a game of two players (a win rate from 50%%)")
+    seq.add_argument("--alpha", type=float, default=0.05,
+                     help="the chance of calling a change that does nothing a change, over all seats (default 0.05)")
+    seq.add_argument("--beta", type=float, default=0.05,
+                     help="the chance of missing a change of D in a seat (default 0.05)")
+    seq.add_argument("--max-games", type=int, default=10_000, metavar="N",
+                     help="stop undecided after N pairs (default 10000)")
+    seq.add_argument("--batch", type=int, default=100, metavar="N",
+                     help="pairs played between two looks at the test (default 100)")
     cmp_.set_defaults(subparser=cmp_)
 
     prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",

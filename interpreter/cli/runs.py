@@ -23,7 +23,7 @@ from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
 from ..play.agents import parse_agents
-from ..runs import cluster, compare, report_text, statistics
+from ..runs import cluster, compare, report_text, sequential, statistics
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
@@ -121,6 +121,85 @@ def cmd_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
+def _play_arms(args, arms, games: int, pool, first: int = 0) -> list:
+    """Play games first.. of both arms ((game, spec) each), the bar shown at a terminal; the
+    runs, fewer than two when Ctrl-C stopped the first."""
+    show_bar = not args.quiet and sys.stderr.isatty()
+    runs = []
+    for arm_game, spec in arms:
+        spec = dataclasses.replace(spec, games=games, first=first)
+        if show_bar:
+            bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                           console=Console(file=sys.stderr), transient=True)
+            task = bar.add_task("as is" if arm_game is arms[0][0] else "changed", total=games)
+            ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool)
+        else:
+            ran = S.run(arm_game, spec, args.workers, cluster=pool)
+        runs.append(ran)
+        if ran.interrupted:
+            break
+    return runs
+
+
+def _play_until_decided(args, game, changed, base, other, players: int, design, pool):
+    """Batches of pairs until the sequential test decides: the two arms' runs (all batches
+    merged) and the verdict (plain data: the decision, the pairs, the path of each seat's and
+    label's log-likelihood ratios, the bounds)."""
+    units: dict = {}
+    merged = [S.Run([], 0.0), S.Run([], 0.0)]
+    path, pairs, decided, moved = [], 0, "", []
+    while not decided and pairs < design.max_pairs:
+        size = min(design.batch, design.max_pairs - pairs)
+        runs = _play_arms(args, ((game, base), (changed, other)), size, pool, first=pairs)
+        for m, r in zip(merged, runs):
+            m.results.extend(r.results)
+            m.seconds += r.seconds
+        if len(runs) < 2 or any(r.interrupted for r in runs):
+            merged = [dataclasses.replace(m, interrupted=True) for m in merged]
+            break
+        sequential.update(units, design, compare.pair_outcomes(game, players, runs[0].results, runs[1].results),
+                          pairs)
+        pairs += size
+        path.append({"pairs": pairs, "llr": {u.name: [round(u.up, 4), round(u.down, 4)] for u in units.values()}})
+        decided, moved = sequential.decision(units, design, pairs)
+        if not args.quiet:
+            lower, upper = design.bounds(2 * len(units))
+            print(f"  {pairs} pairs, log-likelihood ratios up and down (bounds {lower:.2f}, {upper:.2f}): "
+                  + ", ".join(f"{printable(u.name)} {u.up:.2f} {u.down:.2f}" for u in units.values()),
+                  file=sys.stderr, flush=True)
+    lower, upper = design.bounds(2 * max(1, len(units)))
+    verdict = {"decision": decided or (sequential.UNDECIDED if pairs >= design.max_pairs else "interrupted"),
+               "pairs": pairs, "points": round(100 * design.delta, 4), "alpha": design.alpha, "beta": design.beta,
+               "batch": design.batch, "max_pairs": design.max_pairs, "bounds": [round(lower, 4), round(upper, 4)],
+               "moved": [{"figure": name, "direction": "up" if sign > 0 else "down"} for name, sign in moved],
+               "counts": [{"figure": u.name, "as_is_only": u.counts[0], "alike": u.counts[1],
+                           "changed_only": u.counts[2]} for u in units.values()],
+               "path": path}
+    return merged, verdict
+
+
+def _delta(args) -> float:
+    if args.elo is not None:
+        return sequential.elo_points(args.elo)
+    return (5.0 if args.points is None else args.points) / 100
+
+
+def _design_unusable(args, players: int) -> str | None:
+    """Why the options of --until-decided cannot make a test, or None."""
+    if args.elo is not None and players != 2:
+        return "--elo is for a game of two players (a win rate from 50%); use --points"
+    delta = _delta(args)
+    if not 0 < delta < 1:
+        return "--points must be between 0 and 100 (--elo above 0)"
+    for value, name in ((args.alpha, "--alpha"), (args.beta, "--beta")):
+        if not 0 < value < 0.5:
+            return f"{name} must be between 0 and 0.5"
+    if args.batch < 1 or args.max_games < args.batch:
+        return "--batch must be at least 1 and --max-games at least --batch"
+    return None
+
+
 def _results_unusable(path: str, seed: int) -> str | None:
     """Why results cannot be written to `path`, or None; checked before the first game."""
     kind = store.kind_of(path)
@@ -205,28 +284,27 @@ def cmd_compare(args) -> int:
     other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
                                 mods=list(changed.chosen.mods), without=list(changed.chosen.without))
     change = {"without": list(changed.program.defn.without)} if args.variant is None else {"variant": args.variant}
+    design = None
+    if args.until_decided:
+        why = _design_unusable(args, players)
+        if why:
+            return usage_error(args, why)
+        design = sequential.Design(_delta(args), args.alpha, args.beta, args.batch, args.max_games)
     pool = _open_cluster(args)
     if isinstance(pool, int):
         return pool
     if not args.quiet:
-        print(f"playing {plural(args.games, 'game')} of {printable(game.id)} ({players} players) as it is, then "
+        what = (f"pairs of games in batches of {design.batch} until a test decides (at most {design.max_pairs})"
+                if design else plural(args.games, 'game'))
+        print(f"playing {what} of {printable(game.id)} ({players} players) as it is, then "
               f"{printable(compare.change_text(change))}" + _where_played(args, pool)
               + "; Ctrl-C stops and reports the pairs played", file=sys.stderr, flush=True)
-    show_bar = not args.quiet and sys.stderr.isatty()
-    runs = []
     try:
-        for arm_game, spec in ((game, base), (changed, other)):
-            if show_bar:
-                bar = Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
-                               MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                               console=Console(file=sys.stderr), transient=True)
-                task = bar.add_task("as is" if spec is base else "changed", total=args.games)
-                ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool)
-            else:
-                ran = S.run(arm_game, spec, args.workers, cluster=pool)
-            runs.append(ran)
-            if ran.interrupted:
-                break
+        if design is None:
+            runs = _play_arms(args, ((game, base), (changed, other)), args.games, pool)
+            verdict = None
+        else:
+            runs, verdict = _play_until_decided(args, game, changed, base, other, players, design, pool)
     except ClusterError as exc:
         print(f"regles compare: error: {printable(exc)}", file=sys.stderr)
         return 1
@@ -239,6 +317,9 @@ def cmd_compare(args) -> int:
     results = [r.results for r in runs] + [[]] * (2 - len(runs))
     summary = compare.summarise(game, changed, base, change, results[0], results[1],
                                 sum(r.seconds for r in runs), interrupted)
+    if verdict is not None:
+        summary["sequential"] = verdict
+        summary["games"] = verdict["pairs"]
     compare.render(summary, Console(file=sys.stdout, highlight=False))
     if args.json and not write_json(args.json, summary, "compare"):
         return 1

@@ -103,15 +103,9 @@ def summarise(base_game, changed_game_, spec, change: dict, base: list, changed:
     `simulate.GameResult` of each game), `spec` the base arm's `simulate.RunSpec`, `change`
     what differs (`{"without": [...]}` or `{"variant": PATH}`)."""
     n = spec.players
-    by_index = {r.index: r for r in changed}
-    pairs = [(a, by_index[a.index]) for a in sorted(base, key=lambda r: r.index)
-             if a.index in by_index and a.error is None and by_index[a.index].error is None]
+    pairs = paired_games(base, changed)
     team_of = base_game.program.team_of(n)
     ends = [(outcome(a.winners, team_of), outcome(b.winners, team_of)) for a, b in pairs]
-
-    def won(end, seats) -> int:
-        kind, winners = end
-        return 1 if kind == "won" and any(s in winners for s in seats) else 0
 
     automata = base_game.program.automata
     agents = [f"{automata[s].title} (automaton)" if s in automata else a for s, a in enumerate(spec.agents)]
@@ -139,6 +133,35 @@ def summarise(base_game, changed_game_, spec, change: dict, base: list, changed:
                         for i, t in enumerate(teams)]
     if base_game.program.seat_label is not None and changed_game_.program.seat_label is not None:
         out["labels"] = {"title": base_game.program.defn.seat_report[0], "rows": _by_label(pairs, ends)}
+    return out
+
+
+def paired_games(base: list, changed: list) -> list:
+    """The pairs (as is, changed) of games with the same index that both completed, in order."""
+    by_index = {r.index: r for r in changed}
+    return [(a, by_index[a.index]) for a in sorted(base, key=lambda r: r.index)
+            if a.index in by_index and a.error is None and by_index[a.index].error is None]
+
+
+def won(end, seats) -> int:
+    """1 when one of `seats` won a game that ended as `end` (report_text.outcome), else 0."""
+    kind, winners = end
+    return 1 if kind == "won" and any(s in winners for s in seats) else 0
+
+
+def pair_outcomes(base_game, players: int, base: list, changed: list) -> list:
+    """Per pair of completed games, the outcome (sequential.outcome) of each seat ("seat N")
+    and of each value of the game's seat label: +1 when it won only the changed game, -1 only
+    the game as it is; the labels of neither game are left out (0)."""
+    team_of = base_game.program.team_of(players)
+    out = []
+    for a, b in paired_games(base, changed):
+        ea, eb = outcome(a.winners, team_of), outcome(b.winners, team_of)
+        pair = {f"seat {s + 1}": won(eb, [s]) - won(ea, [s]) for s in range(players)}
+        for label in dict.fromkeys(list(a.labels) + list(b.labels)):
+            if label is not None:
+                pair[str(label)] = _label_won(b, eb, label) - _label_won(a, ea, label)
+        out.append(pair)
     return out
 
 
@@ -212,7 +235,7 @@ def render(summary: dict, console) -> None:
                                    _ci(m["difference"], _signed), str(m["difference"]["pairs"])]))
         console.print(lt)
     d = summary["decisions_per_game"]
-    lines = [f"decisions per game: {_num(d['base'], 1)} as is, {_num(d['changed'], 1)} changed; difference "
+    lines = _verdict_lines(summary.get("sequential")) + [f"decisions per game: {_num(d['base'], 1)} as is, {_num(d['changed'], 1)} changed; difference "
              f"{_signed(d['difference']['mean'], 1)} (95% CI {_ci(d['difference'], lambda x: _signed(x, 1))})",
              "differences: changed minus as is, over the pairs of games played with the same seeds; "
              "intervals: Newcombe's for paired proportions (win rates), the normal approximation on the paired "
@@ -231,6 +254,26 @@ def render(summary: dict, console) -> None:
                 lines.append(f"  ... and {len(errors) - 5} more (see --json)")
     for line in lines:
         console.print(text(line), soft_wrap=True)
+
+
+def _verdict_lines(v: dict | None) -> list:
+    """What the sequential test decided (`--until-decided`), in words."""
+    if v is None:
+        return []
+    points = f"{v['points']:g} points"
+    if v["decision"] == "changed":
+        moved = ", ".join(f"{m['figure']} {m['direction']}" for m in v["moved"])
+        said = f"the change moves a win rate by {points} or more ({moved})"
+    elif v["decision"] == "no change":
+        said = f"the change moves no win rate (of a seat, or of a seat label) by {points} or more"
+    elif v["decision"] == "undecided":
+        said = f"undecided after the largest number of pairs ({v['max_pairs']}): a change near {points}, or smaller"
+    else:
+        said = "interrupted before the test decided"
+    return [f"decided after {plural(v['pairs'], 'pair')} of games: {said}; sequential probability ratio test on "
+            f"each seat's win rate and each label's, false alarms at most {v['alpha']:g} over all of them, a "
+            f"change of {points} missed at most {v['beta']:g} of the time in each (log-likelihood ratio bounds "
+            f"{v['bounds'][0]:.2f} and {v['bounds'][1]:.2f}; its path in --json)"]
 
 
 def _table(title: str, columns: list) -> Table:

@@ -77,6 +77,7 @@ class RunSpec:
     named: list = field(default_factory=list)  # options the user set (shown in the report, default or not)
     record: bool = False  # keep each game's facts (--results, --cards): off, the games run as fast as ever
     without: list = field(default_factory=list)  # cards left out of the game, by id
+    first: int = 0  # the index of the run's first game: a run in batches plays games first.. of one series
 
     def game_key(self) -> tuple:
         """What the game of the run is loaded from: a worker loads it once per key."""
@@ -288,7 +289,7 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, clus
         try:
             if started:
                 started()
-            for i in range(spec.games):
+            for i in range(spec.first, spec.first + spec.games):
                 results.append(run_one(game, spec, i))
                 if progress:
                     progress(1)
@@ -296,7 +297,7 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, clus
             return Run(results, time.perf_counter() - t0, True)
         return Run(results, time.perf_counter() - t0)
     workers = min(workers, spec.games)
-    chunks = _chunks(spec.games, workers)
+    chunks = _chunks(spec.first, spec.games, workers)
     ctx = _context()
     if ctx.get_start_method() == "fork":  # the children inherit the loaded game
         _WORKER.update(game=game, key=spec.game_key())
@@ -325,10 +326,11 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, clus
     return Run(results, time.perf_counter() - t0, interrupted)
 
 
-def _chunks(games: int, workers: int) -> list:
-    """The game indices in chunks: about 8 a worker, so that none waits long at the end."""
+def _chunks(first: int, games: int, workers: int) -> list:
+    """The game indices first.. in chunks: about 8 a worker, so that none waits long at the end."""
     size = max(1, min(64, math.ceil(games / (workers * 8))))
-    return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
+    end = first + games
+    return [list(range(i, min(i + size, end))) for i in range(first, end, size)]
 
 
 def _run_on_cluster(spec: RunSpec, cluster, progress, started) -> Run:
@@ -339,7 +341,7 @@ def _run_on_cluster(spec: RunSpec, cluster, progress, started) -> Run:
     try:
         if started:
             started()
-        for chunk in map_chunks(cluster, play_chunk, spec, _chunks(spec.games, cluster.workers())):
+        for chunk in map_chunks(cluster, play_chunk, spec, _chunks(spec.first, spec.games, cluster.workers())):
             results.extend(chunk)
             if progress:
                 progress(len(chunk))
