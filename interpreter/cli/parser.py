@@ -168,6 +168,7 @@ def _add_play_commands(sub) -> None:
                      help="stop undecided after N pairs (default 10000)")
     seq.add_argument("--batch", type=int, default=100, metavar="N",
                      help="pairs played between two looks at the test (default 100)")
+    seq.add_argument("--html", metavar="FILE", help="write a page of the decision and the test's path (needs matplotlib)")
     cmp_.set_defaults(subparser=cmp_)
 
     prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",

@@ -23,7 +23,7 @@ from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
 from ..play.agents import parse_agents
-from ..runs import cluster, compare, report_text, sequential, statistics
+from ..runs import cluster, compare, report_html, report_text, sequential, statistics
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
@@ -273,10 +273,13 @@ def cmd_compare(args) -> int:
     except LoadError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir")):
+    for path, folder, option in ((args.json, False, "--json"), (args.trace_dir, True, "--trace-dir"),
+                                 (args.html, False, "--html")):
         why = unwritable(path, folder) if path else None
         if why:
             return usage_error(args, f"{option}: {why}")
+    if args.html and not args.until_decided:
+        return usage_error(args, "--html draws the path of --until-decided: give both")
     base = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
                      str(Path(args.trace_dir) / "base"), expansions=list(game.chosen.expansions),
                      scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
@@ -323,6 +326,12 @@ def cmd_compare(args) -> int:
     compare.render(summary, Console(file=sys.stdout, highlight=False))
     if args.json and not write_json(args.json, summary, "compare"):
         return 1
+    if verdict is not None and args.html:
+        try:
+            report_html.write_sequential(summary, args.html)
+        except (report_html.MissingExtra, OSError) as exc:
+            print(f"regles compare: error: {printable(exc)}", file=sys.stderr)
+            return 1
     if interrupted:
         return 130
     return 1 if summary["errors"]["base"] or summary["errors"]["changed"] else 0

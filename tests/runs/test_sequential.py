@@ -82,9 +82,9 @@ def test_the_log_likelihood_ratio_is_that_of_the_normal_form():
 
 
 def test_compare_until_decided_stops_early_on_the_strong_card(duel, tmp_path, capsys):  # noqa: F811
-    out_json = tmp_path / "seq.json"
+    out_json, page = tmp_path / "seq.json", tmp_path / "seq.html"
     status, out, err = run_cli(capsys, "compare", duel, "--without", "crown", "--until-decided", "--points", "10",
-                               "--batch", "20", "--json", str(out_json))
+                               "--batch", "20", "--json", str(out_json), "--html", str(page))
     assert status == 0, err
     v = json.loads(out_json.read_text(encoding="utf-8"))["sequential"]
     assert v["decision"] == "changed" and v["pairs"] <= 100
@@ -92,6 +92,9 @@ def test_compare_until_decided_stops_early_on_the_strong_card(duel, tmp_path, ca
     assert v["path"][-1]["pairs"] == v["pairs"] and v["path"][-1]["llr"]["seat 1"][0] >= v["bounds"][1]
     assert "the change moves a win rate by 10 points or more (seat 1 up" in out
     assert "20 pairs, log-likelihood ratios up and down" in err and "seat 1 " in err
+    html = page.read_text(encoding="utf-8")
+    assert "<svg" in html and "a change of 10 points or more (seat 1 up" in html
+    assert f"Decided after {v['pairs']} pairs of games" in html and "<script" not in html
 
 
 def test_compare_until_decided_says_no_change_of_a_change_that_does_nothing(duel, spare_mod, tmp_path,  # noqa: F811
@@ -112,8 +115,13 @@ def test_compare_until_decided_says_no_change_of_a_change_that_does_nothing(duel
     (["--alpha", "0.7"], "--alpha must be between 0 and 0.5"),
     (["--batch", "50", "--max-games", "10"], "--max-games at least --batch"),
     (["--points", "5", "--elo", "10"], "not allowed with argument"),
+    (["--html", "x.html", "--until-decided"], None),
 ])
 def test_usage_errors_of_until_decided(duel, capsys, args, message):  # noqa: F811
+    if message is None:  # --html alone, without --until-decided
+        status, _, err = run_cli(capsys, "compare", duel, "--without", "crown", "--html", "x.html")
+        assert status == 2 and "--html draws the path of --until-decided" in err
+        return
     status, _, err = run_cli(capsys, "compare", duel, "--without", "crown", "--until-decided", *args)
     assert status == 2
     assert message in err

@@ -12,9 +12,9 @@ import importlib
 from . import page, queries
 from .queries import ResultsError, UnknownRun
 
-__all__ = ["MissingExtra", "ResultsError", "UnknownRun", "require", "write_report"]
+__all__ = ["MissingExtra", "ResultsError", "UnknownRun", "require", "write_report", "write_sequential"]
 
-NEEDED = ("duckdb", "matplotlib")
+NEEDED = ("duckdb", "matplotlib", "statsmodels", "scipy")
 
 
 class MissingExtra(Exception):
@@ -31,6 +31,18 @@ def require() -> None:
             missing.append(name)
     if missing:
         raise MissingExtra(f"the HTML report needs {' and '.join(missing)}: pip install 'regles[report]'")
+
+
+def write_sequential(summary: dict, out: str) -> None:
+    """Write the page of a comparison run until decided (`compare --until-decided --html`):
+    its decision and the path of each figure's log-likelihood ratios. OSError when it cannot."""
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError:
+        raise MissingExtra("the page of a comparison needs matplotlib: pip install 'regles[report]'") from None
+    text = page.sequential(summary)
+    with open(out, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(text)
 
 
 def write_report(results: str, out: str, run_id: str | None = None, top: int = 10, min_plays: int = 30):

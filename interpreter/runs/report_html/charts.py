@@ -161,6 +161,30 @@ def histogram(name: str, series: list, xlabel: str, ylabel: str = "games") -> st
     return _svg(fig, name)
 
 
+@_styled
+def paths(name: str, series: list, bounds: tuple, xlabel: str, ylabel: str) -> str:
+    """Lines of values over a shared x (series: (label, [(x, y)])), with the two `bounds`
+    (lower, upper) drawn as dashed lines across: the path of a sequential test."""
+    fig = _new(WIDTH, 3.2 + 0.18 * ((len(series) + 2) // 3))
+    ax = fig.add_subplot()
+    for i, (label, points) in enumerate(series):
+        # past the palette's colours, the same colours again in dashes: no two lines alike
+        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=2.5, linewidth=1.4,
+                color=SERIES[i % len(SERIES)], linestyle="-" if i < len(SERIES) else "--", label=short(label, 30))
+    lower, upper = bounds
+    ax.axhline(upper, color=GREY, linestyle="--", linewidth=1)
+    ax.axhline(lower, color=GREY, linestyle="--", linewidth=1)
+    ax.annotate("a change", (0, upper), xycoords=("axes fraction", "data"), xytext=(2, 3),
+                textcoords="offset points", fontsize=8, color=GREY)
+    ax.annotate("no change", (0, lower), xycoords=("axes fraction", "data"), xytext=(2, -10),
+                textcoords="offset points", fontsize=8, color=GREY)
+    if series:  # below the chart: a legend inside would hide the lines or the bounds
+        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=7, frameon=False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return _svg(fig, name)
+
+
 # drawing --------------------------------------------------------------------------------
 
 def _new(width: float, height: float):

@@ -52,6 +52,57 @@ Intervals are 95% intervals: Wilson's for a rate, Newcombe's for a difference of
 """
 
 
+def sequential(summary: dict) -> str:
+    """The page of `compare --until-decided`: the change, the decision, and the path of the
+    log-likelihood ratios of each figure tested (the ratio of "rises" and of "falls" against
+    "no change", the larger of the two drawn), with the bounds where the test stops."""
+    v = summary["sequential"]
+    game = _text(summary["game"])
+    change = _text(("without " + ", ".join(summary["change"]["without"])) if "without" in summary["change"]
+                   else f"with {summary['change']['variant']}")
+    names = list(dict.fromkeys(name for step in v["path"] for name in step["llr"]))
+    series = [(name, [(step["pairs"], max(step["llr"][name])) for step in v["path"] if name in step["llr"]])
+              for name in names]
+    chart = charts.paths("llr", series, tuple(v["bounds"]), "pairs of games played",
+                         "log-likelihood ratio, up or down")
+    moved = ", ".join(f"{m['figure']} {m['direction']}" for m in v["moved"])
+    said = {"changed": f"a change of {v['points']:g} points or more ({moved})",
+            "no change": f"no change of {v['points']:g} points or more in any figure",
+            "undecided": "undecided at the largest number of pairs"}.get(v["decision"], "interrupted")
+    rows = [[c["figure"], c["as_is_only"], c["alike"], c["changed_only"]] for c in v["counts"]]
+    table = _table(["figure", "won as is only", "alike", "won changed only"], rows, "counts")
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="regles {_text(__version__)}">
+<title>{game}: {change}, until decided</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<header>
+<h1>{game}: {change}</h1>
+<p>Decided after {_text(plural(v['pairs'], 'pair'))} of games ({summary['players']} players, seed
+{_text(summary['seed'])}): <strong>{_text(said)}</strong>.</p>
+</header>
+<main>
+<section id="path">
+{_figure("path", "The test's path", chart,
+         f"Each figure's log-likelihood ratio after each batch of {v['batch']} pairs: above the upper bound "
+         f"({v['bounds'][1]:.2f}) the change moves it by {v['points']:g} points or more, below the lower bound "
+         f"({v['bounds'][0]:.2f}) it does not; false alarms at most {v['alpha']:g} over all figures, a change "
+         f"missed at most {v['beta']:g} of the time in each.")}
+{table}
+</section>
+</main>
+<footer>Made by regles {_text(__version__)}. The generalized sequential probability ratio test on the
+outcomes of pairs of games played with the same seeds, as is and changed.</footer>
+</body>
+</html>
+"""
+
+
 # the sections: (anchor, title, HTML) each, or None when the run has nothing to show there --
 
 def _run(f: Figures) -> str:
