@@ -88,7 +88,7 @@ def setup_game(args):
 def seat_powers(args, players: int) -> dict | str:
     """--power SEAT=NAME, each given once, as {seat from 1: name}; or "random"."""
     out = {}
-    if getattr(args, "power", []) == ["random"] and args.command == "simulate":
+    if getattr(args, "power", []) == ["random"] and args.command in ("simulate", "balance"):
         return "random"
     for item in getattr(args, "power", []):
         seat, sep, name = item.partition("=")

@@ -171,6 +171,30 @@ def _add_play_commands(sub) -> None:
     seq.add_argument("--html", metavar="FILE", help="write a page of the decision and the test's path (needs matplotlib)")
     cmp_.set_defaults(subparser=cmp_)
 
+    bal = sub.add_parser("balance", help="a balance gate for CI: today's content against a saved baseline of figures",
+                         description="With --write-baseline FILE, play a run and save, game by game, who won and "
+                                     "how long it took, and the effects of the cards given with --card. With "
+                                     "--baseline FILE, play the same run again (the baseline's players, seed, "
+                                     "games, bots and options) on the content as it is now and compare each seat's "
+                                     "and seat label's win rate, the game length and each flagged card's effect, "
+                                     "pair of games by pair of games. Exit status 1 when a figure moved beyond its "
+                                     "interval (corrected for the number of figures), 0 when none did.")
+    game_args(bal)
+    which = bal.add_mutually_exclusive_group(required=True)
+    which.add_argument("--baseline", metavar="FILE", help="compare with this baseline")
+    which.add_argument("--write-baseline", metavar="FILE", help="play a run and write its baseline")
+    bal.add_argument("--games", "-k", type=int, default=500, help="how many games, writing a baseline (default 500)")
+    bal.add_argument("--agents", "-a", default="random",
+                     help="bots, writing a baseline: random, greedy, mcts:N (default random)")
+    bal.add_argument("--card", action="append", default=[], metavar="CARD",
+                     help="flag a card whose effect on its seats' win rate is kept and compared; may be repeated")
+    bal.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    bal.add_argument("--json", metavar="FILE", help="write the figures compared as a JSON object")
+    bal.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                     help="a game with more decisions did not end: an error (default 20000)")
+    bal.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    bal.set_defaults(subparser=bal)
+
     prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",
                           description="Play games with bots twice, with the same seeds: as they are, for the "
                                       "time per decision, and with every statement and game function of the "

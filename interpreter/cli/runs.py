@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import shlex
 import signal
 import sys
@@ -23,7 +24,8 @@ from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
 from ..play.agents import parse_agents
-from ..runs import cluster, compare, report_html, report_text, sequential, statistics
+from ..view.shown import WordTable, text
+from ..runs import cluster, compare, gate, report_html, report_text, sequential, statistics
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
@@ -119,6 +121,108 @@ def cmd_simulate(args) -> int:
               file=sys.stderr)
         return 130
     return 1 if summary["errors"] else 0
+
+
+def cmd_balance(args) -> int:
+    got = setup_game(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
+        if value < 1:
+            return usage_error(args, f"{name} must be at least 1")
+    for path, option in ((args.write_baseline, "--write-baseline"), (args.json, "--json")):
+        why = unwritable(path) if path else None
+        if why:
+            return usage_error(args, f"{option}: {why}")
+    layers = {"expansions": list(game.chosen.expansions), "scenario": game.chosen.scenario,
+              "mods": list(game.chosen.mods)}
+    if args.baseline is not None:
+        try:
+            with open(args.baseline, encoding="utf-8") as f:
+                data = gate.read(json.load(f), game.id)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:  # json's errors and BaselineError are ValueErrors
+            return usage_error(args, f"--baseline {args.baseline}: {getattr(exc, 'strerror', None) or exc}")
+        settings = data["settings"]
+        if {k: settings.get(k) for k in layers} != layers:
+            return usage_error(args, f"--baseline {args.baseline}: it was written with {_layers_text(settings)}, "
+                                     f"not {_layers_text(layers)}: give the same expansions, scenario and mods")
+        try:
+            players = int(settings["players"])
+            agents = parse_agents(",".join(settings["agents"]), players)
+            options = game.options({str(k): str(v) for k, v in settings["options"].items()})
+            seed, games, flagged = int(settings["seed"]), int(settings["games"]), list(data["cards"])
+            powers = settings["powers"] if settings["powers"] == "random" else \
+                {int(k): str(v) for k, v in settings["powers"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return usage_error(args, f"--baseline {args.baseline}: its settings do not read ({exc})")
+    else:
+        try:
+            agents = parse_agents(args.agents, players)
+        except ValueError as exc:
+            return usage_error(args, str(exc))
+        seed, games, flagged, powers = args.seed, args.games, args.card, args.powers
+        known = {c.id for c in game.program.defn.cards}
+        unknown = [c for c in flagged if c not in known]
+        if unknown:
+            return usage_error(args, f"--card: no card '{unknown[0]}' in {game.id}"
+                                     + (f"; {hint}" if (hint := did_you_mean(unknown[0], known)) else ""))
+    if flagged and (why := statistics.missing()):
+        return usage_error(args, f"--card: {why}")
+    spec = S.RunSpec(args.game, players, seed, games, agents, options, False, args.max_decisions, "traces",
+                     powers=powers, named=list(options), record=bool(flagged), **layers)
+    if not args.quiet:
+        print(f"playing {plural(games, 'game')} of {printable(game.id)} ({players} players)"
+              + ("; then comparing with the baseline" if args.baseline else ""), file=sys.stderr, flush=True)
+    ran = S.run(game, spec, args.workers)
+    if ran.interrupted:
+        return 130
+    effects = {row["card"]: [row["effect"], row["effect_low"], row["effect_high"]]
+               for row in cards.effects(ran.results, players, game.program.team_of(players)) if row["card"] in flagged} \
+        if flagged else {}
+    if args.write_baseline:
+        settings = {"players": players, "seed": seed, "games": games, "agents": agents,
+                    "options": {k: v for k, v in options.items()}, "powers": powers, **layers}
+        made = gate.baseline(game.id, settings, ran.results, {c: effects.get(c, [None, None, None]) for c in flagged})
+        if not write_json(args.write_baseline, made, "balance"):
+            return 1
+        print(f"wrote the baseline of {plural(games, 'game')} of {printable(game.id)} to {printable(args.write_baseline)}")
+        return 0
+    figures = gate.compare_runs(game, players, data, ran.results, effects)
+    _render_gate(figures, Console(file=sys.stdout, highlight=False))
+    if args.json and not write_json(args.json, {"figures": [dict(vars(f), moved=f.moved) for f in figures]},
+                                    "balance"):
+        return 1
+    return 1 if any(f.moved for f in figures) else 0
+
+
+def _layers_text(layers: dict) -> str:
+    parts = [f"-x {x}" for x in layers.get("expansions") or []] + \
+        ([f"--scenario {layers['scenario']}"] if layers.get("scenario") else []) + \
+        [f"--with {m}" for m in layers.get("mods") or []]
+    return " ".join(parts) if parts else "no expansion, scenario or mod"
+
+
+def _render_gate(figures: list, console) -> None:
+    t = WordTable(title=text("today against the baseline"), title_justify="left")
+    for name, justify in (("figure", "left"), ("baseline", "right"), ("now", "right"), ("difference", "right"),
+                          ("interval", "right"), ("", "left")):
+        t.add_column(text(name), justify=justify, overflow="fold")
+    for f in figures:
+        rate = f.figure.startswith("win rate") or f.figure.startswith("effect")
+        show = (lambda x: "–" if x is None else f"{100 * x:.1f}%") if rate else \
+            (lambda x: "–" if x is None else f"{x:.1f}")
+        diff = (lambda x: "–" if x is None else f"{100 * x:+.1f}") if rate else \
+            (lambda x: "–" if x is None else f"{x:+.1f}")
+        t.add_row(*map(text, [f.figure, show(f.before), show(f.now), diff(f.difference),
+                              "–" if f.low is None else f"{diff(f.low)} … {diff(f.high)}",
+                              "MOVED" if f.moved else "ok"]))
+    console.print(t)
+    moved = [f.figure for f in figures if f.moved]
+    console.print(text(f"{len(moved)} of {plural(len(figures), 'figure')} moved beyond its interval"
+                       + (f": {', '.join(moved)}" if moved else "")
+                       + f" (intervals corrected for {plural(len(figures), 'figure')}: content that changes nothing "
+                         f"the games show fails at most {gate.ALPHA:g} of the time)"), soft_wrap=True)
 
 
 def _play_arms(args, arms, games: int, pool, first: int = 0) -> list:

@@ -149,19 +149,25 @@ def won(end, seats) -> int:
     return 1 if kind == "won" and any(s in winners for s in seats) else 0
 
 
+def figures_won(base_game, players: int, r) -> dict:
+    """What game `r` gave each figure a comparison tests: 1 when it won, else 0, for each seat
+    ("seat N", its side alone) and each value of the game's seat label that a seat had."""
+    e = outcome(r.winners, base_game.program.team_of(players))
+    found = {f"seat {s + 1}": won(e, [s]) for s in range(players)}
+    for label in dict.fromkeys(r.labels):
+        if label is not None:
+            found[str(label)] = _label_won(r, e, label)
+    return found
+
+
 def pair_outcomes(base_game, players: int, base: list, changed: list) -> list:
     """Per pair of completed games, the outcome (sequential.outcome) of each seat ("seat N")
     and of each value of the game's seat label: +1 when it won only the changed game, -1 only
     the game as it is; the labels of neither game are left out (0)."""
-    team_of = base_game.program.team_of(players)
     out = []
     for a, b in paired_games(base, changed):
-        ea, eb = outcome(a.winners, team_of), outcome(b.winners, team_of)
-        pair = {f"seat {s + 1}": won(eb, [s]) - won(ea, [s]) for s in range(players)}
-        for label in dict.fromkeys(list(a.labels) + list(b.labels)):
-            if label is not None:
-                pair[str(label)] = _label_won(b, eb, label) - _label_won(a, ea, label)
-        out.append(pair)
+        wa, wb = figures_won(base_game, players, a), figures_won(base_game, players, b)
+        out.append({name: wb.get(name, 0) - wa.get(name, 0) for name in dict.fromkeys([*wa, *wb])})
     return out
 
 

@@ -54,19 +54,20 @@ def difference(k1: int, n1: int, k2: int, n2: int) -> tuple:
     return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
 
 
-def paired_difference(both: int, first_only: int, second_only: int, neither: int) -> tuple:
+def paired_difference(both: int, first_only: int, second_only: int, neither: int, z: float = Z95) -> tuple:
     """The second rate less the first over the same pairs, and its 95% interval by Newcombe's
     square-and-add method for paired proportions: `both` pairs succeed in both arms,
     `first_only` only in the first, `second_only` only in the second. (None, None, None) for
     no pair. The correlation of the pairs (phi, shrunk towards 0 as Newcombe does) narrows
-    the interval when the arms mostly agree, as two games from one seed do."""
+    the interval when the arms mostly agree, as two games from one seed do. `z`: the normal
+    quantile of the interval's level (95% by default)."""
     n = both + first_only + second_only + neither
     if n == 0:
         return None, None, None
     k1, k2 = both + first_only, both + second_only
     p1, p2 = k1 / n, k2 / n
-    l1, u1 = wilson(k1, n)
-    l2, u2 = wilson(k2, n)
+    l1, u1 = wilson(k1, n, z)
+    l2, u2 = wilson(k2, n, z)
     margins = k1 * (n - k1) * k2 * (n - k2)
     phi = 0.0
     if margins > 0:
