@@ -285,6 +285,21 @@ def _add_play_commands(sub) -> None:
                      help="ask as this seat (from 1): nothing it may not see is told")
     why.set_defaults(subparser=why)
 
+    wb = sub.add_parser("why-bot", help="show what a bot weighed at a decision of a saved trace",
+                        description="Replay a trace up to event EVENT and let the bot of the seat deciding there "
+                                    "(the trace's, or --agent) weigh the options again: greedy gives each option's "
+                                    "outcome and the game's heuristic (or score) for its seat after it; a search "
+                                    "agent (mcts:N) the visits and mean value of each option. Says which option "
+                                    "the trace took and which the bot picks now. Exit status 0 with the answer, 1 "
+                                    "when the trace's game cannot be loaded, 2 on usage errors.")
+    wb.add_argument("trace", metavar="TRACE", help="a trace file (JSON lines), from play --save or simulate")
+    wb.add_argument("--at", type=int, required=True, metavar="EVENT",
+                    help="the event number (the trace's n): the decision a choice event answers, "
+                         "else the first asked after the event")
+    wb.add_argument("--agent", default=None, metavar="AGENT",
+                    help="the bot to ask: greedy or mcts:N (default: the trace's bot of that seat, else greedy)")
+    wb.set_defaults(subparser=wb)
+
     exp = sub.add_parser("explain", help="show how the engine reads a card, or a scenario's sheets",
                          description="Show a card as it would be printed (its abilities written as prose), then "
                                      "its attributes and classes, and for each ability the keyword it matches and "

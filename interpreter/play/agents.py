@@ -220,15 +220,20 @@ class GreedyAgent:
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
         self.revisits = Revisits()
+        # what its last decision weighed: (action, (outcome, value)) per option, outcome 1 a win,
+        # -1 a loss, 0 neither (`regles why-bot`)
+        self.weighed: list = []
 
     def act(self, view: SeatView) -> int:
         self.revisits.arrive(view)
         actions = view.legal_actions()
         if len(actions) == 1:
             self.revisits.note(view)
+            self.weighed = []
             return actions[0]
         evaluate = evaluator(view.program)
         values = view.lookahead(evaluate, self.rng)
+        self.weighed = list(zip(actions, values))
         self.revisits.note(view)
         best = max(values)
         ties = [a for a, v in zip(actions, values) if v == best]

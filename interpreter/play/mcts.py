@@ -105,12 +105,14 @@ class MctsAgent:
         self.revisits = Revisits()
         self.looks = Rng(seed ^ 0x5EED)  # for the states the options lead to (see `act`)
         self.searched = 0  # iterations run by this agent, all decisions together
+        self.weighed: list = []  # the last decision's options: (action, (visits, mean value))
 
     def act(self, view) -> int:
         self.revisits.arrive(view)
         actions = view.legal_actions()
         if len(actions) == 1:
             self.revisits.note(view)
+            self.weighed = []
             return actions[0]
         players = view.players
         am = action_map(view.program, players)
@@ -132,6 +134,9 @@ class MctsAgent:
         self.searched += done
         self.revisits.note(view)
         visits = [root.children[k].visits if k in root.children else -1 for k in numbers]
+        # what the search weighed (`regles why-bot`): per option, its visits and its mean value to the seat
+        self.weighed = [(a, (max(v, 0), root.children[k].value[view.seat] / v if v > 0 else None))
+                        for a, k, v in zip(actions, numbers, visits)]
         best = max(range(len(numbers)), key=lambda i: (visits[i], -i))
         # two free moves that undo each other look alike to short rollouts: not in turn forever.
         # The states the options lead to are made with a generator of their own, so that the
