@@ -524,13 +524,14 @@ class Narrator:
                 return w("chose", cap(self.who(who)), label, you=you)
             if ev.get("secret"):
                 prompt = self.said(ev.get("prompt") or "")
-                return w("chose_secretly", cap(self.who(who))) + (f"  [{prompt}]" if prompt else "")
+                return w("chose_secretly", cap(self.who(who))) + (w("asked", prompt) if prompt else "")
             what = label if self._option_shown(who, ev) else w("option_hidden")
             if ev.get("auto"):
                 what += w("the_only_option")
             prompt = ev.get("prompt") or ""
             if prompt and not any(h in prompt for h in self.hidden_titles()):
-                what += f"  [{self.said(prompt)}]"
+                # the question as that seat was asked it ("Your turn"): said as its question, not as ours
+                what += w("asked", self.said(prompt))
             return w("chose", cap(w("player", who + 1)), Said(what))
         if t == DECIDE:
             return self.decided(ev)

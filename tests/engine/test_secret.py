@@ -32,12 +32,12 @@ def test_a_secret_choice_is_told_to_nobody_else_until_revealed(bids):
     text = out.getvalue()
     assert "You chose: High" in text and "You chose: Stake 2" in text
     # what seat 2 picked is never told, though the prompt is
-    assert "Player 2 chose secretly  [Your sealed bid]" in text
-    assert "Player 2 chose secretly  [Your stake]" in text
+    assert "Player 2 chose secretly  [asked: 'Your sealed bid']" in text
+    assert "Player 2 chose secretly  [asked: 'Your stake']" in text
     assert "Stake 1" not in text
     # the bids are revealed by the rules, and then told
     assert "revealed: Mid" in text and "revealed: High" in text
-    assert text.index("Player 2 chose secretly  [Your sealed bid]") < text.index("revealed: Mid")
+    assert text.index("Player 2 chose secretly  [asked: 'Your sealed bid']") < text.index("revealed: Mid")
     assert st.scores() == [6, 2] and st.winners == (0,)
 
 
