@@ -156,6 +156,9 @@ def cmd_balance(args) -> int:
                 {int(k): str(v) for k, v in settings["powers"].items()}
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             return usage_error(args, f"--baseline {args.baseline}: its settings do not read ({exc})")
+        if not game.min_players <= players <= game.max_players or games != len(data["games"]):
+            return usage_error(args, f"--baseline {args.baseline}: its settings do not read (players {players}, "
+                                     f"games {games} for {len(data['games'])} rows)")
     else:
         try:
             agents = parse_agents(args.agents, players)

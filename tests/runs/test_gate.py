@@ -49,6 +49,12 @@ def test_unchanged_content_passes_and_an_unbalancing_change_fails(duel_copy, tmp
     ('{"format": "regles balance baseline", "version": 1, "game": "duel", "settings": {}, "games": [[0, "x", 1, []]], '
      '"cards": {}}', "a game row that does not read"),
     ('{"format": "regles balance baseline", "version": 9, "game": "duel"}', "write it again with --write-baseline"),
+    ('{"format": "regles balance baseline", "version": 1, "game": "duel", "settings": {"players": 99, "seed": 1, '
+     '"games": 1, "agents": ["random"], "options": {}, "powers": {}, "expansions": [], "scenario": null, "mods": []}, '
+     '"games": [[0, [0], 5, []]], "cards": {}}', "its settings do not read (players 99"),
+    ('{"format": "regles balance baseline", "version": 1, "game": "duel", "settings": {"players": 2, "seed": 1, '
+     '"games": 1, "agents": 7, "options": {}, "powers": {}, "expansions": [], "scenario": null, "mods": []}, '
+     '"games": [[0, [0], 5, []]], "cards": {}}', "its settings do not read"),
 ])
 def test_a_baseline_that_does_not_read_is_said_so(duel_copy, tmp_path, capsys, text, message):
     bad = tmp_path / "bad.json"
