@@ -133,11 +133,13 @@ def _explain_observation(args, game) -> int:
     return 0
 
 
-def cmd_why(args) -> int:
+def _trace_at(args):
+    """(game, state) of the trace of `args.trace` at event `args.at`, or an exit status (2 for
+    a trace or event that is not there, 1 for a game that cannot be loaded or fails before)."""
     if not os.path.isfile(args.trace):
         return usage_error(args, f"no such trace file: {args.trace}")
     try:
-        game, state = state_at(args.trace, args.at)
+        return state_at(args.trace, args.at)
     except TraceError as exc:
         return usage_error(args, str(exc))
     except IndexError as exc:
@@ -146,11 +148,19 @@ def cmd_why(args) -> int:
         print(str(exc), file=sys.stderr)
         return 1
     except ValueError as exc:  # an expansion, scenario or mod it names is not there
-        print(f"regles why: error: {printable(exc)}", file=sys.stderr)
+        print(f"regles {args.command}: error: {printable(exc)}", file=sys.stderr)
         return 1
     except GameFault as exc:
-        print(f"regles why: the game of the trace fails before event {args.at}: {printable(exc)}", file=sys.stderr)
+        print(f"regles {args.command}: the game of the trace fails before event {args.at}: {printable(exc)}",
+              file=sys.stderr)
         return 1
+
+
+def cmd_why(args) -> int:
+    got = _trace_at(args)
+    if isinstance(got, int):
+        return got
+    game, state = got
     if args.seat is not None and not 1 <= args.seat <= state.n:
         return usage_error(args, f"--seat is a seat from 1 to {state.n}, not {args.seat}")
     print(f"at event {args.at}: {why.asked(state)}")
@@ -161,21 +171,11 @@ def cmd_why(args) -> int:
 
 
 def cmd_why_bot(args) -> int:
-    if not os.path.isfile(args.trace):
-        return usage_error(args, f"no such trace file: {args.trace}")
-    try:
-        header, _ = read_trace(args.trace)
-        game, state = state_at(args.trace, args.at)
-    except TraceError as exc:
-        return usage_error(args, str(exc))
-    except IndexError as exc:
-        return usage_error(args, f"--at {args.at}: {exc}")
-    except LoadError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    except (ValueError, GameFault) as exc:
-        print(f"regles why-bot: error: {printable(exc)}", file=sys.stderr)
-        return 1
+    got = _trace_at(args)
+    if isinstance(got, int):
+        return got
+    game, state = got
+    header, _ = read_trace(args.trace)  # read and checked already by _trace_at
     if state.is_terminal():
         return usage_error(args, f"--at {args.at}: the game is over there; no bot decides")
     seat = state.current_player

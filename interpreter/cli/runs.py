@@ -123,14 +123,22 @@ def cmd_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
-def cmd_balance(args) -> int:
+def _setup_counted(args):
+    """`setup_game`, and --games, --workers and --max-decisions each at least 1."""
     got = setup_game(args)
     if isinstance(got, int):
         return got
-    game, players, options = got
     for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
         if value < 1:
             return usage_error(args, f"{name} must be at least 1")
+    return got
+
+
+def cmd_balance(args) -> int:
+    got = _setup_counted(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
     for path, option in ((args.write_baseline, "--write-baseline"), (args.json, "--json")):
         why = unwritable(path) if path else None
         if why:
@@ -359,13 +367,10 @@ def _where_played(args, pool) -> str:
 
 
 def cmd_compare(args) -> int:
-    got = setup_game(args)
+    got = _setup_counted(args)
     if isinstance(got, int):
         return got
     game, players, options = got
-    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
-        if value < 1:
-            return usage_error(args, f"{name} must be at least 1")
     without = [x.strip() for item in args.without for x in item.split(",") if x.strip()]
     if args.variant is None and not without:
         return usage_error(args, "--without takes the ids of cards, separated by commas")

@@ -27,26 +27,31 @@ def build(f: Figures, top: int = 10, min_plays: int = 30) -> str:
     nav = "".join(f'<li><a href="#{anchor}">{_text(title)}</a></li>' for anchor, title, _ in sections)
     body = "\n".join(f'<section id="{anchor}">\n<h2>{_text(title)}</h2>\n{content}\n</section>'
                      for anchor, title, content in sections)
+    return _page(f"{game}: simulation report", f"""<h1>{game}: simulation report</h1>
+{_run(f)}
+<nav><ol>{nav}</ol></nav>""", body, f"""Made by regles {_text(__version__)} from the results of run {_text(f.run.get("run_id"))}.
+Intervals are 95% intervals: Wilson's for a rate, Newcombe's for a difference of rates.""")
+
+
+def _page(title: str, header: str, main: str, footer: str) -> str:
+    """A whole page: its title (HTML text), and the HTML of its header, main part and footer."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="regles {_text(__version__)}">
-<title>{game}: simulation report</title>
+<title>{title}</title>
 <style>{STYLE}</style>
 </head>
 <body>
 <header>
-<h1>{game}: simulation report</h1>
-{_run(f)}
-<nav><ol>{nav}</ol></nav>
+{header}
 </header>
 <main>
-{body}
+{main}
 </main>
-<footer>Made by regles {_text(__version__)} from the results of run {_text(f.run.get("run_id"))}.
-Intervals are 95% intervals: Wilson's for a rate, Newcombe's for a difference of rates.</footer>
+<footer>{footer}</footer>
 </body>
 </html>
 """
@@ -71,36 +76,17 @@ def sequential(summary: dict) -> str:
             "undecided": "undecided at the largest number of pairs"}.get(v["decision"], "interrupted")
     rows = [[c["figure"], c["as_is_only"], c["alike"], c["changed_only"]] for c in v["counts"]]
     table = _table(["figure", "won as is only", "alike", "won changed only"], rows, "counts")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="regles {_text(__version__)}">
-<title>{game}: {change}, until decided</title>
-<style>{STYLE}</style>
-</head>
-<body>
-<header>
-<h1>{game}: {change}</h1>
+    return _page(f"{game}: {change}, until decided", f"""<h1>{game}: {change}</h1>
 <p>Decided after {_text(plural(v['pairs'], 'pair'))} of games ({summary['players']} players, seed
-{_text(summary['seed'])}): <strong>{_text(said)}</strong>.</p>
-</header>
-<main>
-<section id="path">
+{_text(summary['seed'])}): <strong>{_text(said)}</strong>.</p>""", f"""<section id="path">
 {_figure("path", "The test's path", chart,
          f"Each figure's log-likelihood ratio after each batch of {v['batch']} pairs: above the upper bound "
          f"({v['bounds'][1]:.2f}) the change moves it by {v['points']:g} points or more, below the lower bound "
          f"({v['bounds'][0]:.2f}) it does not; false alarms at most {v['alpha']:g} over all figures, a change "
          f"missed at most {v['beta']:g} of the time in each.")}
 {table}
-</section>
-</main>
-<footer>Made by regles {_text(__version__)}. The generalized sequential probability ratio test on the
-outcomes of pairs of games played with the same seeds, as is and changed.</footer>
-</body>
-</html>
-"""
+</section>""", f"""Made by regles {_text(__version__)}. The generalized sequential probability ratio test on the
+outcomes of pairs of games played with the same seeds, as is and changed.""")
 
 
 # the sections: (anchor, title, HTML) each, or None when the run has nothing to show there --
