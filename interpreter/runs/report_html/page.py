@@ -187,15 +187,18 @@ def _cards(f: Figures, top: int, min_plays: int):
     label = _card_labels(f.cards)
     parts = []
     if shown:
-        chart = charts.differences("card-effect", [(label[c.card_id], c.played.value, *c.played.interval)
-                                                   for c in shown],
+        chart = charts.differences("card-effect", [(label[c.card_id] + (" *" if c.discovery else ""), c.played.value,
+                                                    *c.played.interval) for c in shown],
                                    "win rate when the seat played the card, minus when it did not",
                                    top if cut else None, f"{plural(len(compared) - 2 * top, 'card')} between")
         ends = "" if len(shown) == len(compared) else f": the {top} highest and the {top} lowest"
         parts.append(_figure("card-effect", f"Cards by effect on the win rate{ends}", chart,
                              f"{plural(len(compared), 'card')} played, and not played, by at least "
-                             f"{min_plays} seats. The effect is a correlation: a card a leading seat plays "
-                             "more often looks good without causing the lead."))
+                             f"{min_plays} seats, each effect with its 95% interval clustered by game. "
+                             "Coloured: the interval leaves out 0, the card taken alone; marked *: a discovery "
+                             "over every card tested (a false discovery rate of 5%), which is what to trust "
+                             "when many cards are looked at. The effect is a correlation: a card a leading "
+                             "seat plays more often looks good without causing the lead."))
     elif not any(c.played.with_.n for c in f.cards):
         parts.append("<p>No card was played in these games (none entered an in-play zone of its seat): "
                      "there is no effect of playing one to show.</p>")
