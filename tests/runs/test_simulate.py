@@ -384,11 +384,19 @@ def test_output_paths_are_checked_before_the_first_game(capsys, tmp_path):
     assert status == 0 and json.loads((tmp_path / "r.json").read_text())["games"] == 2
 
 
+def _as_at_a_terminal() -> None:
+    """The command's process as a shell starts it: Ctrl-C neither ignored nor blocked. A test
+    process may have inherited either (a signal ignored or blocked is kept across exec), and
+    the command would then play its ten million games."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_reports_the_games_played_without_tracebacks(workers):
     proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", str(FIXTURES / "envoys"), "-n", "4",
                              "--games", "10000000", "--workers", workers], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_as_at_a_terminal)
     try:
         started = proc.stderr.readline()  # said once the games are under way
         assert started.startswith("playing 10000000 games of envoys"), started
