@@ -15,7 +15,6 @@ completed without error.
 """
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -24,8 +23,9 @@ from rich.table import Table
 from ..diagnostics import LoadError, plural
 from ..names import fold
 from ..view.shown import WordTable, text
+from . import sequential
 from .report_text import outcome
-from .statistics import Z95, paired_difference
+from .statistics import mean_interval, paired_cells, paired_difference
 
 _NAMED = re.compile(r"no card with id '(.*)'")
 
@@ -62,15 +62,8 @@ def changed_game(game, without=(), variant: str | None = None):
 def paired(diffs: list) -> dict:
     """The mean of paired differences and its 95% interval (normal approximation); no
     interval with fewer than two pairs."""
-    n = len(diffs)
-    if n == 0:
-        return {"mean": None, "low": None, "high": None, "pairs": 0}
-    m = sum(diffs) / n
-    if n < 2:
-        return {"mean": round(m, 4), "low": None, "high": None, "pairs": 1}
-    sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
-    return {"mean": round(m, 4), "low": round(m - half, 4), "high": round(m + half, 4), "pairs": n}
+    m, low, high = mean_interval(diffs)
+    return {"mean": _round(m), "low": _round(low), "high": _round(high), "pairs": len(diffs)}
 
 
 def _figure(base: list, changed: list) -> dict:
@@ -84,10 +77,7 @@ def _rate(base: list, changed: list) -> dict:
     """A rate (wins, 0 or 1 a game) in each arm over the same pairs, and its paired difference
     with Newcombe's interval for paired proportions."""
     n = len(base)
-    cells = [0, 0, 0, 0]  # won in both arms, as is only, changed only, neither
-    for a, b in zip(base, changed):
-        cells[(0 if b else 1) if a else (2 if b else 3)] += 1
-    both, first, second, neither = cells[0], cells[1], cells[2], cells[3]
+    both, first, second, neither = paired_cells(base, changed)
     d, low, high = paired_difference(both, first, second, neither)
     return {"base": _round((both + first) / n) if n else None, "changed": _round((both + second) / n) if n else None,
             "difference": {"mean": _round(d), "low": _round(low), "high": _round(high), "pairs": n}}
@@ -161,7 +151,7 @@ def figures_won(base_game, players: int, r) -> dict:
 
 
 def pair_outcomes(base_game, players: int, base: list, changed: list) -> list:
-    """Per pair of completed games, the outcome (sequential.outcome) of each seat ("seat N")
+    """Per pair of completed games, the outcome of each seat ("seat N")
     and of each value of the game's seat label: +1 when it won only the changed game, -1 only
     the game as it is; the labels of neither game are left out (0)."""
     out = []
@@ -266,20 +256,10 @@ def _verdict_lines(v: dict | None) -> list:
     """What the sequential test decided (`--until-decided`), in words."""
     if v is None:
         return []
-    points = f"{v['points']:g} points"
-    if v["decision"] == "changed":
-        moved = ", ".join(f"{m['figure']} {m['direction']}" for m in v["moved"])
-        said = f"the change moves a win rate by {points} or more ({moved})"
-    elif v["decision"] == "no change":
-        said = f"the change moves no win rate (of a seat, or of a seat label) by {points} or more"
-    elif v["decision"] == "undecided":
-        said = f"undecided after the largest number of pairs ({v['max_pairs']}): a change near {points}, or smaller"
-    else:
-        said = "interrupted before the test decided"
-    return [f"decided after {plural(v['pairs'], 'pair')} of games: {said}; sequential probability ratio test on "
-            f"each seat's win rate and each label's, false alarms at most {v['alpha']:g} over all of them, a "
-            f"change of {points} missed at most {v['beta']:g} of the time in each (log-likelihood ratio bounds "
-            f"{v['bounds'][0]:.2f} and {v['bounds'][1]:.2f}; its path in --json)"]
+    return [f"decided after {plural(v['pairs'], 'pair')} of games: {sequential.said(v)}; sequential probability "
+            f"ratio test on each seat's win rate and each label's, false alarms at most {v['alpha']:g} over all of "
+            f"them, a change of {v['points']:g} points missed at most {v['beta']:g} of the time in each "
+            f"(log-likelihood ratio bounds {v['bounds'][0]:.2f} and {v['bounds'][1]:.2f}; its path in --json)"]
 
 
 def _table(title: str, columns: list) -> Table:

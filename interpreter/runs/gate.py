@@ -26,7 +26,7 @@ from statistics import NormalDist
 
 from .compare import figures_won, paired_games
 from .simulate import GameResult
-from .statistics import paired_difference
+from .statistics import Z95, mean_interval, paired_cells, paired_difference
 
 FORMAT = "regles balance baseline"
 VERSION = 1
@@ -105,37 +105,22 @@ def compare_runs(base_game, players: int, data: dict, results: list, card_effect
     n = len(pairs)
     out = []
     for name in names:
-        cells = [0, 0, 0, 0]  # won in both, before only, now only, neither
-        for wa, wb in won:
-            a, b = wa.get(name, 0), wb.get(name, 0)
-            cells[(0 if b else 1) if a else (2 if b else 3)] += 1
+        cells = paired_cells([wa.get(name, 0) for wa, _ in won], [wb.get(name, 0) for _, wb in won])
         d, low, high = paired_difference(*cells, z)
         out.append(Moved(f"win rate, {name}", (cells[0] + cells[1]) / n if n else None,
                          (cells[0] + cells[2]) / n if n else None, d, low, high))
     lengths = [b.decisions - a.decisions for a, b in pairs]
     out.append(Moved("decisions per game", _mean([a.decisions for a, _ in pairs]),
-                     _mean([b.decisions for _, b in pairs]), *_normal(lengths, z)))
+                     _mean([b.decisions for _, b in pairs]), *mean_interval(lengths, z)))
     for card in flagged:
         d0, lo0, hi0 = data["cards"][card]
         d1, lo1, hi1 = card_effects[card]
         if None in (d0, lo0, hi0, d1, lo1, hi1):
             out.append(Moved(f"effect of {card}", d0, d1, None, None, None))
             continue
-        se = math.hypot((hi0 - lo0) / (2 * _Z95), (hi1 - lo1) / (2 * _Z95))
+        se = math.hypot((hi0 - lo0) / (2 * Z95), (hi1 - lo1) / (2 * Z95))
         out.append(Moved(f"effect of {card}", d0, d1, d1 - d0, d1 - d0 - z * se, d1 - d0 + z * se))
     return out
-
-
-_Z95 = NormalDist().inv_cdf(0.975)
-
-
-def _normal(xs: list, z: float) -> tuple:
-    n = len(xs)
-    if n < 2:
-        return (_mean(xs), None, None)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return m, m - z * sd / math.sqrt(n), m + z * sd / math.sqrt(n)
 
 
 def _mean(xs: list):

@@ -8,13 +8,12 @@ prints them as tables, every string of content shown as text.
 """
 from __future__ import annotations
 
-import math
 
 from rich.table import Table
 
 from ..diagnostics import plural
 from ..view.shown import WordTable, text
-from .statistics import wilson
+from .statistics import mean_interval, wilson
 
 TIMING_KEYS = ("elapsed", "games_per_second", "decisions_per_second")
 
@@ -172,16 +171,9 @@ def _against_automata(automata: dict, done: list, ends: list, n: int) -> list:
     return rows
 
 
-def _mean_interval(xs: list, z: float = 1.959963984540054) -> dict:
-    """The mean of `xs` and its 95% interval (normal approximation)."""
-    if not xs:
-        return {"mean": None, "low": None, "high": None}
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return {"mean": round(m, 4), "low": None, "high": None}
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    half = z * sd / math.sqrt(len(xs))
-    return {"mean": round(m, 4), "low": round(m - half, 4), "high": round(m + half, 4)}
+def _mean_interval(xs: list) -> dict:
+    """The mean of `xs` and its 95% interval (normal approximation), rounded."""
+    return dict(zip(("mean", "low", "high"), (None if x is None else round(x, 4) for x in mean_interval(xs))))
 
 
 def _by_label(done: list, ends: list) -> list:

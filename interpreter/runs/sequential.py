@@ -22,9 +22,9 @@ not taken for certainty):
 and Wald's bounds log(beta / (1 - alpha)) and log((1 - beta) / alpha). The false alarm rate
 alpha is shared out between the two directions and the seats and labels (Bonferroni), so
 that the chance that a change which does nothing is called a change stays at most alpha over
-the whole run; beta is the chance of missing a change of D in a given seat or label. The run stops as
-"changed" as soon as one test accepts its H+ or H-, as "no change of D or more" when every
-test has accepted H0, and as "undecided" at the largest number of games.
+the whole run; beta is the chance of missing a change of D in a given seat or label. The run
+stops as "changed" as soon as one test accepts its H+ or H-, as "no change of D or more" when
+every test has accepted H0, and as "undecided" at the largest number of games.
 """
 from __future__ import annotations
 
@@ -69,12 +69,6 @@ def llr(counts: list, theta0: float, theta1: float) -> float:
     return (n - 2 * PSEUDO) * (theta1 - theta0) * (2 * mean - theta0 - theta1) / (2 * variance)
 
 
-def outcome(won_as_is: int, won_changed: int) -> int:
-    """A pair's outcome for a seat: +1 when it won only the changed game, -1 only the game as
-    it is, 0 when both games went alike for it."""
-    return won_changed - won_as_is
-
-
 def update(units: dict, design: Design, outcomes: list, pairs_before: int) -> None:
     """Add the outcomes of a batch (per pair, a dict of unit name -> -1, 0 or +1; a unit not
     named in a pair is 0) to `units` (name -> Unit, a unit seen for the first time counted 0
@@ -101,6 +95,19 @@ def decision(units: dict, design: Design, pairs: int) -> tuple[str, list]:
     if all(u.up <= lower and u.down <= lower for u in units.values()):
         return UNCHANGED, []
     return (UNDECIDED if pairs >= design.max_pairs else ""), []
+
+
+def said(verdict: dict) -> str:
+    """What a test's verdict (as `compare --until-decided` keeps it) decided, in words."""
+    points = f"{verdict['points']:g} points"
+    if verdict["decision"] == CHANGED:
+        moved = ", ".join(f"{m['figure']} {m['direction']}" for m in verdict["moved"])
+        return f"the change moves a win rate by {points} or more ({moved})"
+    if verdict["decision"] == UNCHANGED:
+        return f"the change moves no win rate (of a seat, or of a seat label) by {points} or more"
+    if verdict["decision"] == UNDECIDED:
+        return f"undecided after the largest number of pairs ({verdict['max_pairs']}): a change near {points}, or smaller"
+    return "interrupted before the test decided"
 
 
 def elo_points(elo: float) -> float:

@@ -54,6 +54,28 @@ def difference(k1: int, n1: int, k2: int, n2: int) -> tuple:
     return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
 
 
+def mean_interval(xs: list, z: float = Z95) -> tuple:
+    """The mean of `xs` and its interval by the normal approximation (95% by default):
+    (mean, low, high); (None, None, None) for no value, no interval for a single one."""
+    n = len(xs)
+    if n == 0:
+        return None, None, None
+    m = sum(xs) / n
+    if n < 2:
+        return m, None, None
+    half = z * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) / math.sqrt(n)
+    return m, m - half, m + half
+
+
+def paired_cells(first: list, second: list) -> tuple:
+    """(both, first only, second only, neither): how many pairs of 0/1 outcomes succeed in
+    both arms, in one alone, in neither, as `paired_difference` takes them."""
+    cells = [0, 0, 0, 0]
+    for a, b in zip(first, second):
+        cells[(0 if b else 1) if a else (2 if b else 3)] += 1
+    return tuple(cells)
+
+
 def paired_difference(both: int, first_only: int, second_only: int, neither: int, z: float = Z95) -> tuple:
     """The second rate less the first over the same pairs, and its 95% interval by Newcombe's
     square-and-add method for paired proportions: `both` pairs succeed in both arms,

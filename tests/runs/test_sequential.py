@@ -93,7 +93,7 @@ def test_compare_until_decided_stops_early_on_the_strong_card(duel, tmp_path, ca
     assert "the change moves a win rate by 10 points or more (seat 1 up" in out
     assert "20 pairs, log-likelihood ratios up and down" in err and "seat 1 " in err
     html = page.read_text(encoding="utf-8")
-    assert "<svg" in html and "a change of 10 points or more (seat 1 up" in html
+    assert "<svg" in html and "moves a win rate by 10 points or more (seat 1 up" in html
     assert f"Decided after {v['pairs']} pairs of games" in html and "<script" not in html
 
 

@@ -14,6 +14,7 @@ import json
 
 from ... import __version__
 from ...diagnostics import plural, printable
+from .. import sequential as sprt
 from . import charts
 from .queries import Difference, Figures, Rate
 
@@ -70,10 +71,7 @@ def sequential(summary: dict) -> str:
               for name in names]
     chart = charts.paths("llr", series, tuple(v["bounds"]), "pairs of games played",
                          "log-likelihood ratio, up or down")
-    moved = ", ".join(f"{m['figure']} {m['direction']}" for m in v["moved"])
-    said = {"changed": f"a change of {v['points']:g} points or more ({moved})",
-            "no change": f"no change of {v['points']:g} points or more in any figure",
-            "undecided": "undecided at the largest number of pairs"}.get(v["decision"], "interrupted")
+    said = sprt.said(v)
     rows = [[c["figure"], c["as_is_only"], c["alike"], c["changed_only"]] for c in v["counts"]]
     table = _table(["figure", "won as is only", "alike", "won changed only"], rows, "counts")
     return _page(f"{game}: {change}, until decided", f"""<h1>{game}: {change}</h1>

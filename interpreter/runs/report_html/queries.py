@@ -320,7 +320,8 @@ def _histogram(q: _Query, column: str) -> list:
 
 
 def _cards(q: _Query, min_plays: int) -> list[Card]:
-    wins, total = q.one(f"SELECT count(*) FILTER (WHERE win), count(*) FROM ({_SEAT_GAMES})")
+    won = {(g, s): 1 if w else 0 for g, s, w in q.all(f"SELECT game_index, seat, win FROM ({_SEAT_GAMES})")}
+    wins, total = sum(won.values()), len(won)
     completed = q.one("SELECT count(*) FROM games WHERE run_id = $run AND error IS NULL")[0] or 1
     # a seat that played a card counts once for it, however many rows or copies it had
     rows = q.all(f"""
@@ -333,12 +334,10 @@ def _cards(q: _Query, min_plays: int) -> list[Card]:
             WHERE c.run_id = $run GROUP BY c.card_id, sg.game_index, sg.seat)
         SELECT card_id, any_value(title), count(*) FILTER (WHERE taken),
                count(*) FILTER (WHERE played), count(*) FILTER (WHERE played AND win), sum(points), avg(pick),
-               list((game_index, seat)) FILTER (WHERE played)
+               list([game_index, seat]) FILTER (WHERE played)
         FROM per_seat GROUP BY card_id ORDER BY card_id""")
-    won = {(g, s): 1 if w else 0 for g, s, w in q.all(f"SELECT game_index, seat, win FROM ({_SEAT_GAMES})")}
     # the same figures as `simulate --cards`: one function makes both
-    effects = played_effects(won, {str(r[0]): {(p["game_index"], p["seat"]) if isinstance(p, dict) else tuple(p)
-                                               for p in r[7] or ()} for r in rows if r[3]}, min_plays)
+    effects = played_effects(won, {str(r[0]): {tuple(p) for p in r[7] or ()} for r in rows if r[3]}, min_plays)
     cards = []
     for card_id, title, taken, n1, w1, points, pick, _seats in rows:
         found = effects.get(str(card_id))

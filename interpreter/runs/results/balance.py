@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from ..report_text import outcome
 from ..statistics import wilson
 
 BALANCE_VIEW = """
@@ -74,10 +75,10 @@ def measures(results: list, team_of: list) -> dict:
     `team_of` gives the side of each seat (from 0)."""
     done = [r for r in results if r.error is None and r.facts is not None]
     sides = len(set(team_of))
-    # a win shared by rival sides is a tie, no seat's win
-    won_first = sum(1 for r in done if r.facts["first_seat"] is not None and r.winners
-                    and r.facts["first_seat"] - 1 in r.winners and len({team_of[s] for s in r.winners}) == 1)
-    ties = sum(1 for r in done if r.winners and len({team_of[s] for s in r.winners}) > 1)
+    ends = [outcome(r.winners, team_of) for r in done]  # a win shared by rival sides is a tie, no seat's win
+    won_first = sum(1 for r, (kind, seats) in zip(done, ends)
+                    if kind == "won" and r.facts["first_seat"] is not None and r.facts["first_seat"] - 1 in seats)
+    ties = sum(1 for kind, _ in ends if kind == "tied")
     none = sum(1 for r in done if not r.winners)
     mid = [r.facts["midgame_leader_won"] for r in done if r.facts["midgame_leader_won"] is not None]
     return {
