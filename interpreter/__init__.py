@@ -34,6 +34,7 @@ from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
 from .content.pack import collector_paused, read_pack
+from .content.settings import set_values, settings_of
 from .diagnostics import LoadError, Position, Report
 from .engine.game import Game, GameState
 from .engine.savefile import SaveError
@@ -46,21 +47,24 @@ __version__ = "0.1.0"
 __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
-def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=(), without=()) -> Game:
+def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=(), without=(),
+         settings=()) -> Game:
     """Load, check and compile a game: a shipped game by id, or a game folder; with the
     expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or of
     folders or files of cards) laid over it, the `extra` content files (paths, or sources
-    read already) added to it, and the cards `without` (ids) left out of it, every copy, with
-    the game's rules tests. ValueError names an unknown expansion, scenario or card."""
+    read already) added to it, the cards `without` (ids) left out of it, every copy, with
+    the game's rules tests, and cards' attributes set (`settings`: {'CARD.ATTRIBUTE': value},
+    see content.settings). ValueError names an unknown expansion, scenario, card or attribute."""
     root = _locate(name_or_path)
-    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without))
+    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without), settings_of(settings))
     layers = plan(root, chosen)                     # which expansions, in which order
     kept = KEPT.get(root, chosen) if not extra else None  # compiled already, from the same files
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
     warm = WarmStart(enabled=not extra)             # parsed and compiled by an earlier process
-    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm)  # stages 1-4
+    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm,  # stages 1-4
+                                 chosen.settings)
     if defn is None or not report.ok:
         raise LoadError(report)
     with collector_paused(), warm.compiling(), shared_parses(warm.trees):
@@ -72,16 +76,17 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
 
 
 def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=(),
-                   warm: WarmStart | None = None) -> tuple[GameDef | None, Findings | None]:
+                   warm: WarmStart | None = None, settings=()) -> tuple[GameDef | None, Findings | None]:
     """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
-    with `layers` and `scenario` laid over it and the cards `without` left out. Every error goes
-    to `report`; returns the definitions and what the checker found. `warm`: the trees of an
-    earlier process that read the same files, taken and added to."""
+    with `layers` and `scenario` laid over it, the cards `without` left out and the `settings`
+    set. Every error goes to `report`; returns the definitions and what the checker found.
+    `warm`: the trees of an earlier process that read the same files, taken and added to."""
     with collector_paused():
         defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
         leave_out(defn, without)
+        set_values(defn, settings)  # before the check: a value set is checked as if printed
         if warm is not None:
             warm.open(report.sources)
         with shared_parses(warm.trees) if warm is not None else nullcontext():

@@ -10,6 +10,7 @@ from .. import LoadError, load
 from ..content.folders import exists, find_expansion_root, find_game_root, is_dir
 from ..content.layers import available_expansions, expansions_for
 from ..content.pack import remember_text
+from ..content.settings import parse_setting
 from ..diagnostics import Report, printable, render_text
 
 
@@ -85,10 +86,21 @@ def setup_game(args):
     return game, players, options
 
 
+def setup_counted(args):
+    """`setup_game`, and --games, --workers and --max-decisions each at least 1."""
+    got = setup_game(args)
+    if isinstance(got, int):
+        return got
+    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
+        if value < 1:
+            return usage_error(args, f"{name} must be at least 1")
+    return got
+
+
 def seat_powers(args, players: int) -> dict | str:
     """--power SEAT=NAME, each given once, as {seat from 1: name}; or "random"."""
     out = {}
-    if getattr(args, "power", []) == ["random"] and args.command in ("simulate", "balance"):
+    if getattr(args, "power", []) == ["random"] and args.command in ("simulate", "balance", "tune"):
         return "random"
     for item in getattr(args, "power", []):
         seat, sep, name = item.partition("=")
@@ -114,7 +126,8 @@ def load_only(args):
                                       f"give the game and --with {name}")
         name, mods = str(game_root), mods + [str(outer)]
     try:
-        game = load(name, expansions, getattr(args, "scenario", None), mods)
+        settings = [parse_setting(x) for x in getattr(args, "settings", [])]
+        game = load(name, expansions, getattr(args, "scenario", None), mods, settings=settings)
         if getattr(args, "solo", None) is not None:
             game = with_solo(game, args)
         if mods:

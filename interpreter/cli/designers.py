@@ -1,5 +1,6 @@
-"""`regles sheets`, `regles report`, `regles profile` and `regles serve`: print-and-play sheets, a page
-of charts from results, where a game's time goes by content line, and a table in the browser."""
+"""`regles sheets`, `regles report`, `regles tune`, `regles profile` and `regles serve`: print-and-play
+sheets, a page of charts from results, a number tuned to a balance target, where a game's time goes
+by content line, and a table in the browser."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,6 +8,9 @@ import os
 import sys
 from pathlib import Path
 
+from rich.console import Console
+
+from .. import LoadError
 from ..content.folders import is_dir
 from ..diagnostics import plural, printable
 from ..language.prose import LANGS, Prose
@@ -16,8 +20,11 @@ from ..play.web import serve as W
 from ..printing import faces as F
 from ..printing import sheets
 from ..runs import profile as P
-from ..runs import report_html
-from .common import load_only, setup_game, unwritable, usage_error, write_json
+from ..runs import report_html, statistics
+from ..runs import simulate as S
+from ..runs import tune as T
+from ..view.shown import text
+from .common import load_only, setup_counted, setup_game, unwritable, usage_error, write_json
 
 
 def cmd_sheets(args) -> int:
@@ -101,6 +108,84 @@ def cmd_report(args) -> int:
     print(printable(f"wrote {out}: run {figures.run.get('run_id')}, {figures.run.get('game')}, "
                     f"{plural(figures.completed, 'completed game')}"))
     return 0
+
+
+def cmd_tune(args) -> int:
+    ranges = [x for x in args.settings if ".." in x.partition("=")[2]]
+    if len(ranges) != 1:
+        return usage_error(args, "give the value to search as one --set CARD.ATTRIBUTE=LO..HI"
+                                 + (f" (found {len(ranges)})" if ranges else ""))
+    try:
+        card, attribute, low, high = T.parse_range(ranges[0])
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    args.settings = [x for x in args.settings if x is not ranges[0]]
+    got = setup_counted(args)
+    if isinstance(got, int):
+        return got
+    game, players, options = got
+    fixed = list(game.chosen.settings)
+    try:
+        game.with_layers(settings=fixed + [(card, attribute, low)])  # the card and attribute exist
+        label = game.program.defn.seat_report[0] if game.program.defn.seat_report else None
+        target = T.parse_target(args.target, label)
+        if target.aim is T.Aim.POWERS and args.powers != "random":
+            raise ValueError("--target: power win rates need --power random (a power per seat, drawn each game)")
+        if target.card is not None and target.card not in {c.id for c in game.program.defn.cards}:
+            raise ValueError(f"--target: no card '{target.card[:60]}' in {game.id}")
+        agents = parse_agents(args.agents, players)
+    except ValueError as exc:
+        return usage_error(args, str(exc))
+    except LoadError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    if target.needs_facts and (why := statistics.missing()):
+        return usage_error(args, f"--target: {why}")
+    why = unwritable(args.json) if args.json else None
+    if why:
+        return usage_error(args, f"--json: {why}")
+    if not args.quiet:
+        print(f"tuning {card}.{attribute} from {low} to {high}: {plural(args.games, 'game')} of "
+              f"{printable(game.id)} ({players} players) per value tried; Ctrl-C stops", file=sys.stderr, flush=True)
+    errors, stopped = [], False
+
+    def play(value: int):
+        nonlocal stopped
+        if stopped:
+            raise KeyboardInterrupt
+        variant = game.with_layers(settings=fixed + [(card, attribute, value)])
+        spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
+                         "traces", powers=args.powers, named=args.named_options, record=target.needs_facts,
+                         **S.laid_of(variant))
+        ran = S.run(variant, spec, args.workers)
+        if ran.interrupted:
+            stopped = True
+            raise KeyboardInterrupt
+        errors.extend(r.error for r in ran.results if r.error is not None)
+        trial = T.measure(target, ran.results, players, game.program.team_of(players), value, card)
+        if not args.quiet:
+            print(f"  {attribute} = {value}: {T.figure_text(target, trial)}; "
+                  f"{'met' if trial.meets else 'missed'}", file=sys.stderr, flush=True)
+        return trial
+
+    try:
+        trials, best = T.search(low, high, play)
+    except LoadError as exc:  # a value the content cannot hold (a rule's bound): said as content says it
+        print(str(exc), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: no value chosen", file=sys.stderr)
+        return 130
+    summary = {"game": game.id, "card": card, "attribute": attribute, "low": low, "high": high,
+               "target": target.text.strip(), "players": players, "games": args.games, "seed": args.seed,
+               "agents": agents, "trials": [t.as_json() for t in trials], "chosen": best.value,
+               "meets": best.meets, "surely": best.surely, "errors": len(errors)}
+    T.render(summary, target, trials, best, Console(file=sys.stdout, highlight=False))
+    if errors:
+        print(text(f"{plural(len(errors), 'game')} failed; the first: {errors[0].get('message')}"), file=sys.stderr)
+    if args.json and not write_json(args.json, summary, "tune"):
+        return 1
+    return 0 if best.meets and not errors else 1
 
 
 def cmd_profile(args) -> int:

@@ -78,6 +78,9 @@ def _add_play_commands(sub) -> None:
         p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                        help="a game option; may be repeated")
         layer_args(p)
+        p.add_argument("--set", action="append", default=[], dest="settings", metavar="CARD.ATTRIBUTE=VALUE",
+                       help="play with this card's attribute set to VALUE, as if printed so; may be repeated "
+                            "(tune: one of them is the range searched, CARD.ATTRIBUTE=LO..HI)")
         p.add_argument("--scenario", metavar="NAME", default=None,
                        help="play this scenario (its expansion is laid with it)")
         p.add_argument("--solo", metavar="LEVEL", default=None,
@@ -194,6 +197,28 @@ def _add_play_commands(sub) -> None:
                      help="a game with more decisions did not end: an error (default 20000)")
     bal.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     bal.set_defaults(subparser=bal)
+
+    tun = sub.add_parser("tune", help="search the value of a card's attribute that meets a balance target",
+                         description="Play the same games (the same seeds and bots) with each value tried of one "
+                                     "card's attribute, given as --set CARD.ATTRIBUTE=LO..HI, and search by a noisy "
+                                     "bisection the value whose games meet --target: 'seat win rates within D "
+                                     "points of even', 'LABEL win rates within D points of even' (the game's seat "
+                                     "label, or 'power' with --power random), 'card effect within [A, B]' (the "
+                                     "tuned card's effect on its seats' win rate, in points; or 'effect of CARD "
+                                     "within [A, B]'), or 'mean length A to B decisions'. Reports each value tried "
+                                     "with its 95% interval and the one chosen. Exit status 0 when the chosen value "
+                                     "meets the target, 1 when none tried does or a game failed.")
+    game_args(tun)
+    tun.add_argument("--target", "-t", required=True, metavar="TARGET", help="what the games should show (see above)")
+    tun.add_argument("--games", "-k", type=int, default=300, help="how many games per value tried (default 300)")
+    tun.add_argument("--agents", "-a", default="random",
+                     help="bots, one per seat or one for all: random, greedy, mcts:N (default random)")
+    tun.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+    tun.add_argument("--json", metavar="FILE", help="write the values tried and the one chosen as a JSON object")
+    tun.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                     help="a game with more decisions did not end: an error (default 20000)")
+    tun.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    tun.set_defaults(subparser=tun)
 
     prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",
                           description="Play games with bots twice, with the same seeds: as they are, for the "

@@ -29,7 +29,7 @@ from ..runs import cluster, compare, gate, report_html, report_text, sequential,
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
-from .common import setup_game, unwritable, usage_error, write_json
+from .common import setup_counted, setup_game, unwritable, usage_error, write_json
 
 
 def cmd_simulate(args) -> int:
@@ -66,9 +66,8 @@ def cmd_simulate(args) -> int:
         if why:
             return usage_error(args, f"{'--results' if args.results else '--cards'}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
-                     args.max_decisions, args.trace_dir, by=args.by, expansions=list(game.chosen.expansions),
-                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
-                     named=args.named_options, record=bool(args.results or args.cards))
+                     args.max_decisions, args.trace_dir, by=args.by, powers=args.powers,
+                     named=args.named_options, record=bool(args.results or args.cards), **S.laid_of(game))
     err = Console(file=sys.stderr)
     pool = _open_cluster(args)
     if isinstance(pool, int):
@@ -123,19 +122,8 @@ def cmd_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
-def _setup_counted(args):
-    """`setup_game`, and --games, --workers and --max-decisions each at least 1."""
-    got = setup_game(args)
-    if isinstance(got, int):
-        return got
-    for value, name in ((args.games, "--games"), (args.workers, "--workers"), (args.max_decisions, "--max-decisions")):
-        if value < 1:
-            return usage_error(args, f"{name} must be at least 1")
-    return got
-
-
 def cmd_balance(args) -> int:
-    got = _setup_counted(args)
+    got = setup_counted(args)
     if isinstance(got, int):
         return got
     game, players, options = got
@@ -143,8 +131,7 @@ def cmd_balance(args) -> int:
         why = unwritable(path) if path else None
         if why:
             return usage_error(args, f"{option}: {why}")
-    layers = {"expansions": list(game.chosen.expansions), "scenario": game.chosen.scenario,
-              "mods": list(game.chosen.mods)}
+    layers = {k: v for k, v in S.laid_of(game).items() if k != "without"}
     if args.baseline is not None:
         try:
             with open(args.baseline, encoding="utf-8") as f:
@@ -152,9 +139,9 @@ def cmd_balance(args) -> int:
         except (OSError, UnicodeDecodeError, ValueError) as exc:  # json's errors and BaselineError are ValueErrors
             return usage_error(args, f"--baseline {args.baseline}: {getattr(exc, 'strerror', None) or exc}")
         settings = data["settings"]
-        if {k: settings.get(k) for k in layers} != layers:
+        if {k: settings.get(k, [] if k == "settings" else None) for k in layers} != layers:
             return usage_error(args, f"--baseline {args.baseline}: it was written with {_layers_text(settings)}, "
-                                     f"not {_layers_text(layers)}: give the same expansions, scenario and mods")
+                                     f"not {_layers_text(layers)}: give the same expansions, scenario, mods and values set")
         try:
             players = int(settings["players"])
             agents = parse_agents(",".join(settings["agents"]), players)
@@ -210,8 +197,9 @@ def cmd_balance(args) -> int:
 def _layers_text(layers: dict) -> str:
     parts = [f"-x {x}" for x in layers.get("expansions") or []] + \
         ([f"--scenario {layers['scenario']}"] if layers.get("scenario") else []) + \
-        [f"--with {m}" for m in layers.get("mods") or []]
-    return " ".join(parts) if parts else "no expansion, scenario or mod"
+        [f"--with {m}" for m in layers.get("mods") or []] + \
+        [f"--set {card}.{attribute}={value}" for card, attribute, value in layers.get("settings") or []]
+    return " ".join(parts) if parts else "no expansion, scenario, mod or value set"
 
 
 def _render_gate(figures: list, console) -> None:
@@ -367,7 +355,7 @@ def _where_played(args, pool) -> str:
 
 
 def cmd_compare(args) -> int:
-    got = _setup_counted(args)
+    got = setup_counted(args)
     if isinstance(got, int):
         return got
     game, players, options = got
@@ -393,11 +381,10 @@ def cmd_compare(args) -> int:
     if args.html and not args.until_decided:
         return usage_error(args, "--html draws the path of --until-decided: give both")
     base = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
-                     str(Path(args.trace_dir) / "base"), expansions=list(game.chosen.expansions),
-                     scenario=game.chosen.scenario, mods=list(game.chosen.mods), powers=args.powers,
-                     named=args.named_options, without=list(game.chosen.without))
+                     str(Path(args.trace_dir) / "base"), powers=args.powers, named=args.named_options,
+                     **S.laid_of(game))
     other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
-                                mods=list(changed.chosen.mods), without=list(changed.chosen.without))
+                                **S.laid_of(changed))
     change = {"without": list(changed.program.defn.without)} if args.variant is None else {"variant": args.variant}
     design = None
     if args.until_decided:

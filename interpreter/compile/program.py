@@ -40,6 +40,7 @@ def make_program(defn, found, root: Path) -> Program:
     program.scenario = scenario_spec(defn.scenario)
     program.layers = tuple(LayerSpec(x.id, LayerKind(x.kind), x.title, x.root, x.pos) for x in defn.layers)
     program.without = tuple(defn.without)
+    program.settings = tuple(tuple(x) for x in defn.settings)
     program.cards = tuple(defn.cards)
     program.data = plain_data(defn.data)
     program.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None

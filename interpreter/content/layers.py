@@ -40,12 +40,14 @@ from .source import SourceFile, edited_text, load_file
 
 @dataclass(frozen=True)
 class Chosen:
-    """What is laid over a game: expansions by id, a scenario by id, mods by path; and the
-    cards left out of it, by id."""
+    """What is laid over a game: expansions by id, a scenario by id, mods by path; the
+    cards left out of it, by id; and the values of cards' attributes set (`content.settings`:
+    (card, attribute, value) each)."""
     expansions: tuple = ()
     scenario: str | None = None
     mods: tuple = ()
     without: tuple = ()
+    settings: tuple = ()
 
 
 class LayerError(ValueError):

@@ -274,6 +274,7 @@ class GameDef:
     seat_report_tree: object = None  # parsed label: nodes.Condition
     vocabulary: dict = field(default_factory=dict)  # language -> {name: (words as written, position)}
     without: list = field(default_factory=list)  # the ids of the cards left out of the game (`load(without=)`)
+    settings: list = field(default_factory=list)  # [card, attribute, value] of each value set at load (`load(settings=)`)
     notes: list = field(default_factory=list)  # the authoring notes of the game and its layers (texts)
     rulings: list = field(default_factory=list)  # rulings.RulingDef of the game and its layers (`rulings:`)
     rules_index: list = field(default_factory=list)  # files of the game's folder listing its rules by ID

@@ -91,6 +91,7 @@ EVENTS: tuple = (
         _f("options", "the options, by name"), _f("expansions", "the expansions laid over the game"),
         _f("scenario", "the scenario, or null"), _f("mods", "the mods laid over the game, by folder"),
         _f("without", "the cards left out of the game", True),
+        _f("set", "the cards' attributes set at load, [card, attribute, value] each", True),
         _f("powers", "the personal power of each seat (seat from 1 -> card id)"))),
     Event(MOVE, "a component moved to a zone, or to the top or bottom of its own", (
         *_CARD, _f("from", "the zone it left, or null"), _f("to", "the zone it entered")),

@@ -168,24 +168,27 @@ class Game:
         """The expansions, mods and scenario laid over the game, as `engine.program.LayerSpec`."""
         return list(self.program.layers)
 
-    def with_layers(self, expansions=None, scenario=None, mods=None, without=None) -> "Game":
-        """This game with other expansions, scenario or mods laid over it, or other cards left
-        out of it (each None: as now). Compiled once per combination and kept. ValueError names
-        an unknown one; LoadError gives the content errors of a combination that does not check
-        (say, two expansions replacing one procedure, or a card left out that a rule names)."""
+    def with_layers(self, expansions=None, scenario=None, mods=None, without=None, settings=None) -> "Game":
+        """This game with other expansions, scenario or mods laid over it, other cards left
+        out of it, or other values set in it ((card, attribute, value) each, as `content.settings`
+        reads them; each None: as now). Compiled
+        once per combination and kept. ValueError names an unknown one; LoadError gives the
+        content errors of a combination that does not check (say, two expansions replacing one
+        procedure, or a card left out that a rule names)."""
         c = self.chosen
         if c is None or self._load is None:
             raise ValueError(f"{self.title} was not loaded by interpreter.load: no expansion can be laid over it")
         want = dataclasses.replace(c, expansions=tuple(c.expansions if expansions is None else expansions),
                                    scenario=c.scenario if scenario is None else scenario or None,
                                    mods=tuple(c.mods if mods is None else (str(m) for m in mods)),
-                                   without=tuple(c.without if without is None else without))
+                                   without=tuple(c.without if without is None else without),
+                                   settings=c.settings if settings is None else tuple(tuple(x) for x in settings))
         if want == c:
             return self
         game = self._variants.get(want)
         if game is None:
             game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods,
-                                                     without=want.without)
+                                                     without=want.without, settings=want.settings)
         return game
 
     def with_sources(self, key, sources) -> "Game":
@@ -197,7 +200,8 @@ class Game:
         if game is None:
             c = self.chosen
             game = self._variants[("sources", key)] = self._load(self.source, c.expansions, c.scenario, c.mods,
-                                                                   extra=tuple(sources), without=c.without)
+                                                                   extra=tuple(sources), without=c.without,
+                                                                   settings=c.settings)
         return game
 
     def options(self, given: dict | None = None) -> dict:
@@ -378,7 +382,7 @@ class Game:
             laid = serial.read_laid(data["layers"])
             try:
                 game = self.with_layers(laid["expansions"], laid["scenario"] or "", laid["mods"],
-                                        laid.get("without", []))
+                                        laid.get("without", []), laid.get("set", []))
             except ValueError as exc:
                 raise SaveError(str(exc), "layers") from None
         if not replay:

@@ -128,6 +128,7 @@ class Program:
         self.scenario: ScenarioSpec | None = None
         self.layers: tuple = ()  # the LayerSpec laid over the game, in order
         self.without: tuple = ()  # the ids of the cards left out of the game
+        self.settings: tuple = ()  # (card, attribute, value) of each value set at load
         self.cards: tuple = ()  # the cards, as declared (each with its id, title and pos)
         self.data: dict = {}  # the game's named constants (`data:`), as plain values
         self.tag_zones: set | None = None  # the zones tags are kept in (None: every zone)

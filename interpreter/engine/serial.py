@@ -68,26 +68,39 @@ def dec(program, v):
 
 
 def laid(program) -> dict:
-    """The expansions, scenario and mods laid over a program's game, and the cards left out of
-    it, as saves and traces record them: enough to lay them again (mods by absolute path)."""
+    """The expansions, scenario and mods laid over a program's game, the cards left out of it and
+    the values set in it, as saves and traces record them: enough to lay them again (mods by
+    absolute path)."""
     layers = program.layers
     scenario = [x.id for x in layers if x.kind is LayerKind.SCENARIO]
     out = {"expansions": [x.id for x in layers if x.kind is LayerKind.EXPANSION], "scenario": scenario[0] if scenario else None,
            "mods": [x.root for x in layers if x.kind is LayerKind.MOD]}
     if program.without:  # the cards left out of the game, recorded only then
         out["without"] = list(program.without)
+    if program.settings:  # cards' attributes set at load ([card, attribute, value] each), only then
+        out["set"] = [list(x) for x in program.settings]
     return out
+
+
+def is_laid(program) -> bool:
+    """Whether anything is laid over, left out of or set in a program's game (`laid` is then
+    recorded)."""
+    return bool(program.layers or program.without or program.settings)
 
 
 def read_laid(v) -> dict:
     """`laid` as read from a file: a SaveError naming the field when it is not of its shape."""
     c = Checker()
-    c.obj(v, ("layers",), ("expansions", "scenario", "mods"), ("without",))
+    c.obj(v, ("layers",), ("expansions", "scenario", "mods"), ("without", "set"))
     for key in ("expansions", "mods", "without"):
         if key not in v:
             continue
         if not isinstance(v[key], list) or not all(isinstance(x, str) for x in v[key]):
             c.fail(("layers", key), "must be a list of texts")
+    if "set" in v and not (isinstance(v["set"], list) and all(
+            isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and isinstance(x[1], str)
+            and isinstance(x[2], (str, int, bool)) for x in v["set"])):
+        c.fail(("layers", "set"), "must be a list of [card, attribute, value]")
     if v["scenario"] is not None and not isinstance(v["scenario"], str):
         c.fail(("layers", "scenario"), "must be a text or null")
     return v
@@ -121,7 +134,7 @@ def state_to_json(st) -> dict:
         "history": list(st.history),
         "ops": st.ops,
         "credit": [[int(c), key, v] for (c, key), v in st.credit.items()],
-        **({"layers": laid(st.program)} if st.program.layers or st.program.without else {}),
+        **({"layers": laid(st.program)} if is_laid(st.program) else {}),
     }
 
 

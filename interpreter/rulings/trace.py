@@ -45,7 +45,7 @@ from ..engine.events import ANSWERS, FIELDS
 from ..engine.fingerprint import fingerprint
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.saved import StateCheck
-from ..engine.serial import read_laid
+from ..engine.serial import is_laid, read_laid
 from ..engine.savefile import Checker, SaveError, is_int, parse_json, shown
 from ..kinds import kind_of
 from ..engine.state import GameFault
@@ -103,7 +103,7 @@ def make_header(game, players: int, seed: int, options: dict, choices: list, *, 
     h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id,
          "fingerprint": dict(fingerprint(game.program)), "source": source, "players": players, "seed": seed,
          "options": dict(options), "agents": list(agents or []), "check": bool(check), "choices": [int(c) for c in choices]}
-    if game.program.defn.layers or game.program.defn.without or powers:  # what is laid or left out, each seat's power
+    if is_laid(game.program) or powers:  # what is laid, left out or set, each seat's power
         h["layers"] = game.layers_json()
         h["powers"] = {str(k): v for k, v in (powers or {}).items()}
     if max_decisions is not None:
@@ -296,7 +296,7 @@ def game_of_header(header):
     name = src if isinstance(src, str) and (Path(src) / "game.yaml").is_file() else header["game"]
     laid = header.get("layers") or {}
     return load(name, laid.get("expansions", ()), laid.get("scenario"), laid.get("mods", ()),
-                without=laid.get("without", ()))
+                without=laid.get("without", ()), settings=laid.get("set", ()))
 
 
 def state_at(path, event: int):

@@ -78,10 +78,20 @@ class RunSpec:
     record: bool = False  # keep each game's facts (--results, --cards): off, the games run as fast as ever
     without: list = field(default_factory=list)  # cards left out of the game, by id
     first: int = 0  # the index of the run's first game: a run in batches plays games first.. of one series
+    settings: list = field(default_factory=list)  # cards' attributes set: (card, attribute, value) each
 
     def game_key(self) -> tuple:
         """What the game of the run is loaded from: a worker loads it once per key."""
-        return (self.game, tuple(self.expansions), self.scenario, tuple(self.mods), tuple(self.without))
+        return (self.game, tuple(self.expansions), self.scenario, tuple(self.mods), tuple(self.without),
+                tuple(tuple(x) for x in self.settings))
+
+
+def laid_of(game) -> dict:
+    """What is laid over, left out of and set in a loaded game, as a RunSpec names it (its
+    workers load the game from that)."""
+    c = game.chosen
+    return {"expansions": list(c.expansions), "scenario": c.scenario, "mods": list(c.mods),
+            "without": list(c.without), "settings": [list(x) for x in c.settings]}
 
 
 def play_game(game, players: int, seed: int, options: dict, agent_names: list, *, check: bool = False,
@@ -238,7 +248,8 @@ def _worker_init(spec: RunSpec) -> None:
 def _worker_game(spec: RunSpec):
     """The game of `spec` in this process, loaded once per game key."""
     if _WORKER.get("key") != spec.game_key():
-        _WORKER["game"] = load(spec.game, spec.expansions, spec.scenario, spec.mods, without=spec.without)
+        _WORKER["game"] = load(spec.game, spec.expansions, spec.scenario, spec.mods, without=spec.without,
+                               settings=spec.settings)
         _WORKER["key"] = spec.game_key()
     return _WORKER["game"]
 

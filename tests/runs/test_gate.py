@@ -69,4 +69,4 @@ def test_a_baseline_of_other_layers_is_refused(duel_copy, tmp_path, capsys):
     mod = tmp_path / "spare.yaml"
     mod.write_text("kind: cards\ngame: duel\ncards:\n  - {id: spare, title: Spare}\n", encoding="utf-8")
     status, _, err = run_cli(capsys, "balance", duel_copy, "--with", str(mod), "--baseline", str(base), "-q")
-    assert status == 2 and "it was written with no expansion, scenario or mod" in err
+    assert status == 2 and "it was written with no expansion, scenario, mod or value set" in err

@@ -42,23 +42,26 @@ class Catalogue:
             return name if name in shipped_games() else None
         return self.only if name in (self.only, self.names()[0]) else None
 
-    def game(self, name: str, expansions=(), scenario: str | None = None, without=()):
+    def game(self, name: str, expansions=(), scenario: str | None = None, without=(), settings=()):
         """The game `name` with `expansions` and `scenario` laid over it (and the server's mods),
-        the cards `without` left out. ValueError for a game this server does not offer or an
-        unknown expansion, scenario or card; LoadError when the combination does not check."""
+        the cards `without` left out and the values `settings` set (a replay's: (card, attribute,
+        value) each). ValueError for a game this server does not offer or an unknown expansion,
+        scenario, card or attribute; LoadError when the combination does not check."""
         source = self._source(name) if isinstance(name, str) else None
         if source is None:
             raise ValueError(f"no game '{str(name)[:60]}' here (games: {', '.join(self.names())})")
-        return self._load(source, tuple(expansions), scenario or None, tuple(without))
+        return self._load(source, tuple(expansions), scenario or None, tuple(without),
+                          tuple(tuple(x) for x in settings))
 
-    def _load(self, source: str, expansions: tuple, scenario, without: tuple):
-        key = (source, expansions, scenario, without)
+    def _load(self, source: str, expansions: tuple, scenario, without: tuple, settings: tuple = ()):
+        key = (source, expansions, scenario, without, settings)
         with self._lock:  # two pages asking at once load the game once
             got = self._loaded.get(key)
             if got is None:
                 if len(self._loaded) >= GAMES_KEPT:  # each combination asked is kept: a bound on them
-                    self._loaded.pop(next(k for k in self._loaded if k[1:] != ((), None, ())), None)
-                got = self._loaded[key] = load(source, expansions, scenario, self.mods, without=without)
+                    self._loaded.pop(next(k for k in self._loaded if k[1:] != ((), None, (), ())), None)
+                got = self._loaded[key] = load(source, expansions, scenario, self.mods, without=without,
+                                               settings=settings)
         return got
 
     def describe(self, name: str) -> dict:

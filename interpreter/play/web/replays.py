@@ -149,7 +149,7 @@ def game_of_trace(catalogue: Catalogue, header: dict):
                                + " (start it with the same --with to replay the trace)")
     try:
         return catalogue.game(name, tuple(laid.get("expansions", ())), laid.get("scenario"),
-                              tuple(laid.get("without", ())))
+                              tuple(laid.get("without", ())), tuple(laid.get("set", ())))
     except ValueError as exc:
         raise ReplayError(422, f"the trace's expansions or scenario: {exc}") from None
 
