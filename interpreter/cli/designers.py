@@ -18,7 +18,7 @@ from ..names import did_you_mean
 from ..play.agents import parse_agents
 from ..play.web import serve as W
 from ..printing import faces as F
-from ..printing import sheets
+from ..printing import sheets, tts
 from ..runs import profile as P
 from ..runs import report_html, statistics
 from ..runs import simulate as S
@@ -28,13 +28,19 @@ from .common import load_only, setup_counted, setup_game, unwritable, usage_erro
 
 
 def cmd_sheets(args) -> int:
+    if args.out is None and args.tts is None:
+        return usage_error(args, "say what to write: --out PDF|FOLDER, --tts DIR, or both")
+    if args.tts_url is not None and (args.tts is None or not args.tts_url.startswith(("https://", "http://"))):
+        return usage_error(args, "--tts-url takes the http(s) address the images of --tts will be at")
     try:
         sheets.library()
-    except sheets.MissingLibrary as exc:
+        if args.tts:
+            tts.renderer()
+    except (sheets.MissingLibrary, tts.MissingRenderer) as exc:
         return usage_error(args, str(exc))
-    folder = args.out.endswith(("/", os.sep)) or is_dir(Path(args.out))
+    folder = args.out is not None and (args.out.endswith(("/", os.sep)) or is_dir(Path(args.out)))
     svg_dir = args.svg_dir or (args.out if folder else None)
-    for path, is_folder, option in ((args.out, folder, "--out"), (svg_dir, True, "--svg-dir")):
+    for path, is_folder, option in ((args.out, folder, "--out"), (svg_dir, True, "--svg-dir"), (args.tts, True, "--tts")):
         why = unwritable(path, is_folder) if path else None
         if why:
             return usage_error(args, f"{option}: {why}")
@@ -62,24 +68,35 @@ def cmd_sheets(args) -> int:
     if not any(f.copies for f in faces):
         return usage_error(args, "the cards chosen have no copies to print")
     pdf = os.path.join(args.out, sheets.file_name(game.id, ".pdf")) if folder else args.out
+    pages, drawn, table = 0, 0, None
     try:
         if folder:
             Path(args.out).mkdir(parents=True, exist_ok=True)
-        pages = sheets.write_pdf(pdf, faces, defn.title, backs=args.backs, bleed_mm=args.bleed, notes=notes)
+        if pdf is not None:
+            pages = sheets.write_pdf(pdf, faces, defn.title, backs=args.backs, bleed_mm=args.bleed, notes=notes)
         drawn = sheets.write_svgs(svg_dir, faces) if svg_dir else 0
+        if args.tts:
+            table = tts.write(args.tts, game.id, defn.title, faces, args.tts_url, notes)
     except OSError as exc:
-        print(f"regles sheets: error: cannot write {printable(exc.filename or pdf)}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"regles sheets: error: cannot write {printable(exc.filename or pdf or args.tts)}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:
+        return usage_error(args, str(exc))
     for note in dict.fromkeys(notes):
         print(printable(f"regles sheets: {game.id}: {note}"), file=sys.stderr)
     cut = sum(1 for note in dict.fromkeys(notes) if "does not fit" in note)
     total = sum(f.copies for f in faces if not isinstance(f, F.Tile))
     tiles = sum(f.copies for f in faces if isinstance(f, F.Tile))
-    print(printable(f"wrote {pdf}: {plural(pages, 'page')}, {plural(total, 'card')} "
-                    f"({plural(sum(1 for f in faces if not isinstance(f, F.Tile)), 'different card')})"
-                    + (f", {plural(tiles, 'tile')}" if tiles else "") + f", in '{lang}'"
-                    + (f"; {plural(drawn, 'SVG')} in {svg_dir}" if svg_dir else "")))
+    if pdf is not None:
+        print(printable(f"wrote {pdf}: {plural(pages, 'page')}, {plural(total, 'card')} "
+                        f"({plural(sum(1 for f in faces if not isinstance(f, F.Tile)), 'different card')})"
+                        + (f", {plural(tiles, 'tile')}" if tiles else "") + f", in '{lang}'"
+                        + (f"; {plural(drawn, 'SVG')} in {svg_dir}" if svg_dir else "")))
+    if table is not None:
+        print(printable(f"wrote {table['object']}: {plural(table['decks'], 'deck')} of {plural(table['cards'], 'card')} "
+                        f"on {plural(table['sheets'], 'sheet')} of faces, in '{lang}', for Tabletop Simulator"
+                        + (f" ({plural(tiles, 'tile')} left out: tiles are not cards)" if tiles else "")))
     return 1 if args.strict and cut else 0
 
 

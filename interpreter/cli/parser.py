@@ -352,9 +352,15 @@ def _add_play_commands(sub) -> None:
                                     f"{sheets.INSTALL}.")
     sh.add_argument("game", metavar="GAME", help="a shipped game id, or a game folder")
     layer_args(sh)
-    sh.add_argument("--out", required=True, metavar="PDF|FOLDER",
+    sh.add_argument("--out", default=None, metavar="PDF|FOLDER",
                     help="the PDF to write, or a folder (an existing one, or a name ending with /) to write "
                          "GAME.pdf and the SVGs in")
+    sh.add_argument("--tts", metavar="DIR", default=None,
+                    help="write Tabletop Simulator custom decks in DIR: sheets of faces (10 x 7 at most), a back "
+                         "per deck and GAME.json, a saved object that loads them (needs pypdfium2 and Pillow)")
+    sh.add_argument("--tts-url", metavar="URL", default=None,
+                    help="with --tts, where the images will be online (URL + a file's name), for a table shared "
+                         "with others (default: file:// URLs of DIR, for this machine)")
     sh.add_argument("--svg-dir", metavar="DIR", default=None, help="write one SVG per card in this folder")
     sh.add_argument("--cards", action="append", default=[], metavar="ID[,ID]",
                     help="only these cards (ids or titles); the id of an expansion or mod laid with the game "

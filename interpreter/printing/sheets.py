@@ -158,7 +158,7 @@ def _rgb(colour: str) -> tuple:
     return tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
 
 
-class _Pdf:
+class PdfShapes:
     """Shapes drawn on a reportlab canvas, a card's top left corner at (ox, top)."""
 
     def __init__(self, lib: Library, canvas):
@@ -238,7 +238,7 @@ def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float
     c = lib.canvas.Canvas(path, pagesize=lib.page, invariant=1, pageCompression=1)
     c.setTitle(clean(title))
     c.setCreator("regles sheets")
-    pdf = _Pdf(lib, c)
+    pdf = PdfShapes(lib, c)
     bleed = max(0.0, min(float(bleed_mm), MAX_BLEED)) * MM
     grid = Grid(width, height, bleed)
     cards = [f for f in faces if not isinstance(f, Tile)]
