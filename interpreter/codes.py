@@ -135,6 +135,9 @@ CODES: tuple[Code, ...] = (
          "table hints: board 'map' has no node 'north'"),
     Code("H002", "print-hint", "hints", "a print hint the sheets cannot draw (a warning)",
          "print hints of 'suit': 'blob' (for 'hearts') is not a shape the sheets draw"),
+    Code("H003", "card-picture", "hints", "a card's picture (the attribute an art: print hint names) that cannot be "
+         "printed: no such file, not PNG or JPEG, too large, or outside the cards file's folder",
+         "print hints of 'monster': art 'goblin' is not printed: no file 'img/goblin.png' beside the cards file"),
     Code("W003", "ruling-as-note", "printed", "a ruling written as a free note, the older form (a warning)",
          "a ruling written as a note"),
     Code("W004", "untranslated-text", "printed", "a text the rules show without words in a language whose vocabulary "

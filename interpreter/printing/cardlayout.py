@@ -1,8 +1,8 @@
 """A card face laid out as shapes: boxes, discs and lines of text, in points from its top left.
 
 `lay_out(face, measure)` places what a `faces.Face` shows on a card of the
-standard size (63 x 88 mm): the band, the title, the line of kinds, the
-figures in discs (or, when there are many, in a table), the abilities, and a
+standard size (63 x 88 mm): the band, the title, the line of kinds, its
+picture (when its kind's `art:` hint gives it one), the figures in discs (or, when there are many, in a table), the abilities, and a
 footer with the card's id; its symbols in the band's corner. Every text is
 fitted to its place: wrapped at spaces (a word longer than the line at its
 letters), its size lowered step by step down to `MIN_PT` (7 pt: nothing printed
@@ -70,6 +70,19 @@ class Poly:
     fill: str | None
     stroke: str | None = None
     width: float = 0.6
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture file fitted in the box (x, y, w, h), its proportions kept, centred."""
+    x: float
+    y: float
+    w: float
+    h: float
+    path: str
+
+
+ART_H = 26 * MM  # the height of a card's picture, between its line of kinds and its figures
 
 
 class Fitter:
@@ -246,6 +259,10 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
         for runs, top in lines:
             shapes.append(Text(CARD_W / 2, y + top + size, runs, size, GREY, "middle"))
         y += len(lines) * size * 1.15 + 1 * MM
+    if getattr(face, "art", ""):
+        shapes.append(Box(PAD + 1 * MM, y, inner - 2 * MM, ART_H, "#f4f4f4", RULE, 0.3, 1 * MM))
+        shapes.append(Picture(PAD + 1.5 * MM, y + 0.5 * MM, inner - 3 * MM, ART_H - 1 * MM, face.art))
+        y += ART_H + 1.5 * MM
     if face.figures:
         y = _figures(shapes, fit, face.figures, y, frame, cut)
     shapes.append(Box(PAD + 2 * MM, y, inner - 4 * MM, 0.4, frame))

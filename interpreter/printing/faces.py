@@ -22,9 +22,11 @@ read the same way:
 The game's `print:` hints, by component kind, change this (`Hints`): the band's
 attribute (`band`), the colours of values (`colours`), a symbol drawn for the
 value of an attribute (`symbol`, `symbols`), which numbers are printed
-(`figures`) and which attributes are not (`hide`); `tile` prints the pieces of
-a kind as tiles (hexes, squares or discs, one cell per value of a list
-attribute), not as cards (`Tile`).
+(`figures`) and which attributes are not (`hide`); `back` gives the kind's back
+its colour and words; `art` names an attribute whose value is a picture file
+beside the cards file, shown on the face (`content.pictures`); `tile` prints the
+pieces of a kind as tiles (hexes, squares or discs, one cell per value of a
+list attribute), not as cards (`Tile`).
 
 Text from content is cleaned (`clean`): control and format characters become
 U+FFFD, so no title can break the XML of an SVG or the text of a PDF.
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 
 from ..content.colours import colour_of
 from ..names import fold
+from ..content.pictures import picture_of
 from .cardlayout import SYMBOLS
 
 FEW = 8  # a text attribute with at most this many values over the cards can be a band
@@ -66,6 +69,14 @@ class Face:
     symbols: tuple = ()  # (shape, colour) drawn in the band's corner
     kind: str = ""  # the component kind's name, as the card's back prints it
     back: str = ""  # the colour of the card's back: its component kind's
+    back_title: str | None = None  # what the back prints large (None: the game's title)
+    back_text: str | None = None  # what the back prints under it (None: the component kind)
+    art: str = ""  # the picture the face shows: a file of the content (content.pictures), or none
+
+    @property
+    def back_key(self) -> tuple:
+        """What makes two backs the same."""
+        return (self.kind, self.back, self.back_title, self.back_text)
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,11 @@ class Hints:
         self.hide = {str(f) for f in raw["hide"]} if isinstance(raw.get("hide"), list) else set()
         tile = raw.get("tile")
         self.tile = tile if isinstance(tile, dict) else None
+        back = raw.get("back") if isinstance(raw.get("back"), dict) else {}
+        self.back_colour = colour_of(back.get("colour")) if isinstance(back.get("colour"), str) else None
+        self.back_title = clean(back["title"]) if isinstance(back.get("title"), str) else None
+        self.back_text = clean(back["text"]) if isinstance(back.get("text"), str) else None
+        self.art = raw.get("art") if isinstance(raw.get("art"), str) else None
 
 
 def clean(text) -> str:
@@ -179,7 +195,8 @@ class Look:
         if hinted and isinstance(card.attrs.get(hinted), str):
             return hinted, card.attrs[hinted]
         order = list(self.defn.components.get(card.component, [])) + list(card.attrs)
-        texts = [name for name in order if name in self.few and isinstance(card.attrs.get(name), str)]
+        texts = [name for name in order if name in self.few and isinstance(card.attrs.get(name), str)
+                 and name != self.hints[card.component].art]  # a picture's file name says nothing
         declared = [name for name in texts if getattr(self.defn.attributes.get(name), "values", None)]
         if declared:
             return declared[0], card.attrs[declared[0]]
@@ -253,7 +270,7 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         label = band[1] if band[0] is not None else kind
         kinds, figures = [], {}
         for name, value in card.attrs.items():
-            if name == band[0] or name in hints.hide:
+            if name == band[0] or name in hints.hide or name == hints.art:  # the picture is shown, not named
                 continue
             noun = r.vocab.noun(name, "attribute").one
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -288,9 +305,15 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             value = str(card.attrs[hints.symbol])
             symbols = ((_symbol_of(hints, look, card.component, value), hints.colours.get(value, INK_SYMBOL)),)
         footer = " \u00b7 ".join(x for x in (card.id, card.layer or card.set) if x)
+        art = ""
+        if hints.art and isinstance(card.attrs.get(hints.art), str):
+            found = picture_of(card.file, card.attrs[hints.art])
+            if isinstance(found, str) and notes is not None:
+                notes.append(f"{card.id}: its {hints.art} is not printed: {found}")
+            art = "" if isinstance(found, str) else str(found)
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),
                         tuple(figures.values()), tuple(abilities), clean(footer), copies, symbols, kind,
-                        look.kind_colour(card.component)))
+                        hints.back_colour or look.kind_colour(card.component), hints.back_title, hints.back_text, art))
     if missing and notes is not None:
         notes.append(f"no word in '{prose.lang}' (vocabulary:) for the "
                      + "; ".join(f"{what} {', '.join(sorted(names))}" for what, names in sorted(missing.items()))

@@ -16,6 +16,8 @@ date and with a fixed identifier, so the same cards give the same file.
 """
 from __future__ import annotations
 
+import base64
+import io
 import math
 import os
 import re
@@ -23,7 +25,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..names import did_you_mean, fold
-from .cardlayout import (CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Fitter, Poly, Text, lay_out, lay_out_tile,
+from .art import load as load_picture
+from .cardlayout import (CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Fitter, Picture, Poly, Text, lay_out, lay_out_tile,
                          tile_size)
 from ..content.colours import luminance
 from .faces import Tile, clean
@@ -164,6 +167,7 @@ class PdfShapes:
     def __init__(self, lib: Library, canvas):
         self.lib, self.c = lib, canvas
         self.smallest = None  # the smallest text size drawn
+        self.pictures: dict = {}  # path -> reportlab's reader of it, or why it is not drawn
 
     def draw(self, shapes, ox: float, top: float) -> None:
         c = self.c
@@ -185,6 +189,11 @@ class PdfShapes:
                     (path.lineTo if k else path.moveTo)(ox + x, top - y)
                 path.close()
                 c.drawPath(path, stroke=bool(s.stroke), fill=bool(s.fill))
+            elif isinstance(s, Picture):
+                picture = self.picture(s.path)
+                if not isinstance(picture, str):
+                    c.drawImage(picture, ox + s.x, top - s.y - s.h, s.w, s.h, preserveAspectRatio=True, anchor="c",
+                                mask="auto")
             elif isinstance(s, Text):
                 c.setFillColorRGB(*_rgb(s.fill))
                 x = ox + s.x
@@ -197,6 +206,19 @@ class PdfShapes:
                     c.setFont(FONTS[bold][0], s.size)
                     c.drawString(x, top - s.y, text)
                     x += self.lib.measure(text, bold) * s.size
+
+    def picture(self, path: str):
+        """reportlab's reader of the picture in `path`, decoded once per sheet; or why not (a text)."""
+        if path not in self.pictures:
+            from reportlab.lib.utils import ImageReader  # reportlab is imported where sheets are made
+            image = load_picture(path)
+            self.pictures[path] = image if isinstance(image, str) else ImageReader(image)
+        return self.pictures[path]
+
+    def unread(self) -> list:
+        """What to tell of the pictures that could not be drawn (their place is left blank)."""
+        return [f"the picture {Path(path).name} is not drawn: {why}" for path, why in self.pictures.items()
+                if isinstance(why, str)]
 
     def _paint(self, fill, stroke, width) -> None:
         if fill:
@@ -211,6 +233,8 @@ def lay_out_back(face, title: str, measure, bleed: float = 0.0) -> list:
     the game's title and the kind's name. Every card of a kind has the same back."""
     fit = Fitter(measure)
     colour = face.back or "#4e79a7"
+    title = face.back_title if face.back_title is not None else title
+    kind = face.back_text if face.back_text is not None else face.kind
     ink = "#1a1a1a" if luminance(colour) > 0.55 else "#ffffff"
     shapes = [Box(-bleed, -bleed, CARD_W + 2 * bleed, CARD_H + 2 * bleed, colour),
               Box(4 * MM, 4 * MM, CARD_W - 8 * MM, CARD_H - 8 * MM, None, ink, 1.2, 3 * MM)]
@@ -220,9 +244,9 @@ def lay_out_back(face, title: str, measure, bleed: float = 0.0) -> list:
     top = CARD_H / 2 - block / 2 - 4 * MM
     for runs, y in lines:
         shapes.append(Text(CARD_W / 2, top + y + size, runs, size, ink, "middle"))
-    if face.kind:
-        ksize, klines = fit.fit([[(face.kind, False)]], CARD_W - 14 * MM, 2 * 11 * 1.1, 11, MIN_PT, leading=1.1,
-                                max_lines=2)
+    if kind:
+        ksize, klines = fit.fit([[(kind, False)]], CARD_W - 14 * MM, 3 * 11 * 1.1, 11, MIN_PT, leading=1.1,
+                                max_lines=3)
         for runs, y in klines:
             shapes.append(Text(CARD_W / 2, top + block + 6 * MM + y + ksize, runs, ksize, ink, "middle"))
     return shapes
@@ -266,7 +290,7 @@ def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float
         _page_end(c, grid, title, number, pages)
         if backs:
             for i, face in enumerate(chunk):
-                key = (face.kind, face.back)
+                key = face.back_key
                 if key not in backs_laid:
                     backs_laid[key] = lay_out_back(face, title, lib.measure, bleed)
                 x, y = grid.corner(i, mirrored=True)
@@ -285,6 +309,8 @@ def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float
         number += 1
         _page_end(c, None, title, number, pages)
     c.save()
+    if notes is not None:
+        notes.extend(pdf.unread())
     return pages
 
 
@@ -366,6 +392,11 @@ def svg(face, measure) -> str:
         elif isinstance(s, Poly):
             points = " ".join(f"{_n(x)},{_n(y)}" for x, y in s.points)
             out.append(f'<polygon points="{points}"' + _paint(s.fill, s.stroke, s.width) + "/>")
+        elif isinstance(s, Picture):
+            data = _embedded(s.path)
+            if data:
+                out.append(f'<image x="{_n(s.x)}" y="{_n(s.y)}" width="{_n(s.w)}" height="{_n(s.h)}" '
+                           f'preserveAspectRatio="xMidYMid meet" href="{data}"/>')
         elif isinstance(s, Text):
             spans = "".join(f'<tspan font-weight="bold">{escape(t)}</tspan>' if b else f"<tspan>{escape(t)}</tspan>"
                             for t, b in s.runs)
@@ -374,6 +405,16 @@ def svg(face, measure) -> str:
                        f' xml:space="preserve">{spans}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _embedded(path: str) -> str:
+    """The picture in `path` as a data URL of PNG (the SVG stands alone); '' when it does not read."""
+    image = load_picture(path)
+    if isinstance(image, str):
+        return ""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _paint(fill, stroke, width) -> str:

@@ -71,8 +71,7 @@ def decks(faces) -> list:
     for f in faces:
         if isinstance(f, Tile) or not f.copies:
             continue
-        key = (f.kind, f.back)
-        out.setdefault(key, (key, f.kind, f.back, []))[3].append(f)
+        out.setdefault(f.back_key, (f.back_key, f.kind, f.back, []))[3].append(f)
     return list(out.values())
 
 
@@ -109,7 +108,7 @@ def write(folder: str, game_id: str, title: str, faces, url_base: str | None = N
                 if cut and notes is not None:
                     notes.append(f"{face.id}: {', '.join(dict.fromkeys(cut))} does not fit at {MIN_PT:g} pt and "
                                  "is cut (marked \u2026)")
-            pictures = _render(laid, lib, pypdfium2)
+            pictures = _render(laid, lib, pypdfium2, notes)
             grid = Image.new("RGB", (columns * CARD_PX, rows * height), "white")
             for place, picture in enumerate(pictures):
                 grid.paste(picture, ((place % columns) * CARD_PX, (place // columns) * height))
@@ -143,7 +142,7 @@ def write(folder: str, game_id: str, title: str, faces, url_base: str | None = N
     return {"object": str(path), "images": images, "cards": total, "decks": len(groups), "sheets": sheet_no}
 
 
-def _render(layouts: list, lib, pypdfium2) -> list:
+def _render(layouts: list, lib, pypdfium2, notes: list | None = None) -> list:
     """Each card's shapes as a picture CARD_PX wide: drawn in a PDF of one card a page, then
     rendered by PDFium."""
     buffer = io.BytesIO()
@@ -153,6 +152,8 @@ def _render(layouts: list, lib, pypdfium2) -> list:
         pdf.draw(shapes, 0, CARD_H)
         c.showPage()
     c.save()
+    if notes is not None:
+        notes.extend(pdf.unread())
     doc = pypdfium2.PdfDocument(buffer.getvalue())
     try:
         scale = CARD_PX / CARD_W
