@@ -11,7 +11,8 @@ from ..content.model import LayerKind
 from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..engine.state import GameFault
 from ..lsp import server as lsp_server
-from ..play.agents import HumanAgent, SeatView, agent_seed, make_agent, parse_agents
+from ..play import weighing
+from ..play.agents import HumanAgent, parse_agents
 from ..play.terminal import play_at_terminal
 from ..rl import layout
 from ..rulings import check
@@ -180,47 +181,16 @@ def cmd_why_bot(args) -> int:
         return usage_error(args, f"--at {args.at}: the game is over there; no bot decides")
     seat = state.current_player
     traced = header["agents"][seat] if seat < len(header["agents"]) else None
-    name = args.agent or (traced if traced and traced.split(":")[0] in ("greedy", "mcts") else "greedy")
+    name = args.agent or (traced if traced and traced.split(":")[0] in weighing.WEIGHING_BOTS else "greedy")
+    taken = header["choices"][len(state.history)] if len(state.history) < len(header["choices"]) else None
     try:
-        agent = make_agent(parse_agents(name, state.n)[0], agent_seed(state.seed, seat))
+        weighed = weighing.weigh(state, name, taken)
     except ValueError as exc:
         return usage_error(args, f"--agent: {exc}")
-    if not hasattr(agent, "weighed"):
-        return usage_error(args, f"--agent {name}: only greedy and mcts:N weigh their options")
-    picked = agent.act(SeatView(state, seat))
-    taken = header["choices"][len(state.history)] if len(state.history) < len(header["choices"]) else None
-    print(f"at event {args.at}: {why.asked(state)}")
-    print(printable(f"{name} (the trace's bot of this seat: {traced or 'none said'}) weighs "
-                    + ("each option by its outcome for the seat and the game's heuristic after it"
-                       if name == "greedy" else "each option by the visits of its search and its mean value "
-                                                "(-1 to 1) to the seat")
-                    + ":"))
-    rows = agent.weighed or [(a, None) for a in state.legal_actions()]
-    width = max(len(printable(state.action_label(a))) for a, _ in rows)
-    for action, value in rows:
-        mark = ("*" if action == picked else " ") + (">" if action == taken else " ")
-        print(f"{mark} {printable(state.action_label(action)):<{width}}  {_weighed(name, value)}")
-    print("* the option the bot picks now" + ("; > the option the trace took" if taken is not None else ""))
-    if name == "greedy" and agent.weighed:
-        best = max(v for _, v in agent.weighed)
-        ties = sum(1 for _, v in agent.weighed if v == best)
-        if ties > 1:
-            print(f"{ties} options tie at the best value: the bot picks among them at random (the heuristic "
-                  "does not tell them apart one decision ahead)")
-    if name.startswith("mcts"):
-        print("a search draws its own samples: another search of the same budget may weigh the options otherwise")
+    print(f"at event {args.at}: {weighed.asked}")
+    for line in weighed.lines(traced or "none said"):
+        print(line)
     return 0
-
-
-def _weighed(name: str, value) -> str:
-    if value is None:
-        return "the only option"
-    if name == "greedy":
-        outcome, score = value
-        said = {1: "wins the game", -1: "loses the game"}.get(outcome, "")
-        return f"{score:g}" + (f" ({said})" if said else "")
-    visits, mean = value
-    return f"{visits} visits, mean value {'–' if mean is None else f'{mean:+.3f}'}"
 
 
 def cmd_lsp(args) -> int:

@@ -224,6 +224,23 @@ class GreedyAgent:
         # -1 a loss, 0 neither (`regles why-bot`)
         self.weighed: list = []
 
+    weighs = "each option by its outcome for the seat and the game's heuristic after it"
+
+    @staticmethod
+    def said(value) -> str:
+        """What the agent's value of an option (`weighed`) means, in words."""
+        outcome, score = value
+        return f"{score:g}" + {1: " (wins the game)", -1: " (loses the game)"}.get(outcome, "")
+
+    def notes(self) -> list:
+        """What a reader of the last decision's values should know."""
+        if not self.weighed:
+            return []
+        best = max(v for _, v in self.weighed)
+        ties = sum(1 for _, v in self.weighed if v == best)
+        return [f"{ties} options tie at the best value: the bot picks among them at random (the heuristic does "
+                "not tell them apart one decision ahead)"] if ties > 1 else []
+
     def act(self, view: SeatView) -> int:
         self.revisits.arrive(view)
         actions = view.legal_actions()
@@ -273,8 +290,8 @@ class HumanAgent:
     """A person at the terminal: sees the seat's observation, picks an option by its number.
 
     'q' (or the end of the input) raises Quit; 'why MOVE' says why a move is not
-    offered (engine.why) and asks again; anything else that is not a number of
-    an option asks again.
+    offered (engine.why) and asks again; 'bot' shows what the last bot to decide weighed
+    (`last_bot`); anything else that is not a number of an option asks again.
     """
 
     name = "human"
@@ -291,6 +308,9 @@ class HumanAgent:
         # the counters this person was last shown (key -> value): a screen shows those that
         # changed since (all of them with --all), grouped by whose they are
         self.counters: dict | None = None
+        # what the last bot to decide among several options weighed, for 'bot': (who, the
+        # question, the lines of play.weighing), set by the terminal's game loop
+        self.last_bot: tuple | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -350,6 +370,9 @@ class HumanAgent:
             if word.lower() == "why":
                 self.why(view, move.strip())
                 continue
+            if text.lower() == "bot":
+                self.bot()
+                continue
             if word.lower() in ("?", "help") or (text.startswith("?") and text[1:].strip()):
                 self.card_text(view, actions, (move if word.lower() in ("?", "help") else text[1:]).strip())
                 continue
@@ -400,6 +423,17 @@ class HumanAgent:
             return
         for i, line in enumerate(self.prose(view).card(card)):
             self.say(("  " if i == 0 else "    ") + printable(line))
+
+    def bot(self) -> None:
+        """'bot': what the last bot to decide weighed, option by option (play.weighing)."""
+        say = words_in(self.lang).w
+        if self.last_bot is None:
+            self.say(say("no_bot"))
+            return
+        who, asked, lines = self.last_bot
+        self.say(say("bot_weighed", who, asked))
+        for line in lines:
+            self.say(f"    {line}")
 
     def why(self, view: SeatView, move: str) -> None:
         """Say why `move` is not possible now, naming the condition and where content wrote it."""

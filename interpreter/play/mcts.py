@@ -107,6 +107,19 @@ class MctsAgent:
         self.searched = 0  # iterations run by this agent, all decisions together
         self.weighed: list = []  # the last decision's options: (action, (visits, mean value))
 
+    weighs = "each option by the visits of its search and its mean value (-1 to 1) to the seat"
+
+    @staticmethod
+    def said(value) -> str:
+        """What the agent's value of an option (`weighed`) means, in words."""
+        visits, mean = value
+        return f"{visits} visits, mean value {'–' if mean is None else f'{mean:+.3f}'}"
+
+    def notes(self) -> list:
+        """What a reader of the last decision's values should know."""
+        return ["a search draws its own samples: another search of the same budget may weigh the options "
+                "otherwise"] if self.weighed else []
+
     def act(self, view) -> int:
         self.revisits.arrive(view)
         actions = view.legal_actions()

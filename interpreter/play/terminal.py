@@ -18,6 +18,8 @@ from ..rulings.explain import character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
 from ..view.narrate import Narrator, is_internal, joined, seat_name, seat_said, winners_text
 from ..view.narrate_words import Said, cap, words_in
+from ..view.texts import texts_of
+from . import weighing
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
 
 
@@ -90,6 +92,11 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
                     a = agents[p].act(SeatView(state, p))
                 except LookaheadFault as lf:
                     a = lf.action
+                else:
+                    if weighing.weighs(agents[p]) and agents[p].weighed:  # for 'bot' at the next question
+                        weighed = weighing.from_agent(state, agents[p], a, name=agent_names[p])
+                        human.last_bot = (seat_name(p, seat, game.program, lang),
+                                          texts_of(game.program, lang)(state.pending.prompt), weighed.lines())
             narrator.before(state)
             state.apply(a)
             narrator.flush()

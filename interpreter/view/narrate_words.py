@@ -66,7 +66,9 @@ WORDS = {
         # what the engine writes into a decision (view/texts.py): an optional ability, yes and no
         "ask": "{0}: use it?", "ask_plain": "use {0}?", "yes": "yes", "no": "no", "none": "none",
         "please": "  please type a number from 1 to {0}, or q to quit (? N: the card of option N as printed; "
-                  "why MOVE: why a move is not offered)",
+                  "why MOVE: why a move is not offered; bot: what the last bot weighed)",
+        "no_bot": "  no bot has weighed options yet in this game",
+        "bot_weighed": "  {0}, asked '{1}':",
     },
     "fr": {
         "you": "vous", "player": "joueur {0}", "team": "équipe {0}",
@@ -115,7 +117,9 @@ WORDS = {
         "your_choice": "votre choix (1-{0}, q pour quitter) : ",
         "ask": "{0} : l'utiliser ?", "ask_plain": "Utiliser {0} ?", "yes": "oui", "no": "non", "none": "aucun",
         "please": "  tapez un nombre de 1 à {0}, ou q pour quitter (? N : la carte de l'option N telle qu'imprimée ; "
-                  "why COUP : pourquoi un coup n'est pas proposé)",
+                  "why COUP : pourquoi un coup n'est pas proposé ; bot : ce que le dernier robot a pesé)",
+        "no_bot": "  aucun robot n'a encore pesé d'options dans cette partie",
+        "bot_weighed": "  {0}, à « {1} » :",
     },
 }
 LANGS = tuple(WORDS)

@@ -304,3 +304,17 @@ def test_an_optional_ability_is_asked_with_what_it_does_in_the_language_chosen()
     face = asked.group(2).split(" : ")[1]
     g_fr = [kw.texts["fr"] for kw in g.program.defn.keywords if kw.texts.get("fr")]
     assert face in [str(t) for t in g_fr] and face[:1].isupper() and "{" not in face
+
+
+def test_bot_shows_what_the_last_bot_weighed_at_its_decision():
+    # before any bot has decided, 'bot' says so; after the greedy bot's first move of Nim, it
+    # shows each of its options with the value greedy gave it, and the one it took
+    status, text = play("nim", 2, 3, "bot\n1\nbot\n" + "1\n" * 20)
+    assert status == 0
+    assert "no bot has weighed options yet in this game" in text
+    shown = text.split("player 2, asked '", 1)[1].split("your choice", 1)[0]
+    assert "greedy weighs each option by its outcome for the seat and the game's heuristic after it" in shown
+    rows = [line for line in shown.splitlines() if re.match(r"^    [* ][> ] \S", line)]
+    assert len(rows) >= 2 and sum(1 for line in rows if line.startswith("    *")) == 1
+    said = re.search(r"Player 2 chose: ([^\[]+?)\s*\[", text)
+    assert said and any(said.group(1).strip() in line for line in rows if line.startswith("    *"))

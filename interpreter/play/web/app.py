@@ -441,6 +441,19 @@ async def replay_at(request: Request):
     return JSONResponse(await run_in_threadpool(r.view, k, seat - 1 if seat else None))
 
 
+async def replay_why_bot(request: Request):
+    """What a bot weighs at a decision of a replay (?agent=greedy|mcts:N; default the trace's)."""
+    server = _server(request)
+    r = await run_in_threadpool(server.replay, request.path_params["name"])
+    raw = request.path_params["event"]
+    if not raw.isdigit() or len(raw) > 12:
+        raise TableError(404, f"no event '{raw[:20]}' (an event is named by its number)")
+    agent = request.query_params.get("agent") or None
+    if agent is not None and len(agent) > 20:
+        raise TableError(422, "agent: a bot's name, as greedy or mcts:200")
+    return JSONResponse(await run_in_threadpool(r.why_bot, int(raw), agent))
+
+
 async def fork(request: Request):
     server = _server(request)
     r = await run_in_threadpool(server.replay, request.path_params["name"])
@@ -537,6 +550,7 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{name}", replay_summary),
         Route("/api/replays/{name}/at/{event}", replay_at),
+        Route("/api/replays/{name}/why-bot/{event}", replay_why_bot),
         Route("/api/replays/{name}/fork", fork, methods=["POST"]),
         Mount("/static", staticfiles.StaticFiles(directory=STATIC)),
     ], exception_handlers={TableError: _refused, ReplayError: _refused, exceptions.HTTPException: _http,

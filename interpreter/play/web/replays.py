@@ -41,6 +41,7 @@ from ...rulings.trace import (
     result_differs,
     result_of,
 )
+from ...play import weighing
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from .catalogue import Catalogue
 from .layout import TableLayout
@@ -305,6 +306,24 @@ class Replay:
         st.trace_mark = len(st.trace)
         return st
 
+
+    def why_bot(self, k: int, agent: str | None) -> dict:
+        """What a bot weighs at the decision event `k` answers (or the next one): the trace's bot
+        of that seat when it weighs, else `agent` or greedy, asked again (play.weighing)."""
+        st = self.decision_state(k)
+        if st.is_terminal():
+            raise ReplayError(409, f"the game is over after event {k}: no bot decides")
+        seat = st.current_player
+        agents = list(self.header.get("agents") or [])
+        traced = agents[seat] if seat < len(agents) and isinstance(agents[seat], str) else None
+        name = agent or (traced if traced and traced.split(":")[0] in weighing.WEIGHING_BOTS else "greedy")
+        choices = self.header["choices"]
+        taken = choices[len(st.history)] if len(st.history) < len(choices) else None
+        try:
+            weighed = weighing.weigh(st, name, taken)
+        except ValueError as exc:
+            raise ReplayError(422, f"agent: {exc}") from None
+        return {"event": k, "seat": seat + 1, "traced": traced, **weighed.as_json()}
 
     def view(self, k: int, seat: int | None) -> dict:
         st = self.state_at(k)

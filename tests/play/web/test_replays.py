@@ -129,3 +129,26 @@ def test_an_uploaded_trace_is_checked_before_it_is_kept(karman, tmp_path):
         r = c.post("/api/replays", content="\n".join(lines[:-3]).encode(), headers=JSON)
         assert r.status_code == 400 and "announces" in r.json()["error"]
         assert "tmp" not in r.json()["error"]
+
+
+def test_why_bot_weighs_the_decision_of_an_event(karman):
+    folder, path, r = karman
+    choices = [k for k, ev in enumerate(r.recorded) if ev["type"] == "choice" and not ev.get("auto")
+               and ev.get("options", 0) > 1]
+    k = choices[len(choices) // 3]
+    with TestClient(make_app(folder, bot_delay=0), base_url="http://127.0.0.1:8000") as c:
+        got = c.get(f"/api/replays/{path.stem}/why-bot/{k}")
+        assert got.status_code == 200, got.text
+        w = got.json()
+        # the trace's bots were random: greedy is asked, over every option of that decision
+        assert w["agent"] == "greedy" and w["traced"] == "random"
+        assert len(w["rows"]) == r.recorded[k]["options"] and sum(x["picked"] for x in w["rows"]) == 1
+        taken = [x["label"] for x in w["rows"] if x["taken"]]
+        assert taken == [r.recorded[k]["label"]]  # the option the game took there
+        search = c.get(f"/api/replays/{path.stem}/why-bot/{k}", params={"agent": "mcts:30"}).json()
+        assert search["agent"] == "mcts:30"
+        assert sum(int(x["value"].split()[0]) for x in search["rows"]) == 30  # its visits: its budget
+        for bad, status in (("mcts:999999", 422), ("oracle", 422), ("random", 422), ("x" * 40, 422)):
+            refused = c.get(f"/api/replays/{path.stem}/why-bot/{k}", params={"agent": bad})
+            assert refused.status_code == status and "error" in refused.json(), bad
+        assert c.get(f"/api/replays/{path.stem}/why-bot/{len(r.recorded) + 5}").status_code == 404

@@ -55,7 +55,32 @@
     }
     const what = ev.changed || [];
     if (what.length) parts.push(R.el("p", { class: "muted", text: "Changed: " + what.join("; ") + " (marked on the table)." }));
+    const ask = R.el("button", { type: "button", id: "why-bot", text: "What did the bot weigh here?" });
+    const answer = R.el("div", { id: "why-bot-answer", "aria-live": "polite" });
+    ask.onclick = () => whyBot(ev.n, answer);
+    parts.push(R.el("p", {}, ask), answer);
     $("event").replaceChildren(...parts);
+  }
+
+  // What a bot weighs at the decision this event answers (or the next one): each option with
+  // its value, the bot's pick (*) and the option the game took (>); asked of the server, which
+  // asks the trace's bot of that seat again (greedy when it was a person or a random bot).
+  async function whyBot(k, where) {
+    where.replaceChildren(R.el("p", { class: "muted", text: "weighing…" }));
+    try {
+      const w = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/why-bot/${k}`);
+      const rows = w.rows.map(r => R.el("tr", { class: r.picked ? "picked" : "" },
+        R.el("td", { text: (r.picked ? "*" : "") + (r.taken ? ">" : "") }),
+        R.el("td", { text: r.label }), R.el("td", { text: r.value })));
+      where.replaceChildren(
+        R.el("p", { text: `${w.asked}. ${w.agent}` + (w.traced ? ` (the trace's bot of player ${w.seat}: ${w.traced})` : "") +
+          ` weighs ${w.how}:` }),
+        R.el("table", { class: "weighed" }, R.el("thead", {}, R.el("tr", {},
+          R.el("th", { text: "" }), R.el("th", { text: "option" }), R.el("th", { text: "value" }))), R.el("tbody", {}, ...rows)),
+        R.el("p", { class: "muted", text: "* the option the bot picks; > the option taken. " + w.notes.join(" ") }));
+    } catch (err) {
+      R.showError(where, err);
+    }
   }
 
   function stepStart(k, dir) {

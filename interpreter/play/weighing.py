@@ -1,0 +1,84 @@
+"""What a bot weighed at one decision: the options, the value it gave each, the one it picked.
+
+"Why does the bot never play card X?" is answered by the values a bot gave the options of a
+decision where X was offered. The greedy and search agents keep what their last decision
+weighed (`weighed`: per option, the agent's value) and say what their values mean (`weighs`,
+`said`, `notes`); `from_agent` reads that into a `Weighing`, which `regles why-bot`, the
+terminal's `bot` command and the web replay's "why did the bot do that?" show alike. `weigh`
+asks a fresh bot at a state (a trace replayed to a decision): it weighs the options again, with
+its own draws of what the seat cannot see.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import printable
+from ..view import why
+from .agents import LookaheadFault, SeatView, agent_seed, make_agent, parse_agents
+
+WEIGHING_BOTS = ("greedy", "mcts")
+MAX_SEARCH = 2_000  # iterations a search asked over the network may run (the web replay)
+
+
+@dataclass
+class Row:
+    label: str
+    value: str  # the agent's value, in words
+    picked: bool  # the option the bot picks (picked)
+    taken: bool  # the option the game took there (a trace's choice), when known
+
+
+@dataclass
+class Weighing:
+    asked: str  # the decision: who is asked what, where the content asks it
+    agent: str  # the bot that weighed
+    how: str  # what its values are
+    rows: list
+    notes: list = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"asked": self.asked, "agent": self.agent, "how": self.how,
+                "rows": [vars(r) for r in self.rows], "notes": list(self.notes)}
+
+    def lines(self, traced: str | None = None) -> list:
+        """The weighing as lines of text: each option with its value, '*' the bot's pick and
+        '>' the option taken."""
+        out = [printable(f"{self.agent}" + (f" (the trace's bot of this seat: {traced})" if traced is not None else "")
+                         + f" weighs {self.how}:")]
+        width = max((len(printable(r.label)) for r in self.rows), default=0)
+        for r in self.rows:
+            mark = ("*" if r.picked else " ") + (">" if r.taken else " ")
+            out.append(f"{mark} {printable(r.label):<{width}}  {printable(r.value)}")
+        out.append("* the option the bot picks" + ("; > the option taken" if any(r.taken for r in self.rows) else ""))
+        return out + [printable(n) for n in self.notes]
+
+
+def weighs(agent) -> bool:
+    """Whether `agent` keeps what it weighed (greedy and search agents do)."""
+    return hasattr(agent, "weighed") and hasattr(agent, "said")
+
+
+def from_agent(state, agent, picked: int, taken: int | None = None, name: str | None = None) -> Weighing:
+    """What `agent` (called `name`: 'mcts:400') weighed at its last decision, made at `state`
+    (before the pick is applied)."""
+    values = dict(agent.weighed)
+    rows = [Row(state.action_label(a), agent.said(values[a]) if a in values else "the only option",
+                a == picked, a == taken) for a in state.legal_actions()]
+    return Weighing(why.asked(state), name or agent.name, agent.weighs, rows, agent.notes())
+
+
+def weigh(state, name: str, taken: int | None = None) -> Weighing:
+    """A fresh bot `name` ('greedy', 'mcts:N') asked at `state`'s decision, seeded as the seat's
+    bot of that game. ValueError names a bot that does not weigh, or a search too long."""
+    agent_name = parse_agents(name, state.n)[0]
+    agent = make_agent(agent_name, agent_seed(state.seed, state.current_player))
+    if not weighs(agent):
+        raise ValueError(f"only {' and '.join(WEIGHING_BOTS)}:N weigh their options, not {agent_name}")
+    if agent_name.startswith("mcts") and (agent.iterations or 0) > MAX_SEARCH or getattr(agent, "seconds", None):
+        raise ValueError(f"a search weighed here runs at most {MAX_SEARCH} iterations (mcts:{MAX_SEARCH}), "
+                         "not a time or more")
+    try:
+        picked = agent.act(SeatView(state, state.current_player))
+    except LookaheadFault as lf:  # an option faulted in the bot's imagined copy: the pick it was on
+        picked = lf.action
+    return from_agent(state, agent, picked, taken, agent_name)
