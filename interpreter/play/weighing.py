@@ -58,16 +58,17 @@ def weighs(agent) -> bool:
     return hasattr(agent, "weighed") and hasattr(agent, "said")
 
 
-def from_agent(state, agent, picked: int, taken: int | None = None, name: str | None = None) -> Weighing:
+def from_agent(state, agent, picked: int, taken: int | None = None, name: str | None = None,
+               within=None) -> Weighing:
     """What `agent` (called `name`: 'mcts:400') weighed at its last decision, made at `state`
-    (before the pick is applied)."""
+    (before the pick is applied); the question's file named from the folder `within`, if given."""
     values = dict(agent.weighed)
     rows = [Row(state.action_label(a), agent.said(values[a]) if a in values else "the only option",
                 a == picked, a == taken) for a in state.legal_actions()]
-    return Weighing(why.asked(state), name or agent.name, agent.weighs, rows, agent.notes())
+    return Weighing(why.asked(state, within), name or agent.name, agent.weighs, rows, agent.notes())
 
 
-def weigh(state, name: str, taken: int | None = None) -> Weighing:
+def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:
     """A fresh bot `name` ('greedy', 'mcts:N') asked at `state`'s decision, seeded as the seat's
     bot of that game. ValueError names a bot that does not weigh, or a search too long."""
     agent_name = parse_agents(name, state.n)[0]
@@ -81,4 +82,4 @@ def weigh(state, name: str, taken: int | None = None) -> Weighing:
         picked = agent.act(SeatView(state, state.current_player))
     except LookaheadFault as lf:  # an option faulted in the bot's imagined copy: the pick it was on
         picked = lf.action
-    return from_agent(state, agent, picked, taken, agent_name)
+    return from_agent(state, agent, picked, taken, agent_name, within)

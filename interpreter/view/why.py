@@ -13,6 +13,8 @@ everything content wrote is escaped before it is printed.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..diagnostics import excerpt, printable
 
 
@@ -29,10 +31,18 @@ def render(answer, sources: dict) -> list[str]:
     return lines
 
 
-def asked(state) -> str:
-    """'player 1 is asked 'Your turn' (game.yaml:50)': the decision a state waits for."""
+def asked(state, within=None) -> str:
+    """'player 1 is asked 'Your turn' (game.yaml:50)': the decision a state waits for; with
+    `within` (a folder), its file named from that folder, as a server names it to a browser
+    (never a path of the server's own)."""
     d = state.pending
     if d is None:
         return "the game is over"
-    at = f" ({d.pos.path}:{d.pos.line})" if d.pos is not None else ""
+    path = d.pos.path if d.pos is not None else None
+    if path is not None and within is not None:
+        try:
+            path = Path(path).resolve().relative_to(Path(within).resolve()).as_posix()
+        except ValueError:
+            path = Path(path).name
+    at = f" ({path}:{d.pos.line})" if d.pos is not None else ""
     return printable(f"{state.program.player_name(int(d.player))} is asked '{d.prompt}'{at}")

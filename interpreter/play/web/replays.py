@@ -320,7 +320,7 @@ class Replay:
         choices = self.header["choices"]
         taken = choices[len(st.history)] if len(st.history) < len(choices) else None
         try:
-            weighed = weighing.weigh(st, name, taken)
+            weighed = weighing.weigh(st, name, taken, within=Path(self.program.root).parent)
         except ValueError as exc:
             raise ReplayError(422, f"agent: {exc}") from None
         return {"event": k, "seat": seat + 1, "traced": traced, **weighed.as_json()}
