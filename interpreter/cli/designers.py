@@ -44,6 +44,10 @@ def cmd_sheets(args) -> int:
         why = unwritable(path, is_folder) if path else None
         if why:
             return usage_error(args, f"{option}: {why}")
+    args.settings = [x for x in args.set_name if "=" in x]  # an attribute set, as simulate's --set
+    named_sets = [x for x in args.set_name if "=" not in x]
+    if len(named_sets) > 1:
+        return usage_error(args, f"--set: one set of cards at a time, not {', '.join(named_sets)}")
     game = load_only(args)
     if isinstance(game, int):
         return game
@@ -55,7 +59,7 @@ def cmd_sheets(args) -> int:
         return usage_error(args, f"--players is a number from 1 to {game.max_players}, not {players}")
     try:
         cards = sheets.select(defn, [x.strip() for item in args.cards for x in item.split(",") if x.strip()],
-                              args.set_name)
+                              named_sets[0] if named_sets else None)
     except ValueError as exc:
         return usage_error(args, str(exc))
     if not 0 <= args.bleed <= sheets.MAX_BLEED:

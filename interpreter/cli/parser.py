@@ -365,8 +365,9 @@ def _add_play_commands(sub) -> None:
     sh.add_argument("--cards", action="append", default=[], metavar="ID[,ID]",
                     help="only these cards (ids or titles); the id of an expansion or mod laid with the game "
                          "for its cards, 'mod' for the cards of the mods given with --with; may be repeated")
-    sh.add_argument("--set", dest="set_name", metavar="NAME", default=None,
-                    help="only the cards of this set (the set: of their cards files)")
+    sh.add_argument("--set", dest="set_name", metavar="NAME|CARD.ATTRIBUTE=VALUE", action="append", default=[],
+                    help="only the cards of this set (the set: of their cards files); or, with '=', print a card "
+                         "with its attribute set to VALUE (as simulate --set); may be repeated")
     sh.add_argument("--lang", choices=LANGS, default=None,
                     help="the language of the sheets (default: the language the game is printed in, its language:)")
     sh.add_argument("--once", action="store_true",
