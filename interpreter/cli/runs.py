@@ -380,12 +380,20 @@ def cmd_compare(args) -> int:
             return usage_error(args, f"{option}: {why}")
     if args.html and not args.until_decided:
         return usage_error(args, "--html draws the path of --until-decided: give both")
+    if args.html:
+        try:
+            report_html.require_charts()
+        except report_html.MissingExtra as exc:
+            return usage_error(args, f"--html: {exc}")
     base = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
                      str(Path(args.trace_dir) / "base"), powers=args.powers, named=args.named_options,
                      **S.laid_of(game))
     other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
                                 **S.laid_of(changed))
-    change = {"without": list(changed.program.defn.without)} if args.variant is None else {"variant": args.variant}
+    titles = {c.id: c.title for c in game.program.defn.cards}
+    change = {"without": list(changed.program.defn.without),
+              "titles": [str(titles.get(c, c)) for c in changed.program.defn.without]} \
+        if args.variant is None else {"variant": args.variant}
     design = None
     if args.until_decided:
         why = _design_unusable(args, players)

@@ -193,8 +193,12 @@ def _label_won(r, end, label) -> int:
 # showing ----------------------------------------------------------------------------------
 
 def change_text(change: dict) -> str:
+    """The change compared, in words: the cards left out by title (and id, when it differs), or
+    the variant laid."""
     if "without" in change:
-        return "without " + ", ".join(change["without"])
+        titles = change.get("titles") or change["without"]
+        return "without " + ", ".join(t if fold(t) == fold(c) else f"{t} ({c})"
+                                      for c, t in zip(change["without"], titles))
     return "with " + str(change["variant"])
 
 

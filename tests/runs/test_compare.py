@@ -144,7 +144,7 @@ def test_removing_the_strong_card_raises_seat_one_s_win_rate(duel, tmp_path, cap
                                "--json", str(out_json), "-q")
     assert status == 0, err
     d = json.loads(out_json.read_text(encoding="utf-8"))
-    assert d["pairs"] == 300 and d["change"] == {"without": ["crown"]}
+    assert d["pairs"] == 300 and d["change"] == {"without": ["crown"], "titles": ["Crown"]}
     one, two = (row["win_rate"] for row in d["seats"])
     assert one["changed"] == 1.0  # without the crown seat 1 always has the higher total
     assert 0.6 < one["base"] < 0.9  # with it, seat 2 wins when it draws the crown (1 in 4)
@@ -152,7 +152,7 @@ def test_removing_the_strong_card_raises_seat_one_s_win_rate(duel, tmp_path, cap
     assert two["difference"]["mean"] < 0 and two["difference"]["high"] < 0
     score = d["seats"][0]["mean_score"]["difference"]
     assert score["high"] < 0  # seat 1 loses the crown's points when it drew it
-    assert "win rate" in out and "without crown" in out and "95% CI" in out
+    assert "win rate" in out and "without Crown" in out and "95% CI" in out
 
 
 def test_identical_arms_give_exactly_no_difference(duel, spare_mod, tmp_path, capsys):

@@ -12,7 +12,8 @@ import importlib
 from . import page, queries
 from .queries import ResultsError, UnknownRun
 
-__all__ = ["MissingExtra", "ResultsError", "UnknownRun", "require", "write_report", "write_sequential"]
+__all__ = ["MissingExtra", "ResultsError", "UnknownRun", "require", "require_charts", "write_report",
+           "write_sequential"]
 
 NEEDED = ("duckdb", "matplotlib", "statsmodels", "scipy")
 
@@ -33,13 +34,19 @@ def require() -> None:
         raise MissingExtra(f"the HTML report needs {' and '.join(missing)}: pip install 'regles[report]'")
 
 
-def write_sequential(summary: dict, out: str) -> None:
-    """Write the page of a comparison run until decided (`compare --until-decided --html`):
-    its decision and the path of each figure's log-likelihood ratios. OSError when it cannot."""
+def require_charts() -> None:
+    """MissingExtra unless matplotlib, which draws the page of a comparison, can be imported:
+    asked before the games are played, not after."""
     try:
         importlib.import_module("matplotlib")
     except ImportError:
         raise MissingExtra("the page of a comparison needs matplotlib: pip install 'regles[report]'") from None
+
+
+def write_sequential(summary: dict, out: str) -> None:
+    """Write the page of a comparison run until decided (`compare --until-decided --html`):
+    its decision and the path of each figure's log-likelihood ratios. OSError when it cannot."""
+    require_charts()
     text = page.sequential(summary)
     with open(out, "w", encoding="utf-8", newline="\n") as stream:
         stream.write(text)

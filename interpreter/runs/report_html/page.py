@@ -15,6 +15,7 @@ import json
 from ... import __version__
 from ...diagnostics import plural, printable
 from .. import sequential as sprt
+from ..compare import change_text
 from . import charts
 from .queries import Difference, Figures, Rate
 
@@ -64,8 +65,7 @@ def sequential(summary: dict) -> str:
     "no change", the larger of the two drawn), with the bounds where the test stops."""
     v = summary["sequential"]
     game = _text(summary["game"])
-    change = _text(("without " + ", ".join(summary["change"]["without"])) if "without" in summary["change"]
-                   else f"with {summary['change']['variant']}")
+    change = _text(change_text(summary["change"]))
     names = list(dict.fromkeys(name for step in v["path"] for name in step["llr"]))
     series = [(name, [(step["pairs"], max(step["llr"][name])) for step in v["path"] if name in step["llr"]])
               for name in names]
