@@ -24,7 +24,6 @@ from .. import LoadError
 from ..diagnostics import plural, printable
 from ..names import did_you_mean
 from ..play.agents import parse_agents
-from ..view.shown import WordTable, text
 from ..runs import cluster, compare, gate, report_html, report_text, sequential, statistics
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
@@ -138,22 +137,13 @@ def cmd_balance(args) -> int:
                 data = gate.read(json.load(f), game.id)
         except (OSError, UnicodeDecodeError, ValueError) as exc:  # json's errors and BaselineError are ValueErrors
             return usage_error(args, f"--baseline {args.baseline}: {getattr(exc, 'strerror', None) or exc}")
-        settings = data["settings"]
-        if {k: settings.get(k, [] if k == "settings" else None) for k in layers} != layers:
-            return usage_error(args, f"--baseline {args.baseline}: it was written with {_layers_text(settings)}, "
-                                     f"not {_layers_text(layers)}: give the same expansions, scenario, mods and values set")
         try:
-            players = int(settings["players"])
-            agents = parse_agents(",".join(settings["agents"]), players)
-            options = game.options({str(k): str(v) for k, v in settings["options"].items()})
-            seed, games, flagged = int(settings["seed"]), int(settings["games"]), list(data["cards"])
-            powers = settings["powers"] if settings["powers"] == "random" else \
-                {int(k): str(v) for k, v in settings["powers"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            return usage_error(args, f"--baseline {args.baseline}: its settings do not read ({exc})")
-        if not game.min_players <= players <= game.max_players or games != len(data["games"]):
-            return usage_error(args, f"--baseline {args.baseline}: its settings do not read (players {players}, "
-                                     f"games {games} for {len(data['games'])} rows)")
+            run = gate.settings_of(data, game, layers)
+        except gate.BaselineError as exc:
+            return usage_error(args, f"--baseline {args.baseline}: {exc}")
+        players, agents, options, seed, games, powers = (run[k] for k in ("players", "agents", "options", "seed",
+                                                                           "games", "powers"))
+        flagged = list(data["cards"])
     else:
         try:
             agents = parse_agents(args.agents, players)
@@ -187,41 +177,11 @@ def cmd_balance(args) -> int:
         print(f"wrote the baseline of {plural(games, 'game')} of {printable(game.id)} to {printable(args.write_baseline)}")
         return 0
     figures = gate.compare_runs(game, players, data, ran.results, effects)
-    _render_gate(figures, Console(file=sys.stdout, highlight=False))
+    gate.render(figures, Console(file=sys.stdout, highlight=False))
     if args.json and not write_json(args.json, {"figures": [dict(vars(f), moved=f.moved) for f in figures]},
                                     "balance"):
         return 1
     return 1 if any(f.moved for f in figures) else 0
-
-
-def _layers_text(layers: dict) -> str:
-    parts = [f"-x {x}" for x in layers.get("expansions") or []] + \
-        ([f"--scenario {layers['scenario']}"] if layers.get("scenario") else []) + \
-        [f"--with {m}" for m in layers.get("mods") or []] + \
-        [f"--set {card}.{attribute}={value}" for card, attribute, value in layers.get("settings") or []]
-    return " ".join(parts) if parts else "no expansion, scenario, mod or value set"
-
-
-def _render_gate(figures: list, console) -> None:
-    t = WordTable(title=text("today against the baseline"), title_justify="left")
-    for name, justify in (("figure", "left"), ("baseline", "right"), ("now", "right"), ("difference", "right"),
-                          ("interval", "right"), ("", "left")):
-        t.add_column(text(name), justify=justify, overflow="fold")
-    for f in figures:
-        rate = f.figure.startswith("win rate") or f.figure.startswith("effect")
-        show = (lambda x: "–" if x is None else f"{100 * x:.1f}%") if rate else \
-            (lambda x: "–" if x is None else f"{x:.1f}")
-        diff = (lambda x: "–" if x is None else f"{100 * x:+.1f}") if rate else \
-            (lambda x: "–" if x is None else f"{x:+.1f}")
-        t.add_row(*map(text, [f.figure, show(f.before), show(f.now), diff(f.difference),
-                              "–" if f.low is None else f"{diff(f.low)} … {diff(f.high)}",
-                              "MOVED" if f.moved else "ok"]))
-    console.print(t)
-    moved = [f.figure for f in figures if f.moved]
-    console.print(text(f"{len(moved)} of {plural(len(figures), 'figure')} moved beyond its interval"
-                       + (f": {', '.join(moved)}" if moved else "")
-                       + f" (intervals corrected for {plural(len(figures), 'figure')}: content that changes nothing "
-                         f"the games show fails at most {gate.ALPHA:g} of the time)"), soft_wrap=True)
 
 
 def _play_arms(args, arms, games: int, pool, first: int = 0) -> list:

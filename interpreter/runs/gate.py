@@ -24,6 +24,9 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from ..diagnostics import plural
+from ..play.agents import parse_agents
+from ..view.shown import WordTable, text
 from .compare import figures_won, paired_games
 from .simulate import GameResult
 from .statistics import Z95, mean_interval, paired_cells, paired_difference
@@ -89,6 +92,38 @@ def read(data, game_id: str) -> dict:
     return data
 
 
+def settings_of(data: dict, game, layers: dict) -> dict:
+    """The run a baseline `data` (read) asks to play again on `game` laid with `layers` (what
+    `simulate.laid_of` gives, without the cards left out): players, bots, options, seed, games,
+    powers. BaselineError when it was written with other layers or its settings do not read."""
+    settings = data["settings"]
+    if {k: settings.get(k, [] if k == "settings" else None) for k in layers} != layers:
+        raise BaselineError(f"it was written with {layers_text(settings)}, not {layers_text(layers)}: give the "
+                            "same expansions, scenario, mods and values set")
+    try:
+        players = int(settings["players"])
+        run = {"players": players, "agents": parse_agents(",".join(settings["agents"]), players),
+               "options": game.options({str(k): str(v) for k, v in settings["options"].items()}),
+               "seed": int(settings["seed"]), "games": int(settings["games"]),
+               "powers": settings["powers"] if settings["powers"] == "random" else
+               {int(k): str(v) for k, v in settings["powers"].items()}}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise BaselineError(f"its settings do not read ({exc})") from None
+    if not game.min_players <= players <= game.max_players or run["games"] != len(data["games"]):
+        raise BaselineError(f"its settings do not read (players {players}, games {run['games']} for "
+                            f"{len(data['games'])} rows)")
+    return run
+
+
+def layers_text(layers: dict) -> str:
+    """What a run lays over its game, as the options that lay it."""
+    parts = [f"-x {x}" for x in layers.get("expansions") or []] + \
+        ([f"--scenario {layers['scenario']}"] if layers.get("scenario") else []) + \
+        [f"--with {m}" for m in layers.get("mods") or []] + \
+        [f"--set {card}.{attribute}={value}" for card, attribute, value in layers.get("settings") or []]
+    return " ".join(parts) if parts else "no expansion, scenario, mod or value set"
+
+
 def results_of(data: dict) -> list:
     """The games of a baseline as the results of a run (`simulate.GameResult`)."""
     return [GameResult(index, 0, winners, [], decisions, None if winners is not None else {"message": "failed"},
@@ -129,3 +164,26 @@ def _mean(xs: list):
 
 def _whole(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def render(figures: list, console) -> None:
+    """The figures compared, as a table, and how many moved."""
+    t = WordTable(title=text("today against the baseline"), title_justify="left")
+    for name, justify in (("figure", "left"), ("baseline", "right"), ("now", "right"), ("difference", "right"),
+                          ("interval", "right"), ("", "left")):
+        t.add_column(text(name), justify=justify, overflow="fold")
+    for f in figures:
+        rate = f.figure.startswith("win rate") or f.figure.startswith("effect")
+        show = (lambda x: "–" if x is None else f"{100 * x:.1f}%") if rate else \
+            (lambda x: "–" if x is None else f"{x:.1f}")
+        diff = (lambda x: "–" if x is None else f"{100 * x:+.1f}") if rate else \
+            (lambda x: "–" if x is None else f"{x:+.1f}")
+        t.add_row(*map(text, [f.figure, show(f.before), show(f.now), diff(f.difference),
+                              "–" if f.low is None else f"{diff(f.low)} … {diff(f.high)}",
+                              "MOVED" if f.moved else "ok"]))
+    console.print(t)
+    moved = [f.figure for f in figures if f.moved]
+    console.print(text(f"{len(moved)} of {plural(len(figures), 'figure')} moved beyond its interval"
+                       + (f": {', '.join(moved)}" if moved else "")
+                       + f" (intervals corrected for {plural(len(figures), 'figure')}: content that changes nothing "
+                         f"the games show fails at most {ALPHA:g} of the time)"), soft_wrap=True)
