@@ -82,7 +82,13 @@ class Picture:
     path: str
 
 
-ART_H = 26 * MM  # the height of a card's picture, between its line of kinds and its figures
+ART_H = 26 * MM  # the height of a card's picture on a card of the standard size (in proportion on others)
+SIZES_MM = (25.0, 150.0)  # the least and the most width or height of a card, in millimetres
+
+
+def size_of(face) -> tuple:
+    """(width, height) in points of a face: its kind's `size:` hint, else the standard 63 x 88 mm."""
+    return getattr(face, "width", None) or CARD_W, getattr(face, "height", None) or CARD_H
 
 
 class Fitter:
@@ -229,9 +235,10 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
     fit = Fitter(measure)
     cut = clipped if clipped is not None else []
     frame = frame_colour(face.colour)
-    inner = CARD_W - 2 * PAD
-    shapes = [Box(0, 0, CARD_W, CARD_H, "#ffffff", RULE, 0.3),
-              Box(PAD / 2, PAD / 2, CARD_W - PAD, CARD_H - PAD, None, frame, 1.2, 2 * MM),
+    W, H = size_of(face)
+    inner = W - 2 * PAD
+    shapes = [Box(0, 0, W, H, "#ffffff", RULE, 0.3),
+              Box(PAD / 2, PAD / 2, W - PAD, H - PAD, None, frame, 1.2, 2 * MM),
               Box(PAD, PAD, inner, BAND_H, face.colour, frame, 0.5, 1 * MM)]
     on_band = INK if luminance(face.colour) > 0.55 else "#ffffff"
     marks = getattr(face, "symbols", ())
@@ -248,7 +255,7 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
     size, lines = fit.fit([[(face.title, True)]], inner, 2 * 11 * 1.15, 11, MIN_PT, leading=1.15, max_lines=2)
     _told(cut, "its title", fit)
     for runs, top in lines:
-        shapes.append(Text(CARD_W / 2, y + top + size, runs, size, INK, "middle"))
+        shapes.append(Text(W / 2, y + top + size, runs, size, INK, "middle"))
     y += max(1, len(lines)) * size * 1.15 + 1 * MM
     if face.kinds:  # the words on a line, each attribute written after its name on its own
         words = [k for k in face.kinds if not _named(k)]
@@ -257,17 +264,18 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
         size, lines = fit.fit(paragraphs, inner, 4 * 7.5 * 1.15, 7.5, MIN_PT, leading=1.15, max_lines=4)
         _told(cut, "its line of kinds", fit)
         for runs, top in lines:
-            shapes.append(Text(CARD_W / 2, y + top + size, runs, size, GREY, "middle"))
+            shapes.append(Text(W / 2, y + top + size, runs, size, GREY, "middle"))
         y += len(lines) * size * 1.15 + 1 * MM
     if getattr(face, "art", ""):
-        shapes.append(Box(PAD + 1 * MM, y, inner - 2 * MM, ART_H, "#f4f4f4", RULE, 0.3, 1 * MM))
-        shapes.append(Picture(PAD + 1.5 * MM, y + 0.5 * MM, inner - 3 * MM, ART_H - 1 * MM, face.art))
-        y += ART_H + 1.5 * MM
+        art_h = ART_H * H / CARD_H
+        shapes.append(Box(PAD + 1 * MM, y, inner - 2 * MM, art_h, "#f4f4f4", RULE, 0.3, 1 * MM))
+        shapes.append(Picture(PAD + 1.5 * MM, y + 0.5 * MM, inner - 3 * MM, art_h - 1 * MM, face.art))
+        y += art_h + 1.5 * MM
     if face.figures:
-        y = _figures(shapes, fit, face.figures, y, frame, cut)
+        y = _figures(shapes, fit, face.figures, y, frame, cut, W, H)
     shapes.append(Box(PAD + 2 * MM, y, inner - 4 * MM, 0.4, frame))
     y += 2 * MM
-    footer_y = CARD_H - PAD / 2 - 2.5
+    footer_y = H - PAD / 2 - 2.5
     if face.abilities:
         paragraphs = [[(name, True), (text, False)] if name else [(text, False)] for name, text in face.abilities]
         size, lines = fit.fit(paragraphs, inner - 2, footer_y - MIN_PT - 5 - y, 10, MIN_PT, leading=1.22, gap=0.5)
@@ -276,7 +284,7 @@ def lay_out(face, measure, clipped: list | None = None) -> list:
             shapes.append(Text(PAD + 1, y + top + size, runs, size))
     size, lines = fit.fit([[(face.footer, False)]], inner, MIN_PT * 1.3, MIN_PT, MIN_PT, max_lines=1)
     for runs, _ in lines:
-        shapes.append(Text(CARD_W / 2, footer_y, runs, size, GREY, "middle"))
+        shapes.append(Text(W / 2, footer_y, runs, size, GREY, "middle"))
     return shapes
 
 
@@ -291,11 +299,11 @@ def _told(cut: list, what: str, fit) -> None:
         cut.append(what)
 
 
-def _figures(shapes, fit, figures, y, frame, cut) -> float:
+def _figures(shapes, fit, figures, y, frame, cut, W: float = CARD_W, H: float = CARD_H) -> float:
     """Each number in a disc with its name under it, in a row or two; when there are more
     than six, or a name does not fit under its disc at `MIN_PT`, a table of names and numbers
     in two columns. Returns the y below them."""
-    n, inner = len(figures), CARD_W - 2 * PAD
+    n, inner = len(figures), W - 2 * PAD
     rows = 1 if n <= 4 else 2
     cols = math.ceil(n / rows)
     slot = inner / cols
@@ -303,7 +311,7 @@ def _figures(shapes, fit, figures, y, frame, cut) -> float:
                      and all(fit.width(w, False, MIN_PT) <= slot - 2 for w in f[0].split())
                      for f in figures)
     if n > 6 or not label_fits:
-        return _figure_table(shapes, fit, figures, y, cut)
+        return _figure_table(shapes, fit, figures, y, cut, W, H)
     d = min(slot * 0.55, 16.0)
     row_h = d + 2 * MIN_PT * 1.1 + 2
     for i, (label, value, *own) in enumerate(figures):
@@ -323,11 +331,11 @@ def _figures(shapes, fit, figures, y, frame, cut) -> float:
     return y + rows * row_h
 
 
-def _figure_table(shapes, fit, figures, y, cut) -> float:
+def _figure_table(shapes, fit, figures, y, cut, W: float = CARD_W, H: float = CARD_H) -> float:
     """The figures as a table: each name, then its number at the column's right, two columns."""
-    inner = CARD_W - 2 * PAD
+    inner = W - 2 * PAD
     line = MIN_PT * 1.25
-    room = max(1, int((CARD_H * 0.7 - y) // line))  # rows that leave room for the face
+    room = max(1, int((H * 0.7 - y) // line))  # rows that leave room for the face
     if len(figures) > 2 * room:
         figures = figures[:2 * room]
         cut.append("its figures")

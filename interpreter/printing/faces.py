@@ -23,7 +23,7 @@ The game's `print:` hints, by component kind, change this (`Hints`): the band's
 attribute (`band`), the colours of values (`colours`), a symbol drawn for the
 value of an attribute (`symbol`, `symbols`), which numbers are printed
 (`figures`) and which attributes are not (`hide`); `back` gives the kind's back
-its colour and words; `art` names an attribute whose value is a picture file
+its colour and words; `size` its cards' width and height in millimetres; `art` names an attribute whose value is a picture file
 beside the cards file, shown on the face (`content.pictures`); `tile` prints the
 pieces of a kind as tiles (hexes, squares or discs, one cell per value of a
 list attribute), not as cards (`Tile`).
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from ..content.colours import colour_of
 from ..names import fold
 from ..content.pictures import picture_of
-from .cardlayout import SYMBOLS
+from .cardlayout import CARD_H, CARD_W, SIZES_MM, SYMBOLS
 
 FEW = 8  # a text attribute with at most this many values over the cards can be a band
 MAX_TEXT = 4000  # characters of one text kept; a card could not show more
@@ -72,11 +72,13 @@ class Face:
     back_title: str | None = None  # what the back prints large (None: the game's title)
     back_text: str | None = None  # what the back prints under it (None: the component kind)
     art: str = ""  # the picture the face shows: a file of the content (content.pictures), or none
+    width: float = CARD_W  # its size in points: its kind's `size:` hint, else 63 x 88 mm
+    height: float = CARD_H
 
     @property
     def back_key(self) -> tuple:
         """What makes two backs the same."""
-        return (self.kind, self.back, self.back_title, self.back_text)
+        return (self.kind, self.back, self.back_title, self.back_text, self.width, self.height)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,11 @@ class Hints:
         self.back_title = clean(back["title"]) if isinstance(back.get("title"), str) else None
         self.back_text = clean(back["text"]) if isinstance(back.get("text"), str) else None
         self.art = raw.get("art") if isinstance(raw.get("art"), str) else None
+        size = raw.get("size")
+        low, high = SIZES_MM
+        self.size = (float(size[0]) * MM, float(size[1]) * MM) if (
+            isinstance(size, list) and len(size) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                              and low <= x <= high for x in size)) else (CARD_W, CARD_H)
 
 
 def clean(text) -> str:
@@ -313,7 +320,8 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             art = "" if isinstance(found, str) else str(found)
         out.append(Face(clean(card.id), clean(card.title), clean(label), look.colour(card, band), tuple(kinds),
                         tuple(figures.values()), tuple(abilities), clean(footer), copies, symbols, kind,
-                        hints.back_colour or look.kind_colour(card.component), hints.back_title, hints.back_text, art))
+                        hints.back_colour or look.kind_colour(card.component), hints.back_title, hints.back_text, art,
+                        *hints.size))
     if missing and notes is not None:
         notes.append(f"no word in '{prose.lang}' (vocabulary:) for the "
                      + "; ".join(f"{what} {', '.join(sorted(names))}" for what, names in sorted(missing.items()))

@@ -27,7 +27,7 @@ from xml.sax.saxutils import escape
 from ..names import did_you_mean, fold
 from .art import load as load_picture
 from .cardlayout import (CARD_H, CARD_W, MIN_PT, MM, Box, Disc, Fitter, Picture, Poly, Text, lay_out, lay_out_tile,
-                         tile_size)
+                         size_of, tile_size)
 from ..content.colours import luminance
 from .faces import Tile, clean
 
@@ -124,11 +124,13 @@ class Grid:
     """Where the cards go on a page: `cols` x `rows` cells of a card and its bleed round it,
     centred on the page."""
 
-    def __init__(self, width: float, height: float, bleed: float = 0.0):
+    def __init__(self, width: float, height: float, bleed: float = 0.0, card: tuple = (CARD_W, CARD_H)):
         self.bleed = bleed
-        self.pitch_w, self.pitch_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
-        self.cols = max(1, min(3, int((width - 2 * MARGIN) // self.pitch_w)))
-        self.rows = max(1, min(3, int((height - 2 * MARGIN) // self.pitch_h)))
+        self.card_w, self.card_h = card
+        self.pitch_w, self.pitch_h = self.card_w + 2 * bleed, self.card_h + 2 * bleed
+        # as many as fit inside the margins: three by three of the standard size, more of smaller cards
+        self.cols = max(1, int((width - 2 * MARGIN) // self.pitch_w))
+        self.rows = max(1, int((height - 2 * MARGIN) // self.pitch_h))
         self.x0 = (width - self.cols * self.pitch_w) / 2
         self.y0 = (height - self.rows * self.pitch_h) / 2
         self.width, self.height = width, height
@@ -147,14 +149,20 @@ class Grid:
     def cuts(self) -> tuple:
         """The x of every vertical cut line and the y of every horizontal one, from the top left."""
         xs = sorted({round(self.x0 + c * self.pitch_w + self.bleed + d, 3)
-                     for c in range(self.cols) for d in (0, CARD_W)})
+                     for c in range(self.cols) for d in (0, self.card_w)})
         ys = sorted({round(self.y0 + r * self.pitch_h + self.bleed + d, 3)
-                     for r in range(self.rows) for d in (0, CARD_H)})
+                     for r in range(self.rows) for d in (0, self.card_h)})
         return xs, ys
 
 
-def pages_for(faces, per_page: int = PER_PAGE) -> int:
-    return math.ceil(sum(f.copies for f in faces if not isinstance(f, Tile)) / per_page)
+def by_size(faces) -> dict:
+    """The cards of `faces` to print, each copy, by card size ((width, height) in points), in
+    the order their sizes first come: a page holds cards of one size."""
+    out: dict = {}
+    for f in faces:
+        if not isinstance(f, Tile):
+            out.setdefault(size_of(f), []).extend([f] * f.copies)
+    return out
 
 
 def _rgb(colour: str) -> tuple:
@@ -232,23 +240,24 @@ def lay_out_back(face, title: str, measure, bleed: float = 0.0) -> list:
     """The back of a card: its component kind's colour to the bleed's edge, a white frame,
     the game's title and the kind's name. Every card of a kind has the same back."""
     fit = Fitter(measure)
+    W, H = size_of(face)
     colour = face.back or "#4e79a7"
     title = face.back_title if face.back_title is not None else title
     kind = face.back_text if face.back_text is not None else face.kind
     ink = "#1a1a1a" if luminance(colour) > 0.55 else "#ffffff"
-    shapes = [Box(-bleed, -bleed, CARD_W + 2 * bleed, CARD_H + 2 * bleed, colour),
-              Box(4 * MM, 4 * MM, CARD_W - 8 * MM, CARD_H - 8 * MM, None, ink, 1.2, 3 * MM)]
-    size, lines = fit.fit([[(clean(title), True)]], CARD_W - 14 * MM, 3 * 20 * 1.1, 20, MIN_PT, leading=1.1,
+    shapes = [Box(-bleed, -bleed, W + 2 * bleed, H + 2 * bleed, colour),
+              Box(4 * MM, 4 * MM, W - 8 * MM, H - 8 * MM, None, ink, 1.2, 3 * MM)]
+    size, lines = fit.fit([[(clean(title), True)]], W - 14 * MM, 3 * 20 * 1.1, 20, MIN_PT, leading=1.1,
                           max_lines=3)
     block = len(lines) * size * 1.1
-    top = CARD_H / 2 - block / 2 - 4 * MM
+    top = H / 2 - block / 2 - 4 * MM
     for runs, y in lines:
-        shapes.append(Text(CARD_W / 2, top + y + size, runs, size, ink, "middle"))
+        shapes.append(Text(W / 2, top + y + size, runs, size, ink, "middle"))
     if kind:
-        ksize, klines = fit.fit([[(kind, False)]], CARD_W - 14 * MM, 3 * 11 * 1.1, 11, MIN_PT, leading=1.1,
+        ksize, klines = fit.fit([[(kind, False)]], W - 14 * MM, 3 * 11 * 1.1, 11, MIN_PT, leading=1.1,
                                 max_lines=3)
         for runs, y in klines:
-            shapes.append(Text(CARD_W / 2, top + block + 6 * MM + y + ksize, runs, ksize, ink, "middle"))
+            shapes.append(Text(W / 2, top + block + 6 * MM + y + ksize, runs, ksize, ink, "middle"))
     return shapes
 
 
@@ -264,16 +273,14 @@ def write_pdf(path: str, faces, title: str, backs: bool = False, bleed_mm: float
     c.setCreator("regles sheets")
     pdf = PdfShapes(lib, c)
     bleed = max(0.0, min(float(bleed_mm), MAX_BLEED)) * MM
-    grid = Grid(width, height, bleed)
-    cards = [f for f in faces if not isinstance(f, Tile)]
-    printed = [f for f in cards for _ in range(f.copies)]
-    sheets = pages_for(cards, grid.per_page)
+    sized = [(Grid(width, height, bleed, size), printed) for size, printed in by_size(faces).items()]
+    chunks = [(grid, printed[k:k + grid.per_page]) for grid, printed in sized
+              for k in range(0, len(printed), grid.per_page)]
     tiles = [f for f in faces if isinstance(f, Tile)]
     tile_pages = _tile_pages(tiles, width, height)
-    pages = sheets * (2 if backs else 1) + len(tile_pages)
+    pages = len(chunks) * (2 if backs else 1) + len(tile_pages)
     laid, backs_laid, number = {}, {}, 0
-    for page in range(sheets):
-        chunk = printed[page * grid.per_page:(page + 1) * grid.per_page]
+    for grid, chunk in chunks:
         for i, face in enumerate(chunk):
             if id(face) not in laid:
                 cut: list = []
@@ -375,7 +382,7 @@ def svg(face, measure) -> str:
         w, h = tile_size(face)
         shapes = lay_out_tile(face, measure)
     else:
-        w, h = CARD_W, CARD_H
+        w, h = size_of(face)
         shapes = lay_out(face, measure)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w / MM)}mm" height="{_n(h / MM)}mm" '

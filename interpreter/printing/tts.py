@@ -29,12 +29,12 @@ import json
 import math
 from pathlib import Path
 
-from .cardlayout import CARD_H, CARD_W, MIN_PT, lay_out
+from .cardlayout import CARD_H, CARD_W, MIN_PT, lay_out, size_of
 from .faces import Tile, clean
 from .sheets import PdfShapes, file_name, lay_out_back, library
 
 INSTALL = "pip install 'regles[sheets]'"
-CARD_PX = 400  # the width of a card on a sheet: a 10 x 7 sheet is then 4,000 x 3,920, under TTS's 4,096
+CARD_PX = 400  # the width of a card on a sheet: a 10 x 7 sheet of 63 x 88 mm cards is 4,000 x 3,913
 COLUMNS, ROWS = 10, 7
 SLOTS = COLUMNS * ROWS
 MAX_CARDS = 10_000  # cards in one object (every copy): a bound on what TTS and the file can hold
@@ -53,9 +53,9 @@ def renderer():
     return pypdfium2, Image
 
 
-def card_height(width: int = CARD_PX) -> int:
-    """The height in pixels of a card `width` pixels wide (63 x 88 mm)."""
-    return round(width * CARD_H / CARD_W)
+def card_height(width: int = CARD_PX, size: tuple = (CARD_W, CARD_H)) -> int:
+    """The height in pixels of a card `width` pixels wide, of `size` (points; 63 x 88 mm)."""
+    return round(width * size[1] / size[0])
 
 
 def grid_of(count: int) -> tuple:
@@ -88,13 +88,14 @@ def write(folder: str, game_id: str, title: str, faces, url_base: str | None = N
     total = sum(f.copies for _, _, _, cards in groups for f in cards)
     if total > MAX_CARDS:
         raise ValueError(f"--tts: {total:,} cards with their copies, more than {MAX_CARDS:,} in one object")
-    height = card_height()
     taken: set = set()
     objects, images, sheet_no = [], [], 0
     for i, (key, kind, back, cards) in enumerate(groups):
         back_name = file_name(f"{game_id}-back-{i + 1}", ".png", taken)
         sample = cards[0]
-        _render([lay_out_back(sample, title, lib.measure)], lib, pypdfium2)[0].save(out / back_name)
+        size = size_of(sample)
+        height = card_height(CARD_PX, size)
+        _render([lay_out_back(sample, title, lib.measure)], lib, pypdfium2, size)[0].save(out / back_name)
         images.append(str(out / back_name))
         custom, contained, deck_ids = {}, [], []
         for start in range(0, len(cards), SLOTS):
@@ -108,7 +109,7 @@ def write(folder: str, game_id: str, title: str, faces, url_base: str | None = N
                 if cut and notes is not None:
                     notes.append(f"{face.id}: {', '.join(dict.fromkeys(cut))} does not fit at {MIN_PT:g} pt and "
                                  "is cut (marked \u2026)")
-            pictures = _render(laid, lib, pypdfium2, notes)
+            pictures = _render(laid, lib, pypdfium2, size, notes)
             grid = Image.new("RGB", (columns * CARD_PX, rows * height), "white")
             for place, picture in enumerate(pictures):
                 grid.paste(picture, ((place % columns) * CARD_PX, (place // columns) * height))
@@ -142,26 +143,26 @@ def write(folder: str, game_id: str, title: str, faces, url_base: str | None = N
     return {"object": str(path), "images": images, "cards": total, "decks": len(groups), "sheets": sheet_no}
 
 
-def _render(layouts: list, lib, pypdfium2, notes: list | None = None) -> list:
-    """Each card's shapes as a picture CARD_PX wide: drawn in a PDF of one card a page, then
-    rendered by PDFium."""
+def _render(layouts: list, lib, pypdfium2, size: tuple, notes: list | None = None) -> list:
+    """Each card's shapes (cards of `size`, in points) as a picture CARD_PX wide: drawn in a PDF
+    of one card a page, then rendered by PDFium."""
     buffer = io.BytesIO()
-    c = lib.canvas.Canvas(buffer, pagesize=(CARD_W, CARD_H), invariant=1)
+    c = lib.canvas.Canvas(buffer, pagesize=size, invariant=1)
     pdf = PdfShapes(lib, c)
     for shapes in layouts:
-        pdf.draw(shapes, 0, CARD_H)
+        pdf.draw(shapes, 0, size[1])
         c.showPage()
     c.save()
     if notes is not None:
         notes.extend(pdf.unread())
     doc = pypdfium2.PdfDocument(buffer.getvalue())
     try:
-        scale = CARD_PX / CARD_W
+        scale = CARD_PX / size[0]
+        want = (CARD_PX, card_height(CARD_PX, size))
         out = []
         for k in range(len(doc)):
             picture = doc[k].render(scale=scale).to_pil().convert("RGB")
-            out.append(picture.resize((CARD_PX, card_height())) if picture.size != (CARD_PX, card_height())
-                       else picture)
+            out.append(picture.resize(want) if picture.size != want else picture)
         return out
     finally:
         doc.close()

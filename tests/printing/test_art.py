@@ -119,3 +119,23 @@ def test_a_picture_too_large_or_unreadable_is_left_blank_and_said(tmp_path, caps
 
 def _has(image, colour, near: int = 12) -> bool:
     return any(all(abs(a - b) <= near for a, b in zip(c, colour)) for _, c in image.getcolors(1 << 24))
+
+
+def test_a_kind_s_size_lays_its_cards_out_to_it_on_paper_svg_and_table(tmp_path, capsys):
+    pytest.importorskip("pypdfium2")
+    game = make(tmp_path / "g", {f"c{i}": "images/p.png" for i in range(17)})
+    Image.new("RGB", (30, 20), (20, 160, 20)).save(tmp_path / "g" / "images" / "p.png")
+    yaml = tmp_path / "g" / "game.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("    art: picture\n", "    art: picture\n    size: [41, 63]\n"),
+                    encoding="utf-8")
+    status, out, err = run(capsys, "sheets", game, "--out", str(tmp_path / "p.pdf"), "--svg-dir", str(tmp_path / "svg"),
+                           "--tts", str(tmp_path / "tts"))
+    assert status == 0, err
+    assert "wrote " in out and ": 2 pages, 17 cards" in out  # 4 x 4 mini cards to an A4 page, not 3 x 3
+    assert 'width="41mm" height="63mm"' in (tmp_path / "svg" / "c0.svg").read_text(encoding="utf-8")
+    sheet = json.loads((tmp_path / "tts" / "pix.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]["1"]
+    faces = Image.open(tmp_path / "tts" / "pix-faces-1.png")
+    assert faces.size == (sheet["NumWidth"] * 400, sheet["NumHeight"] * round(400 * 63 / 41))
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("size: [41, 63]", "size: [41, 900]"), encoding="utf-8")
+    status, out, err = run(capsys, "check", game)
+    assert status == 1 and "size" in out + err  # beyond 150 mm: the schema says so
