@@ -110,14 +110,15 @@ def play_game(game, players: int, seed: int, options: dict, agent_names: list, *
             watch.start(state)
         while not state.is_terminal():
             p = state.current_player
+            chose = agents[p]
             try:
-                a = agents[p].act(SeatView(state, p))
+                a = chose.act(SeatView(state, p))
             except LookaheadFault as lf:
                 # the option faulted in the agent's imagined copy: play it for real, where it
                 # faults again (then the trace shows it) or, if it hung on hidden chance, not
-                a = lf.action
+                a, chose = lf.action, None  # (its values are not this decision's)
             if watch is not None:
-                watch.before(state, a)
+                watch.before(state, a, chose)
             state.apply(a)
             if watch is not None:
                 watch.after(state)

@@ -214,8 +214,8 @@ def test_parquet_runs_append(tmp_path):
     path = tmp_path / "r.parquet"
     for seed in (1, 2):
         assert simulate("karman-swap", "-n", 3, "-k", 5, "--seed", seed, "--results", path) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.cards.parquet", "r.parquet", "r.runs.parquet",
-                                                         "r.seats.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.cards.parquet", "r.offers.parquet", "r.parquet",
+                                                         "r.runs.parquet", "r.seats.parquet"]
     con = store.connect(path)
     assert con.execute("SELECT count(DISTINCT run_id), count(*) FROM games").fetchone() == (2, 10)
     assert con.execute("SELECT count(*) FROM seats").fetchone()[0] == 30

@@ -22,8 +22,8 @@ from .queries import Difference, Figures, Rate
 
 def build(f: Figures, top: int = 10, min_plays: int = 30) -> str:
     """The page of the figures of a run; `top`: how many cards of each end are drawn."""
-    sections = [_seats(f), _scores(f), _length(f), _balance(f), _cards(f, top, min_plays), _labels(f),
-                _errors(f), _runs(f)]
+    sections = [_seats(f), _scores(f), _length(f), _balance(f), _cards(f, top, min_plays), _offers(f, top),
+                _labels(f), _errors(f), _runs(f)]
     sections = [s for s in sections if s]
     game = _text(f.run.get("game") or "?")
     nav = "".join(f'<li><a href="#{anchor}">{_text(title)}</a></li>' for anchor, title, _ in sections)
@@ -228,6 +228,26 @@ def _cards(f: Figures, top: int, min_plays: int):
                     for c in sorted(f.cards, key=lambda c: (-c.played.value if c.compared else 2, c.card_id))],
                    "cards")
     return "cards", "Cards", "".join(parts) + f"<details><summary>Every card</summary>{table}</details>"
+
+
+def _offers(f: Figures, top: int):
+    """The cards the bots passed over: offered at their decisions, seldom taken (play.weighing
+    shows one such decision; this is every decision of the run)."""
+    if not f.offers:
+        return None
+    rows = [[o.title, o.card_id, o.offered, _pct(o.taken.rate), _interval(o.taken), _pct(o.rated_best.rate)]
+            for o in f.offers]
+    headers = ["card", "id", "offered", "taken", "95% interval", "rated best"]
+    shown = _table(headers, rows[:top], "offers")
+    every = _table(headers, rows, "offers-all")
+    return "offers", "What the bots passed over", (
+        "<p>" + _text("At each decision of a greedy or search bot among several options, the cards the options "
+                      "were about (a pick of a card, a menu option for it, one of its actions): how often the bot "
+                      "took the option, and how often its own values rated it the best of its decision (greedy: "
+                      "the heuristic one decision ahead, ties included; search: the most visited). A card "
+                      "offered often and seldom taken is one the bot passes over; rated best but not taken, it "
+                      "tied with others. regles why-bot shows one such decision option by option.") + "</p>"
+        + shown + f"<details><summary>Every card offered</summary>{every}</details>")
 
 
 def _labels(f: Figures):

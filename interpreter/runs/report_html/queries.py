@@ -24,7 +24,8 @@ TABLES = {
     "seats": ("run_id", "game_index", "seat", "agent", "score", "won", "label"),
     "seat_cards": ("run_id", "game_index", "seat", "card_id", "card_title", "taken", "pick", "played", "points"),
 }
-PARQUET_PARTS = {"games": "", "seats": ".seats", "seat_cards": ".cards", "runs": ".runs"}
+PARQUET_PARTS = {"games": "", "seats": ".seats", "seat_cards": ".cards", "runs": ".runs", "bot_offers": ".offers"}
+OPTIONAL = ("bot_offers",)  # tables that results written before them lack: read as empty
 
 
 class ResultsError(Exception):
@@ -145,6 +146,17 @@ class Figures:
     lead_changes_histogram: list
     cards: list[Card] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
+    offers: list = field(default_factory=list)  # Offer of each card offered to bots, passed over most first
+
+
+@dataclass
+class Offer:
+    """A card at the decisions of greedy and search bots where an option was about it."""
+    card_id: str
+    title: str
+    offered: int  # options about it, over the bots' decisions among several
+    taken: Rate  # the share of those the bot chose
+    rated_best: Rate  # the share the bot's values rated best of their decision (ties included)
 
 
 # opening --------------------------------------------------------------------------------
@@ -157,6 +169,8 @@ def connect(path: str):
         if path.endswith(".parquet"):
             con = duckdb.connect(":memory:")
             for table, part in _parquet_files(path).items():
+                if table in OPTIONAL and not os.path.isfile(part):
+                    continue  # results of an older regles: read as having none (`_offers`)
                 con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_literal(part)})")
         else:
             con = duckdb.connect(path, read_only=True)
@@ -169,11 +183,11 @@ def connect(path: str):
 def _parquet_files(path: str) -> dict:
     """The file of each table of the Parquet set that `path` (any of its files) belongs to."""
     base = path[:-len(".parquet")]
-    for part in (".seats", ".cards", ".runs"):
+    for part in (".seats", ".cards", ".runs", ".offers"):
         if base.endswith(part):
             base = base[:-len(part)]
     files = {table: f"{base}{part}.parquet" for table, part in PARQUET_PARTS.items()}
-    missing = [f for f in files.values() if not os.path.isfile(f)]
+    missing = [f for t, f in files.items() if t not in OPTIONAL and not os.path.isfile(f)]
     if missing:
         raise ResultsError(f"a Parquet set of results has four files; missing: {', '.join(missing)}")
     return files
@@ -256,7 +270,7 @@ def read(con, run_id: str | None = None, min_plays: int = 30) -> Figures:
                           "AND first_seat IS NOT NULL GROUP BY first_seat ORDER BY first_seat"),
         midgame_leader=Rate(leader_won, leader_n),
         lead_changes=_stats(q, "lead_changes"), lead_changes_histogram=_histogram(q, "lead_changes"),
-        cards=_cards(q, min_plays), labels=_labels(q))
+        cards=_cards(q, min_plays), labels=_labels(q), offers=_offers(q))
 
 
 # The seats of the completed games of the run, and whether each won (its side alone).
@@ -348,6 +362,21 @@ def _cards(q: _Query, min_plays: int) -> list[Card]:
                           (points or 0) / completed, pick, n1 >= min_plays and total - n1 >= min_plays,
                           q_value, q_value is not None and q_value <= FALSE_DISCOVERY_RATE))
     return cards
+
+
+def _offers(q: _Query) -> list:
+    """The cards offered to the run's bots, over its completed games: the ones taken least
+    often first (the cards a bot passes over), then the most offered."""
+    import duckdb
+    try:
+        rows = q.all("""
+            SELECT o.card_id, any_value(o.card_title), sum(o.offered), sum(o.taken), sum(o.rated_best)
+            FROM bot_offers o JOIN games g ON g.run_id = o.run_id AND g.game_index = o.game_index
+            WHERE o.run_id = $run AND g.error IS NULL GROUP BY o.card_id""")
+    except duckdb.CatalogException:  # results of a regles before bots' offers were kept
+        return []
+    out = [Offer(str(c), str(t), int(n), Rate(int(k), int(n)), Rate(int(b), int(n))) for c, t, n, k, b in rows if n]
+    return sorted(out, key=lambda o: (o.taken.rate, -o.offered, o.card_id))
 
 
 def _labels(q: _Query) -> list[Label]:

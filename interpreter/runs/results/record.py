@@ -13,7 +13,11 @@ decisions, the credits of `score ... for CARD`, and the game's `round` counter i
 - played: the component entered an in-play zone that the seat controls, or an in-play zone
   nobody controls coming from one of the seat's zones (a card played from a hand onto a
   shared board);
-- in hand at the end: the game over, it lies in a zone of the seat that is not in play.
+- in hand at the end: the game over, it lies in a zone of the seat that is not in play;
+- offered to a bot (`offers`): a decision of a greedy or search bot among several options had
+  one about the card (a pick of it, a menu option for it, one of its actions); taken when the
+  bot chose that option, rated best when the bot's value of it was the best of the decision
+  (greedy's heuristic, the search's visits), as `regles why-bot` shows one decision.
 
 The pieces each player owns a copy of (`per_player` components) are left out, as in the
 report's points by card: they are no card of the game.
@@ -46,6 +50,7 @@ class Recorder:
         self.step = None  # (seat, its decision number, the component picked or None, the round then)
         self.leaders: list = []  # after each decision: the side leading alone, or None
         self.cards: dict = {}  # (seat, card id) -> [taken, pick, played, played round]
+        self.offers: dict = {}  # (seat, card id) -> [offered, taken, rated best] at a bot's decisions
 
     def round_now(self, state):
         if self.round_initial is None:
@@ -55,8 +60,13 @@ class Recorder:
     def start(self, state) -> None:
         state.moves = []
 
-    def before(self, state, action) -> None:
+    def before(self, state, action, agent=None) -> None:
+        """Before `action` is applied; `agent` is the bot that chose it (None: a person, or a
+        bot whose values are not to be read), whose values of the options are noted."""
         seat = state.current_player
+        weighed = getattr(agent, "weighed", None) if agent is not None else None
+        if weighed and isinstance(action, int):
+            self.offered(state, seat, action, weighed)
         self.decided[seat] += 1
         if self.first_seat is None:
             self.first_seat = seat
@@ -91,6 +101,24 @@ class Recorder:
                             row[2], row[3] = True, rnd
             moves.clear()
         self.leaders.append(self.leader(state.scores()))
+
+    def offered(self, state, seat: int, action: int, weighed: list) -> None:
+        """Note the cards the options of a bot's decision are about: offered, taken, rated best."""
+        values = dict(weighed)
+        best = max(values.values())
+        program = self.program
+        for i, entry in enumerate(state.pending.entries):
+            kind = entry.kind
+            comp = entry.comp if kind is OptionKind.ACTION else \
+                entry.value if kind in (OptionKind.PICK, OptionKind.MENU_PICK) else None
+            if type(comp) is not Comp or program.comp_owner[comp] is not None:
+                continue
+            row = self.offers.get((seat, program.comp_card[comp].id))
+            if row is None:
+                row = self.offers[(seat, program.comp_card[comp].id)] = [0, 0, 0]
+            row[0] += 1
+            row[1] += i == action
+            row[2] += values.get(i) == best
 
     def _row(self, seat: int, card: str) -> list:
         row = self.cards.get((seat, card))
@@ -158,5 +186,7 @@ class Recorder:
             # [seat from 1, card id, title, taken, pick, played, played round, points, in hand at the end, won]
             "cards": [[seat + 1, card, titles.get(card, card), *row, seat in won]
                       for (seat, card), row in sorted(rows.items())],
+            # [seat from 1, card id, title, offered, taken, rated best]
+            "offers": [[seat + 1, card, titles.get(card, card), *row] for (seat, card), row in sorted(self.offers.items())],
         }
 

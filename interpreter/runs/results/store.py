@@ -1,10 +1,11 @@
 """The results of runs as tables, in a DuckDB database or a set of Parquet files.
 
-A `.duckdb` file holds four tables (runs, games, seats, seat_cards), and each run appends
-its rows, tagged by its `run_id`; the file also keeps two macros for Wilson's interval and
-the `balance` view. `NAME.parquet` stands for four files: `NAME.parquet` (games),
-`NAME.seats.parquet`, `NAME.cards.parquet` (seat_cards) and `NAME.runs.parquet`; a run
-appended to them rewrites each with the old rows first. The columns are in docs/designers.md.
+A `.duckdb` file holds five tables (runs, games, seats, seat_cards, bot_offers), and each run
+appends its rows, tagged by its `run_id`; the file also keeps two macros for Wilson's interval
+and the `balance` view. `NAME.parquet` stands for five files: `NAME.parquet` (games),
+`NAME.seats.parquet`, `NAME.cards.parquet` (seat_cards), `NAME.offers.parquet` (bot_offers)
+and `NAME.runs.parquet`; a run appended to them rewrites each with the old rows first.
+Results written before `bot_offers` existed read it as empty. The columns are in docs/designers.md.
 
 DuckDB is imported only when results are written or read (`pip install 'regles[data]'`).
 """
@@ -35,8 +36,11 @@ SCHEMA = {
                    ("card_title", "TEXT"), ("taken", "BOOLEAN"), ("pick", "INTEGER"), ("played", "BOOLEAN"),
                    ("played_round", "INTEGER"), ("points", "DOUBLE"), ("in_hand_end", "BOOLEAN"),
                    ("won", "BOOLEAN")],
+    "bot_offers": [("run_id", "TEXT"), ("game_index", "INTEGER"), ("seat", "INTEGER"), ("card_id", "TEXT"),
+                   ("card_title", "TEXT"), ("offered", "INTEGER"), ("taken", "INTEGER"), ("rated_best", "INTEGER")],
 }
-PARQUET_SUFFIX = {"games": "", "seats": ".seats", "seat_cards": ".cards", "runs": ".runs"}
+PARQUET_SUFFIX = {"games": "", "seats": ".seats", "seat_cards": ".cards", "runs": ".runs", "bot_offers": ".offers"}
+OPTIONAL = ("bot_offers",)  # tables results written before them lack: read as empty
 Z = 1.959963984540054  # the 95% quantile of the normal distribution, two-sided
 
 MACROS = f"""
@@ -115,6 +119,8 @@ def tables(run: dict, results: list, team_of: list) -> dict:
         for seat, card, title, taken, pick, played, rnd, points, held, won in f.get("cards", ()):
             rows["seat_cards"].append([rid, r.index, seat, card, title, taken, pick, played, rnd, float(points),
                                        held, won])
+        for seat, card, title, offered, taken, best in f.get("offers", ()):
+            rows["bot_offers"].append([rid, r.index, seat, card, title, offered, taken, best])
     return {t: [list(col) for col in zip(*rs)] if rs else [] for t, rs in rows.items()}
 
 
@@ -192,6 +198,9 @@ def connect(path, read_only: bool = True):
     con = db.connect(":memory:")
     for table, file in parquet_files(path).items():
         if not file.exists():
+            if table in OPTIONAL:  # results of an older regles: the table is empty
+                con.execute(f"CREATE TABLE {table} ({', '.join(f'{c} {t}' for c, t in SCHEMA[table])})")
+                continue
             con.close()
             raise ResultsError(f"no results file {file}")
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_lit(file)})")
