@@ -131,8 +131,8 @@ def _add_play_commands(sub) -> None:
 
     cmp_ = sub.add_parser("compare", help="play the same games with and without a change and report the differences",
                           description="A controlled comparison: the same seeds played by the same bots on the game "
-                                      "as it is and on the game changed (cards left out with --without, or a mod "
-                                      "laid with --variant). Reports, per seat, the difference in win rate "
+                                      "as it is and on the game changed (cards left out with --without, a mod "
+                                      "laid with --variant, or a value set with --change). Reports, per seat, the difference in win rate "
                                       "(Newcombe's interval for paired proportions) and mean score, and the "
                                       "difference in game length (normal approximation on the paired per-game "
                                       "differences). With --until-decided, plays pairs in batches until a "
@@ -144,6 +144,9 @@ def _add_play_commands(sub) -> None:
                         help="leave these cards out of the game (every copy); may be repeated")
     change.add_argument("--variant", metavar="PATH", default=None,
                         help="lay this mod (a file or folder, as --with) over the game")
+    change.add_argument("--change", action="append", default=[], metavar="CARD.ATTRIBUTE=VALUE",
+                        help="play the changed arm with this card's attribute set to VALUE (a value regles tune "
+                             "chose, say); may be repeated")
     cmp_.add_argument("--games", "-k", type=int, default=200, help="how many games in each arm (default 200)")
     cmp_.add_argument("--agents", "-a", default="random",
                       help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s) (default random)")

@@ -28,6 +28,7 @@ from ..runs import cluster, compare, gate, report_html, report_text, sequential,
 from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
+from ..content.settings import parse_setting
 from .common import setup_counted, setup_game, unwritable, usage_error, write_json
 
 
@@ -320,11 +321,12 @@ def cmd_compare(args) -> int:
         return got
     game, players, options = got
     without = [x.strip() for item in args.without for x in item.split(",") if x.strip()]
-    if args.variant is None and not without:
+    if args.variant is None and not without and not args.change:
         return usage_error(args, "--without takes the ids of cards, separated by commas")
     try:
         agents = parse_agents(args.agents, players)
-        changed = compare.changed_game(game, without, args.variant)
+        settings = [parse_setting(x) for x in args.change]
+        changed = compare.changed_game(game, without, args.variant, settings)
         changed_options = changed.options({k: options[k] for k in args.named_options})
         if args.powers != "random":
             changed.powers_of(args.powers, players)
@@ -351,9 +353,14 @@ def cmd_compare(args) -> int:
     other = dataclasses.replace(base, options=changed_options, trace_dir=str(Path(args.trace_dir) / "changed"),
                                 **S.laid_of(changed))
     titles = {c.id: c.title for c in game.program.defn.cards}
-    change = {"without": list(changed.program.defn.without),
-              "titles": [str(titles.get(c, c)) for c in changed.program.defn.without]} \
-        if args.variant is None else {"variant": args.variant}
+    if args.variant is not None:
+        change = {"variant": args.variant}
+    elif settings:
+        set_now = {(c, a): v for c, a, v in changed.program.settings}  # each value of its attribute's type
+        change = {"set": [[c, a, set_now.get((c, a), v)] for c, a, v in settings]}
+    else:
+        change = {"without": list(changed.program.defn.without),
+                  "titles": [str(titles.get(c, c)) for c in changed.program.defn.without]}
     design = None
     if args.until_decided:
         why = _design_unusable(args, players)

@@ -32,14 +32,17 @@ _NAMED = re.compile(r"no card with id '(.*)'")
 
 # the changed game -------------------------------------------------------------------------
 
-def changed_game(game, without=(), variant: str | None = None):
-    """`game` with the cards `without` left out (every copy), or with the mod `variant` laid
-    over it. ValueError (a usage error) names an unknown card, a missing variant, or the places
-    where the rules name a card left out; LoadError gives the variant's content errors."""
+def changed_game(game, without=(), variant: str | None = None, settings=()):
+    """`game` with the cards `without` left out (every copy), with the mod `variant` laid over
+    it, or with the values `settings` set ((card, attribute, value) each). ValueError (a usage
+    error) names an unknown card or attribute, a missing variant, or the places where the rules
+    name a card left out; LoadError gives the variant's content errors."""
     if variant is not None:
         if not Path(variant).exists():
             raise ValueError(f"--variant {variant}: no such file or folder")
         return game.with_layers(mods=list(game.chosen.mods) + [variant])
+    if settings:
+        return game.with_layers(settings=list(game.chosen.settings) + list(settings))
     gone = {fold(c) for c in without}
     try:
         return game.with_layers(without=list(game.chosen.without) + list(without))
@@ -199,6 +202,8 @@ def change_text(change: dict) -> str:
         titles = change.get("titles") or change["without"]
         return "without " + ", ".join(t if fold(t) == fold(c) else f"{t} ({c})"
                                       for c, t in zip(change["without"], titles))
+    if "set" in change:
+        return "with " + ", ".join(f"{c}.{a} = {v}" for c, a, v in change["set"])
     return "with " + str(change["variant"])
 
 

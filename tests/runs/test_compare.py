@@ -200,7 +200,7 @@ def test_a_card_named_in_the_rules_cannot_be_left_out(tmp_path, capsys):
     (["--without", "crown", "--games", "0"], "--games must be at least 1"),
     (["--without", "crown", "--agents", "nobody"], "nobody"),
     (["--without", "crown", "--variant", "x"], "not allowed with argument"),
-    ([], "one of the arguments --without --variant is required"),
+    ([], "one of the arguments --without --variant --change is required"),
 ])
 def test_usage_errors(duel, capsys, args, message):
     status, _, err = run_cli(capsys, "compare", duel, *args)

@@ -170,3 +170,17 @@ def test_tune_says_when_no_value_meets_the_target(race, tmp_path, capsys):
 def test_tune_usage_errors(race, capsys, args, message):
     status, text, err = run_cli(capsys, "tune", race, *args, "-q")
     assert status == 2 and message in err
+
+
+def test_compare_changes_a_value_against_the_game_as_printed(race, tmp_path, capsys):
+    out = tmp_path / "cmp.json"
+    status, text, err = run_cli(capsys, "compare", race, "--change", "edge.value=6", "--games", "600", "-q",
+                                "--json", str(out))
+    assert status == 0, err
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["change"] == {"set": [["edge", "value", 6]]} and "with edge.value = 6" in text
+    seat2 = next(s for s in data["seats"] if s["seat"] == 2)["win_rate"]["difference"]
+    truth = p_seat2(6) - p_seat2(0)  # 52.5% - 26.25%
+    assert seat2["low"] <= truth <= seat2["high"] and seat2["low"] > 0.15
+    status, text, err = run_cli(capsys, "compare", race, "--change", "edge.valeu=6", "-q")
+    assert status == 2 and "did you mean 'value'" in err
