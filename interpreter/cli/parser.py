@@ -95,6 +95,14 @@ def _add_play_commands(sub) -> None:
                        help="play the games on a Dask cluster: a scheduler's address (tcp://HOST:8786), or "
                             "'local' for one of --workers processes on this machine (needs regles[cluster])")
 
+    def run_args(p, json_help: str, quiet_help: str):
+        """--workers, --json, --max-decisions and --quiet of a command that plays a run."""
+        p.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
+        p.add_argument("--json", metavar="FILE", help=json_help)
+        p.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
+                       help="a game with more decisions did not end: an error (default 20000)")
+        p.add_argument("--quiet", "-q", action="store_true", help=quiet_help)
+
     def layer_args(p):
         p.add_argument("--expansion", "-x", action="append", default=[], metavar="NAME[,NAME]",
                        help="lay these expansions of the game over it; may be repeated")
@@ -194,11 +202,7 @@ def _add_play_commands(sub) -> None:
                      help="bots, writing a baseline: random, greedy, mcts:N (default random)")
     bal.add_argument("--card", action="append", default=[], metavar="CARD",
                      help="flag a card whose effect on its seats' win rate is kept and compared; may be repeated")
-    bal.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
-    bal.add_argument("--json", metavar="FILE", help="write the figures compared as a JSON object")
-    bal.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
-                     help="a game with more decisions did not end: an error (default 20000)")
-    bal.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run_args(bal, "write the figures compared as a JSON object", "no progress bar")
     bal.set_defaults(subparser=bal)
 
     tun = sub.add_parser("tune", help="search the value of a card's attribute that meets a balance target",
@@ -216,11 +220,7 @@ def _add_play_commands(sub) -> None:
     tun.add_argument("--games", "-k", type=int, default=300, help="how many games per value tried (default 300)")
     tun.add_argument("--agents", "-a", default="random",
                      help="bots, one per seat or one for all: random, greedy, mcts:N (default random)")
-    tun.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
-    tun.add_argument("--json", metavar="FILE", help="write the values tried and the one chosen as a JSON object")
-    tun.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
-                     help="a game with more decisions did not end: an error (default 20000)")
-    tun.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    run_args(tun, "write the values tried and the one chosen as a JSON object", "no progress lines")
     tun.set_defaults(subparser=tun)
 
     prof = sub.add_parser("profile", help="say which content lines and game functions take a game's time",

@@ -430,28 +430,29 @@ async def replay_summary(request: Request):
     return JSONResponse(await run_in_threadpool(r.summary, name))
 
 
-async def replay_at(request: Request):
+async def _replay_event(request: Request) -> tuple:
+    """(the replay, the event number) a request's path names; 404 for an event that is no number."""
     server = _server(request)
     r = await run_in_threadpool(server.replay, request.path_params["name"])
     raw = request.path_params["event"]
     if not raw.isdigit() or len(raw) > 12:
         raise TableError(404, f"no event '{raw[:20]}' (an event is named by its number)")
-    k = int(raw)
+    return r, int(raw)
+
+
+async def replay_at(request: Request):
+    r, k = await _replay_event(request)
     seat = _int(request, "seat", None, 1, r.players)
     return JSONResponse(await run_in_threadpool(r.view, k, seat - 1 if seat else None))
 
 
 async def replay_why_bot(request: Request):
     """What a bot weighs at a decision of a replay (?agent=greedy|mcts:N; default the trace's)."""
-    server = _server(request)
-    r = await run_in_threadpool(server.replay, request.path_params["name"])
-    raw = request.path_params["event"]
-    if not raw.isdigit() or len(raw) > 12:
-        raise TableError(404, f"no event '{raw[:20]}' (an event is named by its number)")
+    r, k = await _replay_event(request)
     agent = request.query_params.get("agent") or None
     if agent is not None and len(agent) > 20:
         raise TableError(422, "agent: a bot's name, as greedy or mcts:200")
-    return JSONResponse(await run_in_threadpool(r.why_bot, int(raw), agent))
+    return JSONResponse(await run_in_threadpool(r.why_bot, k, agent))
 
 
 async def fork(request: Request):
