@@ -360,7 +360,7 @@ def _reads_the_start(d, served, game: str) -> None:
     for name, value in spec["attributes"].items():
         if name != "id" and value not in (None, ""):
             assert panel["attrs"].get(name.replace("_", " ")) == str(value), (name, panel)
-    assert d.find_element(By.CSS_SELECTOR, ".board h3 span").text == board["title"]
+    assert d.find_element(By.CSS_SELECTOR, ".board h2 span").text == board["title"]
     assert [e.text for e in d.find_elements(By.CSS_SELECTOR, ".legend-seat")][:2] == ["player 1 (you)", "player 2"]
 
 
@@ -433,6 +433,51 @@ def test_a_player_reads_the_table_cards_spaces_owners_and_the_log(shared, game):
         assert len(slots) == 12 and len(set(slots)) == 12, slots  # the 2-player side, each slot once
         chambers = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".node[data-kind='chamber'] > .node-label")]
         assert sorted(chambers, key=int) == [str(i) for i in range(1, 13)]
-        assert d.find_element(By.CSS_SELECTOR, ".board h3 span").text == "Aile des Murmures"
+        assert d.find_element(By.CSS_SELECTOR, ".board h2 span").text == "Aile des Murmures"
     if SHOTS:
         _shot(d, f"web-{game}-mid.png")
+
+
+# ---- accessibility: axe-core (Deque, MPL-2.0; tests/play/web/axe.min.js, version 4.14) run in the page ----
+
+AXE = Path(__file__).with_name("axe.min.js")
+
+
+def _serious(d) -> list:
+    """The violations axe-core finds in the page shown, of impact serious or critical."""
+    d.set_script_timeout(60)
+    d.execute_script(AXE.read_text(encoding="utf-8"))
+    found = d.execute_async_script(
+        "const done = arguments[0]; axe.run(document).then(r => done(r.violations.map(v => "
+        "({id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))));")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_the_pages_have_no_serious_accessibility_violation(tmp_path):
+    import interpreter
+    from interpreter.rulings.trace import save_state_trace
+    from interpreter.runs.simulate import play_game
+    game = interpreter.load("karman-swap")
+    state, error, _ = play_game(game, 2, 5, game.options({}), ["greedy", "greedy"], trace=True)
+    assert error is None
+    (tmp_path / "traces").mkdir()
+    save_state_trace(tmp_path / "traces" / "ks.jsonl", game, state, agents=["greedy", "greedy"])
+    s = Served(tmp_path)
+    d = _browser()
+    try:
+        d.get(s.base + "/")
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#game option[value='karman-swap']"))
+        assert _serious(d) == []
+        for name in ("karman-swap", "etherium", "seeders-exodus"):
+            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "greedy"], "seed": 3})
+            d.get(s.base + made["link"])
+            _wait(d, lambda: _options(d))
+            assert _serious(d) == [], name
+        d.get(s.base + "/replay/ks#event-72")
+        _wait(d, lambda: d.find_elements(By.ID, "why-bot"))
+        d.find_element(By.ID, "why-bot").click()  # what the bot weighed: a table in the page
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "table.weighed tr.picked"))
+        assert _serious(d) == []
+    finally:
+        d.quit()
+        s.stop()

@@ -262,7 +262,7 @@ R.drawTable = function (root, view, opts) {
     const height = Math.max(300, Math.min(1000, 150 * Math.sqrt(b.nodes.length)));
     area.style.height = height + "px";
     return R.el("section", { class: "board", dataset: { board: b.id } },
-      R.el("h3", {}, R.el("span", { text: b.title }), legend()), area);
+      R.el("h2", {}, R.el("span", { text: b.title }), legend()), area);
   }
 
   // a node's counters: a player's as its value on the player's colour ('cubes' named once)
