@@ -481,3 +481,49 @@ def test_the_pages_have_no_serious_accessibility_violation(tmp_path):
     finally:
         d.quit()
         s.stop()
+
+
+def test_a_phone_s_screen_holds_the_table_the_decision_and_a_card_tapped(tmp_path):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.binary_location = CHROMIUM
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}})
+    s = Served(tmp_path)
+    try:
+        d = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
+    except WebDriverException as exc:
+        s.stop()
+        pytest.skip(f"Chromium does not start here: {exc.msg}")
+    try:
+        for name in ("karman-swap", "etherium", "seeders-exodus"):
+            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "greedy"], "seed": 3})
+            d.get(s.base + made["link"])
+            _wait(d, lambda: _options(d))
+            width, inner = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert inner == 390 and width <= inner, name  # the page never scrolls sideways (a board may, inside)
+            d.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+            top, bottom = d.execute_script("const r = document.querySelector('#decision').getBoundingClientRect();"
+                                           "return [r.top, r.bottom]")
+            assert 0 <= top and bottom <= 844, name  # at the bottom of the page, the decision is still in view
+            top, bottom, title = _wait(d, lambda: _tap_a_card(d))  # a tap: the card opens over the table
+            assert 0 <= top < bottom <= 844 and title, name  # in view
+            d.execute_script("document.querySelector('.card-panel button.close').click()")
+            assert not d.find_elements(By.CSS_SELECTOR, ".card-panel .shown")
+    finally:
+        d.quit()
+        s.stop()
+
+
+def _tap_a_card(d):
+    """Tap the first card shown that is no option, and read the panel: (top, bottom, title) of
+    it, or None when the table was drawn again meanwhile."""
+    try:
+        chip = next(c for c in d.find_elements(By.CSS_SELECTOR, ".comp[tabindex='0']") if c.is_displayed())
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        chip.click()
+    except (StaleElementReferenceException, StopIteration):
+        return None
+    return d.execute_script("const p = document.querySelector('.card-panel'), h = p && p.querySelector('.shown h3');"
+                            "if (!h) return null; const r = p.getBoundingClientRect();"
+                            "return [r.top, r.bottom, h.textContent];")

@@ -118,7 +118,9 @@ R.drawTable = function (root, view, opts) {
     if (c.tags) body.push(R.el("p", { class: "muted", text: "is " + c.tags.join(", ") }));
     if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
     if (c.counters) body.push(R.el("p", { class: "muted", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
-    cardPanel.replaceChildren(R.el("div", { class: "shown", dataset: { card: c.card } }, body));
+    const close = R.el("button", { type: "button", class: "close", "aria-label": "close the card", text: "×" });
+    close.onclick = () => cardPanel.replaceChildren(R.el("p", { class: "muted", text: "Point at a card to read it." }));
+    cardPanel.replaceChildren(close, R.el("div", { class: "shown", dataset: { card: c.card } }, body));
   }
 
   function showNode(b, n) {
