@@ -184,3 +184,12 @@ def test_compare_changes_a_value_against_the_game_as_printed(race, tmp_path, cap
     assert seat2["low"] <= truth <= seat2["high"] and seat2["low"] > 0.15
     status, text, err = run_cli(capsys, "compare", race, "--change", "edge.valeu=6", "-q")
     assert status == 2 and "did you mean 'value'" in err
+
+
+def test_a_length_target_reads_the_mean_decisions_and_its_interval():
+    results = [GameResult(i, i, [0], [0, 0], 45 + (i % 11), labels=[]) for i in range(400)]  # 45..55, mean 50
+    met = T.measure(T.parse_target("mean length 40 to 60 decisions", None), results, 2, [0, 1], 7, "edge")
+    assert met.figure == pytest.approx(sum(45 + (i % 11) for i in range(400)) / 400)
+    assert met.low < met.figure < met.high and met.meets and met.surely
+    missed = T.measure(T.parse_target("mean length 20 to 30 decisions", None), results, 2, [0, 1], 7, "edge")
+    assert not missed.meets and missed.miss == pytest.approx(abs(met.figure - 25))
