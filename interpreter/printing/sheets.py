@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import io
-import math
 import os
 import re
 from pathlib import Path

@@ -69,7 +69,7 @@ def baseline(game_id: str, settings: dict, results: list, card_effects: dict) ->
 def read(data, game_id: str) -> dict:
     """The baseline `data` (parsed JSON) checked: BaselineError says what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BaselineError(f"not a balance baseline (written by regles balance --write-baseline)")
+        raise BaselineError("not a balance baseline (written by regles balance --write-baseline)")
     if data.get("version") != VERSION:
         raise BaselineError(f"a baseline of version {data.get('version')!r}; this regles reads version {VERSION}: "
                             "write it again with --write-baseline")

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.cli import main
 from interpreter.engine.savefile import SaveError
 from interpreter.engine.serial import read_laid
 from interpreter.rulings.trace import make_header, replay, write_trace

@@ -3,7 +3,6 @@ about, how often the bot took them and rated them best (`results.record`), kept 
 (`bot_offers`) and shown in the report."""
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
