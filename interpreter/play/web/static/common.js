@@ -106,7 +106,9 @@ R.drawTable = function (root, view, opts) {
     return R.el("p", { class: "owner" }, R.swatch(seat), R.el("span", { text: "Owner: " + seatName(seat) }));
   }
 
+  const shownComps = {};  // the components drawn, by id: a card open before this draw is opened again
   function showCard(c) {
+    R.shownCard = c.id;
     const card = view.cards[c.card];
     const body = [R.el("h3", { text: c.title })];
     if (c.owner !== undefined && c.owner !== null) body.push(ownerLine(c.owner));
@@ -119,7 +121,10 @@ R.drawTable = function (root, view, opts) {
     if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
     if (c.counters) body.push(R.el("p", { class: "muted", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
     const close = R.el("button", { type: "button", class: "close", "aria-label": "close the card", text: "×" });
-    close.onclick = () => cardPanel.replaceChildren(R.el("p", { class: "muted", text: "Point at a card to read it." }));
+    close.onclick = () => {
+      R.shownCard = null;
+      cardPanel.replaceChildren(R.el("p", { class: "muted", text: "Point at a card to read it." }));
+    };
     cardPanel.replaceChildren(close, R.el("div", { class: "shown", dataset: { card: c.card } }, body));
   }
 
@@ -157,6 +162,7 @@ R.drawTable = function (root, view, opts) {
   }
 
   function component(c, area) {
+    shownComps[c.id] = c;
     const owned = c.owner !== undefined && c.owner !== null;
     const chip = R.el("div", { class: "comp" + (c.tapped ? " tapped" : "") + (markedComps.has(c.id) ? " marked" : "") +
       (owned && c.owner !== area ? " owned" : ""),
@@ -306,6 +312,9 @@ R.drawTable = function (root, view, opts) {
         view.seats.flatMap(s => s.aside.map(z => zone(z, false, s.seat))))) : null;
   root.replaceChildren(R.el("div", { class: "table-grid" },
     R.el("div", { class: "play-area" }, centre, seats, aside), cardPanel));
+  // the card a person opened stays open when the table is drawn again (another seat moved), as
+  // long as it is still in sight
+  if (R.shownCard !== null && R.shownCard !== undefined && shownComps[R.shownCard]) showCard(shownComps[R.shownCard]);
   return root;
 };
 
