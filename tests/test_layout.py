@@ -185,7 +185,8 @@ def test_every_module_says_what_it_is(folder):
 
 
 ENGINE_WORDS = re.compile(r"ge[oô]lier|jailer|mutag[eè]n|n[eé]gociat|negotiat|karman|seeders|etherium|kb12|"
-                          r"plan[eè]te|planet|colonis|cr[eé]ature|pr[eé]dat|seke|intricom|arche\b|affinit|\bcastes?\b", re.I)
+                          r"plan[eè]te|planet|colonis|cr[eé]ature|pr[eé]dat|seke|intricom|arche\b|affinit|\bcastes?\b|"
+                          r"psolos|\breces\b|\bertis\b|hivalia|mauh[eé]a|meinas", re.I)
 
 
 def test_engine_holds_no_game_vocabulary():

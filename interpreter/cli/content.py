@@ -179,12 +179,8 @@ def cmd_why_bot(args) -> int:
     header, _ = read_trace(args.trace)  # read and checked already by _trace_at
     if state.is_terminal():
         return usage_error(args, f"--at {args.at}: the game is over there; no bot decides")
-    seat = state.current_player
-    traced = header["agents"][seat] if seat < len(header["agents"]) else None
-    name = args.agent or (traced if traced and traced.split(":")[0] in weighing.WEIGHING_BOTS else "greedy")
-    taken = header["choices"][len(state.history)] if len(state.history) < len(header["choices"]) else None
     try:
-        weighed = weighing.weigh(state, name, taken)
+        weighed, traced = weighing.weigh_in_trace(state, header, args.agent)
     except ValueError as exc:
         return usage_error(args, f"--agent: {exc}")
     print(f"at event {args.at}: {weighed.asked}")

@@ -30,7 +30,7 @@ def parse_setting(text: str) -> tuple:
     name, eq, value = str(text).partition("=")
     card, dot, attribute = name.strip().rpartition(".")
     if not eq or not dot or not card.strip() or not attribute.strip():
-        raise ValueError(f"--set {cut(str(text), 60)!s}: write CARD.ATTRIBUTE=VALUE (for example psolos.start_guide=2)")
+        raise ValueError(f"--set {cut(str(text), 60)!s}: write CARD.ATTRIBUTE=VALUE (for example goblin.cost=2)")
     return card.strip(), attribute.strip(), value.strip()
 
 
@@ -43,7 +43,8 @@ def settings_of(given) -> tuple:
     if isinstance(given, dict):
         items = [(*parse_setting(f"{k}=")[:2], v) for k, v in given.items()]
     else:
-        items = [parse_setting(x) if isinstance(x, str) else tuple(x) for x in given]
+        items = [parse_setting(x) if isinstance(x, str) else tuple(x) if isinstance(x, (list, tuple)) else (x,)
+                 for x in given]
     for item in items:
         if not (len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)
                 and isinstance(item[2], (str, int, bool))):
@@ -56,17 +57,14 @@ def set_values(defn: GameDef, settings) -> None:
     """Set each (card, attribute, value) of `settings` in the pack `defn`, and record them
     (`defn.settings`, with each value of its attribute's type). ValueError says what a setting
     names that the pack does not have, or a value its attribute cannot hold."""
-    settings = list(settings)
+    settings = settings_of(settings)
     if not settings:
         return
     if len(settings) > MAX_SETTINGS:
         raise ValueError(f"--set: {len(settings)} settings, more than {MAX_SETTINGS}")
     cards = {fold(c.id): c for c in defn.cards}
     done = {}
-    for item in settings:
-        if not (isinstance(item, (list, tuple)) and len(item) == 3 and all(isinstance(x, str) for x in item[:2])):
-            raise ValueError(f"--set: {cut(str(item), 60)} is no setting (a card, an attribute and a value)")
-        name, attribute, value = item
+    for name, attribute, value in settings:
         card = cards.get(fold(name))
         if card is None:
             hint = did_you_mean(name, [c.id for c in defn.cards])

@@ -83,3 +83,17 @@ def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:
     except LookaheadFault as lf:  # an option faulted in the bot's imagined copy: the pick it was on
         picked = lf.action
     return from_agent(state, agent, picked, taken, agent_name, within)
+
+
+def weigh_in_trace(state, header: dict, agent: str | None = None, within=None) -> tuple:
+    """(the Weighing, the trace's bot of the seat or None) at `state`, a trace with `header`
+    replayed to a decision: asked of `agent`, else of the trace's bot of that seat when it
+    weighs, else of greedy; the option the trace took there marked. ValueError as `weigh`."""
+    seat = state.current_player
+    agents = list(header.get("agents") or [])
+    traced = agents[seat] if seat < len(agents) and isinstance(agents[seat], str) else None
+    name = agent or (traced if traced and traced.split(":")[0] in WEIGHING_BOTS else "greedy")
+    choices = header["choices"]
+    taken = choices[len(state.history)] if len(state.history) < len(choices) else None
+    return weigh(state, name, taken, within), traced
+

@@ -1,13 +1,13 @@
 """Tuning a number to a target (`regles tune`): the value of one card's attribute searched,
 with common random numbers, until a figure of the games meets a target.
 
-A designer names a card's attribute and a range of whole numbers (`--set psolos.start_guide=0..3`)
+A designer names a card's attribute and a range of whole numbers (`--set goblin.cost=0..5`)
 and a target, one of:
 
 - `seat win rates within D points of even`: every seat's win rate within D points of its
   side's even share (1/players, or 1/teams);
 - `LABEL win rates within D points of even`: the same for each value of the game's seat
-  label (`report_seats_by`, whose title names it: "people win rates ...") or, with
+  label (`report_seats_by`, whose title names it: "faction win rates ...") or, with
   `--power random`, for each personal power ("power win rates ...");
 - `card effect within [A, B]` (points): the effect of the card tuned on its seats' win rate,
   clustered by game (`results.cards`), or `effect of CARD within [A, B]` for another card;
@@ -78,7 +78,7 @@ _RATES = re.compile(rf"^\s*(?P<who>[\w' -]+?)\s+win\s+rates?\s+within\s+(?P<d>{_
 _EFFECT = re.compile(rf"^\s*(?:card\s+effect|effect\s+of\s+(?P<card>[\w.-]+))\s+within\s+\[\s*(?P<a>{_NUMBER})\s*,"
                      rf"\s*(?P<b>{_NUMBER})\s*\]\s*$", re.I)
 _LENGTH = re.compile(rf"^\s*mean\s+length\s+(?P<a>{_NUMBER})\s+to\s+(?P<b>{_NUMBER})(?:\s+decisions?)?\s*$", re.I)
-EXAMPLES = ('"seat win rates within 2 points of even"', '"people win rates within 5 points of even"',
+EXAMPLES = ('"seat win rates within 2 points of even"', '"faction win rates within 5 points of even"',
             '"card effect within [-2, 2]"', '"mean length 40 to 60 decisions"')
 
 
@@ -118,7 +118,7 @@ def parse_range(text: str) -> tuple:
     card, dot, attribute = name.strip().rpartition(".")
     m = re.fullmatch(r"\s*([+-]?\d{1,12})\s*\.\.\s*([+-]?\d{1,12})\s*", span)
     if not eq or not dot or not card or not attribute or m is None:
-        raise ValueError(f"--set {str(text)[:60]}: write CARD.ATTRIBUTE=LO..HI (for example psolos.start_guide=0..3)")
+        raise ValueError(f"--set {str(text)[:60]}: write CARD.ATTRIBUTE=LO..HI (for example goblin.cost=0..5)")
     low, high = int(m.group(1)), int(m.group(2))
     if low >= high:
         raise ValueError(f"--set {str(text)[:60]}: {low}..{high} holds no two values: give the lower one first")

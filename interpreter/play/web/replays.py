@@ -313,17 +313,11 @@ class Replay:
         st = self.decision_state(k)
         if st.is_terminal():
             raise ReplayError(409, f"the game is over after event {k}: no bot decides")
-        seat = st.current_player
-        agents = list(self.header.get("agents") or [])
-        traced = agents[seat] if seat < len(agents) and isinstance(agents[seat], str) else None
-        name = agent or (traced if traced and traced.split(":")[0] in weighing.WEIGHING_BOTS else "greedy")
-        choices = self.header["choices"]
-        taken = choices[len(st.history)] if len(st.history) < len(choices) else None
         try:
-            weighed = weighing.weigh(st, name, taken, within=Path(self.program.root).parent)
+            weighed, traced = weighing.weigh_in_trace(st, self.header, agent, within=Path(self.program.root).parent)
         except ValueError as exc:
             raise ReplayError(422, f"agent: {exc}") from None
-        return {"event": k, "seat": seat + 1, "traced": traced, **weighed.as_json()}
+        return {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
 
     def view(self, k: int, seat: int | None) -> dict:
         st = self.state_at(k)
