@@ -224,22 +224,31 @@ class GreedyAgent:
         # -1 a loss, 0 neither (`regles why-bot`)
         self.weighed: list = []
 
-    weighs = "each option by its outcome for the seat and the game's heuristic after it"
+    # what its values are, by language (`regles why-bot`, `bot` at the terminal)
+    weighs = {"en": "each option by its outcome for the seat and the game's heuristic after it",
+              "fr": "chaque option par son issue pour la place et l'heuristique du jeu après elle"}
 
     @staticmethod
-    def said(value) -> str:
+    def said(value, lang: str = "en") -> str:
         """What the agent's value of an option (`weighed`) means, in words."""
         outcome, score = value
-        return f"{score:g}" + {1: " (wins the game)", -1: " (loses the game)"}.get(outcome, "")
+        ends = {"en": {1: " (wins the game)", -1: " (loses the game)"},
+                "fr": {1: " (gagne la partie)", -1: " (perd la partie)"}}
+        return f"{score:g}" + ends.get(lang, ends["en"]).get(outcome, "")
 
-    def notes(self) -> list:
+    def notes(self, lang: str = "en") -> list:
         """What a reader of the last decision's values should know."""
         if not self.weighed:
             return []
         best = max(v for _, v in self.weighed)
         ties = sum(1 for _, v in self.weighed if v == best)
+        if ties < 2:
+            return []
+        if lang == "fr":
+            return [f"{ties} options sont à égalité à la meilleure valeur : le robot choisit parmi elles au hasard "
+                    "(l'heuristique ne les distingue pas une décision plus loin)"]
         return [f"{ties} options tie at the best value: the bot picks among them at random (the heuristic does "
-                "not tell them apart one decision ahead)"] if ties > 1 else []
+                "not tell them apart one decision ahead)"]
 
     def act(self, view: SeatView) -> int:
         self.revisits.arrive(view)

@@ -107,18 +107,25 @@ class MctsAgent:
         self.searched = 0  # iterations run by this agent, all decisions together
         self.weighed: list = []  # the last decision's options: (action, (visits, mean value))
 
-    weighs = "each option by the visits of its search and its mean value (-1 to 1) to the seat"
+    # what its values are, by language (`regles why-bot`, `bot` at the terminal)
+    weighs = {"en": "each option by the visits of its search and its mean value (-1 to 1) to the seat",
+              "fr": "chaque option par les visites de sa recherche et sa valeur moyenne (-1 à 1) pour la place"}
 
     @staticmethod
-    def said(value) -> str:
+    def said(value, lang: str = "en") -> str:
         """What the agent's value of an option (`weighed`) means, in words."""
         visits, mean = value
-        return f"{visits} visits, mean value {'–' if mean is None else f'{mean:+.3f}'}"
+        shown = "–" if mean is None else f"{mean:+.3f}"
+        return f"{visits} visites, valeur moyenne {shown}" if lang == "fr" else f"{visits} visits, mean value {shown}"
 
-    def notes(self) -> list:
+    def notes(self, lang: str = "en") -> list:
         """What a reader of the last decision's values should know."""
-        return ["a search draws its own samples: another search of the same budget may weigh the options "
-                "otherwise"] if self.weighed else []
+        if not self.weighed:
+            return []
+        if lang == "fr":
+            return ["une recherche tire ses propres échantillons : une autre recherche du même budget peut peser "
+                    "les options autrement"]
+        return ["a search draws its own samples: another search of the same budget may weigh the options otherwise"]
 
     def act(self, view) -> int:
         self.revisits.arrive(view)

@@ -40,17 +40,25 @@ class Weighing:
         return {"asked": self.asked, "agent": self.agent, "how": self.how,
                 "rows": [vars(r) for r in self.rows], "notes": list(self.notes)}
 
-    def lines(self, traced: str | None = None) -> list:
-        """The weighing as lines of text: each option with its value, '*' the bot's pick and
-        '>' the option taken."""
-        out = [printable(f"{self.agent}" + (f" (the trace's bot of this seat: {traced})" if traced is not None else "")
-                         + f" weighs {self.how}:")]
+    def lines(self, traced: str | None = None, lang: str = "en") -> list:
+        """The weighing as lines of text (its frame in `lang`; its words in the language it was
+        made in): each option with its value, '*' the bot's pick and '>' the option taken."""
+        w = FRAME.get(lang, FRAME["en"])
+        out = [printable(f"{self.agent}" + (w["traced"].format(traced) if traced is not None else "")
+                         + w["weighs"].format(self.how))]
         width = max((len(printable(r.label)) for r in self.rows), default=0)
         for r in self.rows:
             mark = ("*" if r.picked else " ") + (">" if r.taken else " ")
             out.append(f"{mark} {printable(r.label):<{width}}  {printable(r.value)}")
-        out.append("* the option the bot picks" + ("; > the option taken" if any(r.taken for r in self.rows) else ""))
+        out.append(w["picks"] + (w["taken"] if any(r.taken for r in self.rows) else ""))
         return out + [printable(n) for n in self.notes]
+
+
+# the words around a weighing, by language
+FRAME = {"en": {"traced": " (the trace's bot of this seat: {})", "weighs": " weighs {}:",
+                "picks": "* the option the bot picks", "taken": "; > the option taken", "only": "the only option"},
+         "fr": {"traced": " (le robot de cette place dans la trace : {})", "weighs": " pèse {} :",
+                "picks": "* l'option que choisit le robot", "taken": " ; > l'option prise", "only": "la seule option"}}
 
 
 def weighs(agent) -> bool:
@@ -59,13 +67,15 @@ def weighs(agent) -> bool:
 
 
 def from_agent(state, agent, picked: int, taken: int | None = None, name: str | None = None,
-               within=None) -> Weighing:
+               within=None, lang: str = "en") -> Weighing:
     """What `agent` (called `name`: 'mcts:400') weighed at its last decision, made at `state`
-    (before the pick is applied); the question's file named from the folder `within`, if given."""
+    (before the pick is applied), its words in `lang`; the question's file named from the
+    folder `within`, if given."""
+    lang = lang if lang in FRAME else "en"
     values = dict(agent.weighed)
-    rows = [Row(state.action_label(a), agent.said(values[a]) if a in values else "the only option",
+    rows = [Row(state.action_label(a), agent.said(values[a], lang) if a in values else FRAME[lang]["only"],
                 a == picked, a == taken) for a in state.legal_actions()]
-    return Weighing(why.asked(state, within), name or agent.name, agent.weighs, rows, agent.notes())
+    return Weighing(why.asked(state, within), name or agent.name, agent.weighs[lang], rows, agent.notes(lang))
 
 
 def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:

@@ -511,7 +511,7 @@ def test_a_phone_s_screen_holds_the_table_the_decision_and_a_card_tapped(tmp_pat
             assert 0 <= top < bottom <= 844 and title, name  # in view
             # a move, then the table is drawn again: the card stays open while it is still in sight
             before = d.find_element(By.ID, "decision").text
-            d.execute_script("document.querySelector('#decision button.option:not([disabled])').click()")
+            _wait(d, lambda: _click_first_option(d))  # (an option of the bar, once drawn)
             _wait(d, lambda: d.find_element(By.ID, "decision").text != before)
             still = d.execute_script(
                 "const p = document.querySelector('.card-panel .shown'); return p && p.querySelector('h3').textContent")
