@@ -3,6 +3,10 @@
 A zone's `visibility` says who sees its contents: `public` everyone, `owner`
 only the player (or team, for `team`) it belongs to, `hidden` nobody. Others
 see how many components lie there, never which.
+
+`NOBODY` stands for someone at the table who plays no seat (a spectator of the
+public view): it sees exactly what every seat sees, and nothing any one seat
+sees alone.
 """
 from __future__ import annotations
 
@@ -11,12 +15,16 @@ from . import keys
 from . import machine as vm
 from .values import Comp, Seat, Team
 
+NOBODY = -1  # the seat of no one: a spectator of what the whole table sees
+
 
 def may_see(st, visibility: str, holder, seat: int) -> bool:
     if visibility == "public":
         return True
     if visibility == "hidden":
         return False
+    if seat == NOBODY:  # what is public is what every seat sees
+        return all(may_see(st, visibility, holder, s) for s in range(st.n))
     if holder is None:
         return visibility != "owner"
     if type(holder) is Seat:

@@ -99,7 +99,8 @@ def source_of(game, name_or_path: str | None = None) -> str | None:
 
 def make_header(game, players: int, seed: int, options: dict, choices: list, *, agents=None,
                 source: str | None = None, check: bool = False, result=None, error=None,
-                events: int | None = None, max_decisions: int | None = None, powers: dict | None = None) -> dict:
+                events: int | None = None, max_decisions: int | None = None, powers: dict | None = None,
+                undos: list | None = None) -> dict:
     h = {"regles_trace": FORMAT, "regles": __version__, "game": game.id,
          "fingerprint": dict(fingerprint(game.program)), "source": source, "players": players, "seed": seed,
          "options": dict(options), "agents": list(agents or []), "check": bool(check), "choices": [int(c) for c in choices]}
@@ -114,6 +115,8 @@ def make_header(game, players: int, seed: int, options: dict, choices: list, *, 
         h["result"] = result
     if error is not None:
         h["error"] = error
+    if undos:
+        h["undos"] = list(undos)
     return h
 
 
@@ -140,10 +143,13 @@ def write_trace(path, game, header: dict, events) -> Path:
     return path
 
 
-def save_state_trace(path, game, state, *, agents=None, source=None, check=False, error=None, powers=None) -> Path:
-    """Write the trace of a state played with trace=True."""
+def save_state_trace(path, game, state, *, agents=None, source=None, check=False, error=None, powers=None,
+                     undos=None) -> Path:
+    """Write the trace of a state played with trace=True (`undos`: the decisions a table took back
+    on the way, see play/web/undo.py; the events and choices are those of the game as it went on)."""
     header = make_header(game, state.n, state.seed, state.options, state.history, agents=agents,
-                         source=source, check=check, result=result_of(state, error), error=error, powers=powers)
+                         source=source, check=check, result=result_of(state, error), error=error, powers=powers,
+                         undos=undos)
     return write_trace(path, game, header, state.trace or [])
 
 
@@ -151,7 +157,7 @@ HEADER_FIELDS = {"regles_trace": "required", "regles": "required", "game": "requ
                  "players": "required", "seed": "required", "options": "required", "agents": "required",
                  "check": "required", "choices": "required", "events": "required", "fingerprint": "required",
                  "max_decisions": "optional", "result": "optional", "error": "optional", "layers": "optional",
-                 "powers": "optional"}
+                 "powers": "optional", "undos": "optional"}
 
 
 def read_trace(path) -> tuple[dict, list]:
@@ -239,6 +245,14 @@ def _check_header(h: dict) -> None:
             if not k.isdigit():
                 c.fail(("powers", k), "is no seat number")
             c.text(v, ("powers", k))
+    for i, u in enumerate(c.array(h["undos"], ("undos",)) if "undos" in h else ()):
+        c.obj(u, ("undos", i), ("by", "agreed", "to", "at_event", "undone"))
+        c.integer(u["by"], ("undos", i, "by"), 1, None, " (a player, from 1)")
+        c.integer(u["to"], ("undos", i, "to"), 1, None, " (a decision, from 1)")
+        c.integer(u["at_event"], ("undos", i, "at_event"), 0, None)
+        for j, s in enumerate(c.array(u["agreed"], ("undos", i, "agreed"))):
+            c.integer(s, ("undos", i, "agreed", j), 1, None, " (a player, from 1)")
+        c.array(u["undone"], ("undos", i, "undone"))
     if "error" in h:
         e = c.obj(h["error"], ("error",), ("type", "message"))
         c.text(e["type"], ("error", "type"))

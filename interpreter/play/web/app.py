@@ -35,6 +35,7 @@ from ...rulings.trace import TraceError, read_trace
 from .catalogue import Catalogue, options_of
 from .guard import RequestGuard, allowed_hosts
 from .replays import Replay, ReplayError, ResultIndex, trace_path
+from .seating import LONG_POLL, lobby_entry
 from .tables import (
     TABLE_ID,
     Table,
@@ -44,6 +45,7 @@ from .tables import (
     new_id,
     new_key,
     restore,
+    same_key,
     seats_of,
 )
 
@@ -72,7 +74,6 @@ def _starlette():
 
 
 STATIC = Path(__file__).resolve().parent / "static"
-LONG_POLL = 20.0  # seconds a page waits for the table to change before it is answered anyway
 MAX_BODY = 64 * 1024  # the largest request accepted, but an uploaded trace
 MAX_UPLOAD = 8 * 1024 * 1024  # the largest trace accepted
 UPLOADS_KEPT = 100  # uploaded traces kept; the oldest goes when one more comes
@@ -98,6 +99,7 @@ class Server:
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self.set_aside: dict[str, str] = {}  # saved tables that could not be restored: why
+        self.closed: dict[str, str] = {}  # tables their makers closed: the name of their replay
         self.changed: dict[str, asyncio.Condition] = {}
         self.driving: set = set()
         self.tasks: set = set()
@@ -131,6 +133,9 @@ class Server:
 
     def table(self, tid: str) -> Table:
         table = self.tables.get(tid) if TABLE_ID.match(tid) else None
+        if table is None and tid in self.closed:
+            raise TableError(404, f"the table was closed by its maker; its game is among the replays: "
+                                  f"/replay/{self.closed[tid]}")
         if table is None:
             why = self.set_aside.get(tid)
             raise TableError(404, f"no table '{tid[:40]}'" + (f" (its file could not be restored: {why})" if why else ""))
@@ -184,6 +189,42 @@ class Server:
             self.tasks.add(task)  # held until done: the loop keeps only a weak reference to a task
             task.add_done_callback(self.tasks.discard)
 
+    def clock(self, table: Table) -> None:
+        """When the person to decide at `table` has a clock that ends in a bot's decision: let the
+        bot decide once it runs out, unless the table has moved on by then."""
+        left = table.clock_left()
+        if left is None or table.house.clock_bot is None:
+            return
+        version = table.version
+
+        async def ring():
+            await asyncio.sleep(left + 0.05)
+            if await run_in_threadpool(table.time_out, version):
+                await self.save(table)
+                await self.announce(table)
+                self.drive(table)
+                self.clock(table)
+        task = asyncio.get_running_loop().create_task(ring())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def changed_by_person(self, table: Table) -> None:
+        """After a person changed `table` (a decision, an undo): save, tell the pages, let the
+        bots play on, and start the clock of the next person."""
+        await self.save(table)
+        await self.announce(table)
+        self.drive(table)
+        self.clock(table)
+
+    def close(self, table: Table) -> str:
+        """The maker closes `table`: its trace is kept among the replays, the table is dropped."""
+        path = table.save_trace(self.traces_dir / f"{table.id}.jsonl")
+        self.drop(table)
+        self.closed[table.id] = path.stem
+        while len(self.closed) > TABLES_KEPT:  # (bounded: the oldest closed are forgotten)
+            del self.closed[next(iter(self.closed))]
+        return path.stem
+
     async def _drive(self, table: Table) -> None:
         saved = time.monotonic()
         try:
@@ -201,6 +242,7 @@ class Server:
             await self.announce(table)
         finally:
             self.driving.discard(table.id)
+        self.clock(table)
 
     # replays ----------------------------------------------------------------------------
     def replay(self, name: str) -> Replay:
@@ -294,7 +336,9 @@ def _made(table: Table, request: Request) -> dict:
     base = str(request.base_url).rstrip("/")
     return {"id": table.id, "owner_key": table.owner_key, "link": f"/table/{table.id}?key={table.owner_key}",
             "seats": [{"seat": s, "who": w, "key": k, "link": f"{base}/table/{table.id}?key={k}" if k else None}
-                      for s, (w, k) in enumerate(zip(table.who, table.seat_keys))]}
+                      for s, (w, k) in enumerate(zip(table.who, table.seat_keys))],
+            "watch": {name: f"{base}/table/{table.id}?key={k}" for name, k in table.watch_keys.items()},
+            "house": table.house.to_json()}
 
 
 # pages
@@ -347,11 +391,66 @@ async def describe_game(request: Request):
 
 
 # tables
-async def tables(request: Request):
+async def lobby(request: Request):
+    """The lobby: the tables listed by their makers and still in play, newest first (a finished
+    table's game is among the replays)."""
     server = _server(request)
-    return JSONResponse({"tables": [{"id": t.id, "game": t.spec.get("game"), "title": t.game.title,
-                                     "who": t.who, "over": t.state.is_terminal(), "fault": t.fault}
-                                    for t in server.tables.values()]})
+    now = time.time()
+    listed = [t for t in server.tables.values()
+              if t.house.listed and t.fault is None and not t.state.is_terminal()]
+    return JSONResponse({"tables": [lobby_entry(t, now) for t in sorted(listed, key=lambda t: -t.made)]})
+
+
+async def take_seat(request: Request):
+    server = _server(request)
+    table = server.table(request.path_params["tid"])
+    raw = request.path_params["seat"]
+    if not raw.isdigit() or len(raw) > 6:
+        raise TableError(404, f"no seat '{raw[:20]}' (a seat is named by its number, from 1)")
+    key = await run_in_threadpool(table.take, int(raw) - 1)
+    await server.save(table)
+    await server.announce(table)
+    return JSONResponse({"seat": int(raw), "key": key, "link": f"/table/{table.id}?key={key}"})
+
+
+async def close_table(request: Request):
+    server = _server(request)
+    table = server.table(request.path_params["tid"])
+    asked = await _body(request)
+    if not isinstance(asked, dict) or not same_key(asked.get("key"), table.owner_key):
+        raise TableError(403, "only the table's maker (the key of the link they were given) closes it")
+    name = await run_in_threadpool(server.close, table)
+    table.fault = table.fault or "the table was closed by its maker"
+    await server.announce(table)  # pages waiting on it are told
+    return JSONResponse({"replay": f"/replay/{name}"})
+
+
+async def ask_undo(request: Request):
+    server = _server(request)
+    table = server.table(request.path_params["tid"])
+    asked = await _body(request)
+    if not isinstance(asked, dict) or not _whole(asked.get("seat")) or \
+            ("to" in asked and asked["to"] is not None and not _whole(asked["to"])):
+        raise TableError(400, "an undo is asked with {key, seat, to}: 'to' the decision to go back to "
+                              "(leave it out for your last one)")
+    await run_in_threadpool(table.ask_undo, asked.get("key"), asked["seat"] - 1, asked.get("to"))
+    await server.changed_by_person(table)
+    return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), asked["seat"] - 1, 0))
+
+
+async def answer_undo(request: Request):
+    server = _server(request)
+    table = server.table(request.path_params["tid"])
+    asked = await _body(request)
+    if not isinstance(asked, dict) or not _whole(asked.get("seat")) or not isinstance(asked.get("agree"), bool):
+        raise TableError(400, "an undo is answered with {key, seat, agree}: 'agree' true or false")
+    await run_in_threadpool(table.answer_undo, asked.get("key"), asked["seat"] - 1, asked["agree"])
+    await server.changed_by_person(table)
+    return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), asked["seat"] - 1, 0))
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 async def new_table(request: Request):
@@ -361,6 +460,7 @@ async def new_table(request: Request):
     table = server.add(await run_in_threadpool(make_table, server.catalogue, asked))
     await server.save(table)
     server.drive(table)
+    server.clock(table)
     return JSONResponse(_made(table, request), status_code=201)
 
 
@@ -372,6 +472,7 @@ async def table_view(request: Request):
     since = _int(request, "since", 0)
     after = _int(request, "after", None, -1)
     table.seat_for(key, seat - 1 if seat else None)  # a key that opens nothing waits for nothing
+    table.heard(key)
     if after is not None and table.version <= after:
         c = server.condition(table.id)
         try:
@@ -379,6 +480,7 @@ async def table_view(request: Request):
                 await asyncio.wait_for(c.wait_for(lambda: table.version > after), LONG_POLL)
         except TimeoutError:
             pass
+    table.heard(key)
     return JSONResponse(await run_in_threadpool(table.view, key, seat - 1 if seat else None, since))
 
 
@@ -394,9 +496,7 @@ async def act(request: Request):
             raise TableError(400, f"'{name}' is a whole number"  # on one view apply once, not twice
                                   + (" (the version of the view the choice was made on)" if name == "version" else ""))
     await run_in_threadpool(table.act, asked.get("key"), seat - 1, option, version)
-    await server.save(table)
-    await server.announce(table)
-    server.drive(table)
+    await server.changed_by_person(table)
     return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), seat - 1, 0))
 
 
@@ -543,10 +643,14 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
         Route("/replay/{name}", replay_page),
         Route("/api/games", games),
         Route("/api/games/{name}", describe_game),
-        Route("/api/tables", tables, methods=["GET"]),
+        Route("/api/tables", lobby, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
         Route("/api/tables/{tid}", table_view),
         Route("/api/tables/{tid}/act", act, methods=["POST"]),
+        Route("/api/tables/{tid}/seats/{seat}", take_seat, methods=["POST"]),
+        Route("/api/tables/{tid}/close", close_table, methods=["POST"]),
+        Route("/api/tables/{tid}/undo", ask_undo, methods=["POST"]),
+        Route("/api/tables/{tid}/undo/answer", answer_undo, methods=["POST"]),
         Route("/api/replays", replays, methods=["GET"]),
         Route("/api/replays", upload_replay, methods=["POST"]),
         Route("/api/replays/{name}", replay_summary),

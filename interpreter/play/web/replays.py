@@ -264,6 +264,7 @@ class Replay:
         return {"name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
                 "seed": h["seed"], "options": h["options"], "agents": h.get("agents", []),
                 "result": self.result, "recorded_result": h.get("result"), "error": h.get("error"),
+                "undos": h.get("undos", []),
                 "events": self.events,
                 "steps": self.starts, "divergence": self.divergence, "shown_up_to": self.limit}
 

@@ -7,6 +7,11 @@ person's seat (hot-seat play around one screen). Each seat has its own narrator
 (`narrate.Narrator`), so that the log a seat reads tells only what it may see,
 judged as the game goes, exactly as `regles play` tells it.
 
+A table also has house rules (`seating.House`: listed in the lobby, undo by
+agreement, a clock per decision), spectators' keys that act for no seat (one
+to watch as nobody, one per seat), and knows which seats are taken and
+connected (`seating`). Its decisions can be taken back by agreement (`undo`).
+
 A table is saved to its folder after every change: the state as the engine's
 JSON (`GameState.to_json`), the events so far, and what each seat was told. A
 server started again over the same folder takes its tables up where they were;
@@ -25,14 +30,17 @@ import time
 from pathlib import Path
 
 from ... import LoadError
+from ...engine.observe import NOBODY
 from ...engine.savefile import SaveError
 from ...engine.state import GameFault
 from ...kinds import type_word
 from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
-from ...view.narrate import Narrator
+from ...view.narrate import Narrator, seat_name
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_budget
 from .layout import TableLayout
+from .seating import UNDO_AGREED, House, HouseError, Presence, watch_name
+from .undo import UndoError, Undos
 from .views import CardTexts, TableView
 
 FORMAT = 1
@@ -73,7 +81,7 @@ class Table:
     `lock`: the server steps bots in a worker thread while pages ask for views."""
 
     def __init__(self, tid: str, spec: dict, game, state, who: list, seat_keys: list, owner_key: str,
-                 logs: dict | None = None):
+                 logs: dict | None = None, watch_keys: dict | None = None):
         self.id = tid
         self.spec = spec  # what the table was made with: game, expansions, scenario, mods, options, seed...
         self.game = game
@@ -81,6 +89,14 @@ class Table:
         self.who = who  # per seat: "person" or a bot's name
         self.seat_keys = seat_keys  # per seat: the key of a person's seat, None for a bot
         self.owner_key = owner_key
+        # spectators' keys: 'nobody' watches what every seat sees, 'S' watches as seat S (from 0)
+        self.watch_keys = watch_keys or {"nobody": new_key(), **{str(s): new_key() for s in range(state.n)}}
+        self.house = House.from_json(spec.get("house"))
+        self.taken = [False] * state.n  # a person's seat whose own key was used, or taken from the lobby
+        self.presence = Presence()
+        self.undos = Undos()
+        self.made = time.time()
+        self.posed = time.monotonic()  # when the decision now asked was asked (the turn clock counts from it)
         self.lock = threading.RLock()
         self.save_lock = threading.Lock()  # one save at a time: the bots' and a person's may cross
         self.traces: Path | None = None  # where the trace is written when the game ends
@@ -94,8 +110,10 @@ class Table:
                      if name != "person"}
         # each seat's log: told from the game's first event for a new table; for a table restored
         # or forked, the lines already told, and the events from now on
-        self.told = {s: _Lines(list((logs or {}).get(str(s), []))) for s in range(state.n)}
-        self.narrators = {s: Narrator(state, s, self.told[s]) for s in range(state.n)}
+        # (and the log of nobody's eyes, told to the spectators of the public view)
+        seen_by = [*range(state.n), NOBODY]
+        self.told = {s: _Lines(list((logs or {}).get(str(s), []))) for s in seen_by}
+        self.narrators = {s: Narrator(state, s, self.told[s]) for s in seen_by}
         # per person's seat: how many lines of its log were told when its last decision was
         # carried out (what follows is new to it: the others' moves since)
         self.decided: dict = {}
@@ -107,16 +125,30 @@ class Table:
     def people(self) -> list:
         return [s for s, w in enumerate(self.who) if w == "person"]
 
+    def seat_name(self, s: int) -> str:
+        return seat_name(s, None, self.game.program)
+
+    def watched_by(self, key: str | None) -> int | None:
+        """The seat a spectator's key watches as (NOBODY for the public view); None for any other key."""
+        for name, k in self.watch_keys.items():
+            if same_key(key, k):
+                return NOBODY if name == "nobody" else int(name)
+        return None
+
     def seats_for(self, key: str | None) -> list:
         """The seats key `key` opens: every person's with the maker's key (every seat, to watch,
         when bots take them all), one with a seat's key."""
-        if _same(key, self.owner_key):
+        if same_key(key, self.owner_key):
             return self.people() or list(range(self.state.n))
-        return [s for s, k in enumerate(self.seat_keys) if k is not None and _same(key, k)]
+        return [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
 
     def seat_for(self, key: str | None, asked: int | None) -> int:
         """The seat whose view key `key` gets: the seat asked for when the key acts for it, else
-        the person to play now, else its first seat. 403 when the key acts for no seat."""
+        the person to play now, else its first seat; for a spectator's key, the seat it watches
+        as. 403 when the key opens nothing."""
+        watched = self.watched_by(key)
+        if watched is not None:
+            return watched
         seats = self.seats_for(key)
         if not seats:
             raise TableError(403, "this key opens no seat of the table (use the link the table's maker was given)")
@@ -149,8 +181,135 @@ class Table:
             if not 0 <= option < len(self.state.legal_actions()):
                 raise TableError(400, f"no option {option} here: the options are 0 to "
                                       f"{len(self.state.legal_actions()) - 1}")
+            if self.house.undo == UNDO_AGREED:
+                self.undos.keep(self.state, seat)
             self._apply(option)
             self.decided[seat] = len(self.told[seat].lines)
+
+    def take(self, seat: int) -> str:
+        """Seat `seat` taken from the lobby: its key. 409 when it is a bot's or already taken."""
+        with self.lock:
+            if not self.house.listed:
+                raise TableError(404, "this table is not in the lobby")
+            if not 0 <= seat < self.state.n:
+                raise TableError(400, f"no seat {seat + 1}: the table has {self.state.n}")
+            if self.who[seat] != "person":
+                raise TableError(409, f"a bot ({self.who[seat]}) plays seat {seat + 1}")
+            if self.taken[seat]:
+                raise TableError(409, f"seat {seat + 1} is taken: choose a free one")
+            if self.state.is_terminal() or self.fault is not None:
+                raise TableError(409, "the game is over")
+            self.taken[seat] = True  # (the version is the game's: a page's next poll shows it)
+            return self.seat_keys[seat]
+
+    def heard(self, key: str | None) -> None:
+        """A page holding `key` asked for the table: its seats are connected (and taken)."""
+        watched = self.watched_by(key)
+        if watched is not None:
+            self.presence.heard((), key)
+            return
+        seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
+        self.presence.heard(seats)
+        for s in seats:
+            self.taken[s] = True  # (not a new version: a choice made on the last view still stands)
+
+    # the turn clock ----------------------------------------------------------------------
+    def clock_left(self) -> float | None:
+        """Seconds left to the person deciding now, when the table has a clock."""
+        if self.house.clock is None or self.fault is not None or self.state.is_terminal() \
+                or self.who[self.state.current_player] != "person":
+            return None
+        return max(0.0, self.house.clock - (time.monotonic() - self.posed))
+
+    def time_out(self, version: int) -> bool:
+        """The clock ran out on the decision of version `version`: its bot decides for the seat,
+        when the table names one. Whether a decision was made."""
+        with self.lock:
+            left = self.clock_left()
+            if self.version != version or left is None or left > 0 or self.house.clock_bot is None:
+                return False
+            seat = self.state.current_player
+            bot = make_agent(self.house.clock_bot, agent_seed(self.state.seed, seat) + len(self.state.history))
+            try:
+                option = bot.act(SeatView(self.state, seat))
+            except LookaheadFault as lf:
+                option = lf.action
+            if self.house.undo == UNDO_AGREED:
+                self.undos.keep(self.state, seat)
+            for lines in self.told.values():
+                lines.write(f"-- {self.seat_name(seat)}'s time ran out: the bot {self.house.clock_bot} "
+                            f"decides for them.")
+            self._apply(option)
+            return True
+
+    # taking back decisions -----------------------------------------------------------------
+    def ask_undo(self, key: str | None, seat: int, to: int | None) -> None:
+        with self.lock:
+            if self.house.undo != UNDO_AGREED:
+                raise TableError(409, "this table was made without undo (house rule 'undo: agreed')")
+            if seat not in self.seats_for(key) or self.who[seat] != "person":
+                raise TableError(403, f"this key does not open seat {seat + 1}")
+            opens = [s for s in self.seats_for(key) if self.who[s] == "person"]
+            try:
+                self.undos.ask(seat, to, opens, self.people())
+            except UndoError as exc:
+                raise TableError(exc.status, str(exc)) from None
+            self._say(f"-- {self.seat_name(seat)} asks to take back decision {self.undos.asked['to']} "
+                      f"(« {self.undos.asked['prompt']} »).")
+            self.version += 1
+            if not self.undos.asked["waiting"]:
+                self._undo_now()
+
+    def answer_undo(self, key: str | None, seat: int, agree: bool) -> None:
+        with self.lock:
+            if seat not in self.seats_for(key):
+                raise TableError(403, f"this key does not open seat {seat + 1}")
+            by = self.undos.asked["by"] if self.undos.asked else None
+            try:
+                agreed = self.undos.answer([s for s in self.seats_for(key) if self.who[s] == "person"], agree)
+            except UndoError as exc:
+                raise TableError(exc.status, str(exc)) from None
+            self.version += 1
+            if agreed is False:
+                self.undos.asked = None
+                self._say(f"-- {self.seat_name(seat)} refuses to take back {self.seat_name(by)}'s decision.")
+            elif agreed:
+                self._undo_now()
+
+    def _undo_now(self) -> None:
+        """Go back to the state kept before the decision the request names (agreed by all)."""
+        target = self.undos.target()
+        trace = list(self.state.trace or [])
+        before = target.state.clone() if target.state is not None else self._played_to(target)
+        before.trace = trace[:target.events]
+        before.trace_mark = target.events
+        done = self.undos.record(target, trace)
+        self.state = before
+        for n in self.narrators.values():
+            n.state = before
+            n.done = target.events
+        self.fault = None
+        self.posed = time.monotonic()
+        self.touched = time.time()
+        self._say(f"-- Decision {done['to']} and the {len(done['undone'])} after it are taken back, by agreement "
+                  f"of {', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
+        self.version += 1
+
+    def _played_to(self, target):
+        """The state before decision `target`, the game played again from its start (after a restart,
+        when the copy kept is gone); 409 when it does not lead to the events recorded."""
+        st = self.state
+        again = self.game.new_state(st.n, st.seed, dict(st.options), trace=True, powers=dict(st.powers or {}))
+        for choice in st.history[:target.number - 1]:
+            again.apply(choice)
+        same = json.dumps(again.trace, default=str) == json.dumps((st.trace or [])[:target.events], default=str)
+        if not same or again.current_player != target.seat:
+            raise TableError(409, "the game played again does not reach that decision as recorded: it cannot be taken back")
+        return again
+
+    def _say(self, line: str) -> None:
+        for lines in self.told.values():
+            lines.write(line)
 
     def step_bot(self) -> bool:
         """One decision of the bot to play, if a bot is to play; whether one was made."""
@@ -174,6 +333,7 @@ class Table:
             self.fault = portable_message(self.game, str(exc))  # its place in the game's folder, not the server's
         self._flush()
         self.touched = time.time()
+        self.posed = time.monotonic()
         if self.traces is not None and (self.state.is_terminal() or self.fault is not None):
             self.save_trace(self.traces / f"{self.id}.jsonl")  # before any page is told the game is over
         self.version += 1
@@ -188,26 +348,60 @@ class Table:
         play), the seats the key opens, and the seat's log from line `since` on."""
         with self.lock:
             seat = self.seat_for(key, asked)
+            watching = self.watched_by(key) is not None
             data = TableView(self.state, self.layout, self.texts, seat).data(self.who)
             lines = self.told[seat].lines
             since = max(0, min(since, len(lines)))
-            data.update({"table": self.id, "version": self.version, "seat": seat, "opens": self.seats_for(key),
+            data.update({"table": self.id, "version": self.version, "seat": None if seat == NOBODY else seat,
+                         "opens": [] if watching else self.seats_for(key),
                          "fault": self.fault, "log": lines[since:], "log_from": since,
-                         "log_length": len(lines), "log_mark": self.decided.get(seat),
+                         "log_length": len(lines), "log_mark": None if watching else self.decided.get(seat),
                          "trace": self.state.is_terminal() or self.fault is not None})
-            if _same(key, self.owner_key) and self.people():
-                data["links"] = [{"seat": s, "name": data["seats"][s]["name"], "link": f"/table/{self.id}?key={k}"}
-                                 for s, k in enumerate(self.seat_keys) if k is not None]
+            connected = self.presence.connected(self.state.n)
+            for s, entry in enumerate(data["seats"]):
+                if self.who[s] == "person":
+                    entry.update({"connected": connected[s], "taken": self.taken[s]})
+            data["watchers"] = self.presence.watching()
+            data["house"] = self.house.to_json()
+            left = self.clock_left()
+            if left is not None:
+                data["clock"] = {"seconds": self.house.clock, "left": round(left, 1), "bot": self.house.clock_bot}
+            if watching:
+                data["you"] = None
+                data["watching"] = watch_name(seat, [x["name"] for x in data["seats"]])
+            elif self.house.undo == UNDO_AGREED:
+                data["undo"] = self._undo_view(key)
+            if same_key(key, self.owner_key):
+                if self.people():
+                    data["links"] = [{"seat": s, "name": data["seats"][s]["name"], "link": f"/table/{self.id}?key={k}"}
+                                     for s, k in enumerate(self.seat_keys) if k is not None]
+                data["watch_links"] = [{"as": watch_name(NOBODY if name == "nobody" else int(name),
+                                                         [x["name"] for x in data["seats"]]),
+                                        "link": f"/table/{self.id}?key={k}"} for name, k in self.watch_keys.items()]
+                data["maker"] = True
             return data
+
+    def _undo_view(self, key) -> dict:
+        """What a seat's page shows of undo: the decisions it may go back to, the request in
+        progress (who asks, to which decision, who is still to answer) and the undos made."""
+        mine = set(self.seats_for(key))
+        asked = self.undos.asked
+        out = {"kept": [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.undos.kept)],
+               "done": len(self.undos.done)}
+        if asked is not None:
+            out["asked"] = {"by": asked["by"], "to": asked["to"], "prompt": asked["prompt"],
+                            "waiting": asked["waiting"], "mine_to_answer": bool(mine & set(asked["waiting"]))}
+        return out
 
     # saving ----------------------------------------------------------------------------
     def to_json(self) -> dict:
         with self.lock:
             return {"regles_table": FORMAT, "id": self.id, "spec": self.spec, "who": self.who,
                     "seat_keys": self.seat_keys, "owner_key": self.owner_key, "version": self.version,
-                    "touched": self.touched,
+                    "touched": self.touched, "made": self.made, "watch_keys": self.watch_keys,
+                    "taken": self.taken, "undos": self.undos.to_json(),
                     "fault": self.fault, "state": self.state.to_json(), "events": list(self.state.trace or []),
-                    "logs": {str(s): lines.lines for s, lines in self.told.items()},
+                    "logs": {str(s): lines.lines for s, lines in self.told.items()},  # (nobody's: '-1')
                     "decided": {str(s): n for s, n in self.decided.items()}}
 
     def save(self, folder: Path) -> None:
@@ -226,14 +420,15 @@ class Table:
             error = {"type": "GameFault", "message": self.fault} if self.fault is not None else None
             tmp = path.with_name(f".{path.name}.tmp")
             save_state_trace(tmp, self.game, self.state, agents=self.who,
-                             source=source_of(self.game, self.spec.get("game")), error=error)
+                             source=source_of(self.game, self.spec.get("game")), error=error,
+                             undos=self.undos.done)
             os.replace(tmp, path)  # whole or not at all: a replay may be reading it
             if self.results is not None:
                 self.results.put(path, result_of(self.state, self.fault))
             return path
 
 
-def _same(key, secret: str) -> bool:
+def same_key(key, secret: str) -> bool:
     """Whether `key` (as a request gave it: anything) is `secret`, compared in constant time."""
     return isinstance(key, str) and bool(key) and secrets.compare_digest(key.encode("utf-8"), secret.encode("utf-8"))
 
@@ -267,9 +462,20 @@ def restore(data: dict, catalogue) -> Table:
         state = game.state_from_json(data["state"]) if fault is None else _stopped_state(game, data["state"])
         state.trace = list(data["events"])
         state.trace_mark = len(state.trace)  # the engine's bound on events counts from the last decision
+        watch = data.get("watch_keys")
+        if watch is not None and (not isinstance(watch, dict) or not all(isinstance(k, str) for k in watch.values())
+                                  or set(watch) != {"nobody", *map(str, range(state.n))}):
+            raise ValueError("its spectators' keys are not one per seat and one for nobody")
         table = Table(str(data["id"]), spec, game, state, list(data["who"]), list(data["seat_keys"]),
-                      str(data["owner_key"]), logs=data.get("logs") or {})
+                      str(data["owner_key"]), logs=data.get("logs") or {}, watch_keys=watch)
         table.version = int(data.get("version", 0))
+        table.made = float(data.get("made", data.get("touched", table.made)))
+        taken = data.get("taken")
+        if taken is not None:
+            if not isinstance(taken, list) or len(taken) != state.n or not all(isinstance(x, bool) for x in taken):
+                raise ValueError("'taken' is not one true or false per seat")
+            table.taken = taken
+        table.undos = Undos.from_json(data.get("undos"))
         table.fault = data.get("fault")
         table.touched = float(data.get("touched", table.touched))
         decided = data.get("decided") or {}
@@ -341,6 +547,14 @@ def make_table(catalogue, asked) -> Table:
     except LoadError as exc:
         raise TableError(400, does_not_check(exc)) from None
     who = seats_of(seats, players)
+    try:
+        house = House.asked(asked.get("house"))
+    except HouseError as exc:
+        raise TableError(400, str(exc)) from None
+    if house.clock_bot is not None:
+        house.clock_bot = seats_of([house.clock_bot], 1)[0]  # a bot as any seat's, within the server's bounds
+        if house.clock_bot == "person":
+            raise TableError(400, "'house.clock_bot' names a bot, not a person")
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     elif not 0 <= seed < 1 << 63:
@@ -350,7 +564,8 @@ def make_table(catalogue, asked) -> Table:
     except GameFault as exc:
         raise TableError(400, f"the game cannot start: {exc}") from None
     spec = {"game": game.id, "expansions": expansions, "scenario": scenario, "players": players,
-            "options": {k: v for k, v in chosen.items() if isinstance(v, (bool, int, float, str))}, "seed": seed}
+            "options": {k: v for k, v in chosen.items() if isinstance(v, (bool, int, float, str))}, "seed": seed,
+            "house": house.to_json()}
     return Table(new_id(), spec, game, state, who, [new_key() if w == "person" else None for w in who], new_key())
 
 

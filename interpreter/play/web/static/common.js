@@ -295,7 +295,10 @@ R.drawTable = function (root, view, opts) {
   function seatArea(s) {
     const toPlay = decision && decision.player === s.seat;
     const head = R.el("h3", {}, R.swatch(s.seat), R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
-      R.el("span", { class: "who", text: s.who }), R.el("span", { class: "score", text: "score " + (s.score === null ? "?" : s.score) }));
+      R.el("span", { class: "who", text: s.who }),
+      s.connected === undefined ? null : R.el("span", { class: "presence " + (s.connected ? "here" : "away"),
+        text: s.connected ? "● connected" : (s.taken ? "○ away" : "○ free seat") }),
+      R.el("span", { class: "score", text: "score " + (s.score === null ? "?" : s.score) }));
     const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
       dataset: { seat: String(s.seat) }, style: { borderTopColor: R.seatColour(s.seat) } }, head, counters(s.counters),
       zoneList(s.zones, z => markedZones.has(z.key), s.seat));

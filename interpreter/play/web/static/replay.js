@@ -116,9 +116,14 @@
     $("slider").max = String(summary.events.length - 1);
     $("seen-by").replaceChildren(R.el("option", { value: "", text: "everyone (all shown)" }),
       ...Array.from({ length: summary.players }, (_, i) => R.el("option", { value: String(i + 1), text: `player ${i + 1}` })));
-    $("events").replaceChildren(...summary.events.map(ev => R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
+    // a decision taken back at the table is shown where the game took up again
+    const undoneAt = (k) => (summary.undos || []).filter(u => u.at_event === k).map(u => R.el("li", { class: "undone" },
+      `↶ Player ${u.by} took back decision ${u.to}` + (u.undone.length > 1 ? ` and the ${u.undone.length - 1} after it` : "") +
+      `, agreed by player ${u.agreed.join(" and player ")}` +
+      (u.undone.length ? `: ${u.undone.map(x => `player ${x.player}, ${x.label}`).join("; ")}` : "")));
+    $("events").replaceChildren(...summary.events.map(ev => [undoneAt(ev.n), R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
       R.el("a", { href: `#event-${ev.n}`, text: String(ev.n) }), " ", ev.text || ev.type,
-      ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")));
+      ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")]).flat(), undoneAt(summary.events.length));
     $("fork-seats").replaceChildren(...Array.from({ length: summary.players }, (_, i) => R.el("label", {},
       `Player ${i + 1} `, R.el("select", {}, ["greedy", "random", "mcts:100", "person"].map(b =>
         R.el("option", { value: b, text: b === "person" ? "a person" : `bot: ${b}` }))))));

@@ -83,14 +83,29 @@
       seats: [...document.querySelectorAll("#seats [data-seat]")].map(s => s.value),
     };
     if ($("seed").value !== "") asked.seed = Number($("seed").value);
+    asked.house = { listed: $("listed").checked, undo: $("undo").checked ? "agreed" : null };
+    if ($("clock").value !== "") {
+      asked.house.clock = Number($("clock").value);
+      if ($("clock-bot").value) asked.house.clock_bot = $("clock-bot").value;
+    }
     try {
       const made = await R.api("POST", "/api/tables", asked);
       $("made").hidden = false;
+      const people = made.seats.filter(s => s.key);
+      // a listed table: the maker sits at the first person's seat, the others come from the lobby
+      const mine = made.house.listed && people.length ? people[0] : null;
       $("made-links").replaceChildren(
-        R.el("li", {}, R.el("a", { id: "open-table", href: made.link, text: "Open the table on this screen" }),
-          made.seats.filter(s => s.key).length > 1 ? " (it plays every person's seat, in turn)" : ""),
-        ...made.seats.filter(s => s.key).map(s => R.el("li", {}, `Player ${s.seat + 1}'s own link: `,
-          R.el("a", { href: s.link, text: s.link }))));
+        mine ? R.el("li", {}, R.el("a", { id: "open-table", href: mine.link, text: `Sit at Player ${mine.seat + 1}'s seat` }),
+          " (the other seats are in the lobby)") :
+          R.el("li", {}, R.el("a", { id: "open-table", href: made.link, text: "Open the table on this screen" }),
+            people.length > 1 ? " (it plays every person's seat, in turn)" : ""),
+        mine ? R.el("li", {}, "Your maker's link (keep it: it closes the table and gives every link): ",
+          R.el("a", { href: made.link, text: new URL(made.link, window.location.href).href })) : null,
+        ...(mine ? [] : people.map(s => R.el("li", {}, `Player ${s.seat + 1}'s own link: `,
+          R.el("a", { href: s.link, text: s.link })))),
+        R.el("li", {}, "To watch as nobody (what every player sees): ",
+          R.el("a", { href: made.watch.nobody, text: made.watch.nobody })));
+      lobby();
     } catch (err) {
       R.showError($("problem"), err);
     }
@@ -108,6 +123,38 @@
     $("solo").replaceChildren(R.el("option", { value: "", text: "no: several players" }),
       ...(g.solo[0] ? g.solo[0].levels : []).map(l => R.el("option", { value: l, text: l })));
     await describe();
+  }
+
+  async function lobby() {
+    try {
+      const data = await R.api("GET", "/api/tables");
+      $("lobby").replaceChildren(...(data.tables.length ? data.tables.map(t => R.el("li", { dataset: { table: t.id } },
+        R.el("strong", { text: t.title }), ` — ${t.players} players, ${t.decisions} decisions, made ${ago(t.age)}; ` +
+          (t.to_play_name ? `${t.to_play_name} to play. ` : ""),
+        ...t.seats.map(s => s.free ?
+          R.el("button", { type: "button", class: "take", dataset: { seat: String(s.seat + 1) },
+            text: `Take ${s.name}'s seat`, onclick: () => take(t.id, s.seat + 1) }) :
+          R.el("span", { class: "muted", text: `${s.name}: ${s.who === "person" ? (s.connected ? "a person, connected" : "a person, away") : "bot " + s.who}. ` })),
+        " ", R.el("a", { href: t.watch, text: "watch" }))) :
+        [R.el("li", { class: "muted", text: "No table is open to join." })]));
+    } catch (err) {
+      R.showError($("lobby"), err);
+    }
+  }
+
+  function ago(seconds) {
+    return seconds < 90 ? `${seconds} s ago` : seconds < 5400 ? `${Math.round(seconds / 60)} min ago` :
+      `${Math.round(seconds / 3600)} h ago`;
+  }
+
+  async function take(tid, seat) {
+    try {
+      const got = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/seats/${seat}`, {});
+      window.location.href = got.link;
+    } catch (err) {
+      R.showError($("lobby"), err);
+      lobby();
+    }
   }
 
   async function replays() {
@@ -149,6 +196,8 @@
     $("upload").addEventListener("change", upload);
     await chooseGame();
     replays();
+    lobby();
+    setInterval(lobby, 10000);
   }
 
   init();

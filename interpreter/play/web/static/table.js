@@ -14,6 +14,7 @@
   let view = null;
   let busy = false;
   const $ = (id) => document.getElementById(id);
+  let ticking = null;     // the turn clock's countdown, between two views
 
   async function fetchView(wait) {
     const q = new URLSearchParams({ key, since: String(log.length) });
@@ -46,9 +47,11 @@
     view = v;
     seat = v.seat;
     version = v.version;
-    document.title = `${v.title}: ${v.seats[seat].name}`;
+    const watching = v.watching !== undefined;
+    document.title = `${v.title}: ${watching ? "watching" : v.seats[seat].name}`;
     $("title").textContent = v.title;
-    $("status").textContent = v.fault ? `Stopped: ${v.fault}` : `You are ${v.seats[seat].name}` +
+    $("status").textContent = v.fault ? `Stopped: ${v.fault}` : watching ? `Watching as ${v.watching}; you cannot act` :
+      `You are ${v.seats[seat].name}` +
       (v.opens.length > 1 ? ` (this screen plays ${v.opens.map(s => v.seats[s].name).join(", ")})` : "");
     R.drawTable($("table"), v, { choose: mine(v) ? choose : null });
     R.drawDecision($("decision"), v, mine(v) ? choose : null, v.opens);
@@ -56,14 +59,99 @@
     if (v.over) {
       $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: "Replay this game" })));
     }
-    if (v.links) showLinks(v.links);
+    if (v.maker) showLinks(v.links || [], v.watch_links || []);
+    drawTools(v);
     return true;
   }
 
-  function showLinks(links) {
+  function showLinks(links, watch) {
     $("links").hidden = false;
-    $("link-list").replaceChildren(...links.map(l => R.el("li", {}, `${l.name}: `,
-      R.el("a", { href: l.link, text: new URL(l.link, window.location.href).href }))));
+    const item = (name, link) => R.el("li", {}, `${name}: `,
+      R.el("a", { href: link, text: new URL(link, window.location.href).href }));
+    $("link-list").replaceChildren(...links.map(l => item(l.name, l.link)));
+    $("watch-list").replaceChildren(...watch.map(l => item(`as ${l.as}`, l.link)));
+    $("close-table").onclick = closeTable;
+  }
+
+  async function closeTable() {
+    if (!window.confirm("Close this table for every player? Its game so far goes to the replays.")) return;
+    try {
+      const done = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/close`, { key });
+      window.location.href = done.replay;
+    } catch (err) {
+      R.showError($("tools"), err);
+    }
+  }
+
+  // the turn clock, who watches, and taking back decisions (house rules of the table)
+  function drawTools(v) {
+    const parts = [];
+    if (ticking) { clearInterval(ticking); ticking = null; }
+    if (v.clock) {
+      const clock = R.el("span", { class: "clock", role: "timer" });
+      const ends = Date.now() + v.clock.left * 1000;
+      const tick = () => {
+        const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+        clock.textContent = `${v.seats[v.decision.player].name}: ${left} s left to decide` +
+          (left === 0 ? (v.clock.bot ? ` (the bot ${v.clock.bot} decides)` : " (time is up)") : "");
+        clock.classList.toggle("late", left <= 10);
+      };
+      tick();
+      ticking = setInterval(tick, 1000);
+      parts.push(clock);
+    }
+    if (v.watchers) parts.push(R.el("span", { class: "muted", text: `${v.watchers} watching` }));
+    if (v.undo) parts.push(undoBox(v));
+    $("tools").replaceChildren(...parts);
+  }
+
+  function undoBox(v) {
+    const u = v.undo;
+    const box = R.el("div", { class: "undo-box" });
+    if (u.asked) {
+      const asker = v.seats[u.asked.by].name;
+      box.append(`${asker} asks to take back decision ${u.asked.to} (“${u.asked.prompt}”)` +
+        (u.asked.waiting.length ? `; waiting for ${u.asked.waiting.map(s => v.seats[s].name).join(", ")}.` : "."));
+      if (u.asked.mine_to_answer) {
+        box.append(R.el("button", { type: "button", id: "undo-agree", text: "Agree", onclick: () => answerUndo(true) }),
+          R.el("button", { type: "button", id: "undo-refuse", text: "Refuse", onclick: () => answerUndo(false) }));
+      }
+      return box;
+    }
+    const mine = u.kept.filter(k => v.opens.includes(k.seat));
+    if (!u.kept.length) {
+      box.append(R.el("span", { class: "muted", text: "No decision to take back yet." }));
+      return box;
+    }
+    const asking = mine.length ? mine[0].seat : v.seat;
+    const pick = R.el("select", { id: "undo-to", "aria-label": "the decision to go back to" }, u.kept.map(k =>
+      R.el("option", { value: String(k.number), text: `${k.number}. ${v.seats[k.seat].name}: ${k.prompt}` })));
+    box.append(R.el("button", { type: "button", id: "undo-last", text: "Take back my last decision", disabled: !mine.length,
+      onclick: () => askUndo(asking, null) }),
+      R.el("label", {}, " or go back to before ", pick),
+      R.el("button", { type: "button", id: "undo-to-button", text: "Ask", onclick: () => askUndo(asking, Number(pick.value)) }));
+    return box;
+  }
+
+  async function askUndo(asking, to) {
+    try {
+      const body = { key, seat: asking + 1 };
+      if (to !== null) body.to = to;
+      const v = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/undo`, body);
+      show(v) || show(await fetchView(false));
+    } catch (err) {
+      R.showError($("tools"), err);
+    }
+  }
+
+  async function answerUndo(agree) {
+    try {
+      const answering = view.undo.asked.waiting.find(s => view.opens.includes(s));
+      await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/undo/answer`, { key, seat: answering + 1, agree });
+      show(await fetchView(false));
+    } catch (err) {
+      R.showError($("tools"), err);
+    }
   }
 
   function mine(v) {

@@ -1,0 +1,129 @@
+"""Who is at a table: the house rules it was made with, the seats taken, the spectators'
+keys, who is connected, the turn clock, and what the lobby says of it.
+
+A table's *house rules* are the server's, not the game's: whether it is listed in
+the lobby (so that strangers may take its free seats), whether decisions may be
+taken back by agreement, and a clock per decision. They are chosen when the table
+is made and kept in its save file.
+
+A person's seat is *taken* once its own key has been used (its link opened) or it
+was taken from the lobby; the maker's key takes no seat. A seat is *connected*
+while its page keeps asking for the table: a page waits at most `LONG_POLL`
+seconds for a change, so a seat not heard from for `PRESENT` seconds has gone.
+
+Spectators hold keys that act for no seat: one to watch the table as nobody
+(what every seat sees, `observe.NOBODY`) and one per seat, to watch as that seat
+sees it. The lobby lists only the public spectator's link.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ...engine.observe import NOBODY
+
+LONG_POLL = 20.0  # seconds a page waits for the table to change before it is answered anyway
+PRESENT = LONG_POLL + 10.0  # a seat not heard from for longer has left its page
+MAX_CLOCK = 24 * 3600.0  # the longest clock a decision may have
+UNDO_AGREED = "agreed"
+
+
+class HouseError(ValueError):
+    """House rules asked for that cannot be: the request says what is wrong."""
+
+
+class House:
+    """The house rules of a table: `listed` in the lobby, `undo` ('agreed' or None), `clock`
+    (seconds a person has for each decision, or None) and `clock_bot` (the bot that decides
+    when the clock runs out, or None: the clock is only shown)."""
+
+    def __init__(self, listed: bool = False, undo: str | None = None, clock: float | None = None,
+                 clock_bot: str | None = None):
+        self.listed = listed
+        self.undo = undo
+        self.clock = clock
+        self.clock_bot = clock_bot
+
+    @classmethod
+    def asked(cls, data) -> House:
+        """The house rules a request asks for (a JSON object, or None for none); HouseError says
+        what is wrong. The clock's bot is checked by the caller, as every bot of a table is."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise HouseError("'house' is an object: {listed, undo, clock, clock_bot}")
+        unknown = sorted(set(data) - {"listed", "undo", "clock", "clock_bot"})
+        if unknown:
+            raise HouseError(f"'house' has no rule '{str(unknown[0])[:40]}' (rules: listed, undo, clock, clock_bot)")
+        listed = data.get("listed", False)
+        if not isinstance(listed, bool):
+            raise HouseError("'house.listed' is true or false")
+        undo = data.get("undo") or None
+        if undo not in (None, UNDO_AGREED):
+            raise HouseError(f"'house.undo' is '{UNDO_AGREED}' or nothing")
+        clock = data.get("clock")
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
+                                  or not math.isfinite(clock) or not 5 <= clock <= MAX_CLOCK):
+            raise HouseError(f"'house.clock' is a number of seconds from 5 to {MAX_CLOCK:g}")
+        bot = data.get("clock_bot") or None
+        if bot is not None and not isinstance(bot, str):
+            raise HouseError("'house.clock_bot' names a bot")
+        if bot is not None and clock is None:
+            raise HouseError("'house.clock_bot' decides when the clock runs out: set 'house.clock' too")
+        return cls(listed, undo, float(clock) if clock is not None else None, bot)
+
+    def to_json(self) -> dict:
+        return {"listed": self.listed, "undo": self.undo, "clock": self.clock, "clock_bot": self.clock_bot}
+
+    @classmethod
+    def from_json(cls, data) -> House:
+        return cls.asked(data) if data else cls()
+
+
+class Presence:
+    """When each seat's page, and each spectator's, last asked for the table."""
+
+    def __init__(self):
+        self.seats: dict = {}  # seat -> time last heard from
+        self.watchers: dict = {}  # spectator's key -> time last heard from
+
+    def heard(self, seats, watcher: str | None = None) -> None:
+        now = time.monotonic()
+        for s in seats:
+            self.seats[s] = now
+        if watcher is not None:
+            self.watchers[watcher] = now
+
+    def connected(self, n: int) -> list:
+        now = time.monotonic()
+        return [now - self.seats.get(s, -math.inf) < PRESENT for s in range(n)]
+
+    def watching(self) -> int:
+        now = time.monotonic()
+        for k in [k for k, t in self.watchers.items() if now - t >= PRESENT]:
+            del self.watchers[k]  # (bounded: a key that left is forgotten)
+        return len(self.watchers)
+
+
+def watch_name(seat: int, names: list) -> str:
+    """Whose eyes a spectator watches with, in words."""
+    return "nobody (what every player sees)" if seat == NOBODY else names[seat]
+
+
+def lobby_entry(table, now: float) -> dict:
+    """What the lobby says of a listed table in progress: its game, each seat (a person's or a
+    bot's, taken or free, connected or not), whose decision it is, and how old it is. Nothing a
+    seat sees alone: no card, no counter, no option."""
+    st = table.state
+    present = table.presence.connected(st.n)
+    names = [table.seat_name(s) for s in range(st.n)]
+    seats = []
+    for s, who in enumerate(table.who):
+        person = who == "person"
+        seats.append({"seat": s, "name": names[s], "who": who, "free": person and not table.taken[s],
+                      "connected": person and present[s]})
+    now_playing = None if st.is_terminal() else int(st.current_player)
+    return {"id": table.id, "game": table.spec.get("game"), "title": table.game.title, "players": st.n,
+            "seats": seats, "to_play": now_playing, "to_play_name": names[now_playing] if now_playing is not None else None,
+            "age": round(now - table.made), "idle": round(now - table.touched), "decisions": len(st.history),
+            "watch": f"/table/{table.id}?key={table.watch_keys['nobody']}"}

@@ -1,0 +1,145 @@
+"""Taking back decisions at a table, by agreement: for playtests, where a slip of the mouse
+should not cost a game.
+
+At a table made with the house rule `undo: agreed`, the engine's own state is kept
+(`State.clone`) before each decision a person makes, for the last `KEPT` of them. A
+seat asks to take back its last decision, or to go back to a chosen one; every
+other person's seat must agree (a key that opens several seats agrees for them all);
+a single refusal withdraws the request. Bots and automata never ask, and are never
+asked: their decisions after the one taken back are taken back with it.
+
+Once agreed, the table's state becomes the copy kept before that decision: not the
+game played again, which a bot's choices could make differ. After a restart of the
+server the copies are not in memory; the state before a kept decision is then the
+game played again from its start with the recorded choices, which the engine makes
+the same (same content, seed and choices give the same trace), and which is checked
+against the events recorded.
+
+Each undo is recorded: who asked, who agreed, the decision gone back to, the event
+where the game took up again and the choices taken back. The trace's header keeps
+the list (`undos`); a replay shows each where it happened.
+"""
+from __future__ import annotations
+
+from ...engine.events import ANSWERS
+
+KEPT = 50  # decisions a table can go back over
+
+
+class UndoError(ValueError):
+    """An undo that cannot be asked or answered; `status` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class Kept:
+    """One person's decision that can be taken back: its number in the game (from 1), the seat
+    that made it, the question, and the state before it (None after a restart)."""
+
+    def __init__(self, number: int, seat: int, prompt: str, events: int, state=None):
+        self.number = number
+        self.seat = seat
+        self.prompt = prompt
+        self.events = events  # the events recorded before it
+        self.state = state
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "seat": self.seat, "prompt": self.prompt, "events": self.events}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Kept:
+        return cls(int(d["number"]), int(d["seat"]), str(d["prompt"]), int(d["events"]))
+
+
+class Undos:
+    """The decisions a table keeps to go back to, the request in progress, and the undos made."""
+
+    def __init__(self, kept=(), done=(), asked=None):
+        self.kept: list = list(kept)
+        self.done: list = list(done)  # what the trace's header records, one object per undo
+        self.asked: dict | None = asked  # {"by", "to", "agreed": [...], "waiting": [...]}
+
+    def keep(self, state, seat: int) -> None:
+        """Before seat `seat` answers the decision `state` poses."""
+        self.kept.append(Kept(len(state.history) + 1, seat, str(state.prompt), len(state.trace or []),
+                              state.clone()))
+        del self.kept[:-KEPT]
+
+    def choices(self, seat: int) -> list:
+        """The decisions seat `seat` may ask to go back to, latest first (its own and the others')."""
+        return [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.kept)]
+
+    def ask(self, seat: int, to: int | None, agreeing: list, persons: list) -> None:
+        """Seat `seat` asks to go back to before decision `to` (None: its own last decision).
+        `agreeing` are the seats the asker's key opens; `persons` every person's seat."""
+        if self.asked is not None:
+            raise UndoError(409, f"player {self.asked['by'] + 1} has already asked to take back a decision: "
+                                 f"answer that first")
+        if to is None:
+            mine = [k for k in self.kept if k.seat == seat]
+            if not mine:
+                raise UndoError(409, "you have no decision left to take back")
+            target = mine[-1]
+        else:
+            target = next((k for k in self.kept if k.number == to), None)
+            if target is None:
+                numbers = [k.number for k in self.kept]
+                raise UndoError(409, f"decision {to} cannot be taken back"
+                                     + (f" (the table keeps decisions {numbers[0]} to {numbers[-1]} made by people)"
+                                        if numbers else " (no decision is kept)"))
+        waiting = [s for s in persons if s not in agreeing]
+        self.asked = {"by": seat, "to": target.number, "prompt": target.prompt, "agreed": sorted(agreeing),
+                      "waiting": waiting}
+
+    def answer(self, seats: list, agree: bool) -> bool | None:
+        """The seats `seats` (those one key opens) answer the request: True when it is now agreed
+        by all, False when refused, None while others are still to answer."""
+        if self.asked is None:
+            raise UndoError(409, "no one is asking to take back a decision")
+        mine = [s for s in seats if s in self.asked["waiting"]]
+        if not mine:
+            raise UndoError(409, "this seat has no request to answer")
+        if not agree:
+            return False
+        self.asked["waiting"] = [s for s in self.asked["waiting"] if s not in mine]
+        self.asked["agreed"] = sorted(set(self.asked["agreed"]) | set(mine))
+        return not self.asked["waiting"]
+
+    def target(self) -> Kept:
+        return next(k for k in self.kept if k.number == self.asked["to"])
+
+    def record(self, target: Kept, trace: list) -> dict:
+        """The undo of the request agreed, as the trace's header keeps it; the kept decisions from
+        `target` on are dropped (they lay in the future taken back)."""
+        undone = [{"player": ev.get("player"), "label": ev.get("label")} for ev in trace[target.events:]
+                  if ev.get("type") in ANSWERS]
+        done = {"by": self.asked["by"] + 1, "agreed": [s + 1 for s in self.asked["agreed"]],
+                "to": target.number, "at_event": target.events, "undone": undone}
+        self.done.append(done)
+        self.kept = [k for k in self.kept if k.number < target.number]
+        self.asked = None
+        return done
+
+    def to_json(self) -> dict:
+        return {"kept": [k.to_json() for k in self.kept], "done": self.done, "asked": self.asked}
+
+    @classmethod
+    def from_json(cls, data) -> Undos:
+        if not data:
+            return cls()
+        asked = data.get("asked")
+        if asked is not None and not (isinstance(asked, dict) and _ints(asked, "by", "to")
+                                      and isinstance(asked.get("prompt"), str)
+                                      and all(isinstance(asked.get(k), list) and all(type(x) is int for x in asked[k])
+                                              for k in ("agreed", "waiting"))):
+            raise ValueError("its request to take back a decision is not well formed")
+        done = data.get("done", [])
+        if not isinstance(done, list) or not all(isinstance(d, dict) and _ints(d, "by", "to", "at_event") for d in done):
+            raise ValueError("its undos are not well formed")
+        return cls([Kept.from_json(k) for k in data.get("kept", [])][-KEPT:], done, asked)
+
+
+def _ints(d: dict, *names) -> bool:
+    return all(type(d.get(n)) is int for n in names)

@@ -1,0 +1,252 @@
+"""Who is at a web table: the lobby, seats taken from it, spectators, presence and the turn
+clock, read through the JSON the server sends (as a browser receives it)."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+from gamekit import FIXTURES
+from starlette.testclient import TestClient
+
+from interpreter.engine.observe import NOBODY, may_see
+from interpreter.play.web import seating
+from interpreter.play.web.app import make_app
+
+
+def _client(folder, game=None):
+    return TestClient(make_app(folder, game, (), bot_delay=0), base_url="http://127.0.0.1:8000")
+
+
+def _new(c, **asked):
+    r = c.post("/api/tables", json=asked)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _get(c, made, key, **params):
+    r = c.get(f"/api/tables/{made['id']}", params={"key": key, **params})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _act(c, made, key, v, option=0):
+    who = v["decision"]["player"]
+    r = c.post(f"/api/tables/{made['id']}/act", json={"key": key, "seat": who + 1, "option": option,
+                                                      "version": v["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _key_of(url: str) -> str:
+    return url.split("key=")[1]
+
+
+def _strings(data) -> set:
+    if isinstance(data, dict):
+        return set().union(*(_strings(v) | {str(k)} for k, v in data.items())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(_strings(v) for v in data)) if data else set()
+    return {data} if isinstance(data, str) else set()
+
+
+# the lobby -------------------------------------------------------------------------------------
+def test_the_lobby_lists_tables_their_makers_listed_and_hands_out_free_seats_once(tmp_path):
+    with _client(tmp_path) as c:
+        hidden = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=1)
+        listed = _new(c, game="karman-swap", players=3, seats=["person", "person", "greedy"], seed=2,
+                      house={"listed": True})
+        me = listed["seats"][0]["key"]
+        _get(c, listed, me)  # the maker sits at seat 1 with its link: taken, and connected
+        lobby = c.get("/api/tables").json()["tables"]
+        assert [t["id"] for t in lobby] == [listed["id"]]  # an unlisted table is never shown
+        entry = lobby[0]
+        assert [(s["free"], s["connected"]) for s in entry["seats"]] == [(False, True), (True, False), (False, False)]
+        assert entry["seats"][2]["who"] == "greedy" and entry["to_play"] == 0
+        # nothing a seat sees alone: no card, counter, option, log or key of a seat
+        text = json.dumps(lobby)
+        for word in ("components", "counters", "options", "log", me, listed["seats"][1]["key"], listed["owner_key"]):
+            assert word not in text
+        taken = c.post(f"/api/tables/{listed['id']}/seats/2", json={})
+        assert taken.status_code == 200 and taken.json()["key"] == listed["seats"][1]["key"]
+        again = c.post(f"/api/tables/{listed['id']}/seats/2", json={})
+        assert again.status_code == 409 and "taken" in again.json()["error"]
+        bot = c.post(f"/api/tables/{listed['id']}/seats/3", json={})
+        assert bot.status_code == 409 and "bot" in bot.json()["error"]
+        assert c.post(f"/api/tables/{hidden['id']}/seats/2", json={}).status_code == 404
+        assert not any(s["free"] for s in c.get("/api/tables").json()["tables"][0]["seats"])
+        # the seat taken plays with the key it was given
+        v = _get(c, listed, taken.json()["key"])
+        assert v["opens"] == [1] and v["seats"][1]["taken"]
+
+
+def test_the_maker_closes_a_table_and_its_game_goes_to_the_replays(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "greedy"], seed=3, house={"listed": True})
+        v = _get(c, made, made["owner_key"])
+        for _ in range(3):
+            v = _act(c, made, made["owner_key"], v)
+            while v["decision"]["player"] != 0:
+                v = _get(c, made, made["owner_key"], after=v["version"])
+        refused = c.post(f"/api/tables/{made['id']}/close", json={"key": made["seats"][0]["key"]})
+        assert refused.status_code == 403
+        closed = c.post(f"/api/tables/{made['id']}/close", json={"key": made["owner_key"]})
+        assert closed.status_code == 200, closed.text
+        assert c.get("/api/tables").json()["tables"] == []
+        gone = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"]})
+        assert gone.status_code == 404 and closed.json()["replay"] in gone.json()["error"]
+        summary = c.get(f"/api/replays/{made['id']}").json()
+        assert summary["divergence"] is None and not summary["result"]["finished"]
+        recorded = [json.loads(line) for line in (tmp_path / "traces" / f"{made['id']}.jsonl").read_text().splitlines()]
+        assert sum(e.get("type") == "choice" and e.get("player") == 1 and not e.get("auto") for e in recorded[1:]) >= 3
+
+
+def test_a_finished_table_leaves_the_lobby(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "greedy"], seed=4, house={"listed": True})
+        key = made["owner_key"]
+        v = _get(c, made, key)
+        for _ in range(400):
+            if v["over"]:
+                break
+            if v["decision"] and v["decision"]["player"] == 0 and "options" in v["decision"]:
+                v = _act(c, made, key, v)
+            else:
+                v = _get(c, made, key, after=v["version"])
+        assert v["over"]
+        assert c.get("/api/tables").json()["tables"] == []
+
+
+# spectators -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id,players", [("seeders-exodus", 3), ("etherium", 3), ("karman-swap", 2)])
+def test_a_spectator_of_nobody_is_never_sent_a_hidden_card_or_a_secret_choice(tmp_path, game_id, players):
+    """Random play at a table of people; at every step, the public spectator's JSON names no
+    card that some seat cannot see (unless every seat sees one of its title), no option, and
+    no label of a choice made secretly, and its key acts for no seat."""
+    rng = random.Random(players)
+    with _client(tmp_path) as c:
+        made = _new(c, game=game_id, players=players, seats=["person"] * players, seed=7)
+        watch = _key_of(made["watch"]["nobody"])
+        table = c.app.state.server.tables[made["id"]]
+        program = table.game.program
+        hidden_checked = secrets_checked = 0
+        secret_labels = set()
+        v = _get(c, made, made["owner_key"])
+        for _ in range(60):
+            if v["over"]:
+                break
+            seen = _get(c, made, watch)
+            assert seen["opens"] == [] and seen["seat"] is None and seen["you"] is None
+            assert "options" not in (seen["decision"] or {}) and "links" not in seen and "undo" not in seen
+            with table.lock:
+                st = table.state
+                public, private = set(), set()
+                for key, comps in st.zones.items():
+                    zdef = program.zone_def(key)
+                    everyone = all(may_see(st, zdef.visibility, program.zone_holder(key), s) for s in range(st.n))
+                    (public if everyone else private).update(program.comp_card[x].title for x in comps)
+            leaked = (private - public) & _strings(seen)
+            assert not leaked, f"the public view names {sorted(leaked)[:3]}, hidden from some seat"
+            hidden_checked += len(private - public)
+            assert not secret_labels & _strings(seen["log"]), "a secret choice reached the public log"
+            secrets_checked += len(secret_labels)
+            d = v["decision"]
+            option = rng.randrange(len(d["options"]))
+            if d.get("secret"):
+                secret_labels.add(d["options"][option]["label"])
+            _act(c, made, made["owner_key"], v, option)
+            v = _get(c, made, made["owner_key"])  # the view of the seat to play now
+            refused = c.post(f"/api/tables/{made['id']}/act", json={"key": watch, "seat": v["decision"]["player"] + 1,
+                                                                    "option": 0, "version": v["version"]})
+            assert refused.status_code == 403
+        assert hidden_checked > 0  # there were hidden cards to leak
+        if game_id == "etherium":
+            assert secrets_checked > 0  # the programmes are chosen secretly
+
+
+def test_a_spectator_of_a_seat_sees_what_that_seat_sees_and_cannot_act(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="seeders-exodus", players=2, seats=["person", "person"], seed=5)
+        v = _get(c, made, made["owner_key"])
+        for _ in range(6):
+            v = _act(c, made, made["owner_key"], v)
+        seat = _get(c, made, made["seats"][1]["key"])
+        watcher = _get(c, made, _key_of(made["watch"]["1"]))
+        assert watcher["seat"] == 1 and watcher["opens"] == [] and watcher["you"] is None
+        assert watcher["watching"] == seat["seats"][1]["name"]
+        for part in ("seats", "centre", "boards", "counters", "cards", "log"):
+            assert watcher[part] == seat[part], part
+        r = c.post(f"/api/tables/{made['id']}/act", json={"key": _key_of(made["watch"]["1"]), "seat": 2,
+                                                         "option": 0, "version": watcher["version"]})
+        assert r.status_code == 403
+
+
+def test_the_public_view_hides_what_any_one_seat_cannot_see():
+    """observe.NOBODY sees a zone exactly when every seat sees it."""
+    import interpreter
+
+    game = interpreter.load("seeders-exodus")
+    st = game.new_state(3, 2, game.options({}))
+    for _ in range(30):
+        st.apply(0)
+    obs = st.observation(NOBODY)
+    program = game.program
+    for key in st.zones:
+        zdef = program.zone_def(key)
+        every = all(may_see(st, zdef.visibility, program.zone_holder(key), s) for s in range(st.n))
+        assert isinstance(obs["zones"][key], list) == every, key
+    assert any(not isinstance(z, list) for z in obs["zones"].values())
+    assert any(isinstance(z, list) and z for z in obs["zones"].values())
+
+
+# presence and the clock ---------------------------------------------------------------------------
+def test_the_others_see_who_is_connected(tmp_path, monkeypatch):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=1)
+        one = _get(c, made, made["seats"][0]["key"])
+        assert [s["connected"] for s in one["seats"]] == [True, False]
+        assert [s["taken"] for s in one["seats"]] == [True, False]
+        two = _get(c, made, made["seats"][1]["key"])
+        assert [s["connected"] for s in two["seats"]] == [True, True]
+        _get(c, made, _key_of(made["watch"]["nobody"]))
+        assert _get(c, made, made["seats"][0]["key"])["watchers"] == 1
+        later = time.monotonic() + seating.PRESENT + 1  # seat 2 is not heard from again
+        monkeypatch.setattr(seating.time, "monotonic", lambda: later)
+        table = c.app.state.server.tables[made["id"]]
+        assert table.presence.connected(2) == [False, False] and table.presence.watching() == 0
+
+
+def test_the_clock_is_shown_and_its_bot_decides_when_it_runs_out(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=2,
+                    house={"clock": 60, "clock_bot": "greedy"})
+        key = made["owner_key"]
+        v = _get(c, made, key)
+        assert v["clock"]["seconds"] == 60 and 55 <= v["clock"]["left"] <= 60 and v["clock"]["bot"] == "greedy"
+        table = c.app.state.server.tables[made["id"]]
+        assert not table.time_out(v["version"])  # time is not up
+        table.posed -= 61
+        assert _get(c, made, key)["clock"]["left"] == 0
+        assert table.time_out(v["version"])
+        after = _get(c, made, key)
+        assert after["version"] == v["version"] + 1 and len(table.state.history) == 1
+        assert any("time ran out" in line and "greedy" in line for line in after["log"])
+        bad = c.post("/api/tables", json={"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                          "house": {"clock": 1}})
+        assert bad.status_code == 400 and "clock" in bad.json()["error"]
+        bad = c.post("/api/tables", json={"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                          "house": {"clock": 30, "clock_bot": "mcts:99999"}})
+        assert bad.status_code == 400 and "at most" in bad.json()["error"]
+
+
+def test_the_clock_of_a_table_ends_in_its_bots_decision_in_the_server(tmp_path):
+    with _client(tmp_path, str(FIXTURES / "nim")) as c:
+        made = _new(c, game=str(FIXTURES / "nim"), players=2, seats=["person", "person"], seed=2,
+                    house={"clock": 5, "clock_bot": "random"})
+        v = _get(c, made, made["owner_key"])
+        v = _get(c, made, made["owner_key"], after=v["version"])  # long-polls until the clock's bot decides
+        assert v["version"] == 1 and any("time ran out" in line for line in v["log"])
