@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from interpreter.play.web.app import make_app
 from interpreter.play.web.serve import server_config
@@ -20,7 +21,9 @@ class Served:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(server_config(make_app(folder, game, bot_delay=0), "127.0.0.1", self.port))
+        self.folder = Path(folder)
+        self.app = make_app(folder, game, bot_delay=0)
+        self.server = uvicorn.Server(server_config(self.app, "127.0.0.1", self.port))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
@@ -32,6 +35,19 @@ class Served:
         req = urllib.request.Request(self.base + path, json.dumps(data).encode(), {"content-type": "application/json"})
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.loads(r.read())
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=60) as r:
+            return json.loads(r.read())
+
+    def seat_key(self, table: str, seat: int) -> str:
+        """The key of a seat (from 0) of a table, as the server keeps it."""
+        return self.app.state.server.tables[table].seat_keys[seat]
+
+    def trace_header(self, table: str) -> dict:
+        """The header of the trace a table's game left among the replays."""
+        with open(self.folder / "traces" / f"{table}.jsonl", encoding="utf-8") as f:
+            return json.loads(f.readline())
 
     def connect(self) -> socket.socket:
         return socket.create_connection(("127.0.0.1", self.port), timeout=5)

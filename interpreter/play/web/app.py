@@ -472,12 +472,16 @@ async def table_view(request: Request):
     since = _int(request, "since", 0)
     after = _int(request, "after", None, -1)
     table.seat_for(key, seat - 1 if seat else None)  # a key that opens nothing waits for nothing
-    table.heard(key)
+    changes = table.presence.changes
+    if table.heard(key):
+        await server.announce(table)  # the others' pages show who came
+        changes = table.presence.changes
     if after is not None and table.version <= after:
         c = server.condition(table.id)
         try:
-            async with c:
-                await asyncio.wait_for(c.wait_for(lambda: table.version > after), LONG_POLL)
+            async with c:  # a new version, or someone came
+                await asyncio.wait_for(c.wait_for(lambda: table.version > after or table.presence.changes != changes),
+                                       LONG_POLL)
         except TimeoutError:
             pass
     table.heard(key)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import socket
 
-MAX_CONNECTIONS = 200  # connections held open at once (each page holds one, waiting for its table)
+MAX_CONNECTIONS = 400  # connections held open at once (each page holds one, waiting for its table: 100 tables of 4)
 REQUEST_SECONDS = 20.0  # time a client has to send a whole request (headers and body)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 JSON_TYPES = ("application/json", "application/x-ndjson", "application/jsonl")

@@ -86,13 +86,20 @@ class Presence:
     def __init__(self):
         self.seats: dict = {}  # seat -> time last heard from
         self.watchers: dict = {}  # spectator's key -> time last heard from
+        self.changes = 0  # how many times someone came (pages waiting for the table are told)
 
-    def heard(self, seats, watcher: str | None = None) -> None:
+    def heard(self, seats, watcher: str | None = None) -> bool:
+        """Note the seats (or the spectator) a page asked for; whether one of them has just come."""
         now = time.monotonic()
+        came = any(now - self.seats.get(s, -math.inf) >= PRESENT for s in seats) or (
+            watcher is not None and watcher not in self.watchers)
         for s in seats:
             self.seats[s] = now
         if watcher is not None:
             self.watchers[watcher] = now
+        if came:
+            self.changes += 1
+        return came
 
     def connected(self, n: int) -> list:
         now = time.monotonic()

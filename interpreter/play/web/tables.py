@@ -202,16 +202,16 @@ class Table:
             self.taken[seat] = True  # (the version is the game's: a page's next poll shows it)
             return self.seat_keys[seat]
 
-    def heard(self, key: str | None) -> None:
-        """A page holding `key` asked for the table: its seats are connected (and taken)."""
+    def heard(self, key: str | None) -> bool:
+        """A page holding `key` asked for the table: its seats are connected (and taken). Whether
+        someone has just come (the other pages are then told)."""
         watched = self.watched_by(key)
         if watched is not None:
-            self.presence.heard((), key)
-            return
+            return self.presence.heard((), key)
         seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
-        self.presence.heard(seats)
         for s in seats:
             self.taken[s] = True  # (not a new version: a choice made on the last view still stands)
+        return self.presence.heard(seats)
 
     # the turn clock ----------------------------------------------------------------------
     def clock_left(self) -> float | None:

@@ -14,7 +14,6 @@ REGLES_SCREENSHOTS=FOLDER they save the pictures of the docs there (docs/images)
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -22,37 +21,20 @@ import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install 'regles[test]')")
 pytest.importorskip("uvicorn")
+from browsing import CHROMEDRIVER, CHROMIUM
+from browsing import browser as _browser
+from browsing import click_first_option as _click_first_option
+from browsing import offered as _options
+from browsing import over as _over
+from browsing import wait as _wait
 from selenium.common.exceptions import (
     StaleElementReferenceException,
     WebDriverException,
 )
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 from served import Served
 
-
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             shutil.which("google-chrome")) if p), None)
-CHROMEDRIVER = shutil.which("chromedriver")
-if CHROMIUM is None or CHROMEDRIVER is None:
-    pytest.skip("no Chromium and ChromeDriver on this machine (Debian: apt install chromium chromium-driver; "
-                ".ci/run installs them)", allow_module_level=True)
-
 SHOTS = os.environ.get("REGLES_SCREENSHOTS")
-
-
-def _browser():
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        return webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
-    except WebDriverException as exc:
-        pytest.skip(f"Chromium does not start here: {exc.msg}")
 
 
 @pytest.fixture
@@ -60,30 +42,6 @@ def served(tmp_path):
     s = Served(tmp_path)
     yield s
     s.stop()
-
-
-def _wait(d, what, seconds=60):
-    return WebDriverWait(d, seconds, poll_frequency=0.05).until(lambda _: what())
-
-
-def _options(d):
-    return d.find_elements(By.CSS_SELECTOR, "#decision button.option:not([disabled])")
-
-
-def _over(d):
-    return d.find_elements(By.CSS_SELECTOR, "#decision .over")
-
-
-def _click_first_option(d) -> bool:
-    """Click the first option offered; False when the page changed under the click."""
-    try:
-        options = _options(d)
-        if not options:
-            return False
-        options[0].click()
-        return True
-    except StaleElementReferenceException:
-        return False
 
 
 def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(shared):

@@ -47,6 +47,7 @@
     view = v;
     seat = v.seat;
     version = v.version;
+    $("main").dataset.version = String(v.version);  // the table's version drawn (what tests wait for)
     const watching = v.watching !== undefined;
     document.title = `${v.title}: ${watching ? "watching" : v.seats[seat].name}`;
     $("title").textContent = v.title;
@@ -154,6 +155,11 @@
     }
   }
 
+  // who is at the table, as a view says: a page is drawn again when it changes
+  function present(v) {
+    return v ? JSON.stringify([v.watchers, v.seats.map(s => [s.connected, s.taken])]) : "";
+  }
+
   function mine(v) {
     return v.decision && v.decision.options && v.decision.player === v.seat && v.opens.includes(v.seat);
   }
@@ -196,7 +202,8 @@
         const v = await fetchView(!first);
         first = false;
         if (busy) continue;
-        if (v.seat === seat && (v.version < version || (v.version === version && !v.log.length))) continue;  // nothing newer
+        const same = v.version === version && !v.log.length && present(v) === present(view);
+        if (v.seat === seat && (v.version < version || same)) continue;  // nothing newer
         if (handOver(v)) { version = v.version; await waitUncovered(); continue; }
         if (!show(v)) show(await fetchView(false));
       } catch (err) {
