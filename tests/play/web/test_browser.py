@@ -426,11 +426,18 @@ def test_the_pages_have_no_serious_accessibility_violation(tmp_path):
         d.get(s.base + "/")
         _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#game option[value='karman-swap']"))
         assert _serious(d) == []
-        for name in ("karman-swap", "etherium", "seeders-exodus"):
-            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "greedy"], "seed": 3})
+        for name in ("karman-swap", "etherium", "seeders-exodus"):  # (house rules: the tools bar drawn too)
+            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "person"], "seed": 3,
+                                          "house": {"listed": True, "undo": "agreed", "clock": 600}})
             d.get(s.base + made["link"])
-            _wait(d, lambda: _options(d))
+            _wait(d, lambda: _options(d) and d.find_elements(By.CSS_SELECTOR, "#tools .clock"))
             assert _serious(d) == [], name
+        d.get(s.base + made["watch"]["nobody"].split(str(s.port), 1)[1])  # a spectator's page
+        _wait(d, lambda: "Watching" in d.find_element(By.ID, "status").text)
+        assert _serious(d) == []
+        d.get(s.base + "/")  # the lobby, listing the tables
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#lobby button.take"))
+        assert _serious(d) == []
         d.get(s.base + "/replay/ks#event-72")
         _wait(d, lambda: d.find_elements(By.ID, "why-bot"))
         d.find_element(By.ID, "why-bot").click()  # what the bot weighed: a table in the page
@@ -495,3 +502,60 @@ def _tap_a_card(d):
     return d.execute_script("const p = document.querySelector('.card-panel'), h = p && p.querySelector('.shown h3');"
                             "if (!h) return null; const r = p.getBoundingClientRect();"
                             "return [r.top, r.bottom, h.textContent];")
+
+
+def _focused(d) -> dict:
+    """What has the keyboard's focus: its tag, classes, text, and whether its outline shows."""
+    return d.execute_script("""
+        const e = document.activeElement;
+        const s = getComputedStyle(e);
+        return {tag: e.tagName, cls: e.className || '', text: (e.textContent || '').trim().slice(0, 80),
+                inDecision: !!e.closest('#decision'), target: e.classList.contains('target'),
+                outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2};""")
+
+
+def test_a_game_is_played_by_keyboard_alone_with_the_focus_in_sight(shared):
+    """Seeders by keyboard only: each option of the bar is reached with Tab and taken with Enter,
+    a card or a space offered on the table is taken with Space, and whatever has the focus is
+    outlined. After a decision the focus goes on at the next decision's first option."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    served, d = shared
+    made = served.post("/api/tables", {"game": "seeders-exodus", "players": 2, "seats": ["person", "greedy"],
+                                       "seed": 8})
+    d.get(served.base + made["link"])
+    _wait(d, lambda: _options(d))
+    keys = ActionChains(d)
+    by_bar = by_table = 0
+    for _ in range(12):
+        if _over(d):
+            break
+        _wait(d, lambda: _options(d) and _focused(d)["inDecision"], 30)  # the focus waits at the first option
+        count = len(_options(d))
+        seen = set()
+        for _ in range(count - 1):  # every option of the bar, one Tab after the other
+            f = _focused(d)
+            assert f["inDecision"] and f["outline"], f
+            seen.add(f["text"])
+            keys.send_keys(Keys.TAB).perform()
+        seen.add(_focused(d)["text"])
+        assert len(seen) == count
+        before = d.find_element(By.ID, "decision").text
+        if by_table == 0 and d.find_elements(By.CSS_SELECTOR, "#table .target"):
+            for _ in range(400):  # on to a card or space of the table that takes this decision
+                keys.send_keys(Keys.TAB).perform()
+                if _focused(d)["target"]:
+                    break
+            f = _focused(d)
+            assert f["target"] and f["outline"], f
+            keys.send_keys(Keys.SPACE).perform()
+            menu = d.find_elements(By.CSS_SELECTOR, ".pick-menu button")
+            if menu:  # several options name it: the menu has the focus
+                assert _focused(d)["tag"] == "BUTTON"
+                keys.send_keys(Keys.ENTER).perform()
+            by_table += 1
+        else:
+            keys.send_keys(Keys.ENTER).perform()  # the option focused last
+            by_bar += 1
+        _wait(d, lambda before=before: d.find_element(By.ID, "decision").text != before or _over(d))
+    assert by_bar >= 5 and by_table == 1

@@ -142,11 +142,14 @@ R.drawTable = function (root, view, opts) {
 
   function pickFrom(options, anchor) {
     if (options.length === 1) { opts.choose(options[0].index); return; }
-    const menu = R.el("div", { class: "pick-menu", role: "menu" },
+    const close = () => { menu.remove(); anchor.focus(); };
+    const menu = R.el("div", { class: "pick-menu", role: "menu",
+      onkeydown: (ev) => { if (ev.key === "Escape") { ev.stopPropagation(); close(); } } },
       options.map(o => R.el("button", { type: "button", role: "menuitem", text: o.label,
         onclick: (ev) => { ev.stopPropagation(); menu.remove(); opts.choose(o.index); } })),
-      R.el("button", { type: "button", class: "cancel", text: "cancel", onclick: (ev) => { ev.stopPropagation(); menu.remove(); } }));
+      R.el("button", { type: "button", class: "cancel", text: "cancel", onclick: (ev) => { ev.stopPropagation(); close(); } }));
     anchor.append(menu);
+    menu.querySelector("button").focus();  // the keyboard goes on in the menu (Escape closes it)
   }
 
   function targetable(node, key) {
@@ -154,10 +157,14 @@ R.drawTable = function (root, view, opts) {
     if (!options) return node;
     node.classList.add("target");
     node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
     node.setAttribute("title", options.map(o => o.label).join(" / "));
     const go = (ev) => { ev.stopPropagation(); pickFrom(options, node); };
     node.addEventListener("click", go);
-    node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(ev); });
+    node.addEventListener("keydown", (ev) => {
+      if (ev.target !== node) return;  // (a key in its menu is the menu's)
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(ev); }
+    });
     return node;
   }
 
@@ -172,6 +179,8 @@ R.drawTable = function (root, view, opts) {
       chip.style.borderLeftColor = R.seatColour(c.owner);
       chip.style.background = `color-mix(in srgb, ${R.seatColour(c.owner)} 14%, white)`;
       chip.setAttribute("aria-label", `${c.title}, ${seatName(c.owner)}'s`);
+      // the owner in words too, not only in colour
+      chip.append(R.el("span", { class: "owner-tag", "aria-hidden": "true", text: `P${c.owner + 1}` }));
     }
     if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags.join(" ") }));
     if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));

@@ -54,8 +54,16 @@
     $("status").textContent = v.fault ? `Stopped: ${v.fault}` : watching ? `Watching as ${v.watching}; you cannot act` :
       `You are ${v.seats[seat].name}` +
       (v.opens.length > 1 ? ` (this screen plays ${v.opens.map(s => v.seats[s].name).join(", ")})` : "");
+    // a keyboard in the decision bar (or nowhere: the bar was drawn again under it) goes on at
+    // the first option of the next decision, not back at the top of the page
+    const focused = document.activeElement;
+    const keyboardHere = !focused || focused === document.body || $("decision").contains(focused);
     R.drawTable($("table"), v, { choose: mine(v) ? choose : null });
     R.drawDecision($("decision"), v, mine(v) ? choose : null, v.opens);
+    if (keyboardHere && mine(v)) {
+      const first = $("decision").querySelector("button.option:not([disabled])");
+      if (first) first.focus({ preventScroll: true });
+    }
     R.drawLog($("log"), log, v.log_mark);
     if (v.over) {
       $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: "Replay this game" })));
