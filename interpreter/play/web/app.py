@@ -80,7 +80,6 @@ UPLOADS_KEPT = 100  # uploaded traces kept; the oldest goes when one more comes
 TABLES_KEPT = 200  # tables kept; a new one drops the oldest finished (or idle) first
 TABLE_IDLE = 7 * 24 * 3600.0  # seconds after which a table nobody plays may be dropped for a new one
 MAX_TABLE_FILE = 256 * 1024 * 1024  # a saved table larger than this is set aside, not read
-SAVE_EVERY = 1.0  # seconds between saves while bots play on
 REPLAYS_KEPT = 4
 
 log = logging.getLogger("regles.serve")
@@ -226,15 +225,14 @@ class Server:
         return path.stem
 
     async def _drive(self, table: Table) -> None:
-        saved = time.monotonic()
         try:
             while table.bot_to_play():
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 await run_in_threadpool(table.step_bot)
-                if not table.bot_to_play() or time.monotonic() - saved > SAVE_EVERY:
-                    await self.save(table)  # saved before it is told: a page told "over" finds the trace
-                    saved = time.monotonic()
+                # saved before any page is told: a move a page was shown is never lost to a
+                # restart (nor played differently after it), and a page told "over" finds the trace
+                await self.save(table)
                 await self.announce(table)
         except Exception:  # a bot's failure stops this table, not the server
             log.exception("table %s: the bots stopped", table.id)
@@ -499,9 +497,12 @@ async def act(request: Request):
         if not isinstance(v, int) or isinstance(v, bool):  # the version too: two acts sent at once
             raise TableError(400, f"'{name}' is a whole number"  # on one view apply once, not twice
                                   + (" (the version of the view the choice was made on)" if name == "version" else ""))
+    since = asked.get("since", 0)  # the lines of its log the page has: it is sent those after
+    if not _whole(since) or since < 0:
+        raise TableError(400, "'since' is a whole number: the lines of the log the page has")
     await run_in_threadpool(table.act, asked.get("key"), seat - 1, option, version)
     await server.changed_by_person(table)
-    return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), seat - 1, 0))
+    return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), seat - 1, since))
 
 
 # replays

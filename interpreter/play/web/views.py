@@ -96,6 +96,7 @@ class TableView:
         self.show_all = show_all
         self.obs = st.observation(seat) if seat is not None else None
         self.cards: dict = {}
+        self._by_owner: dict | None = None
         self.over: dict = {}
         for (c, name), v in st.over.items():
             self.over.setdefault(int(c), {})[name] = plain_value(v)
@@ -174,17 +175,29 @@ class TableView:
             out.append((self.layout.zone_sort_key(name), key))
         return [self.zone(key) for _, key in sorted(out)]
 
+    def _counters_by_owner(self) -> dict:
+        """The counters the seat sees, grouped once by the owner they are shown on: {owner:
+        [(key, value, cdef, owners)]}, the single owner or, for a counter kept per pair, its
+        node (a view asks for the counters of every component and node: one pass, not one each)."""
+        if self._by_owner is None:
+            by = self._by_owner = {}
+            for key, value in self.st.counters.items():
+                if keys.is_supply(key):
+                    continue
+                cdef = self.program.defn.counters.get(keys.name_of(key))
+                if cdef is None or not self.counter_seen(key):
+                    continue
+                owners = keys.owners_of(key)
+                at = owners[0] if len(owners) == 1 else self._on_node(cdef, owners)
+                if at is not None:
+                    by.setdefault(at, []).append((key, value, cdef, owners))
+        return self._by_owner
+
     def counters_of(self, owner: str, kind: str) -> list:
         """The counters kept on one node (`kind` 'node') or one component ('component'); a
         counter kept per pair of a node and a player (or team) is shown on the node, per player."""
         out = []
-        for key, value in self.st.counters.items():
-            if keys.is_supply(key):
-                continue
-            cdef = self.program.defn.counters.get(keys.name_of(key))
-            if cdef is None or not self.counter_seen(key):
-                continue
-            owners = keys.owners_of(key)
+        for key, value, cdef, owners in self._counters_by_owner().get(owner, ()):
             if len(owners) == 1:
                 held_by = cdef.scope.kind
                 if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \

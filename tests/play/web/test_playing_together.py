@@ -108,6 +108,9 @@ def test_two_people_meet_in_the_lobby_play_take_back_a_decision_and_finish_while
         wait(watcher, lambda: over(watcher), 30)
         trace = served.trace_header(made_id)
         assert len(trace["undos"]) == 1 and trace["undos"][0]["by"] == 1 and trace["undos"][0]["agreed"] == [1, 2]
+        maker.find_element(By.LINK_TEXT, "Replay this game").click()  # the replay shows where it was
+        undone = wait(maker, lambda: maker.find_elements(By.CSS_SELECTOR, "#events li.undone"))
+        assert undone[0].text.startswith("↶ Player 1 took back decision") and "agreed by player 1 and player 2" in undone[0].text
     finally:
         for page in pages:
             page.quit()

@@ -123,7 +123,7 @@
       (u.undone.length ? `: ${u.undone.map(x => `player ${x.player}, ${x.label}`).join("; ")}` : "")));
     $("events").replaceChildren(...summary.events.map(ev => [undoneAt(ev.n), R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
       R.el("a", { href: `#event-${ev.n}`, text: String(ev.n) }), " ", ev.text || ev.type,
-      ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")]).flat(), undoneAt(summary.events.length));
+      ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")]).flat(2), ...undoneAt(summary.events.length));
     $("fork-seats").replaceChildren(...Array.from({ length: summary.players }, (_, i) => R.el("label", {},
       `Player ${i + 1} `, R.el("select", {}, ["greedy", "random", "mcts:100", "person"].map(b =>
         R.el("option", { value: b, text: b === "person" ? "a person" : `bot: ${b}` }))))));

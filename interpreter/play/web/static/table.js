@@ -177,7 +177,7 @@
     busy = true;
     try {
       const v = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/act`,
-        { key, seat: seat + 1, option: index, version });
+        { key, seat: seat + 1, option: index, version, since: log.length });
       show(v) || show(await fetchView(false));
     } catch (err) {
       R.showError($("decision"), err);
