@@ -250,3 +250,46 @@ def test_the_clock_of_a_table_ends_in_its_bots_decision_in_the_server(tmp_path):
         v = _get(c, made, made["owner_key"])
         v = _get(c, made, made["owner_key"], after=v["version"])  # long-polls until the clock's bot decides
         assert v["version"] == 1 and any("time ran out" in line for line in v["log"])
+
+
+def test_two_clients_moving_at_once_on_one_table_apply_exactly_one_move(tmp_path):
+    """Two browsers of one seat (or its maker and its player) send a choice on the same view at
+    the same moment, through a real server: exactly one is applied, the other told why."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from served import Served
+    served = Served(tmp_path)
+    try:
+        made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                           "seed": 1})
+        key = made["owner_key"]
+        v = served.get(f"/api/tables/{made['id']}?key={key}")
+        body = json.dumps({"key": key, "seat": v["decision"]["player"] + 1, "option": 0,
+                           "version": v["version"]}).encode()
+        start = threading.Barrier(2)
+        answers = []
+
+        def send():
+            req = urllib.request.Request(f"{served.base}/api/tables/{made['id']}/act", body,
+                                         {"content-type": "application/json"})
+            start.wait()
+            try:
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    answers.append((r.status, json.loads(r.read())))
+            except urllib.error.HTTPError as e:
+                answers.append((e.code, json.loads(e.read())))
+        threads = [threading.Thread(target=send) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(s for s, _ in answers) == [200, 409]
+        told = next(a["error"] for s, a in answers if s == 409)
+        assert "changed" in told or "not seat" in told
+        after = served.get(f"/api/tables/{made['id']}?key={key}")
+        assert after["version"] == v["version"] + 1
+        assert len(served.app.state.server.tables[made["id"]].state.history) == 1
+    finally:
+        served.stop()
