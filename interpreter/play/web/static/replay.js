@@ -119,7 +119,7 @@
     // a decision taken back at the table is shown where the game took up again
     const undoneAt = (k) => (summary.undos || []).filter(u => u.at_event === k).map(u => R.el("li", { class: "undone" },
       `↶ Player ${u.by} took back decision ${u.to}` + (u.undone.length > 1 ? ` and the ${u.undone.length - 1} after it` : "") +
-      `, agreed by player ${u.agreed.join(" and player ")}` +
+      (u.agreed.length === 1 && u.agreed[0] === u.by ? " (no other person to ask)" : `, agreed by player ${u.agreed.join(" and player ")}`) +
       (u.undone.length ? `: ${u.undone.map(x => `player ${x.player}, ${x.label}`).join("; ")}` : "")));
     $("events").replaceChildren(...summary.events.map(ev => [undoneAt(ev.n), R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
       R.el("a", { href: `#event-${ev.n}`, text: String(ev.n) }), " ", ev.text || ev.type,
