@@ -120,7 +120,8 @@
     if (u.asked) {
       const asker = v.seats[u.asked.by].name;
       box.append(`${asker} asks to take back decision ${u.asked.to} (“${u.asked.prompt}”)` +
-        (u.asked.waiting.length ? `; waiting for ${u.asked.waiting.map(s => v.seats[s].name).join(", ")}.` : "."));
+        (u.asked.waiting.length ? `; waiting for ${u.asked.waiting.map(s => v.opens.includes(s) ? "you" :
+          v.seats[s].name).join(", ")}.` : "."));
       if (u.asked.mine_to_answer) {
         box.append(R.el("button", { type: "button", id: "undo-agree", text: "Agree", onclick: () => answerUndo(true) }),
           R.el("button", { type: "button", id: "undo-refuse", text: "Refuse", onclick: () => answerUndo(false) }));
