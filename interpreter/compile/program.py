@@ -29,6 +29,7 @@ def make_program(defn, found, root: Path) -> Program:
     program.pos = defn.pos
     program.min_players, program.max_players = defn.min_players, defn.max_players
     program.score = str(defn.score) if defn.score is not None else None
+    program.standing = str(defn.standing) if defn.standing is not None else None
     program.zones = {name: zone_spec(z) for name, z in defn.zones.items()}
     program.counters = {name: counter_spec(c) for name, c in defn.counters.items()}
     program.options = {name: OptionSpec.of(o) for name, o in defn.options.items()}

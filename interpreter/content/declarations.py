@@ -57,7 +57,8 @@ def empty_game(src: SourceFile) -> GameDef:
         language=str(d["language"]) if isinstance(d.get("language"), str) else "en",
         rules_index=[str(f) for f in as_list(d.get("rules_index")) if isinstance(f, str)],
         pos=d.pos, file=src.path,
-        score_pos=_span(d.get("score")))
+        score_pos=_span(d.get("score")),
+        standing=d.get("standing") if isinstance(d.get("standing"), str) else None)
 
 
 def _span(value) -> Position | None:

@@ -254,6 +254,7 @@ class GameDef:
     file: str
     players_pos: Position | None = None
     score_pos: Position | None = None  # where `score:` names its counter (its value), for the checker's warnings
+    standing: str | None = None  # the counter the end of the game shows for each player (default: the score)
     attribute_name_pos: dict = field(default_factory=dict)  # (component kind, attribute) -> its position
     heuristic_tree: object = None  # parsed: nodes.Condition
     functions: dict = field(default_factory=dict)

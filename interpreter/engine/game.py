@@ -118,7 +118,15 @@ class GameState(State):
         return [1.0 if i in self.winners else -1.0 for i in range(self.n)]
 
     def scores(self) -> list:
-        name = self.program.score
+        return self.counted(self.program.score)
+
+    def standings(self) -> list:
+        """What the end of the game shows for each player: its `standing:` counter (rounds won,
+        say), or its score when the game declares none."""
+        return self.counted(self.program.standing or self.program.score)
+
+    def counted(self, name: str | None) -> list:
+        """Counter `name`, kept per player or per team, for each seat (0s for no counter)."""
         if name is None:
             return [0] * self.n
         cdef = self.program.counters[name]

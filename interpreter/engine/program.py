@@ -117,6 +117,7 @@ class Program:
         self.min_players = 1
         self.max_players = 1
         self.score: str | None = None  # the counter that scores, or None
+        self.standing: str | None = None  # the counter the end of the game shows, or None: the score
         self.zones: dict[str, ZoneSpec] = {}
         self.counters: dict[str, CounterSpec] = {}
         self.options: dict[str, OptionSpec] = {}

@@ -292,6 +292,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             self.error("N001", d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
         if d.score is not None and d.score not in d.counters:
             self.error("N002", d.score.pos, f"unknown counter '{d.score}' for the score", did_you_mean(d.score, d.counters))
+        if d.standing is not None and d.standing not in d.counters:
+            self.error("N002", d.standing.pos, f"unknown counter '{d.standing}' for the standing",
+                       did_you_mean(d.standing, d.counters))
+        elif d.standing is not None and not d.counters[d.standing].scope.only(OwnerKind.PLAYER, OwnerKind.TEAM):
+            self.error("D004", d.standing.pos, f"the standing '{d.standing}' is not kept per player or per team",
+                       "name a counter declared with 'scope: player' or 'scope: team'")
         for o in d.options.values():
             if o.values is not None and o.default not in o.values:
                 self.error("D003", o.pos, f"option '{o.name}' defaults to {o.default!r}, which is not one of its values")

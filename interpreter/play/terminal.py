@@ -16,7 +16,7 @@ from ..diagnostics import printable
 from ..engine.state import GameFault
 from ..rulings.explain import character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
-from ..view.narrate import Narrator, is_internal, joined, seat_name, seat_said, winners_text
+from ..view.narrate import Narrator, counter_noun, is_internal, joined, seat_name, seat_said, winners_text
 from ..view.narrate_words import Said, cap, words_in
 from ..view.texts import texts_of
 from . import weighing
@@ -102,9 +102,12 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
             narrator.flush()
         print(file=out)
         print(w("game_over", Said(_outcome(game.program, state, seat, lang))), file=out)
-        scores = state.scores()
-        print(w("scores", Said(", ".join(f"{seat_name(s, seat, game.program, lang)} {scores[s]}"
-                                         for s in range(players)))), file=out)
+        shown = state.standings()  # the score, or what the game declares the end shows (`standing:`)
+        each = Said(", ".join(f"{seat_name(s, seat, game.program, lang)} {shown[s]}" for s in range(players)))
+        if game.program.standing:
+            print(w("standing", Said(counter_noun(game.program, game.program.standing, lang)), each), file=out)
+        else:
+            print(w("scores", each), file=out)
     except Quit:
         print(w("left"), file=out)
     except GameFault as exc:

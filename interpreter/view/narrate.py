@@ -60,6 +60,12 @@ def _noun(program, name: str, kind: str, many: bool = False, vocabulary: bool = 
     return noun.many if many else noun.one
 
 
+def counter_noun(program, name: str, lang: str = NARRATED_IN, many: bool = True) -> str:
+    """A counter's name as the game's vocabulary says it in `lang` ('manches gagnées'), with a capital."""
+    noun = _noun(program, name, "counter", many=many, vocabulary=True, lang=lang)
+    return noun[:1].upper() + noun[1:]
+
+
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
     """The noun with its article where the language writes one ('la boîte', 'les jetons'); a
     noun whose plural is its singular ('niveau de la tour': a level, not a count) is said in

@@ -124,7 +124,7 @@ def test_play_at_the_terminal_in_french():
     assert "-- ce que vous voyez (vous êtes le joueur 1 sur 2) --" in text
     assert "votre choix (1-" in text and "Vous avez choisi : " in text
     assert "  Votre main : " in text and "passe de la pioche à votre main" in text
-    assert "Partie terminée. " in text and "Scores : vous " in text
+    assert "Partie terminée. " in text and "Manches gagnées : vous " in text  # Karman Swap ends on its rounds won
     assert "your choice" not in text and "Player 2 chose" not in text and " moved " not in text
 
 

@@ -19,7 +19,7 @@ from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
 from ...scopes import OwnerKind
-from ...view.narrate import counter_name, natural, seat_name
+from ...view.narrate import counter_name, counter_noun, natural, seat_name
 
 GAME = {"game": None}
 
@@ -303,6 +303,8 @@ class TableView:
         teams = program.team_of(st.n)
         scores = st.scores()
         score = program.defn.counters.get(program.defn.score) if program.defn.score else None
+        shown = st.standings()
+        standing = program.defn.counters.get(program.standing) if program.standing else None
         out = []
         for i in range(st.n):
             auto = program.automata.get(i)
@@ -312,6 +314,8 @@ class TableView:
             out.append({"seat": i, "name": seat_name(i, None, program), "team": teams[i] + 1,
                         "who": auto.title if auto is not None else (who[i] if i < len(who) else "?"),
                         "score": scores[i] if self._score_seen(score, i, teams[i]) else None,
+                        **({"standing": shown[i] if self._score_seen(standing, i, teams[i]) else None}
+                           if standing is not None else {}),
                         "counters": self.seat_counters(i),
                         "zones": self.zones_of(mine, "seat"), "aside": self.zones_of(mine, "aside")})
         return out
@@ -331,6 +335,8 @@ class TableView:
                "counters": self.game_counters(), "boards": self.boards(), "decision": self.decision()}
         if st.winners is not None:
             out["winners"] = [int(w) for w in st.winners]
+        if self.program.standing:  # what the end of the game shows, when it is not the score
+            out["standing"] = counter_noun(self.program, self.program.standing, "en")
         out["cards"] = self.cards  # last: filled while the rest was built
         return out
 

@@ -80,7 +80,7 @@ def test_a_person_plays_karman_swap_to_the_end_by_clicking_then_replays_it(share
             _shot(d, "web-karman-swap-mid.png")
     assert clicks > 10 and log.bots_seen
     over = _over(d)[0].text
-    assert over.startswith("Game over.") and "Scores:" in over
+    assert over.startswith("Game over.") and "Rounds won:" in over  # Karman Swap is won by rounds (standing:)
     log = d.find_element(By.ID, "log").text
     assert "You chose" in log and "Player 2 chose" in log
 

@@ -93,6 +93,8 @@ def test_a_person_plays_a_whole_game_against_a_bot_and_its_trace_replays(tmp_pat
         v, moves = _play_to_end(c, made, 0)
         assert moves > 10
         assert v["winners"] and set(v["winners"]) <= {0, 1}
+        assert v["standing"] == "Rounds won"  # the game is won by rounds: its end shows them
+        assert max(s["standing"] for s in v["seats"]) == 2 and v["seats"][v["winners"][0]]["standing"] == 2
         assert v["log"][-1].startswith("==") and "win" in v["log"][-1]
         listed = c.get("/api/replays").json()["replays"]
         assert [r["name"] for r in listed] == [made["id"]]

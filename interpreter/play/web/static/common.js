@@ -336,7 +336,8 @@ R.drawDecision = function (root, view, choose, opens) {
     const winners = (view.winners || []).map(w => view.seats[w].name);
     root.replaceChildren(R.el("div", { class: "over", role: "status" },
       R.el("strong", { text: "Game over. " }), winners.length ? `Won by ${winners.join(" and ")}.` : "No winner.",
-      " Scores: " + view.seats.map(s => `${s.name} ${s.score === null ? "?" : s.score}`).join(", ") + "."));
+      view.standing ? ` ${view.standing}: ` + view.seats.map(s => `${s.name} ${s.standing === null ? "?" : s.standing}`).join(", ") + "." :
+        " Scores: " + view.seats.map(s => `${s.name} ${s.score === null ? "?" : s.score}`).join(", ") + "."));
     return;
   }
   if (!d) { root.replaceChildren(); return; }
