@@ -33,6 +33,7 @@ from ... import LoadError
 from ...engine.events import ANSWERS, touches
 from ...engine.savefile import SaveError, parse_json
 from ...engine.state import GameFault
+from ...play import weighing
 from ...rulings.trace import (
     Places,
     TraceError,
@@ -41,7 +42,6 @@ from ...rulings.trace import (
     result_differs,
     result_of,
 )
-from ...play import weighing
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from .catalogue import Catalogue
 from .layout import TableLayout

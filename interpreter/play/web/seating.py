@@ -18,14 +18,17 @@ sees it. The lobby lists only the public spectator's link.
 from __future__ import annotations
 
 import math
+import secrets
 import time
 
 from ...engine.observe import NOBODY
+from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
+from .errors import TableError
+from .undo import UNDO_AGREED
 
 LONG_POLL = 20.0  # seconds a page waits for the table to change before it is answered anyway
 PRESENT = LONG_POLL + 10.0  # a seat not heard from for longer has left its page
 MAX_CLOCK = 24 * 3600.0  # the longest clock a decision may have
-UNDO_AGREED = "agreed"
 
 
 class HouseError(ValueError):
@@ -134,3 +137,69 @@ def lobby_entry(table, now: float) -> dict:
             "seats": seats, "to_play": now_playing, "to_play_name": names[now_playing] if now_playing is not None else None,
             "age": round(now - table.made), "idle": round(now - table.touched), "decisions": len(st.history),
             "watch": f"/table/{table.id}?key={table.watch_keys['nobody']}"}
+
+
+def same_key(key, secret: str) -> bool:
+    """Whether `key` (as a request gave it: anything) is `secret`, compared in constant time."""
+    return isinstance(key, str) and bool(key) and secrets.compare_digest(key.encode("utf-8"), secret.encode("utf-8"))
+
+
+class Seating:
+    """The part of a table (`tables.Table`) that seats people, hears from their pages and keeps
+    the clock: it reads the table's state, keys, house rules and presence."""
+
+    def take(self, seat: int) -> str:
+        """Seat `seat` taken from the lobby: its key. 409 when it is a bot's or already taken."""
+        with self.lock:
+            if not self.house.listed:
+                raise TableError(404, "this table is not in the lobby")
+            if not 0 <= seat < self.state.n:
+                raise TableError(400, f"no seat {seat + 1}: the table has {self.state.n}")
+            if self.who[seat] != "person":
+                raise TableError(409, f"a bot ({self.who[seat]}) plays seat {seat + 1}")
+            if self.taken[seat]:
+                raise TableError(409, f"seat {seat + 1} is taken: choose a free one")
+            if self.state.is_terminal() or self.fault is not None:
+                raise TableError(409, "the game is over")
+            self.taken[seat] = True  # (the version is the game's: a page's next poll shows it)
+            return self.seat_keys[seat]
+
+    def heard(self, key: str | None) -> bool:
+        """A page holding `key` asked for the table: its seats are connected (and taken). Whether
+        someone has just come (the other pages are then told)."""
+        watched = self.watched_by(key)
+        if watched is not None:
+            return self.presence.heard((), key)
+        seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
+        for s in seats:
+            self.taken[s] = True  # (not a new version: a choice made on the last view still stands)
+        return self.presence.heard(seats)
+
+    # the turn clock ----------------------------------------------------------------------
+    def clock_left(self) -> float | None:
+        """Seconds left to the person deciding now, when the table has a clock."""
+        if self.house.clock is None or self.fault is not None or self.state.is_terminal() \
+                or self.who[self.state.current_player] != "person":
+            return None
+        return max(0.0, self.house.clock - (time.monotonic() - self.posed))
+
+    def time_out(self, version: int) -> bool:
+        """The clock ran out on the decision of version `version`: its bot decides for the seat,
+        when the table names one. Whether a decision was made."""
+        with self.lock:
+            left = self.clock_left()
+            if self.version != version or left is None or left > 0 or self.house.clock_bot is None:
+                return False
+            seat = self.state.current_player
+            bot = make_agent(self.house.clock_bot, agent_seed(self.state.seed, seat) + len(self.state.history))
+            try:
+                option = bot.act(SeatView(self.state, seat))
+            except LookaheadFault as lf:
+                option = lf.action
+            if self.house.undo == UNDO_AGREED:
+                self.undos.keep(self.state, seat)
+            for lines in self.told.values():
+                lines.write(f"-- {self.seat_name(seat)}'s time ran out: the bot {self.house.clock_bot} "
+                            f"decides for them.")
+            self._apply(option)
+            return True

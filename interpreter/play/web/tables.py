@@ -38,9 +38,10 @@ from ...rulings.trace import portable_message, result_of, save_state_trace, sour
 from ...view.narrate import Narrator, seat_name
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_budget
+from .errors import TableError
 from .layout import TableLayout
-from .seating import UNDO_AGREED, House, HouseError, Presence, watch_name
-from .undo import UndoError, Undos
+from .seating import House, HouseError, Presence, Seating, same_key, watch_name
+from .undo import UNDO_AGREED, TakingBack, Undos
 from .views import CardTexts, TableView
 
 FORMAT = 1
@@ -48,15 +49,6 @@ TABLE_ID = re.compile(r"^[a-z0-9]{6,32}$")
 MAX_LOG = 20000  # lines a seat's log keeps; older ones are dropped (a bound on what a table holds)
 MAX_ITERATIONS = 2000  # the most a search bot of a table may think per decision: its work is the server's
 MAX_SECONDS = 5.0
-
-
-class TableError(Exception):
-    """A request a table refuses, with the HTTP status that says why (400, 403, 404, 409)."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class _Lines:
@@ -76,7 +68,7 @@ class _Lines:
         pass
 
 
-class Table:
+class Table(Seating, TakingBack):
     """One game at one table. Every method that reads or changes the state is called under
     `lock`: the server steps bots in a worker thread while pages ask for views."""
 
@@ -186,131 +178,6 @@ class Table:
             self._apply(option)
             self.decided[seat] = len(self.told[seat].lines)
 
-    def take(self, seat: int) -> str:
-        """Seat `seat` taken from the lobby: its key. 409 when it is a bot's or already taken."""
-        with self.lock:
-            if not self.house.listed:
-                raise TableError(404, "this table is not in the lobby")
-            if not 0 <= seat < self.state.n:
-                raise TableError(400, f"no seat {seat + 1}: the table has {self.state.n}")
-            if self.who[seat] != "person":
-                raise TableError(409, f"a bot ({self.who[seat]}) plays seat {seat + 1}")
-            if self.taken[seat]:
-                raise TableError(409, f"seat {seat + 1} is taken: choose a free one")
-            if self.state.is_terminal() or self.fault is not None:
-                raise TableError(409, "the game is over")
-            self.taken[seat] = True  # (the version is the game's: a page's next poll shows it)
-            return self.seat_keys[seat]
-
-    def heard(self, key: str | None) -> bool:
-        """A page holding `key` asked for the table: its seats are connected (and taken). Whether
-        someone has just come (the other pages are then told)."""
-        watched = self.watched_by(key)
-        if watched is not None:
-            return self.presence.heard((), key)
-        seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
-        for s in seats:
-            self.taken[s] = True  # (not a new version: a choice made on the last view still stands)
-        return self.presence.heard(seats)
-
-    # the turn clock ----------------------------------------------------------------------
-    def clock_left(self) -> float | None:
-        """Seconds left to the person deciding now, when the table has a clock."""
-        if self.house.clock is None or self.fault is not None or self.state.is_terminal() \
-                or self.who[self.state.current_player] != "person":
-            return None
-        return max(0.0, self.house.clock - (time.monotonic() - self.posed))
-
-    def time_out(self, version: int) -> bool:
-        """The clock ran out on the decision of version `version`: its bot decides for the seat,
-        when the table names one. Whether a decision was made."""
-        with self.lock:
-            left = self.clock_left()
-            if self.version != version or left is None or left > 0 or self.house.clock_bot is None:
-                return False
-            seat = self.state.current_player
-            bot = make_agent(self.house.clock_bot, agent_seed(self.state.seed, seat) + len(self.state.history))
-            try:
-                option = bot.act(SeatView(self.state, seat))
-            except LookaheadFault as lf:
-                option = lf.action
-            if self.house.undo == UNDO_AGREED:
-                self.undos.keep(self.state, seat)
-            for lines in self.told.values():
-                lines.write(f"-- {self.seat_name(seat)}'s time ran out: the bot {self.house.clock_bot} "
-                            f"decides for them.")
-            self._apply(option)
-            return True
-
-    # taking back decisions -----------------------------------------------------------------
-    def ask_undo(self, key: str | None, seat: int, to: int | None) -> None:
-        with self.lock:
-            if self.house.undo != UNDO_AGREED:
-                raise TableError(409, "this table was made without undo (house rule 'undo: agreed')")
-            if seat not in self.seats_for(key) or self.who[seat] != "person":
-                raise TableError(403, f"this key does not open seat {seat + 1}")
-            opens = [s for s in self.seats_for(key) if self.who[s] == "person"]
-            try:
-                self.undos.ask(seat, to, opens, self.people())
-            except UndoError as exc:
-                raise TableError(exc.status, str(exc)) from None
-            self._say(f"-- {self.seat_name(seat)} asks to take back decision {self.undos.asked['to']} "
-                      f"(« {self.undos.asked['prompt']} »).")
-            self.version += 1
-            if not self.undos.asked["waiting"]:
-                self._undo_now()
-
-    def answer_undo(self, key: str | None, seat: int, agree: bool) -> None:
-        with self.lock:
-            if seat not in self.seats_for(key):
-                raise TableError(403, f"this key does not open seat {seat + 1}")
-            by = self.undos.asked["by"] if self.undos.asked else None
-            try:
-                agreed = self.undos.answer([s for s in self.seats_for(key) if self.who[s] == "person"], agree)
-            except UndoError as exc:
-                raise TableError(exc.status, str(exc)) from None
-            self.version += 1
-            if agreed is False:
-                self.undos.asked = None
-                self._say(f"-- {self.seat_name(seat)} refuses to take back {self.seat_name(by)}'s decision.")
-            elif agreed:
-                self._undo_now()
-
-    def _undo_now(self) -> None:
-        """Go back to the state kept before the decision the request names (agreed by all)."""
-        target = self.undos.target()
-        trace = list(self.state.trace or [])
-        before = target.state.clone() if target.state is not None else self._played_to(target)
-        before.trace = trace[:target.events]
-        before.trace_mark = target.events
-        done = self.undos.record(target, trace)
-        self.state = before
-        for n in self.narrators.values():
-            n.state = before
-            n.done = target.events
-        self.fault = None
-        self.posed = time.monotonic()
-        self.touched = time.time()
-        self._say(f"-- Decision {done['to']} and the {len(done['undone'])} after it are taken back, by agreement "
-                  f"of {', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
-        self.version += 1
-
-    def _played_to(self, target):
-        """The state before decision `target`, the game played again from its start (after a restart,
-        when the copy kept is gone); 409 when it does not lead to the events recorded."""
-        st = self.state
-        again = self.game.new_state(st.n, st.seed, dict(st.options), trace=True, powers=dict(st.powers or {}))
-        for choice in st.history[:target.number - 1]:
-            again.apply(choice)
-        same = json.dumps(again.trace, default=str) == json.dumps((st.trace or [])[:target.events], default=str)
-        if not same or again.current_player != target.seat:
-            raise TableError(409, "the game played again does not reach that decision as recorded: it cannot be taken back")
-        return again
-
-    def _say(self, line: str) -> None:
-        for lines in self.told.values():
-            lines.write(line)
-
     def step_bot(self) -> bool:
         """One decision of the bot to play, if a bot is to play; whether one was made."""
         with self.lock:
@@ -381,18 +248,6 @@ class Table:
                 data["maker"] = True
             return data
 
-    def _undo_view(self, key) -> dict:
-        """What a seat's page shows of undo: the decisions it may go back to, the request in
-        progress (who asks, to which decision, who is still to answer) and the undos made."""
-        mine = set(self.seats_for(key))
-        asked = self.undos.asked
-        out = {"kept": [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.undos.kept)],
-               "done": len(self.undos.done)}
-        if asked is not None:
-            out["asked"] = {"by": asked["by"], "to": asked["to"], "prompt": asked["prompt"],
-                            "waiting": asked["waiting"], "mine_to_answer": bool(mine & set(asked["waiting"]))}
-        return out
-
     # saving ----------------------------------------------------------------------------
     def to_json(self) -> dict:
         with self.lock:
@@ -426,11 +281,6 @@ class Table:
             if self.results is not None:
                 self.results.put(path, result_of(self.state, self.fault))
             return path
-
-
-def same_key(key, secret: str) -> bool:
-    """Whether `key` (as a request gave it: anything) is `secret`, compared in constant time."""
-    return isinstance(key, str) and bool(key) and secrets.compare_digest(key.encode("utf-8"), secret.encode("utf-8"))
 
 
 def does_not_check(exc: LoadError) -> str:

@@ -21,7 +21,13 @@ the list (`undos`); a replay shows each where it happened.
 """
 from __future__ import annotations
 
+import json
+import time
+
 from ...engine.events import ANSWERS
+from .errors import TableError
+
+UNDO_AGREED = "agreed"  # the house rule that lets decisions be taken back
 
 KEPT = 50  # decisions a table can go back over
 
@@ -143,3 +149,88 @@ class Undos:
 
 def _ints(d: dict, *names) -> bool:
     return all(type(d.get(n)) is int for n in names)
+
+
+class TakingBack:
+    """The part of a table (`tables.Table`) that takes decisions back: asked, answered, made."""
+
+    # taking back decisions -----------------------------------------------------------------
+    def ask_undo(self, key: str | None, seat: int, to: int | None) -> None:
+        with self.lock:
+            if self.house.undo != UNDO_AGREED:
+                raise TableError(409, "this table was made without undo (house rule 'undo: agreed')")
+            if seat not in self.seats_for(key) or self.who[seat] != "person":
+                raise TableError(403, f"this key does not open seat {seat + 1}")
+            opens = [s for s in self.seats_for(key) if self.who[s] == "person"]
+            try:
+                self.undos.ask(seat, to, opens, self.people())
+            except UndoError as exc:
+                raise TableError(exc.status, str(exc)) from None
+            self._say(f"-- {self.seat_name(seat)} asks to take back decision {self.undos.asked['to']} "
+                      f"(« {self.undos.asked['prompt']} »).")
+            self.version += 1
+            if not self.undos.asked["waiting"]:
+                self._undo_now()
+
+    def answer_undo(self, key: str | None, seat: int, agree: bool) -> None:
+        with self.lock:
+            if seat not in self.seats_for(key):
+                raise TableError(403, f"this key does not open seat {seat + 1}")
+            by = self.undos.asked["by"] if self.undos.asked else None
+            try:
+                agreed = self.undos.answer([s for s in self.seats_for(key) if self.who[s] == "person"], agree)
+            except UndoError as exc:
+                raise TableError(exc.status, str(exc)) from None
+            self.version += 1
+            if agreed is False:
+                self.undos.asked = None
+                self._say(f"-- {self.seat_name(seat)} refuses to take back {self.seat_name(by)}'s decision.")
+            elif agreed:
+                self._undo_now()
+
+    def _undo_now(self) -> None:
+        """Go back to the state kept before the decision the request names (agreed by all)."""
+        target = self.undos.target()
+        trace = list(self.state.trace or [])
+        before = target.state.clone() if target.state is not None else self._played_to(target)
+        before.trace = trace[:target.events]
+        before.trace_mark = target.events
+        done = self.undos.record(target, trace)
+        self.state = before
+        for n in self.narrators.values():
+            n.state = before
+            n.done = target.events
+        self.fault = None
+        self.posed = time.monotonic()
+        self.touched = time.time()
+        self._say(f"-- Decision {done['to']} and the {len(done['undone'])} after it are taken back, by agreement "
+                  f"of {', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
+        self.version += 1
+
+    def _played_to(self, target):
+        """The state before decision `target`, the game played again from its start (after a restart,
+        when the copy kept is gone); 409 when it does not lead to the events recorded."""
+        st = self.state
+        again = self.game.new_state(st.n, st.seed, dict(st.options), trace=True, powers=dict(st.powers or {}))
+        for choice in st.history[:target.number - 1]:
+            again.apply(choice)
+        same = json.dumps(again.trace, default=str) == json.dumps((st.trace or [])[:target.events], default=str)
+        if not same or again.current_player != target.seat:
+            raise TableError(409, "the game played again does not reach that decision as recorded: it cannot be taken back")
+        return again
+
+    def _say(self, line: str) -> None:
+        for lines in self.told.values():
+            lines.write(line)
+
+    def _undo_view(self, key) -> dict:
+        """What a seat's page shows of undo: the decisions it may go back to, the request in
+        progress (who asks, to which decision, who is still to answer) and the undos made."""
+        mine = set(self.seats_for(key))
+        asked = self.undos.asked
+        out = {"kept": [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.undos.kept)],
+               "done": len(self.undos.done)}
+        if asked is not None:
+            out["asked"] = {"by": asked["by"], "to": asked["to"], "prompt": asked["prompt"],
+                            "waiting": asked["waiting"], "mine_to_answer": bool(mine & set(asked["waiting"]))}
+        return out
