@@ -195,9 +195,11 @@ R.drawTable = function (root, view, opts) {
   }
 
   function zone(z, inner, area) {
+    // a zone of the centre is a section of the table (under its h2), a seat's a part of the seat's (h3)
+    const level = area === null && !inner ? "h3" : "h4";
     const box = R.el("section", { class: "zone" + (inner ? " inner" : "") + (markedZones.has(z.key) ? " marked" : ""),
       dataset: { zone: z.key } },
-      R.el("h4", {}, R.el("span", { text: z.name }), R.el("span", { class: "count", text: String(z.count) })));
+      R.el(level, {}, R.el("span", { text: z.name }), R.el("span", { class: "count", text: String(z.count) })));
     if (z.hidden) {
       box.classList.add("hidden-zone");
       box.append(R.el("p", { class: "muted", text: z.count ? `${z.count} face down` : "empty" }));
