@@ -293,3 +293,56 @@ def test_two_clients_moving_at_once_on_one_table_apply_exactly_one_move(tmp_path
         assert len(served.app.state.server.tables[made["id"]].state.history) == 1
     finally:
         served.stop()
+
+
+@pytest.mark.parametrize("path,body,status,says", [
+    ("seats/0", {}, 400, "no seat 0"),
+    ("seats/9", {}, 400, "no seat 9"),
+    ("seats/x", {}, 404, "a seat is named by its number"),
+    ("seats/" + "9" * 50, {}, 404, "a seat is named by its number"),
+    ("close", [], 403, "maker"),
+    ("close", {"key": 7}, 403, "maker"),
+    ("undo", {"seat": True}, 400, "{key, seat, to}"),
+    ("undo", {"key": "K0", "seat": 1, "to": "last"}, 400, "{key, seat, to}"),
+    ("undo", {"key": "K0", "seat": 9}, 403, "does not open seat 9"),
+    ("undo", {"key": "K0", "seat": 1, "to": 10 ** 12}, 409, "cannot be taken back"),
+    ("undo/answer", {"key": "K0", "seat": 1, "agree": "yes"}, 400, "'agree' true or false"),
+    ("undo/answer", {"key": "K0", "seat": 1, "agree": True}, 409, "no one is asking"),
+    ("act", {"key": "K0", "seat": 1, "option": 0, "version": 0, "since": -1}, 400, "'since'"),
+])
+def test_the_new_requests_refuse_what_is_wrong_with_a_4xx_and_a_sentence(tmp_path, path, body, status, says):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=1,
+                    house={"listed": True, "undo": "agreed"})
+        if isinstance(body, dict) and body.get("key") == "K0":
+            body = {**body, "key": made["seats"][0]["key"]}
+        r = c.post(f"/api/tables/{made['id']}/{path}", json=body)
+        assert r.status_code == status, r.text
+        assert says.lower() in r.json()["error"].lower() and "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("house,says", [
+    ([], "'house' is an object"), ({"listed": "yes"}, "true or false"), ({"undo": "always"}, "'agreed'"),
+    ({"clock": True}, "seconds"), ({"clock": 10 ** 9}, "seconds"), ({"clock_bot": "greedy"}, "set 'house.clock' too"),
+    ({"clock": 30, "clock_bot": "person"}, "a bot"), ({"clock": 30, "clock_bot": "wizard"}, "wizard"),
+    ({"colour": "red"}, "no rule 'colour'"),
+])
+def test_house_rules_that_cannot_be_are_a_400(tmp_path, house, says):
+    with _client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                        "house": house})
+        assert r.status_code == 400 and says in r.json()["error"], r.text
+
+
+def test_a_saved_table_with_damaged_house_rules_or_undos_is_set_aside(tmp_path):
+    with _client(tmp_path) as c:
+        made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=1, house={"undo": "agreed"})
+    path = tmp_path / "tables" / f"{made['id']}.json"
+    saved = json.loads(path.read_text())
+    for damage in ({"spec": {**saved["spec"], "house": {"clock": -1}}}, {"taken": [True]},
+                   {"undos": {"asked": {"by": "x"}}}, {"undos": {"kept": [{"number": "x"}]}},
+                   {"watch_keys": {"nobody": 1}}):
+        path.write_text(json.dumps({**saved, **damage}))
+        with _client(tmp_path) as c:
+            r = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"]})
+            assert r.status_code == 404 and "could not be restored" in r.json()["error"], (damage, r.text)
