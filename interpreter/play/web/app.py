@@ -473,6 +473,7 @@ async def table_view(request: Request):
     changes = table.presence.changes
     if table.heard(key):
         await server.announce(table)  # the others' pages show who came
+        server.clock(table)  # (a seat's clock starts when someone sits there)
         changes = table.presence.changes
     if after is not None and table.version <= after:
         c = server.condition(table.id)

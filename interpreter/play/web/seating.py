@@ -172,14 +172,17 @@ class Seating:
             return self.presence.heard((), key)
         seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
         for s in seats:
+            if not self.taken[s] and s == self.state.current_player:
+                self.posed = time.monotonic()  # the clock of a seat starts when someone sits there
             self.taken[s] = True  # (not a new version: a choice made on the last view still stands)
         return self.presence.heard(seats)
 
     # the turn clock ----------------------------------------------------------------------
     def clock_left(self) -> float | None:
-        """Seconds left to the person deciding now, when the table has a clock."""
+        """Seconds left to the person deciding now, when the table has a clock (and someone sits
+        at that seat: a free seat's clock waits for its player)."""
         if self.house.clock is None or self.fault is not None or self.state.is_terminal() \
-                or self.who[self.state.current_player] != "person":
+                or self.who[self.state.current_player] != "person" or not self.taken[self.state.current_player]:
             return None
         return max(0.0, self.house.clock - (time.monotonic() - self.posed))
 

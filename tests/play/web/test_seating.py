@@ -225,6 +225,8 @@ def test_the_clock_is_shown_and_its_bot_decides_when_it_runs_out(tmp_path):
         made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=2,
                     house={"clock": 60, "clock_bot": "greedy"})
         key = made["owner_key"]
+        assert "clock" not in _get(c, made, key)  # no one sits at the seat to play yet: its clock waits
+        _get(c, made, made["seats"][_get(c, made, key)["decision"]["player"]]["key"])  # now someone does
         v = _get(c, made, key)
         assert v["clock"]["seconds"] == 60 and 55 <= v["clock"]["left"] <= 60 and v["clock"]["bot"] == "greedy"
         table = c.app.state.server.tables[made["id"]]
@@ -247,6 +249,8 @@ def test_the_clock_of_a_table_ends_in_its_bots_decision_in_the_server(tmp_path):
     with _client(tmp_path, str(FIXTURES / "nim")) as c:
         made = _new(c, game=str(FIXTURES / "nim"), players=2, seats=["person", "person"], seed=2,
                     house={"clock": 5, "clock_bot": "random"})
+        for s in (0, 1):
+            _get(c, made, made["seats"][s]["key"])  # both players sit down: the clock of the one to play runs
         v = _get(c, made, made["owner_key"])
         v = _get(c, made, made["owner_key"], after=v["version"])  # long-polls until the clock's bot decides
         assert v["version"] == 1 and any("time ran out" in line for line in v["log"])
