@@ -11,27 +11,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from gamekit import FIXTURES
-from starlette.testclient import TestClient
+from tables_api import client as _client
+from tables_api import new_table as _new
+from tables_api import view as _get
 
 from interpreter.engine.observe import NOBODY, may_see
 from interpreter.play.web import seating
-from interpreter.play.web.app import make_app
-
-
-def _client(folder, game=None):
-    return TestClient(make_app(folder, game, (), bot_delay=0), base_url="http://127.0.0.1:8000")
-
-
-def _new(c, **asked):
-    r = c.post("/api/tables", json=asked)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def _get(c, made, key, **params):
-    r = c.get(f"/api/tables/{made['id']}", params={"key": key, **params})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def _act(c, made, key, v, option=0):

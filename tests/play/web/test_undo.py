@@ -9,28 +9,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
-from starlette.testclient import TestClient
+from tables_api import client as _client
+from tables_api import new_table as _new
+from tables_api import view as _get
 
-from interpreter.play.web.app import make_app
 from interpreter.rulings.trace import read_trace, verify_trace
 
 UNDO = {"undo": "agreed"}
-
-
-def _client(folder):
-    return TestClient(make_app(folder, None, (), bot_delay=0), base_url="http://127.0.0.1:8000")
-
-
-def _new(c, **asked):
-    r = c.post("/api/tables", json=asked)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def _get(c, made, key, **params):
-    r = c.get(f"/api/tables/{made['id']}", params={"key": key, **params})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def _key(made, seat):
