@@ -7,7 +7,8 @@ taken back by agreement, and a clock per decision. They are chosen when the tabl
 is made and kept in its save file.
 
 A person's seat is *taken* once its own key has been used (its link opened) or it
-was taken from the lobby; the maker's key takes no seat. A seat is *connected*
+was taken from the lobby; the maker's key takes every person's seat of a table
+not listed (one screen plays them all), and none of a listed table. A seat is *connected*
 while its page keeps asking for the table: a page waits at most `LONG_POLL`
 seconds for a change, so a seat not heard from for `PRESENT` seconds has gone.
 
@@ -171,6 +172,8 @@ class Seating:
         if watched is not None:
             return self.presence.heard((), key)
         seats = [s for s, k in enumerate(self.seat_keys) if k is not None and same_key(key, k)]
+        if not self.house.listed and same_key(key, self.owner_key):
+            seats = self.people()  # the maker's screen plays every person's seat (hot seat)
         for s in seats:
             if not self.taken[s] and s == self.state.current_player:
                 self.posed = time.monotonic()  # the clock of a seat starts when someone sits there

@@ -429,7 +429,7 @@ def test_the_pages_have_no_serious_accessibility_violation(tmp_path):
         for name in ("karman-swap", "etherium", "seeders-exodus"):  # (house rules: the tools bar drawn too)
             made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "person"], "seed": 3,
                                           "house": {"listed": True, "undo": "agreed", "clock": 600}})
-            d.get(s.base + made["link"])
+            d.get(made["seats"][0]["link"])  # player 1 sits down: the clock of its decision runs
             _wait(d, lambda: _options(d) and d.find_elements(By.CSS_SELECTOR, "#tools .clock"))
             assert _serious(d, ("minor", "moderate", "serious", "critical")) == [], name  # a table: none at all
         d.get(s.base + made["watch"]["nobody"].split(str(s.port), 1)[1])  # a spectator's page
@@ -463,9 +463,10 @@ def test_a_phone_s_screen_holds_the_table_the_decision_and_a_card_tapped(tmp_pat
     try:
         kept = []
         for name in ("karman-swap", "etherium", "seeders-exodus"):
-            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "greedy"], "seed": 3})
+            made = s.post("/api/tables", {"game": name, "players": 2, "seats": ["person", "greedy"], "seed": 3,
+                                          "house": {"undo": "agreed", "clock": 600}})  # (the tools bar drawn too)
             d.get(s.base + made["link"])
-            _wait(d, lambda: _options(d))
+            _wait(d, lambda: _options(d) and d.find_elements(By.CSS_SELECTOR, "#tools .clock"))
             width, inner = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
             assert inner == 390 and width <= inner, name  # the page never scrolls sideways (a board may, inside)
             d.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")

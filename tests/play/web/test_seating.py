@@ -46,6 +46,7 @@ def test_the_lobby_lists_tables_their_makers_listed_and_hands_out_free_seats_onc
         listed = _new(c, game="karman-swap", players=3, seats=["person", "person", "greedy"], seed=2,
                       house={"listed": True})
         me = listed["seats"][0]["key"]
+        _get(c, listed, listed["owner_key"])  # the maker's own link takes no seat of a listed table
         _get(c, listed, me)  # the maker sits at seat 1 with its link: taken, and connected
         lobby = c.get("/api/tables").json()["tables"]
         assert [t["id"] for t in lobby] == [listed["id"]]  # an unlisted table is never shown
@@ -199,6 +200,8 @@ def test_the_others_see_who_is_connected(tmp_path, monkeypatch):
         assert [s["connected"] for s in two["seats"]] == [True, True]
         _get(c, made, _key_of(made["watch"]["nobody"]))
         assert _get(c, made, made["seats"][0]["key"])["watchers"] == 1
+        hot = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=1)
+        assert [s["taken"] for s in _get(c, hot, hot["owner_key"])["seats"]] == [True, True]  # one screen, both seats
         later = time.monotonic() + seating.PRESENT + 1  # seat 2 is not heard from again
         monkeypatch.setattr(seating.time, "monotonic", lambda: later)
         table = c.app.state.server.tables[made["id"]]
@@ -208,7 +211,7 @@ def test_the_others_see_who_is_connected(tmp_path, monkeypatch):
 def test_the_clock_is_shown_and_its_bot_decides_when_it_runs_out(tmp_path):
     with _client(tmp_path) as c:
         made = _new(c, game="karman-swap", players=2, seats=["person", "person"], seed=2,
-                    house={"clock": 60, "clock_bot": "greedy"})
+                    house={"clock": 60, "clock_bot": "greedy", "listed": True})
         key = made["owner_key"]
         assert "clock" not in _get(c, made, key)  # no one sits at the seat to play yet: its clock waits
         _get(c, made, made["seats"][_get(c, made, key)["decision"]["player"]]["key"])  # now someone does
