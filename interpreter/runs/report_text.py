@@ -8,10 +8,10 @@ prints them as tables, every string of content shown as text.
 """
 from __future__ import annotations
 
-
 from rich.table import Table
 
 from ..diagnostics import plural
+from ..view.narrate import counter_noun
 from ..view.shown import WordTable, text
 from .statistics import mean_interval, wilson
 
@@ -55,6 +55,9 @@ def summarise(game, spec, results: list, seconds: float, interrupted: bool = Fal
         "tied": tied,
         "win_rates": [_rate(k, c) for k in wins],
         "mean_scores": [round(sum(r.scores[s] for r in done) / c, 4) if c else None for s in range(n)],
+        **({"standing": counter_noun(game.program, game.program.standing).lower(),
+            "mean_standings": [round(sum(r.standings[s] for r in done) / c, 4) if c else None for s in range(n)]}
+           if game.program.standing else {}),
         "decisions_per_game": round(sum(r.decisions for r in done) / c, 4) if c else None,
         "elapsed": round(seconds, 4),
         "games_per_second": round(len(results) / seconds, 2) if seconds > 0 else None,
@@ -221,7 +224,8 @@ def render(summary: dict, console) -> None:
     t = _table(title, [("seat", "right"), ("agent", "left")]
                + ([("team", "right")] if teams else [("wins", "right")] + ([("ties", "right")] if ties else [])
                   + [("win rate", "right"), ("95% CI", "right")])
-               + [("mean score", "right")])
+               + [("mean score", "right")]
+               + ([(f"mean {summary['standing']}", "right")] if summary.get("standing") else []))
     team_of = {s: i for i, members in enumerate(teams or []) for s in members}
     for s in range(summary["players"]):
         r = summary["win_rates"][s]
@@ -235,6 +239,9 @@ def render(summary: dict, console) -> None:
                 row.append(str(summary["tied"][s]))
             row += [_pct(r["rate"]), _ci(r)]
         row.append("–" if ms is None else f"{ms:.2f}")
+        if summary.get("standing"):  # what the game's end shows, beside the points it scored
+            st = summary["mean_standings"][s]
+            row.append("–" if st is None else f"{st:.2f}")
         t.add_row(*map(text, row))
     console.print(t)
     if teams:

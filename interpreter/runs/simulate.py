@@ -56,6 +56,7 @@ class GameResult:
     labels: list = field(default_factory=list)  # what each seat is reported by (`report_seats_by`), at the end
     tallies: list = field(default_factory=list)  # per seat, the final values of `report_seats_by`'s counters
     facts: dict | None = None  # with `RunSpec.record`: what the game did (results.record.Recorder.facts)
+    standings: list = field(default_factory=list)  # per seat, what the end shows when the game declares `standing:`
 
 
 @dataclass
@@ -172,7 +173,8 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
         credits = credits_of(state)
         return GameResult(index, seed, winners, list(state.scores()), len(state.history), notes=notes,
                           credits=credits, powers=powers, labels=labels, tallies=tallies,
-                          facts=watch.facts(state, winners, credits) if watch is not None else None)
+                          facts=watch.facts(state, winners, credits) if watch is not None else None,
+                          standings=list(state.standings()) if game.program.standing else [])
     facts = None
     if watch is not None:  # what is known of a game that failed: who began, how far it went
         facts = {"first_seat": None if watch.first_seat is None else watch.first_seat + 1,

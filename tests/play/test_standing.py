@@ -3,6 +3,7 @@ shows that at its end, where a game without it shows its score."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pytest
@@ -76,3 +77,17 @@ def test_karman_swap_ends_on_the_rounds_won_in_both_languages():
     game = interpreter.load("karman-swap")
     assert re.fullmatch(r"Rounds won: you \d, player 2 \d", _ended(game))
     assert re.fullmatch(r"Manches gagnées : vous \d, joueur 2 \d", _ended(game, "fr"))
+
+
+def test_simulate_reports_the_mean_standing_beside_the_mean_score(tmp_path):
+    from interpreter.cli import main
+    out = tmp_path / "run.json"
+    assert main(["simulate", "karman-swap", "--games", "6", "--seed", "2", "--json", str(out)]) == 0
+    summary = json.loads(out.read_text())
+    assert summary["standing"] == "rounds won"
+    rounds = summary["mean_standings"]
+    # these games are won by the first to win two rounds: the winner's mean is 2, the other's 0 or 1
+    assert all(0 <= x <= 2 for x in rounds) and 2 <= sum(rounds) <= 4
+    won = [s for s, w in enumerate(summary["wins"]) if w == 6]
+    assert all(rounds[s] == 2 for s in won)
+    assert summary["mean_standings"] != summary["mean_scores"]
