@@ -191,6 +191,7 @@ class TakingBack:
     def _undo_now(self) -> None:
         """Go back to the state kept before the decision the request names (agreed by all)."""
         target = self.undos.target()
+        after = len(self.state.history) - target.number  # the decisions made after it, taken back with it
         trace = list(self.state.trace or [])
         before = target.state.clone() if target.state is not None else self._played_to(target)
         before.trace = trace[:target.events]
@@ -203,8 +204,9 @@ class TakingBack:
         self.fault = None
         self.posed = time.monotonic()
         self.touched = time.time()
-        self._say(f"-- Decision {done['to']} and the {len(done['undone'])} after it are taken back, by agreement "
-                  f"of {', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
+        also = f" and the {after} after it are" if after > 1 else " and the one after it are" if after == 1 else " is"
+        self._say(f"-- Decision {done['to']}{also} taken back, by agreement of "
+                  f"{', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
         self.version += 1
 
     def _played_to(self, target):
