@@ -495,7 +495,7 @@ async def act(request: Request):
         raise TableError(400, "an action is a JSON object: {key, seat, option, version}")
     seat, option, version = asked.get("seat"), asked.get("option"), asked.get("version")
     for name, v in (("seat", seat), ("option", option), ("version", version)):
-        if not isinstance(v, int) or isinstance(v, bool):  # the version too: two acts sent at once
+        if not _whole(v):  # the version too: two acts sent at once
             raise TableError(400, f"'{name}' is a whole number"  # on one view apply once, not twice
                                   + (" (the version of the view the choice was made on)" if name == "version" else ""))
     since = asked.get("since", 0)  # the lines of its log the page has: it is sent those after

@@ -32,14 +32,6 @@ UNDO_AGREED = "agreed"  # the house rule that lets decisions be taken back
 KEPT = 50  # decisions a table can go back over
 
 
-class UndoError(ValueError):
-    """An undo that cannot be asked or answered; `status` is the HTTP status that says why."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
 class Kept:
     """One person's decision that can be taken back: its number in the game (from 1), the seat
     that made it, the question, and the state before it (None after a restart)."""
@@ -73,26 +65,22 @@ class Undos:
                               state.clone()))
         del self.kept[:-KEPT]
 
-    def choices(self, seat: int) -> list:
-        """The decisions seat `seat` may ask to go back to, latest first (its own and the others')."""
-        return [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.kept)]
-
     def ask(self, seat: int, to: int | None, agreeing: list, persons: list) -> None:
         """Seat `seat` asks to go back to before decision `to` (None: its own last decision).
         `agreeing` are the seats the asker's key opens; `persons` every person's seat."""
         if self.asked is not None:
-            raise UndoError(409, f"player {self.asked['by'] + 1} has already asked to take back a decision: "
+            raise TableError(409, f"player {self.asked['by'] + 1} has already asked to take back a decision: "
                                  f"answer that first")
         if to is None:
             mine = [k for k in self.kept if k.seat == seat]
             if not mine:
-                raise UndoError(409, "you have no decision left to take back")
+                raise TableError(409, "you have no decision left to take back")
             target = mine[-1]
         else:
             target = next((k for k in self.kept if k.number == to), None)
             if target is None:
                 numbers = [k.number for k in self.kept]
-                raise UndoError(409, f"decision {to} cannot be taken back"
+                raise TableError(409, f"decision {to} cannot be taken back"
                                      + (f" (the table keeps decisions {numbers[0]} to {numbers[-1]} made by people)"
                                         if numbers else " (no decision is kept)"))
         waiting = [s for s in persons if s not in agreeing]
@@ -103,10 +91,10 @@ class Undos:
         """The seats `seats` (those one key opens) answer the request: True when it is now agreed
         by all, False when refused, None while others are still to answer."""
         if self.asked is None:
-            raise UndoError(409, "no one is asking to take back a decision")
+            raise TableError(409, "no one is asking to take back a decision")
         mine = [s for s in seats if s in self.asked["waiting"]]
         if not mine:
-            raise UndoError(409, "this seat has no request to answer")
+            raise TableError(409, "this seat has no request to answer")
         if not agree:
             return False
         self.asked["waiting"] = [s for s in self.asked["waiting"] if s not in mine]
@@ -162,10 +150,7 @@ class TakingBack:
             if seat not in self.seats_for(key) or self.who[seat] != "person":
                 raise TableError(403, f"this key does not open seat {seat + 1}")
             opens = [s for s in self.seats_for(key) if self.who[s] == "person"]
-            try:
-                self.undos.ask(seat, to, opens, self.people())
-            except UndoError as exc:
-                raise TableError(exc.status, str(exc)) from None
+            self.undos.ask(seat, to, opens, self.people())
             self._say(f"-- {self.seat_name(seat)} asks to take back decision {self.undos.asked['to']} "
                       f"(« {self.undos.asked['prompt']} »).")
             self.version += 1
@@ -177,10 +162,7 @@ class TakingBack:
             if seat not in self.seats_for(key):
                 raise TableError(403, f"this key does not open seat {seat + 1}")
             by = self.undos.asked["by"] if self.undos.asked else None
-            try:
-                agreed = self.undos.answer([s for s in self.seats_for(key) if self.who[s] == "person"], agree)
-            except UndoError as exc:
-                raise TableError(exc.status, str(exc)) from None
+            agreed = self.undos.answer([s for s in self.seats_for(key) if self.who[s] == "person"], agree)
             self.version += 1
             if agreed is False:
                 self.undos.asked = None
