@@ -9,13 +9,28 @@ What a built-in reads is said by its record (`language.builtins`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..language import nodes as N
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES
 from ..names import fold
+from ..scopes import OwnerKind
 
 # The version counters of a state (see engine.state.State): any zone, any counter, tags and
 # taps, attributes set by rules; `st.zv[i]` and `st.cv[i]` count the changes of one zone or counter.
 EVERYTHING = frozenset({"st.vz", "st.vc", "st.vt", "st.vo"})
+
+
+@dataclass(frozen=True)
+class ElementWise:
+    """A game function `[each var in source where where]` kept member by member (see
+    Analysis.element_wise): `owned`, the ("zone" or "counter", index) of the member's own zones
+    and counters its condition reads; `reads`, the version counters of everything else."""
+    var: str
+    source: object
+    where: object
+    owned: frozenset
+    reads: frozenset
 
 
 class Analysis:
@@ -139,20 +154,37 @@ class Analysis:
         return pure, contextual
 
     def _own_reads(self, name: str) -> set:
+        reads, _ = self.reads_of(self.defn.functions[name].tree)
+        return reads
+
+    def reads_of(self, tree, element: str | None = None) -> tuple:
+        """(reads, owned) of expression `tree`, but for the game functions it calls: the
+        version counters it depends on, and, when `element` names a variable, the zones and
+        counters it reads of that variable's value alone (`element.hand`, `element.cubes[p]`),
+        as ("zone" or "counter", index), left out of the reads. None for owned when `element`
+        is read in a way no key names (iterated, or bound again inside)."""
         d = self.defn
-        f = d.functions[name]
-        bound = {n.var for n in N.walk(f.tree) if isinstance(n, (N.Each, N.Mapped))}
+        bound = {n.var for n in N.walk(tree) if isinstance(n, (N.Each, N.Mapped))}
         reads: set = set()
+        owned: set | None = set() if element is not None else None
+        if element is not None and element in bound:
+            owned = None  # bound again inside: which value a name means is not worth following
 
         def iterated(e) -> None:
             """`e` is iterated: a value that may be a zone not named here reads any zone."""
-            if isinstance(e, N.Name) and e.name not in d.zones and e.name not in bound and \
+            nonlocal owned
+            if isinstance(e, N.Name) and element is not None and e.name == element:
+                owned = None  # the value itself may be a zone: its contents are no key of it
+            elif isinstance(e, N.Name) and e.name not in d.zones and e.name not in bound and \
                     e.name not in CONTEXT_NAMES and e.name not in ("players", "teams"):
                 reads.add("st.vz")
             elif isinstance(e, N.Index):
                 reads.add("st.vz")
 
-        for n in N.walk(f.tree):
+        def of_element(n) -> bool:
+            return element is not None and isinstance(n.obj, N.Name) and n.obj.name == element
+
+        for n in N.walk(tree):
             if isinstance(n, (N.Each, N.Mapped)):
                 iterated(n.source)
             elif isinstance(n, N.Name):
@@ -161,10 +193,17 @@ class Analysis:
                 elif n.name in d.counters:
                     reads.add(f"st.cv[{d.counters[n.name].index}]")
             elif isinstance(n, N.Attr):
+                # a team's zone or counter read of a player is keyed by the team, not by the player
                 if n.name in d.zones:
-                    reads.add(f"st.zv[{d.zones[n.name].index}]")
+                    if of_element(n) and owned is not None and d.zones[n.name].scope.kind is not OwnerKind.TEAM:
+                        owned.add(("zone", d.zones[n.name].index))
+                    else:
+                        reads.add(f"st.zv[{d.zones[n.name].index}]")
                 elif n.name in d.counters:
-                    reads.add(f"st.cv[{d.counters[n.name].index}]")
+                    if of_element(n) and owned is not None and d.counters[n.name].scope.kind is not OwnerKind.TEAM:
+                        owned.add(("counter", d.counters[n.name].index))
+                    else:
+                        reads.add(f"st.cv[{d.counters[n.name].index}]")
                 elif n.name in d.attributes:
                     reads.add("st.vo")
                 elif n.name in PROPERTIES:
@@ -181,10 +220,50 @@ class Analysis:
                 b = FUNCTIONS.get(n.func)
                 if b is None:
                     if n.func not in d.functions:
-                        return set(EVERYTHING)
+                        return set(EVERYTHING), owned
                     continue  # what it reads is gathered by function_reads
                 if b.iterates:
                     for a in n.args:
                         iterated(a)
                 reads.update(f"st.v{letter}" for letter in b.reads)
-        return reads
+        return reads, owned
+
+    def calls_in(self, tree) -> set:
+        """The game functions expression `tree` calls, directly."""
+        return {n.func for n in N.walk(tree) if isinstance(n, N.Call) and n.func not in FUNCTIONS
+                and n.func in self.defn.functions}
+
+    def element_wise(self, name: str):
+        """An `ElementWise` when game function `name` can keep its value by the moves: a pure
+        function, reading no `self`, `you` or `cause`, whose body is `[each x in S where C]`,
+        whose members S read nothing of the state (the board's spaces, say), and whose
+        condition C reads of the state some zones and counters of x itself (and anything else
+        only through what its stamp covers). A change of one such zone or counter of an owner
+        needs C tested again for that owner's members alone. None otherwise: the function
+        keeps its results as a whole, or not at all."""
+        f = self.defn.functions[name]
+        tree = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
+        if isinstance(tree, N.ListLit) and len(tree.items) == 1:
+            tree = tree.items[0]
+        if not isinstance(tree, N.Each) or tree.where is None:
+            return None
+        pure, contextual = self.function_traits(name)
+        if not pure or contextual or tree.var in f.params:
+            return None
+        where_reads, owned = self.reads_of(tree.where, tree.var)
+        if not owned:
+            return None  # nothing of the members themselves: kept as a whole (or refused) as it is
+        source_reads, _ = self.reads_of(tree.source)
+        if source_reads or any(self.function_reads(callee) for callee in self.calls_in(tree.source)):
+            # members that change (a zone's): measured, keeping them costs more than it saves
+            return None
+        reads = set(where_reads)
+        for callee in self.calls_in(tree.where):
+            reads |= self.function_reads(callee)
+        if reads & {"st.vz", "st.vc"}:
+            return None  # any zone or any counter, which every move changes: no use keeping it
+        # a zone or counter also read of other owners changes the stamp itself: nothing to watch
+        owned = {(kind, i) for kind, i in owned if f"st.{kind[0]}v[{i}]" not in reads}
+        if not owned:
+            return None
+        return ElementWise(tree.var, tree.source, tree.where, frozenset(owned), frozenset(reads))

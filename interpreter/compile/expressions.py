@@ -25,11 +25,12 @@ from ..scopes import OwnerKind
 from ..engine.state import GameFault
 from ..engine.code import Code, CodeKind
 from ..engine import keys
-from ..engine.values import Comp, NodeRef, ZoneRef
+from ..engine.values import Comp, NodeRef, Seat, ZoneRef
 from ..language.builtins import CONTEXT_NAMES, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from ..language.types import COUNTER, LIST, NUMBER
 from ..language.visitor import NodeVisitor
 from ..language.written import written
+from . import kept_lists
 from .warm import compiled
 from .context import ClassName, Computed, Const, Ctx
 
@@ -75,6 +76,10 @@ MAX_SAID = 60  # characters of an expression a message of the game quotes
 # a local (of a comprehension or of the running procedure), or the component or
 # player a frame acts for
 _SIMPLE = re.compile(r"(v\d+|fr\.me|fr\.you|fr\.env\['[A-Za-z_][\w]*'\])\Z")
+# the owner types of a pair's halves, as the generated source names them (teams: no table)
+_OWNER_TYPES = {OwnerKind.PLAYER: "Seat", OwnerKind.NODE: "NodeRef", OwnerKind.COMPONENT: "Comp"}
+NUMBER_COMPARES = True  # False: a number compared with a value of unknown type always the general way
+MAX_PAIR_TABLE = 100_000  # keys of one counter kept per pair made ahead; a larger one builds them as it goes
 _CONSTANT = re.compile(r"(-?\d+|[KT]\d+|None|True|False|'[\w ]*')\Z")
 
 
@@ -153,9 +158,20 @@ class ExprGen(NodeVisitor):
         ctx = Ctx(Code(f"function:{name}", CodeKind.FUNCTION), locals_=())
         body = self.gen(f.tree, ctx, scope)
         sig = ", ".join(["st", "fr", *params])
-        parts = [repr(name), *params, *(["fr.me", "fr.you"] if contextual else [])]
+        # each argument with its type: a player, a component, a truth value and a number of the
+        # same value are equal keys to Python, and not the same value to the rules
+        typed = [f"{x}, type({x})" for x in params]
+        parts = [repr(name), *typed, *(["fr.me", "fr.you"] if contextual else [])]
         key = f"({', '.join(parts)},)"
-        if static:
+        ew = self.analysis.element_wise(name) if pure and not static and kept_lists.ENABLED else None
+        if ew is not None:
+            inner, v = scope.bind(self.src, ew.var)
+            if self.components(ew.source, ctx, scope):
+                self.src.comp_idents.add(v)
+            lines = kept_lists.kept_lines(name, ew, sig, params, body, self.gen(ew.source, ctx, scope),
+                                          self.test(ew.where, ctx, inner), self.src.const(ew.source.pos, "P"), v)
+            kept_lists.watch(self.program, name, ew)
+        elif static:
             lines = [f"def fn({sig}):",
                      f"    key = {key}",
                      "    try:",
@@ -255,6 +271,34 @@ class ExprGen(NodeVisitor):
         if tab is not None:
             return f"({tab[1]}[{obj}] if type({obj}) is {tab[0]} else {general})"
         return general
+
+    def pair_key(self, cdef, first: str, second: str) -> str:
+        """Source of the key of counter `cdef`, kept per pair of owners, of `first` and `second`:
+        read from a table made once when both are plain locals of the owners' types, the key
+        built at run time otherwise (keys.pair_key, the one way keys are made)."""
+        general = f"R_pkey({cdef.name!r}, {first}, {second})"
+        if not (_SIMPLE.match(first) and _SIMPLE.match(second)):
+            return general
+        types = [_OWNER_TYPES.get(half.kind) for half in cdef.scope.halves]
+        owners = [self.owners(half.kind) for half in cdef.scope.halves]
+        if None in types or None in owners or len(owners[0]) * len(owners[1]) > MAX_PAIR_TABLE:
+            return general
+        table = self.table("pairs", cdef.name, lambda: {(a, b): keys.pair_key(cdef.name, a, b)
+                                                        for a in owners[0] for b in owners[1]})
+        # exact types: a seat and a component of the same number are equal ints, and hash alike
+        return (f"(({table}.get(({first}, {second})) or {general}) "
+                f"if type({first}) is {types[0]} and type({second}) is {types[1]} else {general})")
+
+    def owners(self, kind: OwnerKind):
+        """Every owner of a kind, as values, for a table of keys; None for teams (a team's owner
+        part is its number, which the tables of seats would confuse) and the game."""
+        if kind is OwnerKind.PLAYER:
+            return [Seat(i) for i in range(self.defn.max_players)]
+        if kind is OwnerKind.NODE:
+            return [NodeRef(k) for k in self.program.nodes]
+        if kind is OwnerKind.COMPONENT:
+            return [Comp(i) for i in range(len(self.program.comp_card))]
+        return None
 
     def zone_source(self, e, ctx, sc) -> bool:
         """Whether expression `e` surely gives a zone (so iterating it reads the zone's list)."""
@@ -443,7 +487,7 @@ class ExprGen(NodeVisitor):
         if isinstance(e.obj, N.Attr) and e.obj.name in defn.counters and defn.counters[e.obj.name].scope.is_pair:
             cdef = defn.counters[e.obj.name]
             first, second = self.gen(e.obj.obj, ctx, sc), self.gen(e.key, ctx, sc)
-            return f"R_pair(st, {cdef.name!r}, {first}, {second}, {cdef.initial!r})"
+            return f"st.counters.get({self.pair_key(cdef, first, second)}, {cdef.initial!r})"
         return f"R_index(st, {self.gen(e.obj, ctx, sc)}, {self.gen(e.key, ctx, sc)}, {self.pos(e)})"
 
     def visit_Call(self, e, ctx, sc):
@@ -605,6 +649,14 @@ class ExprGen(NodeVisitor):
                 # a class name in its declared spelling equals another such name only when
                 # equal; anything else is compared the general way
                 same = f"({a} == {b} if type({b}) is str and {b} in {self.canon_names()} else R_same({a}, {b}))"
+                return same if op == "==" else f"(not {same})"
+            numeric = NUMBER_COMPARES and self.numeric(e.left, ctx)
+            if NUMBER_COMPARES and self.numeric(e.right, ctx) and not numeric:
+                a, b, numeric = b, a, True  # the number first, whichever side content wrote it
+            if numeric and _SIMPLE.match(b):
+                # a whole number (the checker's promise) equals another only as Python says, and
+                # never a component, a player, a truth value or a text: those go the general way
+                same = f"({a} == {b} if type({b}) is int else R_same({a}, {b}))"
                 return same if op == "==" else f"(not {same})"
             if b in self.src.comp_idents:
                 a, b = b, a

@@ -130,7 +130,7 @@ class Compiler(NativeBlocks, NodeVisitor):
             return self.gen.counter_key(self.source(e.obj, ctx), cdef, self.const(e.pos, "P"), self.gen.said(e.obj)), cdef
         if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in defn.counters:
             cdef = self.program.counters[e.obj.name]
-            return f"R_pkey({cdef.name!r}, {self.source(e.obj.obj, ctx)}, {self.source(e.key, ctx)})", cdef
+            return self.gen.pair_key(cdef, self.source(e.obj.obj, ctx), self.source(e.key, ctx)), cdef
         raise GameFault("not a counter", e.pos)
 
     def _amount_op(self, s, ctx, sign: int, kind: str):

@@ -70,6 +70,13 @@ def owner_of(key: str) -> str | None:
     return parts[1] if len(parts) == 2 else None
 
 
+def first_owner(key: str) -> str | None:
+    """The first owner part of a key, as written ('s4' for 'cubes#s4#0'), or None for a key
+    of the whole game."""
+    parts = key.split(OWNER, 2)
+    return parts[1] if len(parts) > 1 else None
+
+
 def is_team_owner(raw: str) -> bool:
     """Whether an owner part names a team ('t1')."""
     return raw.startswith("t") and raw[1:].isdigit()

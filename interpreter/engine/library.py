@@ -221,10 +221,6 @@ def is_class(st, x, cls):
     return cls in st.program.comp_classes[x] or cls in st.tags.get(x, ())
 
 
-def pair_counter(st, name, first, second, initial):
-    return st.counters.get(pair_key(name, first, second), initial)
-
-
 _PAIR_KEYS: dict = {}  # (name, owners and their types) -> key: made once per pair of owners
 
 
@@ -240,6 +236,18 @@ def pair_key(name, first, second):
     if len(_PAIR_KEYS) > 100_000:
         _PAIR_KEYS.clear()
     return made
+
+
+def owners_at(members) -> dict:
+    """The owner part of a key (keys.owner_key) -> the indexes of `members` it names: where a
+    list kept member by member (compile.kept_lists) finds the members a change marks."""
+    at: dict = {}
+    for i, x in enumerate(members):
+        try:
+            at.setdefault(keys.owner_key(x), []).append(i)
+        except TypeError:
+            continue  # a value that is no key owns no zone or counter
+    return at
 
 
 def move_all(st, w, z, bottom, pos):
@@ -332,10 +340,10 @@ def teams(st):
 EXPORTED = {
     "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
                      "KeyError": KeyError, "TypeError": TypeError, "range": range,
-                     "any": any, "all": all, "next": next, "sum": sum, "str": str},
+                     "any": any, "all": all, "next": next, "sum": sum, "str": str, "set": set, "zip": zip, "int": int},
     "R_it": iterate_at, "R_num": number, "R_same": same, "R_index": index, "R_zone": zone_key, "R_ckey": counter_key,
     "R_attr": attribute, "R_node_attr": node_attribute, "R_is": is_class, "R_member": member, "R_plus": plus,
-    "R_div": divide, "R_teams": teams, "R_pair": pair_counter, "R_pkey": pair_key, "R_move": move_all,
+    "R_div": divide, "R_teams": teams, "R_pkey": pair_key, "R_owners": owners_at, "R_move": move_all,
     "R_cannot_pay": cannot_pay, "R_score": score, "R_set_attr": set_attribute, "R_roll": roll,
     "R_runaway": runaway, "R_spend": spend, "R_rounds": rounds, "R_big": bounded, "R_too_deep": too_deep, "R_cmap": CounterMap,
     "Frame": Frame, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "vm": vm,

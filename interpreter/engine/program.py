@@ -167,6 +167,8 @@ class Program:
         self.counter_keys: dict = {}  # (counter name, owner type, owner) -> its key
         self.zone_refs: dict = {}  # (zone name, owner type, owner) -> its key
         self.counters_lost_in: list = []  # [zone][component] -> counters lost there
+        self.watch_zones: list = []
+        self.watch_counters: list = []
         self.node_lists: dict = {}  # lists of nodes by kind, and neighbours by node
         self.teams: dict = {}  # player count -> the teams; ("of", player count) -> the team of each seat
         self.seats: dict = {}  # player count -> the seats
@@ -175,6 +177,10 @@ class Program:
         """Make the tables that follow from the declarations and components, once they are in."""
         self.seats = {n: tuple(Seat(i) for i in range(n)) for n in range(1, self.max_players + 1)}
         self.counters_lost_in = [[None] * len(self.comps) for _ in self.zones]
+        # [zone or counter index] -> the game functions that keep lists by the owners of its
+        # changes (compile.kept_lists): the state marks them when one changes
+        self.watch_zones = [()] * len(self.zones)
+        self.watch_counters = [()] * len(self.counters)
 
     @property
     def seat_label(self):

@@ -146,7 +146,7 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves", "powers", "origin", "__weakref__")
+                 "moves", "powers", "origin", "kept", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -178,6 +178,10 @@ class State:
         self.zv = [0] * len(program.zones)  # changes per zone (all zones of one name together)
         self.cv = [0] * len(program.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
+        # game function -> {arguments: [stamp, members, whether each passes, the list or None,
+        # owners changed since, owner -> indexes of its members]}: lists kept member by member
+        # (compile.kept_lists); what a change marks is the owner part of the key that changed
+        self.kept: dict = {}
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
         self.in_play_cache = [-1, {}]  # [vz when made, {player or None: components in play}]
@@ -216,6 +220,8 @@ class State:
         s.zv = self.zv[:]
         s.cv = self.cv[:]
         s.memo = {}
+        s.kept = {name: {k: [e[0], e[1], e[2][:], e[3], set(e[4]), e[5]] for k, e in d.items()}
+                  for name, d in self.kept.items()} if self.kept else {}
         s.credit = self.credit.copy()
         s.static = self.static  # shared: the same in every state of one game
         s.in_play_cache = [-1, {}]
@@ -267,8 +273,7 @@ class State:
                     lst.insert(0, c)
                 else:
                     lst.append(c)
-                self.vz += 1
-                self.zv[self.program.zone_def(zone).index] += 1
+                self.zone_changed(zone)
                 if self.trace is not None:
                     self.emit(MOVE, pos, card=self.program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
             return
@@ -282,6 +287,28 @@ class State:
         if len(target) >= program.zone_limit:
             raise GameFault(f"{spoken.zone(program, zone)} grows without bound ({len(target)} components)", pos)
         self._place(c, old, zone, zdef, target, bottom, pos)
+
+    def zone_changed(self, zone) -> None:
+        """Count a change of the contents of `zone` made in place (an order, a deal): what was
+        computed from it is computed again."""
+        self.vz += 1
+        i = self.program.zone_def(zone).index
+        self.zv[i] += 1
+        if self.program.watch_zones[i]:
+            self._mark(self.program.watch_zones[i], zone)
+
+    def _mark(self, names: tuple, key: str) -> None:
+        """Mark the owner of the zone or counter `key`, which changed, in the lists the game
+        functions `names` keep member by member (compile.kept_lists)."""
+        kept = self.kept
+        owner = None
+        for name in names:
+            lists = kept.get(name)
+            if lists:
+                if owner is None:
+                    owner = keys.first_owner(key)
+                for e in lists.values():
+                    e[4].add(owner)
 
     def _place(self, c, old, zone, zdef, target, bottom: bool, pos) -> None:
         """Take `c` from zone `old` into `target` (the list of `zone`, a zone of `zdef`), count
@@ -302,8 +329,13 @@ class State:
         self.vz += 1
         zv = self.zv
         zv[zdef.index] += 1
+        if program.watch_zones[zdef.index]:
+            self._mark(program.watch_zones[zdef.index], zone)
         if old is not None:
-            zv[(program.zone_defs.get(old) or program.zone_def(old)).index] += 1
+            i = (program.zone_defs.get(old) or program.zone_def(old)).index
+            zv[i] += 1
+            if program.watch_zones[i]:
+                self._mark(program.watch_zones[i], old)
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         if self.tags and c in self.tags and program.tag_zones is not None and zdef.name not in program.tag_zones:
@@ -353,8 +385,7 @@ class State:
             if self.fuel < 0:
                 raise GameFault(runaway_message(self.program.step_budget), pos)
             self.rng.shuffle(lst)
-            self.vz += 1
-            self.zv[self.program.zone_def(zone).index] += 1
+            self.zone_changed(zone)
         if self.trace is not None:
             self.emit(SHUFFLE, pos, zone=str(zone))
 
@@ -423,6 +454,8 @@ class State:
             return 0
         self.vc += 1
         self.cv[cdef.index] += 1
+        if self.program.watch_counters[cdef.index]:
+            self._mark(self.program.watch_counters[cdef.index], key)
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new

@@ -89,8 +89,7 @@ def deal_hidden(st, seat: int, rng: Rng) -> None:
         for (k, i), c in zip(places, comps):
             st.zones[k][i] = c
             st.where[c] = k
-            st.zv[program.zone_def(k).index] += 1
-        st.vz += 1
+            st.zone_changed(k)
 
 
 class _Tracker:
