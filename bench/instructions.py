@@ -7,7 +7,8 @@
 On a shared machine the time of one run moves by 10 to 40% from one minute to the next, so
 a change of a few percent cannot be timed reliably in a few runs. Valgrind's `cachegrind`
 counts the instructions the processor runs instead: the same program, seeds and hash seed give
-the same count to a few parts in a million. Each figure is the count of a process that loads
+the same count to a few parts in a million, when the addresses are not randomised (`setarch -R`,
+used when it is there; without it, counts move by about 1%). Each figure is the count of a process that loads
 the game and plays N random games, less that of one that only loads it (the load is counted
 apart, in `run.py`), over N. The game is loaded once beforehand so that both processes take it
 from the warm cache. Instructions are not time (a cache miss costs more than an addition),
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -50,7 +52,10 @@ def instructions(root: Path, game: str, players: int, games: int, cache: Path) -
     """Instructions of one process that loads `game` from checkout `root` and plays `games` games."""
     code = _PLAY.format(root=str(root), game=game, players=players, games=games)
     env = _env(cache)
-    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+    # the addresses of objects order the sets and dicts keyed by them: without their
+    # randomisation (setarch -R) the count of one program is the same to a few parts in a million
+    fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
+    run = subprocess.run([*fixed, "valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", code], capture_output=True, text=True, env=env)
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     if run.returncode != 0 or found is None:

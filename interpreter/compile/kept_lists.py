@@ -68,7 +68,10 @@ def kept_lines(name: str, ew, sig: str, params: list, plain: str, source: str, c
 
 def watch(program, name: str, ew) -> None:
     """Tell the program that game function `name` keeps lists by the zones and counters of
-    `ew.owned`: the state marks their owners for it when they change."""
+    `ew.owned`: the state marks their owners for it when they change. The tables are changed
+    in place, never replaced: the copies of a program (compile.kept) share them, as they share
+    the compiled functions, and a function compiled after a load (for a rules test) is seen by
+    every copy."""
     for kind, index in ew.owned:
         table = program.watch_zones if kind == "zone" else program.watch_counters
         if name not in table[index]:
