@@ -219,3 +219,21 @@ def test_a_number_compared_with_any_value_as_the_general_way_says(tmp_path, monk
     assert fast[0] == (True, False) and fast[1] == (False, True)  # player 1 has 3 coins
     assert all(a == (not b) for a, b in fast)
     assert [a for a, _ in fast[3:]] == [False, False, True, False, False, False, False, False, False]
+
+
+def test_a_function_compiled_after_the_load_keeps_its_list_in_every_copy(tmp_path):
+    """A rules test compiles the functions it names after the load, with the compiler of the
+    program kept between loads; the copies given to later loads see it watched too."""
+    K.KEPT.clear()
+    try:
+        first = _docs_game(tmp_path)
+        again = interpreter.load(str(tmp_path / "docs-game"))
+        assert again.program is not first.program and again.program.codes is first.program.codes  # a copy
+        first.program.compiler.gen.game_function("empty")
+        st = again.new_state(players=2, seed=1)
+        fns = again.program.compiler.src.ns["FN"]
+        assert [str(n) for n in fns["empty"](st, _frame())] == ["north", "south"]
+        st.set_counter(keys.pair_key("influence", NodeRef("north"), Seat(0)), again.program.counters["influence"], 1, None)
+        assert [str(n) for n in fns["empty"](st, _frame())] == ["south"]
+    finally:
+        K.KEPT.clear()
