@@ -5,6 +5,7 @@ procedures are given as rules text, to check one behaviour of the engine.
 """
 from __future__ import annotations
 
+import random
 import textwrap
 from functools import lru_cache
 from pathlib import Path
@@ -92,3 +93,10 @@ def make_game(tmp_path, procedures: str, cards: str = CARDS, functions: str = ""
     return interpreter.load(str(folder))
 
 
+def random_trace(game, players: int, seed: int) -> list:
+    """The trace of a game of `game` played with random choices from `seed`, as plain dicts."""
+    st = game.new_state(players=players, seed=seed, trace=True)
+    r = random.Random(seed)
+    while not st.is_terminal():
+        st.apply(r.randrange(len(st.legal_actions())))
+    return [dict(e) for e in st.trace]

@@ -8,7 +8,7 @@ import random
 import shutil
 
 import pytest
-from gamekit import FIXTURES, player_counts
+from gamekit import FIXTURES, player_counts, random_trace
 
 import interpreter
 from interpreter.compile import expressions, kept_lists
@@ -83,14 +83,6 @@ def test_a_list_kept_by_the_moves_is_the_list_computed_anew(name):
         assert checked > 1000
 
 
-def _trace(game, players: int, seed: int) -> list:
-    st = game.new_state(players=players, seed=seed, trace=True)
-    r = random.Random(seed)
-    while not st.is_terminal():
-        st.apply(r.randrange(len(st.legal_actions())))
-    return [dict(e) for e in st.trace]
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_the_fast_paths_play_as_the_plain_ones(name, unkept, monkeypatch):
     fast = interpreter.load(name)
@@ -101,7 +93,7 @@ def test_the_fast_paths_play_as_the_plain_ones(name, unkept, monkeypatch):
     assert not any(plain.program.watch_zones) and not any(plain.program.watch_counters)
     for players in (player_counts(name)[0], player_counts(name)[-1]):
         for seed in (1, 2):
-            assert _trace(fast, players, seed) == _trace(plain, players, seed)
+            assert random_trace(fast, players, seed) == random_trace(plain, players, seed)
 
 
 def test_the_board_s_free_slots_are_kept_slot_by_slot():

@@ -4,22 +4,13 @@ seen at once, one game's settings never reach another, and the memory kept is bo
 from __future__ import annotations
 
 import os
-import random
 import shutil
 
 import pytest
+from gamekit import FIXTURES, random_trace
 
 import interpreter
 from interpreter.compile import kept as K
-from gamekit import FIXTURES
-
-
-def _trace(game, players: int, seed: int) -> list:
-    st = game.new_state(players=players, seed=seed, trace=True)
-    r = random.Random(seed)
-    while not st.is_terminal():
-        st.apply(r.randrange(len(st.legal_actions())))
-    return [dict(e) for e in st.trace]
 
 
 @pytest.fixture
@@ -39,7 +30,7 @@ def test_a_kept_program_plays_as_a_freshly_compiled_one(fresh, name, players):
     first, again = interpreter.load(name), interpreter.load(name)
     assert again.program is not first.program and again.program.codes is first.program.codes  # kept, copied
     for seed in (1, 2):
-        assert _trace(again, players, seed) == _trace(plain, players, seed)
+        assert random_trace(again, players, seed) == random_trace(plain, players, seed)
 
 
 def test_what_one_game_sets_is_not_seen_by_another(fresh):
