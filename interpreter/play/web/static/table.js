@@ -193,7 +193,8 @@
     if (!d || !v.opens.includes(d.player) || d.player === v.seat || v.opens.length < 2) return false;
     $("main").hidden = true;
     $("cover").hidden = false;
-    $("cover-text").textContent = `${v.seats[d.player].name}'s turn. Pass the screen, then show the table.`;
+    const whose = v.seats[d.player].name;  // a sentence begins with a capital: "Player 1's turn"
+    $("cover-text").textContent = `${whose.charAt(0).toUpperCase() + whose.slice(1)}'s turn. Pass the screen, then show the table.`;
     $("cover-button").onclick = async () => {
       seat = d.player;
       clearLog();
