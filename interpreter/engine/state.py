@@ -205,7 +205,7 @@ class State:
         s.tags = self.tags.copy()
         s.tapped = self.tapped.copy()
         s.used = self.used.copy()
-        s.rng = Rng(self.rng.state)
+        s.rng = self.rng.copy()
         s.frames = [f.copy() for f in self.frames]
         if self.pending is not None:
             self.pending.prompt  # noqa: B018 - rendered now, while the frames it reads are this state's

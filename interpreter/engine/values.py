@@ -83,6 +83,84 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
+    def copy(self) -> "Rng":
+        """A generator that goes on as this one would (a state's clone takes one)."""
+        return Rng(self.state)
+
+    def following(self, other: "Rng") -> "Rng":
+        """This generator, told of `other`, the generator of the game it replays: a seeded one
+        already draws what `other` drew; one of outcomes given reads `other`'s (GivenRng)."""
+        return self
+
+    def with_fallback(self, rng: "Rng") -> "Rng":
+        """This generator, drawing from `rng` whatever it cannot draw itself (GivenRng)."""
+        return self
+
+
+class ChanceNeeded(BaseException):
+    """Raised by a GivenRng asked for a draw it was not given: `sizes` are the numbers of
+    outcomes of the draws asked for next, in order (a shuffle asks for all of its draws at
+    once). A BaseException, so that no handler of the rules' run-time errors takes it: the
+    state it leaves is half-way through a step, and the caller plays the step again from a
+    copy taken before it, with the outcomes given."""
+
+    def __init__(self, sizes: tuple):
+        super().__init__(sizes)
+        self.sizes = sizes
+
+
+class GivenRng(Rng):
+    """A generator whose outcomes are given from outside, one for each draw, in order: what
+    makes a game's chance explicit (a caller that asks for each shuffle, draw and die as it
+    comes, as OpenSpiel's chance nodes do). Draw `i` among `n` outcomes is `log[i]`, uniform by
+    the caller's word; past the end of `log` a draw comes from `fallback`, or raises
+    ChanceNeeded when there is none. `log` is a tuple, shared by the copies of a state."""
+
+    __slots__ = ("log", "pos", "fallback")
+
+    def __init__(self, log: tuple = (), pos: int = 0, fallback: Rng | None = None):
+        self.state = 0
+        self.log = log
+        self.pos = pos
+        self.fallback = fallback
+
+    def next64(self) -> int:
+        if self.fallback is None:
+            raise ChanceNeeded((1 << 64,))
+        return self.fallback.next64()
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("empty range")
+        pos = self.pos
+        if pos < len(self.log):
+            v = self.log[pos]
+            if v < n:
+                self.pos = pos + 1
+                return v
+            self.pos = len(self.log)  # drawn for another question: the game went another way
+        if self.fallback is None:
+            raise ChanceNeeded((n,))
+        return self.fallback.below(n)
+
+    def shuffle(self, items: list) -> None:
+        n = len(items)
+        have = len(self.log) - self.pos
+        if self.fallback is None and 0 <= have < n - 1:
+            raise ChanceNeeded(tuple(range(n - have, 1, -1)))  # every draw of the shuffle at once
+        super().shuffle(items)
+
+    def copy(self) -> "GivenRng":
+        return GivenRng(self.log, self.pos, self.fallback.copy() if self.fallback is not None else None)
+
+    def following(self, other: Rng) -> Rng:
+        if type(other) is GivenRng:
+            return GivenRng(other.log, self.pos, self.fallback)
+        return self
+
+    def with_fallback(self, rng: Rng) -> "GivenRng":
+        return GivenRng(self.log, self.pos, rng)
+
 
 def seed_for(seed: int, index: int = 0) -> int:
     """The seed of game `index` of a run seeded with `seed` (independent of workers)."""

@@ -1,13 +1,14 @@
 """The games as Python games of OpenSpiel (`pyspiel`), on top of `spiel.SpielGame`.
 
 Needs OpenSpiel (regles[spiel]): `register()` registers every shipped game as
-`regles_<id>` (hyphens as underscores), with parameters `players` and `seed`;
+`regles_<id>` (hyphens as underscores), with parameters `players`, `chance` and `seed`;
 `load_spiel_game(game, players)` makes one for any loaded game. Each game is SEQUENTIAL,
 EXPLICIT_STOCHASTIC, IMPERFECT_INFORMATION, with terminal rewards: +1 for
-each winner, -1 for the others. Its chance is one explicit chance node, the
-first: it draws the seed of the game among SEEDS equally likely ones (offset
-by the game's `seed` parameter). Every later shuffle, draw or roll comes from
-that seed inside the state, so every node after the first is a player's.
+each winner, -1 for the others. Its chance nodes are, with `chance="explicit"` (the
+default), every shuffle, draw and die of the rules, each outcome equally likely
+(`chance.py`); with `chance="seeded"`, one node, the first, which draws the seed of the
+game among SEEDS equally likely ones (offset by the `seed` parameter), every later
+shuffle, draw or roll coming from that seed inside the state.
 """
 from __future__ import annotations
 
@@ -33,12 +34,13 @@ def _game_type(name: str, title: str, spiel_game: SpielGame):
         max_num_players=g.max_players, min_num_players=g.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": spiel_game.players, "seed": 0})
+        parameter_specification={"players": spiel_game.players, "chance": "explicit", "seed": 0})
 
 
 def _game_info(spiel_game: SpielGame):
+    outcomes = spiel_game.max_chance_outcomes if spiel_game.chance == "explicit" else SEEDS
     return pyspiel.GameInfo(
-        num_distinct_actions=spiel_game.actions.size, max_chance_outcomes=SEEDS, num_players=spiel_game.players,
+        num_distinct_actions=spiel_game.actions.size, max_chance_outcomes=outcomes, num_players=spiel_game.players,
         min_utility=-1.0, max_utility=1.0, utility_sum=None, max_game_length=MAX_GAME_LENGTH)
 
 
@@ -48,9 +50,11 @@ class RulesGame(pyspiel.Game):
         params = dict(params or {})
         self.seed = int(params.get("seed", 0))
         super().__init__(_game_type(name, spiel_game.game.title, spiel_game), _game_info(spiel_game),
-                         {"players": spiel_game.players, "seed": self.seed})
+                         {"players": spiel_game.players, "chance": spiel_game.chance, "seed": self.seed})
 
     def new_initial_state(self):
+        if self.spiel_game.chance == "explicit":
+            return RulesState(self, self.spiel_game.new_initial_state(self.seed))
         return RulesState(self, None)
 
     def __deepcopy__(self, memo):  # a game never changes: its copies are itself
@@ -62,7 +66,8 @@ class RulesGame(pyspiel.Game):
 
 
 class RulesState(pyspiel.State):
-    """Before the first chance outcome `inner` is None; then the `spiel.SpielState` it started."""
+    """A `spiel.SpielState` (`inner`) under pyspiel's names; with seeded chance, `inner` is
+    None before the first chance outcome, the seed, and then the state it started."""
 
     def __init__(self, game, inner):
         super().__init__(game)
@@ -71,11 +76,13 @@ class RulesState(pyspiel.State):
         self.inner = inner
 
     def current_player(self):
-        if self.inner is None:
+        if self.inner is None or self.inner.is_chance_node():
             return pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL if self.inner.is_terminal() else self.inner.current_player()
 
     def chance_outcomes(self):
+        if self.inner is not None:
+            return self.inner.chance_outcomes()
         p = 1.0 / SEEDS
         return [(i, p) for i in range(SEEDS)]
 
@@ -97,7 +104,7 @@ class RulesState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"seed {action}" if self.inner is None else self.inner.action_to_string(-1, action)
         return self.inner.action_to_string(player, action)
 
     def is_terminal(self):
@@ -137,9 +144,11 @@ class RulesObserver:
         return state.inner.information_state_string(player) if self.recall else state.inner.observation_string(player)
 
 
-def load_spiel_game(game, players: int | None = None, options: dict | None = None) -> RulesGame:
-    """A pyspiel game for `game` (an id, a folder or a loaded Game), not registered."""
-    spiel_game = SpielGame(game, players, options)
+def load_spiel_game(game, players: int | None = None, options: dict | None = None,
+                    chance: str = "explicit") -> RulesGame:
+    """A pyspiel game for `game` (an id, a folder or a loaded Game), not registered; `chance`:
+    "explicit" (every shuffle, draw and die a chance node) or "seeded" (one node, the seed)."""
+    spiel_game = SpielGame(game, players, options, chance)
     return RulesGame(spiel_game, spiel_name(spiel_game.game.id))
 
 
@@ -155,11 +164,12 @@ def register() -> list:
     for game_id in shipped_games():
         name = spiel_name(game_id)
         if name not in pyspiel.registered_names():
-            default = SpielGame(game_id)
+            default = SpielGame(game_id, chance="explicit")
 
             def __init__(self, params=None, game_id=game_id, name=name):
                 params = dict(params or {})
-                RulesGame.__init__(self, SpielGame(game_id, int(params.get("players", 0)) or None), name, params)
+                made = SpielGame(game_id, int(params.get("players", 0)) or None, chance=str(params.get("chance", "explicit")))
+                RulesGame.__init__(self, made, name, params)
 
             cls = type(name, (RulesGame,), {"__init__": __init__})
             _REGISTERED[name] = cls

@@ -27,6 +27,9 @@ too. What is left known to the search: the order of draws made before the secret
 still hidden (the real generator plays them again) and counters hidden from the seat that
 no secret choice set. A state that its history does not lead to from its origin (one set
 up by a rules test, or restored as it is) keeps the secret choices as they were made.
+A game whose chance is given from outside (`values.GivenRng`, explicit chance nodes) is
+played again with the real game's outcomes, and past a secret choice drawn again, with
+them while they fit and with the search's generator after.
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ import weakref
 
 from ..engine.observe import may_see
 from ..engine.state import GameFault
-from ..engine.values import Rng, Seat, Team
+from ..engine.values import ChanceNeeded, Rng, Seat, Team
 from .seen import signature
 
 TRIES = 4  # worlds drawn from one secret choice on before it is judged shown
@@ -116,7 +119,7 @@ class _Tracker:
         history = st.history
         if self.played != history[:len(self.played)]:
             self._reset()  # another line of the same game: start again
-        self._follow(history)
+        self._follow(st)
         if self.broken:
             return None
         if self.seen[0] != len(history):
@@ -128,15 +131,17 @@ class _Tracker:
         while self.before:
             start = min(self.before)
             for _ in range(TRIES):
-                world = self._drawn(start, history, rng)
+                world = self._drawn(start, st, rng)
                 if world is not None and signature(world, self.seat) == seen:
                     return world
             del self.before[start]  # shown since: played as it was made from now on
         return None
 
-    def _follow(self, history: list) -> None:
-        """Play the real choices again up to the end of `history`."""
+    def _follow(self, st) -> None:
+        """Play the real choices again up to the end of `st`'s history."""
+        history = st.history
         w = self.walker
+        w.rng = w.rng.following(st.rng)  # a game whose chance is given from outside: its outcomes
         while not self.broken and len(self.played) < len(history):
             i = len(self.played)
             d = w.pending
@@ -147,15 +152,18 @@ class _Tracker:
                 self.before[i] = w.clone()
             try:
                 w.apply(history[i])
-            except GameFault:
+            except (GameFault, ChanceNeeded):  # ChanceNeeded: the real game drew otherwise
                 self.broken = True
                 return
             self.played.append(history[i])
 
-    def _drawn(self, start: int, history: list, rng: Rng):
+    def _drawn(self, start: int, st, rng: Rng):
         """The game played again from choice `start` to now, each secret choice of another seat
         drawn at random; None when the choices made since no longer fit."""
+        history = st.history
         w = self.before[start].clone()
+        # outcomes given from outside: the real game's while they fit, then drawn with `rng`
+        w.rng = w.rng.following(st.rng).with_fallback(rng)
         for i in range(start, len(history)):
             d = w.pending
             if d is None:

@@ -128,9 +128,20 @@ def test_registered_with_pyspiel_under_each_shipped_game_s_name():
     names = pyspiel_game.register()
     assert set(names) == {"regles_" + g.replace("-", "_") for g in shipped_games()}
     state = pyspiel.load_game("regles_karman_swap", {"players": 2}).new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
-    state.apply_action(7)
+    assert state.is_chance_node()  # the set-up's first shuffle
+    _to_a_seat(state, random.Random(7))
     assert state.current_player() == 0 and len(state.observation_tensor(0)) > 0
+    seeded = pyspiel.load_game("regles_karman_swap", {"players": 2, "chance": "seeded"}).new_initial_state()
+    assert seeded.is_chance_node() and len(seeded.chance_outcomes()) == 1 << 16
+    seeded.apply_action(7)
+    assert seeded.current_player() == 0
+
+
+def _to_a_seat(state, r):
+    """Chance outcomes drawn with `r` until a seat decides (or the game ends)."""
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[r.randrange(len(outcomes))][0])
 
 
 @pytest.mark.parametrize("name", shipped_games())
@@ -168,18 +179,19 @@ def test_openspiel_s_ismcts_plays_each_game_through_resample_from_infostate(name
     from interpreter.rl.pyspiel_game import load_spiel_game
     game = load_spiel_game(name, player_counts(name)[0])
     state = game.new_initial_state()
-    state.apply_action(5)
+    r = random.Random(5)
+    _to_a_seat(state, r)
     calls = []
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 8,
                            random_state=np.random.RandomState(2))
     bot.set_resampler(lambda s, p: calls.append(p) or s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.)))
-    r = random.Random(5)
     for _ in range(6):
         if state.is_terminal():
             break
         action = bot.step(state) if state.current_player() == 0 else r.choice(state.legal_actions())
         assert action in state.legal_actions()
         state.apply_action(action)
+        _to_a_seat(state, r)
     assert calls and set(calls) == {0}
 
 
@@ -208,10 +220,11 @@ def test_pyspiel_gives_the_information_state_tensor_and_string():
     game = load_spiel_game("karman-swap", 2)
     assert game.get_type().provides_information_state_tensor
     state = game.new_initial_state()
-    state.apply_action(2)
     r = random.Random(2)
+    _to_a_seat(state, r)
     for _ in range(5):
         state.apply_action(r.choice(state.legal_actions()))
+        _to_a_seat(state, r)
     seat = state.current_player()
     assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
     assert state.information_state_string(seat) == state.inner.information_state_string(seat)
