@@ -114,6 +114,21 @@ class Encoding:
         size += len(self.supplies)
         self._block("counters", size, "each counter per owner (game, relative players and teams, nodes, "
                                       "node and relative player, components), then the supply left of each")
+        self._decision, self._zones_at, self._held_at = self.offset("decision"), self.offset("zones"), self.offset("held zones")
+        self._components_at, self._counters_at = self.offset("components"), self.offset("counters")
+        self._supply_slots = [(self._counters_at + self.supply_base + i,
+                               keys.supply_key(c.supply if isinstance(c.supply, str) else c.name))
+                              for i, c in enumerate(self.supplies)]
+        self.tag_index = {t: i for i, t in enumerate(self.tagged)}
+        self.attribute_columns: dict = {}  # attribute -> (its first column among a component's own values, folded values or None)
+        at = len(self.tagged)
+        for name, values in self.class_attrs:
+            self.attribute_columns[name] = (at, [fold(v) for v in values])
+            at += len(values)
+        for name in self.value_attrs:
+            self.attribute_columns[name] = (at, None)
+            at += 1
+        self._plans: dict = {}  # seat -> (zone key -> _zone_plan, counter key -> _counter_plan)
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -138,21 +153,27 @@ class Encoding:
         return next(off for n, off, _, _ in self.blocks if n == name)
 
     # encoding a state --------------------------------------------------------------
+    # What a zone or counter key gives a seat is worked out once, the first time the key is met
+    # (`_zone_plan`, `_counter_plan`), and kept per seat: where its values go and whether the
+    # seat sees them. Only what depends on the state is read anew at each encoding: who controls
+    # a component that holds a zone or counter (it decides who sees them), the components in
+    # each zone, the counters' values, taps, tags and attributes changed by the rules.
     def encode(self, st, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        program, n = self.program, self.n
-        rel = [(s - seat) % n for s in range(n)]
-        team_of = program.team_of(n)
-        my_team = team_of[seat]
-        team_rel = [(t - my_team) % len(self.teams) for t in range(len(self.teams))]
+        n = self.n
+        plans = self._plans.get(seat)
+        if plans is None:
+            plans = self._plans[seat] = ({}, {})
+        zone_plans, counter_plans = plans
         # decision
-        base = self.offset("decision")
+        base = self._decision
         d = st.pending
         if d is None:
             out[base + n] = 1
         else:
-            out[base + rel[int(d.player)]] = 1
-            if int(d.player) == seat:
+            player = int(d.player)
+            out[base + (player - seat) % n] = 1
+            if player == seat:
                 k = base + n + 1
                 if d.kind in KINDS:
                     out[k + KINDS.index(d.kind)] = 1
@@ -160,62 +181,113 @@ class Encoding:
                 out[k + self.points.get(str(d.pos), len(self.points))] = 1
                 out[k + len(self.points) + 1] = len(d.entries)
         # where each component is, and what the seat sees of it
-        zbase, hbase, cbase = self.offset("zones"), self.offset("held zones"), self.offset("components")
-        per = n + 2
         seen, zone_of, holder_of = [], [], []
+        owners = self.program.comp_owner
         for key, comps in st.zones.items():
-            zdef = program.zone_def(key)
-            holder = program.zone_holder(key)
-            visible = may_see(st, zdef.visibility, holder, seat)
-            kind = zdef.scope.kind
-            if kind in _PLAIN:
-                slot = zbase + self.zone_slot[zdef.name]
-                if kind is OwnerKind.PLAYER:
-                    slot += rel[int(holder)]
-                elif kind is OwnerKind.TEAM:
-                    slot += team_rel[int(holder)]
-                out[slot] += len(comps)
-                held = False
-            else:
-                where = self.node_index.get(holder, 0) if kind is OwnerKind.NODE else int(holder)
-                slot = hbase + self.held_base[zdef.name] + where * per
-                held = True
-            owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
-            if not (visible or owner_sees or held):
+            if not comps:
                 continue
-            holder_seat = _seat_of(st, holder)
-            zi = self.zone_names.index(zdef.name)
-            hr = n if holder_seat is None else rel[holder_seat]
-            owners = program.comp_owner
-            for c in comps:
-                c = int(c)
-                sees = visible or (owner_sees and owners[c] == seat)
+            plan = zone_plans.get(key)
+            if plan is None:
+                plan = zone_plans[key] = self._zone_plan(key, seat)
+            slot, held, holder, visibility, visible, zi, hr, owner_sees = plan
+            if visible is None:  # a zone of a component: seen as its controller lets the seat see it
+                visible = may_see(st, visibility, holder, seat)
+            if not held:
+                out[slot] += len(comps)
+            elif not (visible or owner_sees):
+                out[slot] += len(comps)  # all unseen
+                continue
+            if hr is None:
+                holder_seat = _seat_of(st, holder)
+                hr = n if holder_seat is None else (holder_seat - seat) % n
+            if visible:
+                if held:
+                    for c in comps:
+                        o = owners[c]
+                        out[slot + (1 if o is None else 2 + (o - seat) % n)] += 1
+                seen.extend(comps)
+                zone_of.extend([zi] * len(comps))
+                holder_of.extend([hr] * len(comps))
+                continue
+            for c in comps:  # an owner's own pieces in a zone that shows each owner its own
+                sees = owners[c] == seat
                 if held:
                     o = owners[c]
-                    out[slot + (0 if not sees else (1 if o is None else 2 + rel[o]))] += 1
+                    out[slot + (0 if not sees else (1 if o is None else 2 + (o - seat) % n))] += 1
                 if sees:
                     seen.append(c)
                     zone_of.append(zi)
                     holder_of.append(hr)
         if seen:
+            cbase = self._components_at
             self._components(out[cbase:cbase + self.comps * self.comp_width].reshape(self.comps, self.comp_width),
-                             st, np.array(seen), np.array(zone_of), np.array(holder_of))
+                             st, np.array(seen, np.intp), np.array(zone_of, np.intp), np.array(holder_of, np.intp))
         # counters
-        kbase = self.offset("counters")
-        counters = self.defn.counters
         for key, value in st.counters.items():
-            if keys.is_supply(key):
+            plan = counter_plans.get(key)
+            if plan is None:
+                plan = counter_plans[key] = self._counter_plan(key, seat)
+            if plan is False:
                 continue
-            cdef = counters.get(keys.name_of(key))
-            if cdef is None or not may_see(st, cdef.visibility, counter_holder(cdef, key), seat):
-                continue
-            slot = self._counter_slot(cdef, key, rel, team_rel)
-            if slot is not None:
-                out[kbase + self.counter_slot[cdef.name] + slot] = value
-        for i, cdef in enumerate(self.supplies):
-            skey = keys.supply_key(cdef.supply if isinstance(cdef.supply, str) else cdef.name)
-            out[kbase + self.supply_base + i] = st.counters.get(skey, 0)
+            at, visibility, holder = plan
+            if holder is not None and not may_see(st, visibility, holder, seat):
+                continue  # a component's counter, seen as the component is
+            out[at] = value
+        for at, skey in self._supply_slots:
+            out[at] = st.counters.get(skey, 0)
         return out
+
+    def _zone_plan(self, key, seat: int) -> tuple:
+        """What zone `key` gives `seat`: (its slot, whether it is held by a node or component, its
+        holder, its visibility, whether the seat sees it (None: it depends on who controls the
+        holder), the zone's index, the relative seat holding it (None: it depends on the state),
+        whether it shows each owner its own components)."""
+        program, n = self.program, self.n
+        zdef = program.zone_def(key)
+        holder = program.zone_holder(key)
+        kind = zdef.scope.kind
+        if kind in _PLAIN:
+            slot = self._zones_at + self.zone_slot[zdef.name]
+            if kind is OwnerKind.PLAYER:
+                slot += (int(holder) - seat) % n
+            elif kind is OwnerKind.TEAM:
+                slot += (int(holder) - program.team_of(n)[seat]) % len(self.teams)
+            held = False
+        else:
+            where = self.node_index.get(holder, 0) if kind is OwnerKind.NODE else int(holder)
+            slot = self._held_at + self.held_base[zdef.name] + where * (n + 2)
+            held = True
+        dynamic = type(holder) is Comp
+        visible = None if dynamic else may_see(_NoState(program, n), zdef.visibility, holder, seat)
+        owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
+        hr = None
+        if not dynamic:
+            holder_seat = _seat_of(_NoState(program, n), holder)
+            hr = n if holder_seat is None else (holder_seat - seat) % n
+        return (slot, held, holder, zdef.visibility, visible, self.zone_names.index(zdef.name), hr, owner_sees)
+
+    def _counter_plan(self, key: str, seat: int):
+        """Where counter `key` goes for `seat`, with its visibility and the component whose counter
+        it is (None for the others, seen or not once and for all); False: not in the vector (a
+        supply, a counter of an unknown owner, or one the seat never sees)."""
+        if keys.is_supply(key):
+            return False
+        cdef = self.defn.counters.get(keys.name_of(key))
+        if cdef is None:
+            return False
+        n = self.n
+        rel = [(s - seat) % n for s in range(n)]
+        my_team = self.program.team_of(n)[seat]
+        team_rel = [(t - my_team) % len(self.teams) for t in range(len(self.teams))]
+        slot = self._counter_slot(cdef, key, rel, team_rel)
+        if slot is None:
+            return False
+        holder = counter_holder(cdef, key)
+        if type(holder) is not Comp:
+            if not may_see(_NoState(self.program, n), cdef.visibility, holder, seat):
+                return False
+            holder = None
+        return (self._counters_at + self.counter_slot[cdef.name] + slot, cdef.visibility, holder)
 
     def _components(self, rows, st, seen, zone_of, holder_of) -> None:
         """Fill the rows of the components `seen` (numpy arrays: which, in which zone, held by which
@@ -227,21 +299,35 @@ class Encoding:
         tapped = 1 + z + self.n + 1
         tags_at = tapped + 1
         rows[seen, tags_at:] = self.static[seen]
+        if not (st.tapped or st.tags or st.over):
+            return
         visible = set(seen.tolist())
         for c in st.tapped:
-            if int(c) in visible:
-                rows[int(c), tapped] = 1
+            if c in visible:
+                rows[c, tapped] = 1
+        tag_index = self.tag_index
         for c, tags in st.tags.items():
-            if int(c) in visible:
+            if c in visible:
                 for t in tags:
-                    if t in self.tagged:
-                        rows[int(c), tags_at + self.tagged.index(t)] = 1
-        for c, _name in st.over:
-            if int(c) in visible:
-                rows[int(c), tags_at:] = self._own_values(st, int(c))
-                for t in st.tags.get(c, ()):
-                    if t in self.tagged:
-                        rows[int(c), tags_at + self.tagged.index(t)] = 1
+                    i = tag_index.get(t)
+                    if i is not None:
+                        rows[c, tags_at + i] = 1
+        for (c, name), v in st.over.items():  # an attribute the rules changed: its columns anew
+            if c in visible:
+                self._attribute(rows[c], tags_at, name, v)
+
+    def _attribute(self, row, at: int, name: str, v) -> None:
+        """The columns of attribute `name` of a component's row (from `at`, its own values) for value `v`."""
+        cols = self.attribute_columns.get(name)
+        if cols is None:
+            return
+        start, values = cols
+        if values is None:  # a number or yes/no
+            row[at + start] = float(v) if isinstance(v, (int, float)) else 0.0
+            return
+        have = {fold(x) for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)}
+        for i, value in enumerate(values):
+            row[at + start + i] = 1.0 if value in have else 0.0
 
     def _own_values(self, st, c: int) -> list:
         """A component's classes rules may tag it with (as printed), its class attributes' values,
@@ -288,6 +374,17 @@ class Encoding:
     def describe(self) -> list:
         """(name, offset, size, what) of each block."""
         return list(self.blocks)
+
+
+class _NoState:
+    """What `may_see` and `_seat_of` read of a state for a holder that is no component (a
+    seat, a team, a node, none): the program and the number of players, nothing that moves."""
+
+    def __init__(self, program, n: int):
+        self.program, self.n = program, n
+
+    def team_of(self, seat):
+        return Team(self.program.team_of(self.n)[int(seat)])
 
 
 def _seat_of(st, holder):
