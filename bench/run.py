@@ -248,33 +248,45 @@ def load_yardstick(path: Path):
 def versus_yardstick(game, ref, players: int, games: int, pairs: int):
     """Pairs of runs, ours and the yardstick's, alternating which goes first. Each ratio is
     ours over the yardstick's time (per game, per decision): 3 means three times as long. The
-    yardstick plays more games a run, so that both runs last about as long."""
+    yardstick plays more games a run, so that both runs last about as long. Times are wall
+    time, and processor time as well (`*_cpu`: what another process on the machine takes
+    from a run's wall time, it does not take from its processor time)."""
     ratios_g, ratios_d, ours_g, ours_d, hand_g, hand_d = [], [], [], [], [], []
+    cpu_g, cpu_d = [], []
     ref_games = games * 8
     for k in range(pairs):
         def hand():
+            c = time.process_time()
             out = ref.run(players, ref_games, 1 + k)
+            cpu = time.process_time() - c
             if out.get("errors"):
                 raise SystemExit(f"the yardstick failed {out['errors']} games: {out.get('error_seeds')}")
-            return out["games_per_second"], out["decisions_per_second"]
+            decisions = out["decisions_per_second"] / out["games_per_second"] * ref_games
+            return out["games_per_second"], out["decisions_per_second"], cpu / ref_games, cpu / decisions
 
         def ours():
+            c = time.process_time()
             g, d = playouts(game, players, games, 1, first_seed=100_000 * (k + 1))
-            return g["median"], d["median"]
+            cpu = time.process_time() - c
+            decisions = d["median"] / g["median"] * games
+            return g["median"], d["median"], cpu / games, cpu / decisions
 
         if k % 2 == 0:
-            og, od = ours()
-            hg, hd = hand()
+            og, od, ocg, ocd = ours()
+            hg, hd, hcg, hcd = hand()
         else:
-            hg, hd = hand()
-            og, od = ours()
+            hg, hd, hcg, hcd = hand()
+            og, od, ocg, ocd = ours()
         ours_g.append(og)
         ours_d.append(od)
         hand_g.append(hg)
         hand_d.append(hd)
         ratios_g.append(hg / og)
         ratios_d.append(hd / od)
+        cpu_g.append(ocg / hcg)
+        cpu_d.append(ocd / hcd)
     return {"times_per_game": summary(ratios_g), "times_per_decision": summary(ratios_d),
+            "times_per_game_cpu": summary(cpu_g), "times_per_decision_cpu": summary(cpu_d),
             "ours_games_per_second": summary(ours_g), "ours_decisions_per_second": summary(ours_d),
             "yardstick_games_per_second": summary(hand_g), "yardstick_decisions_per_second": summary(hand_d),
             "pairs": pairs, "games_per_run": {"ours": games, "yardstick": ref_games}}
@@ -296,6 +308,10 @@ def yardstick_rows(results: dict, rows: list, path, games: int, pairs: int, look
                      f"x{g['median']:.2f} per game ({g['min']:.2f}-{g['max']:.2f}), "
                      f"x{d['median']:.2f} per decision ({d['min']:.2f}-{d['max']:.2f})",
                      _verdict(g["median"] <= target, f"x{target} or less", "per game") if target else ""))
+        gc_, dc = r["times_per_game_cpu"], r["times_per_decision_cpu"]
+        rows.append((f"  the same in processor time",
+                     f"x{gc_['median']:.2f} per game ({gc_['min']:.2f}-{gc_['max']:.2f}), "
+                     f"x{dc['median']:.2f} per decision ({dc['min']:.2f}-{dc['max']:.2f})", ""))
         rows.append((f"  ours / hand-written, games/s and decisions/s",
                      f"{r['ours_games_per_second']['median']:.1f} / {r['yardstick_games_per_second']['median']:.1f}, "
                      f"{r['ours_decisions_per_second']['median']:.0f} / "
