@@ -97,7 +97,7 @@ class SpielGame:
         """For each action number, how many times `seat` took it in `history` ((seat, number)
         pairs), as floats."""
         counts = [0.0] * self.actions.size
-        for p, a in history:
+        for p, a, *_ in history:
             if p == seat:
                 counts[a] += 1.0
         return counts
@@ -120,7 +120,9 @@ class SpielState:
         self.state = state  # at a chance node: the state before the step that draws
         self.step = step  # the chance node this state is at (explicit chance), else None
         self._numbers = None
-        self._history: list = []  # (seat or CHANCE, action number) of every action applied through this object
+        # (seat or CHANCE, action number, whether the decision was secret) of every action applied
+        # through this object
+        self._history: list = []
 
     # who and what -------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -169,7 +171,7 @@ class SpielState:
         sg = self.spiel_game
         if self.step is not None:  # a chance outcome
             self.state, self.step = explicit.give(sg.game, self.state, self.step, int(action), sg.max_chance_outcomes)
-            self._history.append((CHANCE, int(action)))
+            self._history.append((CHANCE, int(action), True))
             self._numbers = None
             return
         numbers = self._legal()
@@ -178,7 +180,7 @@ class SpielState:
         except ValueError:
             raise ValueError(f"action {action} ({sg.actions.describe(int(action))}) is not legal; "
                              f"legal: {sorted(numbers)}") from None
-        self._history.append((self.state.current_player, int(action)))
+        self._history.append((self.state.current_player, int(action), bool(self.state.pending.secret)))
         if sg.chance == "explicit":
             self.state, self.step = explicit.play(self.state, option, sg.max_chance_outcomes)
         else:
@@ -204,7 +206,7 @@ class SpielState:
         return self.returns()
 
     def history(self) -> list:
-        return [a for _, a in self._history]
+        return [a for _, a, _ in self._history]
 
     # what a seat knows ----------------------------------------------------------------------
     def observation_tensor(self, seat: int | None = None) -> list:
@@ -221,11 +223,16 @@ class SpielState:
         return self.observation_tensor(seat) + self.spiel_game.own_actions(self._history, seat)
 
     def information_state_string(self, seat: int | None = None) -> str:
-        """What the seat sees now, with the actions it made itself, in order (its own moves are all
-        it is sure to remember beyond what the state shows it)."""
+        """What the seat sees now, then every decision it saw made, in order: its own and the
+        other seats' (relative seats: +0 is itself), an action number where the choice was made
+        in view of the table, `?` where another seat chose secretly. Chance outcomes are left out:
+        what they show the seat is in what it sees. So two histories that lead to the same view
+        but through other moves are two information states (OpenSpiel's perfect recall)."""
         seat = self._seat(seat)
-        own = [a for p, a in self._history if p == seat]
-        return self.observation_string(seat) + " | own actions: " + ",".join(map(str, own))
+        n = self.spiel_game.players
+        moves = [f"+{(p - seat) % n}:{a if p == seat or not secret else '?'}"
+                 for p, a, secret in self._history if p != CHANCE]
+        return self.observation_string(seat) + " | moves: " + ",".join(moves)
 
     def _seat(self, seat) -> int:
         if seat is None:

@@ -67,7 +67,7 @@ def test_a_whole_game_with_chance_outcomes_drawn_at_random():
             st.apply_action(r.choice(st.legal_actions()))
     assert sorted(st.returns()) == [-1.0, -1.0, 1.0]
     assert max(sizes) <= sg.max_chance_outcomes and min(sizes) >= 2
-    assert len(st.history()) == len(st._history) and sum(1 for p, _ in st._history if p == CHANCE) == len(sizes)
+    assert len(st.history()) == len(st._history) and sum(1 for p, _, _ in st._history if p == CHANCE) == len(sizes)
 
 
 def test_other_outcomes_of_a_shuffle_deal_other_cards():

@@ -63,8 +63,8 @@ def test_information_state_is_the_seat_s_view_and_its_own_moves():
     st = _play(sg.new_initial_state(seed=4), 5, steps=30)
     seat = st.current_player()
     info = st.information_state_string(seat)
-    mine = [a for p, a in st._history if p == seat]
-    assert info.endswith("own actions: " + ",".join(map(str, mine)))
+    moves = [f"+{(p - seat) % 3}:{'?' if secret and p != seat else a}" for p, a, secret in st._history]
+    assert info.endswith(" | moves: " + ",".join(moves)) and "+0:" in info
     others = {o: st.information_state_string(o) for o in range(3) if o != seat}
     assert all(v != info for v in others.values())
     # what another seat holds in its hand is not in this seat's view
@@ -229,3 +229,19 @@ def test_pyspiel_gives_the_information_state_tensor_and_string():
     assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
     assert state.information_state_string(seat) == state.inner.information_state_string(seat)
     assert state.information_state_string(seat) != state.observation_string(seat)
+
+
+def test_the_information_state_recalls_the_moves_seen_and_not_the_secret_ones():
+    """Etherium's programmes are chosen secretly: another seat's programme is a `?` in a seat's
+    information state, its own is its action number, and a move made in view of all is seen."""
+    sg = SpielGame("etherium", 3)
+    st = sg.new_initial_state(6)
+    r = random.Random(6)
+    while not any(secret and p == 1 for p, _, secret in st._history):
+        st.apply_action(r.choice(st.legal_actions()))
+    secret_move = next(i for i, (p, _, secret) in enumerate(st._history) if secret and p == 1)
+    seen_by = {seat: st.information_state_string(seat).split(" | moves: ")[1].split(",") for seat in range(3)}
+    assert seen_by[0][secret_move] == "+1:?" and seen_by[2][secret_move] == "+2:?"
+    assert seen_by[1][secret_move] == f"+0:{st._history[secret_move][1]}"
+    public = next(i for i, (p, _, secret) in enumerate(st._history) if not secret and p == 0)
+    assert seen_by[1][public] == f"+2:{st._history[public][1]}"  # seat 0 is two after seat 1
