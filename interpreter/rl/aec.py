@@ -30,6 +30,7 @@ from pettingzoo.utils import wrappers
 from .. import load
 from ..limits import MAX_NUMBER
 from ..view.narrate import Narrator
+from .kept_observation import KeptObservations
 from .spiel import SpielGame
 
 
@@ -55,6 +56,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.render_seat = render_seat  # None: the narration tells everything, as to a spectator
         self.metadata = dict(self.metadata, name=f"regles_{game.id}")
         self.encoding, self.actions = made.encoding, made.actions
+        self._observations = KeptObservations(made.encoding)  # each agent's vector, changed where the state changed
         self.possible_agents = [f"player_{i + 1}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         bound = float(MAX_NUMBER)
@@ -110,7 +112,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         mask = np.zeros(self.actions.size, np.int8)
         if agent == self.agent_selection and not self.state_.is_terminal():
             mask[self._numbers] = 1
-        return {"observation": self.encoding.encode(self.state_, seat), "action_mask": mask}
+        return {"observation": self._observations.encode(self.state_, seat), "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection

@@ -160,82 +160,130 @@ class Encoding:
     # each zone, the counters' values, taps, tags and attributes changed by the rules.
     def encode(self, st, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        n = self.n
-        plans = self._plans.get(seat)
-        if plans is None:
-            plans = self._plans[seat] = ({}, {})
-        zone_plans, counter_plans = plans
-        # decision
-        base = self._decision
-        d = st.pending
-        if d is None:
-            out[base + n] = 1
-        else:
-            player = int(d.player)
-            out[base + (player - seat) % n] = 1
-            if player == seat:
-                k = base + n + 1
-                if d.kind in KINDS:
-                    out[k + KINDS.index(d.kind)] = 1
-                k += len(KINDS)
-                out[k + self.points.get(str(d.pos), len(self.points))] = 1
-                out[k + len(self.points) + 1] = len(d.entries)
+        zone_plans, counter_plans = self.plans(seat)
+        self.decision_into(out, st, seat)
         # where each component is, and what the seat sees of it
         seen, zone_of, holder_of = [], [], []
-        owners = self.program.comp_owner
         for key, comps in st.zones.items():
             if not comps:
                 continue
             plan = zone_plans.get(key)
             if plan is None:
                 plan = zone_plans[key] = self._zone_plan(key, seat)
-            slot, held, holder, visibility, visible, zi, hr, owner_sees = plan
-            if visible is None:  # a zone of a component: seen as its controller lets the seat see it
-                visible = may_see(st, visibility, holder, seat)
-            if not held:
-                out[slot] += len(comps)
-            elif not (visible or owner_sees):
-                out[slot] += len(comps)  # all unseen
-                continue
-            if hr is None:
-                holder_seat = _seat_of(st, holder)
-                hr = n if holder_seat is None else (holder_seat - seat) % n
-            if visible:
-                if held:
-                    for c in comps:
-                        o = owners[c]
-                        out[slot + (1 if o is None else 2 + (o - seat) % n)] += 1
-                seen.extend(comps)
-                zone_of.extend([zi] * len(comps))
-                holder_of.extend([hr] * len(comps))
-                continue
-            for c in comps:  # an owner's own pieces in a zone that shows each owner its own
-                sees = owners[c] == seat
-                if held:
-                    o = owners[c]
-                    out[slot + (0 if not sees else (1 if o is None else 2 + (o - seat) % n))] += 1
-                if sees:
-                    seen.append(c)
-                    zone_of.append(zi)
-                    holder_of.append(hr)
+            for at, amount in self.zone_counts(st, comps, seat, plan):
+                out[at] += amount
+            sees = self.zone_seen(st, comps, seat, plan)
+            if sees:
+                zi, hr, members = sees
+                seen.extend(members)
+                zone_of.extend([zi] * len(members))
+                holder_of.extend([hr] * len(members))
         if seen:
-            cbase = self._components_at
-            self._components(out[cbase:cbase + self.comps * self.comp_width].reshape(self.comps, self.comp_width),
-                             st, np.array(seen, np.intp), np.array(zone_of, np.intp), np.array(holder_of, np.intp))
+            self._components(self.rows(out), st, np.array(seen, np.intp), np.array(zone_of, np.intp),
+                             np.array(holder_of, np.intp))
         # counters
         for key, value in st.counters.items():
-            plan = counter_plans.get(key)
-            if plan is None:
-                plan = counter_plans[key] = self._counter_plan(key, seat)
-            if plan is False:
-                continue
-            at, visibility, holder = plan
-            if holder is not None and not may_see(st, visibility, holder, seat):
-                continue  # a component's counter, seen as the component is
-            out[at] = value
+            at = self.counter_at(st, key, seat, counter_plans)
+            if at is not None:
+                out[at] = value
         for at, skey in self._supply_slots:
             out[at] = st.counters.get(skey, 0)
         return out
+
+    def plans(self, seat: int) -> tuple:
+        """(zone key -> _zone_plan, counter key -> _counter_plan) of `seat`, filled as keys are met."""
+        plans = self._plans.get(seat)
+        if plans is None:
+            plans = self._plans[seat] = ({}, {})
+        return plans
+
+    def rows(self, out):
+        """The `components` block of vector `out`, a row per component."""
+        cbase = self._components_at
+        return out[cbase:cbase + self.comps * self.comp_width].reshape(self.comps, self.comp_width)
+
+    def decision_into(self, out, st, seat: int) -> None:
+        """Write the `decision` block of `st` for `seat` into `out` (whose block reads 0)."""
+        n, base, d = self.n, self._decision, st.pending
+        if d is None:
+            out[base + n] = 1
+            return
+        player = int(d.player)
+        out[base + (player - seat) % n] = 1
+        if player == seat:
+            k = base + n + 1
+            if d.kind in KINDS:
+                out[k + KINDS.index(d.kind)] = 1
+            k += len(KINDS)
+            out[k + self.points.get(str(d.pos), len(self.points))] = 1
+            out[k + len(self.points) + 1] = len(d.entries)
+
+    def zone_counts(self, st, comps, seat: int, plan) -> list:
+        """(place, amount) of what the zone of `plan` holding `comps` adds to the counts of the
+        `zones` and `held zones` blocks."""
+        slot, held, holder, visibility, visible, _, _, owner_sees = plan
+        if not held:
+            return [(slot, len(comps))]
+        if visible is None:  # a zone of a component: seen as its controller lets the seat see it
+            visible = may_see(st, visibility, holder, seat)
+        if not (visible or owner_sees):
+            return [(slot, len(comps))]  # all unseen
+        n, owners = self.n, self.program.comp_owner
+        out = []
+        for c in comps:
+            o = owners[c]
+            sees = visible or o == seat
+            out.append((slot + (0 if not sees else (1 if o is None else 2 + (o - seat) % n)), 1))
+        return out
+
+    def zone_seen(self, st, comps, seat: int, plan):
+        """(the zone's index, the relative seat holding it, the members of `comps` the seat sees)
+        for the zone of `plan`, or None when it sees none."""
+        _, _, holder, visibility, visible, zi, hr, owner_sees = plan
+        if visible is None:
+            visible = may_see(st, visibility, holder, seat)
+        if not (visible or owner_sees):
+            return None
+        members = comps if visible else [c for c in comps if self.program.comp_owner[c] == seat]
+        if not members:
+            return None
+        if hr is None:
+            holder_seat = _seat_of(st, holder)
+            hr = self.n if holder_seat is None else (holder_seat - seat) % self.n
+        return zi, hr, members
+
+    def counter_at(self, st, key: str, seat: int, counter_plans: dict):
+        """Where counter `key` goes in `seat`'s vector, or None when it is not there or the seat
+        does not see it."""
+        plan = counter_plans.get(key)
+        if plan is None:
+            plan = counter_plans[key] = self._counter_plan(key, seat)
+        if plan is False:
+            return None
+        at, visibility, holder = plan
+        if holder is not None and not may_see(st, visibility, holder, seat):
+            return None  # a component's counter, seen as the component is
+        return at
+
+    def row_into(self, rows, st, c: int, zi: int, hr: int) -> None:
+        """Write the row of component `c`, seen in zone `zi` held by relative seat `hr`."""
+        z, tapped = len(self.zone_names), 1 + len(self.zone_names) + self.n + 1
+        row = rows[c]
+        row[:] = 0
+        row[0] = 1
+        row[1 + zi] = 1
+        row[1 + z + hr] = 1
+        row[tapped + 1:] = self.static[c]
+        if c in st.tapped:
+            row[tapped] = 1
+        for t in st.tags.get(c, ()):
+            i = self.tag_index.get(t)
+            if i is not None:
+                row[tapped + 1 + i] = 1
+        if st.over:
+            for (o, name), v in st.over.items():
+                if o == c:
+                    self._attribute(row, tapped + 1, name, v)
 
     def _zone_plan(self, key, seat: int) -> tuple:
         """What zone `key` gives `seat`: (its slot, whether it is held by a node or component, its

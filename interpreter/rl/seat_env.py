@@ -37,6 +37,7 @@ from gymnasium import spaces
 from .. import load
 from ..limits import MAX_NUMBER
 from ..play.agents import SeatView, agent_seed, make_agent, parse_agents
+from .kept_observation import KeptObservations
 from .spiel import SpielGame
 
 
@@ -62,6 +63,7 @@ class SeatEnv(gymnasium.Env):
         self.illegal = illegal
         self.seat_asked, self.opponents = seat, opponents
         self.encoding, self.actions = made.encoding, made.actions
+        self._observations = KeptObservations(made.encoding)  # the seat's vector, changed where the state changed
         bound = float(MAX_NUMBER)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-bound, bound, (self.encoding.size,), np.float32),
@@ -120,7 +122,7 @@ class SeatEnv(gymnasium.Env):
     def _observe(self) -> dict:
         mask = np.zeros(self.actions.size, np.int8)
         mask[self._numbers] = 1
-        return {"observation": self.encoding.encode(self.state_, self.seat), "action_mask": mask}
+        return {"observation": self._observations.encode(self.state_, self.seat), "action_mask": mask}
 
     def _info(self) -> dict:
         return {"seat": self.seat, "legal_moves": list(self._numbers)}

@@ -203,22 +203,84 @@ def test_components_are_numbered_as_the_game_numbers_them():
 
 @pytest.mark.parametrize("game_id", shipped_games())
 def test_the_observation_kept_per_seat_is_the_one_built_from_nothing(game_id):
-    """`Encoding.encode` keeps, per seat, where each zone and counter goes; after every step of
-    random games, at every player count, every seat's vector is the one built from nothing
+    """`Encoding.encode` keeps, per seat, where each zone and counter goes, and `KeptObservations`
+    each seat's last vector, changed where the state changed; after every step of random games,
+    at every player count, every seat's vector is the one built from nothing
     (`encoding_plain.rebuilt`), taps, tags, changed attributes and controllers included."""
     from interpreter.rl.encoding_plain import rebuilt
+    from interpreter.rl.kept_observation import KeptObservations
     game = interpreter.load(game_id)
     compared = 0
     for players in player_counts(game_id):
         enc = Encoding(game.program, players)
+        kept = KeptObservations(enc)
         st = game.new_state(players, players)
         r = random.Random(players)
         for step in range(400):
             if st.is_terminal():
                 break
             for seat in range(players):
-                kept = enc.encode(st, seat)
-                assert np.array_equal(kept, rebuilt(enc, st, seat)), f"seat {seat} after step {step}"
+                if (step + seat) % 3 == 0:  # each seat's kept vector a few steps behind, as in play
+                    continue
+                plain = rebuilt(enc, st, seat)
+                assert np.array_equal(enc.encode(st, seat), plain), f"seat {seat} after step {step}"
+                assert np.array_equal(kept.encode(st, seat), plain), f"kept, seat {seat} after step {step}"
                 compared += 1
             st.apply(r.randrange(len(st.legal_actions())))
     assert compared > 500
+
+
+_HANDS = {"game.yaml": """\
+kind: game
+id: hands
+title: Hands
+players: {min: 2, max: 3}
+zones:
+  deck: {scope: game}
+  table: {scope: player, in_play: true}
+  under: {scope: card, visibility: owner}
+counters:
+  charge: {scope: card, visibility: owner}
+  points: {scope: player}
+score: points
+procedures:
+  game: |
+    repeat 12 times:
+      for each p in players:
+        choose c from [each x in deck] + [each x in in_play() where holder(x) != p] by p "Card to take"
+        move c to p.table
+        if count(deck) > 0:
+          move top(deck) to c.under
+        add 1 to c.charge
+    win [each p in players where p.points == max(q.points for each q in players)]
+""", "cards.yaml": """\
+kind: cards
+game: hands
+start: deck
+cards:
+  - {id: a, title: A, copies: 10}
+"""}
+
+
+def test_kept_observations_follow_components_that_change_hands(tmp_path):
+    """Cards that hold a zone and a counter only their controller sees are taken from one table
+    to another: each seat's kept vector shows them, or stops showing them, as the one built
+    from nothing does."""
+    from interpreter.rl.encoding_plain import rebuilt
+    from interpreter.rl.kept_observation import KeptObservations
+    for name, text in _HANDS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    game = interpreter.load(str(tmp_path))
+    taken = 0
+    for seed in range(4):
+        enc = Encoding(game.program, 3)
+        kept = KeptObservations(enc)
+        st = game.new_state(3, seed)
+        r = random.Random(seed)
+        while not st.is_terminal():
+            for seat in range(3):
+                assert np.array_equal(kept.encode(st, seat), rebuilt(enc, st, seat)), f"seat {seat}"
+            before = {int(c): str(z) for c, z in enumerate(st.where) if z is not None and str(z).startswith("table")}
+            st.apply(r.randrange(len(st.legal_actions())))
+            taken += sum(1 for c, z in before.items() if str(st.where[c]) != z)
+    assert taken > 5  # cards did change hands, with what they hold

@@ -1,0 +1,287 @@
+"""Observation vectors kept from step to step: each seat's vector changed only where the state
+changed since that seat's last one.
+
+An environment asks for the vector of the same state object after every step, a different
+seat each time. `KeptObservations.encode(st, seat)` keeps, per seat, the vector it gave last
+and what it was made of: the members of each zone and what each added to the vector, who
+controlled each component that holds a zone or counters, the counters' values, taps, tags
+and changed attributes. The next call for that seat and the same state writes again only
+what differs:
+
+- the zones of the names whose count of changes (`State.zv`, bumped by every move, shuffle
+  and deal) moved, compared member by member; and the zones of components whose holder
+  changed hands (it moved, or a component holding it did): who sees them and whose they are;
+- the counters whose value changed (the dicts' items compared in C), and those of
+  components that changed hands;
+- the rows of the components whose taps, tags or attributes changed, when the state's counts
+  of those changes (`vt`, `vo`) moved (a move that drops a tap or a tag moves the component,
+  whose row is written anew with its zone's).
+
+A new state object is encoded from nothing (`Encoding.encode`). A fast path of
+`Encoding.encode`, fenced: tests compare its vectors with the ones built from nothing
+(`encoding_plain.rebuilt`) for every seat after every step of random games of every shipped
+game, and of a game whose cards, holding a zone and a counter only their controller sees,
+change hands.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import machine as vm
+from ..engine.observe import may_see
+from ..engine.values import Comp
+
+_GONE = object()  # a key not there
+
+
+class KeptObservations:
+    """The vectors of one layout (`encoding.Encoding`), kept per seat."""
+
+    def __init__(self, encoding):
+        self.enc = encoding
+        self.kept: dict = {}  # seat -> _Kept
+
+    def encode(self, st, seat: int) -> np.ndarray:
+        k = self.kept.get(seat)
+        if k is None or k.state is not st:
+            k = self.kept[seat] = _Kept(self.enc, st, seat)
+        else:
+            k.update(st)
+        return k.out.copy()  # the caller may keep it: the kept one goes on changing
+
+
+class _Kept:
+    __slots__ = ("enc", "state", "seat", "out", "zones", "counters", "tapped", "tags", "over", "held", "owners",
+                 "zv", "grouped", "marks")
+
+    def __init__(self, enc, st, seat: int):
+        self.enc, self.state, self.seat = enc, st, seat
+        self.out = np.zeros(enc.size, np.float32)
+        self.zones: dict = {}  # key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
+        self.counters: dict = {}
+        self.tapped, self.tags, self.over = set(), {}, {}
+        # (visibility, component) -> [its controller, whether the seat sees its counters, {place: key}]
+        # for the counters of components: who sees them follows who controls the component
+        self.held: dict = {}
+        # component -> (its zone, its controller, the component holding that zone or None) when
+        # last asked: while it lies in the same zone of a seat, team, node or the game, its
+        # controller is the same (it follows the zone's holder alone)
+        self.owners: dict = {}
+        self.zv = st.zv[:]  # the state's count of changes per zone name, when last written
+        self.marks = (st.vt, st.vo)  # its counts of changes of taps and tags, and of attributes
+        self.grouped = (len(st.zones), _by_name(enc.program, st.zones))  # (zones, zone name index -> keys)
+        enc.decision_into(self.out, st, seat)
+        zone_plans, _ = enc.plans(seat)
+        rows = enc.rows(self.out)
+        for key, comps in st.zones.items():
+            if comps:
+                self._add_zone(st, key, comps, zone_plans, rows)
+        self._extras(st, rows, set())
+        self._counters(st, None)
+
+    def controller(self, st, c):
+        """Who controls component `c` (engine.machine.controller), asked again only when it moved
+        or lies in the zone of another component."""
+        where = st.where[c]
+        known = self.owners.get(c)
+        if known is not None and known[0] == where and known[2] is None:
+            return known[1]
+        ctrl = vm.controller(st, c)
+        holder = self.enc.program.zone_holder(where) if where is not None else None
+        self.owners[c] = (where, ctrl, holder if type(holder) is Comp else None)
+        return ctrl
+
+    def may_change_hands(self, c, moved: set) -> bool:
+        """Whether component `c` may be controlled by another than when last asked: it moved, or
+        it lies in the zone of another component (which may have moved), or was never asked."""
+        for _ in range(64):  # as engine.machine.controller, up the components holding components
+            if c in moved:
+                return True
+            known = self.owners.get(c)
+            if known is None:
+                return True
+            if known[2] is None:
+                return False
+            c = known[2]
+        return True
+
+    # the parts of the vector ----------------------------------------------------------------------
+    def _add_zone(self, st, key, comps, zone_plans, rows=None) -> None:
+        """Add zone `key`'s counts to the vector and keep what it adds; with `rows`, write the
+        rows of the members the seat sees too."""
+        enc, seat = self.enc, self.seat
+        plan = zone_plans.get(key)
+        if plan is None:
+            plan = zone_plans[key] = enc._zone_plan(key, seat)
+        counts = enc.zone_counts(st, comps, seat, plan)
+        out = self.out
+        for at, amount in counts:
+            out[at] += amount
+        sees = enc.zone_seen(st, comps, seat, plan)
+        if sees is not None:
+            zi, hr, members = sees
+            sees = (zi, hr, members[:])  # the zone's own list goes on changing with the moves
+            if rows is not None:
+                for c in members:
+                    enc.row_into(rows, st, c, zi, hr)
+        holder = plan[2]
+        self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
+
+    def _remove_zone(self, key) -> tuple:
+        """Take zone `key`'s counts out of the vector: (key, the members the seat saw there, the
+        zone's index and relative holder then), for their rows."""
+        old = self.zones.pop(key, None)
+        if old is None:
+            return key, (), None, None
+        out = self.out
+        for at, amount in old[2]:
+            out[at] -= amount
+        if old[3] is None:
+            return key, (), None, None
+        zi, hr, members = old[3]
+        return key, members, zi, hr
+
+    def _extras(self, st, rows, rewritten: set) -> None:
+        """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
+        from those last written (not those rewritten already), and keep the new ones."""
+        touched = set(st.tapped ^ self.tapped)
+        for c in set(st.tags) | set(self.tags):
+            if st.tags.get(c) != self.tags.get(c):
+                touched.add(c)
+        for key in set(st.over) | set(self.over):
+            if st.over.get(key, _GONE) != self.over.get(key, _GONE):
+                touched.add(key[0])
+        if touched - rewritten:
+            where = self._seen_in()
+            for c in touched - rewritten:
+                at = where.get(c)
+                if at is not None:
+                    self.enc.row_into(rows, st, c, *at)
+        self.tapped, self.tags, self.over = set(st.tapped), dict(st.tags), dict(st.over)
+
+    def _seen_in(self) -> dict:
+        """component -> (zone index, relative holder) of each component the seat sees now."""
+        where = {}
+        for _, _, _, sees in self.zones.values():
+            if sees is not None:
+                zi, hr, members = sees
+                for c in members:
+                    where[c] = (zi, hr)
+        return where
+
+    def _counters(self, st, moved) -> None:
+        """Write the counters whose value changed since or that are new (a state never drops a
+        counter: one set to 0 keeps its key); with `moved`, the
+        components that moved, the counters of each component whose controller changed (who sees
+        them)."""
+        enc, seat, out = self.enc, self.seat, self.out
+        _, counter_plans = enc.plans(seat)
+        last, counters, held = self.counters, st.counters, self.held
+        if moved is not None:
+            for (visibility, holder), rec in held.items():
+                if not self.may_change_hands(holder, moved):
+                    continue
+                ctrl = self.controller(st, holder)
+                if ctrl != rec[0]:
+                    rec[0], rec[1] = ctrl, may_see(st, visibility, holder, seat)
+                    for at, key in rec[2].items():
+                        out[at] = counters.get(key, 0) if rec[1] else 0
+        for key, value in counters.items() - last.items():  # new or changed, compared in C
+            plan = counter_plans.get(key)
+            if plan is None:
+                plan = counter_plans[key] = enc._counter_plan(key, seat)
+            if plan is False:
+                continue
+            at, visibility, holder = plan
+            if holder is None:
+                out[at] = value
+                continue
+            rec = held.get((visibility, holder))
+            if rec is None:
+                rec = held[visibility, holder] = [self.controller(st, holder), may_see(st, visibility, holder, seat), {}]
+            rec[2][at] = key
+            out[at] = value if rec[1] else 0
+        for at, skey in enc._supply_slots:
+            out[at] = counters.get(skey, 0)
+        self.counters = counters.copy()
+
+    # a later state of the same game ------------------------------------------------------------
+    def update(self, st) -> None:
+        enc, seat, out = self.enc, self.seat, self.out
+        d0 = enc._decision
+        out[d0:d0 + enc.blocks[0][2]] = 0
+        enc.decision_into(out, st, seat)
+        zone_plans, _ = enc.plans(seat)
+        changed = []
+        kept = self.zones
+        if self.zv != st.zv:  # some zone's members changed (the state counts changes per zone name)
+            zones = st.zones
+            if len(zones) != self.grouped[0]:  # zones are only ever added: group them anew when one is
+                self.grouped = (len(zones), _by_name(self.enc.program, zones))
+            by_name = self.grouped[1]
+            for i, (a, b) in enumerate(zip(st.zv, self.zv)):
+                if a == b:
+                    continue
+                for key in by_name.get(i, ()):
+                    comps = zones[key]
+                    old = kept.get(key)
+                    if old[0] != comps if old is not None else comps:
+                        changed.append(key)
+            moved = set()  # the components that moved: those of the zones whose members changed
+            for key in changed:
+                old = kept.get(key)
+                if old is not None:
+                    moved.update(old[0])
+                moved.update(zones[key])
+            touched = set(changed)
+            for key in self.grouped[1].get(-1, ()):  # zones of components: their holder may have changed hands
+                old = kept.get(key)
+                if old is not None and key not in touched and self.may_change_hands(zone_plans[key][2], moved) \
+                        and self.controller(st, zone_plans[key][2]) != old[1]:
+                    changed.append(key)  # who sees it, and whose it is
+            self.zv = st.zv[:]
+        else:
+            moved = set()
+        rows = enc.rows(out)
+        rewritten: set = set()  # the rows written anew below, with their taps, tags and attributes
+        gone: list = []  # the parts of the changed zones as they were: (key, members seen, zi, hr)
+        for key in changed:
+            gone.append(self._remove_zone(key))
+        for key in changed:
+            comps = st.zones[key]
+            if comps:
+                self._add_zone(st, key, comps, zone_plans)
+        for key, was, zi, hr in gone:  # rows of members no longer seen there: 0, unless seen elsewhere now
+            now = kept.get(key)
+            sees = now[3] if now is not None else None
+            same = sees is not None and sees[0] == zi and sees[1] == hr
+            staying = set(sees[2]) if same else set()
+            for c in was:
+                if c not in staying:
+                    rows[c] = 0
+        for key in changed:  # rows of members seen anew there, or seen there otherwise than before
+            now = kept.get(key)
+            if now is None or now[3] is None:
+                continue
+            zi, hr, members = now[3]
+            before = next(((w, z, h) for k, w, z, h in gone if k == key), None)
+            kept_rows = set(before[0]) if before is not None and before[1] == zi and before[2] == hr else set()
+            for c in members:
+                if c not in kept_rows:
+                    enc.row_into(rows, st, c, zi, hr)
+                    rewritten.add(c)
+        if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
+            self._extras(st, rows, rewritten)
+            self.marks = (st.vt, st.vo)
+        self._counters(st, moved if changed else None)
+
+
+def _by_name(program, zones) -> dict:
+    """The keys of `zones` by the index of their zone's name (what `State.zv` counts changes of);
+    under -1 again, those of the zones held by components."""
+    out: dict = {}
+    for key in zones:
+        out.setdefault(program.zone_def(key).index, []).append(key)
+        if type(program.zone_holder(key)) is Comp:
+            out.setdefault(-1, []).append(key)
+    return out
