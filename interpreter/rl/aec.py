@@ -34,6 +34,14 @@ from .kept_observation import KeptObservations
 from .spiel import SpielGame
 
 
+def observation_space(encoding, actions) -> spaces.Dict:
+    """The space of an observation: the seat's vector (`encoding`) and the mask of the legal
+    numbers of the action space (`actions`)."""
+    bound = float(MAX_NUMBER)
+    return spaces.Dict({"observation": spaces.Box(-bound, bound, (encoding.size,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (actions.size,), np.int8)})
+
+
 def env(game, players: int | None = None, **kwargs):
     """The environment of `game` (an id, a folder or a loaded Game), wrapped so that it is used
     in order (reset before step, as PettingZoo's own environments are)."""
@@ -59,10 +67,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._observations = KeptObservations(made.encoding)  # each agent's vector, changed where the state changed
         self.possible_agents = [f"player_{i + 1}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        bound = float(MAX_NUMBER)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-bound, bound, (self.encoding.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8)})
+        self._observation_space = observation_space(self.encoding, self.actions)
         self._action_space = spaces.Discrete(self.actions.size)
         self.state_ = None
         self._seeds = random.Random()

@@ -11,7 +11,7 @@ from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.values import Seat, Team
 from ..scopes import OwnerKind
-from .encoding import _PLAIN, KINDS, _seat_of
+from .encoding import _PLAIN, _seat_of
 
 
 def rebuilt(enc, st, seat: int) -> np.ndarray:
@@ -22,20 +22,7 @@ def rebuilt(enc, st, seat: int) -> np.ndarray:
     team_of = program.team_of(n)
     my_team = team_of[seat]
     team_rel = [(t - my_team) % len(enc.teams) for t in range(len(enc.teams))]
-    # decision
-    base = enc.offset("decision")
-    d = st.pending
-    if d is None:
-        out[base + n] = 1
-    else:
-        out[base + rel[int(d.player)]] = 1
-        if int(d.player) == seat:
-            k = base + n + 1
-            if d.kind in KINDS:
-                out[k + KINDS.index(d.kind)] = 1
-            k += len(KINDS)
-            out[k + enc.points.get(str(d.pos), len(enc.points))] = 1
-            out[k + len(enc.points) + 1] = len(d.entries)
+    enc.decision_into(out, st, seat)  # the decision block: nothing kept there to compare
     # where each component is, and what the seat sees of it
     zbase, hbase, cbase = enc.offset("zones"), enc.offset("held zones"), enc.offset("components")
     per = n + 2

@@ -35,8 +35,8 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import load
-from ..limits import MAX_NUMBER
 from ..play.agents import SeatView, agent_seed, make_agent, parse_agents
+from .aec import observation_space
 from .kept_observation import KeptObservations
 from .spiel import SpielGame
 
@@ -64,10 +64,7 @@ class SeatEnv(gymnasium.Env):
         self.seat_asked, self.opponents = seat, opponents
         self.encoding, self.actions = made.encoding, made.actions
         self._observations = KeptObservations(made.encoding)  # the seat's vector, changed where the state changed
-        bound = float(MAX_NUMBER)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-bound, bound, (self.encoding.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8)})
+        self.observation_space = observation_space(self.encoding, self.actions)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state_ = None
         self.seat = 0 if seat == "random" else seat
