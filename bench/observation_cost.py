@@ -1,0 +1,117 @@
+"""What an observation costs, in machine instructions (Valgrind's cachegrind, as `instructions.py`).
+
+    python bench/observation_cost.py                        # every shipped game at 4 players
+    python bench/observation_cost.py --game etherium --games 3
+
+For the same games (the PettingZoo environment's seeds and random legal actions), the
+instructions of one step of the AEC loop (`last()` with the observation and mask, then
+`step`), over those of one engine decision: with the observation vector built at every step
+from nothing (`encoding_plain.rebuilt`, what the environment did before), from the plans
+kept per seat (`Encoding.encode`), and kept from step to step (`KeptObservations`, what the
+environment uses). Each count is a process that plays the games, less one that only makes the
+environment, over the number of decisions. Timing on a shared machine moves by tens of
+percent from minute to minute; these counts do not. Prints a table and writes
+bench/observation_cost.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+_LOOP = r'''
+import sys
+sys.path.insert(0, {root!r})
+import numpy as np
+from interpreter.rl import env
+mode, games = {mode!r}, {games}
+e = env({game!r}, players={players})
+raw = e.unwrapped
+rng = np.random.default_rng(0)
+n = 0
+if mode == "built":
+    raw._observations.encode = raw.encoding.encode  # the vector built from the plans at each step
+if mode == "rebuilt":  # the vector built from nothing at each step, as before the plans
+    from interpreter.rl.encoding_plain import rebuilt
+    raw._observations.encode = lambda st, seat: rebuilt(raw.encoding, st, seat)
+for ep in range(games):
+    if mode == "engine":  # the same games, decisions only
+        e.reset(seed=ep)
+        st = raw.state_
+        while not st.is_terminal():
+            numbers = raw.actions.numbers(st)
+            st.apply(numbers.index(int(rng.choice(np.array(sorted(numbers))))))
+            n += 1
+        continue
+    e.reset(seed=ep)
+    for agent in e.agent_iter():
+        obs, reward, over, cut, info = e.last()
+        if over or cut:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        n += 1
+print("DECISIONS", n)
+'''
+
+
+def count(game: str, players: int, games: int, mode: str, cache: Path) -> tuple[int, int]:
+    """(instructions, decisions) of one process playing `games` games in `mode`."""
+    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
+    fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
+    run = subprocess.run([*fixed, "valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
+    found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    decisions = re.search(r"DECISIONS (\d+)", run.stdout)
+    if run.returncode != 0 or found is None or decisions is None:
+        raise SystemExit(f"valgrind did not count {game} ({mode}):\n{run.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), int(decisions.group(1))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", action="append", help="a shipped game (repeat; default: all three)")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--out", default=str(HERE / "observation_cost.json"))
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: nothing counted", file=sys.stderr)
+        return 1
+    games = args.game or ["karman-swap", "seeders-exodus", "etherium"]
+    results = {}
+    print(f"{'game':16s} {'decisions':>9s} {'engine':>12s} {'AEC, from nothing':>17s} {'AEC, from plans':>16s} "
+          f"{'AEC, kept':>16s}  (instructions a decision)")
+    for game in games:
+        with tempfile.TemporaryDirectory() as cache:
+            # the warm cache written first, so that every count reads the game from it
+            subprocess.run([sys.executable, "-c", _LOOP.format(root=str(HERE.parent), mode="engine", games=0, game=game,
+                                                                players=args.players)],
+                           check=True, capture_output=True, env=dict(os.environ, XDG_CACHE_HOME=cache))
+            base, _ = count(game, args.players, 0, "engine", Path(cache))
+            row = {}
+            for mode in ("engine", "rebuilt", "built", "kept"):
+                total, decisions = count(game, args.players, args.games, mode, Path(cache))
+                row[mode] = (total - base) / decisions
+            row["decisions"] = decisions
+        results[game] = row
+        e = row["engine"]
+        print(f"{game:16s} {row['decisions']:9d} {e / 1e3:10.0f} k "
+              + " ".join(f"{row[m] / 1e3:8.0f} k x{row[m] / e:5.2f}" for m in ("rebuilt", "built", "kept")), flush=True)
+    Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games, "per_decision": results},
+                                         indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
