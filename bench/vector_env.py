@@ -1,4 +1,4 @@
-"""Steps a second of many games stepped together (`interpreter.rl.seat_env.vector_env`).
+"""Steps a second of many games stepped together (`interpreter.play.seat_env.vector_env`).
 
     python bench/vector_env.py                         # Karman Swap at 2 players, N = 1, 8, 64
     python bench/vector_env.py --game etherium --players 4 --steps 3000
@@ -30,7 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 import numpy as np  # noqa: E402
 
 import interpreter  # noqa: E402
-from interpreter.rl.seat_env import vector_env  # noqa: E402
+from interpreter.play.seat_env import vector_env  # noqa: E402
 
 
 def vector_speed(game: str, players: int, n: int, processes: bool, steps: int) -> dict:

@@ -2,8 +2,8 @@
 vector and action space derived from the content (needs regles[rl]).
 
 - `env(game, players=..., expansions=..., options=...)`: a PettingZoo AEC environment (`aec`).
-- `seat_env.SeatEnv`: one seat as a Gymnasium environment, the others played by agents;
-  `seat_env.vector_env(game, n)`: n of them stepped together (Gymnasium's vector API).
+- (`play.seat_env`: one seat as a Gymnasium environment, the others played by agents, and
+  many at once; in the `play` wing, whose agents it plays the other seats with.)
 - `Encoding`: one seat's observation as a fixed-size vector (`encoding`).
 - `ActionMap`: a fixed action space, and the number of each option (`actions`).
 - `spiel.SpielGame`: the game and its states under OpenSpiel's names (`spiel`);

@@ -48,7 +48,7 @@ from ..names import fold
 from ..scopes import OwnerKind, Scope
 
 KINDS = ("choose", "menu", "ask")
-_PLAIN = (OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM)  # zones counted per owner, not per holder
+PLAIN_SCOPES = (OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM)  # zones counted per owner, not per holder
 
 
 class Encoding:
@@ -72,7 +72,7 @@ class Encoding:
                     "who decides (relative seats, then 'over'); when this seat decides: the kind, "
                     "the choice point (then 'other'), the number of options")
         # zones of the game, players and teams
-        self.plain_zones = [z for z in d.zones.values() if z.scope.kind in _PLAIN]
+        self.plain_zones = [z for z in d.zones.values() if z.scope.kind in PLAIN_SCOPES]
         self.zone_slot = {}
         size = 0
         for z in self.plain_zones:
@@ -80,7 +80,7 @@ class Encoding:
             size += 1 if z.scope.kind is OwnerKind.GAME else (players if z.scope.kind is OwnerKind.PLAYER else len(self.teams))
         self._block("zones", size, "components in each zone of the game, of each relative player, of each relative team")
         # zones held by nodes or components
-        self.held = [z for z in d.zones.values() if z.scope.kind not in _PLAIN]
+        self.held = [z for z in d.zones.values() if z.scope.kind not in PLAIN_SCOPES]
         per = players + 2
         self.held_base = {}
         size = 0
@@ -248,7 +248,7 @@ class Encoding:
         if not members:
             return None
         if hr is None:
-            holder_seat = _seat_of(st, holder)
+            holder_seat = seat_of(st, holder)
             hr = self.n if holder_seat is None else (holder_seat - seat) % self.n
         return zi, hr, members
 
@@ -294,7 +294,7 @@ class Encoding:
         zdef = program.zone_def(key)
         holder = program.zone_holder(key)
         kind = zdef.scope.kind
-        if kind in _PLAIN:
+        if kind in PLAIN_SCOPES:
             slot = self._zones_at + self.zone_slot[zdef.name]
             if kind is OwnerKind.PLAYER:
                 slot += (int(holder) - seat) % n
@@ -310,7 +310,7 @@ class Encoding:
         owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
         hr = None
         if not dynamic:
-            holder_seat = _seat_of(_NoState(program, n), holder)
+            holder_seat = seat_of(_NoState(program, n), holder)
             hr = n if holder_seat is None else (holder_seat - seat) % n
         return (slot, held, holder, zdef.visibility, visible, self.zone_names.index(zdef.name), hr, owner_sees)
 
@@ -425,7 +425,7 @@ class Encoding:
 
 
 class _NoState:
-    """What `may_see` and `_seat_of` read of a state for a holder that is no component (a
+    """What `may_see` and `seat_of` read of a state for a holder that is no component (a
     seat, a team, a node, none): the program and the number of players, nothing that moves."""
 
     def __init__(self, program, n: int):
@@ -435,7 +435,7 @@ class _NoState:
         return Team(self.program.team_of(self.n)[int(seat)])
 
 
-def _seat_of(st, holder):
+def seat_of(st, holder):
     """The seat whose zone it is, or who controls the component holding it; None otherwise."""
     if type(holder) is Seat:
         return int(holder)

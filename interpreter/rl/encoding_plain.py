@@ -11,7 +11,7 @@ from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine.values import Seat, Team
 from ..scopes import OwnerKind
-from .encoding import _PLAIN, _seat_of
+from .encoding import PLAIN_SCOPES, seat_of
 
 
 def rebuilt(enc, st, seat: int) -> np.ndarray:
@@ -32,7 +32,7 @@ def rebuilt(enc, st, seat: int) -> np.ndarray:
         holder = program.zone_holder(key)
         visible = may_see(st, zdef.visibility, holder, seat)
         kind = zdef.scope.kind
-        if kind in _PLAIN:
+        if kind in PLAIN_SCOPES:
             slot = zbase + enc.zone_slot[zdef.name]
             if kind is OwnerKind.PLAYER:
                 slot += rel[int(holder)]
@@ -47,7 +47,7 @@ def rebuilt(enc, st, seat: int) -> np.ndarray:
         owner_sees = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
         if not (visible or owner_sees or held):
             continue
-        holder_seat = _seat_of(st, holder)
+        holder_seat = seat_of(st, holder)
         zi = enc.zone_names.index(zdef.name)
         hr = n if holder_seat is None else rel[holder_seat]
         owners = program.comp_owner

@@ -1,4 +1,4 @@
-"""One seat of a game as a Gymnasium environment (`rl.seat_env`), and many at once."""
+"""One seat of a game as a Gymnasium environment (`play.seat_env`), and many at once."""
 from __future__ import annotations
 
 import pytest
@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from gamekit import player_counts  # noqa: E402
 from interpreter.content.folders import shipped_games  # noqa: E402
-from interpreter.rl.seat_env import SeatEnv, vector_env  # noqa: E402
+from interpreter.play.seat_env import SeatEnv, vector_env  # noqa: E402
 
 
 @pytest.mark.parametrize("name", shipped_games())

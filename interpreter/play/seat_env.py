@@ -1,9 +1,9 @@
-"""One seat of a game as a Gymnasium environment, the other seats played by agents; and many of
-them at once with Gymnasium's vector API (needs regles[rl]).
+"""One seat of a game as a Gymnasium environment, the other seats played by this wing's agents;
+and many of them at once with Gymnasium's vector API (needs regles[rl]).
 
-    from interpreter.rl.seat_env import SeatEnv, vector_env
-    envs = vector_env("karman-swap", 8, players=2, opponents="random")      # 8 games in this process
-    envs = vector_env("karman-swap", 8, players=2, processes=True)          # one process per game
+    from interpreter.play.seat_env import SeatEnv, vector_env
+    envs = vector_env(GAME, 8, players=2, opponents="random")      # 8 games in this process
+    envs = vector_env(GAME, 8, players=2, processes=True)          # one process per game
     observations, infos = envs.reset(seed=1)
 
 Why a single-agent environment for a turn-based game: a learner that trains one seat
@@ -35,10 +35,10 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import load
-from ..play.agents import SeatView, agent_seed, make_agent, parse_agents
-from .aec import observation_space
-from .kept_observation import KeptObservations
-from .spiel import SpielGame
+from .agents import SeatView, agent_seed, make_agent, parse_agents
+from ..rl.aec import observation_space
+from ..rl.kept_observation import KeptObservations
+from ..rl.spiel import SpielGame
 
 
 class SeatEnv(gymnasium.Env):
