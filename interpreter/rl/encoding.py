@@ -170,9 +170,9 @@ class Encoding:
             plan = zone_plans.get(key)
             if plan is None:
                 plan = zone_plans[key] = self._zone_plan(key, seat)
-            for at, amount in self.zone_counts(st, comps, seat, plan):
+            counts, sees = self.zone_part(st, comps, seat, plan)
+            for at, amount in counts:
                 out[at] += amount
-            sees = self.zone_seen(st, comps, seat, plan)
             if sees:
                 zi, hr, members = sees
                 seen.extend(members)
@@ -218,39 +218,29 @@ class Encoding:
             out[k + self.points.get(str(d.pos), len(self.points))] = 1
             out[k + len(self.points) + 1] = len(d.entries)
 
-    def zone_counts(self, st, comps, seat: int, plan) -> list:
-        """(place, amount) of what the zone of `plan` holding `comps` adds to the counts of the
-        `zones` and `held zones` blocks."""
-        slot, held, holder, visibility, visible, _, _, owner_sees = plan
-        if not held:
-            return [(slot, len(comps))]
+    def zone_part(self, st, comps, seat: int, plan) -> tuple:
+        """What the zone of `plan` holding `comps` gives `seat`'s vector: ((place, amount) of its
+        counts in the `zones` and `held zones` blocks, and (the zone's index, the relative seat
+        holding it, the members the seat sees) or None when it sees none)."""
+        slot, held, holder, visibility, visible, zi, hr, owner_sees = plan
         if visible is None:  # a zone of a component: seen as its controller lets the seat see it
             visible = may_see(st, visibility, holder, seat)
         if not (visible or owner_sees):
-            return [(slot, len(comps))]  # all unseen
-        n, owners = self.n, self.program.comp_owner
-        out = []
-        for c in comps:
-            o = owners[c]
-            sees = visible or o == seat
-            out.append((slot + (0 if not sees else (1 if o is None else 2 + (o - seat) % n)), 1))
-        return out
-
-    def zone_seen(self, st, comps, seat: int, plan):
-        """(the zone's index, the relative seat holding it, the members of `comps` the seat sees)
-        for the zone of `plan`, or None when it sees none."""
-        _, _, holder, visibility, visible, zi, hr, owner_sees = plan
-        if visible is None:
-            visible = may_see(st, visibility, holder, seat)
-        if not (visible or owner_sees):
-            return None
-        members = comps if visible else [c for c in comps if self.program.comp_owner[c] == seat]
+            return [(slot, len(comps))], None  # all unseen
+        owners = self.program.comp_owner
+        members = comps if visible else [c for c in comps if owners[c] == seat]
+        n = self.n
+        if not held:
+            counts = [(slot, len(comps))]
+        else:
+            counts = [(slot + (0 if not (visible or owners[c] == seat) else
+                               (1 if owners[c] is None else 2 + (owners[c] - seat) % n)), 1) for c in comps]
         if not members:
-            return None
+            return counts, None
         if hr is None:
             holder_seat = seat_of(st, holder)
-            hr = self.n if holder_seat is None else (holder_seat - seat) % self.n
-        return zi, hr, members
+            hr = n if holder_seat is None else (holder_seat - seat) % n
+        return counts, (zi, hr, members)
 
     def counter_at(self, st, key: str, seat: int, counter_plans: dict):
         """Where counter `key` goes in `seat`'s vector, or None when it is not there or the seat

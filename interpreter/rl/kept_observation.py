@@ -113,11 +113,10 @@ class _Kept:
         plan = zone_plans.get(key)
         if plan is None:
             plan = zone_plans[key] = enc._zone_plan(key, seat)
-        counts = enc.zone_counts(st, comps, seat, plan)
+        counts, sees = enc.zone_part(st, comps, seat, plan)
         out = self.out
         for at, amount in counts:
             out[at] += amount
-        sees = enc.zone_seen(st, comps, seat, plan)
         if sees is not None:
             zi, hr, members = sees
             sees = (zi, hr, members[:])  # the zone's own list goes on changing with the moves
@@ -127,19 +126,16 @@ class _Kept:
         holder = plan[2]
         self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
 
-    def _remove_zone(self, key) -> tuple:
-        """Take zone `key`'s counts out of the vector: (key, the members the seat saw there, the
-        zone's index and relative holder then), for their rows."""
+    def _remove_zone(self, key):
+        """Take zone `key`'s counts out of the vector: (the zone's index, the relative holder and
+        the members the seat saw there), for their rows, or None when it saw none."""
         old = self.zones.pop(key, None)
         if old is None:
-            return key, (), None, None
+            return None
         out = self.out
         for at, amount in old[2]:
             out[at] -= amount
-        if old[3] is None:
-            return key, (), None, None
-        zi, hr, members = old[3]
-        return key, members, zi, hr
+        return old[3]
 
     def _extras(self, st, rows, rewritten: set) -> None:
         """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
@@ -244,30 +240,30 @@ class _Kept:
             moved = set()
         rows = enc.rows(out)
         rewritten: set = set()  # the rows written anew below, with their taps, tags and attributes
-        gone: list = []  # the parts of the changed zones as they were: (key, members seen, zi, hr)
-        for key in changed:
-            gone.append(self._remove_zone(key))
+        # what each changed zone showed the seat: (zone index, relative holder, members) or None
+        gone = {key: self._remove_zone(key) for key in changed}
         for key in changed:
             comps = st.zones[key]
             if comps:
                 self._add_zone(st, key, comps, zone_plans)
-        for key, was, zi, hr in gone:  # rows of members no longer seen there: 0, unless seen elsewhere now
+        staying: dict = {}  # key -> the members seen there before and now, in the same way: their rows hold
+        for key, was in gone.items():
             now = kept.get(key)
             sees = now[3] if now is not None else None
-            same = sees is not None and sees[0] == zi and sees[1] == hr
-            staying = set(sees[2]) if same else set()
-            for c in was:
-                if c not in staying:
-                    rows[c] = 0
+            same = was is not None and sees is not None and sees[:2] == was[:2]
+            staying[key] = set(sees[2]) & set(was[2]) if same else set()
+        for key, was in gone.items():  # rows of members no longer seen there: 0 (written again below if seen elsewhere)
+            if was is not None:
+                for c in was[2]:
+                    if c not in staying[key]:
+                        rows[c] = 0
         for key in changed:  # rows of members seen anew there, or seen there otherwise than before
             now = kept.get(key)
             if now is None or now[3] is None:
                 continue
             zi, hr, members = now[3]
-            before = next(((w, z, h) for k, w, z, h in gone if k == key), None)
-            kept_rows = set(before[0]) if before is not None and before[1] == zi and before[2] == hr else set()
             for c in members:
-                if c not in kept_rows:
+                if c not in staying[key]:
                     enc.row_into(rows, st, c, zi, hr)
                     rewritten.add(c)
         if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
