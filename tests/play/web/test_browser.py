@@ -200,6 +200,8 @@ def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(shared):
                   d.find_element(By.ID, "cover").is_displayed())
     assert d.find_element(By.ID, "cover").is_displayed(), "player 2's turn never came"
     assert d.find_element(By.ID, "cover-text").text.startswith("Player 2's turn")
+    if SHOTS:
+        _shot(d, "web-hot-seat-cover.png")
     assert not d.find_element(By.ID, "main").is_displayed()  # player 1's hand is no longer on screen
     d.find_element(By.ID, "cover-button").click()
     _wait(d, lambda: "You are player 2" in d.find_element(By.ID, "status").text and _options(d))
