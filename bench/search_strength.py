@@ -70,10 +70,23 @@ def summary(chunks: list, players: int) -> dict:
             "seconds": seconds}
 
 
+def _budget(text: str):
+    """A budget as the JSON keeps it: a whole number of iterations stays a number (the rows of
+    earlier runs), anything else ('0.05s', '100:reuse') a string, checked as `mcts:` checks it."""
+    from interpreter.play.mcts import parse_search
+    try:
+        parse_search(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return int(text) if text.isdigit() else text
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=500)
-    ap.add_argument("--budget", type=int, default=400, help="iterations a decision (default 400)")
+    ap.add_argument("--budget", type=_budget, default=400,
+                    help="iterations a decision (default 400), or seconds ('0.05s'), then the search's options "
+                         "('100:reuse:batch=4')")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
@@ -113,7 +126,8 @@ def main(argv=None) -> int:
     pairs: dict = {}
     for c in done:
         pairs.setdefault(tuple(c[k] for k in PAIR), []).append(c)
-    rows = [{**dict(zip(PAIR, pair)), **summary(chunks, pair[1])} for pair, chunks in sorted(pairs.items())]
+    rows = [{**dict(zip(PAIR, pair)), **summary(chunks, pair[1])}
+            for pair, chunks in sorted(pairs.items(), key=lambda kv: tuple(map(str, kv[0])))]
     out.write_text(json.dumps({"chunks": done, "rows": rows}, indent=1) + "\n", encoding="utf-8")
     print(f"written {out}")
     return 0

@@ -51,6 +51,7 @@ from ..view.texts import Texts, texts_of
 from ..view import worlds
 from ..view.seen import Seen
 from ..view.why import render as why_lines
+from .marks import Mark
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
 
@@ -146,6 +147,16 @@ class SeatView:
         (`worlds.sample`): other seats' secret choices not yet shown made again, the
         components in zones hidden from it dealt again, the random generator reseeded."""
         return worlds.sample(self._state, self.seat, rng)
+
+    def mark(self) -> Mark:
+        """This decision kept, for `moves_since` at a later decision of the same game."""
+        return Mark(self._state)
+
+    def moves_since(self, mark: Mark, actions) -> list | None:
+        """The choices made since `mark` as (seat, number in the action space `actions`), a
+        number None for another seat's secret choice (see `marks`); None when this is not the
+        game of the mark played on."""
+        return mark.moves_to(self._state, actions, self.seat)
 
     def action_numbers(self, actions) -> list:
         """The number of each option of the decision in the game's fixed action space

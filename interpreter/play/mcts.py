@@ -37,13 +37,31 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), for any game:
 
 The budget is a number of iterations (`mcts:400`, the same games for the same
 seed) or seconds per decision (`mcts:0.5s`; then a game depends on the
-machine's speed and is not reproduced).
+machine's speed and is not reproduced). Options follow it, each after a colon
+(`mcts:100:reuse:batch=4`), all off by default (`Search`):
+
+- `reuse`: the tree is kept from one decision to the next. The subtree under the
+  choices made since (its own, then the other seats', followed as numbers of the
+  action space by `SeatView.moves_since`) becomes the new root, its visits kept,
+  and the budget's iterations are added to it. Its statistics came from worlds
+  consistent with what the seat saw at the earlier decision, a superset of those
+  consistent with what it sees now, as single-observer ISMCTS shares them across
+  worlds anyway. No tree is kept past another seat's secret choice.
+- `batch=B`: B iterations are played in each sampled world (each from a copy of
+  it with its own generator) instead of one: drawing a world costs as much as
+  several decisions in a game whose hidden cards are many.
+- `rollout=heuristic`: at each open decision of a rollout two options are drawn,
+  both played, and the one better for the deciding seat by the game's heuristic is
+  kept (a tournament of two: cheaper than a greedy rollout, less blind than a
+  random one). Secret choices stay random: they show nothing until revealed.
+- `depth=D`: D open decisions in a rollout before it may stop (ROLLOUT).
 """
 from __future__ import annotations
 
 import math
 import time
 import weakref
+from dataclasses import dataclass, replace
 
 from ..engine.state import GameFault
 from ..engine.values import Rng
@@ -51,7 +69,7 @@ from ..rl.actions import ActionMap
 from .revisits import Revisits
 
 ROLLOUT = 20  # random decisions played after the tree before the position is valued...
-CAP = 4 * ROLLOUT  # ...once the turn comes back to the searching seat, and at most these
+CAP = 4 * ROLLOUT  # ...once the turn comes back to the searching seat, and at most these (4 times the horizon)
 EXPLORE = 0.7  # UCB1's constant, for values in [-1, 1]
 
 _MAPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -77,11 +95,53 @@ class Node:
         self.value = [0.0] * players  # sum of each seat's value over the visits
 
 
+@dataclass(frozen=True)
+class Search:
+    """How a search agent searches: its budget and options (see the module doc)."""
+    iterations: int | None = 400
+    seconds: float | None = None
+    reuse: bool = False
+    batch: int = 1
+    rollout: str = "random"
+    depth: int = ROLLOUT
+
+
+OPTIONS = "reuse, batch=B (1-64), rollout=random or rollout=heuristic, depth=D (1-200)"
+
+
+def parse_search(text: str | None) -> Search:
+    """A Search from 'N' or 'Xs' then options after colons ('100:reuse:batch=4')."""
+    budget, *options = (text or "").strip().lower().split(":")
+    iterations, seconds = _budget(budget, text)
+    search = Search(iterations, seconds)
+    for option in options:
+        name, eq, value = option.partition("=")
+        try:
+            if name == "reuse" and not eq:
+                search = replace(search, reuse=True)
+            elif name == "batch" and eq and 1 <= int(value) <= 64:
+                search = replace(search, batch=int(value))
+            elif name == "rollout" and value in ("random", "heuristic"):
+                search = replace(search, rollout=value)
+            elif name == "depth" and eq and 1 <= int(value) <= 200:
+                search = replace(search, depth=int(value))
+            else:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"mcts's options are {OPTIONS}, not '{option}' (in 'mcts:{text}')") from None
+    return search
+
+
 def parse_budget(text: str | None):
-    """(iterations, seconds) from 'N' or 'Xs'; one of them None."""
-    if text is None or text == "":
+    """(iterations, seconds) of a search's parameter ('N' or 'Xs', then its options); one of them
+    None. Raises ValueError naming what is wrong."""
+    search = parse_search(text)
+    return search.iterations, search.seconds
+
+
+def _budget(t: str, text: str | None):
+    if t == "":
         return 400, None
-    t = text.strip().lower()
     try:
         if t.endswith("s"):
             seconds = float(t[:-1])
@@ -101,7 +161,9 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, budget: str | None = None):
         self.rng = Rng(seed)
-        self.iterations, self.seconds = parse_budget(budget)
+        self.search = parse_search(budget)
+        self.iterations, self.seconds = self.search.iterations, self.search.seconds
+        self.kept = None  # with `reuse`: (the last decision's root, the view's mark of that decision)
         self.revisits = Revisits()
         self.looks = Rng(seed ^ 0x5EED)  # for the states the options lead to (see `act`)
         self.searched = 0  # iterations run by this agent, all decisions together
@@ -133,23 +195,34 @@ class MctsAgent:
         if len(actions) == 1:
             self.revisits.note(view)
             self.weighed = []
-            return actions[0]
+            return actions[0]  # (a kept tree stays kept: its mark is followed through this decision)
         players = view.players
         am = action_map(view.program, players)
         numbers = view.action_numbers(am)
         program = view.program
         # the game's heuristic of a seat, else its score (as the greedy agent values positions)
         score = program.heuristic if program.heuristic is not None else (lambda st, seat: st.scores()[seat])
-        root = Node(players)
+        root = self._kept_root(view, am) if self.kept is not None else Node(players)
+        self.kept = None
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        done = 0
+        done = uses = 0
+        world = None
+        batch = self.search.batch
         while True:
             if deadline is None:
                 if done >= self.iterations:
                     break
             elif time.perf_counter() >= deadline and done > 0:
                 break
-            self._iterate(root, view.sampled(self.rng), am, score, players, view.seat)
+            if uses == 0:
+                world, uses = view.sampled(self.rng), batch
+            uses -= 1
+            if uses:  # a copy of the world with a generator of its own; the last use takes the world itself
+                st = world.clone()
+                st.rng = Rng(self.rng.next64())
+            else:
+                st = world
+            self._iterate(root, st, am, score, players, view.seat)
             done += 1
         self.searched += done
         self.revisits.note(view)
@@ -162,7 +235,21 @@ class MctsAgent:
         # The states the options lead to are made with a generator of their own, so that the
         # search draws the same numbers as it would without this
         view.outcomes(self.looks)
-        return self.revisits.away(view, actions, visits, actions[best], self.rng)
+        pick = self.revisits.away(view, actions, visits, actions[best], self.rng)
+        if self.search.reuse:
+            self.kept = (root, view.mark())
+        return pick
+
+    def _kept_root(self, view, am: ActionMap) -> Node:
+        """The kept tree's node that the choices made since its decision lead to, or a new root."""
+        root, mark = self.kept
+        moves = view.moves_since(mark, am)
+        node = root if moves is not None else None
+        for _, number in moves or ():
+            node = node.children.get(number) if number is not None else None
+            if node is None:
+                break
+        return node if node is not None else Node(view.players)
 
     def _iterate(self, root: Node, st, am: ActionMap, score, players: int, me: int) -> None:
         rng = self.rng
@@ -193,7 +280,10 @@ class MctsAgent:
                 node = node.children[k]
                 st.apply(numbers.index(k))
                 path.append(node)
-            rollout(st, rng, me)
+            if self.search.rollout == "heuristic":
+                st = guided_rollout(st, rng, me, score, self.search.depth)[0]
+            else:
+                rollout(st, rng, me, self.search.depth)
             values = _values(st, score, players)
         except GameFault:
             values = [0.0] * players  # a sample the rules cannot play on: worth nothing to anyone
@@ -204,7 +294,7 @@ class MctsAgent:
                 v[s] += values[s]
 
 
-def rollout(st, rng, me: int) -> int:
+def rollout(st, rng, me: int, horizon: int = ROLLOUT) -> int:
     """Random decisions from `st` until the game ends, or until the horizon has passed and the
     turn comes back to `me` from another seat; the number of decisions made.
 
@@ -216,10 +306,11 @@ def rollout(st, rng, me: int) -> int:
     rules reveal it: it does not use the horizon, or the seats that choose first would value
     their choice before its effect while the last ones see it played out."""
     depth = made = 0
+    cap = 4 * horizon
     last = st.current_player if not st.is_terminal() else me
-    while not st.is_terminal() and made < CAP:
+    while not st.is_terminal() and made < cap:
         seat = st.current_player
-        if depth >= ROLLOUT and seat == me and last != me:
+        if depth >= horizon and seat == me and last != me:
             break
         if not st.pending.secret:
             depth += 1
@@ -227,6 +318,52 @@ def rollout(st, rng, me: int) -> int:
         st.apply(rng.below(len(st.pending.entries)))
         made += 1
     return made
+
+
+def guided_rollout(st, rng, me: int, score, horizon: int = ROLLOUT):
+    """`rollout`, but at each open decision of two or more options two of them are drawn and
+    played, and the one better for the deciding seat (a win first, a loss last, then the game's
+    heuristic `score`) is kept; (the state reached, decisions made). An option the rules fault
+    on loses to the other; both faulting raise."""
+    depth = made = 0
+    cap = 4 * horizon
+    last = st.current_player if not st.is_terminal() else me
+    while not st.is_terminal() and made < cap:
+        seat = st.current_player
+        if depth >= horizon and seat == me and last != me:
+            break
+        n = len(st.pending.entries)
+        last = seat
+        made += 1
+        if st.pending.secret:
+            st.apply(rng.below(n))
+            continue
+        depth += 1
+        if n == 1:
+            st.apply(0)
+            continue
+        a = rng.below(n)
+        b = rng.below(n - 1)
+        b += b >= a
+        other = st.clone()
+        try:
+            st.apply(a)
+        except GameFault:
+            other.apply(b)
+            st = other
+            continue
+        try:
+            other.apply(b)
+        except GameFault:
+            continue
+        if _judged(other, seat, score) > _judged(st, seat, score):
+            st = other
+    return st, made
+
+
+def _judged(st, seat: int, score) -> tuple:
+    w = st.winners
+    return (0 if not w else (1 if seat in w else -1), float(score(st, seat)) if not w else 0.0)
 
 
 def _ucb(child: Node, seat: int) -> float:
