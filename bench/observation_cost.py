@@ -5,7 +5,8 @@
 
 For the same games (the PettingZoo environment's seeds and random legal actions), the
 instructions of one step of the AEC loop (`last()` with the observation and mask, then
-`step`), over those of one engine decision: with the observation vector built at every step
+`step`), over those of one engine decision: with no observation at all (a blank vector: the
+step's own work, its action numbers, mask and wrappers), with the observation vector built at every step
 from nothing (`encoding_plain.rebuilt`, what the environment did before), from the plans
 kept per seat (`Encoding.encode`), and kept from step to step (`KeptObservations`, what the
 environment uses). Each count is a process that plays the games, less one that only makes the
@@ -40,6 +41,9 @@ rng = np.random.default_rng(0)
 n = 0
 if mode == "built":
     raw._observations.encode = raw.encoding.encode  # the vector built from the plans at each step
+if mode == "blank":  # the step's own work: no observation written at all
+    blank = np.zeros(raw.encoding.size, np.float32)
+    raw._observations.encode = lambda st, seat: blank
 if mode == "rebuilt":  # the vector built from nothing at each step, as before the plans
     from interpreter.rl.encoding_plain import rebuilt
     raw._observations.encode = lambda st, seat: rebuilt(raw.encoding, st, seat)
@@ -83,6 +87,9 @@ def main(argv=None) -> int:
     ap.add_argument("--game", action="append", help="a shipped game (repeat; default: all three)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--modes", default="engine,blank,rebuilt,built,kept",
+                    help="what to count (engine first): the engine alone, the step with no observation, the "
+                         "vector from nothing, from the plans, kept")
     ap.add_argument("--out", default=str(HERE / "observation_cost.json"))
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -90,8 +97,8 @@ def main(argv=None) -> int:
         return 1
     games = args.game or ["karman-swap", "seeders-exodus", "etherium"]
     results = {}
-    print(f"{'game':16s} {'decisions':>9s} {'engine':>12s} {'AEC, from nothing':>17s} {'AEC, from plans':>16s} "
-          f"{'AEC, kept':>16s}  (instructions a decision)")
+    print(f"{'game':16s} {'decisions':>9s} {'engine':>12s} {'AEC, no observation':>19s} {'AEC, from nothing':>17s} "
+          f"{'AEC, from plans':>16s} {'AEC, kept':>16s}  (instructions a decision)")
     for game in games:
         with tempfile.TemporaryDirectory() as cache:
             # the warm cache written first, so that every count reads the game from it
@@ -100,14 +107,15 @@ def main(argv=None) -> int:
                            check=True, capture_output=True, env=dict(os.environ, XDG_CACHE_HOME=cache))
             base, _ = count(game, args.players, 0, "engine", Path(cache))
             row = {}
-            for mode in ("engine", "rebuilt", "built", "kept"):
+            for mode in args.modes.split(","):
                 total, decisions = count(game, args.players, args.games, mode, Path(cache))
                 row[mode] = (total - base) / decisions
             row["decisions"] = decisions
         results[game] = row
         e = row["engine"]
         print(f"{game:16s} {row['decisions']:9d} {e / 1e3:10.0f} k "
-              + " ".join(f"{row[m] / 1e3:8.0f} k x{row[m] / e:5.2f}" for m in ("rebuilt", "built", "kept")), flush=True)
+              + " ".join(f"{row[m] / 1e3:8.0f} k x{row[m] / e:5.2f}" if m in row else f"{'-':>17s}"
+                         for m in ("blank", "rebuilt", "built", "kept")), flush=True)
     Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games, "per_decision": results},
                                          indent=1) + "\n")
     return 0

@@ -11,8 +11,9 @@ what differs:
 - the zones of the names whose count of changes (`State.zv`, bumped by every move, shuffle
   and deal) moved, compared member by member; and the zones of components whose holder
   changed hands (it moved, or a component holding it did): who sees them and whose they are;
-- the counters whose value changed (the dicts' items compared in C), and those of
-  components that changed hands;
+- the counters whose value changed, looked for only among the names whose count of changes
+  moved (`State.cv`; none when the state's count of counter changes `vc` did not), and those
+  of components that changed hands;
 - the rows of the components whose taps, tags or attributes changed, when the state's counts
   of those changes (`vt`, `vo`) moved (a move that drops a tap or a tag moves the component,
   whose row is written anew with its zone's).
@@ -25,8 +26,11 @@ change hands.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 import numpy as np
 
+from ..engine import keys
 from ..engine import machine as vm
 from ..engine.observe import may_see
 from ..engine.values import Comp
@@ -52,7 +56,7 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "zones", "counters", "tapped", "tags", "over", "held", "owners",
-                 "zv", "grouped", "marks")
+                 "zv", "grouped", "marks", "vc", "cv", "ckeys")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -69,7 +73,9 @@ class _Kept:
         self.owners: dict = {}
         self.zv = st.zv[:]  # the state's count of changes per zone name, when last written
         self.marks = (st.vt, st.vo)  # its counts of changes of taps and tags, and of attributes
-        self.grouped = (len(st.zones), _by_name(enc.program, st.zones))  # (zones, zone name index -> keys)
+        self.vc, self.cv = st.vc, st.cv[:]  # its count of counter changes, and per counter name
+        self.ckeys = (0, {})  # (counters, counter name index -> the keys of the vector's counters)
+        self.grouped = (len(st.zones), _by_name(enc.program, st.zones, {}))  # (zones, zone name index -> keys)
         enc.decision_into(self.out, st, seat)
         zone_plans, _ = enc.plans(seat)
         rows = enc.rows(self.out)
@@ -77,7 +83,7 @@ class _Kept:
             if comps:
                 self._add_zone(st, key, comps, zone_plans, rows)
         self._extras(st, rows, set())
-        self._counters(st, None)
+        self._counters(st, None, st.counters.items())
 
     def controller(self, st, c):
         """Who controls component `c` (engine.machine.controller), asked again only when it moved
@@ -165,9 +171,9 @@ class _Kept:
                     where[c] = (zi, hr)
         return where
 
-    def _counters(self, st, moved) -> None:
+    def _counters(self, st, moved, items=None) -> None:
         """Write the counters whose value changed since or that are new (a state never drops a
-        counter: one set to 0 keeps its key); with `moved`, the
+        counter: one set to 0 keeps its key), or with `items` those; with `moved`, the
         components that moved, the counters of each component whose controller changed (who sees
         them)."""
         enc, seat, out = self.enc, self.seat, self.out
@@ -182,7 +188,12 @@ class _Kept:
                     rec[0], rec[1] = ctrl, may_see(st, visibility, holder, seat)
                     for at, key in rec[2].items():
                         out[at] = counters.get(key, 0) if rec[1] else 0
-        for key, value in counters.items() - last.items():  # new or changed, compared in C
+        if items is None:
+            if st.vc == self.vc:
+                return  # no counter changed (the state counts every change of a counter's value)
+            items = self._changed_counters(st)
+        for key, value in items:
+            last[key] = value
             plan = counter_plans.get(key)
             if plan is None:
                 plan = counter_plans[key] = enc._counter_plan(key, seat)
@@ -199,7 +210,24 @@ class _Kept:
             out[at] = value if rec[1] else 0
         for at, skey in enc._supply_slots:
             out[at] = counters.get(skey, 0)
-        self.counters = counters.copy()
+        self.vc, self.cv = st.vc, st.cv[:]
+
+    def _changed_counters(self, st) -> list:
+        """(key, value) of the counters of the vector whose value changed since last written or
+        that are new: only those of the names whose count of changes moved (`State.cv`)."""
+        counters, last = st.counters, self.counters
+        if len(counters) != self.ckeys[0]:  # a key set for the first time: it comes last in the dict
+            self.ckeys = (len(counters), _counters_by_name(self.enc, islice(counters, self.ckeys[0], None),
+                                                           self.ckeys[1]))
+        by_name = self.ckeys[1]
+        out = []
+        for i, (a, b) in enumerate(zip(st.cv, self.cv)):
+            if a != b:
+                for key in by_name.get(i, ()):
+                    value = counters[key]
+                    if last.get(key, _GONE) != value:
+                        out.append((key, value))
+        return out
 
     # a later state of the same game ------------------------------------------------------------
     def update(self, st) -> None:
@@ -212,8 +240,9 @@ class _Kept:
         kept = self.zones
         if self.zv != st.zv:  # some zone's members changed (the state counts changes per zone name)
             zones = st.zones
-            if len(zones) != self.grouped[0]:  # zones are only ever added: group them anew when one is
-                self.grouped = (len(zones), _by_name(self.enc.program, zones))
+            if len(zones) != self.grouped[0]:  # zones are only ever added, at the end of the dict
+                self.grouped = (len(zones), _by_name(self.enc.program, islice(zones, self.grouped[0], None),
+                                                     self.grouped[1]))
             by_name = self.grouped[1]
             for i, (a, b) in enumerate(zip(st.zv, self.zv)):
                 if a == b:
@@ -272,10 +301,23 @@ class _Kept:
         self._counters(st, moved if changed else None)
 
 
-def _by_name(program, zones) -> dict:
-    """The keys of `zones` by the index of their zone's name (what `State.zv` counts changes of);
-    under -1 again, those of the zones held by components."""
-    out: dict = {}
+def _counters_by_name(enc, counters, out: dict) -> dict:
+    """`out`, with the keys `counters` the vector may hold (not supplies, nor keys of no declared
+    counter) added by the index of their counter's name (what `State.cv` counts changes of).
+    A state never drops a counter and a dict keeps the order keys came in, so the keys new since
+    the last grouping are those past its length."""
+    defs = enc.defn.counters
+    for key in counters:
+        if not keys.is_supply(key):
+            cdef = defs.get(keys.name_of(key))
+            if cdef is not None:
+                out.setdefault(cdef.index, []).append(key)
+    return out
+
+
+def _by_name(program, zones, out: dict) -> dict:
+    """`out`, with the keys `zones` added by the index of their zone's name (what `State.zv`
+    counts changes of); under -1 again, those of the zones held by components."""
     for key in zones:
         out.setdefault(program.zone_def(key).index, []).append(key)
         if type(program.zone_holder(key)) is Comp:
