@@ -85,9 +85,10 @@ def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:
     agent = make_agent(agent_name, agent_seed(state.seed, state.current_player))
     if not weighs(agent):
         raise ValueError(f"only {' and '.join(WEIGHING_BOTS)}:N weigh their options, not {agent_name}")
-    if agent_name.startswith("mcts") and (agent.iterations or 0) > MAX_SEARCH or getattr(agent, "seconds", None):
-        raise ValueError(f"a search weighed here runs at most {MAX_SEARCH} iterations (mcts:{MAX_SEARCH}), "
-                         "not a time or more")
+    search = getattr(agent, "search", None)
+    if search is not None and (search.seconds is not None or search.work() > MAX_SEARCH):
+        raise ValueError(f"a search weighed here runs at most {MAX_SEARCH} iterations (mcts:{MAX_SEARCH}; "
+                         "longer or guided rollouts count for more), not a time or more")
     try:
         picked = agent.act(SeatView(state, state.current_player))
     except LookaheadFault as lf:  # an option faulted in the bot's imagined copy: the pick it was on

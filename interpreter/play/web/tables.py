@@ -37,7 +37,7 @@ from ...kinds import type_word
 from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
 from ...view.narrate import Narrator, seat_name
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
-from ..mcts import parse_budget
+from ..mcts import parse_search
 from .errors import TableError
 from .layout import TableLayout
 from .seating import House, HouseError, Presence, Seating, same_key, watch_name
@@ -430,12 +430,14 @@ def seats_of(seats, players: int) -> list:
             try:
                 make_agent(name, 0)
                 base, _, budget = name.partition(":")
-                iterations, seconds = parse_budget(budget) if base == "mcts" else (None, None)
+                search = parse_search(budget) if base == "mcts" else None
             except ValueError as exc:
                 raise TableError(400, str(exc)[:200]) from None
-            if (iterations or 0) > MAX_ITERATIONS or (seconds or 0) > MAX_SECONDS:  # a bot is the server's work
+            # a bot is the server's work: its iterations counted at what its options make them cost
+            if search is not None and ((search.work() or 0) > MAX_ITERATIONS or (search.seconds or 0) > MAX_SECONDS):
                 raise TableError(400, f"a bot of this server thinks at most {MAX_ITERATIONS} iterations or "
-                                      f"{MAX_SECONDS:g} seconds a decision, not '{name[:40]}'")
+                                      f"{MAX_SECONDS:g} seconds a decision (longer or guided rollouts count for "
+                                      f"more), not '{name[:40]}'")
     return who
 
 

@@ -148,7 +148,8 @@ def test_why_bot_weighs_the_decision_of_an_event(karman):
         search = c.get(f"/api/replays/{path.stem}/why-bot/{k}", params={"agent": "mcts:30"}).json()
         assert search["agent"] == "mcts:30"
         assert sum(int(x["value"].split()[0]) for x in search["rows"]) == 30  # its visits: its budget
-        for bad, status in (("mcts:999999", 422), ("oracle", 422), ("random", 422), ("x" * 40, 422)):
+        for bad, status in (("mcts:999999", 422), ("mcts:1000:rollout=heuristic", 422), ("oracle", 422),
+                            ("random", 422), ("x" * 40, 422)):
             refused = c.get(f"/api/replays/{path.stem}/why-bot/{k}", params={"agent": bad})
             assert refused.status_code == status and "error" in refused.json(), bad
         assert c.get(f"/api/replays/{path.stem}/why-bot/{len(r.recorded) + 5}").status_code == 404

@@ -184,9 +184,15 @@ def test_numbers_and_names_out_of_bounds_are_a_4xx(tmp_path):
         for asked, says in (({**base, "seed": 10 ** 4000}, "seed"), ({**base, "seed": -1}, "seed"),
                             ({**base, "seats": ["mcts:1000000", "person"]}, "at most"),
                             ({**base, "seats": ["mcts:600s", "person"]}, "at most"),
+                            # rollouts ten times as long, or guided: each iteration costs as several
+                            ({**base, "seats": ["mcts:1500:depth=200", "person"]}, "at most"),
+                            ({**base, "seats": ["mcts:1000:rollout=heuristic", "person"]}, "at most"),
+                            ({**base, "seats": ["mcts:100:batch=99", "person"]}, "batch"),
                             ({**base, "scenario": "../../../etc/passwd"}, "no scenario")):
             r = c.post("/api/tables", json=asked)
             assert r.status_code == 400 and says in r.json()["error"], r.text
+        kept = c.post("/api/tables", json={**base, "seats": ["mcts:500:reuse:depth=10", "person"]})
+        assert kept.status_code in (200, 201), kept.text  # options within the bound are welcome
         games = c.get("/api/games").text
     assert str(FIXTURES) not in games and '"nim"' in games  # a game served from a folder is named by its id
 
