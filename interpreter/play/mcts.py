@@ -192,10 +192,13 @@ class MctsAgent:
         """What a reader of the last decision's values should know."""
         if not self.weighed:
             return []
+        kept = self.search.reuse
         if lang == "fr":
             return ["une recherche tire ses propres échantillons : une autre recherche du même budget peut peser "
-                    "les options autrement"]
-        return ["a search draws its own samples: another search of the same budget may weigh the options otherwise"]
+                    "les options autrement"] + (["ses visites comptent celles gardées de ses décisions d'avant "
+                                                 "(reuse)"] if kept else [])
+        return ["a search draws its own samples: another search of the same budget may weigh the options otherwise"] \
+            + (["its visits count those kept from its decisions before (reuse)"] if kept else [])
 
     def act(self, view) -> int:
         self.revisits.arrive(view)

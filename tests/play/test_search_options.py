@@ -107,6 +107,7 @@ def test_a_kept_tree_adds_the_budget_to_the_visits_it_kept():
                 a = agent.act(SeatView(st, 0))
                 if agent.weighed:
                     totals.append(sum(v for _, (v, _) in agent.weighed))
+                    assert any("(reuse)" in note for note in agent.notes()) == kept  # what why-bot says
             else:
                 a = rng.below(len(st.legal_actions()))
             st.apply(a)
