@@ -316,19 +316,7 @@ def rollout(st, rng, me: int, horizon: int = ROLLOUT) -> int:
     their choice led to and the first seats seldom. A secret choice shows nothing until the
     rules reveal it: it does not use the horizon, or the seats that choose first would value
     their choice before its effect while the last ones see it played out."""
-    depth = made = 0
-    cap = 4 * horizon
-    last = st.current_player if not st.is_terminal() else me
-    while not st.is_terminal() and made < cap:
-        seat = st.current_player
-        if depth >= horizon and seat == me and last != me:
-            break
-        if not st.pending.secret:
-            depth += 1
-        last = seat
-        st.apply(rng.below(len(st.pending.entries)))
-        made += 1
-    return made
+    return _rollout(st, rng, me, horizon, None)[1]
 
 
 def guided_rollout(st, rng, me: int, score, horizon: int = ROLLOUT):
@@ -336,6 +324,10 @@ def guided_rollout(st, rng, me: int, score, horizon: int = ROLLOUT):
     played, and the one better for the deciding seat (a win first, a loss last, then the game's
     heuristic `score`) is kept; (the state reached, decisions made). An option the rules fault
     on loses to the other; both faulting raise."""
+    return _rollout(st, rng, me, horizon, score)
+
+
+def _rollout(st, rng, me: int, horizon: int, score):
     depth = made = 0
     cap = 4 * horizon
     last = st.current_player if not st.is_terminal() else me
@@ -343,15 +335,13 @@ def guided_rollout(st, rng, me: int, score, horizon: int = ROLLOUT):
         seat = st.current_player
         if depth >= horizon and seat == me and last != me:
             break
-        n = len(st.pending.entries)
         last = seat
         made += 1
-        if st.pending.secret:
+        n = len(st.pending.entries)
+        secret = st.pending.secret
+        depth += not secret
+        if secret or score is None or n == 1:
             st.apply(rng.below(n))
-            continue
-        depth += 1
-        if n == 1:
-            st.apply(0)
             continue
         a = rng.below(n)
         b = rng.below(n - 1)
