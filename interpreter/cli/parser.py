@@ -117,7 +117,7 @@ def _add_play_commands(sub) -> None:
     game_args(sim)
     sim.add_argument("--games", "-k", type=int, default=100, help="how many games (default 100)")
     sim.add_argument("--agents", "-a", default="random",
-                     help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s) (default random)")
+                     help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s; options after colons: mcts:100:reuse:depth=10) (default random)")
     sim.add_argument("--check", action="store_true", help="check the generic invariants after every step")
     sim.add_argument("--json", metavar="FILE", help="write the results as a JSON object")
     sim.add_argument("--results", metavar="FILE",
@@ -157,7 +157,7 @@ def _add_play_commands(sub) -> None:
                              "chose, say); may be repeated")
     cmp_.add_argument("--games", "-k", type=int, default=200, help="how many games in each arm (default 200)")
     cmp_.add_argument("--agents", "-a", default="random",
-                      help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s) (default random)")
+                      help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s; options after colons: mcts:100:reuse:depth=10) (default random)")
     cmp_.add_argument("--json", metavar="FILE", help="write the figures as a JSON object")
     cmp_.add_argument("--workers", "-w", type=int, default=1, help="processes to spread the games over")
     cluster_arg(cmp_)
@@ -232,7 +232,7 @@ def _add_play_commands(sub) -> None:
     game_args(prof)
     prof.add_argument("--games", "-k", type=int, default=50, help="how many games (default 50)")
     prof.add_argument("--agents", "-a", default="random",
-                      help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s) (default random)")
+                      help="bots, one per seat or one for all: random, greedy, mcts:N (N iterations a decision, or mcts:0.5s; options after colons: mcts:100:reuse:depth=10) (default random)")
     prof.add_argument("--top", type=int, default=15, metavar="N",
                       help="how many lines and functions to list (default 15)")
     prof.add_argument("--json", metavar="FILE", help="write every line and function timed as a JSON object")
