@@ -11,6 +11,7 @@ import pytest
 import interpreter
 from gamekit import fixture_game
 from interpreter.cli import main
+from interpreter.engine.observe import may_see
 from interpreter.engine.values import Rng
 from interpreter.play import mcts
 from interpreter.play.agents import SeatView, make_agent, parse_agents
@@ -222,3 +223,44 @@ def test_options_are_parsed_and_refused_when_wrong(capsys):
         parse_search("lots:reuse")
     assert main(["simulate", "karman-swap", "--agents", "mcts:50:batch=0", "--games", "1"]) == 2
     assert "mcts's options are" in capsys.readouterr().err
+
+
+def _swapped_twin(st, seat: int):
+    """A copy of `st` with the top cards of two zones hidden from `seat` swapped (cards of one
+    kind), or None when no two such zones hold one."""
+    program = st.program
+    hidden = [k for k in st.zones if st.zones[k] and not may_see(
+        st, program.zone_def(k).visibility, program.zone_holder(k), seat)]
+    pairs = [(a, b) for a in hidden for b in hidden if a < b and
+             program.comp_start[st.zones[a][-1]] == program.comp_start[st.zones[b][-1]]]
+    if not pairs:
+        return None
+    twin = st.clone()
+    a, b = pairs[0]
+    x, y = twin.zones[a][-1], twin.zones[b][-1]
+    twin.zones[a][-1], twin.zones[b][-1] = y, x
+    twin.where[x], twin.where[y] = b, a
+    return twin
+
+
+def test_a_kept_tree_depends_only_on_what_the_seat_knows():
+    """With its tree kept from the decision before, a decision is the same in two states that
+    differ only in where two hidden cards lie: the choices followed since are the ones told."""
+    game = interpreter.load("karman-swap")
+    rng = Rng(11)
+    st = game.new_state(2, 11)
+    one, two = make_agent("mcts:20:reuse", 3), make_agent("mcts:20:reuse", 3)
+    decided = kept = 0
+    while not st.is_terminal() and decided < 4:
+        if st.current_player == 0 and len(st.legal_actions()) > 1:
+            twin = _swapped_twin(st, 0)
+            if twin is not None:
+                assert twin.observation(0) == st.observation(0) and twin.zones != st.zones
+                picked = one.act(SeatView(st, 0))
+                assert two.act(SeatView(twin, 0)) == picked and one.weighed == two.weighed
+                decided += 1
+                kept += sum(v for _, (v, _) in one.weighed) > 20  # visits kept from before
+                st.apply(picked)
+                continue
+        st.apply(rng.below(len(st.legal_actions())))
+    assert decided >= 3 and kept >= 2
