@@ -105,7 +105,7 @@ class Search:
     rollout: str = "random"
     depth: int = ROLLOUT
 
-    def work(self) -> float:
+    def work(self) -> float | None:
         """The budget in iterations of the plain search's cost (None for a time budget): longer
         rollouts and guided ones (about 3 times a random one) cost more an iteration. What a
         server bounds when others ask it to search."""
@@ -170,7 +170,6 @@ class MctsAgent:
     def __init__(self, seed: int = 0, budget: str | None = None):
         self.rng = Rng(seed)
         self.search = parse_search(budget)
-        self.iterations, self.seconds = self.search.iterations, self.search.seconds
         self.kept = None  # with `reuse`: (the last decision's root, the view's mark of that decision)
         self.revisits = Revisits()
         self.looks = Rng(seed ^ 0x5EED)  # for the states the options lead to (see `act`)
@@ -251,6 +250,14 @@ class MctsAgent:
             self.kept = (root, view.mark())
         return pick
 
+    @property
+    def iterations(self) -> int | None:
+        return self.search.iterations
+
+    @property
+    def seconds(self) -> float | None:
+        return self.search.seconds
+
     def _kept_root(self, view, am: ActionMap) -> Node:
         """The kept tree's node that the choices made since its decision lead to, or a new root."""
         root, mark = self.kept
@@ -329,7 +336,7 @@ def guided_rollout(st, rng, me: int, score, horizon: int = ROLLOUT):
 
 def _rollout(st, rng, me: int, horizon: int, score):
     depth = made = 0
-    cap = 4 * horizon
+    cap = CAP * horizon // ROLLOUT
     last = st.current_player if not st.is_terminal() else me
     while not st.is_terminal() and made < cap:
         seat = st.current_player
