@@ -129,6 +129,14 @@ class Encoding:
             self.attribute_columns[name] = (at, None)
             at += 1
         self._plans: dict = {}  # seat -> (zone key -> _zone_plan, counter key -> _counter_plan)
+        # the row of each component seen: 'seen', then 0 up to its own values as printed, which
+        # `row_into` copies and completes with its zone, holder, tap, tags and attributes changed
+        self._holder_column = 1 + len(self.zone_names)
+        self._tapped_column = self._holder_column + players + 1
+        self._seen_rows = np.zeros((self.comps, self.comp_width), np.float32)
+        self._seen_rows[:, 0] = 1
+        self._seen_rows[:, self._tapped_column + 1:] = self.static
+        self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -257,23 +265,32 @@ class Encoding:
 
     def row_into(self, rows, st, c: int, zi: int, hr: int) -> None:
         """Write the row of component `c`, seen in zone `zi` held by relative seat `hr`."""
-        z, tapped = len(self.zone_names), 1 + len(self.zone_names) + self.n + 1
         row = rows[c]
-        row[:] = 0
-        row[0] = 1
+        row[:] = self._seen_rows[c]  # seen, and its own values as printed
         row[1 + zi] = 1
-        row[1 + z + hr] = 1
-        row[tapped + 1:] = self.static[c]
+        row[self._holder_column + hr] = 1
         if c in st.tapped:
-            row[tapped] = 1
-        for t in st.tags.get(c, ()):
-            i = self.tag_index.get(t)
-            if i is not None:
-                row[tapped + 1 + i] = 1
+            row[self._tapped_column] = 1
+        if st.tags:
+            for t in st.tags.get(c, ()):
+                i = self.tag_index.get(t)
+                if i is not None:
+                    row[self._tapped_column + 1 + i] = 1
         if st.over:
-            for (o, name), v in st.over.items():
-                if o == c:
-                    self._attribute(row, tapped + 1, name, v)
+            for name, v in self._over_of(st).get(c, ()):
+                self._attribute(row, self._tapped_column + 1, name, v)
+
+    def _over_of(self, st) -> dict:
+        """component -> [(attribute, value)] of the attributes the rules changed in `st`, made again
+        only when it changed one (`State.vo` counts them; a state's `over` changes no other way)."""
+        known = self._over_index
+        if known[0] is st and known[1] == st.vo:
+            return known[2]
+        index: dict = {}
+        for (o, name), v in st.over.items():
+            index.setdefault(o, []).append((name, v))
+        self._over_index = (st, st.vo, index)
+        return index
 
     def _zone_plan(self, key, seat: int) -> tuple:
         """What zone `key` gives `seat`: (its slot, whether it is held by a node or component, its

@@ -175,6 +175,30 @@ def test_observations_masks_rewards_and_render():
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def test_the_wrapper_keeps_the_order_of_calls_and_reads_the_environment_as_it_is():
+    """The wrapper reads agents, the agent to move and `last()` in one call each (`aec.InOrder`):
+    the same errors before reset as PettingZoo's own wrapper, and after it the raw environment's
+    values, the infos saying the legal moves of the agent to move alone."""
+    from pettingzoo.utils import wrappers
+    e = env("karman-swap", players=3)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    for read in (lambda: e.agents, lambda: e.agent_selection, lambda: e.last(), lambda: e.rewards):
+        with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+            read()
+    e.reset(seed=3)
+    raw = e.unwrapped
+    rng = random.Random(3)
+    for _ in range(60):
+        agent = e.agent_selection
+        assert agent == raw.agent_selection and e.agents is raw.agents
+        obs, reward, term, trunc, info = e.last()
+        assert (reward, term, trunc) == (raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent])
+        assert info["legal_moves"] == raw.legal_moves()
+        assert sorted(info["legal_moves"]) == np.flatnonzero(obs["action_mask"]).tolist()
+        assert all(raw.infos[a] == {"legal_moves": []} for a in e.agents if a != agent)
+        e.step(rng.choice(info["legal_moves"]))
+
+
 def test_an_illegal_action_is_refused_with_its_meaning():
     e = raw_env("karman-swap", 2)
     e.reset(seed=1)
