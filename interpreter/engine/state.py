@@ -146,7 +146,7 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves", "powers", "origin", "kept", "__weakref__")
+                 "moves", "powers", "origin", "kept", "zone_log", "counter_log", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -189,6 +189,10 @@ class State:
         # None, or a list that every change of zone is appended to as (component, from, to): an
         # observer's record (the facts of a game that `simulate --results` keeps), not the state
         self.moves = None
+        # None, or lists that the key of every zone whose contents change, and of every counter
+        # whose value changes, is appended to: for an observer that follows the state change by
+        # change (rl.kept_observation), not part of the state
+        self.zone_log = self.counter_log = None
         # the game at its first decision, which every later state of it shares (never changed):
         # with the history, what a search plays again to make worlds a seat cannot tell apart
         self.origin = None
@@ -227,6 +231,7 @@ class State:
         s.in_play_cache = [-1, {}]
         s.play_keys = self.play_keys
         s.moves = None  # a copy (a bot looking ahead) is not observed
+        s.zone_log = s.counter_log = None
         s.origin = self.origin
         return s
 
@@ -296,6 +301,8 @@ class State:
         self.zv[i] += 1
         if self.program.watch_zones[i]:
             self._mark(self.program.watch_zones[i], zone)
+        if self.zone_log is not None:
+            self.zone_log.append(zone)
 
     def _mark(self, names: tuple, key: str) -> None:
         """Mark the owner of the zone or counter `key`, which changed, in the lists the game
@@ -336,6 +343,10 @@ class State:
             zv[i] += 1
             if program.watch_zones[i]:
                 self._mark(program.watch_zones[i], old)
+        if self.zone_log is not None:
+            self.zone_log.append(zone)
+            if old is not None:
+                self.zone_log.append(old)
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
         if self.tags and c in self.tags and program.tag_zones is not None and zdef.name not in program.tag_zones:
@@ -459,6 +470,8 @@ class State:
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
         self.counters[key] = new
+        if self.counter_log is not None:
+            self.counter_log.append(key)
         if self.trace is not None:
             self.emit(COUNTER, pos, counter=key, change=delta, value=new, reason=reason)
         return delta

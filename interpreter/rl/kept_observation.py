@@ -8,12 +8,12 @@ controlled each component that holds a zone or counters, the counters' values, t
 and changed attributes. The next call for that seat and the same state writes again only
 what differs:
 
-- the zones of the names whose count of changes (`State.zv`, bumped by every move, shuffle
-  and deal) moved, compared member by member; and the zones of components whose holder
-  changed hands (it moved, or a component holding it did): who sees them and whose they are;
-- the counters whose value changed, looked for only among the names whose count of changes
-  moved (`State.cv`; none when the state's count of counter changes `vc` did not), and those
-  of components that changed hands;
+- the zones whose contents changed, as the state's log of them says (`State.zone_log`: the
+  key of each zone a move, shuffle or deal changed), compared member by member; and the
+  zones of components whose holder changed hands (it moved, or a component holding it did):
+  who sees them and whose they are;
+- the counters whose value changed, as the state's log of them says (`State.counter_log`),
+  and those of components that changed hands;
 - the rows of the components whose taps, tags or attributes changed, when the state's counts
   of those changes (`vt`, `vo`) moved (a move that drops a tap or a tag moves the component,
   whose row is written anew with its zone's).
@@ -36,6 +36,9 @@ from ..engine.observe import may_see
 from ..engine.values import Comp
 
 _GONE = object()  # a key not there
+# the most keys a state's logs hold before an observer starts them again (and encodes its seats
+# from nothing once): a game of a million decisions does not keep ten million keys
+MAX_LOG = 1_000_000
 
 
 class KeptObservations:
@@ -46,8 +49,10 @@ class KeptObservations:
         self.kept: dict = {}  # seat -> _Kept
 
     def encode(self, st, seat: int) -> np.ndarray:
+        if st.zone_log is None or len(st.zone_log) + len(st.counter_log) > MAX_LOG:
+            st.zone_log, st.counter_log = [], []  # an observer that followed the old ones encodes anew
         k = self.kept.get(seat)
-        if k is None or k.state is not st:
+        if k is None or k.state is not st or k.zlog is not st.zone_log:
             k = self.kept[seat] = _Kept(self.enc, st, seat)
         else:
             k.update(st)
@@ -56,7 +61,7 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "zones", "counters", "tapped", "tags", "over", "held", "owners",
-                 "zv", "grouped", "marks", "vc", "cv", "ckeys")
+                 "grouped", "marks", "zlog", "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -71,11 +76,10 @@ class _Kept:
         # last asked: while it lies in the same zone of a seat, team, node or the game, its
         # controller is the same (it follows the zone's holder alone)
         self.owners: dict = {}
-        self.zv = st.zv[:]  # the state's count of changes per zone name, when last written
+        # the state's logs of changed zones and counters, and how much of each was written
+        self.zlog, self.zseen, self.cseen = st.zone_log, len(st.zone_log), len(st.counter_log)
         self.marks = (st.vt, st.vo)  # its counts of changes of taps and tags, and of attributes
-        self.vc, self.cv = st.vc, st.cv[:]  # its count of counter changes, and per counter name
-        self.ckeys = (0, {})  # (counters, counter name index -> the keys of the vector's counters)
-        self.grouped = (len(st.zones), _by_name(enc.program, st.zones, {}))  # (zones, zone name index -> keys)
+        self.grouped = (len(st.zones), _held_by_components(enc.program, st.zones, []))  # (zones, keys of those)
         enc.decision_into(self.out, st, seat)
         zone_plans, _ = enc.plans(seat)
         rows = enc.rows(self.out)
@@ -180,7 +184,11 @@ class _Kept:
         _, counter_plans = enc.plans(seat)
         last, counters, held = self.counters, st.counters, self.held
         if moved is not None:
+            owners = self.owners
             for (visibility, holder), rec in held.items():
+                known = owners.get(holder)
+                if known is not None and known[2] is None and holder not in moved:
+                    continue  # as may_change_hands says, without the call: the common case
                 if not self.may_change_hands(holder, moved):
                     continue
                 ctrl = self.controller(st, holder)
@@ -189,8 +197,8 @@ class _Kept:
                     for at, key in rec[2].items():
                         out[at] = counters.get(key, 0) if rec[1] else 0
         if items is None:
-            if st.vc == self.vc:
-                return  # no counter changed (the state counts every change of a counter's value)
+            if len(st.counter_log) == self.cseen:
+                return  # no counter changed
             items = self._changed_counters(st)
         for key, value in items:
             last[key] = value
@@ -210,23 +218,17 @@ class _Kept:
             out[at] = value if rec[1] else 0
         for at, skey in enc._supply_slots:
             out[at] = counters.get(skey, 0)
-        self.vc, self.cv = st.vc, st.cv[:]
+        self.cseen = len(st.counter_log)
 
     def _changed_counters(self, st) -> list:
-        """(key, value) of the counters of the vector whose value changed since last written or
-        that are new: only those of the names whose count of changes moved (`State.cv`)."""
+        """(key, value) of the counters whose value changed since last written (as the state's log
+        says) or that are new, each once."""
         counters, last = st.counters, self.counters
-        if len(counters) != self.ckeys[0]:  # a key set for the first time: it comes last in the dict
-            self.ckeys = (len(counters), _counters_by_name(self.enc, islice(counters, self.ckeys[0], None),
-                                                           self.ckeys[1]))
-        by_name = self.ckeys[1]
         out = []
-        for i, (a, b) in enumerate(zip(st.cv, self.cv)):
-            if a != b:
-                for key in by_name.get(i, ()):
-                    value = counters[key]
-                    if last.get(key, _GONE) != value:
-                        out.append((key, value))
+        for key in dict.fromkeys(st.counter_log[self.cseen:]):
+            value = counters[key]
+            if last.get(key, _GONE) != value:
+                out.append((key, value))
         return out
 
     # a later state of the same game ------------------------------------------------------------
@@ -238,20 +240,17 @@ class _Kept:
         zone_plans, _ = enc.plans(seat)
         changed = []
         kept = self.zones
-        if self.zv != st.zv:  # some zone's members changed (the state counts changes per zone name)
+        log = st.zone_log
+        if len(log) != self.zseen:  # some zone's members changed (the state logs every change)
             zones = st.zones
             if len(zones) != self.grouped[0]:  # zones are only ever added, at the end of the dict
-                self.grouped = (len(zones), _by_name(self.enc.program, islice(zones, self.grouped[0], None),
-                                                     self.grouped[1]))
-            by_name = self.grouped[1]
-            for i, (a, b) in enumerate(zip(st.zv, self.zv)):
-                if a == b:
-                    continue
-                for key in by_name.get(i, ()):
-                    comps = zones[key]
-                    old = kept.get(key)
-                    if old[0] != comps if old is not None else comps:
-                        changed.append(key)
+                self.grouped = (len(zones), _held_by_components(self.enc.program, islice(zones, self.grouped[0], None),
+                                                                self.grouped[1]))
+            for key in dict.fromkeys(log[self.zseen:]):
+                comps = zones[key]
+                old = kept.get(key)
+                if old[0] != comps if old is not None else comps:
+                    changed.append(key)
             moved = set()  # the components that moved: those of the zones whose members changed
             for key in changed:
                 old = kept.get(key)
@@ -259,12 +258,18 @@ class _Kept:
                     moved.update(old[0])
                 moved.update(zones[key])
             touched = set(changed)
-            for key in self.grouped[1].get(-1, ()):  # zones of components: their holder may have changed hands
+            owners = self.owners
+            for key in self.grouped[1]:  # zones of components: their holder may have changed hands
                 old = kept.get(key)
-                if old is not None and key not in touched and self.may_change_hands(zone_plans[key][2], moved) \
-                        and self.controller(st, zone_plans[key][2]) != old[1]:
+                if old is None or key in touched:
+                    continue
+                holder = zone_plans[key][2]
+                known = owners.get(holder)
+                if known is not None and known[2] is None and holder not in moved:
+                    continue  # as may_change_hands says, without the call: the common case
+                if self.may_change_hands(holder, moved) and self.controller(st, holder) != old[1]:
                     changed.append(key)  # who sees it, and whose it is
-            self.zv = st.zv[:]
+            self.zseen = len(log)
         else:
             moved = set()
         rows = enc.rows(out)
@@ -301,25 +306,11 @@ class _Kept:
         self._counters(st, moved if changed else None)
 
 
-def _counters_by_name(enc, counters, out: dict) -> dict:
-    """`out`, with the keys `counters` the vector may hold (not supplies, nor keys of no declared
-    counter) added by the index of their counter's name (what `State.cv` counts changes of).
-    A state never drops a counter and a dict keeps the order keys came in, so the keys new since
-    the last grouping are those past its length."""
-    defs = enc.defn.counters
-    for key in counters:
-        if not keys.is_supply(key):
-            cdef = defs.get(keys.name_of(key))
-            if cdef is not None:
-                out.setdefault(cdef.index, []).append(key)
-    return out
-
-
-def _by_name(program, zones, out: dict) -> dict:
-    """`out`, with the keys `zones` added by the index of their zone's name (what `State.zv`
-    counts changes of); under -1 again, those of the zones held by components."""
+def _held_by_components(program, zones, out: list) -> list:
+    """`out`, with the keys of `zones` held by components added (their holder may change hands).
+    A state never drops a zone and a dict keeps the order keys came in, so the keys new since the
+    last look are those past its length."""
     for key in zones:
-        out.setdefault(program.zone_def(key).index, []).append(key)
         if type(program.zone_holder(key)) is Comp:
-            out.setdefault(-1, []).append(key)
+            out.append(key)
     return out
