@@ -97,8 +97,20 @@ class _Kept:
         if known is not None and known[0] == where and known[2] is None:
             return known[1]
         ctrl = vm.controller(st, c)
-        holder = self.enc.program.zone_holder(where) if where is not None else None
-        self.owners[c] = (where, ctrl, holder if type(holder) is Comp else None)
+        program, owners = self.enc.program, self.owners
+        holder = program.zone_holder(where) if where is not None else None
+        parent = holder if type(holder) is Comp else None
+        owners[c] = (where, ctrl, parent)
+        # the components holding it, up the chain, known too: so that `may_change_hands` can tell
+        # that they stayed where they were (an update forgets those that moved)
+        for _ in range(64):
+            if parent is None or parent in owners:
+                break
+            at = st.where[parent]
+            up = program.zone_holder(at) if at is not None else None
+            up = up if type(up) is Comp else None
+            owners[parent] = (at, vm.controller(st, parent), up)
+            parent = up
         return ctrl
 
     def may_change_hands(self, c, moved: set) -> bool:
@@ -251,14 +263,14 @@ class _Kept:
                 old = kept.get(key)
                 if old[0] != comps if old is not None else comps:
                     changed.append(key)
-            moved = set()  # the components that moved: those of the zones whose members changed
+            moved = set()  # the components that moved: in or out of a zone whose members changed
             for key in changed:
                 old = kept.get(key)
-                if old is not None:
-                    moved.update(old[0])
-                moved.update(zones[key])
+                moved.update(set(old[0]).symmetric_difference(zones[key]) if old is not None else zones[key])
             touched = set(changed)
             owners = self.owners
+            for c in moved:  # where it is and who controls it: asked again when needed
+                owners.pop(c, None)
             for key in self.grouped[1]:  # zones of components: their holder may have changed hands
                 old = kept.get(key)
                 if old is None or key in touched:

@@ -286,13 +286,31 @@ cards:
 """}
 
 
-def test_kept_observations_follow_components_that_change_hands(tmp_path):
+# as _HANDS, but each card taken has the card it covers put under the new one: cards two and
+# three levels down change hands with the card on the table, without moving
+_NESTED = {"game.yaml": _HANDS["game.yaml"].replace("id: hands", "id: nested").replace("""\
+        if count(deck) > 0:
+          move top(deck) to c.under
+""", """\
+        if count(deck) > 0:
+          let u = top(deck)
+          move u to c.under
+          add 1 to u.charge
+          for each y in c.under:
+            if y != u:
+              move y to u.under
+"""), "cards.yaml": _HANDS["cards.yaml"].replace("game: hands", "game: nested")}
+
+
+@pytest.mark.parametrize("files", [_HANDS, _NESTED], ids=["hands", "nested"])
+def test_kept_observations_follow_components_that_change_hands(tmp_path, files):
     """Cards that hold a zone and a counter only their controller sees are taken from one table
-    to another: each seat's kept vector shows them, or stops showing them, as the one built
-    from nothing does."""
+    to another, with the cards under them: each seat's kept vector shows them, or stops showing
+    them, as the one built from nothing does."""
     from interpreter.rl.encoding_plain import rebuilt
     from interpreter.rl.kept_observation import KeptObservations
-    for name, text in _HANDS.items():
+    assert "let u" in files["game.yaml"] or files is _HANDS
+    for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     game = interpreter.load(str(tmp_path))
     taken = 0
