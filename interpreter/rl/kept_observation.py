@@ -266,7 +266,12 @@ class _Kept:
             moved = set()  # the components that moved: in or out of a zone whose members changed
             for key in changed:
                 old = kept.get(key)
-                moved.update(set(old[0]).symmetric_difference(zones[key]) if old is not None else zones[key])
+                if old is None:
+                    moved.update(zones[key])
+                else:
+                    left, came = _difference(old[0], zones[key])
+                    moved.update(left)
+                    moved.update(came)
             touched = set(changed)
             owners = self.owners
             for c in moved:  # where it is and who controls it: asked again when needed
@@ -292,30 +297,48 @@ class _Kept:
             comps = st.zones[key]
             if comps:
                 self._add_zone(st, key, comps, zone_plans)
-        staying: dict = {}  # key -> the members seen there before and now, in the same way: their rows hold
+        # rows of members no longer seen there: 0 (written again below if seen elsewhere); then
+        # the rows of members seen anew there, or seen there otherwise than before
+        fresh = []
         for key, was in gone.items():
             now = kept.get(key)
             sees = now[3] if now is not None else None
-            same = was is not None and sees is not None and sees[:2] == was[:2]
-            staying[key] = set(sees[2]) & set(was[2]) if same else set()
-        for key, was in gone.items():  # rows of members no longer seen there: 0 (written again below if seen elsewhere)
-            if was is not None:
-                for c in was[2]:
-                    if c not in staying[key]:
-                        rows[c] = 0
-        for key in changed:  # rows of members seen anew there, or seen there otherwise than before
-            now = kept.get(key)
-            if now is None or now[3] is None:
-                continue
-            zi, hr, members = now[3]
-            for c in members:
-                if c not in staying[key]:
-                    enc.row_into(rows, st, c, zi, hr)
-                    rewritten.add(c)
+            if was is not None and sees is not None and sees[:2] == was[:2]:
+                left, came = _difference(was[2], sees[2])
+            else:
+                left = was[2] if was is not None else ()
+                came = sees[2] if sees is not None else ()
+            for c in left:
+                rows[c] = 0
+            if came:
+                fresh.append((came, sees[0], sees[1]))
+        for came, zi, hr in fresh:
+            for c in came:
+                enc.row_into(rows, st, c, zi, hr)
+            rewritten.update(came)
         if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
             self._extras(st, rows, rewritten)
             self.marks = (st.vt, st.vo)
         self._counters(st, moved if changed else None)
+
+
+def _difference(old: list, new: list) -> tuple:
+    """(the members of `old` not in `new`, those of `new` not in `old`), for two lists of distinct
+    components: most changes take from or add to one end of a zone, which two comparisons of
+    lists tell without looking at each member in Python."""
+    n, m = len(old), len(new)
+    if m >= n:
+        if new[:n] == old:
+            return (), new[n:]
+        if new[m - n:] == old:
+            return (), new[:m - n]
+    else:
+        if old[:m] == new:
+            return old[m:], ()
+        if old[n - m:] == new:
+            return old[:n - m], ()
+    was, now = set(old), set(new)
+    return [c for c in old if c not in now], [c for c in new if c not in was]
 
 
 def _held_by_components(program, zones, out: list) -> list:
