@@ -21,7 +21,9 @@ An observation is a dict, as the AEC environment's: `observation`, the seat's vi
 vector (`encoding.Encoding`), and `action_mask`, 1 for each legal action number of the
 fixed action space (`actions.ActionMap`); `action_masks()` gives the mask as booleans (the
 name MaskablePPO asks for). The reward is 0 until the end, then the game's return to the
-seat: +1 when it wins, -1 when it does not and someone does, 0 when no one wins.
+seat: +1 when it wins, -1 when it does not and someone does, 0 when no one wins. The info of
+the step that ends the game holds `scores`, every seat's final score (from seat 0): a learner
+may shape its reward with the margin, a denser signal than the win alone.
 
 An action the mask does not allow raises ValueError (`illegal="raise"`, the default: a
 learner that ignores the mask is a mistake to find), or ends the game at once with a reward
@@ -122,7 +124,10 @@ class SeatEnv(gymnasium.Env):
         return {"observation": self._observations.encode(self.state_, self.seat), "action_mask": mask}
 
     def _info(self) -> dict:
-        return {"seat": self.seat, "legal_moves": list(self._numbers)}
+        info = {"seat": self.seat, "legal_moves": list(self._numbers)}
+        if self.state_ is not None and self.state_.is_terminal():
+            info["scores"] = [float(s) for s in self.state_.scores()]  # a denser signal than the win alone
+        return info
 
 
 def vector_env(game: str, n: int, processes: bool = False, **kwargs):
