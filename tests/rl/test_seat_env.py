@@ -33,10 +33,14 @@ def test_a_whole_game_of_one_seat_against_random_opponents():
         assert info["seat"] == 2 and env.state_.current_player == 2  # the others played in between
         assert obs["action_mask"].sum() == len(info["legal_moves"]) > 0
         assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+        assert "scores" not in info  # said when the game ends
         obs, reward, over, truncated, info = env.step(rng.choice(info["legal_moves"]))
         assert not truncated
         steps += 1
     assert reward == env.state_.returns()[2] and reward in (-1.0, 1.0)
+    scores = info["scores"]
+    assert scores == env.state_.scores() and len(scores) == 3
+    assert (reward == 1.0) == (scores[2] == max(scores))  # the winner has the best score
     assert steps < len(env.state_.history)  # the other seats' decisions were made inside the steps
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
