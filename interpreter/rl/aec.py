@@ -171,7 +171,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._narrator.flush()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()
-        self._accumulate_rewards()
+        if self.state_.is_terminal():  # the rewards are 0 until the end: adding them changes nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
