@@ -74,10 +74,14 @@ class Analysis:
 
     def attributes_set(self) -> bool:
         """Whether some statement of the pack sets an attribute of a component."""
+        return bool(self.attribute_names_set())
+
+    def attribute_names_set(self) -> frozenset:
+        """The attributes some statement of the pack sets on a component."""
         if self._sets is None:
             d = self.defn
-            self._sets = any(isinstance(n, N.SetStmt) and isinstance(n.target, N.Attr) and n.target.name in d.attributes
-                             for n in self.statement_nodes())
+            self._sets = frozenset(n.target.name for n in self.statement_nodes() if isinstance(n, N.SetStmt)
+                                   and isinstance(n.target, N.Attr) and n.target.name in d.attributes)
         return self._sets
 
     # game functions ------------------------------------------------------------------------

@@ -20,7 +20,8 @@ shape.
 An observation is a dict, as the AEC environment's: `observation`, the seat's view as a
 vector (`encoding.Encoding`), and `action_mask`, 1 for each legal action number of the
 fixed action space (`actions.ActionMap`); `action_masks()` gives the mask as booleans (the
-name MaskablePPO asks for). The reward is 0 until the end, then the game's return to the
+name MaskablePPO asks for). The vector's values are raw, or with `scaled=True` mapped into
+[-1, 1] (`Encoding.scaled`). The reward is 0 until the end, then the game's return to the
 seat: +1 when it wins, -1 when it does not and someone does, 0 when no one wins. The info of
 the step that ends the game holds `scores`, every seat's final score (from seat 0): a learner
 may shape its reward with the margin, a denser signal than the win alone.
@@ -52,7 +53,7 @@ class SeatEnv(gymnasium.Env):
 
     def __init__(self, game, players: int | None = None, seat: int | str = 0, opponents: str = "random",
                  options: dict | None = None, expansions=(), scenario: str | None = None, mods=(),
-                 illegal: str = "raise"):
+                 illegal: str = "raise", scaled: bool = False):
         if isinstance(game, str):
             game = load(game, expansions, scenario, mods)
         made = SpielGame(game, players, options)
@@ -65,8 +66,9 @@ class SeatEnv(gymnasium.Env):
         self.illegal = illegal
         self.seat_asked, self.opponents = seat, opponents
         self.encoding, self.actions = made.encoding, made.actions
-        self._observations = KeptObservations(made.encoding)  # the seat's vector, changed where the state changed
-        self.observation_space = observation_space(self.encoding, self.actions)
+        # the seat's vector, changed where the state changed; its values raw, or scaled into [-1, 1]
+        self._observations = KeptObservations(made.encoding, scaled)
+        self.observation_space = observation_space(self.encoding, self.actions, scaled)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state_ = None
         self.seat = 0 if seat == "random" else seat

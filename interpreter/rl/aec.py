@@ -12,6 +12,8 @@ Agents are named by seat, `player_1` to `player_N`. Each observation is a dict:
 `observation`, the seat's view as a vector (`encoding.Encoding`), and
 `action_mask`, 1 for the options of the decision when that agent decides
 (all 0 otherwise) over the game's fixed action space (`actions.ActionMap`).
+The vector's values are raw (counts, counters, attributes as the state has them), or with
+`scaled=True` mapped into [-1, 1] by what the content declares of each (`Encoding.scaled`).
 Rewards are 0 until the end, then the game's returns: +1 for each winner,
 -1 for the others, 0 for all when no one wins. `render()` gives the text
 `regles play` tells of the events since the last call (render_mode "ansi"),
@@ -34,10 +36,10 @@ from .kept_observation import KeptObservations
 from .spiel import SpielGame
 
 
-def observation_space(encoding, actions) -> spaces.Dict:
-    """The space of an observation: the seat's vector (`encoding`) and the mask of the legal
-    numbers of the action space (`actions`)."""
-    bound = float(MAX_NUMBER)
+def observation_space(encoding, actions, scaled: bool = False) -> spaces.Dict:
+    """The space of an observation: the seat's vector (`encoding`), its values raw or `scaled`
+    into [-1, 1], and the mask of the legal numbers of the action space (`actions`)."""
+    bound = 1.0 if scaled else float(MAX_NUMBER)
     return spaces.Dict({"observation": spaces.Box(-bound, bound, (encoding.size,), np.float32),
                         "action_mask": spaces.Box(0, 1, (actions.size,), np.int8)})
 
@@ -80,7 +82,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     metadata = {"render_modes": ["ansi", "human"], "name": "regles", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, expansions=(), options: dict | None = None,
-                 scenario: str | None = None, mods=(), render_mode: str | None = None, render_seat: int | None = None):
+                 scenario: str | None = None, mods=(), render_mode: str | None = None, render_seat: int | None = None,
+                 scaled: bool = False):
         super().__init__()
         if isinstance(game, str):
             game = load(game, expansions, scenario, mods)
@@ -92,10 +95,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.render_seat = render_seat  # None: the narration tells everything, as to a spectator
         self.metadata = dict(self.metadata, name=f"regles_{game.id}")
         self.encoding, self.actions = made.encoding, made.actions
-        self._observations = KeptObservations(made.encoding)  # each agent's vector, changed where the state changed
+        # each agent's vector, changed where the state changed; its values raw, or scaled into [-1, 1]
+        self._observations = KeptObservations(made.encoding, scaled)
         self.possible_agents = [f"player_{i + 1}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self._observation_space = observation_space(self.encoding, self.actions)
+        self._observation_space = observation_space(self.encoding, self.actions, scaled)
         self._action_space = spaces.Discrete(self.actions.size)
         self.state_ = None
         self._seeds = random.Random()

@@ -43,9 +43,11 @@ except ImportError:  # regles[rl] is not installed: making an Encoding says so
 from ..engine import keys
 from ..engine.observe import counter_holder, may_see
 from ..engine import machine as vm
+from ..limits import MAX_NUMBER
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import fold
 from ..scopes import OwnerKind, Scope
+from .actions import POSITIONS
 
 KINDS = ("choose", "menu", "ask")
 PLAIN_SCOPES = (OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM)  # zones counted per owner, not per holder
@@ -137,6 +139,7 @@ class Encoding:
         self._seen_rows[:, 0] = 1
         self._seen_rows[:, self._tapped_column + 1:] = self.static
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
+        self._scaling = None  # see `scaling`
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -429,6 +432,75 @@ class Encoding:
     def describe(self) -> list:
         """(name, offset, size, what) of each block."""
         return list(self.blocks)
+
+    # scaled values ----------------------------------------------------------------------------
+    # A vector holds raw numbers: counts, counters, attributes as the state has them. `scaled`
+    # maps each into [-1, 1] by what the content declares of it: a count over the components
+    # that may be there (a zone's capacity, else all the game's components); a counter with a
+    # floor and a ceiling over the larger of the two in size, a supply over its size; the number
+    # of options over the most a decision may have (actions.POSITIONS); a number attribute no
+    # rule sets over the largest printed; the rest (a counter with no ceiling, a number attribute
+    # some rule sets, which may then be anything) by a signed logarithm,
+    # sign(x) log(1 + |x|) / log(1 + MAX_NUMBER), which keeps the order of values and the sign;
+    # 0 and 1 of the one-hot and yes/no values stay 0 and 1.
+    def scaling(self):
+        """(divisor of each value, mask of the values scaled by the signed logarithm), made once."""
+        if self._scaling is None:
+            d, n = self.defn, self.n
+            div = np.ones(self.size, np.float32)
+            log = np.zeros(self.size, bool)
+            div[self._decision + self.blocks[0][2] - 1] = POSITIONS  # the number of options
+            for z in self.plain_zones:
+                at = self._zones_at + self.zone_slot[z.name]
+                size = 1 if z.scope.kind is OwnerKind.GAME else (n if z.scope.kind is OwnerKind.PLAYER else len(self.teams))
+                div[at:at + size] = self._room(z)
+            for z in self.held:
+                at = self._held_at + self.held_base[z.name]
+                holders = len(self.nodes) if z.scope.kind is OwnerKind.NODE else self.comps
+                div[at:at + holders * (n + 2)] = self._room(z)
+            rows = log[self._components_at:self._components_at + self.comps * self.comp_width].reshape(
+                self.comps, self.comp_width)
+            analysis = self.program.compiler.gen.analysis if self.program.compiler is not None else None
+            set_by_rules = analysis.attribute_names_set() if analysis is not None else frozenset(self.value_attrs)
+            divisors = div[self._components_at:self._components_at + self.comps * self.comp_width].reshape(
+                self.comps, self.comp_width)
+            for name in self.value_attrs:
+                if d.attributes[name].type != "number":
+                    continue
+                column = self._tapped_column + 1 + self.attribute_columns[name][0]
+                if name in set_by_rules:
+                    rows[:, column] = True
+                else:  # as printed all game long: over the largest printed
+                    printed = [abs(v) for v in self.program.comp_attrs[name] if isinstance(v, (int, float))]
+                    divisors[:, column] = max(printed + [1])
+            for c in d.counters.values():
+                at = self._counters_at + self.counter_slot[c.name]
+                size = self._owners(c.scope)
+                if c.minimum is not None and c.maximum is not None:
+                    div[at:at + size] = max(abs(c.minimum), abs(c.maximum), 1)
+                else:
+                    log[at:at + size] = True
+            for i, c in enumerate(self.supplies):
+                at = self._counters_at + self.supply_base + i
+                if isinstance(c.supply, int) and not isinstance(c.supply, bool):
+                    div[at] = max(c.supply, 1)
+                else:
+                    log[at] = True
+            self._scaling = (np.float32(1) / div, np.flatnonzero(log))
+        return self._scaling
+
+    def _room(self, zdef) -> int:
+        """The most components a zone of `zdef` may hold: its capacity, else every component."""
+        return max(1, min(zdef.capacity, self.comps) if zdef.capacity is not None else self.comps)
+
+    def scaled(self, vector) -> np.ndarray:
+        """A new vector: `vector`'s values mapped into [-1, 1] (see `scaling`)."""
+        inverse, logs = self.scaling()
+        out = vector * inverse
+        if logs.size:
+            x = vector[logs]
+            out[logs] = np.sign(x) * np.log1p(np.abs(x)) * np.float32(1 / np.log1p(MAX_NUMBER))
+        return out
 
 
 class _NoState:

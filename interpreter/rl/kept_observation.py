@@ -44,8 +44,9 @@ MAX_LOG = 1_000_000
 class KeptObservations:
     """The vectors of one layout (`encoding.Encoding`), kept per seat."""
 
-    def __init__(self, encoding):
+    def __init__(self, encoding, scaled: bool = False):
         self.enc = encoding
+        self.scaled = scaled  # the values handed out mapped into [-1, 1] (Encoding.scaled)
         self.kept: dict = {}  # seat -> _Kept
 
     def encode(self, st, seat: int) -> np.ndarray:
@@ -56,7 +57,8 @@ class KeptObservations:
             k = self.kept[seat] = _Kept(self.enc, st, seat)
         else:
             k.update(st)
-        return k.out.copy()  # the caller may keep it: the kept one goes on changing
+        # a new array: the caller may keep it, and the kept one goes on changing
+        return self.enc.scaled(k.out) if self.scaled else k.out.copy()
 
 
 class _Kept:

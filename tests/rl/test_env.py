@@ -326,3 +326,51 @@ def test_kept_observations_follow_components_that_change_hands(tmp_path, files):
             st.apply(r.randrange(len(st.legal_actions())))
             taken += sum(1 for c, z in before.items() if str(st.where[c]) != z)
     assert taken > 5  # cards did change hands, with what they hold
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_scaled_observations_lie_in_minus_one_to_one_and_keep_the_order_of_values(game_id):
+    """With `scaled=True` each value of the vector is mapped into [-1, 1] by what the content
+    declares of it: counts over the room of their zone, bounded counters over their bound, the
+    others by a signed logarithm. Every seat's vector after every step of random games is in the
+    space, is the raw vector mapped so, and keeps which values are 0, their signs and order."""
+    players = max(player_counts(game_id))
+    scaled, raw = env(game_id, players=players, scaled=True), env(game_id, players=players)
+    space = scaled.observation_space("player_1")["observation"]
+    assert space.low.min() == -1.0 and space.high.max() == 1.0
+    enc = scaled.unwrapped.encoding
+    inverse, logs = enc.scaling()
+    linear = np.ones(enc.size, bool)
+    linear[logs] = False
+    changed = 0
+    for seed in range(2):
+        scaled.reset(seed=seed)
+        raw.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in scaled.agent_iter(400):
+            obs, _, over, cut, _ = scaled.last()
+            plain = raw.last()[0]["observation"]
+            x = obs["observation"]
+            assert space.contains(x)
+            assert np.array_equal(np.sign(x), np.sign(plain))
+            assert np.allclose(x[linear], plain[linear] * inverse[linear])
+            changed += int(np.any(x[linear] != plain[linear]))
+            if over or cut:
+                break
+            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            scaled.step(action)
+            raw.step(action)
+    assert changed > 0  # some counts or counters were divided by their room or bound
+    order = np.array([-7.0, -1.0, 0.0, 1.0, 3.0, 40.0, 2e9], np.float32)
+    vector = np.zeros(enc.size, np.float32)
+    if logs.size:  # the signed logarithm keeps the order of values, and stays within [-1, 1]
+        at = logs[0]
+        mapped = []
+        for v in order:
+            vector[at] = v
+            mapped.append(enc.scaled(vector)[at])
+        assert mapped == sorted(mapped) and -1 <= mapped[0] and mapped[-1] <= 1 and mapped[2] == 0
+
+
+def test_scaled_environments_pass_pettingzoo_s_api_test():
+    api_test(env("karman-swap", players=2, scaled=True), num_cycles=60)
