@@ -30,7 +30,6 @@ from itertools import islice
 
 import numpy as np
 
-from ..engine import keys
 from ..engine import machine as vm
 from ..engine.observe import may_see
 from ..engine.values import Comp

@@ -192,7 +192,8 @@ def test_the_wrapper_keeps_the_order_of_calls_and_reads_the_environment_as_it_is
         agent = e.agent_selection
         assert agent == raw.agent_selection and e.agents is raw.agents
         obs, reward, term, trunc, info = e.last()
-        assert (reward, term, trunc) == (raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent])
+        assert (reward, term, trunc) == (raw._cumulative_rewards[agent], raw.terminations[agent],
+                                         raw.truncations[agent])
         assert info["legal_moves"] == raw.legal_moves()
         assert sorted(info["legal_moves"]) == np.flatnonzero(obs["action_mask"]).tolist()
         assert all(raw.infos[a] == {"legal_moves": []} for a in e.agents if a != agent)
@@ -347,7 +348,7 @@ def test_scaled_observations_lie_in_minus_one_to_one_and_keep_the_order_of_value
         scaled.reset(seed=seed)
         raw.reset(seed=seed)
         rng = random.Random(seed)
-        for agent in scaled.agent_iter(400):
+        for _ in scaled.agent_iter(400):
             obs, _, over, cut, _ = scaled.last()
             plain = raw.last()[0]["observation"]
             x = obs["observation"]
