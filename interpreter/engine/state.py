@@ -472,6 +472,8 @@ class State:
         self.counters[key] = new
         if self.counter_log is not None:
             self.counter_log.append(key)
+            if skey is not None:
+                self.counter_log.append(skey)
         if self.trace is not None:
             self.emit(COUNTER, pos, counter=key, change=delta, value=new, reason=reason)
         return delta

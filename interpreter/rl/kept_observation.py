@@ -30,6 +30,7 @@ from itertools import islice
 
 import numpy as np
 
+from ..engine import keys
 from ..engine import machine as vm
 from ..engine.observe import may_see
 from ..engine.values import Comp
@@ -62,7 +63,7 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "zones", "counters", "tapped", "tags", "over", "held", "owners",
-                 "grouped", "marks", "zlog", "zseen", "cseen")
+                 "grouped", "marks", "zlog", "zseen", "cseen", "rows")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -83,7 +84,7 @@ class _Kept:
         self.grouped = (len(st.zones), _held_by_components(enc.program, st.zones, []))  # (zones, keys of those)
         enc.decision_into(self.out, st, seat)
         zone_plans, _ = enc.plans(seat)
-        rows = enc.rows(self.out)
+        rows = self.rows = enc.rows(self.out)  # a view of the vector's rows, made once
         for key, comps in st.zones.items():
             if comps:
                 self._add_zone(st, key, comps, zone_plans, rows)
@@ -213,12 +214,14 @@ class _Kept:
             if len(st.counter_log) == self.cseen:
                 return  # no counter changed
             items = self._changed_counters(st)
+        supplies = False  # whether a supply changed: its slot is written below
         for key, value in items:
             last[key] = value
             plan = counter_plans.get(key)
             if plan is None:
                 plan = counter_plans[key] = enc._counter_plan(key, seat)
             if plan is False:
+                supplies = supplies or keys.is_supply(key)
                 continue
             at, visibility, holder = plan
             if holder is None:
@@ -229,8 +232,9 @@ class _Kept:
                 rec = held[visibility, holder] = [self.controller(st, holder), may_see(st, visibility, holder, seat), {}]
             rec[2][at] = key
             out[at] = value if rec[1] else 0
-        for at, skey in enc._supply_slots:
-            out[at] = counters.get(skey, 0)
+        if supplies:
+            for at, skey in enc._supply_slots:
+                out[at] = counters.get(skey, 0)
         self.cseen = len(st.counter_log)
 
     def _changed_counters(self, st) -> list:
@@ -290,7 +294,7 @@ class _Kept:
             self.zseen = len(log)
         else:
             moved = set()
-        rows = enc.rows(out)
+        rows = self.rows
         rewritten: set = set()  # the rows written anew below, with their taps, tags and attributes
         # what each changed zone showed the seat: (zone index, relative holder, members) or None
         gone = {key: self._remove_zone(key) for key in changed}
