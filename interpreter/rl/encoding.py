@@ -50,6 +50,7 @@ from ..scopes import OwnerKind, Scope
 from .actions import POSITIONS
 
 KINDS = ("choose", "menu", "ask")
+_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 PLAIN_SCOPES = (OwnerKind.GAME, OwnerKind.PLAYER, OwnerKind.TEAM)  # zones counted per owner, not per holder
 
 
@@ -140,6 +141,7 @@ class Encoding:
         self._seen_rows[:, self._tapped_column + 1:] = self.static
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
+        self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -223,11 +225,22 @@ class Encoding:
         out[base + (player - seat) % n] = 1
         if player == seat:
             k = base + n + 1
-            if d.kind in KINDS:
-                out[k + KINDS.index(d.kind)] = 1
+            kind = _KIND_INDEX.get(d.kind)
+            if kind is not None:
+                out[k + kind] = 1
             k += len(KINDS)
-            out[k + self.points.get(str(d.pos), len(self.points))] = 1
+            out[k + self._point_of(d.pos)] = 1
             out[k + len(self.points) + 1] = len(d.entries)
+
+    def _point_of(self, pos) -> int:
+        """The number of the choice point written at `pos` (len(points): another), kept by the
+        position's identity: a decision's position is its choice point's, made once at compile time."""
+        known = self._points_by_id.get(id(pos))
+        if known is not None and known[0] is pos:
+            return known[1]
+        point = self.points.get(str(pos), len(self.points))
+        self._points_by_id[id(pos)] = (pos, point)
+        return point
 
     def zone_part(self, st, comps, seat: int, plan) -> tuple:
         """What the zone of `plan` holding `comps` gives `seat`'s vector: ((place, amount) of its

@@ -375,3 +375,33 @@ def test_scaled_observations_lie_in_minus_one_to_one_and_keep_the_order_of_value
 
 def test_scaled_environments_pass_pettingzoo_s_api_test():
     api_test(env("karman-swap", players=2, scaled=True), num_cycles=60)
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_the_decision_block_names_the_kind_and_choice_point_asked(game_id):
+    """The deciding seat's vector has a 1 at the decision's kind and at its choice point, found
+    by its text (`Encoding.points`), and the number of its options; the choice point kept by
+    the position's identity (`_point_of`) is the one its text names."""
+    from interpreter.rl.encoding import KINDS
+    e = env(game_id, players=max(player_counts(game_id)))
+    e.reset(seed=2)
+    raw = e.unwrapped
+    enc = raw.encoding
+    base, n, points = enc.offset("decision"), raw.players, enc.points
+    rng = random.Random(2)
+    asked = set()
+    for agent in e.agent_iter(300):
+        obs, _, over, cut, _ = e.last()
+        if over or cut:
+            break
+        d = raw.state_.pending
+        x = obs["observation"]
+        k = base + n + 1
+        assert x[base] == 1 and x[k + KINDS.index(d.kind)] == 1  # it decides (seat +0), and what kind
+        point = points.get(str(d.pos), len(points))
+        block = x[k + len(KINDS):k + len(KINDS) + len(points) + 1]
+        assert block[point] == 1 and block.sum() == 1
+        assert x[k + len(KINDS) + len(points) + 1] == len(d.entries)
+        asked.add(point)
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(asked) > 3
