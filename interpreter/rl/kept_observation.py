@@ -137,6 +137,11 @@ class _Kept:
         plan = zone_plans.get(key)
         if plan is None:
             plan = zone_plans[key] = enc._zone_plan(key, seat)
+        if plan[4] is False and not plan[7]:  # a zone the seat never sees into: its count alone
+            count = len(comps)
+            self.out[plan[0]] += count
+            self.zones[key] = (comps[:], None, ((plan[0], count),), None)
+            return
         counts, sees = enc.zone_part(st, comps, seat, plan)
         out = self.out
         for at, amount in counts:
