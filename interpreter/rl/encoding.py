@@ -80,7 +80,7 @@ class Encoding:
         size = 0
         for z in self.plain_zones:
             self.zone_slot[z.name] = size
-            size += 1 if z.scope.kind is OwnerKind.GAME else (players if z.scope.kind is OwnerKind.PLAYER else len(self.teams))
+            size += self._zone_owners(z)
         self._block("zones", size, "components in each zone of the game, of each relative player, of each relative team")
         # zones held by nodes or components
         self.held = [z for z in d.zones.values() if z.scope.kind not in PLAIN_SCOPES]
@@ -89,7 +89,7 @@ class Encoding:
         size = 0
         for z in self.held:
             self.held_base[z.name] = size
-            size += (len(self.nodes) if z.scope.kind is OwnerKind.NODE else self.comps) * per
+            size += self._zone_owners(z) * per
         self._block("held zones", size, "per holder (node or component) and zone: unseen, of no player, "
                                         "of each relative seat")
         # components
@@ -98,10 +98,12 @@ class Encoding:
         self.class_attrs = [(a.name, [v for v in a.values]) for a in d.attributes.values()
                             if a.type == "class" and a.values]
         self.value_attrs = [a.name for a in d.attributes.values() if a.type in ("number", "boolean")]
-        self.comp_width = (1 + len(self.zone_names) + players + 1 + 1 + len(self.tagged)
+        # a row: seen; its zone (one per zone); the relative seat holding it (and none); tapped; own values
+        self._holder_column = 1 + len(self.zone_names)
+        self._tapped_column = self._holder_column + players + 1
+        self.comp_width = (self._tapped_column + 1 + len(self.tagged)
                            + sum(len(v) for _, v in self.class_attrs) + len(self.value_attrs))
-        self.static = np.zeros((self.comps, self.comp_width - (1 + len(self.zone_names) + players + 1 + 1)),
-                               np.float32)
+        self.static = np.zeros((self.comps, self.comp_width - (self._tapped_column + 1)), np.float32)
         for c in range(self.comps):  # what a component shows of itself while no rule changes it
             self.static[c] = self._own_values(None, c)
         self._block("components", self.comps * self.comp_width,
@@ -134,14 +136,24 @@ class Encoding:
         self._plans: dict = {}  # seat -> (zone key -> _zone_plan, counter key -> _counter_plan)
         # the row of each component seen: 'seen', then 0 up to its own values as printed, which
         # `row_into` copies and completes with its zone, holder, tap, tags and attributes changed
-        self._holder_column = 1 + len(self.zone_names)
-        self._tapped_column = self._holder_column + players + 1
         self._seen_rows = np.zeros((self.comps, self.comp_width), np.float32)
         self._seen_rows[:, 0] = 1
         self._seen_rows[:, self._tapped_column + 1:] = self.static
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
         self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
+
+    def _zone_owners(self, zdef) -> int:
+        """How many zones of `zdef` the vector counts: one, one per player or team, or one per
+        holding node or component."""
+        kind = zdef.scope.kind
+        if kind is OwnerKind.GAME:
+            return 1
+        if kind is OwnerKind.PLAYER:
+            return self.n
+        if kind is OwnerKind.TEAM:
+            return len(self.teams)
+        return len(self.nodes) if kind is OwnerKind.NODE else self.comps
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -363,11 +375,10 @@ class Encoding:
     def _components(self, rows, st, seen, zone_of, holder_of) -> None:
         """Fill the rows of the components `seen` (numpy arrays: which, in which zone, held by which
         relative seat); the others stay 0."""
-        z = len(self.zone_names)
         rows[seen, 0] = 1
         rows[seen, 1 + zone_of] = 1
-        rows[seen, 1 + z + holder_of] = 1
-        tapped = 1 + z + self.n + 1
+        rows[seen, self._holder_column + holder_of] = 1
+        tapped = self._tapped_column
         tags_at = tapped + 1
         rows[seen, tags_at:] = self.static[seen]
         if not (st.tapped or st.tags or st.over):
@@ -465,18 +476,13 @@ class Encoding:
             div[self._decision + self.blocks[0][2] - 1] = POSITIONS  # the number of options
             for z in self.plain_zones:
                 at = self._zones_at + self.zone_slot[z.name]
-                size = 1 if z.scope.kind is OwnerKind.GAME else (n if z.scope.kind is OwnerKind.PLAYER else len(self.teams))
-                div[at:at + size] = self._room(z)
+                div[at:at + self._zone_owners(z)] = self._room(z)
             for z in self.held:
                 at = self._held_at + self.held_base[z.name]
-                holders = len(self.nodes) if z.scope.kind is OwnerKind.NODE else self.comps
-                div[at:at + holders * (n + 2)] = self._room(z)
-            rows = log[self._components_at:self._components_at + self.comps * self.comp_width].reshape(
-                self.comps, self.comp_width)
+                div[at:at + self._zone_owners(z) * (n + 2)] = self._room(z)
+            rows, divisors = self.rows(log), self.rows(div)
             analysis = self.program.compiler.gen.analysis if self.program.compiler is not None else None
             set_by_rules = analysis.attribute_names_set() if analysis is not None else frozenset(self.value_attrs)
-            divisors = div[self._components_at:self._components_at + self.comps * self.comp_width].reshape(
-                self.comps, self.comp_width)
             for name in self.value_attrs:
                 if d.attributes[name].type != "number":
                     continue

@@ -98,22 +98,23 @@ class _Kept:
         known = self.owners.get(c)
         if known is not None and known[0] == where and known[2] is None:
             return known[1]
-        ctrl = vm.controller(st, c)
-        program, owners = self.enc.program, self.owners
-        holder = program.zone_holder(where) if where is not None else None
-        parent = holder if type(holder) is Comp else None
-        owners[c] = (where, ctrl, parent)
+        known = self._know(st, c)
         # the components holding it, up the chain, known too: so that `may_change_hands` can tell
         # that they stayed where they were (an update forgets those that moved)
+        parent = known[2]
         for _ in range(64):
-            if parent is None or parent in owners:
+            if parent is None or parent in self.owners:
                 break
-            at = st.where[parent]
-            up = program.zone_holder(at) if at is not None else None
-            up = up if type(up) is Comp else None
-            owners[parent] = (at, vm.controller(st, parent), up)
-            parent = up
-        return ctrl
+            parent = self._know(st, parent)[2]
+        return known[1]
+
+    def _know(self, st, c) -> tuple:
+        """Ask where component `c` lies, who controls it and which component holds its zone, and
+        keep the answer (`owners`)."""
+        where = st.where[c]
+        holder = self.enc.program.zone_holder(where) if where is not None else None
+        known = self.owners[c] = (where, vm.controller(st, c), holder if type(holder) is Comp else None)
+        return known
 
     def may_change_hands(self, c, moved: set) -> bool:
         """Whether component `c` may be controlled by another than when last asked: it moved, or

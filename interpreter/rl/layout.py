@@ -14,7 +14,7 @@ def describe(game, players: int) -> list:
     lines += [f"  {name:<12} {off:>7,} {size:>7,}  {what}" for name, off, size, what in enc.describe()]
     inverse, logs = enc.scaling()
     lines += [f"  Values are raw; with scaled=True each lies in [-1, 1]: {int((inverse < 1).sum()):,} divided by "
-              f"their declared bound or room, {logs.size:,} by a signed logarithm (no bound declared), the rest 0 or 1."]
+              f"their declared bound or room, {logs.size:,} by a signed logarithm (no bound declared), the rest as they are (0 or 1)."]
     lines += ["", f"Actions of {game.id} for {players} players: {acts.size:,} numbers, each option of a decision "
                   "given one (the mask says which are legal)",
               f"  {'block':<12} {'offset':>7} {'size':>7}  what"]
