@@ -80,7 +80,7 @@ class Encoding:
         size = 0
         for z in self.plain_zones:
             self.zone_slot[z.name] = size
-            size += self._zone_owners(z)
+            size += self._owners(z.scope)
         self._block("zones", size, "components in each zone of the game, of each relative player, of each relative team")
         # zones held by nodes or components
         self.held = [z for z in d.zones.values() if z.scope.kind not in PLAIN_SCOPES]
@@ -89,7 +89,7 @@ class Encoding:
         size = 0
         for z in self.held:
             self.held_base[z.name] = size
-            size += self._zone_owners(z) * per
+            size += self._owners(z.scope) * per
         self._block("held zones", size, "per holder (node or component) and zone: unseen, of no player, "
                                         "of each relative seat")
         # components
@@ -142,18 +142,6 @@ class Encoding:
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
         self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
-
-    def _zone_owners(self, zdef) -> int:
-        """How many zones of `zdef` the vector counts: one, one per player or team, or one per
-        holding node or component."""
-        kind = zdef.scope.kind
-        if kind is OwnerKind.GAME:
-            return 1
-        if kind is OwnerKind.PLAYER:
-            return self.n
-        if kind is OwnerKind.TEAM:
-            return len(self.teams)
-        return len(self.nodes) if kind is OwnerKind.NODE else self.comps
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -476,10 +464,10 @@ class Encoding:
             div[self._decision + self.blocks[0][2] - 1] = POSITIONS  # the number of options
             for z in self.plain_zones:
                 at = self._zones_at + self.zone_slot[z.name]
-                div[at:at + self._zone_owners(z)] = self._room(z)
+                div[at:at + self._owners(z.scope)] = self._room(z)
             for z in self.held:
                 at = self._held_at + self.held_base[z.name]
-                div[at:at + self._zone_owners(z) * (n + 2)] = self._room(z)
+                div[at:at + self._owners(z.scope) * (n + 2)] = self._room(z)
             rows, divisors = self.rows(log), self.rows(div)
             analysis = self.program.compiler.gen.analysis if self.program.compiler is not None else None
             set_by_rules = analysis.attribute_names_set() if analysis is not None else frozenset(self.value_attrs)
