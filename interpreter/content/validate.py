@@ -11,13 +11,11 @@ import json
 import re
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match, relevance
-
 from ..diagnostics import ContentError, Position
 from ..names import did_you_mean
 from ..resources import schemas_dir
 from ..kinds import kind_of, type_word
+from .schema_types import TYPES, equal
 from .source import PDict, SourceFile
 
 KINDS = ("game", "expansion", "cards", "keywords", "board", "scenario", "rules-test", "rules")
@@ -30,7 +28,9 @@ def schema(kind: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def validator(kind: str) -> Draft202012Validator:
+def validator(kind: str):
+    """jsonschema's validator of a kind's schema (imported only for a file with errors)."""
+    from jsonschema import Draft202012Validator
     return Draft202012Validator(schema(kind))
 
 
@@ -39,9 +39,9 @@ def validator(kind: str) -> Draft202012Validator:
 # Most files are valid, and jsonschema spends its time building the context of errors that
 # are not there. The keywords our schemas use are compiled once into plain functions that
 # only say whether a value is valid, with jsonschema's own meaning of each keyword (its type
-# predicates, its `equal`, `re.search`). Only a file they find invalid is given to jsonschema,
-# which finds and describes its errors as before. A schema with a keyword not handled here
-# is always left to jsonschema.
+# predicates and `equal`, as `schema_types` writes them without importing it; `re.search`).
+# Only a file they find invalid is given to jsonschema, which finds and describes its errors
+# as before. A schema with a keyword not handled here is always left to jsonschema.
 
 _ANNOTATIONS = frozenset(("$schema", "$id", "$comment", "title", "description", "$defs", "default", "examples"))
 
@@ -76,11 +76,8 @@ def _compile(node, root, refs):
         return lambda x: False
     if not isinstance(node, dict):
         raise _Unsupported(repr(node))
-    from jsonschema._utils import equal
-    types = Draft202012Validator.TYPE_CHECKER._type_checkers
-    checker = Draft202012Validator.TYPE_CHECKER
-    is_object, is_array, is_string, is_number = (types["object"], types["array"], types["string"],
-                                                types["number"])
+    types = TYPES
+    is_object, is_array, is_string, is_number = types["object"], types["array"], types["string"], types["number"]
     if node is not root and "$id" in node:
         raise _Unsupported("$id")  # a new base for the references below it
     checks = []
@@ -90,30 +87,30 @@ def _compile(node, root, refs):
         if key == "type":
             preds = [types[t] for t in (value if isinstance(value, list) else [value])]
             if len(preds) == 1:
-                checks.append(lambda x, pred=preds[0]: pred(checker, x))
+                checks.append(preds[0])
             else:
-                checks.append(lambda x, preds=preds: any(p(checker, x) for p in preds))
+                checks.append(lambda x, preds=preds: any(p(x) for p in preds))
         elif key in ("properties", "patternProperties", "additionalProperties", "required"):
             continue  # checked together below
         elif key == "items":
             if "prefixItems" in node:
                 raise _Unsupported("prefixItems")
             every = _every(_compile(value, root, refs))
-            checks.append(lambda x, every=every: not is_array(checker, x) or every(x))
+            checks.append(lambda x, every=every: not is_array(x) or every(x))
         elif key == "minItems":
-            checks.append(lambda x, n=value: not is_array(checker, x) or len(x) >= n)
+            checks.append(lambda x, n=value: not is_array(x) or len(x) >= n)
         elif key == "maxItems":
-            checks.append(lambda x, n=value: not is_array(checker, x) or len(x) <= n)
+            checks.append(lambda x, n=value: not is_array(x) or len(x) <= n)
         elif key == "minLength":
-            checks.append(lambda x, n=value: not is_string(checker, x) or len(x) >= n)
+            checks.append(lambda x, n=value: not is_string(x) or len(x) >= n)
         elif key == "maxLength":
-            checks.append(lambda x, n=value: not is_string(checker, x) or len(x) <= n)
+            checks.append(lambda x, n=value: not is_string(x) or len(x) <= n)
         elif key == "pattern":
-            checks.append(lambda x, p=value: not is_string(checker, x) or re.search(p, x) is not None)
+            checks.append(lambda x, p=value: not is_string(x) or re.search(p, x) is not None)
         elif key == "minimum":
-            checks.append(lambda x, n=value: not is_number(checker, x) or not x < n)
+            checks.append(lambda x, n=value: not is_number(x) or not x < n)
         elif key == "maximum":
-            checks.append(lambda x, n=value: not is_number(checker, x) or not x > n)
+            checks.append(lambda x, n=value: not is_number(x) or not x > n)
         elif key == "const":
             checks.append(lambda x, c=value: equal(x, c))
         elif key == "enum":
@@ -133,13 +130,13 @@ def _compile(node, root, refs):
         else:
             raise _Unsupported(key)
     if any(k in node for k in ("properties", "patternProperties", "additionalProperties", "required")):
-        checks.append(_object_check(node, root, refs, is_object, checker))
+        checks.append(_object_check(node, root, refs, is_object))
     if not checks:
         return lambda x: True
     return _all(checks)
 
 
-def _object_check(node, root, refs, is_object, checker):
+def _object_check(node, root, refs, is_object):
     """properties, patternProperties, additionalProperties and required, in one pass over the keys."""
     props = {k: _compile(v, root, refs) for k, v in node.get("properties", {}).items()}
     patterns = [(p, _compile(v, root, refs)) for p, v in node.get("patternProperties", {}).items()]
@@ -149,7 +146,7 @@ def _object_check(node, root, refs, is_object, checker):
     required = list(node.get("required", []))
 
     def check(x):
-        if not is_object(checker, x):
+        if not is_object(x):
             return True
         for k in required:
             if k not in x:
@@ -306,6 +303,7 @@ def validate(src: SourceFile) -> list[ContentError]:
     data = src.data
     if _quickly_valid(kind, data):
         return []
+    from jsonschema.exceptions import best_match, relevance
     errors = []
     for error in sorted(validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator in ("anyOf", "oneOf") and error.context:

@@ -57,7 +57,6 @@ class FastParser:
     """
 
     def __init__(self, lark: Lark):
-        from lark.lexer import UnlessCallback
         from lark.parse_tree_builder import maybe_create_child_filter
         from lark.parsers.lalr_analysis import Shift
         from lark.visitors import _VArgsWrapper, _vargs_meta
@@ -81,22 +80,10 @@ class FastParser:
         self.gotos = {state: {str(sym): arg for sym, (action, arg) in actions.items() if action is Shift}
                       for state, actions in table.states.items()}  # where a reduced rule leads
         self.units = {}  # (state below, state, next token) -> state after the `?rule: child` reductions
-        contextual = lark.parser.lexer.lexer
-        self.lexers = {}
-        for state, basic in contextual.lexers.items():
-            scanner = basic.scanner
-            unless = {}
-            for type_, callback in basic.callback.items():
-                if not isinstance(callback, UnlessCallback) or type_ in basic.ignore_types:
-                    raise TypeError(f"unexpected lexer callback for {type_}")
-                words = {}
-                for t in callback.scanner.terminals:  # a full match of literal words is a look-up
-                    if t.pattern.type != "str" or t.pattern.flags:
-                        raise TypeError(f"unexpected keyword terminal {t.name}")
-                    words.setdefault(str(t.pattern.value), str(t.name))
-                unless[str(type_)] = words
-            self.lexers[state] = (_scan_function(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
-                                  frozenset(map(str, basic.newline_types)), _skips_blanks(scanner, basic.ignore_types))
+        # the lexer of each parser state, made the first time a text reaches that state: Lark
+        # compiles a state's regular expressions when its scanner is first asked for, and most
+        # loads reach few of the states (a first start made all of them: 60-80 ms)
+        self.lexers = _Lexers(lark.parser.lexer.lexer.lexers)
         indenter = lark.options.postlex
         self.indenter = (str(indenter.NL_type), str(indenter.INDENT_type), str(indenter.DEDENT_type),
                          frozenset(map(str, indenter.OPEN_PAREN_types)),
@@ -253,6 +240,34 @@ class FastParser:
                             raise _GiveUp  # Lark's tree is checked and refused
                         return root[0]
         raise _GiveUp
+
+
+class _Lexers(dict):
+    """Parser state -> (scan, words of each keyword terminal, ignored types, newline types,
+    whether blanks are skipped before scanning), made from Lark's lexer of the state when first
+    asked for. A lexer whose callbacks are not those this parser knows leaves the text to Lark."""
+
+    def __init__(self, basics: dict):
+        super().__init__()
+        self.basics = basics
+
+    def __missing__(self, state):
+        from lark.lexer import UnlessCallback
+        basic = self.basics[state]
+        scanner = basic.scanner
+        unless = {}
+        for type_, callback in basic.callback.items():
+            if not isinstance(callback, UnlessCallback) or type_ in basic.ignore_types:
+                raise _GiveUp  # an unexpected lexer callback
+            words = {}
+            for t in callback.scanner.terminals:  # a full match of literal words is a look-up
+                if t.pattern.type != "str" or t.pattern.flags:
+                    raise _GiveUp  # an unexpected keyword terminal
+                words.setdefault(str(t.pattern.value), str(t.name))
+            unless[str(type_)] = words
+        made = self[state] = (_scan_function(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
+                              frozenset(map(str, basic.newline_types)), _skips_blanks(scanner, basic.ignore_types))
+        return made
 
 
 _BLANKS = re.compile(r"[\t ]+")

@@ -18,7 +18,7 @@ from lark import Lark, Tree
 from lark.exceptions import UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
-from . import nodes as N
+from . import grammar_tables, nodes as N
 from ..diagnostics import ContentError, Position
 from .fastparse import MAX_DEPTH, FastParser
 from ..resources import cache_folder, grammar_path
@@ -40,7 +40,11 @@ class _Indent(Indenter):
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
-    return build_lark(table_cache())
+    """The grammar's parser: from the tables shipped beside it when they are those of this
+    grammar and this Lark (`grammar_tables`), else built (and kept in the user's cache)."""
+    grammar = grammar_path()
+    shipped = grammar_tables.load(grammar.read_text(encoding="utf-8"), grammar_tables.tables_path(grammar), _Indent())
+    return shipped if shipped is not None else build_lark(table_cache())
 
 
 def build_lark(cache: str | bool = False) -> Lark:

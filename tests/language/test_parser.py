@@ -194,6 +194,37 @@ def test_tables_read_from_the_cache_parse_as_tables_built_anew(tmp_path, monkeyp
     assert P.table_cache() is False
 
 
+def test_the_shipped_tables_parse_as_tables_built_anew():
+    """The tables shipped beside the grammar (language.grammar_tables) are a fast path of a first
+    start: the parser they make gives the trees and the errors of a parser built anew, on every
+    shipped text and on damaged ones."""
+    from interpreter.language import grammar_tables
+    from interpreter.resources import grammar_path
+    from test_grammar_tables import same_lark
+    same_lark()
+    grammar = grammar_path()
+    shipped = grammar_tables.load(grammar.read_text(encoding="utf-8"), grammar_tables.tables_path(grammar), P._Indent())
+    fresh = P.build_lark(False)
+    assert shipped is not None
+    rng = random.Random(5)
+    texts = [(t, s) for t, s, _ in rules_texts()]
+    cases = texts + [(_damaged(t, rng), s) for t, s in rng.sample(texts, 300)]
+    refused = 0
+    for text, start in cases:
+        source = text if text.endswith("\n") else text + "\n"
+        try:
+            want = fresh.parse(source, start=start)
+        except Exception as exc:  # refused the same way, at the same place, expecting the same
+            refused += 1
+            with pytest.raises(type(exc)) as got:
+                shipped.parse(source, start=start)
+            for attr in ("line", "column", "expected", "token"):
+                assert getattr(got.value, attr, None) == getattr(exc, attr, None), (text, attr)
+            continue
+        assert shipped.parse(source, start=start) == want, text
+    assert refused > 50
+
+
 def test_a_cache_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
