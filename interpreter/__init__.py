@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .compile import compile_game
 from .compile.kept import KEPT
-from .compile.warm import WarmStart
+from .compile.warm import CheckedPack, WarmStart
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
 from .content.model import GameDef
@@ -57,19 +57,29 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     see content.settings). ValueError names an unknown expansion, scenario, card or attribute."""
     root = _locate(name_or_path)
     chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without), settings_of(settings))
-    layers = plan(root, chosen)                     # which expansions, in which order
     kept = KEPT.get(root, chosen) if not extra else None  # compiled already, from the same files
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
     warm = WarmStart(enabled=not extra)             # parsed and compiled by an earlier process
-    defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm,  # stages 1-4
-                                 chosen.settings)
-    if defn is None or not report.ok:
-        raise LoadError(report)
+    # read and checked by an earlier process, from the same files (which also laid the same
+    # expansions: no need to plan them again)
+    checked = CheckedPack(root, chosen, enabled=not extra)
+    stored = checked.get()
+    if stored is not None:
+        defn, found, report = stored
+        warm.open(report.sources, trees=False)      # the code objects: the trees are in `defn`
+    else:
+        layers = plan(root, chosen)                 # which expansions, in which order
+        defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm,  # stages 1-4
+                                     chosen.settings)
+        if defn is None or not report.ok:
+            raise LoadError(report)
+        checked.snapshot(defn, found, report)
     with collector_paused(), warm.compiling(), shared_parses(warm.trees):
         program = _compile(defn, found, root, report)   # stage 5: compile
     warm.keep()
+    checked.keep()
     if not extra:
         KEPT.put(root, chosen, program, report)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes

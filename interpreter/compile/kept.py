@@ -48,7 +48,7 @@ class Kept:
         entry = self._entries.get(key) if self.enabled else None
         if entry is None:
             return None
-        if digest(_folders(root, chosen), entry.read) != entry.digest:
+        if digest(folders_read(root, chosen), entry.read) != entry.digest:
             del self._entries[key]
             return None
         self._entries.move_to_end(key)
@@ -58,10 +58,8 @@ class Kept:
         """Keep `program`, compiled from the files `report` read; the caller goes on with its own."""
         if not self.enabled:
             return
-        folders = _folders(root, chosen)
-        inside = tuple(str(Path(f).resolve()) for f in folders)
-        read = tuple(sorted(p for p in (str(Path(x).resolve()) for x in report.checked)
-                            if not any(p == f or p.startswith(f + os.sep) for f in inside)))
+        folders = folders_read(root, chosen)
+        read = read_outside(folders, report)
         key = _key(root, chosen)
         self._entries[key] = _Entry(read, digest(folders, read), copy.copy(program), _copied(report))
         self._entries.move_to_end(key)
@@ -79,10 +77,17 @@ def _key(root: Path, chosen) -> tuple:
     return (os.getcwd(), str(root), chosen)
 
 
-def _folders(root: Path, chosen) -> list:
+def folders_read(root: Path, chosen) -> list:
     """The folders and files a load of `root` with `chosen` reads from: the game's folder (its
     expansions and scenarios are inside) and each mod."""
     return [Path(root)] + [Path(m) for m in chosen.mods]
+
+
+def read_outside(folders: list, report: Report) -> tuple:
+    """The files a load read (`report.checked`) outside `folders`, by resolved path."""
+    inside = tuple(str(Path(f).resolve()) for f in folders)
+    return tuple(sorted(p for p in (str(Path(x).resolve()) for x in report.checked)
+                        if not any(p == f or p.startswith(f + os.sep) for f in inside)))
 
 
 def digest(folders, files) -> bytes:

@@ -11,9 +11,17 @@ files takes them from there:
   text of every content file read: a content edit, however small, names another file;
 - the code objects of the generated source, by the exact source, name and mode.
 
-Reading, checking and the rest of compiling run as ever, so every diagnostic is the same,
-and a tree or code object is used only for the very input it was made from. A file that
-does not read (another Python, a partial write, anything) is ignored and written anew.
+- the checked pack (`CheckedPack`): the definitions, the checker's findings and the report of
+  reading and checking it (stages 1 to 4), by the engine, the Python, the working folder, the
+  game's folder and what is laid over it; used only when every file under the game's and the
+  mods' folders, and every other file the load read, has the bytes it had (`kept.digest`, as
+  the programs kept in memory are checked). A warm start then reads, parses and checks
+  nothing, and compiles from the stored form, with the stored code objects.
+
+Reading, checking and the rest of compiling run as ever when the pack is not stored, so every
+diagnostic is the same, and a tree, code object or checked pack is used only for the very
+input it was made from. A file that does not read (another Python, a partial write,
+anything) is ignored and written anew.
 The files are the engine's own, never content's: in a folder only the user may write, as
 the grammar's tables are. At most KEEP files are kept, the least recently written removed
 first. `REGLES_NO_CACHE=1` turns it off.
@@ -28,12 +36,16 @@ import sys
 import tempfile
 from contextlib import contextmanager
 
+from ..content.pack import collector_paused
+from ..content.source import edited_texts_given
 from ..diagnostics import ContentError
 from ..engine.fingerprint import engine_fingerprint
 from ..resources import cache_folder
+from .kept import digest, folders_read, read_outside
 
 KEEP = 32  # files kept in the cache folder (a few games, each with its layers, a few edits)
 _PREFIX = "warm-"
+_CHECKED = "checked-"  # the prefix of the files of checked packs
 
 _CODES: dict | None = None  # during a load: (mode, name, source) -> code object, known or made
 
@@ -59,12 +71,13 @@ class WarmStart:
     def __init__(self, enabled: bool = True):
         self.enabled = enabled
         self.path = None
-        self.trees: dict = {}  # language.texts' key -> tree
+        self.trees = _LazyTrees(None)  # language.texts' key -> tree
         self.codes: dict = {}  # (mode, name, source) -> code object
-        self._known = (0, 0)  # how many of each the file held
+        self._codes_known = 0  # how many code objects the file held
 
-    def open(self, sources: dict) -> None:
-        """Find the file of the content files read (path -> text) and take what it holds."""
+    def open(self, sources: dict, trees: bool = True) -> None:
+        """Find the file of the content files read (path -> text) and take what it holds: its
+        code objects, and its trees unless `trees` is false (a pack checked already has them)."""
         folder = cache_folder() if self.enabled else None
         if folder is None:
             return
@@ -77,13 +90,16 @@ class WarmStart:
         try:
             with open(self.path, "rb") as f:
                 data = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
-            trees, codes = data["trees"], marshal.loads(data["codes"])
-            if not isinstance(trees, dict) or not isinstance(codes, dict):
+            stored, codes = data["trees"], marshal.loads(data["codes"])
+            if not isinstance(stored, bytes) or not isinstance(codes, dict):
                 return
+            lazy = _LazyTrees(stored)
+            if trees:
+                lazy.load()
         except Exception:  # none yet, or one that does not read: made again
             return
-        self.trees, self.codes = trees, codes
-        self._known = (len(trees), len(codes))
+        self.trees, self.codes = lazy, codes
+        self._codes_known = len(codes)
 
     @contextmanager
     def compiling(self):
@@ -97,28 +113,125 @@ class WarmStart:
 
     def keep(self) -> None:
         """Write what this load made, when it made anything new."""
-        if self.path is None or self._known == (len(self.trees), len(self.codes)):
+        trees = self.trees
+        if self.path is None or not trees.added() and len(self.codes) == self._codes_known:
             return
-        trees = {k: v for k, v in self.trees.items() if not isinstance(v, ContentError)}
         try:
-            data = pickle.dumps({"trees": trees, "codes": marshal.dumps(self.codes)}, protocol=pickle.HIGHEST_PROTOCOL)
+            if not trees.loaded:
+                stored = trees.stored  # never read: written back as they were
+            else:
+                stored = pickle.dumps({k: v for k, v in trees.items() if not isinstance(v, ContentError)},
+                                      protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps({"trees": stored, "codes": marshal.dumps(self.codes)}, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # a tree that does not pickle: nothing kept, nothing lost
             return
-        folder = os.path.dirname(self.path)
+        _write(self.path, data, _PREFIX)
+
+
+class _LazyTrees(dict):
+    """The trees of a warm store, read from their stored form (`stored`, None: no store) the first
+    time one is looked for: a load whose pack was checked already (`CheckedPack`) has its trees
+    in the pack, and mostly looks for none."""
+
+    def __init__(self, stored: bytes | None):
+        super().__init__()
+        self.stored = stored
+        self.loaded = stored is None
+        self.stored_count = 0  # how many the stored form holds, once read
+
+    def load(self) -> None:
+        if not self.loaded:
+            self.loaded = True
+            with collector_paused():
+                found = pickle.loads(self.stored)  # noqa: S301 - the engine's own file, in a folder only the user writes
+            if not isinstance(found, dict):
+                raise TypeError("not a store of trees")
+            for k, v in found.items():
+                dict.setdefault(self, k, v)
+            self.stored_count = len(found)
+
+    def added(self) -> bool:
+        """Whether trees were made that the store did not hold."""
+        return self.loaded and len(self) > self.stored_count
+
+    def __contains__(self, key):
+        self.load()
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key):
+        self.load()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self.load()
+        return dict.get(self, key, default)
+
+
+class CheckedPack:
+    """The checked pack of one load of `root` with `chosen` (see the module's docstring): `get`
+    it before reading; else `snapshot` what reading and checking gave, before compiling (which
+    may add to it), and `keep` it once compiled. A store made with `enabled` false, or while
+    editors' texts stand for files (the language server), reads and writes nothing."""
+
+    def __init__(self, root, chosen, enabled: bool = True):
+        self.folders = folders_read(root, chosen)
+        self.path = None
+        self._made = None
+        folder = cache_folder() if enabled and not edited_texts_given() else None
+        if folder is not None:
+            h = hashlib.sha256(f"{engine_fingerprint()}\n{sys.version}\n{os.getcwd()}\n{root}\n{chosen!r}".encode(
+                "utf-8", "surrogatepass"))
+            self.path = os.path.join(folder, f"{_CHECKED}{h.hexdigest()[:32]}.pickle")
+
+    def get(self):
+        """(definitions, findings, report) stored for these files, or None."""
+        if self.path is None:
+            return None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, self.path)  # whole or not at all, whoever reads it meanwhile
-            _prune(folder)
-        except OSError:
-            pass
+            with open(self.path, "rb") as f:
+                stored = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
+            if digest(self.folders, stored["read"]) != stored["digest"]:
+                return None  # a file changed, came or went since
+            with collector_paused():  # many small objects, none of them garbage
+                defn, found, report = pickle.loads(stored["pack"])  # noqa: S301 - as above
+        except Exception:  # none yet, or one that does not read: read and checked anew
+            return None
+        return defn, found, report
+
+    def snapshot(self, defn, found, report) -> None:
+        """What reading and checking gave, as it is before compiling."""
+        if self.path is None:
+            return
+        try:
+            pack = pickle.dumps((defn, found, report), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a value of content that does not pickle: nothing kept, nothing lost
+            return
+        read = read_outside(self.folders, report)
+        self._made = {"read": read, "digest": digest(self.folders, read), "pack": pack}
+
+    def keep(self) -> None:
+        """Write the snapshot (once the pack has compiled)."""
+        if self.path is not None and self._made is not None:
+            _write(self.path, pickle.dumps(self._made, protocol=pickle.HIGHEST_PROTOCOL), _CHECKED)
 
 
-def _prune(folder: str) -> None:
-    """Remove the least recently written files past KEEP."""
+def _write(path: str, data: bytes, prefix: str) -> None:
+    """Write `data` to `path` whole or not at all, and prune the files of `prefix`."""
+    folder = os.path.dirname(path)
     try:
-        files = [e for e in os.scandir(folder) if e.name.startswith(_PREFIX) and e.is_file()]
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)  # whole or not at all, whoever reads it meanwhile
+        _prune(folder, prefix)
+    except OSError:
+        pass
+
+
+def _prune(folder: str, prefix: str) -> None:
+    """Remove the least recently written files of `prefix` past KEEP."""
+    try:
+        files = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_file()]
         files.sort(key=lambda e: e.stat().st_mtime, reverse=True)
         for e in files[KEEP:]:
             os.unlink(e.path)

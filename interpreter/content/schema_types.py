@@ -58,7 +58,7 @@ def equal(one, two) -> bool:
     if isinstance(one, str) or isinstance(two, str):
         return one == two
     if isinstance(one, Sequence) and isinstance(two, Sequence):
-        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two))
+        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two, strict=True))
     if isinstance(one, Mapping) and isinstance(two, Mapping):
         return len(one) == len(two) and all(k in two and equal(v, two[k]) for k, v in one.items())
     return _unbool(one) == _unbool(two)

@@ -620,6 +620,11 @@ def edited_texts(texts: dict):
         _EDITED.reset(token)
 
 
+def edited_texts_given() -> bool:
+    """Whether texts stand for some files (see `edited_texts`): what is on disk is not all."""
+    return bool(_EDITED.get())
+
+
 def edited_text(path: str) -> str | None:
     """The text read in place of file `path` (see `edited_texts`), or None: read the disk."""
     edited = _EDITED.get()

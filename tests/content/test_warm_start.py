@@ -1,6 +1,7 @@
 """A warm start (`interpreter.compile.warm`): a game loaded by a second process from what the first one
-parsed and compiled plays exactly as one loaded from nothing, and a store that does not read,
-or lies in a folder others may write, is not used."""
+read, checked, parsed and compiled plays exactly as one loaded from nothing; a file edited, added
+or removed is read again; and a store that does not read, or lies in a folder others may write,
+is not used."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,13 @@ _PLAY = """
 import json, random, sys
 import interpreter
 import interpreter.language.parser as parser
-game = interpreter.load(sys.argv[1])
+checks = []
+read_and_check = interpreter.read_and_check
+def counted(*args, **kwargs):
+    checks.append(1)
+    return read_and_check(*args, **kwargs)
+interpreter.read_and_check = counted
+game = interpreter.load(sys.argv[1], expansions=sys.argv[2].split(",") if len(sys.argv) > 2 else ())
 games = []
 for seed in range(3):
     st = game.new_state(game.min_players, seed, trace=True)
@@ -26,13 +33,14 @@ for seed in range(3):
         st.apply(r.randrange(len(st.legal_actions())))
     games.append(st.trace)
 from interpreter.engine.fingerprint import fingerprint
-print(json.dumps({"fingerprint": fingerprint(game.program), "traces": games,
-                  "parsed": parser._fast_parser.cache_info().currsize}, default=str))
+print(json.dumps({"fingerprint": fingerprint(game.program), "traces": games, "checked": len(checks),
+                  "parsed": parser._fast_parser.cache_info().currsize,
+                  "warnings": [str(d.message) for d in game.report.diagnostics]}, default=str))
 """
 
 
-def _run(game_id: str, cache: Path, **env) -> dict:
-    out = subprocess.run([sys.executable, "-c", _PLAY, game_id], capture_output=True, text=True, cwd=ROOT,
+def _run(game_id: str, cache: Path, *more, **env) -> dict:
+    out = subprocess.run([sys.executable, "-c", _PLAY, game_id, *more], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT), **env},
                          timeout=300)
     assert out.returncode == 0, out.stderr
@@ -49,18 +57,68 @@ def test_a_warm_start_plays_as_a_cold_one(game_id, tmp_path):
     assert cold["parsed"] == 1 and len(_stores(tmp_path)) == 1  # parsed, and kept
     warm = _run(game_id, tmp_path)
     assert warm["parsed"] == 0, "the second process parses nothing"
-    assert warm["fingerprint"] == cold["fingerprint"]
+    assert cold["checked"] == 1 and warm["checked"] == 0, "the second process reads and checks nothing"
+    assert warm["fingerprint"] == cold["fingerprint"] and warm["warnings"] == cold["warnings"]
     assert warm["traces"] == cold["traces"] and len(warm["traces"][0]) > 100
+
+
+def _checked(cache: Path) -> list:
+    return sorted((cache / "regles").glob("checked-*.pickle"))
 
 
 def test_a_store_that_does_not_read_is_made_again(tmp_path):
     _run("karman-swap", tmp_path)
     (store,) = _stores(tmp_path)
+    (checked,) = _checked(tmp_path)
     store.write_bytes(b"not a store")
+    checked.write_bytes(b"not a store either")
     again = _run("karman-swap", tmp_path)
-    assert again["parsed"] == 1
-    assert store.read_bytes() != b"not a store"
-    assert _run("karman-swap", tmp_path)["parsed"] == 0
+    assert again["parsed"] == 1 and again["checked"] == 1
+    assert store.read_bytes() != b"not a store" and checked.read_bytes() != b"not a store either"
+    last = _run("karman-swap", tmp_path)
+    assert last["parsed"] == 0 and last["checked"] == 0
+
+
+def test_a_checked_pack_is_kept_per_choice_of_expansions(tmp_path):
+    base = _run("seeders-exodus", tmp_path)
+    tais = _run("seeders-exodus", tmp_path, "tais")
+    assert tais["checked"] == 1 and len(_checked(tmp_path)) == 2
+    again = _run("seeders-exodus", tmp_path, "tais")
+    assert again["checked"] == 0 and again["traces"] == tais["traces"] != base["traces"]
+    assert _run("seeders-exodus", tmp_path)["traces"] == base["traces"]
+
+
+def _copy(tmp_path) -> Path:
+    game = tmp_path / "game"
+    subprocess.run(["cp", "-r", str(ROOT / "content" / "karman-swap"), str(game)], check=True)
+    return game
+
+
+def test_a_file_edited_added_or_removed_is_read_and_checked_again(tmp_path):
+    game, cache = _copy(tmp_path), tmp_path / "cache"
+    first = _run(str(game), cache)
+    assert _run(str(game), cache)["checked"] == 0
+    # an edit the game sees: the first card file's cards given another title
+    cards = sorted((game / "cards").glob("*.yaml"))[0]
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("title: ", "title: Z", 1), encoding="utf-8")
+    edited = _run(str(game), cache)
+    assert edited["checked"] == 1 and edited["traces"] != first["traces"]
+    assert _run(str(game), cache)["checked"] == 0
+    # a file added: a card file with a card of its own
+    import yaml
+    data = yaml.safe_load(text)
+    data["cards"] = [{**data["cards"][0], "id": "one-more"}]
+    (game / "cards" / "more.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    added = _run(str(game), cache)
+    assert added["checked"] == 1
+    # and removed again
+    (game / "cards" / "more.yaml").unlink()
+    assert _run(str(game), cache)["checked"] == 1
+    cards.write_text(text, encoding="utf-8")  # one pack is kept for a game and choice: the last read
+    back = _run(str(game), cache)
+    assert back["checked"] == 1 and back["traces"] == first["traces"]
+    assert _run(str(game), cache)["checked"] == 0
 
 
 def test_no_store_where_others_may_write_or_when_turned_off(tmp_path):
@@ -82,3 +140,16 @@ def test_an_edit_of_the_content_names_another_store(tmp_path):
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
     _run(str(game), cache)
     assert len(_stores(cache)) == 2
+
+
+def test_no_checked_pack_while_an_editor_s_texts_stand_for_files(tmp_path, monkeypatch):
+    """The language server checks texts it holds unsaved: what is on disk is not what is read."""
+    from interpreter.compile.warm import CheckedPack
+    from interpreter.content.layers import Chosen
+    from interpreter.content.source import edited_texts
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    root = ROOT / "content" / "karman-swap"
+    assert CheckedPack(root, Chosen()).path is not None
+    with edited_texts({str(root / "game.yaml"): "kind: game\n"}):
+        assert CheckedPack(root, Chosen()).path is None
