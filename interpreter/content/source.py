@@ -20,9 +20,32 @@ from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _SafeLoader
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader
+    from yaml import SafeLoader as _SafeLoader
+
+_RESOLVED_MOST = 100_000  # tags kept of short plain values (a check of a large pack reads millions)
+_RESOLVED_LONGEST = 40  # characters of the values whose tags are kept: keys, names, numbers
+
+
+class _Loader(_SafeLoader):
+    """The safe loader, whose choice of each value's tag (is `12` a number, `yes` a text?) is kept
+    for short values: libyaml asks the Python resolver for every value of every file, and a pack
+    repeats the same keys and words thousands of times. The tag depends only on the kind of node,
+    the value and how it is written, with the safe loader's fixed rules."""
+
+    _resolved: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        if type(value) is not str or len(value) > _RESOLVED_LONGEST:
+            return super().resolve(kind, value, implicit)
+        key = (kind, value, implicit)
+        tag = self._resolved.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(self._resolved) < _RESOLVED_MOST:
+                self._resolved[key] = tag
+        return tag
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
@@ -412,7 +435,7 @@ def parse_yaml(path: str, text: str):
         raise ContentError("Y006", "file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
-    if "*" in text:  # only aliases can make a document larger than its text
+    if "*" in text and "&" in text:  # only aliases (of anchors) can make a document larger than its text
         builder.check_size(node, text)
     try:
         data = builder.build(node)

@@ -213,3 +213,23 @@ def test_an_edited_text_that_does_not_read_is_reported_from_the_edited_text(tmp_
     assert "tab character" in exc.value.message and exc.value.position.line == 3
     src, _ = source.load_file(str(path))
     assert src.text == "kind: cards\n"
+
+
+def test_the_tags_kept_for_short_values_are_those_the_safe_loader_gives():
+    """content.source._Loader keeps the tag of each short value (a fast path): every plain,
+    quoted and block value, read twice, has the type the safe loader gives it."""
+    import yaml
+    from interpreter.content import source
+    values = ["yes", "no", "on", "Off", "true", "False", "null", "~", "", "1", "-3", "+7", "0x1F", "0o17", "1_000",
+              "1e3", "1.5", ".inf", "-.Inf", ".nan", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "12:30", "a b",
+              "card", "Rouge", "x" * 41, "1" * 41, "<<"]
+    lines = [f"p{i}: {v}" if v not in ("", "<<") else f"p{i}: '{v}'" for i, v in enumerate(values)]
+    lines += [f"q{i}: '{v}'" for i, v in enumerate(values)] + [f"r{i}: \"{v}\"" for i, v in enumerate(values)]
+    text = "\n".join(lines + ["s: |\n  12\n", "t: [1, yes, x]"]) + "\n"
+    want = yaml.load(text, Loader=yaml.SafeLoader)
+    source._Loader._resolved.clear()
+    for _ in range(2):  # the second reading takes the kept tags
+        got = yaml.load(text, Loader=source._Loader)
+        assert got == want and [type(v) for v in got.values()] == [type(v) for v in want.values()]
+    assert source._Loader._resolved  # kept
+    assert not any(len(k[1]) > source._RESOLVED_LONGEST for k in source._Loader._resolved)
