@@ -24,8 +24,9 @@ try:  # libyaml is much faster where it is installed; both are safe loaders
 except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _SafeLoader
 
-_RESOLVED_MOST = 100_000  # tags kept of short plain values (a check of a large pack reads millions)
-_RESOLVED_LONGEST = 40  # characters of the values whose tags are kept: keys, names, numbers
+_RESOLVED_MOST = 20_000  # tags kept of short values (a check of a large pack reads millions of values,
+# the same keys, words and numbers again and again; a few MB at most, the first met kept)
+_RESOLVED_LONGEST = 24  # characters of the values whose tags are kept: keys, words, numbers
 
 
 class _Loader(_SafeLoader):
