@@ -177,6 +177,7 @@ class CheckedPack:
         self.folders = folders_read(root, chosen)
         self.path = None
         self._made = None
+        self._before = None
         folder = cache_folder() if enabled and not edited_texts_given() else None
         if folder is not None:
             h = hashlib.sha256(f"{engine_fingerprint()}\n{sys.version}\n{os.getcwd()}\n{root}\n{chosen!r}".encode(
@@ -187,6 +188,9 @@ class CheckedPack:
         """(definitions, findings, report) stored for these files, or None."""
         if self.path is None:
             return None
+        # the folders' files before anything is read: a file saved while the load reads it must
+        # not leave a pack that its new bytes would seem to have made (see `snapshot`)
+        self._before = digest(self.folders, ())
         try:
             with open(self.path, "rb") as f:
                 stored = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
@@ -206,6 +210,8 @@ class CheckedPack:
             pack = pickle.dumps((defn, found, report), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # a value of content that does not pickle: nothing kept, nothing lost
             return
+        if digest(self.folders, ()) != self._before:
+            return  # a file of the folders changed while the load read them: nothing kept
         read = read_outside(self.folders, report)
         self._made = {"read": read, "digest": digest(self.folders, read), "pack": pack}
 

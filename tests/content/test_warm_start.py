@@ -153,3 +153,26 @@ def test_no_checked_pack_while_an_editor_s_texts_stand_for_files(tmp_path, monke
     assert CheckedPack(root, Chosen()).path is not None
     with edited_texts({str(root / "game.yaml"): "kind: game\n"}):
         assert CheckedPack(root, Chosen()).path is None
+
+
+def test_a_file_saved_while_the_load_reads_it_leaves_no_checked_pack(tmp_path, monkeypatch):
+    """Else the pack read from the old bytes would be taken, later, for one of the new."""
+    import interpreter
+    from interpreter.compile import kept as K
+    game = _copy(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    monkeypatch.setattr(K.KEPT, "enabled", False)
+    real = interpreter.read_and_check
+
+    def read_then_save(*args, **kwargs):
+        found = real(*args, **kwargs)
+        rules = game / "game.yaml"
+        rules.write_text(rules.read_text(encoding="utf-8") + "\n# saved meanwhile\n", encoding="utf-8")
+        return found
+    monkeypatch.setattr(interpreter, "read_and_check", read_then_save)
+    interpreter.load(str(game))
+    assert _checked(tmp_path / "cache") == []
+    monkeypatch.setattr(interpreter, "read_and_check", real)
+    interpreter.load(str(game))
+    assert len(_checked(tmp_path / "cache")) == 1
