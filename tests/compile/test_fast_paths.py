@@ -62,25 +62,32 @@ def _ask_every_kept_function(st) -> None:
             fns[name](st, _frame())
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_a_list_kept_by_the_moves_is_the_list_computed_anew(name):
-    game = interpreter.load(name)
-    checked = 0
+def _decisions(game, name):
+    """(state, generator, players, seed) at each decision of 3 random games at the fewest and the
+    most players; the game goes on with a random option once the caller is done with it."""
     for players in (player_counts(name)[0], player_counts(name)[-1]):
         for seed in range(3):
             st = game.new_state(players=players, seed=seed)
             r = random.Random(seed)
             while not st.is_terminal():
-                _ask_every_kept_function(st)
-                kept = _kept_values(st)
-                assert kept == _computed_anew(st, kept), f"{name}, {players} players, seed {seed}"
-                checked += len(kept)
-                if r.random() < 0.05:  # a search's world: the hidden components dealt again in place
-                    world = st.clone()
-                    deal_hidden(world, int(r.randrange(players)), Rng(seed))
-                    dealt = _kept_values(world)
-                    assert dealt == _computed_anew(world, dealt)
+                yield st, r, players, seed
                 st.apply(r.randrange(len(st.legal_actions())))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_list_kept_by_the_moves_is_the_list_computed_anew(name):
+    game = interpreter.load(name)
+    checked = 0
+    for st, r, players, seed in _decisions(game, name):
+        _ask_every_kept_function(st)
+        kept = _kept_values(st)
+        assert kept == _computed_anew(st, kept), f"{name}, {players} players, seed {seed}"
+        checked += len(kept)
+        if r.random() < 0.05:  # a search's world: the hidden components dealt again in place
+            world = st.clone()
+            deal_hidden(world, int(r.randrange(players)), Rng(seed))
+            dealt = _kept_values(world)
+            assert dealt == _computed_anew(world, dealt)
     if name == "seeders-exodus":  # the free slots of the board, asked after every placement
         assert checked > 1000
 
@@ -106,23 +113,18 @@ def test_the_counters_each_component_holds_are_those_counted_anew(name):
     state's counters gives, in copies, in saves read back and in a search's worlds too."""
     game = interpreter.load(name)
     holding = 0
-    for players in (player_counts(name)[0], player_counts(name)[-1]):
-        for seed in range(3):
-            st = game.new_state(players=players, seed=seed)
-            r = random.Random(seed)
-            while not st.is_terminal():
-                if st.held is not None:
-                    kept = dict(st.held)
-                    assert kept == st.clone()._held(), f"{name}, {players} players, seed {seed}"
-                    holding += sum(1 for v in kept.values() if v)
-                if r.random() < 0.05:
-                    again = game.state_from_json(st.to_json(), replay=False)
-                    assert again.held is None or again.held == again.clone()._held()
-                    world = st.clone()
-                    deal_hidden(world, int(r.randrange(players)), Rng(seed))
-                    if world.held is not None:
-                        assert world.held == world.clone()._held()
-                st.apply(r.randrange(len(st.legal_actions())))
+    for st, r, players, seed in _decisions(game, name):
+        if st.held is not None:
+            kept = dict(st.held)
+            assert kept == st.clone()._held(), f"{name}, {players} players, seed {seed}"
+            holding += sum(1 for v in kept.values() if v)
+        if r.random() < 0.05:
+            again = game.state_from_json(st.to_json(), replay=False)
+            assert again.held is None or again.held == again.clone()._held()
+            world = st.clone()
+            deal_hidden(world, int(r.randrange(players)), Rng(seed))
+            if world.held is not None:
+                assert world.held == world.clone()._held()
     if game.program.kept_counter_names:
         assert holding > 100  # the counted path is the one played
     else:
