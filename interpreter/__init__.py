@@ -29,7 +29,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from .compile import compile_game
-from .compile.kept import KEPT
+from .compile.kept import KEPT, digest as files_digest, folders_read
 from .compile.warm import CheckedPack, WarmStart
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
@@ -62,10 +62,13 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
+    # the files before anything is read: a file saved while the load reads it must not leave a
+    # program or pack that its new bytes would seem to have made
+    before = files_digest(folders_read(root, chosen), ()) if not extra else None
     warm = WarmStart(enabled=not extra)             # parsed and compiled by an earlier process
     # read and checked by an earlier process, from the same files (which also laid the same
     # expansions: no need to plan them again)
-    checked = CheckedPack(root, chosen, enabled=not extra)
+    checked = CheckedPack(root, chosen, before)
     stored = checked.get()
     if stored is not None:
         defn, found, report = stored
@@ -86,7 +89,7 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     # walk them again and again (measured: 6% of a game's instructions after a warm start)
     gc.collect(1)
     if not extra:
-        KEPT.put(root, chosen, program, report)
+        KEPT.put(root, chosen, program, report, before)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 

@@ -54,11 +54,15 @@ class Kept:
         self._entries.move_to_end(key)
         return copy.copy(entry.program), _copied(entry.report)
 
-    def put(self, root: Path, chosen, program, report: Report) -> None:
-        """Keep `program`, compiled from the files `report` read; the caller goes on with its own."""
+    def put(self, root: Path, chosen, program, report: Report, before: bytes | None = None) -> None:
+        """Keep `program`, compiled from the files `report` read; the caller goes on with its own.
+        `before`: the digest of the folders' files before they were read; when a file has changed
+        since (saved while the load read it), nothing is kept."""
         if not self.enabled:
             return
         folders = folders_read(root, chosen)
+        if before is not None and digest(folders, ()) != before:
+            return
         read = read_outside(folders, report)
         key = _key(root, chosen)
         self._entries[key] = _Entry(read, digest(folders, read), copy.copy(program), _copied(report))

@@ -170,15 +170,17 @@ class _LazyTrees(dict):
 class CheckedPack:
     """The checked pack of one load of `root` with `chosen` (see the module's docstring): `get`
     it before reading; else `snapshot` what reading and checking gave, before compiling (which
-    may add to it), and `keep` it once compiled. A store made with `enabled` false, or while
-    editors' texts stand for files (the language server), reads and writes nothing."""
+    may add to it), and `keep` it once compiled. `before`: the digest of the folders' files taken
+    before the load read any (a file saved meanwhile: nothing kept). A store made with `before`
+    None (a load with files of its own beside the game's), or while editors' texts stand for
+    files (the language server), reads and writes nothing."""
 
-    def __init__(self, root, chosen, enabled: bool = True):
+    def __init__(self, root, chosen, before: bytes | None):
         self.folders = folders_read(root, chosen)
         self.path = None
         self._made = None
-        self._before = None
-        folder = cache_folder() if enabled and not edited_texts_given() else None
+        self._before = before  # `kept.digest` of the folders' files before the load read any
+        folder = cache_folder() if before is not None and not edited_texts_given() else None
         if folder is not None:
             h = hashlib.sha256(f"{engine_fingerprint()}\n{sys.version}\n{os.getcwd()}\n{root}\n{chosen!r}".encode(
                 "utf-8", "surrogatepass"))
@@ -188,9 +190,6 @@ class CheckedPack:
         """(definitions, findings, report) stored for these files, or None."""
         if self.path is None:
             return None
-        # the folders' files before anything is read: a file saved while the load reads it must
-        # not leave a pack that its new bytes would seem to have made (see `snapshot`)
-        self._before = digest(self.folders, ())
         try:
             with open(self.path, "rb") as f:
                 stored = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes

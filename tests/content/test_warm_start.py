@@ -150,9 +150,9 @@ def test_no_checked_pack_while_an_editor_s_texts_stand_for_files(tmp_path, monke
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
     root = ROOT / "content" / "karman-swap"
-    assert CheckedPack(root, Chosen()).path is not None
+    assert CheckedPack(root, Chosen(), b"files").path is not None
     with edited_texts({str(root / "game.yaml"): "kind: game\n"}):
-        assert CheckedPack(root, Chosen()).path is None
+        assert CheckedPack(root, Chosen(), b"files").path is None
 
 
 def test_a_file_saved_while_the_load_reads_it_leaves_no_checked_pack(tmp_path, monkeypatch):
@@ -176,3 +176,26 @@ def test_a_file_saved_while_the_load_reads_it_leaves_no_checked_pack(tmp_path, m
     monkeypatch.setattr(interpreter, "read_and_check", real)
     interpreter.load(str(game))
     assert len(_checked(tmp_path / "cache")) == 1
+
+
+def test_a_file_saved_while_the_load_reads_it_leaves_no_program_kept_in_memory(tmp_path, monkeypatch):
+    """The programs kept in memory (compile.kept) are checked against the bytes before the read."""
+    import interpreter
+    from interpreter.compile import kept as K
+    game = _copy(tmp_path)
+    monkeypatch.setenv("REGLES_NO_CACHE", "1")
+    monkeypatch.setattr(K, "KEPT", K.Kept())
+    monkeypatch.setattr(interpreter, "KEPT", K.KEPT)
+    real = interpreter.read_and_check
+    rules = game / "game.yaml"
+
+    def read_then_save(*args, **kwargs):
+        found = real(*args, **kwargs)
+        rules.write_text(rules.read_text(encoding="utf-8") + "\n# saved meanwhile\n", encoding="utf-8")
+        return found
+    monkeypatch.setattr(interpreter, "read_and_check", read_then_save)
+    interpreter.load(str(game))
+    assert K.KEPT._entries == {}
+    monkeypatch.setattr(interpreter, "read_and_check", real)
+    interpreter.load(str(game))
+    assert len(K.KEPT._entries) == 1
