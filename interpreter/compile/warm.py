@@ -142,10 +142,13 @@ class _LazyTrees(dict):
     def load(self) -> None:
         if not self.loaded:
             self.loaded = True
-            with collector_paused():
-                found = pickle.loads(self.stored)  # noqa: S301 - the engine's own file, in a folder only the user writes
+            try:
+                with collector_paused():
+                    found = pickle.loads(self.stored)  # noqa: S301 - the engine's own file, in a folder only the user writes
+            except Exception:  # trees that do not read (another version, a damaged file): parsed again
+                found = None
             if not isinstance(found, dict):
-                raise TypeError("not a store of trees")
+                return
             for k, v in found.items():
                 dict.setdefault(self, k, v)
             self.stored_count = len(found)

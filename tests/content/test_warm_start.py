@@ -79,6 +79,19 @@ def test_a_store_that_does_not_read_is_made_again(tmp_path):
     assert last["parsed"] == 0 and last["checked"] == 0
 
 
+def test_trees_that_do_not_read_are_parsed_again(tmp_path):
+    """A warm start whose pack is checked already reads the store's trees only when one is looked
+    for (Seeders' compiling looks some up): trees that do not read then are parsed again."""
+    import pickle
+    first = _run("seeders-exodus", tmp_path)
+    (store,) = _stores(tmp_path)
+    data = pickle.loads(store.read_bytes())
+    store.write_bytes(pickle.dumps({"trees": b"not trees", "codes": data["codes"]}))
+    again = _run("seeders-exodus", tmp_path)
+    assert again["checked"] == 0 and again["traces"] == first["traces"]
+    assert isinstance(pickle.loads(pickle.loads(store.read_bytes())["trees"]), dict)  # written again
+
+
 def test_a_checked_pack_is_kept_per_choice_of_expansions(tmp_path):
     base = _run("seeders-exodus", tmp_path)
     tais = _run("seeders-exodus", tmp_path, "tais")
