@@ -18,10 +18,6 @@ from ..engine.program import (CounterSpec, LayerKind, LayerSpec, OptionSpec, Pow
 from ..engine.values import Comp
 from ..names import fold
 
-# False: a move of a component tests every counter it may lose there, held or not (the plain
-# path, which tests/compile/test_fast_paths.py plays against the counted one, State.held)
-HELD_COUNTS = True
-
 
 def make_program(defn, found, root: Path) -> Program:
     """The program of game `defn` (`found`: what the checker found; `root`: its folder), with
@@ -50,8 +46,6 @@ def make_program(defn, found, root: Path) -> Program:
     program.data = plain_data(defn.data)
     program.tag_zones = set(defn.tags_kept_in) if defn.tags_kept_in is not None else None
     program.kept_counters = [(c.name, set(c.keep_in)) for c in defn.counters.values() if c.keep_in]
-    program.kept_counter_names = frozenset(name for name, _ in program.kept_counters)
-    program.held_counts = HELD_COUNTS
     program.content_fingerprint = lambda: content_fingerprint(defn, root)
     # the board: nodes with their attributes, and links
     for b in defn.boards:

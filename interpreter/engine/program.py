@@ -134,10 +134,6 @@ class Program:
         self.data: dict = {}  # the game's named constants (`data:`), as plain values
         self.tag_zones: set | None = None  # the zones tags are kept in (None: every zone)
         self.kept_counters: list = []  # (counter name, the zones it is kept in) of those kept only in some
-        self.kept_counter_names: frozenset = frozenset()  # their names
-        # whether a move tests the counters a component may lose only when it holds some
-        # (State.held); False: always (the plain path, compile.program.HELD_COUNTS)
-        self.held_counts = True
         self.content_fingerprint: Callable[[], str] = lambda: ""  # the fingerprint of the game's files
         # the board: nodes with their attributes, and links
         self.nodes: dict = {}

@@ -152,7 +152,6 @@ def state_from_json(program, data: dict, new_state):
         for c in listed:
             st.where[c] = ZoneRef(key)
     st.counters = dict(data["counters"])
-    st.held = None  # counted again from these counters when a move asks
     st.over = {(comps[c], n): dec(program, v) for c, n, v in data["attributes"]}
     st.tags = {comps[int(c)]: tuple(t) for c, t in data["tags"].items()}
     st.tapped = {comps[c] for c in data["tapped"]}

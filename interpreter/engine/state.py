@@ -146,7 +146,7 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves", "powers", "origin", "kept", "zone_log", "counter_log", "held", "__weakref__")
+                 "moves", "powers", "origin", "kept", "zone_log", "counter_log", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -193,10 +193,6 @@ class State:
         # whose value changes, is appended to: for an observer that follows the state change by
         # change (rl.kept_observation), not part of the state
         self.zone_log = self.counter_log = None
-        # component -> how many of its counters kept only in some zones have a value (a key in
-        # `counters`), so that a move tests the counters a component may lose only when it holds
-        # one (most never do); None until a move asks, then counted from `counters` (`_held`)
-        self.held = None
         # the game at its first decision, which every later state of it shares (never changed):
         # with the history, what a search plays again to make worlds a seat cannot tell apart
         self.origin = None
@@ -236,7 +232,6 @@ class State:
         s.play_keys = self.play_keys
         s.moves = None  # a copy (a bot looking ahead) is not observed
         s.zone_log = s.counter_log = None
-        s.held = None if self.held is None else self.held.copy()
         s.origin = self.origin
         return s
 
@@ -361,7 +356,7 @@ class State:
         lost = program.counters_lost_in[zdef.index][c]
         if lost is None:
             lost = program.lost_counters(zdef, c)
-        if lost and (not program.held_counts or (self.held if self.held is not None else self._held()).get(c)):
+        if lost:
             counters = self.counters
             for key, cdef in lost:
                 if key in counters:
@@ -370,19 +365,6 @@ class State:
             self.moves.append((c, old, zone))
         if self.trace is not None:
             self.emit(MOVE, pos, card=program.comp_card[c].id, id=int(c), **{"from": old, "to": str(zone)})
-
-    def _held(self) -> dict:
-        """`held`, counted from `counters` (see __init__)."""
-        held = {}
-        kept = self.program.kept_counter_names
-        if kept:
-            for key in self.counters:
-                if keys.name_of(key) in kept:
-                    c = _component_of(key, self.program)
-                    if c is not None:
-                        held[c] = held.get(c, 0) + 1
-        self.held = held
-        return held
 
     def move_many(self, comps, zone, bottom: bool, pos) -> None:
         """Move components one after the other, exactly as `move` would, with the zone's
@@ -487,10 +469,6 @@ class State:
             self._mark(self.program.watch_counters[cdef.index], key)
         if skey is not None:
             self.counters[skey] = self.counters.get(skey, 0) - delta
-        if cdef.keep_in and self.held is not None and key not in self.counters:
-            c = _component_of(key, self.program)
-            if c is not None:
-                self.held[c] = self.held.get(c, 0) + 1
         self.counters[key] = new
         if self.counter_log is not None:
             self.counter_log.append(key)
@@ -505,16 +483,6 @@ class State:
 
 
 _MISSING = object()
-
-
-def _component_of(key: str, program):
-    """The component whose counter `key` is (one owner part, a component's number), or None."""
-    owners = keys.owners_of(key)
-    if len(owners) == 1 and owners[0].isdigit():
-        n = int(owners[0])
-        if n < len(program.comps):
-            return program.comps[n]
-    return None
 
 
 def describe(value, program=None) -> str:

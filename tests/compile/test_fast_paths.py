@@ -1,7 +1,6 @@
-"""Fast paths of the compiled code and of the state, each compared with its plain path over random
-games of every shipped game: lists kept member by member (compile.kept_lists), the keys of counters
-kept per pair of owners read from tables (ExprGen.pair_key), and the counters a component holds
-counted, so that a move tests only those of a component that holds some (State.held)."""
+"""Fast paths of the compiled code, each compared with its plain path over random games of
+every shipped game: lists kept member by member (compile.kept_lists) and the keys of counters
+kept per pair of owners read from tables (ExprGen.pair_key)."""
 from __future__ import annotations
 
 import json
@@ -15,7 +14,6 @@ import interpreter
 from interpreter.compile import expressions, kept_lists
 from interpreter.compile import kept as K
 from interpreter.compile.analysis import Analysis
-from interpreter.compile import program as program_module
 from interpreter.engine import keys
 from interpreter.engine.code import Code, CodeKind
 from interpreter.engine.state import Frame
@@ -98,37 +96,11 @@ def test_the_fast_paths_play_as_the_plain_ones(name, unkept, monkeypatch):
     monkeypatch.setattr(kept_lists, "ENABLED", False)
     monkeypatch.setattr(expressions, "MAX_PAIR_TABLE", 0)
     monkeypatch.setattr(expressions, "NUMBER_COMPARES", False)
-    monkeypatch.setattr(program_module, "HELD_COUNTS", False)
     plain = interpreter.load(name)
     assert not any(plain.program.watch_zones) and not any(plain.program.watch_counters)
-    assert fast.program.held_counts and not plain.program.held_counts
     for players in (player_counts(name)[0], player_counts(name)[-1]):
         for seed in (1, 2):
             assert random_trace(fast, players, seed) == random_trace(plain, players, seed)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_the_counters_each_component_holds_are_those_counted_anew(name):
-    """`State.held`, kept by the moves and counter changes, is at every decision what counting the
-    state's counters gives, in copies, in saves read back and in a search's worlds too."""
-    game = interpreter.load(name)
-    holding = 0
-    for st, r, players, seed in _decisions(game, name):
-        if st.held is not None:
-            kept = dict(st.held)
-            assert kept == st.clone()._held(), f"{name}, {players} players, seed {seed}"
-            holding += sum(1 for v in kept.values() if v)
-        if r.random() < 0.05:
-            again = game.state_from_json(st.to_json(), replay=False)
-            assert again.held is None or again.held == again.clone()._held()
-            world = st.clone()
-            deal_hidden(world, int(r.randrange(players)), Rng(seed))
-            if world.held is not None:
-                assert world.held == world.clone()._held()
-    if game.program.kept_counter_names:
-        assert holding > 100  # the counted path is the one played
-    else:
-        assert holding == 0
 
 
 def test_the_board_s_free_slots_are_kept_slot_by_slot():
