@@ -29,7 +29,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from .compile import compile_game
-from .compile.kept import KEPT, digest as files_digest, folders_read
+from .compile.kept import KEPT, folders_digest, folders_read
 from .compile.warm import CheckedPack, WarmStart
 from .content.folders import is_file, shipped_game, shipped_games
 from .content.layers import Chosen, leave_out, plan
@@ -62,17 +62,16 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
     report = Report()
-    # the files before anything is read: a file saved while the load reads it must not leave a
-    # program or pack that its new bytes would seem to have made
-    before = files_digest(folders_read(root, chosen), ()) if not extra else None
+    folders = folders_read(root, chosen)
+    before = folders_digest(folders) if not extra else None  # the game's files, before any is read
     warm = WarmStart(enabled=not extra)             # parsed and compiled by an earlier process
     # read and checked by an earlier process, from the same files (which also laid the same
     # expansions: no need to plan them again)
-    checked = CheckedPack(root, chosen, before)
-    stored = checked.get()
+    checked = CheckedPack(root, chosen, enabled=not extra)
+    stored = checked.get(before)
     if stored is not None:
         defn, found, report = stored
-        warm.open(report.sources, trees=False)      # the code objects: the trees are in `defn`
+        warm.open(report.sources)                   # the code objects: the trees are in `defn`
     else:
         layers = plan(root, chosen)                 # which expansions, in which order
         defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm,  # stages 1-4
@@ -83,12 +82,14 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     with collector_paused(), warm.compiling(), shared_parses(warm.trees):
         program = _compile(defn, found, root, report)   # stage 5: compile
     warm.keep()
-    checked.keep()
     # the load's objects (made with the collector paused: most of them live as long as the game)
     # moved to the oldest generation at once: left young, the collections of the first games
     # walk them again and again (measured: 6% of a game's instructions after a warm start)
     gc.collect(1)
-    if not extra:
+    # kept only when the files are those read: a file saved while the load read it must not
+    # leave a program or pack that its new bytes would seem to have made
+    if before is not None and (stored is not None or folders_digest(folders) == before):
+        checked.keep(before)
         KEPT.put(root, chosen, program, report, before)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 

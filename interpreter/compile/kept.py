@@ -54,18 +54,15 @@ class Kept:
         self._entries.move_to_end(key)
         return copy.copy(entry.program), _copied(entry.report)
 
-    def put(self, root: Path, chosen, program, report: Report, before: bytes | None = None) -> None:
+    def put(self, root: Path, chosen, program, report: Report, folders_known: bytes | None = None) -> None:
         """Keep `program`, compiled from the files `report` read; the caller goes on with its own.
-        `before`: the digest of the folders' files before they were read; when a file has changed
-        since (saved while the load read it), nothing is kept."""
+        `folders_known`: the `folders_digest` of the game's and mods' folders as they were read."""
         if not self.enabled:
             return
         folders = folders_read(root, chosen)
-        if before is not None and digest(folders, ()) != before:
-            return
         read = read_outside(folders, report)
         key = _key(root, chosen)
-        self._entries[key] = _Entry(read, digest(folders, read), copy.copy(program), _copied(report))
+        self._entries[key] = _Entry(read, digest(folders, read, folders_known), copy.copy(program), _copied(report))
         self._entries.move_to_end(key)
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
@@ -94,15 +91,23 @@ def read_outside(folders: list, report: Report) -> tuple:
                         if not any(p == f or p.startswith(f + os.sep) for f in inside)))
 
 
-def digest(folders, files) -> bytes:
-    """A hash of every file under `folders` (its path and bytes, in a fixed order) and of each
-    of `files`; a path that cannot be read counts as missing."""
+def folders_digest(folders) -> bytes:
+    """A hash of every file under `folders`, its path and bytes, in a fixed order (a folder may
+    be a single file)."""
     h = hashlib.blake2b(digest_size=20)
     for top in folders:
         top = Path(top)
         paths = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
         for p in paths:
             _add(h, p)
+    return h.digest()
+
+
+def digest(folders, files, known: bytes | None = None) -> bytes:
+    """A hash of every file under `folders` (`known`: their `folders_digest`, taken already) and
+    of each of `files`; a path that cannot be read counts as missing."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(known if known is not None else folders_digest(folders))
     for f in files:
         _add(h, Path(f))
     return h.digest()

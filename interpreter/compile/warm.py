@@ -75,9 +75,9 @@ class WarmStart:
         self.codes: dict = {}  # (mode, name, source) -> code object
         self._codes_known = 0  # how many code objects the file held
 
-    def open(self, sources: dict, trees: bool = True) -> None:
+    def open(self, sources: dict) -> None:
         """Find the file of the content files read (path -> text) and take what it holds: its
-        code objects, and its trees unless `trees` is false (a pack checked already has them)."""
+        code objects, and its trees, read when one is first looked for (`_LazyTrees`)."""
         folder = cache_folder() if self.enabled else None
         if folder is None:
             return
@@ -93,12 +93,9 @@ class WarmStart:
             stored, codes = data["trees"], marshal.loads(data["codes"])
             if not isinstance(stored, bytes) or not isinstance(codes, dict):
                 return
-            lazy = _LazyTrees(stored)
-            if trees:
-                lazy.load()
         except Exception:  # none yet, or one that does not read: made again
             return
-        self.trees, self.codes = lazy, codes
+        self.trees, self.codes = _LazyTrees(stored), codes
         self._codes_known = len(codes)
 
     @contextmanager
@@ -173,30 +170,29 @@ class _LazyTrees(dict):
 class CheckedPack:
     """The checked pack of one load of `root` with `chosen` (see the module's docstring): `get`
     it before reading; else `snapshot` what reading and checking gave, before compiling (which
-    may add to it), and `keep` it once compiled. `before`: the digest of the folders' files taken
-    before the load read any (a file saved meanwhile: nothing kept). A store made with `before`
-    None (a load with files of its own beside the game's), or while editors' texts stand for
-    files (the language server), reads and writes nothing."""
+    may add to it), and `keep` it once compiled, when the files are still those read. A store
+    made with `enabled` false (a load with files of its own beside the game's), or while
+    editors' texts stand for files (the language server), reads and writes nothing."""
 
-    def __init__(self, root, chosen, before: bytes | None):
+    def __init__(self, root, chosen, enabled: bool = True):
         self.folders = folders_read(root, chosen)
         self.path = None
         self._made = None
-        self._before = before  # `kept.digest` of the folders' files before the load read any
-        folder = cache_folder() if before is not None and not edited_texts_given() else None
+        folder = cache_folder() if enabled and not edited_texts_given() else None
         if folder is not None:
             h = hashlib.sha256(f"{engine_fingerprint()}\n{sys.version}\n{os.getcwd()}\n{root}\n{chosen!r}".encode(
                 "utf-8", "surrogatepass"))
             self.path = os.path.join(folder, f"{_CHECKED}{h.hexdigest()[:32]}.pickle")
 
-    def get(self):
-        """(definitions, findings, report) stored for these files, or None."""
+    def get(self, folders_known: bytes):
+        """(definitions, findings, report) stored for these files, or None. `folders_known`: the
+        `kept.folders_digest` of the game's and mods' folders now."""
         if self.path is None:
             return None
         try:
             with open(self.path, "rb") as f:
                 stored = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
-            if digest(self.folders, stored["read"]) != stored["digest"]:
+            if digest(self.folders, stored["read"], folders_known) != stored["digest"]:
                 return None  # a file changed, came or went since
             with collector_paused():  # many small objects, none of them garbage
                 defn, found, report = pickle.loads(stored["pack"])  # noqa: S301 - as above
@@ -209,18 +205,17 @@ class CheckedPack:
         if self.path is None:
             return
         try:
-            pack = pickle.dumps((defn, found, report), protocol=pickle.HIGHEST_PROTOCOL)
+            self._made = (pickle.dumps((defn, found, report), protocol=pickle.HIGHEST_PROTOCOL), report)
         except Exception:  # a value of content that does not pickle: nothing kept, nothing lost
             return
-        if digest(self.folders, ()) != self._before:
-            return  # a file of the folders changed while the load read them: nothing kept
-        read = read_outside(self.folders, report)
-        self._made = {"read": read, "digest": digest(self.folders, read), "pack": pack}
 
-    def keep(self) -> None:
-        """Write the snapshot (once the pack has compiled)."""
+    def keep(self, folders_known: bytes) -> None:
+        """Write the snapshot, `folders_known` being the digest of the folders as they were read."""
         if self.path is not None and self._made is not None:
-            _write(self.path, pickle.dumps(self._made, protocol=pickle.HIGHEST_PROTOCOL), _CHECKED)
+            pack, report = self._made
+            read = read_outside(self.folders, report)
+            made = {"read": read, "digest": digest(self.folders, read, folders_known), "pack": pack}
+            _write(self.path, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL), _CHECKED)
 
 
 def _write(path: str, data: bytes, prefix: str) -> None:

@@ -163,9 +163,9 @@ def test_no_checked_pack_while_an_editor_s_texts_stand_for_files(tmp_path, monke
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
     root = ROOT / "content" / "karman-swap"
-    assert CheckedPack(root, Chosen(), b"files").path is not None
+    assert CheckedPack(root, Chosen()).path is not None
     with edited_texts({str(root / "game.yaml"): "kind: game\n"}):
-        assert CheckedPack(root, Chosen(), b"files").path is None
+        assert CheckedPack(root, Chosen()).path is None
 
 
 def test_a_file_saved_while_the_load_reads_it_leaves_no_checked_pack(tmp_path, monkeypatch):
