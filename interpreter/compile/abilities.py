@@ -13,7 +13,8 @@ from ..engine.library import counter_key, number
 from ..engine.specs import FREE, ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
-from ..language.types import CLASS, EFFECT
+from ..language import value_kinds as vk
+from ..language.types import CLASS, COMPONENT, EFFECT
 from ..names import fold
 from ..scopes import OwnerKind
 from .assemble import Flow
@@ -196,7 +197,8 @@ class AbilityCompiler:
             return [c for c in vm.in_play(st, fr.you)
                     if c != fr.me and (cls in classes[c] or cls in st.tags.get(c, ()))]
         checks.append(lambda st, fr, f=candidates: bool(f(st, fr)))
-        spec = ChooseSpec(SACRIFICED, candidates, None, False, lambda st, fr: "card to sacrifice", cost.pos)
+        spec = ChooseSpec(SACRIFICED, candidates, None, False, lambda st, fr: "card to sacrifice", cost.pos,
+                          offers=vk.of(COMPONENT))
         ctx.code.choices[ctx.emit(lambda st, fr, spec=spec: vm.choose(st, fr, spec), cost.pos)] = spec
         discard = self.defn.discard
 

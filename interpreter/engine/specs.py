@@ -40,14 +40,16 @@ class Among:
 
 class ChooseSpec:
     """A choice: `src(state, frame)` gives the candidates, already filtered, as a list;
-    `among` and `where` say what they were filtered from and by (None: not kept)."""
+    `among` and `where` say what they were filtered from and by (None: not kept); `offers`, when
+    the compiler knows it without reading the rules' text, what the candidates may be (a
+    language.value_kinds.Kinds: see language.offers for the choices the rules write)."""
 
-    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos", "secret", "among", "where")
+    __slots__ = ("var", "src", "chooser", "optional", "prompt", "pos", "secret", "among", "where", "offers")
 
-    def __init__(self, var, src, chooser, optional, prompt, pos, secret=False, among=None, where=None):
+    def __init__(self, var, src, chooser, optional, prompt, pos, secret=False, among=None, where=None, offers=None):
         self.var, self.src, self.chooser = var, src, chooser
         self.optional, self.prompt, self.pos, self.secret = optional, prompt, pos, secret
-        self.among, self.where = among, where
+        self.among, self.where, self.offers = among, where, offers
 
 
 class DecideSpec:

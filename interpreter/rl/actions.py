@@ -1,35 +1,102 @@
 """A fixed action space for a game: each option of each decision given one number, the same
 number always meaning the same kind of move where the game allows.
 
-The numbers are laid out in blocks from the content's declarations and choice points:
+The numbers are laid out in blocks from the content's declarations and choice points, each as
+large as what the content can ask (language.offers works out, before any game, what each
+choice may offer):
 
-- `pick`: the values a choice (`choose x from ...`) may give: each component
-  (by its fixed number), each relative seat, each board node, none, and the
-  whole numbers 0 to 15. Picking component 17 is the same number whatever the
-  choice's prompt.
-- `menu`: per option of each menu the content writes (in the order of the
-  game's code, then of the options): one number for an option without a
-  variable; for an option offered for each of a list, a block of values as
-  `pick`'s, so that "Play {c}" with component 17 is always the same number.
+- `pick`: the values a choice (`choose x from ...`) may give: each component (by its fixed
+  number), each relative seat, each board node, none, each whole number from the least to the
+  most any choice offers; only the kinds of value some choice offers. Picking component 17 is
+  the same number whatever the choice's prompt.
+- `menu`: per option of each menu the content writes (in the order of the game's code, then of
+  the options): one number for an option without a variable; for an option offered for each of
+  a list, a block of the values that list may hold, laid out as `pick`'s, so that "Play {c}"
+  with component 17 is always the same number.
 - `use`: each action ability of each component ("actions during ...").
 - `yes` and `no`: the answers to an optional ability's question.
-- `position`: the fall-back. A decision whose options this scheme cannot tell
-  apart (the same value offered twice, a text or a list as a value, a menu
-  compiled after the game, such as a rules test's) numbers its options by
-  their position, 0 to 1023.
+- `position`: a fall-back, only in a game that needs one: one of its choices may offer what no
+  block numbers (a text, a list, a number without a bound, or what the analysis cannot tell).
+  A decision whose options the blocks above cannot number (a menu compiled after the game, such
+  as a rules test's) numbers its options by their position, 0 to 1023.
 
-`ActionMap.numbers(state)` gives the number of each option of the pending
-decision, in the order the engine lists them; `describe(number)` says in words
-what a number means.
+The same value offered twice by one decision (the same move) has the same number twice.
+`ActionMap.numbers(state)` gives the number of each option of the pending decision, in the
+order the engine lists them; `describe(number)` says in words what a number means;
+`ActionMap.needs_position` names the choices that made a game need the fall-back.
 """
 from __future__ import annotations
 
 from ..diagnostics import source_line
 from ..engine.state import ActionPick, MenuPick, No, Pick, Yes
 from ..engine.values import Comp, NodeRef, Seat
+from ..language import value_kinds as vk
+from ..language.offers import offers, where
+from ..language.types import COMPONENT, NODE, NONE, NUMBER, PLAYER
 
-SMALL_NUMBERS = 16  # whole numbers 0..15 have numbers of their own in a block of values
 POSITIONS = 1024  # the options of one decision numbered by position at most
+MOST_NUMBERS = 1024  # the most whole numbers one block of values numbers (a wider range: by position)
+NUMBERED = frozenset({COMPONENT, PLAYER, NODE, NONE, NUMBER})  # the kinds of value a block numbers
+
+
+def numbered(k: vk.Kinds) -> bool:
+    """Whether a block of values can number every value of `k`."""
+    if not k.types <= NUMBERED:
+        return False
+    return NUMBER not in k.types or (k.least is not None and k.most is not None
+                                     and 0 <= k.most - k.least < MOST_NUMBERS)
+
+
+class Values:
+    """How one block numbers values of `kinds` (numbered): components, then relative seats,
+    board nodes, none, whole numbers, each part present when `kinds` may be of it."""
+
+    def __init__(self, am, kinds: vk.Kinds):
+        t, width = kinds.types, 0
+        self.comp = self.seat = self.node = self.none = self.num = None
+        self.least = self.most = 0
+        if COMPONENT in t:
+            self.comp, width = width, width + am.comps
+        if PLAYER in t:
+            self.seat, width = width, width + am.n
+        if NODE in t:
+            self.node, width = width, width + len(am.nodes)
+        if NONE in t:
+            self.none, width = width, width + 1
+        if NUMBER in t:
+            self.least, self.most = kinds.least, kinds.most
+            self.num, width = width, width + kinds.most - kinds.least + 1
+        self.width, self.am = width, am
+
+    def place(self, v, seat: int):
+        """The place of value `v` in the block, or None when it has none."""
+        t = type(v)
+        if t is Comp:
+            return None if self.comp is None else self.comp + int(v)
+        if t is Seat:
+            return None if self.seat is None else self.seat + (int(v) - seat) % self.am.n
+        if t is NodeRef:
+            i = self.am.node_index.get(v)
+            return None if i is None or self.node is None else self.node + i
+        if v is None:
+            return self.none
+        if t is int and self.num is not None and self.least <= v <= self.most:
+            return self.num + v - self.least
+        return None
+
+    def text(self, i: int) -> str:
+        am = self.am
+        if self.comp is not None and self.comp <= i < self.comp + am.comps:
+            c = i - self.comp
+            return f"component {c} ({am.program.comp_card[c].title})"
+        if self.seat is not None and self.seat <= i < self.seat + am.n:
+            k = i - self.seat
+            return "this seat" if k == 0 else f"the seat +{k}"
+        if self.node is not None and self.node <= i < self.node + len(am.nodes):
+            return f"node {am.nodes[i - self.node]}"
+        if i == self.none:
+            return "none"
+        return f"the number {i - self.num + self.least}"
 
 
 class ActionMap:
@@ -38,13 +105,27 @@ class ActionMap:
         self.nodes = list(program.nodes)
         self.node_index = {NodeRef(k): i for i, k in enumerate(self.nodes)}
         self.comps = len(program.comp_card)
-        self.value_width = self.comps + players + len(self.nodes) + 1 + SMALL_NUMBERS
+        table = offers(program.defn) if program.defn is not None else {}
+        self.needs_position: list = []  # the position of each choice no block numbers
+
+        def offered(spec, pos) -> vk.Kinds:
+            k = getattr(spec, "offers", None) or table.get(where(pos), vk.UNKNOWN)
+            if not numbered(k):
+                self.needs_position.append(pos)
+            return k
+
         self.blocks: list = []  # (name, offset, size, what)
         self.size = 0
-        self.pick = self._block("pick", self.value_width, "the value a choice gives: a component, a relative "
-                                "seat, a node, none, or a whole number 0-15")
-        self.menu_base: dict = {}  # (where a menu is written, option) -> (first number, with values?)
-        self.meanings: list = []  # (first number, size, text) of each menu option
+        picked = None
+        for name in sorted(program.codes):
+            for spec in program.codes[name].choices.values():
+                k = offered(spec, spec.pos)
+                if numbered(k):
+                    picked = vk.join(picked, k)
+        self.picks = Values(self, picked if picked is not None else vk.Kinds(frozenset()))
+        self.pick = self._block("pick", self.picks.width, "the value a choice gives: " + kinds_text(self.picks))
+        self.menu_base: dict = {}  # (where a menu is written, option) -> (first number, its Values or None)
+        self.meanings: list = []  # (first number, size, text, Values or None) of each menu option
         start = self.size
         for name in sorted(program.codes):
             code = program.codes[name]
@@ -53,14 +134,18 @@ class ActionMap:
                 for k, o in enumerate(spec.options):
                     if o.window is not None or o.start is None:
                         continue  # actions of components: the `use` block
-                    valued = o.var is not None
                     key = (str(spec.pos), k)  # a keyword's menu, compiled for each card, is one menu
                     if key in self.menu_base:
                         continue
-                    self.menu_base[key] = (self.size, valued)
-                    self.meanings.append((self.size, self.value_width if valued else 1,
-                                          f"menu at {spec.pos}, option {k + 1}: {_line(program, o.pos)}"))
-                    self.size += self.value_width if valued else 1
+                    values = None
+                    if o.var is not None:
+                        kinds = offered(o, o.pos)
+                        values = Values(self, kinds if numbered(kinds) else vk.Kinds(frozenset()))
+                    self.menu_base[key] = (self.size, values)
+                    width = 1 if values is None else values.width
+                    self.meanings.append((self.size, width, f"menu at {spec.pos}, option {k + 1}: "
+                                                            f"{_line(program, o.pos)}", values))
+                    self.size += width
         self.blocks.append(("menu", start, self.size - start, "each menu option (a block of values for an "
                                                               "option offered for each of a list)"))
         self.use_base: dict = {}  # (component, ability) -> number
@@ -72,8 +157,10 @@ class ActionMap:
         self.blocks.append(("use", start, self.size - start, "each action ability of each component"))
         self.yes = self._block("yes", 1, "yes, use the optional ability")
         self.no = self._block("no", 1, "no")
-        self.position = self._block("position", POSITIONS, "an option by its position, for decisions the "
-                                                           "blocks above cannot tell apart")
+        self.position = None
+        if self.needs_position:
+            self.position = self._block("position", POSITIONS, "an option by its position, for decisions the "
+                                                               "blocks above cannot number")
 
     def _block(self, name: str, size: int, what: str) -> int:
         start = self.size
@@ -82,24 +169,9 @@ class ActionMap:
         return start
 
     # numbering the options of a decision ------------------------------------------------
-    def value(self, v, seat: int):
-        """The place of value `v` in a block of values, or None when it has none."""
-        t = type(v)
-        if t is Comp:
-            return int(v)
-        if t is Seat:
-            return self.comps + (int(v) - seat) % self.n
-        if t is NodeRef:
-            i = self.node_index.get(v)
-            return None if i is None else self.comps + self.n + i
-        if v is None:
-            return self.comps + self.n + len(self.nodes)
-        if t is int and 0 <= v < SMALL_NUMBERS:
-            return self.comps + self.n + len(self.nodes) + 1 + v
-        return None
-
     def numbers(self, st) -> list:
-        """The number of each option of the pending decision of `st`, in its order."""
+        """The number of each option of the pending decision of `st`, in its order (the same
+        number for the same value offered twice)."""
         d = st.pending
         if d is None:
             return []
@@ -110,8 +182,13 @@ class ActionMap:
             if k is None:
                 break
             out.append(k)
-        if len(out) == len(d.entries) and len(set(out)) == len(out):
+        if len(out) == len(d.entries):
             return out
+        if self.position is None:
+            entry = d.entries[len(out)]
+            raise ValueError(f"the decision at {d.pos} offers {entry!r}, which this action space does not number: "
+                             "the analysis of what each choice may offer (language.offers) missed it; "
+                             "please report it with the content")
         if len(d.entries) > POSITIONS:
             raise ValueError(f"a decision at {d.pos} has {len(d.entries)} options, more than the {POSITIONS} "
                              "this action space numbers by position")
@@ -120,16 +197,16 @@ class ActionMap:
     def _number(self, d, entry, seat: int):
         t = type(entry)
         if t is Pick:
-            v = self.value(entry.value, seat)
+            v = self.picks.place(entry.value, seat)
             return None if v is None else self.pick + v
         if t is MenuPick:
             found = self.menu_base.get((str(d.spec.pos), entry.option))
             if found is None:
                 return None
-            base, valued = found
-            if not valued:
+            base, values = found
+            if values is None:
                 return base
-            v = self.value(entry.value, seat)
+            v = values.place(entry.value, seat)
             return None if v is None else base + v
         if t is ActionPick:
             return self.use_base.get((int(entry.comp), entry.index))
@@ -144,11 +221,11 @@ class ActionMap:
         """What action number `number` means."""
         if not 0 <= number < self.size:
             return f"no action {number} (the space has {self.size})"
-        if self.pick <= number < self.pick + self.value_width:
-            return "pick " + self._value_text(number - self.pick)
-        for base, size, text in self.meanings:
+        if self.pick <= number < self.pick + self.picks.width:
+            return "pick " + self.picks.text(number - self.pick)
+        for base, size, text, values in self.meanings:
             if base <= number < base + size:
-                return text if size == 1 else f"{text}, for {self._value_text(number - base)}"
+                return text if values is None else f"{text}, for {values.text(number - base)}"
         for (c, index), k in self.use_base.items():
             if k == number:
                 return f"use action {index + 1} of component {c} ({self.program.comp_card[c].title})"
@@ -158,17 +235,14 @@ class ActionMap:
             return "no"
         return f"the option at position {number - self.position + 1}"
 
-    def _value_text(self, i: int) -> str:
-        if i < self.comps:
-            return f"component {i} ({self.program.comp_card[i].title})"
-        i -= self.comps
-        if i < self.n:
-            return "this seat" if i == 0 else f"the seat +{i}"
-        i -= self.n
-        if i < len(self.nodes):
-            return f"node {self.nodes[i]}"
-        i -= len(self.nodes)
-        return "none" if i == 0 else f"the number {i - 1}"
+
+def kinds_text(values: Values) -> str:
+    """What a block of values numbers, in words."""
+    parts = [w for w, at in (("a component", values.comp), ("a relative seat", values.seat),
+                             ("a node", values.node), ("none", values.none)) if at is not None]
+    if values.num is not None:
+        parts.append(f"a whole number {values.least}-{values.most}")
+    return ", ".join(parts) if parts else "nothing (no choice of the game offers a value)"
 
 
 def _line(program, pos) -> str:

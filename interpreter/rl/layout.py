@@ -2,7 +2,7 @@
 (`regles explain GAME --observation`)."""
 from __future__ import annotations
 
-from .actions import ActionMap
+from .actions import ActionMap, kinds_text
 from .encoding import Encoding
 
 
@@ -19,6 +19,13 @@ def describe(game, players: int) -> list:
                   "given one (the mask says which are legal)",
               f"  {'block':<12} {'offset':>7} {'size':>7}  what"]
     lines += [f"  {name:<12} {off:>7,} {size:>7,}  {what}" for name, off, size, what in acts.blocks]
+    if acts.needs_position:
+        lines += ["  A position block, because no block numbers what these choices may offer (a text, a list, "
+                  "a number without a known bound, or what the analysis cannot tell):"]
+        lines += [f"    {pos}" for pos in acts.needs_position]
+    else:
+        lines += ["  No position block: every value each choice may offer has a number of its own."]
     lines += ["", "Menu options (a block of values each when offered for each of a list):"]
-    lines += [f"  {base:>7,} {size:>7,}  {text}" for base, size, text in acts.meanings]
+    lines += [f"  {base:>7,} {size:>7,}  {text}" + ("" if values is None else f" ({kinds_text(values)})")
+              for base, size, text, values in acts.meanings]
     return lines

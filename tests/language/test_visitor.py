@@ -19,6 +19,7 @@ from interpreter.language.check_expressions import ExpressionChecks
 from interpreter.language.check_flow import FlowWalk
 from interpreter.language.check_statements import StatementChecks
 from interpreter.language.checker import PASSES, Checker
+from interpreter.language.offers import Offers
 from interpreter.language.prose.english import English
 from interpreter.language.prose.french import French
 from interpreter.language.visitor import NodeVisitor, children, visitor_name
@@ -42,6 +43,7 @@ PASSES_OVER_NODES = [
     (Checker, StatementChecks, STATEMENTS),
     (Checker, ExpressionChecks, EXPRESSIONS),
     (FlowWalk, FlowWalk, STATEMENTS),
+    (Offers, Offers, EXPRESSIONS),
     (English, English, EVERYTHING),
     (French, French, EVERYTHING),
 ]

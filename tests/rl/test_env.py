@@ -122,12 +122,13 @@ def test_each_action_number_is_the_option_it_stands_for(game_id):
     game = interpreter.load(game_id)
     players = game.min_players
     am = ActionMap(game.program, players)
+    assert am.position is None and not am.needs_position  # no shipped choice needs positions
     meaning: dict = {}
     decisions = 0
     for st in _random_states(game_id, players, seed=2, every=3):
         numbers = am.numbers(st)
         assert len(set(numbers)) == len(numbers) == len(st.legal_actions())
-        assert all(0 <= k < am.position for k in numbers)  # no shipped decision needs positions
+        assert all(0 <= k < am.size for k in numbers)
         labels = st.labels()
         for k, label in zip(numbers, labels):
             meaning.setdefault(k, set()).add(label)

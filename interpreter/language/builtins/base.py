@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from ...engine.values import NodeRef
-from ..types import ANY
+from ..types import ANY, COMPONENT, LIST, NONE, NUMBER
+from ..value_kinds import UNKNOWN, Kinds, list_of, number, of
 
 # What a built-in reads of the state, as letters: z the zones, c the counters, t the tags and taps.
 ZONES, COUNTERS, TAGS = "z", "c", "t"
@@ -66,6 +67,19 @@ class Function:
 
     def check(self, checker, call) -> None:
         """What the checker can say of `call` beyond arity and types."""
+
+    def kinds(self, args: list, defn=None) -> Kinds:
+        """What the value of a call may be (language.value_kinds), given what each of its
+        arguments may be (`args`), in pack `defn` (a GameDef, or None when not known): by
+        default what `returns` says, a list of components when `components`; a value that is no
+        promise may be none."""
+        if self.components:
+            return list_of(of(COMPONENT))
+        if self.returns == NUMBER:
+            return number()
+        if self.returns == LIST:
+            return of(LIST)
+        return UNKNOWN if self.returns == ANY else of(self.returns, NONE)
 
 
 FUNCTIONS: dict[str, Function] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...engine.library import same
 from ...engine.state import GameFault
 from ...engine.values import NodeRef
+from .. import value_kinds as vk
 from ..types import ANY, BOOL, LIST, NODE
 from .base import MISSING, Function, neighbors_of
 
@@ -41,6 +42,9 @@ class Nodes(Function):
                 st.program.node_lists[kind] = found
         return found
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(NODE), None if defn is None else sum(len(b.nodes) for b in defn.boards))
+
 
 class Neighbors(Function):
     name, forms, types, returns = "neighbors", ("neighbors(N)",), {"N": ANY}, LIST
@@ -51,6 +55,9 @@ class Neighbors(Function):
     @staticmethod
     def run(st, pos, n):
         return neighbors_of(st, str(n))
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(NODE))
 
 
 class Linked(Function):

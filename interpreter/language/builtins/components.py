@@ -9,7 +9,8 @@ from ...engine.state import GameFault
 from ...engine.values import Comp, Seat
 from ...names import did_you_mean, fold
 from .. import nodes as N
-from ..types import ANY, BOOL, COMPONENT, LIST, NUMBER, PLAYER, STRING, ZONE
+from .. import value_kinds as vk
+from ..types import ANY, BOOL, COMPONENT, LIST, NODE, NONE, NUMBER, PLAYER, STRING, ZONE
 from .base import COUNTERS, TAGS, ZONES, Function
 
 
@@ -46,6 +47,9 @@ class ZoneOf(Function):
             return f"(st.where[{arg}] if type({arg}) is Comp else None)"
         return gen.call_run(self, call, [arg])
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.Kinds(frozenset({ZONE, NONE}), members=vk.of(COMPONENT))
+
 
 class Holder(Function):
     name, forms, types, reads = "holder", ("holder(C)",), {"C": ANY}, ZONES
@@ -61,6 +65,9 @@ class Holder(Function):
         if len(call.args) != 1:
             return None
         return f"vm.holder(st, {gen.gen(call.args[0], ctx, sc)})"
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.of(NODE, COMPONENT, NONE)
 
 
 class Owner(Function):
@@ -231,3 +238,6 @@ class Cards(Function):
 
     def check(self, checker, call):
         _check_card_id(checker, call)
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(COMPONENT))

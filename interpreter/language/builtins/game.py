@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...engine import keys, machine
 from ...names import did_you_mean
 from .. import nodes as N
+from .. import value_kinds as vk
 from ..types import ANY, NUMBER, STRING
 from .base import COUNTERS, Function
 
@@ -33,6 +34,9 @@ class Supply(Function):
     @staticmethod
     def run(st, pos, name):
         return st.counters.get(keys.supply_key(str(name)), 0)
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.number(0)
 
 
 class Label(Function):

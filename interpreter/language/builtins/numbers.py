@@ -7,7 +7,8 @@ from ...engine.library import iterate_at, make_list, number, spend
 from ...limits import MAX_LIST
 from ...engine.state import GameFault, describe
 from .. import nodes as N
-from ..types import ANY, BOOL, LIST, NUMBER, SET
+from .. import value_kinds as vk
+from ..types import ANY, BOOL, LIST, NONE, NUMBER, SET
 from .base import MISSING, Function
 
 
@@ -33,6 +34,19 @@ def _sort_key(v):
     return (2, str(v))
 
 
+def _bounds(pick, args: list) -> tuple:
+    """(least, most) of max() or min() (`pick`) of two numbers, or of a list of numbers (0 when
+    the list is empty); None where not known."""
+    if len(args) == 1:
+        m = vk.members_of(args[0])
+        return (None if m.least is None else min(0, m.least)), (None if m.most is None else max(0, m.most))
+    leasts = [x.least for x in args if x.least is not None]
+    mosts = [x.most for x in args if x.most is not None]
+    if pick is max:  # at least the larger known least; at most the larger most when both are known
+        return (max(leasts) if leasts else None), (max(mosts) if len(mosts) == 2 else None)
+    return (min(leasts) if len(leasts) == 2 else None), (min(mosts) if mosts else None)
+
+
 class Count(Function):
     name, forms, types, returns, iterates = "count", ("count(S)",), {"S": SET}, NUMBER, True
     doc = "how many members a set, zone or list has"
@@ -52,6 +66,9 @@ class Count(Function):
         if gen.sequence(call.args[0]):
             return f"len({arg})"
         return f"len(R_it(st, {arg}, {gen.pos(call)}))"
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.number(0, args[0].longest if args[0].members is not None else None)
 
 
 class Sum(Function):
@@ -88,6 +105,9 @@ class Max(Function):
         xs = _numbers(st, pos, a)
         return max(xs) if xs else 0
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.number(*_bounds(max, args))
+
 
 class Min(Function):
     name, forms, types = "min", ("min(L)", "min(A, B)"), {"L": SET, "A": NUMBER, "B": NUMBER}
@@ -106,6 +126,9 @@ class Min(Function):
             return min(number(a, pos), number(b, pos))
         xs = _numbers(st, pos, a)
         return min(xs) if xs else 0
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.number(*_bounds(min, args))
 
 
 class Any(Function):
@@ -158,6 +181,9 @@ class First(Function):
     def python(self, gen, call, ctx, sc):
         return _first_argument_lazy(gen, call, ctx, sc, "first")
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE))
+
 
 class Last(Function):
     name, forms, types, iterates = "last", ("last(S)",), {"S": SET}, True
@@ -169,6 +195,9 @@ class Last(Function):
     def run(st, pos, s):
         xs = iterate_at(st, s, pos)
         return xs[-1] if xs else None
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
 class Top(Function):
@@ -185,6 +214,10 @@ class Top(Function):
         k = number(n, pos)
         return list(reversed(items[-k:])) if k > 0 else []
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE)) if len(args) == 1 else \
+            vk.list_of(vk.members_of(args[0]), args[1].most)
+
 
 class Bottom(Function):
     name, forms, types, iterates = "bottom", ("bottom(Z)", "bottom(Z, N)"), {"Z": SET, "N": NUMBER}, True
@@ -200,6 +233,10 @@ class Bottom(Function):
         k = number(n, pos)
         return list(items[:k]) if k > 0 else []
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE)) if len(args) == 1 else \
+            vk.list_of(vk.members_of(args[0]), args[1].most)
+
 
 class Abs(Function):
     name, forms, types, returns = "abs", ("abs(N)",), {"N": NUMBER}, NUMBER
@@ -210,6 +247,10 @@ class Abs(Function):
     @staticmethod
     def run(st, pos, v):
         return abs(number(v, pos))
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        a = args[0]
+        return vk.number(0, None if a.least is None or a.most is None else max(-a.least, a.most))
 
 
 class Random(Function):
@@ -224,6 +265,9 @@ class Random(Function):
         if not items:
             return None
         return items[st.rng.below(len(items))]
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
 class Sorted(Function):
@@ -244,6 +288,9 @@ class Sorted(Function):
         order = sorted(range(len(items)), key=lambda i: (_sort_key(ks[i]), i))
         return [items[i] for i in order]
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.members_of(args[0]), args[0].longest)
+
 
 class Reversed(Function):
     name, forms, types, returns, iterates = "reversed", ("reversed(L)",), {"L": SET}, LIST, True
@@ -254,6 +301,9 @@ class Reversed(Function):
     @staticmethod
     def run(st, pos, s):
         return list(reversed(list(iterate_at(st, s, pos))))
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.members_of(args[0]), args[0].longest)
 
 
 class Distinct(Function):
@@ -277,6 +327,9 @@ class Distinct(Function):
             out.append(x)
         return out
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.members_of(args[0]), args[0].longest)
+
 
 class Most(Function):
     name, forms, types, iterates = "most", ("most(L)",), {"L": SET}, True
@@ -297,6 +350,9 @@ class Most(Function):
         best = max(counts.values())
         top = [k for k, v in counts.items() if v == best]
         return first[top[0]] if len(top) == 1 else None
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
 def _counted(x, pos):
@@ -321,6 +377,11 @@ class Range(Function):
             raise GameFault(f"range() of {high - low + 1:,} numbers: at most {MAX_LIST:,}", pos)
         return make_list(st, list(range(low, high + 1)), pos)
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        low, high = (vk.number(1, 1), args[0]) if len(args) == 1 else args
+        longest = None if high.most is None or low.least is None else max(0, high.most - low.least + 1)
+        return vk.list_of(vk.number(low.least, high.most), longest)
+
 
 class Select(Function):
     name, forms, types = "select", ("select(C, A, B)",), {"C": ANY, "A": ANY, "B": ANY}
@@ -332,3 +393,6 @@ class Select(Function):
     def python(self, gen, call, ctx, sc):
         test, yes, no = (gen.gen(a, ctx, sc) for a in call.args)
         return f"({yes} if {test} else {no})"
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.join(args[1], args[2]) if len(args) == 3 else vk.UNKNOWN

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...engine.library import number
 from ...engine.state import GameFault, describe
 from ...engine.values import Seat, Team
+from .. import value_kinds as vk
 from ..types import ANY, LIST, NUMBER, PLAYER, TEAM
 from .base import Function
 
@@ -49,6 +50,9 @@ class Partners(Function):
         t = st.team_of(_player(p, pos))
         return [q for q in st.program.seats[st.n] if st.team_of(q) == t and q != p]
 
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
+
 
 class Opponents(Function):
     name, forms, types, returns = "opponents", ("opponents(P)",), {"P": PLAYER}, LIST
@@ -60,6 +64,9 @@ class Opponents(Function):
     def run(st, pos, p):
         t = st.team_of(_player(p, pos))
         return [q for q in st.program.seats[st.n] if st.team_of(q) != t]
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
 
 
 class TeamOf(Function):
@@ -84,6 +91,9 @@ class Members(Function):
         if type(t) is Seat:
             t = st.team_of(t)
         return [q for q in st.program.seats[st.n] if st.team_of(q) == t]
+
+    def kinds(self, args: list, defn=None) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
 
 
 class SeatOf(Function):

@@ -1,0 +1,383 @@
+"""What each choice of the rules may offer: the values a `choose` or a menu option `for each`
+may give, worked out from the checked trees before any game is played.
+
+The checker types each expression (check_expressions); "a list" says nothing of its members.
+This pass follows values further (language.value_kinds): the members of lists, the bounds of
+numbers, through locals, game functions and procedures. It is what a fixed action space needs
+(rl.actions numbers each value a choice may offer), and a first part of the typed form of the
+rules (docs/architecture.md).
+
+How it reads the rules:
+- flow-insensitive: a local may be any value any of its bindings gives (`let`, `choose`, `for`,
+  a menu option's `for each`, `roll`);
+- a parameter of a procedure or game function may be any value a call gives it (anything, for
+  a procedure no rule calls), an event's parameter any value a `signal` gives it (anything, for
+  an event no rule signals), a keyword's parameter any value of its declared type;
+- every rule is sound rather than tight (value_kinds): a number's bound is given only when no
+  game can go past it. Where values still grow after a few rounds (a local counting up in a
+  loop), their bounds are dropped; after ROUNDS rounds without a fixed point every offer is
+  "anything".
+
+`offers(defn)` maps the position of each `choose` and of each menu option offered for each
+member of a list to what it may offer (a `Kinds`: its types, its members' bounds). Nothing here
+changes what the checker says of a pack.
+"""
+from __future__ import annotations
+
+from ..scopes import OwnerKind
+from . import nodes as N
+from . import value_kinds as vk
+from .builtins import FUNCTIONS, SPECIAL_NAMES
+from .visitor import NodeVisitor
+from .types import ANY, BOOL, CLASS, COMPONENT, COUNTER_MAP, LIST, NODE, NONE, PLAYER, STRING, TEAM, ZONE
+
+ROUNDS = 12  # rounds over the whole pack before giving up on a fixed point (every offer "anything")
+LOOSEN_AFTER = 3  # rounds after which values still changing lose their bounds
+_PARAM_KINDS = {"number": vk.number(), "class": vk.of(CLASS), "name": vk.of(STRING), "condition": vk.of(BOOL)}
+_ATTRIBUTE_KINDS = {"number": vk.number(), "string": vk.of(STRING, NONE), "boolean": vk.of(BOOL, NONE),
+                    "class": vk.of(CLASS, NONE), "list": vk.of(LIST)}
+_PROPERTY_KINDS = {"id": vk.of(STRING), "title": vk.of(STRING), "zone": vk.Kinds(frozenset({ZONE, NONE}),
+                                                                                 members=vk.of(COMPONENT)),
+                   "owner": vk.of(PLAYER, NONE), "controller": vk.of(PLAYER, NONE), "tapped": vk.of(BOOL),
+                   "tags": vk.list_of(vk.of(CLASS)), "team": vk.of(TEAM, NONE),
+                   "neighbors": vk.list_of(vk.of(NODE)), "size": vk.number(0)}
+_NOTHING = vk.Kinds(frozenset())  # no value yet (a function not worked out, a local not bound)
+_STATEMENT_PARTS = (N.Expr, N.Condition)
+
+
+def offers(defn) -> dict:
+    """(path, line, column) of each `choose` and each menu option offered for each member of a
+    list in pack `defn` (checked, without errors) -> the Kinds of the values it may offer."""
+    return Offers(defn).run()
+
+
+def where(pos) -> tuple:
+    """The key of a choice at position `pos` in `offers`' table."""
+    return (pos.path, pos.line, pos.column)
+
+
+def loose(k: vk.Kinds) -> vk.Kinds:
+    """`k` without bounds on its numbers (what a value still growing round after round keeps)."""
+    return vk.Kinds(k.types, None, None, None if k.members is None else loose(k.members))
+
+
+class Offers(NodeVisitor):
+    """The pass (language.visitor): `run()` gives `offers`' table; `value(e, env)` what an
+    expression may be, by the `visit_` method of its class."""
+
+    def __init__(self, defn):
+        self.defn = defn
+        self.params: dict = {}   # ("proc" | "func" | "event", name) -> {parameter: Kinds}, from the calls
+        self.values: dict = {}   # game function -> Kinds of its value
+        self.found: dict = {}    # where(choice) -> Kinds offered
+        self.rounds = 0          # the rounds over the pack made so far
+
+    def run(self) -> dict:
+        for rounds in range(ROUNDS):
+            self.rounds = rounds
+            self.calls, self.now, self.found = {}, {}, {}
+            for body, env in self.bodies():
+                self.scan(body, env)
+            for name, f in self.defn.functions.items():
+                if f.tree is not None:
+                    env = dict(self.params.get(("func", name), {}))
+                    self.now[name] = self.value(f.tree.expr, {p: env.get(p, _NOTHING) for p in f.params})
+            if rounds >= LOOSEN_AFTER:
+                self.calls = _loosened(self.params, self.calls)
+                self.now = {k: v if self.values.get(k) == v else loose(v) for k, v in self.now.items()}
+            if self.calls == self.params and self.now == self.values:
+                return self.found
+            self.params, self.values = self.calls, self.now
+        return {k: vk.UNKNOWN for k in self.found}
+
+    # the bodies of the pack, each with what its parameters may be ----------------------------
+    def bodies(self):
+        d = self.defn
+        for name, proc in d.procedures.items():
+            if proc.tree is not None:
+                given = self.params.get(("proc", name))
+                if given is None and self.rounds:  # no call gives it anything: whatever runs it may give
+                    given = dict.fromkeys(proc.params, vk.UNKNOWN)
+                yield proc.tree.body, {p: (given or {}).get(p, _NOTHING) for p in proc.params}
+        card = {"self": vk.of(COMPONENT), "you": vk.of(PLAYER)}
+        for kw in d.keywords:
+            env = {**card, **{p: _PARAM_KINDS.get(t, vk.UNKNOWN) for p, t in kw.params.items()}}
+            for tree in kw.trees:
+                yield from self.ability(tree, env)
+        for c in d.cards:
+            for ab in c.abilities:
+                yield from self.ability(ab.tree, card)
+
+    def ability(self, tree, env):
+        if isinstance(tree, N.Trigger):
+            names = self.defn.events.get(tree.event) or []
+            given = self.params.get(("event", tree.event), {})
+            env = {**env, **{p: given.get(p, vk.UNKNOWN) for p in names}}
+        if tree is not None:
+            yield [tree], env
+
+    # one body -------------------------------------------------------------------------------
+    def scan(self, body, params: dict) -> None:
+        """Every expression of `body` evaluated (the calls it makes and the choices it offers
+        recorded), its locals first worked out to a fixed point."""
+        bindings = [s for s in N.walk(body, _STATEMENT_PARTS) if isinstance(s, _BINDS)]
+        # every local is nothing until a binding gives it something (not a name of the game)
+        env = {**{name: _NOTHING for s in bindings for name in _names(s)}, **params}
+        for rounds in range(ROUNDS):
+            before = dict(env)
+            for s in bindings:
+                for name, k in self.bound(s, env):
+                    env[name] = vk.join(env.get(name), k) if name in env and env[name] != _NOTHING else k
+            if rounds >= LOOSEN_AFTER:
+                env = {n: k if before.get(n) == k else loose(k) for n, k in env.items()}
+            if env == before:
+                break
+        else:
+            env = {n: vk.UNKNOWN for n in env}
+        for s in N.walk(body, _STATEMENT_PARTS):
+            for e in _parts(s):
+                self.value(e, env)
+            if isinstance(s, N.Choose):
+                got = vk.members_of(self.value(s.source, env))
+                self.found[where(s.pos)] = vk.join(got, vk.of(NONE)) if s.optional else got
+            elif isinstance(s, N.Option) and s.source is not None:
+                self.found[where(s.pos)] = vk.members_of(self.value(s.source, env))
+            elif isinstance(s, N.CallProc):
+                self.call(("proc", s.proc), self.defn.procedures.get(s.proc), s.args, env)
+            elif isinstance(s, N.Signal):
+                self.call(("event", s.event), None, s.args, env, self.defn.events.get(s.event) or [])
+
+    def bound(self, s, env):
+        """(local, Kinds) of each local statement `s` binds."""
+        if isinstance(s, N.Let):
+            yield s.name, self.value(s.value, env)
+        elif isinstance(s, N.SetStmt):
+            if isinstance(s.target, N.Name) and s.target.name in env:  # a local set again (not a counter)
+                yield s.target.name, self.value(s.value, env)
+        elif isinstance(s, N.Choose):
+            got = vk.members_of(self.value(s.source, env))
+            yield s.var, vk.join(got, vk.of(NONE)) if s.optional else got
+        elif isinstance(s, N.For) or (isinstance(s, N.Option) and s.var and s.source is not None):
+            yield s.var, vk.members_of(self.value(s.source, env))
+        elif isinstance(s, N.Roll):
+            sides = self.value(s.sides, env) if s.sides is not None else vk.number(6, 6)
+            yield s.name, vk.list_of(vk.number(1, sides.most))
+        elif isinstance(s, N.Decide):
+            k = None
+            for r in s.rules:
+                k = vk.join(k, self.value(r.value, env))
+            yield s.var, k if k is not None else vk.UNKNOWN
+
+    def call(self, key, target, args, env, names=None) -> None:
+        """A call of procedure, function or event `key` with `args`: what each of its parameters
+        may be grows by what the call gives it."""
+        names = names if names is not None else (target.params if target is not None else [])
+        given = self.calls.setdefault(key, {})
+        for p, a in zip(names, args, strict=False):
+            k = self.value(a, env)
+            given[p] = vk.join(given[p], k) if p in given else k
+
+    # one expression ---------------------------------------------------------------------------
+    def value(self, e, env: dict) -> vk.Kinds:
+        """What expression `e` may be, its locals being `env`."""
+        return self._methods[type(e)](self, e, env)
+
+    def generic_visit(self, e, env):
+        """A node no method reads (a keyword's phrase where a value is): what is under it is
+        still read (the calls it makes), and it may be anything."""
+        for child in N.children(e):
+            self.value(child, env)
+        return vk.UNKNOWN
+
+    def visit_Number(self, e, env):
+        return vk.number(e.value, e.value)
+
+    def visit_String(self, e, env):
+        return vk.of(STRING)
+
+    def visit_Bool(self, e, env):
+        return vk.of(BOOL)
+
+    def visit_NoneLit(self, e, env):
+        return vk.of(NONE)
+
+    def visit_Name(self, e, env):
+        if e.name in env:
+            return env[e.name]
+        special = _SPECIAL.get(e.name)
+        if special is not None:
+            return special(self.defn)
+        d = self.defn
+        if e.name in d.zones:
+            return vk.Kinds(frozenset({ZONE}), members=vk.of(COMPONENT))
+        if e.name in d.counters:
+            return _counter(d, d.counters[e.name])
+        if e.name in SPECIAL_NAMES:
+            return vk.UNKNOWN
+        return vk.of(CLASS) if any(v == e.name for _, v in d.classes.values()) else vk.UNKNOWN
+
+    def visit_Attr(self, e, env):
+        obj = self.value(e.obj, env)
+        d, n = self.defn, e.name
+        if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in env:
+            return _datum(d.data.get(n)) if e.obj.name == "data" and n in d.data else vk.UNKNOWN
+        if n in d.zones:
+            return vk.Kinds(frozenset({ZONE}), members=vk.of(COMPONENT))
+        if n in d.counters:
+            c = d.counters[n]
+            k = _counter(d, c)
+            return vk.Kinds(frozenset({COUNTER_MAP}), k.least, k.most) if c.scope.is_pair else k
+        if n in d.attributes:
+            k = _ATTRIBUTE_KINDS.get(d.attributes[n].type, vk.UNKNOWN)
+            return k if NODE not in obj.types and ANY not in obj.types else vk.join(k, _node_attribute(d, n))
+        if n in _PROPERTY_KINDS:
+            return _PROPERTY_KINDS[n]
+        return _node_attribute(d, n)
+
+    def visit_Index(self, e, env):
+        obj = self.value(e.obj, env)
+        self.value(e.key, env)
+        if obj.types == {COUNTER_MAP}:
+            return vk.number(obj.least, obj.most)
+        if obj.types <= {LIST, ZONE}:
+            return vk.join(vk.members_of(obj), vk.of(NONE))
+        return vk.UNKNOWN
+
+    def visit_Call(self, e, env):
+        args = [self.value(a, env) for a in e.args]
+        b = FUNCTIONS.get(e.func)
+        if b is not None:
+            if e.func == "supply" and len(e.args) == 1 and isinstance(e.args[0], N.String):
+                return _supply(self.defn, e.args[0].value)
+            return b.kinds(args, self.defn) if b.min_args <= len(args) <= b.max_args else vk.UNKNOWN
+        f = self.defn.functions.get(e.func)
+        if f is None:
+            return vk.UNKNOWN
+        given = self.calls.setdefault(("func", e.func), {})
+        for p, k in zip(f.params, args, strict=False):
+            given[p] = vk.join(given[p], k) if p in given else k
+        return self.values.get(e.func, _NOTHING)
+
+    def visit_ListLit(self, e, env):
+        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
+            return self.value(e.items[0], env)  # `[each x in S]` is the list itself (as compiled)
+        k = None
+        for i in e.items:
+            k = vk.join(k, self.value(i, env))
+        return vk.list_of(k if k is not None else _NOTHING, len(e.items))
+
+    def visit_Each(self, e, env):
+        members = vk.members_of(self.value(e.source, env))
+        inner = {**env, e.var: members}
+        if e.where is not None:
+            self.value(e.where, inner)
+        longest = self.value(e.source, env).longest
+        if type(e) is N.Mapped:
+            return vk.list_of(self.value(e.expr, inner), longest)
+        return vk.list_of(members, longest)
+
+    visit_Mapped = visit_Each
+
+    def visit_BinOp(self, e, env):
+        a, b = self.value(e.left, env), self.value(e.right, env)
+        if ANY in a.types or ANY in b.types:
+            return vk.UNKNOWN
+        if e.op == "+" and (a.types | b.types) & {LIST, ZONE}:
+            longest = None if a.longest is None or b.longest is None else a.longest + b.longest
+            return vk.list_of(vk.join(vk.members_of(a), vk.members_of(b)), longest)
+        return _ARITHMETIC.get(e.op, lambda x, y: vk.number())(a, b)
+
+    def visit_Compare(self, e, env):
+        for part in N.children(e):
+            self.value(part, env)
+        return vk.of(BOOL)
+
+    visit_BoolOp = visit_Not = visit_Compare
+
+    def visit_Neg(self, e, env):
+        return vk.negate(self.value(e.operand, env))
+
+    def visit_Condition(self, e, env):
+        return self.value(e.expr, env)
+
+
+_BINDS = (N.Let, N.SetStmt, N.Choose, N.For, N.Option, N.Roll, N.Decide)
+_ARITHMETIC = {"+": vk.add, "-": vk.subtract, "*": vk.multiply, "/": vk.divide, "%": vk.modulo}
+_SPECIAL = {
+    "self": lambda d: vk.of(COMPONENT), "you": lambda d: vk.of(PLAYER), "cause": lambda d: vk.of(PLAYER, NONE),
+    "players": lambda d: vk.list_of(vk.of(PLAYER), d.max_players),
+    "teams": lambda d: vk.list_of(vk.of(TEAM), d.max_players),
+    "player_count": lambda d: vk.number(d.min_players, d.max_players),
+}
+
+
+def _names(s):
+    """The locals statement `s` may bind (`set` binds one only when a binding names it too)."""
+    if isinstance(s, (N.Let,)):
+        return (s.name,)
+    if isinstance(s, N.Roll):
+        return (s.name,)
+    if isinstance(s, (N.Choose, N.For, N.Decide)) or (isinstance(s, N.Option) and s.var):
+        return (s.var,)
+    return ()
+
+
+def _parts(s):
+    """The expressions right under statement or part `s` (not those of the statements in it)."""
+    for value in vars(s).values():
+        for v in (value if isinstance(value, (list, tuple)) else (value,)):
+            if isinstance(v, tuple):
+                yield from (x for x in v if isinstance(x, _STATEMENT_PARTS))
+            elif isinstance(v, _STATEMENT_PARTS):
+                yield v
+
+
+def _counter(d, c) -> vk.Kinds:
+    """What counter `c` may hold: from its floor to its ceiling, or to its start and all of its
+    own supply."""
+    most = c.maximum
+    if most is None and isinstance(c.supply, int):
+        most = max(c.initial, 0) + c.supply
+    return vk.number(c.minimum, most)
+
+
+def _supply(d, name: str) -> vk.Kinds:
+    """What `supply(NAME)` may be: what the supply holds at the start and what every owner's
+    counter may give back to it (their starts)."""
+    c = d.counters.get(name)
+    if c is None or not isinstance(c.supply, int):
+        return vk.number(0)
+    owners = d.max_players if c.scope.per(OwnerKind.PLAYER) else 1 if c.scope.is_game else None
+    return vk.number(0, None if owners is None else c.supply + max(c.initial, 0) * owners)
+
+
+def _datum(value, depth: int = 0) -> vk.Kinds:
+    """What a value of a data table (as written in the pack) is."""
+    if isinstance(value, bool):
+        return vk.of(BOOL)
+    if isinstance(value, int):
+        return vk.number(value, value)
+    if isinstance(value, str):
+        return vk.of(STRING)
+    if isinstance(value, list) and depth < 8:
+        k = None
+        for v in value:
+            k = vk.join(k, _datum(v, depth + 1))
+        return vk.list_of(k if k is not None else _NOTHING, len(value))
+    return vk.UNKNOWN
+
+
+def _node_attribute(d, name: str) -> vk.Kinds:
+    """What attribute `name` of a board node may be: a number within the board's values when
+    every node has it as a whole number (a board never changes)."""
+    values = [node[name] for b in d.boards for node in b.nodes.values() if name in node]
+    if not values:
+        return _NOTHING
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return vk.number(min(values), max(values))
+    return vk.UNKNOWN
+
+
+def _loosened(before: dict, now: dict) -> dict:
+    return {key: {p: k if before.get(key, {}).get(p) == k else loose(k) for p, k in given.items()}
+            for key, given in now.items()}
