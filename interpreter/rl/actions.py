@@ -27,6 +27,9 @@ order the engine lists them; `describe(number)` says in words what a number mean
 """
 from __future__ import annotations
 
+import weakref
+
+from ..content.pack import collector_paused
 from ..diagnostics import source_line
 from ..engine.state import ActionPick, MenuPick, No, Pick, Yes
 from ..engine.values import Comp, NodeRef, Seat
@@ -35,6 +38,9 @@ from ..language.offers import offers, where
 from ..language.types import COMPONENT, NODE, NONE, NUMBER, PLAYER
 
 POSITIONS = 1024  # the options of one decision numbered by position at most
+# what each choice of a program may offer, worked out once per program (language.offers: a tenth
+# of a second for a shipped game), whatever the player counts and the spaces made of it
+_OFFERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 MOST_NUMBERS = 1024  # the most whole numbers one block of values numbers (a wider range: by position)
 NUMBERED = frozenset({COMPONENT, PLAYER, NODE, NONE, NUMBER})  # the kinds of value a block numbers
 
@@ -105,7 +111,10 @@ class ActionMap:
         self.nodes = list(program.nodes)
         self.node_index = {NodeRef(k): i for i, k in enumerate(self.nodes)}
         self.comps = len(program.comp_card)
-        table = offers(program.defn) if program.defn is not None else {}
+        table = _OFFERS.get(program)
+        if table is None:
+            with collector_paused():  # its many small values hold no cycle: no collection walks them
+                table = _OFFERS[program] = offers(program.defn) if program.defn is not None else {}
         self.needs_position: list = []  # the position of each choice no block numbers
 
         def offered(spec, pos) -> vk.Kinds:
