@@ -28,15 +28,6 @@ class Kinds(NamedTuple):
     members: Kinds | None = None
     longest: int | None = None
 
-    @property
-    def known(self) -> bool:
-        """Whether the value is never of a type not said (ANY is not among the types)."""
-        return ANY not in self.types
-
-    def of_members(self) -> Kinds:
-        """What the members of this value may be (anything when not known)."""
-        return self.members if self.members is not None else UNKNOWN
-
 
 UNKNOWN = Kinds(frozenset({ANY}))
 _HOLDERS = frozenset({ANY, LIST, SET, ZONE})  # the types of value that may hold members
