@@ -71,6 +71,7 @@ class Offers(NodeVisitor):
         self.values: dict = {}   # game function -> Kinds of its value
         self.found: dict = {}    # where(choice) -> Kinds offered
         self.rounds = 0          # the rounds over the pack made so far
+        self.walked: dict = {}   # id of a body's first statement -> (its bindings, its statements and their parts)
 
     def run(self) -> dict:
         for rounds in range(ROUNDS):
@@ -120,7 +121,12 @@ class Offers(NodeVisitor):
     def scan(self, body, params: dict) -> None:
         """Every expression of `body` evaluated (the calls it makes and the choices it offers
         recorded), its locals first worked out to a fixed point."""
-        bindings = [s for s in N.walk(body, _STATEMENT_PARTS) if isinstance(s, _BINDS)]
+        walked = self.walked.get(id(body[0]) if body else 0)
+        if walked is None:  # the same in every round: walked once
+            statements = [(s, list(_parts(s))) for s in N.walk(body, _STATEMENT_PARTS)]
+            walked = self.walked[id(body[0]) if body else 0] = (
+                [s for s, _ in statements if isinstance(s, _BINDS)], statements)
+        bindings, statements = walked
         # every local is nothing until a binding gives it something (not a name of the game)
         env = {**{name: _NOTHING for s in bindings for name in _names(s)}, **params}
         for rounds in range(ROUNDS):
@@ -134,8 +140,8 @@ class Offers(NodeVisitor):
                 break
         else:
             env = {n: vk.UNKNOWN for n in env}
-        for s in N.walk(body, _STATEMENT_PARTS):
-            for e in _parts(s):
+        for s, parts in statements:
+            for e in parts:
                 self.value(e, env)
             if isinstance(s, N.Choose):
                 got = vk.members_of(self.value(s.source, env))
