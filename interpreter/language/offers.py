@@ -8,11 +8,15 @@ numbers, through locals, game functions and procedures. It is what a fixed actio
 rules (docs/architecture.md).
 
 How it reads the rules:
-- flow-insensitive: a local may be any value any of its bindings gives (`let`, `choose`, `for`,
+- flow-insensitive: a local may be any value any of its bindings gives (`let`, `set`, `choose`, `for`,
   a menu option's `for each`, `roll`);
 - a parameter of a procedure or game function may be any value a call gives it (anything, for
   a procedure no rule calls), an event's parameter any value a `signal` gives it (anything, for
   an event no rule signals), a keyword's parameter any value of its declared type;
+- a zone holds the kinds of component that start there or that a `move` puts there (a move to
+  `zone_of(C)`: to any zone C's kinds may lie in; to what cannot be named: to every zone), and
+  the engine's own moves (a power given, a sacrifice to the discard); `x is CLASS` keeps the
+  kinds printed with a class no rule tags;
 - every rule is sound rather than tight (value_kinds): a number's bound is given only when no
   game can go past it. Where values still grow after a few rounds (a local counting up in a
   loop), their bounds are dropped; after ROUNDS rounds without a fixed point every offer is
@@ -24,8 +28,9 @@ changes what the checker says of a pack.
 """
 from __future__ import annotations
 
-from ..scopes import OwnerKind
+from ..names import fold
 from . import nodes as N
+from . import offers_tables as tables
 from . import value_kinds as vk
 from .builtins import FUNCTIONS, SPECIAL_NAMES
 from .visitor import NodeVisitor
@@ -58,7 +63,8 @@ def where(pos) -> tuple:
 
 def loose(k: vk.Kinds) -> vk.Kinds:
     """`k` without bounds on its numbers (what a value still growing round after round keeps)."""
-    return vk.Kinds(k.types, None, None, None if k.members is None else loose(k.members))
+    return vk.Kinds(k.types, None, None, None if k.members is None else loose(k.members), cards=k.cards,
+                    zones=k.zones)
 
 
 class Offers(NodeVisitor):
@@ -72,11 +78,20 @@ class Offers(NodeVisitor):
         self.found: dict = {}    # where(choice) -> Kinds offered
         self.rounds = 0          # the rounds over the pack made so far
         self.walked: dict = {}   # id of a body's first statement -> (its bindings, its statements and their parts)
+        # zone -> the kinds of component that may lie in it (None: any): where cards start, and
+        # what rules move there; grown round after round with the moves found
+        self.zone_cards: dict = tables.starts(defn)
+        self.moved: dict = {}
+        self.class_cards = tables.class_cards(defn)  # a class no rule tags -> the kinds of component printed with it
+        self.sacrifices = any(isinstance(n, N.Cost) and n.kind == N.CostKind.SACRIFICE
+                              for kw in defn.keywords for t in kw.trees for n in N.walk(t)) or \
+            any(isinstance(n, N.Cost) and n.kind == N.CostKind.SACRIFICE
+                for c in defn.cards for ab in c.abilities for n in N.walk(ab.tree))
 
     def run(self) -> dict:
         for rounds in range(ROUNDS):
             self.rounds = rounds
-            self.calls, self.now, self.found = {}, {}, {}
+            self.calls, self.now, self.found, self.moved = {}, {}, {}, {}
             for body, env in self.bodies():
                 self.scan(body, env)
             for name, f in self.defn.functions.items():
@@ -86,9 +101,15 @@ class Offers(NodeVisitor):
             if rounds >= LOOSEN_AFTER:
                 self.calls = _loosened(self.params, self.calls)
                 self.now = {k: v if self.values.get(k) == v else loose(v) for k, v in self.now.items()}
-            if self.calls == self.params and self.now == self.values:
+            discard = self.defn.discard
+            if self.sacrifices and discard is not None:  # a cost: the engine discards a card in play
+                in_play = tables.union(self.zone_cards.get(z.name, frozenset())
+                                       for z in self.defn.zones.values() if z.in_play)
+                self.moved[discard] = tables.union([self.moved.get(discard, frozenset()), in_play])
+            grown = tables.grown(self.zone_cards, self.moved)
+            if self.calls == self.params and self.now == self.values and grown == self.zone_cards:
                 return self.found
-            self.params, self.values = self.calls, self.now
+            self.params, self.values, self.zone_cards = self.calls, self.now, grown
         return {k: vk.UNKNOWN for k in self.found}
 
     # the bodies of the pack, each with what its parameters may be ----------------------------
@@ -100,14 +121,16 @@ class Offers(NodeVisitor):
                 if given is None and self.rounds:  # no call gives it anything: whatever runs it may give
                     given = dict.fromkeys(proc.params, vk.UNKNOWN)
                 yield proc.tree.body, {p: (given or {}).get(p, _NOTHING) for p in proc.params}
-        card = {"self": vk.of(COMPONENT), "you": vk.of(PLAYER)}
+        # `self` is the card the ability is printed on: a keyword's, any card printed with abilities
+        card = {"self": vk.components(frozenset(c.component for c in d.cards if c.abilities)), "you": vk.of(PLAYER)}
         for kw in d.keywords:
             env = {**card, **{p: _PARAM_KINDS.get(t, vk.UNKNOWN) for p, t in kw.params.items()}}
             for tree in kw.trees:
                 yield from self.ability(tree, env)
         for c in d.cards:
+            printed = {**card, "self": vk.components(frozenset({c.component}))}
             for ab in c.abilities:
-                yield from self.ability(ab.tree, card)
+                yield from self.ability(ab.tree, printed)
 
     def ability(self, tree, env):
         if isinstance(tree, N.Trigger):
@@ -144,14 +167,16 @@ class Offers(NodeVisitor):
             for e in parts:
                 self.value(e, env)
             if isinstance(s, N.Choose):
-                got = vk.members_of(self.value(s.source, env))
+                got = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
                 self.found[where(s.pos)] = vk.join(got, vk.of(NONE)) if s.optional else got
             elif isinstance(s, N.Option) and s.source is not None:
-                self.found[where(s.pos)] = vk.members_of(self.value(s.source, env))
+                self.found[where(s.pos)] = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.cond, env)
             elif isinstance(s, N.CallProc):
                 self.call(("proc", s.proc), self.defn.procedures.get(s.proc), s.args, env)
             elif isinstance(s, N.Signal):
                 self.call(("event", s.event), None, s.args, env, self.defn.events.get(s.event) or [])
+            elif isinstance(s, N.Move):
+                self.move(s, env)
 
     def bound(self, s, env):
         """(local, Kinds) of each local statement `s` binds."""
@@ -161,10 +186,12 @@ class Offers(NodeVisitor):
             if isinstance(s.target, N.Name) and s.target.name in env:  # a local set again (not a counter)
                 yield s.target.name, self.value(s.value, env)
         elif isinstance(s, N.Choose):
-            got = vk.members_of(self.value(s.source, env))
+            got = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
             yield s.var, vk.join(got, vk.of(NONE)) if s.optional else got
-        elif isinstance(s, N.For) or (isinstance(s, N.Option) and s.var and s.source is not None):
-            yield s.var, vk.members_of(self.value(s.source, env))
+        elif isinstance(s, N.For):
+            yield s.var, self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
+        elif isinstance(s, N.Option) and s.var and s.source is not None:
+            yield s.var, self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.cond, env)
         elif isinstance(s, N.Roll):
             sides = self.value(s.sides, env) if s.sides is not None else vk.number(6, 6)
             yield s.name, vk.list_of(vk.number(1, sides.most))
@@ -173,6 +200,54 @@ class Offers(NodeVisitor):
             for r in s.rules:
                 k = vk.join(k, self.value(r.value, env))
             yield s.var, k if k is not None else vk.UNKNOWN
+
+    def move(self, s, env) -> None:
+        """A `move`: the kinds of component it moves may lie in its destination from now on (in
+        every zone, when the destination is no zone named in the rules)."""
+        what = vk.members_of(self.value(s.what, env))
+        cards = None if ANY in what.types else what.cards if COMPONENT in what.types else frozenset()
+        to = self.value(s.to, env)
+        for z in (to.zones if ZONE in to.types and ANY not in to.types and to.zones is not None
+                  else self.defn.zones):
+            had = self.moved.get(z, frozenset())
+            self.moved[z] = None if had is None or cards is None else had | cards
+
+    def narrow(self, members: vk.Kinds, var: str | None, cond, env: dict) -> vk.Kinds:
+        """`members` as far as condition `cond` (None: none) lets them through: a component must be
+        of the classes it says `var is CLASS` of (through `and` and `or`), for classes no rule tags
+        (their components are those printed with them)."""
+        if cond is None or var is None or COMPONENT not in members.types:
+            return members
+        allowed = self.allowed(cond.expr if type(cond) is N.Condition else cond, var, env)
+        if allowed is None:
+            return members
+        return members._replace(cards=allowed if members.cards is None else members.cards & allowed)
+
+    def allowed(self, c, var: str, env: dict):
+        """The kinds of component `var` may be for condition `c` to hold (None: any)."""
+        t = type(c)
+        if t is N.Compare and c.op == "is" and type(c.left) is N.Name and c.left.name == var \
+                and type(c.right) is N.Name and c.right.name not in env:  # a class, not a local
+            return self.class_cards.get(tables.class_key(self.defn, c.right.name))
+        if t is N.BoolOp:
+            a, b = self.allowed(c.left, var, env), self.allowed(c.right, var, env)
+            if c.op == "and":
+                return a if b is None else b if a is None else a & b
+            return None if a is None or b is None else a | b
+        return None
+
+    def zone(self, name: str) -> vk.Kinds:
+        """Zone `name` of some owner: its members are components of the kinds that may lie there."""
+        return vk.Kinds(frozenset({ZONE}), members=vk.components(self.zone_cards.get(name, frozenset())),
+                        zones=frozenset({name}))
+
+    def zone_of(self, c: vk.Kinds) -> vk.Kinds:
+        """`zone_of(C)`: one of the zones where a component of C's kinds may lie, or none."""
+        cards = None if ANY in c.types else c.cards if COMPONENT in c.types else frozenset()
+        names = frozenset(z for z, held in self.zone_cards.items()
+                          if cards is None or held is None or held & cards)
+        return vk.Kinds(frozenset({ZONE, NONE}), members=vk.components(tables.union(self.zone_cards[z] for z in names)),
+                        zones=names)
 
     def call(self, key, target, args, env, names=None) -> None:
         """A call of procedure, function or event `key` with `args`: what each of its parameters
@@ -215,9 +290,9 @@ class Offers(NodeVisitor):
             return special(self.defn)
         d = self.defn
         if e.name in d.zones:
-            return vk.Kinds(frozenset({ZONE}), members=vk.of(COMPONENT))
+            return self.zone(e.name)
         if e.name in d.counters:
-            return _counter(d, d.counters[e.name])
+            return tables.counter(d, d.counters[e.name])
         if e.name in SPECIAL_NAMES:
             return vk.UNKNOWN
         return vk.of(CLASS) if any(v == e.name for _, v in d.classes.values()) else vk.UNKNOWN
@@ -226,19 +301,19 @@ class Offers(NodeVisitor):
         obj = self.value(e.obj, env)
         d, n = self.defn, e.name
         if isinstance(e.obj, N.Name) and e.obj.name in ("options", "data") and e.obj.name not in env:
-            return _datum(d.data.get(n)) if e.obj.name == "data" and n in d.data else vk.UNKNOWN
+            return tables.datum(d.data.get(n)) if e.obj.name == "data" and n in d.data else vk.UNKNOWN
         if n in d.zones:
-            return vk.Kinds(frozenset({ZONE}), members=vk.of(COMPONENT))
+            return self.zone(n)
         if n in d.counters:
             c = d.counters[n]
-            k = _counter(d, c)
+            k = tables.counter(d, c)
             return vk.Kinds(frozenset({COUNTER_MAP}), k.least, k.most) if c.scope.is_pair else k
         if n in d.attributes:
             k = _ATTRIBUTE_KINDS.get(d.attributes[n].type, vk.UNKNOWN)
-            return k if NODE not in obj.types and ANY not in obj.types else vk.join(k, _node_attribute(d, n))
+            return k if NODE not in obj.types and ANY not in obj.types else vk.join(k, tables.node_attribute(d, n))
         if n in _PROPERTY_KINDS:
             return _PROPERTY_KINDS[n]
-        return _node_attribute(d, n)
+        return tables.node_attribute(d, n)
 
     def visit_Index(self, e, env):
         obj = self.value(e.obj, env)
@@ -254,7 +329,15 @@ class Offers(NodeVisitor):
         b = FUNCTIONS.get(e.func)
         if b is not None:
             if e.func == "supply" and len(e.args) == 1 and isinstance(e.args[0], N.String):
-                return _supply(self.defn, e.args[0].value)
+                return tables.supply(self.defn, e.args[0].value)
+            if e.func == "zone_of" and len(args) == 1:
+                return self.zone_of(vk.members_of(args[0]))
+            if e.func == "in_play" and b.min_args <= len(args) <= b.max_args:
+                return vk.list_of(vk.components(tables.union(self.zone_cards.get(z.name, frozenset())
+                                                       for z in self.defn.zones.values() if z.in_play)))
+            if e.func in ("card", "cards") and len(e.args) == 1 and isinstance(e.args[0], N.String):
+                kinds = frozenset(c.component for c in self.defn.cards if fold(c.id) == fold(e.args[0].value))
+                return vk.components(kinds) if e.func == "card" else vk.list_of(vk.components(kinds))
             return b.kinds(args, self.defn) if b.min_args <= len(args) <= b.max_args else vk.UNKNOWN
         f = self.defn.functions.get(e.func)
         if f is None:
@@ -273,7 +356,7 @@ class Offers(NodeVisitor):
         return vk.list_of(k if k is not None else _NOTHING, len(e.items))
 
     def visit_Each(self, e, env):
-        members = vk.members_of(self.value(e.source, env))
+        members = self.narrow(vk.members_of(self.value(e.source, env)), e.var, e.where, env)
         inner = {**env, e.var: members}
         if e.where is not None:
             self.value(e.where, inner)
@@ -336,52 +419,6 @@ def _parts(s):
                 yield from (x for x in v if isinstance(x, _STATEMENT_PARTS))
             elif isinstance(v, _STATEMENT_PARTS):
                 yield v
-
-
-def _counter(d, c) -> vk.Kinds:
-    """What counter `c` may hold: from its floor to its ceiling, or to its start and all of its
-    own supply."""
-    most = c.maximum
-    if most is None and isinstance(c.supply, int):
-        most = max(c.initial, 0) + c.supply
-    return vk.number(c.minimum, most)
-
-
-def _supply(d, name: str) -> vk.Kinds:
-    """What `supply(NAME)` may be: what the supply holds at the start and what every owner's
-    counter may give back to it (their starts)."""
-    c = d.counters.get(name)
-    if c is None or not isinstance(c.supply, int):
-        return vk.number(0)
-    owners = d.max_players if c.scope.per(OwnerKind.PLAYER) else 1 if c.scope.is_game else None
-    return vk.number(0, None if owners is None else c.supply + max(c.initial, 0) * owners)
-
-
-def _datum(value, depth: int = 0) -> vk.Kinds:
-    """What a value of a data table (as written in the pack) is."""
-    if isinstance(value, bool):
-        return vk.of(BOOL)
-    if isinstance(value, int):
-        return vk.number(value, value)
-    if isinstance(value, str):
-        return vk.of(STRING)
-    if isinstance(value, list) and depth < 8:
-        k = None
-        for v in value:
-            k = vk.join(k, _datum(v, depth + 1))
-        return vk.list_of(k if k is not None else _NOTHING, len(value))
-    return vk.UNKNOWN
-
-
-def _node_attribute(d, name: str) -> vk.Kinds:
-    """What attribute `name` of a board node may be: a number within the board's values when
-    every node has it as a whole number (a board never changes)."""
-    values = [node[name] for b in d.boards for node in b.nodes.values() if name in node]
-    if not values:
-        return _NOTHING
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return vk.number(min(values), max(values))
-    return vk.UNKNOWN
 
 
 def _loosened(before: dict, now: dict) -> dict:

@@ -15,18 +15,22 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .types import ANY, LIST, NONE, NUMBER, SET, ZONE
+from .types import ANY, COMPONENT, LIST, NONE, NUMBER, SET, ZONE
 
 
 class Kinds(NamedTuple):
     """What a value may be: `types` (frozenset of language.types.Type; ANY: anything), its bounds
     when a number (`least`, `most`; None: not known), its members when a list or zone and how
-    many it may hold at most (`longest`)."""
+    many it may hold at most (`longest`), and when a component the kinds of component it may be
+    (`cards`, the `component:` of the cards files), and when a zone which zones (`zones`, by
+    name)."""
     types: frozenset
     least: int | None = None
     most: int | None = None
     members: Kinds | None = None
     longest: int | None = None
+    cards: frozenset | None = None  # when a component: the kinds of component it may be (None: any)
+    zones: frozenset | None = None  # when a zone: the names of the zones it may be (None: any)
 
 
 UNKNOWN = Kinds(frozenset({ANY}))
@@ -41,6 +45,11 @@ def of(*types) -> Kinds:
 def number(least: int | None = None, most: int | None = None) -> Kinds:
     """A whole number from `least` to `most` (None: no bound known)."""
     return Kinds(frozenset({NUMBER}), least, most)
+
+
+def components(cards: frozenset | None) -> Kinds:
+    """A component of one of the kinds `cards` (None: of any kind)."""
+    return Kinds(frozenset({COMPONENT}), cards=cards)
 
 
 def list_of(members: Kinds, longest: int | None = None) -> Kinds:
@@ -64,7 +73,12 @@ def join(a: Kinds | None, b: Kinds | None) -> Kinds:
     # the longer of two lists; what holds no members (none, a number) adds no length
     lengths = [k.longest if _members(k) is not None else 0 for k in (a, b)]
     longest = None if None in lengths or members is None else max(lengths)
-    return Kinds(a.types | b.types, least, most, members, longest)
+    # the kinds of component either may be; any, when either may be any component
+    sides = [k.cards for k in (a, b) if COMPONENT in k.types or ANY in k.types]
+    cards = None if not sides or None in sides else frozenset().union(*sides)
+    sides = [k.zones for k in (a, b) if ZONE in k.types or ANY in k.types]
+    zones = None if not sides or None in sides else frozenset().union(*sides)
+    return Kinds(a.types | b.types, least, most, members, longest, cards, zones)
 
 
 def _members(k: Kinds) -> Kinds | None:
@@ -121,7 +135,7 @@ def members_of(k: Kinds) -> Kinds:
         return UNKNOWN
     holders = _members(k)
     singles = k.types - _HOLDERS - {NONE}
-    one = Kinds(singles, k.least, k.most) if singles else None
+    one = Kinds(singles, k.least, k.most, cards=k.cards) if singles else None
     if holders is None:
         return one if one is not None else Kinds(frozenset())
     return join(holders, one) if one is not None else holders

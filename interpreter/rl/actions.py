@@ -60,9 +60,16 @@ class Values:
     def __init__(self, am, kinds: vk.Kinds):
         t, width = kinds.types, 0
         self.comp = self.seat = self.node = self.none = self.num = None
+        self.comps: list = []  # the components numbered, in the game's order
+        self.comp_at: dict = {}  # component -> its place among them
         self.least = self.most = 0
         if COMPONENT in t:
-            self.comp, width = width, width + am.comps
+            # only the components of the kinds the values may be, in the game's order
+            chosen = [c for c, card in enumerate(am.program.comp_card)
+                      if kinds.cards is None or card.component in kinds.cards]
+            self.comps = chosen
+            self.comp_at = {c: i for i, c in enumerate(chosen)}
+            self.comp, width = width, width + len(chosen)
         if PLAYER in t:
             self.seat, width = width, width + am.n
         if NODE in t:
@@ -78,7 +85,8 @@ class Values:
         """The place of value `v` in the block, or None when it has none."""
         t = type(v)
         if t is Comp:
-            return None if self.comp is None else self.comp + int(v)
+            i = self.comp_at.get(int(v))
+            return None if i is None else self.comp + i
         if t is Seat:
             return None if self.seat is None else self.seat + (int(v) - seat) % self.am.n
         if t is NodeRef:
@@ -92,8 +100,8 @@ class Values:
 
     def text(self, i: int) -> str:
         am = self.am
-        if self.comp is not None and self.comp <= i < self.comp + am.comps:
-            c = i - self.comp
+        if self.comp is not None and self.comp <= i < self.comp + len(self.comps):
+            c = self.comps[i - self.comp]
             return f"component {c} ({am.program.comp_card[c].title})"
         if self.seat is not None and self.seat <= i < self.seat + am.n:
             k = i - self.seat
@@ -247,7 +255,8 @@ class ActionMap:
 
 def kinds_text(values: Values) -> str:
     """What a block of values numbers, in words."""
-    parts = [w for w, at in (("a component", values.comp), ("a relative seat", values.seat),
+    kinds = sorted({values.am.program.comp_card[c].component for c in values.comps})
+    parts = [w for w, at in ((f"a component ({', '.join(kinds)})", values.comp), ("a relative seat", values.seat),
                              ("a node", values.node), ("none", values.none)) if at is not None]
     if values.num is not None:
         parts.append(f"a whole number {values.least}-{values.most}")

@@ -51,8 +51,9 @@ def _settle(program) -> None:
     A load leaves its objects in the oldest generation (`load`, one young collection), but the
     collector counts them as "pending" until a full collection has walked them, and starts one
     when the pending ones reach a quarter of the long-lived: soon after, in the first games, a
-    full walk of every object of the game (measured in the environment's loop, Karman Swap at 4
-    players: 365 k instructions a decision with it, 307 k after one full collection here). So
+    full walk of every object of the game (measured in the environment's loop of a shipped game
+    at 4 players: 365 k instructions a decision with it, 307 k after one full collection here,
+    see docs/changelog-performance.md). So
     the first layout made of a program pays one full collection (about a hundredth of a second),
     and each later one a young collection of its own objects."""
     if program in _SETTLED:

@@ -119,12 +119,14 @@ _TYPE_OF = {Comp: COMPONENT, Seat: PLAYER, NodeRef: NODE, Team: TEAM, type(None)
             int: NUMBER}
 
 
-def _fits(value, k) -> bool:
+def _fits(value, k, program) -> bool:
     """Whether `value`, offered by a choice, is one of the values `k` says it may offer."""
     if ANY in k.types:
         return True
     if _TYPE_OF.get(type(value), LIST) not in k.types:
         return False
+    if type(value) is Comp:  # a component of one of the kinds said
+        return k.cards is None or program.comp_card[int(value)].component in k.cards
     return type(value) is not int or ((k.least is None or k.least <= value) and (k.most is None or value <= k.most))
 
 
@@ -150,8 +152,56 @@ def test_no_value_a_played_choice_offers_is_outside_what_was_worked_out(game_id,
                     k = table.get(where(pos))
                     if k is None:  # a choice the compiler makes itself (a cost's sacrifice)
                         continue
-                    assert _fits(value, k), (str(pos), value, k)
+                    assert _fits(value, k, game.program), (str(pos), value, k)
                     checked.add(where(pos))
                 st.apply(rng.randrange(len(st.legal_actions())))
                 steps += 1
     assert len(checked) >= 5  # choices of several kinds were met and checked
+
+
+KINDS = """\
+game:
+  body: |
+    let p = first(players)
+    for each c in deck:
+      move c to p.hand
+    choose h from p.hand by p "From the hand"
+    choose t from pile by p "From the pile"
+    let z = zone_of(first(pile))
+    move first(p.hand) to z
+    choose m from [each x in p.hand where x is Marked or x is Sun] by p "Marked or Sun"
+    choose n from [each x in p.hand where x is Marked] by p "Marked"
+"""
+
+TOKENS = """\
+kind: cards
+game: tiny
+component: token
+start: pile
+cards:
+  - {id: coin, title: Coin, copies: 2}
+"""
+
+
+def _with_tokens(tmp_path, procedures):
+    """The tiny game with a second kind of component, tokens, starting in the pile."""
+    make_game(tmp_path, procedures, functions="components:\n  card: {attributes: [value, suit]}\n  token: {}\n")
+    (tmp_path / "tiny" / "tokens.yaml").write_text(TOKENS, encoding="utf-8")
+    return interpreter.load(str(tmp_path / "tiny"))
+
+
+def test_a_zone_holds_the_kinds_of_component_that_start_or_are_moved_there(tmp_path):
+    got = _offers_by_prompt(_with_tokens(tmp_path, KINDS))
+    assert got["From the hand"].cards == {"card"}  # cards start in the deck and are moved to hands
+    # a card moved to the zone where a token lies: the pile may hold both
+    assert got["From the pile"].cards == {"card", "token"}
+
+
+def test_a_class_no_rule_tags_narrows_a_choice_to_the_kinds_printed_with_it(tmp_path):
+    got = _offers_by_prompt(_with_tokens(tmp_path, KINDS))
+    assert got["Marked or Sun"].cards == {"card"}  # Sun is printed on cards; no card prints Marked
+    assert got["Marked"].cards == frozenset()
+    tagged = KINDS + "    tag first(pile) as Marked\n"
+    (tmp_path / "again").mkdir()
+    got = _offers_by_prompt(_with_tokens(tmp_path / "again", tagged))
+    assert got["Marked"].cards == {"card"}  # a rule may tag any component with it: all the hand may hold

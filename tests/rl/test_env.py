@@ -146,8 +146,8 @@ def test_each_action_number_is_the_option_it_stands_for(game_id):
     # a component's number is the same whatever the prompt: the label names that component
     for k, labels in meaning.items():
         text = am.describe(k)
-        if k < am.comps:
-            assert all(game.program.comp_card[k].title in lab for lab in labels), (text, labels)
+        if am.picks.comp is not None and k < len(am.picks.comps):  # picking a component: its title is said
+            assert all(game.program.comp_card[am.picks.comps[k]].title in lab for lab in labels), (text, labels)
 
 
 def test_observations_masks_rewards_and_render():
