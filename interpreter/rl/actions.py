@@ -38,8 +38,8 @@ from ..language.offers import offers, where
 from ..language.types import COMPONENT, NODE, NONE, NUMBER, PLAYER
 
 POSITIONS = 1024  # the options of one decision numbered by position at most
-# what each choice of a program may offer, worked out once per program (language.offers: 26 to
-# 90 ms for a shipped game), whatever the player counts and the spaces made of it
+# what each choice of a program may offer, worked out once per program (language.offers: 75 to
+# 110 ms for a shipped game), whatever the player counts and the spaces made of it
 _OFFERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 MOST_NUMBERS = 1024  # the most whole numbers one block of values numbers (a wider range: by position)
 NUMBERED = frozenset({COMPONENT, PLAYER, NODE, NONE, NUMBER})  # the kinds of value a block numbers
