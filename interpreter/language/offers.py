@@ -83,10 +83,8 @@ class Offers(NodeVisitor):
         self.zone_cards: dict = tables.starts(defn)
         self.moved: dict = {}
         self.class_cards = tables.class_cards(defn)  # a class no rule tags -> the kinds of component printed with it
-        self.sacrifices = any(isinstance(n, N.Cost) and n.kind == N.CostKind.SACRIFICE
-                              for kw in defn.keywords for t in kw.trees for n in N.walk(t)) or \
-            any(isinstance(n, N.Cost) and n.kind == N.CostKind.SACRIFICE
-                for c in defn.cards for ab in c.abilities for n in N.walk(ab.tree))
+        self.sacrifices = any(isinstance(n, N.Cost) and n.kind == N.CostKind.SACRIFICE  # the engine discards
+                              for n in tables.every_node(defn))
 
     def run(self) -> dict:
         for rounds in range(ROUNDS):
@@ -103,9 +101,7 @@ class Offers(NodeVisitor):
                 self.now = {k: v if self.values.get(k) == v else loose(v) for k, v in self.now.items()}
             discard = self.defn.discard
             if self.sacrifices and discard is not None:  # a cost: the engine discards a card in play
-                in_play = tables.union(self.zone_cards.get(z.name, frozenset())
-                                       for z in self.defn.zones.values() if z.in_play)
-                self.moved[discard] = tables.union([self.moved.get(discard, frozenset()), in_play])
+                self.moved[discard] = tables.union([self.moved.get(discard, frozenset()), self.in_play().cards])
             grown = tables.grown(self.zone_cards, self.moved)
             if self.calls == self.params and self.now == self.values and grown == self.zone_cards:
                 return self.found
@@ -166,11 +162,8 @@ class Offers(NodeVisitor):
         for s, parts in statements:
             for e in parts:
                 self.value(e, env)
-            if isinstance(s, N.Choose):
-                got = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
-                self.found[where(s.pos)] = vk.join(got, vk.of(NONE)) if s.optional else got
-            elif isinstance(s, N.Option) and s.source is not None:
-                self.found[where(s.pos)] = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.cond, env)
+            if isinstance(s, N.Choose) or (isinstance(s, N.Option) and s.source is not None):
+                self.found[where(s.pos)] = self.offered(s, env)
             elif isinstance(s, N.CallProc):
                 self.call(("proc", s.proc), self.defn.procedures.get(s.proc), s.args, env)
             elif isinstance(s, N.Signal):
@@ -185,13 +178,8 @@ class Offers(NodeVisitor):
         elif isinstance(s, N.SetStmt):
             if isinstance(s.target, N.Name) and s.target.name in env:  # a local set again (not a counter)
                 yield s.target.name, self.value(s.value, env)
-        elif isinstance(s, N.Choose):
-            got = self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
-            yield s.var, vk.join(got, vk.of(NONE)) if s.optional else got
-        elif isinstance(s, N.For):
-            yield s.var, self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.where, env)
-        elif isinstance(s, N.Option) and s.var and s.source is not None:
-            yield s.var, self.narrow(vk.members_of(self.value(s.source, env)), s.var, s.cond, env)
+        elif isinstance(s, (N.Choose, N.For)) or (isinstance(s, N.Option) and s.var and s.source is not None):
+            yield s.var, self.offered(s, env)
         elif isinstance(s, N.Roll):
             sides = self.value(s.sides, env) if s.sides is not None else vk.number(6, 6)
             yield s.name, vk.list_of(vk.number(1, sides.most))
@@ -201,11 +189,17 @@ class Offers(NodeVisitor):
                 k = vk.join(k, self.value(r.value, env))
             yield s.var, k if k is not None else vk.UNKNOWN
 
+    def offered(self, s, env) -> vk.Kinds:
+        """What a `choose`, a `for` or a menu option `for each` gives its variable: the members of
+        its list that its condition may let through (and none, for an optional choice)."""
+        cond = s.cond if isinstance(s, N.Option) else s.where
+        got = self.narrow(vk.members_of(self.value(s.source, env)), s.var, cond, env)
+        return vk.join(got, vk.of(NONE)) if isinstance(s, N.Choose) and s.optional else got
+
     def move(self, s, env) -> None:
         """A `move`: the kinds of component it moves may lie in its destination from now on (in
         every zone, when the destination is no zone named in the rules)."""
-        what = vk.members_of(self.value(s.what, env))
-        cards = None if ANY in what.types else what.cards if COMPONENT in what.types else frozenset()
+        cards = vk.component_kinds(vk.members_of(self.value(s.what, env)))
         to = self.value(s.to, env)
         for z in (to.zones if ZONE in to.types and ANY not in to.types and to.zones is not None
                   else self.defn.zones):
@@ -243,11 +237,27 @@ class Offers(NodeVisitor):
 
     def zone_of(self, c: vk.Kinds) -> vk.Kinds:
         """`zone_of(C)`: one of the zones where a component of C's kinds may lie, or none."""
-        cards = None if ANY in c.types else c.cards if COMPONENT in c.types else frozenset()
+        cards = vk.component_kinds(c)
         names = frozenset(z for z, held in self.zone_cards.items()
                           if cards is None or held is None or held & cards)
         return vk.Kinds(frozenset({ZONE, NONE}), members=vk.components(tables.union(self.zone_cards[z] for z in names)),
                         zones=names)
+
+    # what the built-ins ask of the pack (Function.kinds) -------------------------------------
+    def in_play(self) -> vk.Kinds:
+        """A component in a zone in play."""
+        return vk.components(tables.union(self.zone_cards.get(z.name, frozenset())
+                                          for z in self.defn.zones.values() if z.in_play))
+
+    def card_kinds(self, id_given) -> vk.Kinds:
+        """A copy of the card whose id expression `id_given` gives (any card, when not written out)."""
+        if not isinstance(id_given, N.String):
+            return vk.of(COMPONENT)
+        return vk.components(frozenset(c.component for c in self.defn.cards if fold(c.id) == fold(id_given.value)))
+
+    def supply(self, name_given) -> vk.Kinds:
+        """`supply(NAME)`, when the name is written out."""
+        return tables.supply(self.defn, name_given.value) if isinstance(name_given, N.String) else vk.number(0)
 
     def call(self, key, target, args, env, names=None) -> None:
         """A call of procedure, function or event `key` with `args`: what each of its parameters
@@ -328,17 +338,7 @@ class Offers(NodeVisitor):
         args = [self.value(a, env) for a in e.args]
         b = FUNCTIONS.get(e.func)
         if b is not None:
-            if e.func == "supply" and len(e.args) == 1 and isinstance(e.args[0], N.String):
-                return tables.supply(self.defn, e.args[0].value)
-            if e.func == "zone_of" and len(args) == 1:
-                return self.zone_of(vk.members_of(args[0]))
-            if e.func == "in_play" and b.min_args <= len(args) <= b.max_args:
-                return vk.list_of(vk.components(tables.union(self.zone_cards.get(z.name, frozenset())
-                                                       for z in self.defn.zones.values() if z.in_play)))
-            if e.func in ("card", "cards") and len(e.args) == 1 and isinstance(e.args[0], N.String):
-                kinds = frozenset(c.component for c in self.defn.cards if fold(c.id) == fold(e.args[0].value))
-                return vk.components(kinds) if e.func == "card" else vk.list_of(vk.components(kinds))
-            return b.kinds(args, self.defn) if b.min_args <= len(args) <= b.max_args else vk.UNKNOWN
+            return b.kinds(e, args, self) if b.min_args <= len(args) <= b.max_args else vk.UNKNOWN
         f = self.defn.functions.get(e.func)
         if f is None:
             return vk.UNKNOWN
@@ -356,11 +356,12 @@ class Offers(NodeVisitor):
         return vk.list_of(k if k is not None else _NOTHING, len(e.items))
 
     def visit_Each(self, e, env):
-        members = self.narrow(vk.members_of(self.value(e.source, env)), e.var, e.where, env)
+        source = self.value(e.source, env)
+        members = self.narrow(vk.members_of(source), e.var, e.where, env)
         inner = {**env, e.var: members}
         if e.where is not None:
             self.value(e.where, inner)
-        longest = self.value(e.source, env).longest
+        longest = source.longest
         if type(e) is N.Mapped:
             return vk.list_of(self.value(e.expr, inner), longest)
         return vk.list_of(members, longest)
@@ -402,9 +403,7 @@ _SPECIAL = {
 
 def _names(s):
     """The locals statement `s` may bind (`set` binds one only when a binding names it too)."""
-    if isinstance(s, (N.Let,)):
-        return (s.name,)
-    if isinstance(s, N.Roll):
+    if isinstance(s, (N.Let, N.Roll)):
         return (s.name,)
     if isinstance(s, (N.Choose, N.For, N.Decide)) or (isinstance(s, N.Option) and s.var):
         return (s.var,)

@@ -52,6 +52,13 @@ def components(cards: frozenset | None) -> Kinds:
     return Kinds(frozenset({COMPONENT}), cards=cards)
 
 
+def component_kinds(k: Kinds) -> frozenset | None:
+    """The kinds of component a value of `k` may be (None: any; empty: it is no component)."""
+    if ANY in k.types:
+        return None
+    return k.cards if COMPONENT in k.types else frozenset()
+
+
 def list_of(members: Kinds, longest: int | None = None) -> Kinds:
     """A list whose members are `members`, at most `longest` of them (None: not known)."""
     return Kinds(frozenset({LIST}), members=members, longest=longest)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import interpreter
+from interpreter.diagnostics import Position
 from interpreter.engine.state import MenuPick, Pick
 from interpreter.engine.values import Comp, NodeRef, Seat, Team
 from interpreter.language.offers import offers, where
@@ -43,8 +44,8 @@ pick_from:
 def _offers_by_prompt(game) -> dict:
     """The prompt (or option label) of each choice -> what it may offer."""
     out = {}
-    for (path, line, _column), k in offers(game.program.defn).items():
-        text = source_line(type("P", (), {"path": path, "line": line})())
+    for (path, line, column), k in offers(game.program.defn).items():
+        text = source_line(Position(path, line, column))
         out[text.split('"')[1]] = k
     return out
 

@@ -68,11 +68,12 @@ class Function:
     def check(self, checker, call) -> None:
         """What the checker can say of `call` beyond arity and types."""
 
-    def kinds(self, args: list, defn=None) -> Kinds:
-        """What the value of a call may be (language.value_kinds), given what each of its
-        arguments may be (`args`), in pack `defn` (a GameDef, or None when not known): by
-        default what `returns` says, a list of components when `components`; a value that is no
-        promise may be none."""
+    def kinds(self, call, args: list, pack) -> Kinds:
+        """What the value of `call` may be (language.value_kinds), given what each of its
+        arguments may be (`args`), as far as the analysis of the pack (`pack`, a
+        language.offers.Offers: its `defn`, and what it knows of zones, supplies and cards) can
+        tell: by default what `returns` says, a list of components when `components`; a value
+        that is no promise may be none."""
         if self.components:
             return list_of(of(COMPONENT))
         if self.returns == NUMBER:

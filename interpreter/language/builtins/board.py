@@ -42,8 +42,8 @@ class Nodes(Function):
                 st.program.node_lists[kind] = found
         return found
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.list_of(vk.of(NODE), None if defn is None else sum(len(b.nodes) for b in defn.boards))
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(vk.of(NODE), sum(len(b.nodes) for b in pack.defn.boards))
 
 
 class Neighbors(Function):
@@ -56,7 +56,7 @@ class Neighbors(Function):
     def run(st, pos, n):
         return neighbors_of(st, str(n))
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.list_of(vk.of(NODE))
 
 

@@ -47,8 +47,8 @@ class ZoneOf(Function):
             return f"(st.where[{arg}] if type({arg}) is Comp else None)"
         return gen.call_run(self, call, [arg])
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.Kinds(frozenset({ZONE, NONE}), members=vk.of(COMPONENT))
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return pack.zone_of(vk.members_of(args[0]))
 
 
 class Holder(Function):
@@ -66,7 +66,7 @@ class Holder(Function):
             return None
         return f"vm.holder(st, {gen.gen(call.args[0], ctx, sc)})"
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.of(NODE, COMPONENT, NONE)
 
 
@@ -108,6 +108,9 @@ class InPlay(Function):
         return f"vm.in_play(st, {gen.gen(call.args[0], ctx, sc)}, {gen.pos(call)})"
 
     components = True
+
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(pack.in_play())
 
 
 class Tapped(Function):
@@ -224,6 +227,9 @@ class Card(Function):
     def check(self, checker, call):
         _check_card_id(checker, call)
 
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return pack.card_kinds(call.args[0])
+
 
 class Cards(Function):
     name, forms, types, returns = "cards", ("cards(ID)",), {"ID": STRING}, LIST
@@ -239,5 +245,5 @@ class Cards(Function):
     def check(self, checker, call):
         _check_card_id(checker, call)
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.list_of(vk.of(COMPONENT))
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(pack.card_kinds(call.args[0]))

@@ -35,8 +35,8 @@ class Supply(Function):
     def run(st, pos, name):
         return st.counters.get(keys.supply_key(str(name)), 0)
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.number(0)
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return pack.supply(call.args[0])
 
 
 class Label(Function):

@@ -67,7 +67,7 @@ class Count(Function):
             return f"len({arg})"
         return f"len(R_it(st, {arg}, {gen.pos(call)}))"
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.number(0, args[0].longest if args[0].members is not None else None)
 
 
@@ -105,7 +105,7 @@ class Max(Function):
         xs = _numbers(st, pos, a)
         return max(xs) if xs else 0
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.number(*_bounds(max, args))
 
 
@@ -127,7 +127,7 @@ class Min(Function):
         xs = _numbers(st, pos, a)
         return min(xs) if xs else 0
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.number(*_bounds(min, args))
 
 
@@ -181,7 +181,7 @@ class First(Function):
     def python(self, gen, call, ctx, sc):
         return _first_argument_lazy(gen, call, ctx, sc, "first")
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
@@ -196,7 +196,7 @@ class Last(Function):
         xs = iterate_at(st, s, pos)
         return xs[-1] if xs else None
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
@@ -214,7 +214,7 @@ class Top(Function):
         k = number(n, pos)
         return list(reversed(items[-k:])) if k > 0 else []
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE)) if len(args) == 1 else \
             vk.list_of(vk.members_of(args[0]), args[1].most)
 
@@ -233,7 +233,7 @@ class Bottom(Function):
         k = number(n, pos)
         return list(items[:k]) if k > 0 else []
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE)) if len(args) == 1 else \
             vk.list_of(vk.members_of(args[0]), args[1].most)
 
@@ -248,7 +248,7 @@ class Abs(Function):
     def run(st, pos, v):
         return abs(number(v, pos))
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         a = args[0]
         return vk.number(0, None if a.least is None or a.most is None else max(-a.least, a.most))
 
@@ -266,7 +266,7 @@ class Random(Function):
             return None
         return items[st.rng.below(len(items))]
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
@@ -288,7 +288,7 @@ class Sorted(Function):
         order = sorted(range(len(items)), key=lambda i: (_sort_key(ks[i]), i))
         return [items[i] for i in order]
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.list_of(vk.members_of(args[0]), args[0].longest)
 
 
@@ -302,7 +302,7 @@ class Reversed(Function):
     def run(st, pos, s):
         return list(reversed(list(iterate_at(st, s, pos))))
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.list_of(vk.members_of(args[0]), args[0].longest)
 
 
@@ -327,7 +327,7 @@ class Distinct(Function):
             out.append(x)
         return out
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.list_of(vk.members_of(args[0]), args[0].longest)
 
 
@@ -351,7 +351,7 @@ class Most(Function):
         top = [k for k, v in counts.items() if v == best]
         return first[top[0]] if len(top) == 1 else None
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(vk.members_of(args[0]), vk.of(NONE))
 
 
@@ -377,7 +377,7 @@ class Range(Function):
             raise GameFault(f"range() of {high - low + 1:,} numbers: at most {MAX_LIST:,}", pos)
         return make_list(st, list(range(low, high + 1)), pos)
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         low, high = (vk.number(1, 1), args[0]) if len(args) == 1 else args
         longest = None if high.most is None or low.least is None else max(0, high.most - low.least + 1)
         return vk.list_of(vk.number(low.least, high.most), longest)
@@ -394,5 +394,5 @@ class Select(Function):
         test, yes, no = (gen.gen(a, ctx, sc) for a in call.args)
         return f"({yes} if {test} else {no})"
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
         return vk.join(args[1], args[2]) if len(args) == 3 else vk.UNKNOWN

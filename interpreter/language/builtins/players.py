@@ -50,8 +50,8 @@ class Partners(Function):
         t = st.team_of(_player(p, pos))
         return [q for q in st.program.seats[st.n] if st.team_of(q) == t and q != p]
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), pack.defn.max_players)
 
 
 class Opponents(Function):
@@ -65,8 +65,8 @@ class Opponents(Function):
         t = st.team_of(_player(p, pos))
         return [q for q in st.program.seats[st.n] if st.team_of(q) != t]
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), pack.defn.max_players)
 
 
 class TeamOf(Function):
@@ -92,8 +92,8 @@ class Members(Function):
             t = st.team_of(t)
         return [q for q in st.program.seats[st.n] if st.team_of(q) == t]
 
-    def kinds(self, args: list, defn=None) -> vk.Kinds:
-        return vk.list_of(vk.of(PLAYER), None if defn is None else defn.max_players)
+    def kinds(self, call, args: list, pack) -> vk.Kinds:
+        return vk.list_of(vk.of(PLAYER), pack.defn.max_players)
 
 
 class SeatOf(Function):
