@@ -139,6 +139,8 @@ class Encoding:
         self._seen_rows = np.zeros((self.comps, self.comp_width), np.float32)
         self._seen_rows[:, 0] = 1
         self._seen_rows[:, self._tapped_column + 1:] = self.static
+        self._seen_flat = memoryview(self._seen_rows.reshape(-1))
+        self._zero_row = memoryview(np.zeros(self.comp_width, np.float32))
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
         self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
@@ -279,22 +281,32 @@ class Encoding:
             return None  # a component's counter, seen as the component is
         return at
 
-    def row_into(self, rows, st, c: int, zi: int, hr: int) -> None:
-        """Write the row of component `c`, seen in zone `zi` held by relative seat `hr`."""
-        row = rows[c]
-        row[:] = self._seen_rows[c]  # seen, and its own values as printed
-        row[1 + zi] = 1
-        row[self._holder_column + hr] = 1
+    def row_into(self, flat, st, c: int, zi: int, hr: int) -> None:
+        """Write the row of component `c`, seen in zone `zi` held by relative seat `hr`, into the
+        whole vector `flat` (a one-dimensional memoryview of it: each write costs a third of a
+        numpy array's)."""
+        w = self.comp_width
+        at = self._components_at + c * w
+        flat[at:at + w] = self._seen_flat[c * w:(c + 1) * w]  # seen, and its own values as printed
+        flat[at + 1 + zi] = 1.0
+        flat[at + self._holder_column + hr] = 1.0
+        at += self._tapped_column
         if c in st.tapped:
-            row[self._tapped_column] = 1
+            flat[at] = 1.0
         if st.tags:
             for t in st.tags.get(c, ()):
                 i = self.tag_index.get(t)
                 if i is not None:
-                    row[self._tapped_column + 1 + i] = 1
+                    flat[at + 1 + i] = 1.0
         if st.over:
             for name, v in self._over_of(st).get(c, ()):
-                self._attribute(row, self._tapped_column + 1, name, v)
+                self._attribute(flat, at + 1, name, v)
+
+    def clear_row(self, flat, c: int) -> None:
+        """Write 0 over the row of component `c` in the whole vector `flat` (a memoryview)."""
+        w = self.comp_width
+        at = self._components_at + c * w
+        flat[at:at + w] = self._zero_row
 
     def _over_of(self, st) -> dict:
         """component -> [(attribute, value)] of the attributes the rules changed in `st`, made again

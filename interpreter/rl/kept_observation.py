@@ -62,18 +62,28 @@ class KeptObservations:
 
 
 class _Kept:
-    __slots__ = ("enc", "state", "seat", "out", "zones", "counters", "tapped", "tags", "over", "held", "owners",
-                 "grouped", "marks", "zlog", "zseen", "cseen", "rows")
+    __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held", "held_by",
+                 "chained", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog", "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
         self.out = np.zeros(enc.size, np.float32)
-        self.zones: dict = {}  # key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
-        self.counters: dict = {}
+        # every write goes through a memoryview of the vector: a third of the cost of numpy's
+        # indexing for one value or a row
+        self.flat = memoryview(self.out)
+        self.blank = memoryview(np.zeros(enc.blocks[0][2], np.float32))  # the decision block, cleared
+        # zones whose view is fixed for the seat (it always sees into them or never does, and who
+        # holds them never changes hands): key -> its members when last written, whose changes
+        # are written as they are, member by member (`_fixed_changes`)
+        self.fixed: dict = {}
+        # the other zones: key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
+        self.zones: dict = {}
         self.tapped, self.tags, self.over = set(), {}, {}
         # (visibility, component) -> [its controller, whether the seat sees its counters, {place: key}]
         # for the counters of components: who sees them follows who controls the component
         self.held: dict = {}
+        self.held_by: dict = {}  # component -> [(visibility, its record in `held`)]
+        self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
         # last asked: while it lies in the same zone of a seat, team, node or the game, its
         # controller is the same (it follows the zone's holder alone)
@@ -82,13 +92,13 @@ class _Kept:
         self.zlog, self.zseen, self.cseen = st.zone_log, len(st.zone_log), len(st.counter_log)
         self.marks = (st.vt, st.vo)  # its counts of changes of taps and tags, and of attributes
         self.grouped = (len(st.zones), _held_by_components(enc.program, st.zones, []))  # (zones, keys of those)
-        enc.decision_into(self.out, st, seat)
-        zone_plans, _ = enc.plans(seat)
-        rows = self.rows = enc.rows(self.out)  # a view of the vector's rows, made once
+        enc.decision_into(self.flat, st, seat)
+        # the seat's plans of zones and counters (`Encoding.plans`), filled as keys are met
+        zone_plans, self.counter_plans = self.zone_plans = enc.plans(seat)
         for key, comps in st.zones.items():
             if comps:
-                self._add_zone(st, key, comps, zone_plans, rows)
-        self._extras(st, rows, set())
+                self._add_zone(st, key, comps, zone_plans, True)
+        self._extras(st, set())
         self._counters(st, None, st.counters.items())
 
     def controller(self, st, c):
@@ -131,30 +141,45 @@ class _Kept:
         return True
 
     # the parts of the vector ----------------------------------------------------------------------
-    def _add_zone(self, st, key, comps, zone_plans, rows=None) -> None:
+    def _add_zone(self, st, key, comps, zone_plans, rows: bool = False) -> None:
         """Add zone `key`'s counts to the vector and keep what it adds; with `rows`, write the
         rows of the members the seat sees too."""
         enc, seat = self.enc, self.seat
         plan = zone_plans.get(key)
         if plan is None:
             plan = zone_plans[key] = enc._zone_plan(key, seat)
-        if plan[4] is False and not plan[7]:  # a zone the seat never sees into: its count alone
-            count = len(comps)
-            self.out[plan[0]] += count
-            self.zones[key] = (comps[:], None, ((plan[0], count),), None)
+        if _is_fixed(plan):
+            self.fixed[key] = comps[:]
+            self._fixed_counts(plan, comps, 1)
+            if rows and plan[4]:
+                for c in comps:
+                    enc.row_into(self.flat, st, c, plan[5], plan[6])
             return
         counts, sees = enc.zone_part(st, comps, seat, plan)
-        out = self.out
+        out = self.flat
         for at, amount in counts:
             out[at] += amount
         if sees is not None:
             zi, hr, members = sees
             sees = (zi, hr, members[:])  # the zone's own list goes on changing with the moves
-            if rows is not None:
+            if rows:
                 for c in members:
-                    enc.row_into(rows, st, c, zi, hr)
+                    enc.row_into(out, st, c, zi, hr)
         holder = plan[2]
         self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
+
+    def _fixed_counts(self, plan, comps, sign: int) -> None:
+        """Add (`sign` 1) or take out (-1) the counts of members `comps` of a zone of fixed view
+        `plan`: its number, or when a node or component holds the zone and the seat sees into
+        it, one per member at the place of the member's owner (as `Encoding.zone_part`)."""
+        slot = plan[0]
+        if not (plan[1] and plan[4]):
+            self.flat[slot] += sign * len(comps)
+            return
+        out, owners, n, seat = self.flat, self.enc.program.comp_owner, self.enc.n, self.seat
+        for c in comps:
+            owner = owners[c]
+            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += sign
 
     def _remove_zone(self, key):
         """Take zone `key`'s counts out of the vector: (the zone's index, the relative holder and
@@ -162,12 +187,12 @@ class _Kept:
         old = self.zones.pop(key, None)
         if old is None:
             return None
-        out = self.out
+        out = self.flat
         for at, amount in old[2]:
             out[at] -= amount
         return old[3]
 
-    def _extras(self, st, rows, rewritten: set) -> None:
+    def _extras(self, st, rewritten: set) -> None:
         """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
         from those last written (not those rewritten already), and keep the new ones."""
         touched = set(st.tapped ^ self.tapped)
@@ -182,12 +207,18 @@ class _Kept:
             for c in touched - rewritten:
                 at = where.get(c)
                 if at is not None:
-                    self.enc.row_into(rows, st, c, *at)
+                    self.enc.row_into(self.flat, st, c, *at)
         self.tapped, self.tags, self.over = set(st.tapped), dict(st.tags), dict(st.over)
 
     def _seen_in(self) -> dict:
         """component -> (zone index, relative holder) of each component the seat sees now."""
         where = {}
+        zone_plans = self.zone_plans[0]
+        for key, members in self.fixed.items():
+            plan = zone_plans[key]
+            if plan[4]:
+                for c in members:
+                    where[c] = (plan[5], plan[6])
         for _, _, _, sees in self.zones.values():
             if sees is not None:
                 zi, hr, members = sees
@@ -196,33 +227,33 @@ class _Kept:
         return where
 
     def _counters(self, st, moved, items=None) -> None:
-        """Write the counters whose value changed since or that are new (a state never drops a
-        counter: one set to 0 keeps its key), or with `items` those; with `moved`, the
-        components that moved, the counters of each component whose controller changed (who sees
-        them)."""
-        enc, seat, out = self.enc, self.seat, self.out
-        _, counter_plans = enc.plans(seat)
-        last, counters, held = self.counters, st.counters, self.held
-        if moved is not None:
-            owners = self.owners
-            for (visibility, holder), rec in held.items():
-                known = owners.get(holder)
-                if known is not None and known[2] is None and holder not in moved:
-                    continue  # as may_change_hands says, without the call: the common case
+        """Write the counters the state's log says changed since (a state never drops a counter:
+        one set to 0 keeps its key; writing one whose value came back costs what comparing it
+        would), or with `items` those; with `moved`, the components that moved, the counters of
+        each component whose controller changed (who sees them)."""
+        enc, seat, out = self.enc, self.seat, self.flat
+        counter_plans = self.counter_plans
+        counters, held = st.counters, self.held
+        if moved:
+            # the holders that may have changed hands: those that moved, and those lying in the
+            # zone of a component (which may have moved); the others keep their controller
+            held_by, chained = self.held_by, self.chained
+            for holder in [c for c in moved if c in held_by] + [c for c in chained if c not in moved]:
                 if not self.may_change_hands(holder, moved):
                     continue
                 ctrl = self.controller(st, holder)
-                if ctrl != rec[0]:
-                    rec[0], rec[1] = ctrl, may_see(st, visibility, holder, seat)
-                    for at, key in rec[2].items():
-                        out[at] = counters.get(key, 0) if rec[1] else 0
+                self._chain(holder)
+                for visibility, rec in held_by[holder]:
+                    if ctrl != rec[0]:
+                        rec[0], rec[1] = ctrl, may_see(st, visibility, holder, seat)
+                        for at, key in rec[2].items():
+                            out[at] = counters.get(key, 0) if rec[1] else 0
         if items is None:
             if len(st.counter_log) == self.cseen:
                 return  # no counter changed
-            items = self._changed_counters(st)
+            items = [(key, counters[key]) for key in dict.fromkeys(st.counter_log[self.cseen:])]
         supplies = False  # whether a supply changed: its slot is written below
         for key, value in items:
-            last[key] = value
             plan = counter_plans.get(key)
             if plan is None:
                 plan = counter_plans[key] = enc._counter_plan(key, seat)
@@ -236,6 +267,8 @@ class _Kept:
             rec = held.get((visibility, holder))
             if rec is None:
                 rec = held[visibility, holder] = [self.controller(st, holder), may_see(st, visibility, holder, seat), {}]
+                self.held_by.setdefault(holder, []).append((visibility, rec))
+                self._chain(holder)
             rec[2][at] = key
             out[at] = value if rec[1] else 0
         if supplies:
@@ -243,44 +276,73 @@ class _Kept:
                 out[at] = counters.get(skey, 0)
         self.cseen = len(st.counter_log)
 
-    def _changed_counters(self, st) -> list:
-        """(key, value) of the counters whose value changed since last written (as the state's log
-        says) or that are new, each once."""
-        counters, last = st.counters, self.counters
-        out = []
-        for key in dict.fromkeys(st.counter_log[self.cseen:]):
-            value = counters[key]
-            if last.get(key, _GONE) != value:
-                out.append((key, value))
-        return out
+    def _chain(self, holder) -> None:
+        """Keep in `chained` whether component `holder` lies in the zone of a component."""
+        if self.owners[holder][2] is None:
+            self.chained.discard(holder)
+        else:
+            self.chained.add(holder)
 
     # a later state of the same game ------------------------------------------------------------
     def update(self, st) -> None:
-        enc, seat, out = self.enc, self.seat, self.out
+        enc, seat, out = self.enc, self.seat, self.flat
         d0 = enc._decision
-        out[d0:d0 + enc.blocks[0][2]] = 0
+        out[d0:d0 + len(self.blank)] = self.blank
         enc.decision_into(out, st, seat)
-        zone_plans, _ = enc.plans(seat)
-        changed = []
-        kept = self.zones
+        zone_plans = self.zone_plans[0]
+        changed = []  # the zones not of fixed view to write anew
+        moved = set()  # the components that moved: in or out of a zone whose members changed
+        left_rows, came_rows = [], []  # members no longer seen where they were; (members, zi, hr) seen anew
         log = st.zone_log
         if len(log) != self.zseen:  # some zone's members changed (the state logs every change)
-            zones = st.zones
+            zones, kept, fixed = st.zones, self.zones, self.fixed
             if len(zones) != self.grouped[0]:  # zones are only ever added, at the end of the dict
                 self.grouped = (len(zones), _held_by_components(self.enc.program, islice(zones, self.grouped[0], None),
                                                                 self.grouped[1]))
+            # whether any component's controller is followed (`owners`, `held_by`, zones held by
+            # components): only then is what moved needed beyond the rows
+            track = bool(self.owners or self.held_by or self.grouped[1])
             for key in dict.fromkeys(log[self.zseen:]):
                 comps = zones[key]
-                old = kept.get(key)
-                if old[0] != comps if old is not None else comps:
-                    changed.append(key)
-            moved = set()  # the components that moved: in or out of a zone whose members changed
-            for key in changed:
+                old = fixed.get(key)
+                if old is None and key not in kept:  # a zone met for the first time
+                    plan = zone_plans.get(key)
+                    if plan is None:
+                        plan = zone_plans[key] = enc._zone_plan(key, seat)
+                    if _is_fixed(plan):
+                        old = fixed[key] = []
+                if old is not None:  # written member by member
+                    if old != comps:
+                        plan = zone_plans[key]
+                        fixed[key] = comps[:]
+                        if not plan[4]:  # unseen: its count alone
+                            out[plan[0]] += len(comps) - len(old)
+                            if track:
+                                left, came = _difference(old, comps)
+                                moved.update(left)
+                                moved.update(came)
+                            continue
+                        left, came = _difference(old, comps)
+                        if track:
+                            moved.update(left)
+                            moved.update(came)
+                        if plan[1]:
+                            self._fixed_counts(plan, left, -1)
+                            self._fixed_counts(plan, came, 1)
+                        else:
+                            out[plan[0]] += len(comps) - len(old)
+                        left_rows.extend(left)
+                        if came:
+                            came_rows.append((came, plan[5], plan[6]))
+                    continue
                 old = kept.get(key)
                 if old is None:
-                    moved.update(zones[key])
-                else:
-                    left, came = _difference(old[0], zones[key])
+                    if comps:
+                        changed.append(key)
+                        moved.update(comps)
+                elif old[0] != comps:
+                    changed.append(key)
+                    left, came = _difference(old[0], comps)
                     moved.update(left)
                     moved.update(came)
             touched = set(changed)
@@ -298,39 +360,45 @@ class _Kept:
                 if self.may_change_hands(holder, moved) and self.controller(st, holder) != old[1]:
                     changed.append(key)  # who sees it, and whose it is
             self.zseen = len(log)
-        else:
-            moved = set()
-        rows = self.rows
-        rewritten: set = set()  # the rows written anew below, with their taps, tags and attributes
-        # what each changed zone showed the seat: (zone index, relative holder, members) or None
-        gone = {key: self._remove_zone(key) for key in changed}
-        for key in changed:
-            comps = st.zones[key]
-            if comps:
-                self._add_zone(st, key, comps, zone_plans)
-        # rows of members no longer seen there: 0 (written again below if seen elsewhere); then
-        # the rows of members seen anew there, or seen there otherwise than before
-        fresh = []
-        for key, was in gone.items():
-            now = kept.get(key)
-            sees = now[3] if now is not None else None
-            if was is not None and sees is not None and sees[:2] == was[:2]:
-                left, came = _difference(was[2], sees[2])
-            else:
-                left = was[2] if was is not None else ()
-                came = sees[2] if sees is not None else ()
-            for c in left:
-                rows[c] = 0
-            if came:
-                fresh.append((came, sees[0], sees[1]))
-        for came, zi, hr in fresh:
+        if changed:
+            # what each changed zone showed the seat: (zone index, relative holder, members) or None
+            gone = {key: self._remove_zone(key) for key in changed}
+            for key in changed:
+                comps = st.zones[key]
+                if comps:
+                    self._add_zone(st, key, comps, zone_plans)
+            kept = self.zones
+            for key, was in gone.items():
+                now = kept.get(key)
+                sees = now[3] if now is not None else None
+                if was is not None and sees is not None and sees[:2] == was[:2]:
+                    left, came = _difference(was[2], sees[2])
+                else:
+                    left = was[2] if was is not None else ()
+                    came = sees[2] if sees is not None else ()
+                left_rows.extend(left)
+                if came:
+                    came_rows.append((came, sees[0], sees[1]))
+        # rows of members no longer seen where they were: 0 (written again below if seen
+        # elsewhere); then the rows of members seen anew, or seen otherwise than before
+        for c in left_rows:
+            enc.clear_row(out, c)
+        rewritten: set = set()  # the rows written anew, with their taps, tags and attributes
+        for came, zi, hr in came_rows:
             for c in came:
-                enc.row_into(rows, st, c, zi, hr)
+                enc.row_into(out, st, c, zi, hr)
             rewritten.update(came)
         if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
-            self._extras(st, rows, rewritten)
+            self._extras(st, rewritten)
             self.marks = (st.vt, st.vo)
-        self._counters(st, moved if changed else None)
+        self._counters(st, moved)
+
+
+def _is_fixed(plan) -> bool:
+    """Whether a zone's view (`Encoding._zone_plan`) is the same in every state: the seat sees
+    into it or not whoever controls its holder, from the same relative seat, and sees every
+    member or none."""
+    return plan[4] is not None and plan[6] is not None and (plan[4] or not plan[7])
 
 
 def _difference(old: list, new: list) -> tuple:
