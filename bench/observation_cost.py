@@ -1,4 +1,4 @@
-"""What an observation costs, in machine instructions (Valgrind's cachegrind, as `instructions.py`).
+"""What an observation costs, in machine instructions (Valgrind's callgrind).
 
     python bench/observation_cost.py                        # every shipped game at 4 players
     python bench/observation_cost.py --game etherium --games 3
@@ -9,10 +9,21 @@ instructions of one step of the AEC loop (`last()` with the observation and mask
 step's own work, its action numbers, mask and wrappers), with the observation vector built at every step
 from nothing (`encoding_plain.rebuilt`, what the environment did before), from the plans
 kept per seat (`Encoding.encode`), and kept from step to step (`KeptObservations`, what the
-environment uses). Each count is a process that plays the games, less one that only makes the
-environment, over the number of decisions. Timing on a shared machine moves by tens of
-percent from minute to minute; these counts do not. Prints a table and writes
-bench/observation_cost.json.
+environment uses). Timing on a shared machine moves by tens of percent from minute to minute;
+these counts do not. Prints a table and writes bench/observation_cost.json.
+
+Each count is of the games alone, in the process that plays them: callgrind starts counting
+when the loop calls `os.getppid()` and writes its count when it calls `os.getpgrp()`, two
+system calls nothing else makes (`--zero-before`, `--dump-before`). Counting a whole process
+less one that only loads the game, as this bench did first, left the load's own variation
+(about 0.5% of 2.2 billion instructions, 10 to 30 k a decision) in every figure.
+
+glibc copies blocks of more than a few kilobytes with one `rep movsb` instruction, which
+Valgrind counts once per byte: the copy of Seeders' observation (55 kB), about 2 us, would
+count 55 k instructions, a fifth of an engine decision. The counts are taken with
+`GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold` set high, so that glibc copies with its
+vector loop instead, counted as the instructions it runs (32 bytes each). `--rep-movsb`
+counts as glibc chooses on this machine.
 """
 from __future__ import annotations
 
@@ -30,6 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 _LOOP = r'''
+import os
 import sys
 sys.path.insert(0, {root!r})
 import numpy as np
@@ -39,6 +51,7 @@ e = env({game!r}, players={players})
 raw = e.unwrapped
 rng = np.random.default_rng(0)
 n = 0
+os.getppid()  # the count starts here
 if mode == "built":
     raw._observations.encode = raw.encoding.encode  # the vector built from the plans at each step
 if mode == "blank":  # the step's own work: no observation written at all
@@ -64,22 +77,31 @@ for ep in range(games):
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         n += 1
+os.getpgrp()  # the count is written here
 print("DECISIONS", n)
 '''
 
 
-def count(game: str, players: int, games: int, mode: str, cache: Path) -> tuple[int, int]:
-    """(instructions, decisions) of one process playing `games` games in `mode`."""
+def count(game: str, players: int, games: int, mode: str, cache: Path, rep_movsb: bool = False) -> tuple[int, int]:
+    """(instructions, decisions) of the loop of one process playing `games` games in `mode`."""
     code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
     fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
-    run = subprocess.run([*fixed, "valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
-    found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    env = dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache))
+    if not rep_movsb:
+        env["GLIBC_TUNABLES"] = "glibc.cpu.x86_rep_movsb_threshold=1000000000"
+    with tempfile.TemporaryDirectory() as out:
+        run = subprocess.run([*fixed, "valgrind", "--tool=callgrind", "--zero-before=getppid", "--dump-before=getpgrp",
+                              f"--callgrind-out-file={out}/counts", sys.executable, "-c", code],
+                             capture_output=True, text=True, env=env)
+        found = None
+        for part in Path(out).glob("counts*"):
+            text = part.read_text(errors="replace")
+            if "Trigger: --dump-before=getpgrp" in text:
+                found = re.search(r"^summary:\s+(\d+)", text, re.M)
     decisions = re.search(r"DECISIONS (\d+)", run.stdout)
     if run.returncode != 0 or found is None or decisions is None:
         raise SystemExit(f"valgrind did not count {game} ({mode}):\n{run.stderr[-2000:]}")
-    return int(found.group(1).replace(",", "")), int(decisions.group(1))
+    return int(found.group(1)), int(decisions.group(1))
 
 
 def main(argv=None) -> int:
@@ -90,6 +112,8 @@ def main(argv=None) -> int:
     ap.add_argument("--modes", default="engine,blank,rebuilt,built,kept",
                     help="what to count (engine first): the engine alone, the step with no observation, the "
                          "vector from nothing, from the plans, kept")
+    ap.add_argument("--rep-movsb", action="store_true",
+                    help="let glibc copy large blocks with `rep movsb`, which Valgrind counts a byte at a time")
     ap.add_argument("--out", default=str(HERE / "observation_cost.json"))
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -105,18 +129,18 @@ def main(argv=None) -> int:
             subprocess.run([sys.executable, "-c", _LOOP.format(root=str(HERE.parent), mode="engine", games=0, game=game,
                                                                 players=args.players)],
                            check=True, capture_output=True, env=dict(os.environ, XDG_CACHE_HOME=cache))
-            base, _ = count(game, args.players, 0, "engine", Path(cache))
             row = {}
             for mode in args.modes.split(","):
-                total, decisions = count(game, args.players, args.games, mode, Path(cache))
-                row[mode] = (total - base) / decisions
+                total, decisions = count(game, args.players, args.games, mode, Path(cache), args.rep_movsb)
+                row[mode] = total / decisions
             row["decisions"] = decisions
         results[game] = row
         e = row["engine"]
         print(f"{game:16s} {row['decisions']:9d} {e / 1e3:10.0f} k "
               + " ".join(f"{row[m] / 1e3:8.0f} k x{row[m] / e:5.2f}" if m in row else f"{'-':>17s}"
                          for m in ("blank", "rebuilt", "built", "kept")), flush=True)
-    Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games, "per_decision": results},
+    Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games, "rep_movsb": args.rep_movsb,
+                                          "counted": "callgrind, the loop alone", "per_decision": results},
                                          indent=1) + "\n")
     return 0
 

@@ -101,6 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._observation_space = observation_space(self.encoding, self.actions, scaled)
         self._action_space = spaces.Discrete(self.actions.size)
+        self._no_actions = np.zeros(self.actions.size, np.int8)  # the mask, copied and filled at each step
         self.state_ = None
         self._seeds = random.Random()
         self._numbers: list = []
@@ -151,9 +152,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(self.actions.size, np.int8)
+        mask = self._no_actions.copy()
         if agent == self.agent_selection and not self.state_.is_terminal():
-            mask[self._numbers] = 1
+            legal = memoryview(mask)  # a few writes of one value: cheaper than numpy's indexing by a list
+            for k in self._numbers:
+                legal[k] = 1
         return {"observation": self._observations.encode(self.state_, seat), "action_mask": mask}
 
     def step(self, action):

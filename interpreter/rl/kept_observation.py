@@ -62,8 +62,9 @@ class KeptObservations:
 
 
 class _Kept:
-    __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held", "held_by",
-                 "chained", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog", "zseen", "cseen")
+    __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held",
+                 "held_by", "chained", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog",
+                 "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -266,7 +267,8 @@ class _Kept:
                 continue
             rec = held.get((visibility, holder))
             if rec is None:
-                rec = held[visibility, holder] = [self.controller(st, holder), may_see(st, visibility, holder, seat), {}]
+                rec = held[visibility, holder] = [self.controller(st, holder),
+                                                  may_see(st, visibility, holder, seat), {}]
                 self.held_by.setdefault(holder, []).append((visibility, rec))
                 self._chain(holder)
             rec[2][at] = key
