@@ -32,20 +32,15 @@ from ..names import fold
 from . import nodes as N
 from . import offers_tables as tables
 from . import value_kinds as vk
-from .builtins import FUNCTIONS, SPECIAL_NAMES
+from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .visitor import NodeVisitor
-from .types import ANY, BOOL, CLASS, COMPONENT, COUNTER_MAP, LIST, NODE, NONE, PLAYER, STRING, TEAM, ZONE
+from .types import ANY, BOOL, CLASS, COMPONENT, COUNTER_MAP, LIST, NODE, NONE, PLAYER, STRING, ZONE
 
 ROUNDS = 12  # rounds over the whole pack before giving up on a fixed point (every offer "anything")
 LOOSEN_AFTER = 3  # rounds after which values still changing lose their bounds
 _PARAM_KINDS = {"number": vk.number(), "class": vk.of(CLASS), "name": vk.of(STRING), "condition": vk.of(BOOL)}
 _ATTRIBUTE_KINDS = {"number": vk.number(), "string": vk.of(STRING, NONE), "boolean": vk.of(BOOL, NONE),
                     "class": vk.of(CLASS, NONE), "list": vk.of(LIST)}
-_PROPERTY_KINDS = {"id": vk.of(STRING), "title": vk.of(STRING), "zone": vk.Kinds(frozenset({ZONE, NONE}),
-                                                                                 members=vk.of(COMPONENT)),
-                   "owner": vk.of(PLAYER, NONE), "controller": vk.of(PLAYER, NONE), "tapped": vk.of(BOOL),
-                   "tags": vk.list_of(vk.of(CLASS)), "team": vk.of(TEAM, NONE),
-                   "neighbors": vk.list_of(vk.of(NODE)), "size": vk.number(0)}
 _NOTHING = vk.Kinds(frozenset())  # no value yet (a function not worked out, a local not bound)
 _STATEMENT_PARTS = (N.Expr, N.Condition)
 
@@ -295,9 +290,10 @@ class Offers(NodeVisitor):
     def visit_Name(self, e, env):
         if e.name in env:
             return env[e.name]
-        special = _SPECIAL.get(e.name)
-        if special is not None:
-            return special(self.defn)
+        special = SPECIAL_NAMES.get(e.name)
+        said = special.kinds(self) if special is not None else None
+        if said is not None:
+            return said
         d = self.defn
         if e.name in d.zones:
             return self.zone(e.name)
@@ -321,9 +317,9 @@ class Offers(NodeVisitor):
         if n in d.attributes:
             k = _ATTRIBUTE_KINDS.get(d.attributes[n].type, vk.UNKNOWN)
             return k if NODE not in obj.types and ANY not in obj.types else vk.join(k, tables.node_attribute(d, n))
-        if n in _PROPERTY_KINDS:
-            return _PROPERTY_KINDS[n]
-        return tables.node_attribute(d, n)
+        prop = PROPERTIES.get(n)
+        said = prop.kinds(self) if prop is not None else None
+        return said if said is not None else tables.node_attribute(d, n)
 
     def visit_Index(self, e, env):
         obj = self.value(e.obj, env)
@@ -393,14 +389,6 @@ class Offers(NodeVisitor):
 
 _BINDS = (N.Let, N.SetStmt, N.Choose, N.For, N.Option, N.Roll, N.Decide)
 _ARITHMETIC = {"+": vk.add, "-": vk.subtract, "*": vk.multiply, "/": vk.divide, "%": vk.modulo}
-_SPECIAL = {
-    "self": lambda d: vk.of(COMPONENT), "you": lambda d: vk.of(PLAYER), "cause": lambda d: vk.of(PLAYER, NONE),
-    "players": lambda d: vk.list_of(vk.of(PLAYER), d.max_players),
-    "teams": lambda d: vk.list_of(vk.of(TEAM), d.max_players),
-    "player_count": lambda d: vk.number(d.min_players, d.max_players),
-}
-
-
 def _names(s):
     """The locals statement `s` may bind (`set` binds one only when a binding names it too)."""
     if isinstance(s, (N.Let, N.Roll)):

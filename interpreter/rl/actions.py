@@ -81,6 +81,15 @@ class Values:
             self.num, width = width, width + kinds.most - kinds.least + 1
         self.width, self.am = width, am
 
+    def summary(self) -> str:
+        """What the block numbers, in words."""
+        kinds = sorted({self.am.program.comp_card[c].component for c in self.comps})
+        parts = [w for w, at in ((f"a component ({', '.join(kinds)})", self.comp), ("a relative seat", self.seat),
+                                 ("a node", self.node), ("none", self.none)) if at is not None]
+        if self.num is not None:
+            parts.append(f"a whole number {self.least}-{self.most}")
+        return ", ".join(parts) if parts else "nothing (no choice of the game offers a value)"
+
     def place(self, v, seat: int):
         """The place of value `v` in the block, or None when it has none."""
         t = type(v)
@@ -140,7 +149,7 @@ class ActionMap:
                 if numbered(k):
                     picked = vk.join(picked, k)
         self.picks = Values(self, picked if picked is not None else vk.Kinds(frozenset()))
-        self.pick = self._block("pick", self.picks.width, "the value a choice gives: " + kinds_text(self.picks))
+        self.pick = self._block("pick", self.picks.width, "the value a choice gives: " + self.picks.summary())
         self.menu_base: dict = {}  # (where a menu is written, option) -> (first number, its Values or None)
         self.meanings: list = []  # (first number, size, text, Values or None) of each menu option
         start = self.size
@@ -251,16 +260,6 @@ class ActionMap:
         if number == self.no:
             return "no"
         return f"the option at position {number - self.position + 1}"
-
-
-def kinds_text(values: Values) -> str:
-    """What a block of values numbers, in words."""
-    kinds = sorted({values.am.program.comp_card[c].component for c in values.comps})
-    parts = [w for w, at in ((f"a component ({', '.join(kinds)})", values.comp), ("a relative seat", values.seat),
-                             ("a node", values.node), ("none", values.none)) if at is not None]
-    if values.num is not None:
-        parts.append(f"a whole number {values.least}-{values.most}")
-    return ", ".join(parts) if parts else "nothing (no choice of the game offers a value)"
 
 
 def _line(program, pos) -> str:

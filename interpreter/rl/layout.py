@@ -2,7 +2,7 @@
 (`regles explain GAME --observation`)."""
 from __future__ import annotations
 
-from .actions import ActionMap, kinds_text
+from .actions import ActionMap
 from .encoding import Encoding
 
 
@@ -26,6 +26,6 @@ def describe(game, players: int) -> list:
     else:
         lines += ["  No position block: every value each choice may offer has a number of its own."]
     lines += ["", "Menu options (a block of values each when offered for each of a list):"]
-    lines += [f"  {base:>7,} {size:>7,}  {text}" + ("" if values is None else f" ({kinds_text(values)})")
+    lines += [f"  {base:>7,} {size:>7,}  {text}" + ("" if values is None else f" ({values.summary()})")
               for base, size, text, values in acts.meanings]
     return lines

@@ -7,7 +7,8 @@ from ...engine import machine
 from ...engine.library import iterate
 from ...engine.state import GameFault, describe
 from ...engine.values import Comp, NodeRef, Seat
-from ..types import ANY, BOOL, COMPONENT, LIST, NUMBER, PLAYER, SET, STRING, TEAM, ZONE
+from .. import value_kinds as vk
+from ..types import ANY, BOOL, CLASS, COMPONENT, LIST, NODE, NONE, NUMBER, PLAYER, SET, STRING, TEAM, ZONE
 from .base import TAGS, ZONES, neighbors_of
 
 
@@ -31,6 +32,11 @@ class Property:
     def run(st, o, pos):
         raise NotImplementedError
 
+    def kinds(self, pack) -> vk.Kinds | None:
+        """What its value may be (`value_kinds.Kinds`), for the analysis of what each choice may
+        offer (`language.offers`, whose pass is `pack`); None: as a node attribute of its name."""
+        return None
+
 
 PROPERTIES: dict[str, Property] = {}
 
@@ -40,6 +46,9 @@ class IdProperty(Property):
     doc = "the identifier of a component (its card id) or a node"
     prose = {"en": "the id of {0}",
              "fr": "l'identifiant de {0}"}
+
+    def kinds(self, pack):
+        return vk.of(STRING)
 
     @staticmethod
     def run(st, o, pos):
@@ -53,6 +62,9 @@ class TitleProperty(Property):
     doc = "the printed title of a component"
     prose = {"en": "the title of {0}",
              "fr": "le titre de {0}"}
+
+    def kinds(self, pack):
+        return vk.of(STRING)
 
     @staticmethod
     def run(st, o, pos):
@@ -83,6 +95,9 @@ class ZoneProperty(Property):
     prose = {"en": "the zone of {0}",
              "fr": "la zone de {0}"}
 
+    def kinds(self, pack):
+        return vk.Kinds(frozenset({ZONE, NONE}), members=vk.of(COMPONENT))
+
     @staticmethod
     def run(st, o, pos):
         if type(o) is Comp:
@@ -96,6 +111,9 @@ class OwnerProperty(Property):
     prose = {"en": "the owner of {0}",
              "fr": "le propriétaire de {0}"}
 
+    def kinds(self, pack):
+        return vk.of(PLAYER, NONE)
+
     @staticmethod
     def run(st, o, pos):
         return machine.owner(st, o)
@@ -106,6 +124,9 @@ class ControllerProperty(Property):
     doc = "the player whose zone holds the component"
     prose = {"en": "the controller of {0}",
              "fr": "le joueur qui contrôle {0}"}
+
+    def kinds(self, pack):
+        return vk.of(PLAYER, NONE)
 
     @staticmethod
     def run(st, o, pos):
@@ -118,6 +139,9 @@ class TappedProperty(Property):
     prose = {"en": "{0} is tapped",
              "fr": "{0} est inclinée"}
 
+    def kinds(self, pack):
+        return vk.of(BOOL)
+
     @staticmethod
     def run(st, o, pos):
         return type(o) is Comp and o in st.tapped
@@ -128,6 +152,9 @@ class TagsProperty(Property):
     doc = "the classes given to a component"
     prose = {"en": "the classes given to {0}",
              "fr": "les classes données à {0}"}
+
+    def kinds(self, pack):
+        return vk.list_of(vk.of(CLASS))
 
     @staticmethod
     def run(st, o, pos):
@@ -154,6 +181,9 @@ class TeamProperty(Property):
     prose = {"en": "the team of {0}",
              "fr": "l'équipe de {0}"}
 
+    def kinds(self, pack):
+        return vk.of(TEAM, NONE)
+
     @staticmethod
     def run(st, o, pos):
         return st.team_of(o) if type(o) is Seat else None
@@ -164,6 +194,9 @@ class NeighborsProperty(Property):
     doc = "the nodes linked to a node"
     prose = {"en": "the nodes linked to {0}",
              "fr": "les nœuds reliés à {0}"}
+
+    def kinds(self, pack):
+        return vk.list_of(vk.of(NODE))
 
     @staticmethod
     def run(st, o, pos):
@@ -176,6 +209,9 @@ class SizeProperty(Property):
     doc = "how many components a zone holds"
     prose = {"en": "the number of cards in {0}",
              "fr": "le nombre de cartes dans {0}"}
+
+    def kinds(self, pack):
+        return vk.number(0)
 
     @staticmethod
     def run(st, o, pos):

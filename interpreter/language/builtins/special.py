@@ -3,7 +3,8 @@ game; one record each, in `SPECIAL_NAMES`.
 """
 from __future__ import annotations
 
-from ..types import ANY, COMPONENT, DATA, LIST, NUMBER, OPTIONS, PLAYER
+from .. import value_kinds as vk
+from ..types import ANY, COMPONENT, DATA, LIST, NONE, NUMBER, OPTIONS, PLAYER, TEAM
 
 
 class SpecialName:
@@ -20,6 +21,11 @@ class SpecialName:
         super().__init_subclass__(**kwargs)
         SPECIAL_NAMES[cls.name] = cls()
 
+    def kinds(self, pack) -> vk.Kinds | None:
+        """What its value may be (`value_kinds.Kinds`), for the analysis of what each choice may
+        offer (`language.offers`, whose pass is `pack`, `pack.defn` its pack); None: not known."""
+        return None
+
 
 SPECIAL_NAMES: dict[str, SpecialName] = {}
 
@@ -30,12 +36,18 @@ class SelfName(SpecialName):
     prose = {"en": "this card",
              "fr": "cette carte"}
 
+    def kinds(self, pack):
+        return vk.of(COMPONENT)
+
 
 class YouName(SpecialName):
     name, returns, python = "you", PLAYER, "fr.you"
     doc = "the player acting: the controller of an ability, or the acting player of a procedure"
     prose = {"en": "you",
              "fr": "vous"}
+
+    def kinds(self, pack):
+        return vk.of(PLAYER)
 
 
 class PlayersName(SpecialName):
@@ -44,6 +56,9 @@ class PlayersName(SpecialName):
     prose = {"en": "the players",
              "fr": "les joueurs"}
 
+    def kinds(self, pack):
+        return vk.list_of(vk.of(PLAYER), pack.defn.max_players)
+
 
 class TeamsName(SpecialName):
     name, returns, python = "teams", LIST, "R_teams(st)"
@@ -51,12 +66,18 @@ class TeamsName(SpecialName):
     prose = {"en": "the teams",
              "fr": "les équipes"}
 
+    def kinds(self, pack):
+        return vk.list_of(vk.of(TEAM), pack.defn.max_players)
+
 
 class PlayerCountName(SpecialName):
     name, returns, python = "player_count", NUMBER, "st.n"
     doc = "how many players the game has"
     prose = {"en": "the number of players",
              "fr": "le nombre de joueurs"}
+
+    def kinds(self, pack):
+        return vk.number(pack.defn.min_players, pack.defn.max_players)
 
 
 class OptionsName(SpecialName):
@@ -78,6 +99,9 @@ class CauseName(SpecialName):
     doc = "the player who signalled the event being handled"
     prose = {"en": "the player who caused it",
              "fr": "le joueur qui l'a provoqué"}
+
+    def kinds(self, pack):
+        return vk.of(PLAYER, NONE)
 
 
 # The names that stand for what a frame acts for, not a value of the state.
