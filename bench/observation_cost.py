@@ -2,6 +2,7 @@
 
     python bench/observation_cost.py                        # every shipped game at 4 players
     python bench/observation_cost.py --game etherium --games 3
+    python bench/observation_cost.py --time 9               # processor time, 9 alternated pairs
 
 For the same games (the PettingZoo environment's seeds and random legal actions), the
 instructions of one step of the AEC loop (`last()` with the observation and mask, then
@@ -43,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 _LOOP = r'''
 import os
 import sys
+import time
 sys.path.insert(0, {root!r})
 import numpy as np
 from interpreter.rl import env
@@ -52,6 +54,7 @@ raw = e.unwrapped
 rng = np.random.default_rng(0)
 n = 0
 os.getppid()  # the count starts here
+started = time.process_time()
 if mode == "built":
     raw._observations.encode = raw.encoding.encode  # the vector built from the plans at each step
 if mode == "blank":  # the step's own work: no observation written at all
@@ -78,6 +81,7 @@ for ep in range(games):
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         n += 1
 os.getpgrp()  # the count is written here
+print("SECONDS", time.process_time() - started)
 print("DECISIONS", n)
 '''
 
@@ -104,6 +108,34 @@ def count(game: str, players: int, games: int, mode: str, cache: Path, rep_movsb
     return int(found.group(1)), int(decisions.group(1))
 
 
+def seconds(game: str, players: int, games: int, mode: str, cache: Path) -> tuple[float, int]:
+    """(processor seconds, decisions) of the loop of one process playing `games` games in `mode`,
+    without Valgrind."""
+    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
+    found = re.search(r"SECONDS ([\d.e-]+)", run.stdout)
+    decisions = re.search(r"DECISIONS (\d+)", run.stdout)
+    if run.returncode != 0 or found is None or decisions is None:
+        raise SystemExit(f"{game} ({mode}) did not run:\n{run.stderr[-2000:]}")
+    return float(found.group(1)), int(decisions.group(1))
+
+
+def timed(game: str, players: int, games: int, pairs: int) -> dict:
+    """A step with its kept observation over an engine decision in processor time: `pairs`
+    pairs of processes, each pair one of each run one after the other (in turn which first),
+    so that the machine's changes of speed fall on both; the median ratio and the range."""
+    ratios = []
+    with tempfile.TemporaryDirectory() as cache:
+        seconds(game, players, 0, "engine", Path(cache))  # the warm cache written first
+        for i in range(pairs):
+            modes = ("engine", "kept") if i % 2 == 0 else ("kept", "engine")
+            got = {m: seconds(game, players, games, m, Path(cache)) for m in modes}
+            ratios.append(got["kept"][0] / got["engine"][0])
+    ratios.sort()
+    return {"pairs": pairs, "median": ratios[len(ratios) // 2], "least": ratios[0], "most": ratios[-1]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", action="append", help="a shipped game (repeat; default: all three)")
@@ -114,12 +146,24 @@ def main(argv=None) -> int:
                          "vector from nothing, from the plans, kept")
     ap.add_argument("--rep-movsb", action="store_true",
                     help="let glibc copy large blocks with `rep movsb`, which Valgrind counts a byte at a time")
+    ap.add_argument("--time", type=int, default=0, metavar="PAIRS",
+                    help="instead of counting, time the kept step over the engine decision in processor time, "
+                         "over PAIRS pairs of runs")
     ap.add_argument("--out", default=str(HERE / "observation_cost.json"))
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing counted", file=sys.stderr)
         return 1
     games = args.game or ["karman-swap", "seeders-exodus", "etherium"]
+    if args.time:
+        times = {}
+        for game in games:
+            t = times[game] = timed(game, args.players, args.games, args.time)
+            print(f"{game:16s} kept step / engine decision, processor time: median x{t['median']:.2f} "
+                  f"(x{t['least']:.2f} to x{t['most']:.2f} over {t['pairs']} pairs)", flush=True)
+        Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games,
+                                              "processor_time": times}, indent=1) + "\n")
+        return 0
     results = {}
     print(f"{'game':16s} {'decisions':>9s} {'engine':>12s} {'AEC, no observation':>19s} {'AEC, from nothing':>17s} "
           f"{'AEC, from plans':>16s} {'AEC, kept':>16s}  (instructions a decision)")

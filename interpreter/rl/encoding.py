@@ -121,6 +121,7 @@ class Encoding:
                                       "node and relative player, components), then the supply left of each")
         self._decision, self._zones_at, self._held_at = self.offset("decision"), self.offset("zones"), self.offset("held zones")
         self._components_at, self._counters_at = self.offset("components"), self.offset("counters")
+        self._row_at = [self._components_at + c * self.comp_width for c in range(self.comps)]  # where each row starts
         self._supply_slots = [(self._counters_at + self.supply_base + i,
                                keys.supply_key(c.supply if isinstance(c.supply, str) else c.name))
                               for i, c in enumerate(self.supplies)]
@@ -139,7 +140,8 @@ class Encoding:
         self._seen_rows = np.zeros((self.comps, self.comp_width), np.float32)
         self._seen_rows[:, 0] = 1
         self._seen_rows[:, self._tapped_column + 1:] = self.static
-        self._seen_flat = memoryview(self._seen_rows.reshape(-1))
+        seen_flat, w = memoryview(self._seen_rows.reshape(-1)), self.comp_width
+        self._seen_of = [seen_flat[c * w:(c + 1) * w] for c in range(self.comps)]  # each row, a memoryview
         self._zero_row = memoryview(np.zeros(self.comp_width, np.float32))
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
@@ -285,9 +287,8 @@ class Encoding:
         """Write the row of component `c`, seen in zone `zi` held by relative seat `hr`, into the
         whole vector `flat` (a one-dimensional memoryview of it: each write costs a third of a
         numpy array's)."""
-        w = self.comp_width
-        at = self._components_at + c * w
-        flat[at:at + w] = self._seen_flat[c * w:(c + 1) * w]  # seen, and its own values as printed
+        at = self._row_at[c]
+        flat[at:at + self.comp_width] = self._seen_of[c]  # seen, and its own values as printed
         flat[at + 1 + zi] = 1.0
         flat[at + self._holder_column + hr] = 1.0
         at += self._tapped_column
@@ -304,9 +305,8 @@ class Encoding:
 
     def clear_row(self, flat, c: int) -> None:
         """Write 0 over the row of component `c` in the whole vector `flat` (a memoryview)."""
-        w = self.comp_width
-        at = self._components_at + c * w
-        flat[at:at + w] = self._zero_row
+        at = self._row_at[c]
+        flat[at:at + self.comp_width] = self._zero_row
 
     def _over_of(self, st) -> dict:
         """component -> [(attribute, value)] of the attributes the rules changed in `st`, made again

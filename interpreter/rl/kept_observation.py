@@ -63,8 +63,8 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held",
-                 "held_by", "chained", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog",
-                 "zseen", "cseen")
+                 "held_by", "chained", "plain_at", "owners", "fixed", "grouped", "zone_plans", "counter_plans",
+                 "marks", "zlog", "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -83,6 +83,7 @@ class _Kept:
         # (visibility, component) -> [its controller, whether the seat sees its counters, {place: key}]
         # for the counters of components: who sees them follows who controls the component
         self.held: dict = {}
+        self.plain_at: dict = {}  # counter of no component the seat sees -> its place
         self.held_by: dict = {}  # component -> [(visibility, its record in `held`)]
         self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
@@ -100,7 +101,7 @@ class _Kept:
             if comps:
                 self._add_zone(st, key, comps, zone_plans, True)
         self._extras(st, set())
-        self._counters(st, None, st.counters.items())
+        self._counters(st, None, every=True)
 
     def controller(self, st, c):
         """Who controls component `c` (engine.machine.controller), asked again only when it moved
@@ -151,7 +152,7 @@ class _Kept:
             plan = zone_plans[key] = enc._zone_plan(key, seat)
         if _is_fixed(plan):
             self.fixed[key] = comps[:]
-            self._fixed_counts(plan, comps, 1)
+            self._fixed_counts(plan, (), comps)
             if rows and plan[4]:
                 for c in comps:
                     enc.row_into(self.flat, st, c, plan[5], plan[6])
@@ -169,18 +170,21 @@ class _Kept:
         holder = plan[2]
         self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
 
-    def _fixed_counts(self, plan, comps, sign: int) -> None:
-        """Add (`sign` 1) or take out (-1) the counts of members `comps` of a zone of fixed view
-        `plan`: its number, or when a node or component holds the zone and the seat sees into
+    def _fixed_counts(self, plan, left, came) -> None:
+        """Take out the counts of members `left` of a zone of fixed view `plan` and add those of
+        `came`: its number, or when a node or component holds the zone and the seat sees into
         it, one per member at the place of the member's owner (as `Encoding.zone_part`)."""
         slot = plan[0]
         if not (plan[1] and plan[4]):
-            self.flat[slot] += sign * len(comps)
+            self.flat[slot] += len(came) - len(left)
             return
         out, owners, n, seat = self.flat, self.enc.program.comp_owner, self.enc.n, self.seat
-        for c in comps:
+        for c in left:
             owner = owners[c]
-            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += sign
+            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] -= 1
+        for c in came:
+            owner = owners[c]
+            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += 1
 
     def _remove_zone(self, key):
         """Take zone `key`'s counts out of the vector: (the zone's index, the relative holder and
@@ -227,15 +231,14 @@ class _Kept:
                     where[c] = (zi, hr)
         return where
 
-    def _counters(self, st, moved, items=None) -> None:
+    def _counters(self, st, moved, every: bool = False) -> None:
         """Write the counters the state's log says changed since (a state never drops a counter:
         one set to 0 keeps its key; writing one whose value came back costs what comparing it
-        would), or with `items` those; with `moved`, the components that moved, the counters of
-        each component whose controller changed (who sees them)."""
+        would), or with `every` all of them; with `moved`, the components that moved, the
+        counters of each component whose controller changed (who sees them)."""
         enc, seat, out = self.enc, self.seat, self.flat
-        counter_plans = self.counter_plans
-        counters, held = st.counters, self.held
-        if moved:
+        counters = st.counters
+        if moved and self.held_by:
             # the holders that may have changed hands: those that moved, and those lying in the
             # zone of a component (which may have moved); the others keep their controller
             held_by, chained = self.held_by, self.chained
@@ -249,34 +252,48 @@ class _Kept:
                         rec[0], rec[1] = ctrl, may_see(st, visibility, holder, seat)
                         for at, key in rec[2].items():
                             out[at] = counters.get(key, 0) if rec[1] else 0
-        if items is None:
-            if len(st.counter_log) == self.cseen:
-                return  # no counter changed
-            items = [(key, counters[key]) for key in dict.fromkeys(st.counter_log[self.cseen:])]
+        if every:
+            names = counters
+        elif len(st.counter_log) == self.cseen:
+            return  # no counter changed
+        else:
+            names = dict.fromkeys(st.counter_log[self.cseen:])
+        plain = self.plain_at
         supplies = False  # whether a supply changed: its slot is written below
-        for key, value in items:
-            plan = counter_plans.get(key)
-            if plan is None:
-                plan = counter_plans[key] = enc._counter_plan(key, seat)
-            if plan is False:
-                supplies = supplies or keys.is_supply(key)
+        for key in names:
+            at = plain.get(key)
+            if at is not None:  # a counter of no component, which the seat sees: the common case
+                out[at] = counters[key]
                 continue
-            at, visibility, holder = plan
-            if holder is None:
-                out[at] = value
-                continue
-            rec = held.get((visibility, holder))
-            if rec is None:
-                rec = held[visibility, holder] = [self.controller(st, holder),
-                                                  may_see(st, visibility, holder, seat), {}]
-                self.held_by.setdefault(holder, []).append((visibility, rec))
-                self._chain(holder)
-            rec[2][at] = key
-            out[at] = value if rec[1] else 0
+            supplies = self._counter(st, key, counters[key]) or supplies
         if supplies:
             for at, skey in enc._supply_slots:
                 out[at] = counters.get(skey, 0)
         self.cseen = len(st.counter_log)
+
+    def _counter(self, st, key, value) -> bool:
+        """Write counter `key` of value `value` if the vector has it, keeping where a counter of
+        no component goes (`plain_at`) and who sees a component's (`held`); whether it is a
+        supply (whose slot is written apart)."""
+        plan = self.counter_plans.get(key)
+        if plan is None:
+            plan = self.counter_plans[key] = self.enc._counter_plan(key, self.seat)
+        if plan is False:
+            return keys.is_supply(key)
+        at, visibility, holder = plan
+        if holder is None:
+            self.plain_at[key] = at
+            self.flat[at] = value
+            return False
+        rec = self.held.get((visibility, holder))
+        if rec is None:
+            rec = self.held[visibility, holder] = [self.controller(st, holder),
+                                                   may_see(st, visibility, holder, self.seat), {}]
+            self.held_by.setdefault(holder, []).append((visibility, rec))
+            self._chain(holder)
+        rec[2][at] = key
+        self.flat[at] = value if rec[1] else 0
+        return False
 
     def _chain(self, holder) -> None:
         """Keep in `chained` whether component `holder` lies in the zone of a component."""
@@ -329,8 +346,7 @@ class _Kept:
                             moved.update(left)
                             moved.update(came)
                         if plan[1]:
-                            self._fixed_counts(plan, left, -1)
-                            self._fixed_counts(plan, came, 1)
+                            self._fixed_counts(plan, left, came)
                         else:
                             out[plan[0]] += len(comps) - len(old)
                         left_rows.extend(left)
@@ -385,13 +401,12 @@ class _Kept:
         # elsewhere); then the rows of members seen anew, or seen otherwise than before
         for c in left_rows:
             enc.clear_row(out, c)
-        rewritten: set = set()  # the rows written anew, with their taps, tags and attributes
         for came, zi, hr in came_rows:
             for c in came:
                 enc.row_into(out, st, c, zi, hr)
-            rewritten.update(came)
         if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
-            self._extras(st, rewritten)
+            # not the rows written anew above, with their taps, tags and attributes
+            self._extras(st, {c for came, _, _ in came_rows for c in came})
             self.marks = (st.vt, st.vo)
         self._counters(st, moved)
 
