@@ -63,8 +63,8 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held",
-                 "held_by", "chained", "plain_at", "owners", "fixed", "grouped", "zone_plans", "counter_plans",
-                 "marks", "zlog", "zseen", "cseen")
+                 "held_by", "chained", "plain_at", "held_at", "owners", "fixed", "grouped", "zone_plans",
+                 "counter_plans", "marks", "zlog", "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -84,6 +84,7 @@ class _Kept:
         # for the counters of components: who sees them follows who controls the component
         self.held: dict = {}
         self.plain_at: dict = {}  # counter of no component the seat sees -> its place
+        self.held_at: dict = {}  # counter of a component -> (its place, the component's record in `held`)
         self.held_by: dict = {}  # component -> [(visibility, its record in `held`)]
         self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
@@ -200,36 +201,33 @@ class _Kept:
     def _extras(self, st, rewritten: set) -> None:
         """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
         from those last written (not those rewritten already), and keep the new ones."""
-        touched = set(st.tapped ^ self.tapped)
-        for c in set(st.tags) | set(self.tags):
-            if st.tags.get(c) != self.tags.get(c):
+        touched = st.tapped ^ self.tapped
+        tags, last = st.tags, self.tags
+        for c, v in tags.items():
+            if last.get(c) != v:
                 touched.add(c)
-        for key in set(st.over) | set(self.over):
-            if st.over.get(key, _GONE) != self.over.get(key, _GONE):
+        touched.update(last.keys() - tags.keys())
+        over, last = st.over, self.over
+        for key, v in over.items():
+            if last.get(key, _GONE) != v:
                 touched.add(key[0])
-        if touched - rewritten:
-            where = self._seen_in()
-            for c in touched - rewritten:
-                at = where.get(c)
-                if at is not None:
-                    self.enc.row_into(self.flat, st, c, *at)
-        self.tapped, self.tags, self.over = set(st.tapped), dict(st.tags), dict(st.over)
+        touched.update(key[0] for key in last.keys() - over.keys())
+        for c in touched - rewritten:
+            at = self._seen_at(st, c)
+            if at is not None:
+                self.enc.row_into(self.flat, st, c, *at)
+        self.tapped, self.tags, self.over = set(st.tapped), dict(tags), dict(over)
 
-    def _seen_in(self) -> dict:
-        """component -> (zone index, relative holder) of each component the seat sees now."""
-        where = {}
-        zone_plans = self.zone_plans[0]
-        for key, members in self.fixed.items():
-            plan = zone_plans[key]
-            if plan[4]:
-                for c in members:
-                    where[c] = (plan[5], plan[6])
-        for _, _, _, sees in self.zones.values():
-            if sees is not None:
-                zi, hr, members = sees
-                for c in members:
-                    where[c] = (zi, hr)
-        return where
+    def _seen_at(self, st, c):
+        """(zone index, relative holder) where the seat sees component `c` now, or None when it
+        does not see it."""
+        key = st.where[c]
+        if key in self.fixed:
+            plan = self.zone_plans[0][key]
+            return (plan[5], plan[6]) if plan[4] else None
+        kept = self.zones.get(key)
+        sees = kept[3] if kept is not None else None
+        return (sees[0], sees[1]) if sees is not None and c in sees[2] else None
 
     def _counters(self, st, moved, every: bool = False) -> None:
         """Write the counters the state's log says changed since (a state never drops a counter:
@@ -242,9 +240,9 @@ class _Kept:
             # the holders that may have changed hands: those that moved, and those lying in the
             # zone of a component (which may have moved); the others keep their controller
             held_by, chained = self.held_by, self.chained
-            for holder in [c for c in moved if c in held_by] + [c for c in chained if c not in moved]:
-                if not self.may_change_hands(holder, moved):
-                    continue
+            # (a holder that moved may have changed hands: `may_change_hands` is asked of the others)
+            for holder in [c for c in moved if c in held_by] + [c for c in chained
+                                                                 if c not in moved and self.may_change_hands(c, moved)]:
                 ctrl = self.controller(st, holder)
                 self._chain(holder)
                 for visibility, rec in held_by[holder]:
@@ -258,12 +256,17 @@ class _Kept:
             return  # no counter changed
         else:
             names = dict.fromkeys(st.counter_log[self.cseen:])
-        plain = self.plain_at
+        plain, held_at = self.plain_at, self.held_at
         supplies = False  # whether a supply changed: its slot is written below
         for key in names:
             at = plain.get(key)
             if at is not None:  # a counter of no component, which the seat sees: the common case
                 out[at] = counters[key]
+                continue
+            known = held_at.get(key)
+            if known is not None:  # a component's counter met before: seen as the component is
+                at, rec = known
+                out[at] = counters[key] if rec[1] else 0
                 continue
             supplies = self._counter(st, key, counters[key]) or supplies
         if supplies:
@@ -292,6 +295,7 @@ class _Kept:
             self.held_by.setdefault(holder, []).append((visibility, rec))
             self._chain(holder)
         rec[2][at] = key
+        self.held_at[key] = (at, rec)
         self.flat[at] = value if rec[1] else 0
         return False
 
