@@ -86,39 +86,39 @@ print("DECISIONS", n)
 '''
 
 
+def _play(game: str, players: int, games: int, mode: str, cache: Path, before: list, env: dict | None = None):
+    """The finished process that plays `games` games in `mode`, its command led by `before`, and
+    the decisions it made."""
+    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
+    run = subprocess.run([*before, sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache), **(env or {})))
+    decisions = re.search(r"DECISIONS (\d+)", run.stdout)
+    if run.returncode != 0 or decisions is None:
+        raise SystemExit(f"{game} ({mode}) did not run:\n{run.stderr[-2000:]}")
+    return run, int(decisions.group(1))
+
+
 def count(game: str, players: int, games: int, mode: str, cache: Path, rep_movsb: bool = False) -> tuple[int, int]:
     """(instructions, decisions) of the loop of one process playing `games` games in `mode`."""
-    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
     fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
-    env = dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache))
-    if not rep_movsb:
-        env["GLIBC_TUNABLES"] = "glibc.cpu.x86_rep_movsb_threshold=1000000000"
+    env = {} if rep_movsb else {"GLIBC_TUNABLES": "glibc.cpu.x86_rep_movsb_threshold=1000000000"}
     with tempfile.TemporaryDirectory() as out:
-        run = subprocess.run([*fixed, "valgrind", "--tool=callgrind", "--zero-before=getppid", "--dump-before=getpgrp",
-                              f"--callgrind-out-file={out}/counts", sys.executable, "-c", code],
-                             capture_output=True, text=True, env=env)
-        found = None
-        for part in Path(out).glob("counts*"):
-            text = part.read_text(errors="replace")
-            if "Trigger: --dump-before=getpgrp" in text:
-                found = re.search(r"^summary:\s+(\d+)", text, re.M)
-    decisions = re.search(r"DECISIONS (\d+)", run.stdout)
-    if run.returncode != 0 or found is None or decisions is None:
+        run, decisions = _play(game, players, games, mode, cache,
+                               [*fixed, "valgrind", "--tool=callgrind", "--zero-before=getppid",
+                                "--dump-before=getpgrp", f"--callgrind-out-file={out}/counts"], env)
+        dumped = [p.read_text(errors="replace") for p in Path(out).glob("counts*")]
+    found = [re.search(r"^summary:\s+(\d+)", text, re.M) for text in dumped
+             if "Trigger: --dump-before=getpgrp" in text]
+    if not found or found[0] is None:
         raise SystemExit(f"valgrind did not count {game} ({mode}):\n{run.stderr[-2000:]}")
-    return int(found.group(1)), int(decisions.group(1))
+    return int(found[0].group(1)), decisions
 
 
 def seconds(game: str, players: int, games: int, mode: str, cache: Path) -> tuple[float, int]:
     """(processor seconds, decisions) of the loop of one process playing `games` games in `mode`,
     without Valgrind."""
-    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
-    found = re.search(r"SECONDS ([\d.e-]+)", run.stdout)
-    decisions = re.search(r"DECISIONS (\d+)", run.stdout)
-    if run.returncode != 0 or found is None or decisions is None:
-        raise SystemExit(f"{game} ({mode}) did not run:\n{run.stderr[-2000:]}")
-    return float(found.group(1)), int(decisions.group(1))
+    run, decisions = _play(game, players, games, mode, cache, [])
+    return float(re.search(r"SECONDS ([\d.e-]+)", run.stdout).group(1)), decisions
 
 
 def timed(game: str, players: int, games: int, pairs: int) -> dict:
@@ -127,7 +127,7 @@ def timed(game: str, players: int, games: int, pairs: int) -> dict:
     so that the machine's changes of speed fall on both; the median ratio and the range."""
     ratios = []
     with tempfile.TemporaryDirectory() as cache:
-        seconds(game, players, 0, "engine", Path(cache))  # the warm cache written first
+        _play(game, players, 0, "engine", Path(cache), [])  # the warm cache written first
         for i in range(pairs):
             modes = ("engine", "kept") if i % 2 == 0 else ("kept", "engine")
             got = {m: seconds(game, players, games, m, Path(cache)) for m in modes}
@@ -149,11 +149,9 @@ def main(argv=None) -> int:
     ap.add_argument("--time", type=int, default=0, metavar="PAIRS",
                     help="instead of counting, time the kept step over the engine decision in processor time, "
                          "over PAIRS pairs of runs")
-    ap.add_argument("--out", default=str(HERE / "observation_cost.json"))
+    ap.add_argument("--out", help="where to write the figures (default: bench/observation_cost.json, or "
+                                  "bench/observation_time.json with --time)")
     args = ap.parse_args(argv)
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: nothing counted", file=sys.stderr)
-        return 1
     games = args.game or ["karman-swap", "seeders-exodus", "etherium"]
     if args.time:
         times = {}
@@ -161,18 +159,18 @@ def main(argv=None) -> int:
             t = times[game] = timed(game, args.players, args.games, args.time)
             print(f"{game:16s} kept step / engine decision, processor time: median x{t['median']:.2f} "
                   f"(x{t['least']:.2f} to x{t['most']:.2f} over {t['pairs']} pairs)", flush=True)
-        Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games,
-                                              "processor_time": times}, indent=1) + "\n")
+        Path(args.out or HERE / "observation_time.json").write_text(
+            json.dumps({"players": args.players, "games": args.games, "processor_time": times}, indent=1) + "\n")
         return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: nothing counted", file=sys.stderr)
+        return 1
     results = {}
     print(f"{'game':16s} {'decisions':>9s} {'engine':>12s} {'AEC, no observation':>19s} {'AEC, from nothing':>17s} "
           f"{'AEC, from plans':>16s} {'AEC, kept':>16s}  (instructions a decision)")
     for game in games:
         with tempfile.TemporaryDirectory() as cache:
-            # the warm cache written first, so that every count reads the game from it
-            subprocess.run([sys.executable, "-c", _LOOP.format(root=str(HERE.parent), mode="engine", games=0, game=game,
-                                                                players=args.players)],
-                           check=True, capture_output=True, env=dict(os.environ, XDG_CACHE_HOME=cache))
+            _play(game, args.players, 0, "engine", Path(cache), [])  # the warm cache written first, read by each count
             row = {}
             for mode in args.modes.split(","):
                 total, decisions = count(game, args.players, args.games, mode, Path(cache), args.rep_movsb)
@@ -183,9 +181,9 @@ def main(argv=None) -> int:
         print(f"{game:16s} {row['decisions']:9d} {e / 1e3:10.0f} k "
               + " ".join(f"{row[m] / 1e3:8.0f} k x{row[m] / e:5.2f}" if m in row else f"{'-':>17s}"
                          for m in ("blank", "rebuilt", "built", "kept")), flush=True)
-    Path(args.out).write_text(json.dumps({"players": args.players, "games": args.games, "rep_movsb": args.rep_movsb,
-                                          "counted": "callgrind, the loop alone", "per_decision": results},
-                                         indent=1) + "\n")
+    figures = {"players": args.players, "games": args.games, "rep_movsb": args.rep_movsb,
+               "counted": "callgrind, the loop alone", "per_decision": results}
+    Path(args.out or HERE / "observation_cost.json").write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 

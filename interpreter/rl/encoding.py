@@ -143,6 +143,7 @@ class Encoding:
         seen_flat, w = memoryview(self._seen_rows.reshape(-1)), self.comp_width
         self._seen_of = [seen_flat[c * w:(c + 1) * w] for c in range(self.comps)]  # each row, a memoryview
         self._zero_row = memoryview(np.zeros(self.comp_width, np.float32))
+        self._zero_decision = memoryview(np.zeros(self.blocks[0][2], np.float32))
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
         self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
@@ -302,6 +303,10 @@ class Encoding:
         if st.over:
             for name, v in self._over_of(st).get(c, ()):
                 self._attribute(flat, at + 1, name, v)
+
+    def clear_decision(self, flat) -> None:
+        """Write 0 over the `decision` block of the whole vector `flat` (a memoryview)."""
+        flat[self._decision:self._decision + len(self._zero_decision)] = self._zero_decision
 
     def clear_row(self, flat, c: int) -> None:
         """Write 0 over the row of component `c` in the whole vector `flat` (a memoryview)."""

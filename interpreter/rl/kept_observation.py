@@ -62,9 +62,9 @@ class KeptObservations:
 
 
 class _Kept:
-    __slots__ = ("enc", "state", "seat", "out", "flat", "blank", "zones", "tapped", "tags", "over", "held",
-                 "held_by", "chained", "plain_at", "held_at", "owners", "fixed", "grouped", "zone_plans",
-                 "counter_plans", "marks", "zlog", "zseen", "cseen")
+    __slots__ = ("enc", "state", "seat", "out", "flat", "zones", "tapped", "tags", "over", "held_by", "chained",
+                 "plain_at", "held_at", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog",
+                 "zseen", "cseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -72,20 +72,18 @@ class _Kept:
         # every write goes through a memoryview of the vector: a third of the cost of numpy's
         # indexing for one value or a row
         self.flat = memoryview(self.out)
-        self.blank = memoryview(np.zeros(enc.blocks[0][2], np.float32))  # the decision block, cleared
-        # zones whose view is fixed for the seat (it always sees into them or never does, and who
-        # holds them never changes hands): key -> its members when last written, whose changes
-        # are written as they are, member by member (`_fixed_changes`)
+        # zones whose view is fixed for the seat (`_is_fixed`: it always sees into them or never
+        # does, whoever holds them): key -> its members when last written, whose changes are
+        # written member by member (`update`, `_fixed_counts`)
         self.fixed: dict = {}
         # the other zones: key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
         self.zones: dict = {}
         self.tapped, self.tags, self.over = set(), {}, {}
-        # (visibility, component) -> [its controller, whether the seat sees its counters, {place: key}]
-        # for the counters of components: who sees them follows who controls the component
-        self.held: dict = {}
+        # the counters of components: who sees them follows who controls the component. Component
+        # -> [(visibility, [its controller, whether the seat sees its counters, {place: key}])]
+        self.held_by: dict = {}
         self.plain_at: dict = {}  # counter of no component the seat sees -> its place
-        self.held_at: dict = {}  # counter of a component -> (its place, the component's record in `held`)
-        self.held_by: dict = {}  # component -> [(visibility, its record in `held`)]
+        self.held_at: dict = {}  # counter of a component -> (its place, its holder's record in `held_by`)
         self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
         # last asked: while it lies in the same zone of a seat, team, node or the game, its
@@ -97,10 +95,10 @@ class _Kept:
         self.grouped = (len(st.zones), _held_by_components(enc.program, st.zones, []))  # (zones, keys of those)
         enc.decision_into(self.flat, st, seat)
         # the seat's plans of zones and counters (`Encoding.plans`), filled as keys are met
-        zone_plans, self.counter_plans = self.zone_plans = enc.plans(seat)
+        self.zone_plans, self.counter_plans = enc.plans(seat)
         for key, comps in st.zones.items():
             if comps:
-                self._add_zone(st, key, comps, zone_plans, True)
+                self._add_zone(st, key, comps, True)
         self._extras(st, set())
         self._counters(st, None, every=True)
 
@@ -144,13 +142,11 @@ class _Kept:
         return True
 
     # the parts of the vector ----------------------------------------------------------------------
-    def _add_zone(self, st, key, comps, zone_plans, rows: bool = False) -> None:
+    def _add_zone(self, st, key, comps, rows: bool = False) -> None:
         """Add zone `key`'s counts to the vector and keep what it adds; with `rows`, write the
         rows of the members the seat sees too."""
         enc, seat = self.enc, self.seat
-        plan = zone_plans.get(key)
-        if plan is None:
-            plan = zone_plans[key] = enc._zone_plan(key, seat)
+        plan = self._zone_plan(key)
         if _is_fixed(plan):
             self.fixed[key] = comps[:]
             self._fixed_counts(plan, (), comps)
@@ -170,6 +166,13 @@ class _Kept:
                     enc.row_into(out, st, c, zi, hr)
         holder = plan[2]
         self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
+
+    def _zone_plan(self, key) -> tuple:
+        """What zone `key` gives the seat (`Encoding._zone_plan`), worked out when first met."""
+        plan = self.zone_plans.get(key)
+        if plan is None:
+            plan = self.zone_plans[key] = self.enc._zone_plan(key, self.seat)
+        return plan
 
     def _fixed_counts(self, plan, left, came) -> None:
         """Take out the counts of members `left` of a zone of fixed view `plan` and add those of
@@ -223,7 +226,7 @@ class _Kept:
         does not see it."""
         key = st.where[c]
         if key in self.fixed:
-            plan = self.zone_plans[0][key]
+            plan = self.zone_plans[key]
             return (plan[5], plan[6]) if plan[4] else None
         kept = self.zones.get(key)
         sees = kept[3] if kept is not None else None
@@ -276,7 +279,7 @@ class _Kept:
 
     def _counter(self, st, key, value) -> bool:
         """Write counter `key` of value `value` if the vector has it, keeping where a counter of
-        no component goes (`plain_at`) and who sees a component's (`held`); whether it is a
+        no component goes (`plain_at`) and who sees a component's (`held_by`); whether it is a
         supply (whose slot is written apart)."""
         plan = self.counter_plans.get(key)
         if plan is None:
@@ -288,11 +291,11 @@ class _Kept:
             self.plain_at[key] = at
             self.flat[at] = value
             return False
-        rec = self.held.get((visibility, holder))
+        recs = self.held_by.setdefault(holder, [])
+        rec = next((r for v, r in recs if v == visibility), None)
         if rec is None:
-            rec = self.held[visibility, holder] = [self.controller(st, holder),
-                                                   may_see(st, visibility, holder, self.seat), {}]
-            self.held_by.setdefault(holder, []).append((visibility, rec))
+            rec = [self.controller(st, holder), may_see(st, visibility, holder, self.seat), {}]
+            recs.append((visibility, rec))
             self._chain(holder)
         rec[2][at] = key
         self.held_at[key] = (at, rec)
@@ -309,10 +312,9 @@ class _Kept:
     # a later state of the same game ------------------------------------------------------------
     def update(self, st) -> None:
         enc, seat, out = self.enc, self.seat, self.flat
-        d0 = enc._decision
-        out[d0:d0 + len(self.blank)] = self.blank
+        enc.clear_decision(out)
         enc.decision_into(out, st, seat)
-        zone_plans = self.zone_plans[0]
+        zone_plans = self.zone_plans
         changed = []  # the zones not of fixed view to write anew
         moved = set()  # the components that moved: in or out of a zone whose members changed
         left_rows, came_rows = [], []  # members no longer seen where they were; (members, zi, hr) seen anew
@@ -328,34 +330,25 @@ class _Kept:
             for key in dict.fromkeys(log[self.zseen:]):
                 comps = zones[key]
                 old = fixed.get(key)
-                if old is None and key not in kept:  # a zone met for the first time
-                    plan = zone_plans.get(key)
-                    if plan is None:
-                        plan = zone_plans[key] = enc._zone_plan(key, seat)
-                    if _is_fixed(plan):
-                        old = fixed[key] = []
+                if old is None and key not in kept and _is_fixed(self._zone_plan(key)):
+                    old = fixed[key] = []  # a zone met for the first time
                 if old is not None:  # written member by member
                     if old != comps:
                         plan = zone_plans[key]
                         fixed[key] = comps[:]
-                        if not plan[4]:  # unseen: its count alone
-                            out[plan[0]] += len(comps) - len(old)
+                        if plan[4] or track:  # what left and came: for the rows, or for who moved
+                            left, came = _difference(old, comps)
                             if track:
-                                left, came = _difference(old, comps)
                                 moved.update(left)
                                 moved.update(came)
-                            continue
-                        left, came = _difference(old, comps)
-                        if track:
-                            moved.update(left)
-                            moved.update(came)
-                        if plan[1]:
-                            self._fixed_counts(plan, left, came)
-                        else:
+                        if plan[1] and plan[4]:
+                            self._fixed_counts(plan, left, came)  # counted per member's owner
+                        else:  # its number alone, as `_fixed_counts` would, without the call: the common case
                             out[plan[0]] += len(comps) - len(old)
-                        left_rows.extend(left)
-                        if came:
-                            came_rows.append((came, plan[5], plan[6]))
+                        if plan[4]:
+                            left_rows.extend(left)
+                            if came:
+                                came_rows.append((came, plan[5], plan[6]))
                     continue
                 old = kept.get(key)
                 if old is None:
@@ -388,7 +381,7 @@ class _Kept:
             for key in changed:
                 comps = st.zones[key]
                 if comps:
-                    self._add_zone(st, key, comps, zone_plans)
+                    self._add_zone(st, key, comps)
             kept = self.zones
             for key, was in gone.items():
                 now = kept.get(key)
