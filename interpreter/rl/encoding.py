@@ -356,8 +356,9 @@ class Encoding:
 
     def _counter_plan(self, key: str, seat: int):
         """Where counter `key` goes for `seat`, with its visibility and the component whose counter
-        it is (None for the others, seen or not once and for all); False: not in the vector (a
-        supply, a counter of an unknown owner, or one the seat never sees)."""
+        it is when who sees it follows who controls that component (None for the others, seen or
+        not once and for all: a public or hidden counter of a component too); False: not in the
+        vector (a supply, a counter of an unknown owner, or one the seat never sees)."""
         if keys.is_supply(key):
             return False
         cdef = self.defn.counters.get(keys.name_of(key))
@@ -371,7 +372,7 @@ class Encoding:
         if slot is None:
             return False
         holder = counter_holder(cdef, key)
-        if type(holder) is not Comp:
+        if type(holder) is not Comp or cdef.visibility in ("public", "hidden"):
             if not may_see(_NoState(self.program, n), cdef.visibility, holder, seat):
                 return False
             holder = None
@@ -529,7 +530,8 @@ class Encoding:
 
 class _NoState:
     """What `may_see` and `seat_of` read of a state for a holder that is no component (a
-    seat, a team, a node, none): the program and the number of players, nothing that moves."""
+    seat, a team, a node, none), or for a public or hidden thing of a component (`may_see`
+    reads nothing then): the program and the number of players, nothing that moves."""
 
     def __init__(self, program, n: int):
         self.program, self.n = program, n

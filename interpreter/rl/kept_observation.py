@@ -34,6 +34,7 @@ from ..engine import keys
 from ..engine import machine as vm
 from ..engine.observe import may_see
 from ..engine.values import Comp
+from .encoding import seat_of
 
 _GONE = object()  # a key not there
 # the most keys a state's logs hold before an observer starts them again (and encodes its seats
@@ -143,29 +144,25 @@ class _Kept:
 
     # the parts of the vector ----------------------------------------------------------------------
     def _add_zone(self, st, key, comps, rows: bool = False) -> None:
-        """Add zone `key`'s counts to the vector and keep what it adds; with `rows`, write the
+        """Add zone `key`'s counts to the vector and keep its members; with `rows`, write the
         rows of the members the seat sees too."""
-        enc, seat = self.enc, self.seat
         plan = self._zone_plan(key)
         if _is_fixed(plan):
             self.fixed[key] = comps[:]
-            self._fixed_counts(plan, (), comps)
+            self._count(plan, plan[4], comps, 1)
             if rows and plan[4]:
                 for c in comps:
-                    enc.row_into(self.flat, st, c, plan[5], plan[6])
+                    self.enc.row_into(self.flat, st, c, plan[5], plan[6])
             return
-        counts, sees = enc.zone_part(st, comps, seat, plan)
-        out = self.flat
-        for at, amount in counts:
-            out[at] += amount
-        if sees is not None:
-            zi, hr, members = sees
-            sees = (zi, hr, members[:])  # the zone's own list goes on changing with the moves
-            if rows:
-                for c in members:
-                    enc.row_into(out, st, c, zi, hr)
         holder = plan[2]
-        self.zones[key] = (comps[:], self.controller(st, holder) if type(holder) is Comp else None, counts, sees)
+        ctrl = self.controller(st, holder) if type(holder) is Comp else None
+        visible, hr = self._view(st, plan)
+        self._count(plan, visible, comps, 1)
+        if rows:
+            for c in self._seen(plan, visible, comps):
+                self.enc.row_into(self.flat, st, c, plan[5], hr)
+        # the zone's own list goes on changing with the moves: a copy
+        self.zones[key] = (comps[:], ctrl, visible, hr)
 
     def _zone_plan(self, key) -> tuple:
         """What zone `key` gives the seat (`Encoding._zone_plan`), worked out when first met."""
@@ -174,21 +171,44 @@ class _Kept:
             plan = self.zone_plans[key] = self.enc._zone_plan(key, self.seat)
         return plan
 
-    def _fixed_counts(self, plan, left, came) -> None:
-        """Take out the counts of members `left` of a zone of fixed view `plan` and add those of
-        `came`: its number, or when a node or component holds the zone and the seat sees into
-        it, one per member at the place of the member's owner (as `Encoding.zone_part`)."""
+    def _view(self, st, plan) -> tuple:
+        """(whether the seat sees into the zone of `plan`, the relative seat holding it) in `st`:
+        of a zone held by a component, as its controller lets the seat see (as
+        `Encoding.zone_part`)."""
+        visible, hr = plan[4], plan[6]
+        if visible is None:
+            visible = may_see(st, plan[3], plan[2], self.seat)
+        if hr is None:
+            holder_seat = seat_of(st, plan[2])
+            hr = self.enc.n if holder_seat is None else (holder_seat - self.seat) % self.enc.n
+        return visible, hr
+
+    def _seen(self, plan, visible: bool, comps):
+        """The members of `comps` the seat sees in the zone of `plan`: all when it sees into the
+        zone, else its own when the zone shows each owner its own."""
+        if visible:
+            return comps
+        if plan[7]:
+            owners, seat = self.enc.program.comp_owner, self.seat
+            return [c for c in comps if owners[c] == seat]
+        return ()
+
+    def _count(self, plan, visible: bool, comps, sign: int) -> None:
+        """Add `sign` times the counts of members `comps` of the zone of `plan` (seen into or not
+        as `visible` says): its number, or when a node or component holds the zone, one per
+        member at the place of the member's owner where the seat sees the member, at the
+        zone's unseen place otherwise (as `Encoding.zone_part`)."""
         slot = plan[0]
-        if not (plan[1] and plan[4]):
-            self.flat[slot] += len(came) - len(left)
+        if not (plan[1] and (visible or plan[7])):
+            self.flat[slot] += sign * len(comps)
             return
         out, owners, n, seat = self.flat, self.enc.program.comp_owner, self.enc.n, self.seat
-        for c in left:
+        for c in comps:
             owner = owners[c]
-            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] -= 1
-        for c in came:
-            owner = owners[c]
-            out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += 1
+            if visible or owner == seat:
+                out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += sign
+            else:
+                out[slot] += sign
 
     def _remove_zone(self, key):
         """Take zone `key`'s counts out of the vector: (the zone's index, the relative holder and
@@ -196,10 +216,11 @@ class _Kept:
         old = self.zones.pop(key, None)
         if old is None:
             return None
-        out = self.flat
-        for at, amount in old[2]:
-            out[at] -= amount
-        return old[3]
+        members, _, visible, hr = old
+        plan = self.zone_plans[key]
+        self._count(plan, visible, members, -1)
+        seen = self._seen(plan, visible, members)
+        return (plan[5], hr, seen) if seen else None
 
     def _extras(self, st, rewritten: set) -> None:
         """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
@@ -229,8 +250,13 @@ class _Kept:
             plan = self.zone_plans[key]
             return (plan[5], plan[6]) if plan[4] else None
         kept = self.zones.get(key)
-        sees = kept[3] if kept is not None else None
-        return (sees[0], sees[1]) if sees is not None and c in sees[2] else None
+        if kept is None:
+            return None
+        plan = self.zone_plans[key]
+        visible = kept[2]
+        if visible or (plan[7] and self.enc.program.comp_owner[c] == self.seat):
+            return plan[5], kept[3]
+        return None
 
     def _counters(self, st, moved, every: bool = False) -> None:
         """Write the counters the state's log says changed since (a state never drops a counter:
@@ -316,6 +342,7 @@ class _Kept:
         enc.decision_into(out, st, seat)
         zone_plans = self.zone_plans
         changed = []  # the zones not of fixed view to write anew
+        shifted = []  # (key, record, left, came) of the other zones whose members changed
         moved = set()  # the components that moved: in or out of a zone whose members changed
         left_rows, came_rows = [], []  # members no longer seen where they were; (members, zi, hr) seen anew
         log = st.zone_log
@@ -341,9 +368,10 @@ class _Kept:
                             if track:
                                 moved.update(left)
                                 moved.update(came)
-                        if plan[1] and plan[4]:
-                            self._fixed_counts(plan, left, came)  # counted per member's owner
-                        else:  # its number alone, as `_fixed_counts` would, without the call: the common case
+                        if plan[1] and plan[4]:  # counted per member's owner
+                            self._count(plan, True, left, -1)
+                            self._count(plan, True, came, 1)
+                        else:  # its number alone, as `_count` would, without the calls: the common case
                             out[plan[0]] += len(comps) - len(old)
                         if plan[4]:
                             left_rows.extend(left)
@@ -356,14 +384,31 @@ class _Kept:
                         changed.append(key)
                         moved.update(comps)
                 elif old[0] != comps:
-                    changed.append(key)
                     left, came = _difference(old[0], comps)
                     moved.update(left)
                     moved.update(came)
-            touched = set(changed)
+                    shifted.append((key, old, left, came))
             owners = self.owners
             for c in moved:  # where it is and who controls it: asked again when needed
                 owners.pop(c, None)
+            for key, old, left, came in shifted:
+                # a zone whose holder's controller is the same as when last written shows the
+                # seat what it did: written member by member, as a zone of fixed view is
+                plan = zone_plans[key]
+                holder = plan[2]
+                if (self.controller(st, holder) if type(holder) is Comp else None) != old[1]:
+                    changed.append(key)  # seen otherwise: taken out and added back whole
+                    continue
+                visible, hr = old[2], old[3]
+                self._count(plan, visible, left, -1)
+                self._count(plan, visible, came, 1)
+                kept[key] = (zones[key][:], old[1], visible, hr)
+                left_rows.extend(self._seen(plan, visible, left))
+                came = self._seen(plan, visible, came)
+                if came:
+                    came_rows.append((came, plan[5], hr))
+            touched = set(changed)
+            touched.update(key for key, _, _, _ in shifted)
             for key in self.grouped[1]:  # zones of components: their holder may have changed hands
                 old = kept.get(key)
                 if old is None or key in touched:
@@ -385,7 +430,11 @@ class _Kept:
             kept = self.zones
             for key, was in gone.items():
                 now = kept.get(key)
-                sees = now[3] if now is not None else None
+                sees = None
+                if now is not None:
+                    plan = zone_plans[key]
+                    seen = self._seen(plan, now[2], now[0])
+                    sees = (plan[5], now[3], seen) if seen else None
                 if was is not None and sees is not None and sees[:2] == was[:2]:
                     left, came = _difference(was[2], sees[2])
                 else:
