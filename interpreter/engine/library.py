@@ -278,6 +278,8 @@ def set_attribute(st, o, name, v, canon, pos):
         v = canon.get(fold(v), v)  # a class keeps its declared spelling
     st.over[(o, name)] = v
     st.vo += 1
+    if st.mark_log is not None:
+        st.mark_log.append(o)
     st.emit(SET, pos, card=st.program.comp_card[o].id, id=o, attribute=name, value=vm.plain(v))
 
 

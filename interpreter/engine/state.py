@@ -146,7 +146,7 @@ class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
                  "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
-                 "moves", "powers", "origin", "kept", "zone_log", "counter_log", "__weakref__")
+                 "moves", "powers", "origin", "kept", "zone_log", "counter_log", "mark_log", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
         self.program = program
@@ -189,10 +189,11 @@ class State:
         # None, or a list that every change of zone is appended to as (component, from, to): an
         # observer's record (the facts of a game that `simulate --results` keeps), not the state
         self.moves = None
-        # None, or lists that the key of every zone whose contents change, and of every counter
-        # whose value changes, is appended to: for an observer that follows the state change by
-        # change (rl.kept_observation), not part of the state
-        self.zone_log = self.counter_log = None
+        # None, or lists that the key of every zone whose contents change, of every counter whose
+        # value changes, and the component of every tap, tag or attribute the rules change, is
+        # appended to: for an observer that follows the state change by change
+        # (rl.kept_observation), not part of the state
+        self.zone_log = self.counter_log = self.mark_log = None
         # the game at its first decision, which every later state of it shares (never changed):
         # with the history, what a search plays again to make worlds a seat cannot tell apart
         self.origin = None
@@ -231,7 +232,7 @@ class State:
         s.in_play_cache = [-1, {}]
         s.play_keys = self.play_keys
         s.moves = None  # a copy (a bot looking ahead) is not observed
-        s.zone_log = s.counter_log = None
+        s.zone_log = s.counter_log = s.mark_log = None
         s.origin = self.origin
         return s
 
@@ -349,10 +350,14 @@ class State:
                 self.zone_log.append(old)
         if self.tapped and c in self.tapped and not zdef.in_play:
             self.tapped.discard(c)
+            if self.mark_log is not None:
+                self.mark_log.append(c)
         if self.tags and c in self.tags and program.tag_zones is not None and zdef.name not in program.tag_zones:
             for t in self.tags[c]:
                 self.emit(UNTAG, pos, card=program.comp_card[c].id, id=int(c), tag=t)
             del self.tags[c]
+            if self.mark_log is not None:
+                self.mark_log.append(c)
         lost = program.counters_lost_in[zdef.index][c]
         if lost is None:
             lost = program.lost_counters(zdef, c)
@@ -412,6 +417,8 @@ class State:
         else:
             return
         self.vt += 1
+        if self.mark_log is not None:
+            self.mark_log.append(c)
 
     def tag(self, c, key: str, on: bool, pos) -> None:
         if type(c) is not Comp:
@@ -428,6 +435,8 @@ class State:
         else:
             return  # nothing changes: what was computed from the state still holds
         self.vt += 1
+        if self.mark_log is not None:
+            self.mark_log.append(c)
         if self.trace is not None:
             self.emit(TAG if on else UNTAG, pos, card=self.program.comp_card[c].id, id=int(c), tag=key)
 

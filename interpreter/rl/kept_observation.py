@@ -3,20 +3,18 @@ changed since that seat's last one.
 
 An environment asks for the vector of the same state object after every step, a different
 seat each time. `KeptObservations.encode(st, seat)` keeps, per seat, the vector it gave last
-and what it was made of: the members of each zone and what each added to the vector, who
-controlled each component that holds a zone or counters, the counters' values, taps, tags
-and changed attributes. The next call for that seat and the same state writes again only
-what differs:
+and what it was made of: the members of each zone, who controlled each component that holds
+a zone or counters only some seats see, and how much of the state's logs of changes it has
+written. The next call for that seat and the same state writes again only what differs:
 
 - the zones whose contents changed, as the state's log of them says (`State.zone_log`: the
-  key of each zone a move, shuffle or deal changed), compared member by member; and the
-  zones of components whose holder changed hands (it moved, or a component holding it did):
-  who sees them and whose they are;
+  key of each zone a move, shuffle or deal changed), member by member while the seat sees
+  them as before; and the zones of components whose holder changed hands (it moved, or a
+  component holding it did): who sees them and whose they are;
 - the counters whose value changed, as the state's log of them says (`State.counter_log`),
   and those of components that changed hands;
-- the rows of the components whose taps, tags or attributes changed, when the state's counts
-  of those changes (`vt`, `vo`) moved (a move that drops a tap or a tag moves the component,
-  whose row is written anew with its zone's).
+- the rows of the components whose taps, tags or attributes changed, as the state's log of
+  them says (`State.mark_log`).
 
 A new state object is encoded from nothing (`Encoding.encode`). A fast path of
 `Encoding.encode`, fenced: tests compare its vectors with the ones built from nothing
@@ -51,8 +49,8 @@ class KeptObservations:
         self.kept: dict = {}  # seat -> _Kept
 
     def encode(self, st, seat: int) -> np.ndarray:
-        if st.zone_log is None or len(st.zone_log) + len(st.counter_log) > MAX_LOG:
-            st.zone_log, st.counter_log = [], []  # an observer that followed the old ones encodes anew
+        if st.zone_log is None or len(st.zone_log) + len(st.counter_log) + len(st.mark_log) > MAX_LOG:
+            st.zone_log, st.counter_log, st.mark_log = [], [], []  # an observer that followed the old ones encodes anew
         k = self.kept.get(seat)
         if k is None or k.state is not st or k.zlog is not st.zone_log:
             k = self.kept[seat] = _Kept(self.enc, st, seat)
@@ -63,9 +61,9 @@ class KeptObservations:
 
 
 class _Kept:
-    __slots__ = ("enc", "state", "seat", "out", "flat", "zones", "tapped", "tags", "over", "held_by", "chained",
-                 "plain_at", "held_at", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "marks", "zlog",
-                 "zseen", "cseen")
+    __slots__ = ("enc", "state", "seat", "out", "flat", "zones", "held_by", "chained", "plain_at", "held_at",
+                 "absent", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "zlog", "zseen", "cseen",
+                 "mseen")
 
     def __init__(self, enc, st, seat: int):
         self.enc, self.state, self.seat = enc, st, seat
@@ -79,20 +77,21 @@ class _Kept:
         self.fixed: dict = {}
         # the other zones: key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
         self.zones: dict = {}
-        self.tapped, self.tags, self.over = set(), {}, {}
         # the counters of components: who sees them follows who controls the component. Component
         # -> [(visibility, [its controller, whether the seat sees its counters, {place: key}])]
         self.held_by: dict = {}
         self.plain_at: dict = {}  # counter of no component the seat sees -> its place
         self.held_at: dict = {}  # counter of a component -> (its place, its holder's record in `held_by`)
+        self.absent: dict = {}  # counter not in the vector -> whether it is a supply (whose slots are written apart)
         self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
         # last asked: while it lies in the same zone of a seat, team, node or the game, its
         # controller is the same (it follows the zone's holder alone)
         self.owners: dict = {}
-        # the state's logs of changed zones and counters, and how much of each was written
-        self.zlog, self.zseen, self.cseen = st.zone_log, len(st.zone_log), len(st.counter_log)
-        self.marks = (st.vt, st.vo)  # its counts of changes of taps and tags, and of attributes
+        # the state's logs of changed zones, counters, and taps, tags and attributes, and how much
+        # of each was written (the rows written below hold the taps, tags and attributes of now)
+        self.zlog, self.zseen, self.cseen, self.mseen = st.zone_log, len(st.zone_log), len(st.counter_log), len(
+            st.mark_log)
         self.grouped = (len(st.zones), _held_by_components(enc.program, st.zones, []))  # (zones, keys of those)
         enc.decision_into(self.flat, st, seat)
         # the seat's plans of zones and counters (`Encoding.plans`), filled as keys are met
@@ -100,7 +99,6 @@ class _Kept:
         for key, comps in st.zones.items():
             if comps:
                 self._add_zone(st, key, comps, True)
-        self._extras(st, set())
         self._counters(st, None, every=True)
 
     def controller(self, st, c):
@@ -222,25 +220,19 @@ class _Kept:
         seen = self._seen(plan, visible, members)
         return (plan[5], hr, seen) if seen else None
 
-    def _extras(self, st, rewritten: set) -> None:
-        """Rewrite the rows of the seen components whose taps, tags or changed attributes differ
-        from those last written (not those rewritten already), and keep the new ones."""
-        touched = st.tapped ^ self.tapped
-        tags, last = st.tags, self.tags
-        for c, v in tags.items():
-            if last.get(c) != v:
-                touched.add(c)
-        touched.update(last.keys() - tags.keys())
-        over, last = st.over, self.over
-        for key, v in over.items():
-            if last.get(key, _GONE) != v:
-                touched.add(key[0])
-        touched.update(key[0] for key in last.keys() - over.keys())
-        for c in touched - rewritten:
-            at = self._seen_at(st, c)
-            if at is not None:
-                self.enc.row_into(self.flat, st, c, *at)
-        self.tapped, self.tags, self.over = set(st.tapped), dict(tags), dict(over)
+    def _marks(self, st, rewritten) -> None:
+        """Rewrite the rows of the seen components whose taps, tags or attributes changed since
+        last written, as the state's log of them says (not those in `rewritten`, written anew
+        already)."""
+        log = st.mark_log
+        if len(log) == self.mseen:
+            return
+        for c in dict.fromkeys(log[self.mseen:]):
+            if c not in rewritten:
+                at = self._seen_at(st, c)
+                if at is not None:
+                    self.enc.row_into(self.flat, st, c, *at)
+        self.mseen = len(log)
 
     def _seen_at(self, st, c):
         """(zone index, relative holder) where the seat sees component `c` now, or None when it
@@ -285,7 +277,7 @@ class _Kept:
             return  # no counter changed
         else:
             names = dict.fromkeys(st.counter_log[self.cseen:])
-        plain, held_at = self.plain_at, self.held_at
+        plain, held_at, absent = self.plain_at, self.held_at, self.absent
         supplies = False  # whether a supply changed: its slot is written below
         for key in names:
             at = plain.get(key)
@@ -296,6 +288,10 @@ class _Kept:
             if known is not None:  # a component's counter met before: seen as the component is
                 at, rec = known
                 out[at] = counters[key] if rec[1] else 0
+                continue
+            supply = absent.get(key)
+            if supply is not None:  # not in the vector
+                supplies = supplies or supply
                 continue
             supplies = self._counter(st, key, counters[key]) or supplies
         if supplies:
@@ -311,7 +307,8 @@ class _Kept:
         if plan is None:
             plan = self.counter_plans[key] = self.enc._counter_plan(key, self.seat)
         if plan is False:
-            return keys.is_supply(key)
+            supply = self.absent[key] = keys.is_supply(key)
+            return supply
         at, visibility, holder = plan
         if holder is None:
             self.plain_at[key] = at
@@ -450,10 +447,8 @@ class _Kept:
         for came, zi, hr in came_rows:
             for c in came:
                 enc.row_into(out, st, c, zi, hr)
-        if (st.vt, st.vo) != self.marks:  # a move that drops a tap or tag moves the component: its row is new
-            # not the rows written anew above, with their taps, tags and attributes
-            self._extras(st, {c for came, _, _ in came_rows for c in came})
-            self.marks = (st.vt, st.vo)
+        if len(st.mark_log) != self.mseen:  # not the rows written anew above, with their taps, tags and attributes
+            self._marks(st, {c for came, _, _ in came_rows for c in came})
         self._counters(st, moved)
 
 

@@ -330,6 +330,80 @@ def test_kept_observations_follow_components_that_change_hands(tmp_path, files):
     assert taken > 5  # cards did change hands, with what they hold
 
 
+_MARKS = {"game.yaml": """\
+kind: game
+id: marks
+title: Marks
+players: {min: 2, max: 3}
+attributes:
+  value: {type: number, default: 0}
+classes: [Marked]
+components:
+  card: {attributes: [value]}
+zones:
+  deck: {scope: game}
+  table: {scope: player, in_play: true}
+  hand: {scope: player, visibility: owner}
+counters:
+  points: {scope: player}
+  turn: {scope: game}
+score: points
+procedures:
+  game: |
+    repeat 15 times:
+      for each p in players:
+        choose c from [each x in deck] + [each x in in_play()] + [each x in p.hand] by p "Card to mark"
+        add 1 to turn
+        let k = turn % 5
+        if k == 0:
+          move c to p.table
+        if k == 1:
+          move c to p.hand
+        if k == 2:
+          if tapped(c):
+            untap c
+          else:
+            tap c
+        if k == 3:
+          if has(c, "Marked"):
+            untag c as Marked
+          else:
+            tag c as Marked
+        if k == 4:
+          set c.value = c.value + 1
+""", "cards.yaml": """\
+kind: cards
+game: marks
+start: deck
+cards:
+  - {id: a, title: A, copies: 8, value: 1}
+"""}
+
+
+def test_kept_observations_follow_taps_tags_and_attributes(tmp_path):
+    """Cards are tapped, tagged and given a new value where they lie, in a zone every seat sees
+    or one only the owner does, and moved to a hand (which drops a tap): each seat's kept
+    vector shows what changed as the one built from nothing does."""
+    from interpreter.rl.encoding_plain import rebuilt
+    from interpreter.rl.kept_observation import KeptObservations
+    for name, text in _MARKS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    game = interpreter.load(str(tmp_path))
+    marked = 0
+    for seed in range(4):
+        enc = Encoding(game.program, 3)
+        kept = KeptObservations(enc)
+        st = game.new_state(3, seed)
+        r = random.Random(seed)
+        while not st.is_terminal():
+            for seat in range(3):
+                assert np.array_equal(kept.encode(st, seat), rebuilt(enc, st, seat)), f"seat {seat}"
+            before = (st.vt, st.vo, list(st.where))
+            st.apply(r.randrange(len(st.legal_actions())))
+            marked += (st.vt, st.vo) != before[:2] and st.where == before[2]
+    assert marked > 20  # taps, tags or values changed where the cards lay
+
+
 @pytest.mark.parametrize("game_id", shipped_games())
 def test_scaled_observations_lie_in_minus_one_to_one_and_keep_the_order_of_values(game_id):
     """With `scaled=True` each value of the vector is mapped into [-1, 1] by what the content
