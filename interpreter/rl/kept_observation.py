@@ -47,13 +47,19 @@ class KeptObservations:
         self.enc = encoding
         self.scaled = scaled  # the values handed out mapped into [-1, 1] (Encoding.scaled)
         self.kept: dict = {}  # seat -> _Kept
+        # seat -> (counter of no component the seat sees -> its place, counter not in the vector ->
+        # whether it is a supply): the same in every game, so kept from one game to the next
+        self.places: dict = {}
 
     def encode(self, st, seat: int) -> np.ndarray:
         if st.zone_log is None or len(st.zone_log) + len(st.counter_log) + len(st.mark_log) > MAX_LOG:
             st.zone_log, st.counter_log, st.mark_log = [], [], []  # an observer that followed the old ones encodes anew
         k = self.kept.get(seat)
         if k is None or k.state is not st or k.zlog is not st.zone_log:
-            k = self.kept[seat] = _Kept(self.enc, st, seat)
+            places = self.places.get(seat)
+            if places is None:
+                places = self.places[seat] = ({}, {})
+            k = self.kept[seat] = _Kept(self.enc, st, seat, places)
         else:
             k.update(st)
         # a new array: the caller may keep it, and the kept one goes on changing
@@ -65,7 +71,7 @@ class _Kept:
                  "absent", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "zlog", "zseen", "cseen",
                  "mseen")
 
-    def __init__(self, enc, st, seat: int):
+    def __init__(self, enc, st, seat: int, places: tuple):
         self.enc, self.state, self.seat = enc, st, seat
         self.out = np.zeros(enc.size, np.float32)
         # every write goes through a memoryview of the vector: a third of the cost of numpy's
@@ -80,9 +86,10 @@ class _Kept:
         # the counters of components: who sees them follows who controls the component. Component
         # -> [(visibility, [its controller, whether the seat sees its counters, {place: key}])]
         self.held_by: dict = {}
-        self.plain_at: dict = {}  # counter of no component the seat sees -> its place
+        # counter of no component the seat sees -> its place; counter not in the vector -> whether
+        # it is a supply (whose slots are written apart): met in this game or an earlier one
+        self.plain_at, self.absent = places
         self.held_at: dict = {}  # counter of a component -> (its place, its holder's record in `held_by`)
-        self.absent: dict = {}  # counter not in the vector -> whether it is a supply (whose slots are written apart)
         self.chained: set = set()  # the components of `held_by` lying in the zone of a component
         # component -> (its zone, its controller, the component holding that zone or None) when
         # last asked: while it lies in the same zone of a seat, team, node or the game, its

@@ -316,9 +316,9 @@ def test_kept_observations_follow_components_that_change_hands(tmp_path, files):
         (tmp_path / name).write_text(text, encoding="utf-8")
     game = interpreter.load(str(tmp_path))
     taken = 0
+    enc = Encoding(game.program, 3)
+    kept = KeptObservations(enc)  # one for every game, as an environment's from reset to reset
     for seed in range(4):
-        enc = Encoding(game.program, 3)
-        kept = KeptObservations(enc)
         st = game.new_state(3, seed)
         r = random.Random(seed)
         while not st.is_terminal():
@@ -390,9 +390,9 @@ def test_kept_observations_follow_taps_tags_and_attributes(tmp_path):
         (tmp_path / name).write_text(text, encoding="utf-8")
     game = interpreter.load(str(tmp_path))
     marked = 0
+    enc = Encoding(game.program, 3)
+    kept = KeptObservations(enc)  # one for every game, as an environment's from reset to reset
     for seed in range(4):
-        enc = Encoding(game.program, 3)
-        kept = KeptObservations(enc)
         st = game.new_state(3, seed)
         r = random.Random(seed)
         while not st.is_terminal():
