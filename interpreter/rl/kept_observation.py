@@ -468,21 +468,38 @@ def _is_fixed(plan) -> bool:
 
 def _difference(old: list, new: list) -> tuple:
     """(the members of `old` not in `new`, those of `new` not in `old`), for two lists of distinct
-    components: most changes take from or add to one end of a zone, which two comparisons of
-    lists tell without looking at each member in Python."""
+    components: most changes take from or add to one end of a zone, or take one member from
+    anywhere (a card played from a hand), which comparisons of lists tell without looking at
+    each member in Python."""
     n, m = len(old), len(new)
     if m >= n:
         if new[:n] == old:
             return (), new[n:]
         if new[m - n:] == old:
             return (), new[:m - n]
+        if m == n + 1:  # one came, not at an end: the difference of the sums of ids names it
+            i = _index(new, sum(new) - sum(old))
+            if i >= 0 and new[:i] == old[:i] and new[i + 1:] == old[i:]:
+                return (), new[i:i + 1]
     else:
         if old[:m] == new:
             return old[m:], ()
         if old[n - m:] == new:
             return old[:n - m], ()
+        if m == n - 1:  # one left, not from an end
+            i = _index(old, sum(old) - sum(new))
+            if i >= 0 and old[:i] == new[:i] and old[i + 1:] == new[i:]:
+                return old[i:i + 1], ()
     was, now = set(old), set(new)
     return [c for c in old if c not in now], [c for c in new if c not in was]
+
+
+def _index(members: list, c: int) -> int:
+    """Where `c` lies in `members`, or -1."""
+    try:
+        return members.index(c)
+    except ValueError:
+        return -1
 
 
 def _held_by_components(program, zones, out: list) -> list:
