@@ -68,8 +68,8 @@ class KeptObservations:
 
 class _Kept:
     __slots__ = ("enc", "state", "seat", "out", "flat", "zones", "held_by", "chained", "plain_at", "held_at",
-                 "absent", "owners", "fixed", "grouped", "zone_plans", "counter_plans", "zlog", "zseen", "cseen",
-                 "mseen")
+                 "absent", "owners", "fixed", "counted", "grouped", "zone_plans", "counter_plans", "zlog", "zseen",
+                 "cseen", "mseen")
 
     def __init__(self, enc, st, seat: int, places: tuple):
         self.enc, self.state, self.seat = enc, st, seat
@@ -78,10 +78,13 @@ class _Kept:
         # indexing for one value or a row
         self.flat = memoryview(self.out)
         # zones whose view is fixed for the seat (`_is_fixed`: it always sees into them or never
-        # does, whoever holds them): key -> its members when last written, whose changes are
-        # written member by member (`update`, `_fixed_counts`)
+        # does, whoever holds them). Those it sees into: key -> its members when last written,
+        # whose changes are written member by member; those it never sees into: key -> their
+        # number, all the vector shows of them
         self.fixed: dict = {}
-        # the other zones: key -> (members, controller of its holder, counts added, (zi, hr, seen) or None)
+        self.counted: dict = {}
+        # the other zones: key -> (members, controller of its holder, whether the seat sees into
+        # it, the relative seat holding it)
         self.zones: dict = {}
         # the counters of components: who sees them follows who controls the component. Component
         # -> [(visibility, [its controller, whether the seat sees its counters, {place: key}])]
@@ -153,9 +156,12 @@ class _Kept:
         rows of the members the seat sees too."""
         plan = self._zone_plan(key)
         if _is_fixed(plan):
-            self.fixed[key] = comps[:]
             self._count(plan, plan[4], comps, 1)
-            if rows and plan[4]:
+            if not plan[4]:
+                self.counted[key] = len(comps)
+                return
+            self.fixed[key] = comps[:]
+            if rows:
                 for c in comps:
                     self.enc.row_into(self.flat, st, c, plan[5], plan[6])
             return
@@ -245,9 +251,9 @@ class _Kept:
         """(zone index, relative holder) where the seat sees component `c` now, or None when it
         does not see it."""
         key = st.where[c]
-        if key in self.fixed:
+        if key in self.fixed:  # a zone of fixed view the seat sees into
             plan = self.zone_plans[key]
-            return (plan[5], plan[6]) if plan[4] else None
+            return plan[5], plan[6]
         kept = self.zones.get(key)
         if kept is None:
             return None
@@ -347,54 +353,58 @@ class _Kept:
         zone_plans = self.zone_plans
         changed = []  # the zones not of fixed view to write anew
         shifted = []  # (key, record, left, came) of the other zones whose members changed
-        moved = set()  # the components that moved: in or out of a zone whose members changed
+        moved = ()  # the components whose controller is known that lie elsewhere than when asked
         left_rows, came_rows = [], []  # members no longer seen where they were; (members, zi, hr) seen anew
         log = st.zone_log
         if len(log) != self.zseen:  # some zone's members changed (the state logs every change)
-            zones, kept, fixed = st.zones, self.zones, self.fixed
+            zones, kept, fixed, counted = st.zones, self.zones, self.fixed, self.counted
             if len(zones) != self.grouped[0]:  # zones are only ever added, at the end of the dict
                 self.grouped = (len(zones), _held_by_components(self.enc.program, islice(zones, self.grouped[0], None),
                                                                 self.grouped[1]))
-            # whether any component's controller is followed (`owners`, `held_by`, zones held by
-            # components): only then is what moved needed beyond the rows
-            track = bool(self.owners or self.held_by or self.grouped[1])
             for key in dict.fromkeys(log[self.zseen:]):
                 comps = zones[key]
+                was = counted.get(key)
+                if was is not None:  # a zone the seat never sees into: its number alone
+                    if len(comps) != was:
+                        out[zone_plans[key][0]] += len(comps) - was
+                        counted[key] = len(comps)
+                    continue
                 old = fixed.get(key)
-                if old is None and key not in kept and _is_fixed(self._zone_plan(key)):
-                    old = fixed[key] = []  # a zone met for the first time
-                if old is not None:  # written member by member
+                if old is None and key not in kept:  # a zone met for the first time
+                    plan = self._zone_plan(key)
+                    if _is_fixed(plan):
+                        if not plan[4]:
+                            counted[key] = len(comps)
+                            out[plan[0]] += len(comps)
+                            continue
+                        old = fixed[key] = []
+                if old is not None:  # a zone of fixed view the seat sees into: member by member
                     if old != comps:
                         plan = zone_plans[key]
                         fixed[key] = comps[:]
-                        if plan[4] or track:  # what left and came: for the rows, or for who moved
-                            left, came = _difference(old, comps)
-                            if track:
-                                moved.update(left)
-                                moved.update(came)
-                        if plan[1] and plan[4]:  # counted per member's owner
+                        left, came = _difference(old, comps)
+                        if plan[1]:  # counted per member's owner
                             self._count(plan, True, left, -1)
                             self._count(plan, True, came, 1)
                         else:  # its number alone, as `_count` would, without the calls: the common case
                             out[plan[0]] += len(comps) - len(old)
-                        if plan[4]:
-                            left_rows.extend(left)
-                            if came:
-                                came_rows.append((came, plan[5], plan[6]))
+                        left_rows.extend(left)
+                        if came:
+                            came_rows.append((came, plan[5], plan[6]))
                     continue
                 old = kept.get(key)
                 if old is None:
                     if comps:
                         changed.append(key)
-                        moved.update(comps)
                 elif old[0] != comps:
                     left, came = _difference(old[0], comps)
-                    moved.update(left)
-                    moved.update(came)
                     shifted.append((key, old, left, came))
             owners = self.owners
-            for c in moved:  # where it is and who controls it: asked again when needed
-                owners.pop(c, None)
+            if owners:
+                where = st.where
+                moved = {c for c, known in owners.items() if where[c] != known[0]}
+                for c in moved:  # asked again when needed (not found moved again at the next update)
+                    del owners[c]
             for key, old, left, came in shifted:
                 # a zone whose holder's controller is the same as when last written shows the
                 # seat what it did: written member by member, as a zone of fixed view is
