@@ -3,6 +3,7 @@
     python bench/observation_cost.py                        # every shipped game at 4 players
     python bench/observation_cost.py --game etherium --games 3
     python bench/observation_cost.py --time 9               # processor time, 9 alternated pairs
+    python bench/observation_cost.py --in-turn 150 --repeat 3   # processor time, game by game in turn
 
 For the same games (the PettingZoo environment's seeds and random legal actions), the
 instructions of one step of the AEC loop (`last()` with the observation and mask, then
@@ -18,6 +19,14 @@ when the loop calls `os.getppid()` and writes its count when it calls `os.getpgr
 system calls nothing else makes (`--zero-before`, `--dump-before`). Counting a whole process
 less one that only loads the game, as this bench did first, left the load's own variation
 (about 0.5% of 2.2 billion instructions, 10 to 30 k a decision) in every figure.
+
+In processor time, two ways, both without Valgrind: `--time PAIRS` runs a process of each
+kind (engine decisions alone, steps with the kept observation) one after the other, PAIRS
+times; `--in-turn GAMES` plays, in one process, each game once with engine decisions alone,
+once through the environment with the kept observation, and once through it with no
+observation written (the step's own work), game after game, and sums each kind's time: the
+machine's changes of speed, which move single runs by tens of percent here, fall on the three
+kinds alike.
 
 glibc copies blocks of more than a few kilobytes with one `rep movsb` instruction, which
 Valgrind counts once per byte: the copy of Seeders' observation (55 kB), about 2 us, would
@@ -86,6 +95,83 @@ print("DECISIONS", n)
 '''
 
 
+_IN_TURN = r'''
+import sys
+import time
+sys.path.insert(0, {root!r})
+import numpy as np
+from interpreter.rl import env
+games = {games}
+e = env({game!r}, players={players})
+raw = e.unwrapped
+blank = np.zeros(raw.encoding.size, np.float32)
+kept_encode = raw._observations.encode
+
+
+def engine(ep):  # the game's decisions alone, the same random choices
+    rng = np.random.default_rng(ep)
+    e.reset(seed=ep)
+    st, n = raw.state_, 0
+    started = time.process_time()
+    while not st.is_terminal():
+        numbers = raw.actions.numbers(st)
+        st.apply(numbers.index(int(rng.choice(np.array(sorted(numbers))))))
+        n += 1
+    return time.process_time() - started, n
+
+
+def steps(ep, encode):  # the AEC loop, the observation made by `encode`
+    raw._observations.encode = encode
+    rng = np.random.default_rng(ep)
+    e.reset(seed=ep)
+    n = 0
+    started = time.process_time()
+    for agent in e.agent_iter():
+        obs, reward, over, cut, info = e.last()
+        if over or cut:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        n += 1
+    return time.process_time() - started, n
+
+
+kinds = {{"engine": engine, "kept": lambda ep: steps(ep, kept_encode),
+         "blank": lambda ep: steps(ep, lambda st, seat: blank)}}
+for ep in range(2):  # warm
+    for run in kinds.values():
+        run(ep)
+total = {{k: [0.0, 0] for k in kinds}}
+for ep in range(games):
+    for k, run in kinds.items():
+        t, n = run(ep)
+        total[k][0] += t
+        total[k][1] += n
+for k, (t, n) in total.items():
+    print(k, t / n)
+'''
+
+
+def in_turn(game: str, players: int, games: int, repeat: int) -> dict:
+    """Processor time a decision of each kind (engine alone, kept step, step with no observation),
+    `repeat` processes each playing `games` games in turn (`_IN_TURN`); the ratios to the engine
+    decision of each process, and their median."""
+    runs = []
+    with tempfile.TemporaryDirectory() as cache:
+        _play(game, players, 0, "engine", Path(cache), [])  # the warm cache written first
+        for _ in range(repeat):
+            code = _IN_TURN.format(root=str(HERE.parent), games=games, game=game, players=players)
+            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
+            got = dict(re.findall(r"^(\w+) ([\d.e-]+)$", run.stdout, re.M))
+            if run.returncode != 0 or len(got) != 3:
+                raise SystemExit(f"{game} (in turn) did not run:\n{run.stderr[-2000:]}")
+            e = float(got["engine"])
+            runs.append({"engine_us": e * 1e6, "kept": float(got["kept"]) / e, "blank": float(got["blank"]) / e})
+    ratios = sorted(r["kept"] for r in runs)
+    return {"games": games, "runs": runs, "median": ratios[len(ratios) // 2], "least": ratios[0], "most": ratios[-1]}
+
+
 def _play(game: str, players: int, games: int, mode: str, cache: Path, before: list, env: dict | None = None):
     """The finished process that plays `games` games in `mode`, its command led by `before`, and
     the decisions it made."""
@@ -149,10 +235,24 @@ def main(argv=None) -> int:
     ap.add_argument("--time", type=int, default=0, metavar="PAIRS",
                     help="instead of counting, time the kept step over the engine decision in processor time, "
                          "over PAIRS pairs of runs")
+    ap.add_argument("--in-turn", type=int, default=0, metavar="GAMES",
+                    help="instead of counting, time the three kinds of decision game by game in turn in one process, "
+                         "over GAMES games (with --repeat processes)")
+    ap.add_argument("--repeat", type=int, default=3, help="processes for --in-turn")
     ap.add_argument("--out", help="where to write the figures (default: bench/observation_cost.json, or "
                                   "bench/observation_time.json with --time)")
     args = ap.parse_args(argv)
     games = args.game or ["karman-swap", "seeders-exodus", "etherium"]
+    if args.in_turn:
+        times = {}
+        for game in games:
+            t = times[game] = in_turn(game, args.players, args.in_turn, args.repeat)
+            print(f"{game:16s} kept step / engine decision, processor time, in turn: median x{t['median']:.2f} "
+                  f"(x{t['least']:.2f} to x{t['most']:.2f} over {args.repeat} processes); with no observation "
+                  + ", ".join(f"x{r['blank']:.2f}" for r in t["runs"]), flush=True)
+        Path(args.out or HERE / "observation_time.json").write_text(
+            json.dumps({"players": args.players, "in_turn": times}, indent=1) + "\n")
+        return 0
     if args.time:
         times = {}
         for game in games:
