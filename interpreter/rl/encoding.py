@@ -147,6 +147,10 @@ class Encoding:
         self._over_index = (None, 0, {})  # (state, its count of attribute changes, _over_of's index)
         self._scaling = None  # see `scaling`
         self._points_by_id: dict = {}  # id of a position -> (the position, its choice point's number)
+        # where the decision block writes the kind of decision, its choice point and its number of options
+        self._kind_at = {k: self._decision + self.n + 1 + i for k, i in _KIND_INDEX.items()}
+        self._points_at = self._decision + self.n + 1 + len(KINDS)
+        self._options_at = self._points_at + len(self.points) + 1
 
     def _block(self, name: str, size: int, what: str) -> None:
         self.blocks.append((name, self.size, size, what))
@@ -229,13 +233,12 @@ class Encoding:
         player = int(d.player)
         out[base + (player - seat) % n] = 1
         if player == seat:
-            k = base + n + 1
-            kind = _KIND_INDEX.get(d.kind)
+            kind = self._kind_at.get(d.kind)
             if kind is not None:
-                out[k + kind] = 1
-            k += len(KINDS)
-            out[k + self._point_of(d.pos)] = 1
-            out[k + len(self.points) + 1] = len(d.entries)
+                out[kind] = 1
+            known = self._points_by_id.get(id(d.pos))  # as `_point_of`, without the call: the common case
+            out[self._points_at + (known[1] if known is not None and known[0] is d.pos else self._point_of(d.pos))] = 1
+            out[self._options_at] = len(d.entries)
 
     def _point_of(self, pos) -> int:
         """The number of the choice point written at `pos` (len(points): another), kept by the

@@ -457,15 +457,19 @@ class _Kept:
                 left_rows.extend(left)
                 if came:
                     came_rows.append((came, sees[0], sees[1]))
-        # rows of members no longer seen where they were: 0 (written again below if seen
-        # elsewhere); then the rows of members seen anew, or seen otherwise than before
+        # the rows of members seen anew, or seen otherwise than before, written whole; those of
+        # members no longer seen where they were and not seen elsewhere: 0
+        rewritten = set()
+        if came_rows:
+            for came, zi, hr in came_rows:
+                for c in came:
+                    enc.row_into(out, st, c, zi, hr)
+                rewritten.update(came)
         for c in left_rows:
-            enc.clear_row(out, c)
-        for came, zi, hr in came_rows:
-            for c in came:
-                enc.row_into(out, st, c, zi, hr)
+            if c not in rewritten:
+                enc.clear_row(out, c)
         if len(st.mark_log) != self.mseen:  # not the rows written anew above, with their taps, tags and attributes
-            self._marks(st, {c for came, _, _ in came_rows for c in came})
+            self._marks(st, rewritten)
         self._counters(st, moved)
 
 
