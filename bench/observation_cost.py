@@ -53,9 +53,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+# the AEC loop's steps, the same in both programs below: a random legal number chosen as the
+# engine loop chooses, so that both loops play the same games with the same work of the player's
+_AEC_STEPS = textwrap.indent('''for agent in e.agent_iter():
+    obs, reward, over, cut, info = e.last()
+    if over or cut:
+        e.step(None)
+        continue
+    e.step(int(rng.choice(np.array(sorted(info["legal_moves"])))))
+    n += 1
+''', "    ")
 
 _LOOP = r'''
 import os
@@ -89,14 +101,7 @@ for ep in range(games):
             n += 1
         continue
     e.reset(seed=ep)
-    for agent in e.agent_iter():
-        obs, reward, over, cut, info = e.last()
-        if over or cut:
-            e.step(None)
-            continue
-        e.step(int(rng.choice(np.array(sorted(info["legal_moves"])))))  # as the engine loop chooses
-        n += 1
-os.getpgrp()  # the count is written here
+{aec_steps}os.getpgrp()  # the count is written here
 print("SECONDS", time.process_time() - started)
 print("DECISIONS", n)
 '''
@@ -133,14 +138,7 @@ def steps(ep, encode):  # the AEC loop, the observation made by `encode`
     e.reset(seed=ep)
     n = 0
     started = time.process_time()
-    for agent in e.agent_iter():
-        obs, reward, over, cut, info = e.last()
-        if over or cut:
-            e.step(None)
-            continue
-        e.step(int(rng.choice(np.array(sorted(info["legal_moves"])))))  # as the engine loop chooses
-        n += 1
-    return time.process_time() - started, n
+{aec_steps}    return time.process_time() - started, n
 
 
 kinds = {{"engine": engine, "kept": lambda ep: steps(ep, kept_encode),
@@ -167,7 +165,7 @@ def in_turn(game: str, players: int, games: int, repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         _play(game, players, 0, "engine", Path(cache), [])  # the warm cache written first
         for _ in range(repeat):
-            code = _IN_TURN.format(root=str(HERE.parent), games=games, game=game, players=players)
+            code = _IN_TURN.format(root=str(HERE.parent), games=games, game=game, players=players, aec_steps=_AEC_STEPS)
             run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                  env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache)))
             got = dict(re.findall(r"^(\w+) ([\d.e-]+)$", run.stdout, re.M))
@@ -182,7 +180,8 @@ def in_turn(game: str, players: int, games: int, repeat: int) -> dict:
 def _play(game: str, players: int, games: int, mode: str, cache: Path, before: list, env: dict | None = None):
     """The finished process that plays `games` games in `mode`, its command led by `before`, and
     the decisions it made."""
-    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players)
+    code = _LOOP.format(root=str(HERE.parent), mode=mode, games=games, game=game, players=players,
+                        aec_steps=_AEC_STEPS)
     run = subprocess.run([*before, sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, PYTHONHASHSEED="0", XDG_CACHE_HOME=str(cache), **(env or {})))
     decisions = re.search(r"DECISIONS (\d+)", run.stdout)

@@ -309,25 +309,35 @@ def test_kept_observations_follow_components_that_change_hands(tmp_path, files):
     """Cards that hold a zone and a counter only their controller sees are taken from one table
     to another, with the cards under them: each seat's kept vector shows them, or stops showing
     them, as the one built from nothing does."""
+    assert "let u" in files["game.yaml"] or files is _HANDS
+    steps = _kept_against_rebuilt(tmp_path, files, lambda st: list(st.where))
+    taken = sum(1 for before, after in steps for c, z in enumerate(before)
+                if z is not None and str(z).startswith("table") and after[c] != z)
+    assert taken > 5  # cards did change hands, with what they hold
+
+
+def _kept_against_rebuilt(tmp_path, files: dict, note) -> list:
+    """Play 4 random games of 3 players of the game of `files`, and before each step assert that
+    every seat's kept vector is the one built from nothing (one observer for every game, as an
+    environment's from reset to reset); (`note` of the state before, after) for each step."""
     from interpreter.rl.encoding_plain import rebuilt
     from interpreter.rl.kept_observation import KeptObservations
-    assert "let u" in files["game.yaml"] or files is _HANDS
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     game = interpreter.load(str(tmp_path))
-    taken = 0
     enc = Encoding(game.program, 3)
-    kept = KeptObservations(enc)  # one for every game, as an environment's from reset to reset
+    kept = KeptObservations(enc)
+    steps = []
     for seed in range(4):
         st = game.new_state(3, seed)
         r = random.Random(seed)
         while not st.is_terminal():
             for seat in range(3):
                 assert np.array_equal(kept.encode(st, seat), rebuilt(enc, st, seat)), f"seat {seat}"
-            before = {int(c): str(z) for c, z in enumerate(st.where) if z is not None and str(z).startswith("table")}
+            before = note(st)
             st.apply(r.randrange(len(st.legal_actions())))
-            taken += sum(1 for c, z in before.items() if str(st.where[c]) != z)
-    assert taken > 5  # cards did change hands, with what they hold
+            steps.append((before, note(st)))
+    return steps
 
 
 _MARKS = {"game.yaml": """\
@@ -384,23 +394,8 @@ def test_kept_observations_follow_taps_tags_and_attributes(tmp_path):
     """Cards are tapped, tagged and given a new value where they lie, in a zone every seat sees
     or one only the owner does, and moved to a hand (which drops a tap): each seat's kept
     vector shows what changed as the one built from nothing does."""
-    from interpreter.rl.encoding_plain import rebuilt
-    from interpreter.rl.kept_observation import KeptObservations
-    for name, text in _MARKS.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    game = interpreter.load(str(tmp_path))
-    marked = 0
-    enc = Encoding(game.program, 3)
-    kept = KeptObservations(enc)  # one for every game, as an environment's from reset to reset
-    for seed in range(4):
-        st = game.new_state(3, seed)
-        r = random.Random(seed)
-        while not st.is_terminal():
-            for seat in range(3):
-                assert np.array_equal(kept.encode(st, seat), rebuilt(enc, st, seat)), f"seat {seat}"
-            before = (st.vt, st.vo, list(st.where))
-            st.apply(r.randrange(len(st.legal_actions())))
-            marked += (st.vt, st.vo) != before[:2] and st.where == before[2]
+    steps = _kept_against_rebuilt(tmp_path, _MARKS, lambda st: (st.vt, st.vo, list(st.where)))
+    marked = sum(1 for before, after in steps if after[:2] != before[:2] and after[2] == before[2])
     assert marked > 20  # taps, tags or values changed where the cards lay
 
 
