@@ -34,7 +34,6 @@ from ..engine.observe import may_see
 from ..engine.values import Comp
 from .encoding import seat_of
 
-_GONE = object()  # a key not there
 # the most keys a state's logs hold before an observer starts them again (and encodes its seats
 # from nothing once): a game of a million decisions does not keep ten million keys
 MAX_LOG = 1_000_000
