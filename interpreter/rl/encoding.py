@@ -192,13 +192,12 @@ class Encoding:
             plan = zone_plans.get(key)
             if plan is None:
                 plan = zone_plans[key] = self._zone_plan(key, seat)
-            counts, sees = self.zone_part(st, comps, seat, plan)
-            for at, amount in counts:
-                out[at] += amount
-            if sees:
-                zi, hr, members = sees
+            visible, hr = self.zone_view(st, plan, seat)
+            self.count_into(out, plan, visible, comps, seat)
+            members = self.seen_members(plan, visible, comps, seat)
+            if members:
                 seen.extend(members)
-                zone_of.extend([zi] * len(members))
+                zone_of.extend([plan[5]] * len(members))
                 holder_of.extend([hr] * len(members))
         if seen:
             self._components(self.rows(out), st, np.array(seen, np.intp), np.array(zone_of, np.intp),
@@ -250,29 +249,43 @@ class Encoding:
         self._points_by_id[id(pos)] = (pos, point)
         return point
 
-    def zone_part(self, st, comps, seat: int, plan) -> tuple:
-        """What the zone of `plan` holding `comps` gives `seat`'s vector: ((place, amount) of its
-        counts in the `zones` and `held zones` blocks, and (the zone's index, the relative seat
-        holding it, the members the seat sees) or None when it sees none)."""
-        slot, held, holder, visibility, visible, zi, hr, owner_sees = plan
-        if visible is None:  # a zone of a component: seen as its controller lets the seat see it
-            visible = may_see(st, visibility, holder, seat)
-        if not (visible or owner_sees):
-            return [(slot, len(comps))], None  # all unseen
-        owners = self.program.comp_owner
-        members = comps if visible else [c for c in comps if owners[c] == seat]
-        n = self.n
-        if not held:
-            counts = [(slot, len(comps))]
-        else:
-            counts = [(slot + (0 if not (visible or owners[c] == seat) else
-                               (1 if owners[c] is None else 2 + (owners[c] - seat) % n)), 1) for c in comps]
-        if not members:
-            return counts, None
+    def zone_view(self, st, plan, seat: int) -> tuple:
+        """(whether `seat` sees into the zone of `plan` in `st`, the relative seat holding it): of
+        a zone held by a component, as the component's controller lets the seat see."""
+        visible, hr = plan[4], plan[6]
+        if visible is None:
+            visible = may_see(st, plan[3], plan[2], seat)
         if hr is None:
-            holder_seat = seat_of(st, holder)
-            hr = n if holder_seat is None else (holder_seat - seat) % n
-        return counts, (zi, hr, members)
+            holder_seat = seat_of(st, plan[2])
+            hr = self.n if holder_seat is None else (holder_seat - seat) % self.n
+        return visible, hr
+
+    def seen_members(self, plan, visible: bool, comps, seat: int):
+        """The members of `comps` that `seat` sees in the zone of `plan`: all when it sees into the
+        zone (`visible`), else its own when the zone shows each owner its own."""
+        if visible:
+            return comps
+        if plan[7]:
+            owners = self.program.comp_owner
+            return [c for c in comps if owners[c] == seat]
+        return ()
+
+    def count_into(self, out, plan, visible: bool, comps, seat: int, sign: int = 1) -> None:
+        """Add `sign` times the counts of members `comps` of the zone of `plan` to vector `out` (an
+        array or a memoryview), in the `zones` and `held zones` blocks: its number, or when a node
+        or component holds the zone and the seat sees some of it, one per member at the place of
+        the member's owner where the seat sees the member, at the zone's unseen place otherwise."""
+        slot = plan[0]
+        if not (plan[1] and (visible or plan[7])):
+            out[slot] += sign * len(comps)
+            return
+        owners, n = self.program.comp_owner, self.n
+        for c in comps:
+            owner = owners[c]
+            if visible or owner == seat:
+                out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += sign
+            else:
+                out[slot] += sign
 
     def counter_at(self, st, key: str, seat: int, counter_plans: dict):
         """Where counter `key` goes in `seat`'s vector, or None when it is not there or the seat

@@ -32,7 +32,6 @@ from ..engine import keys
 from ..engine import machine as vm
 from ..engine.observe import may_see
 from ..engine.values import Comp
-from .encoding import seat_of
 
 # the most keys a state's logs hold before an observer starts them again (and encodes its seats
 # from nothing once): a game of a million decisions does not keep ten million keys
@@ -155,7 +154,7 @@ class _Kept:
         rows of the members the seat sees too."""
         plan = self._zone_plan(key)
         if _is_fixed(plan):
-            self._count(plan, plan[4], comps, 1)
+            self.enc.count_into(self.flat, plan, plan[4], comps, self.seat, 1)
             if not plan[4]:
                 self.counted[key] = len(comps)
                 return
@@ -166,10 +165,10 @@ class _Kept:
             return
         holder = plan[2]
         ctrl = self.controller(st, holder) if type(holder) is Comp else None
-        visible, hr = self._view(st, plan)
-        self._count(plan, visible, comps, 1)
+        visible, hr = self.enc.zone_view(st, plan, self.seat)
+        self.enc.count_into(self.flat, plan, visible, comps, self.seat, 1)
         if rows:
-            for c in self._seen(plan, visible, comps):
+            for c in self.enc.seen_members(plan, visible, comps, self.seat):
                 self.enc.row_into(self.flat, st, c, plan[5], hr)
         # the zone's own list goes on changing with the moves: a copy
         self.zones[key] = (comps[:], ctrl, visible, hr)
@@ -181,45 +180,6 @@ class _Kept:
             plan = self.zone_plans[key] = self.enc._zone_plan(key, self.seat)
         return plan
 
-    def _view(self, st, plan) -> tuple:
-        """(whether the seat sees into the zone of `plan`, the relative seat holding it) in `st`:
-        of a zone held by a component, as its controller lets the seat see (as
-        `Encoding.zone_part`)."""
-        visible, hr = plan[4], plan[6]
-        if visible is None:
-            visible = may_see(st, plan[3], plan[2], self.seat)
-        if hr is None:
-            holder_seat = seat_of(st, plan[2])
-            hr = self.enc.n if holder_seat is None else (holder_seat - self.seat) % self.enc.n
-        return visible, hr
-
-    def _seen(self, plan, visible: bool, comps):
-        """The members of `comps` the seat sees in the zone of `plan`: all when it sees into the
-        zone, else its own when the zone shows each owner its own."""
-        if visible:
-            return comps
-        if plan[7]:
-            owners, seat = self.enc.program.comp_owner, self.seat
-            return [c for c in comps if owners[c] == seat]
-        return ()
-
-    def _count(self, plan, visible: bool, comps, sign: int) -> None:
-        """Add `sign` times the counts of members `comps` of the zone of `plan` (seen into or not
-        as `visible` says): its number, or when a node or component holds the zone, one per
-        member at the place of the member's owner where the seat sees the member, at the
-        zone's unseen place otherwise (as `Encoding.zone_part`)."""
-        slot = plan[0]
-        if not (plan[1] and (visible or plan[7])):
-            self.flat[slot] += sign * len(comps)
-            return
-        out, owners, n, seat = self.flat, self.enc.program.comp_owner, self.enc.n, self.seat
-        for c in comps:
-            owner = owners[c]
-            if visible or owner == seat:
-                out[slot + (1 if owner is None else 2 + (owner - seat) % n)] += sign
-            else:
-                out[slot] += sign
-
     def _remove_zone(self, key):
         """Take zone `key`'s counts out of the vector: (the zone's index, the relative holder and
         the members the seat saw there), for their rows, or None when it saw none."""
@@ -228,8 +188,8 @@ class _Kept:
             return None
         members, _, visible, hr = old
         plan = self.zone_plans[key]
-        self._count(plan, visible, members, -1)
-        seen = self._seen(plan, visible, members)
+        self.enc.count_into(self.flat, plan, visible, members, self.seat, -1)
+        seen = self.enc.seen_members(plan, visible, members, self.seat)
         return (plan[5], hr, seen) if seen else None
 
     def _marks(self, st, rewritten) -> None:
@@ -383,8 +343,8 @@ class _Kept:
                         fixed[key] = comps[:]
                         left, came = _difference(old, comps)
                         if plan[1]:  # counted per member's owner
-                            self._count(plan, True, left, -1)
-                            self._count(plan, True, came, 1)
+                            self.enc.count_into(self.flat, plan, True, left, self.seat, -1)
+                            self.enc.count_into(self.flat, plan, True, came, self.seat, 1)
                         else:  # its number alone, as `_count` would, without the calls: the common case
                             out[plan[0]] += len(comps) - len(old)
                         left_rows.extend(left)
@@ -413,11 +373,11 @@ class _Kept:
                     changed.append(key)  # seen otherwise: taken out and added back whole
                     continue
                 visible, hr = old[2], old[3]
-                self._count(plan, visible, left, -1)
-                self._count(plan, visible, came, 1)
+                self.enc.count_into(self.flat, plan, visible, left, self.seat, -1)
+                self.enc.count_into(self.flat, plan, visible, came, self.seat, 1)
                 kept[key] = (zones[key][:], old[1], visible, hr)
-                left_rows.extend(self._seen(plan, visible, left))
-                came = self._seen(plan, visible, came)
+                left_rows.extend(self.enc.seen_members(plan, visible, left, self.seat))
+                came = self.enc.seen_members(plan, visible, came, self.seat)
                 if came:
                     came_rows.append((came, plan[5], hr))
             touched = set(changed)
@@ -446,7 +406,7 @@ class _Kept:
                 sees = None
                 if now is not None:
                     plan = zone_plans[key]
-                    seen = self._seen(plan, now[2], now[0])
+                    seen = self.enc.seen_members(plan, now[2], now[0], self.seat)
                     sees = (plan[5], now[3], seen) if seen else None
                 if was is not None and sees is not None and sees[:2] == was[:2]:
                     left, came = _difference(was[2], sees[2])
