@@ -156,7 +156,7 @@ class ExpressionChecks:
         Worked out once per name: a pack reads the same attributes again and again."""
         known = self._node_attributes.get(name, _UNKNOWN)
         if known is _UNKNOWN:
-            values = [node.get(name, _UNKNOWN) for b in self.defn.boards for node in b.nodes.values()]
+            values = [node.get(name, _UNKNOWN) for b in self.pack.boards for node in b.nodes.values()]
             if all(v is _UNKNOWN for v in values):
                 known = None
             elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -164,7 +164,15 @@ class ExpressionChecks:
             else:
                 known = ANY
             self._node_attributes[name] = known
-        return known
+        return self.note_call("node_attribute", (name,), known)
+
+    def note_call(self, method: str, args: tuple, value):
+        """`value`, what method `method` of the checker worked out from the pack for `args`, noted
+        as read while the check of an ability is noted (check_reuse)."""
+        reads = self.reads
+        if reads is not None and reads.log is not None:
+            reads.log.setdefault(("call", method, args), value)
+        return value
 
     def expression(self, e, scope: Scope) -> str:
         """The type of `e`, by the `visit_` method of its class (language.visitor); ANY for a node
@@ -407,19 +415,19 @@ class ExpressionChecks:
         b.check(self, e)
         return b.returns
 
-    def card_ids(self) -> set:
-        """The folded ids of the pack's cards (made once: `card("...")` may be called often)."""
+    def has_card(self, card_id: str) -> bool:
+        """Whether the pack has a card of id `card_id` (folded ids, made once: `card("...")` may be
+        called often)."""
         if self._card_ids is None:
-            self._card_ids = {fold(c.id) for c in self.defn.cards}
-        return self._card_ids
+            self._card_ids = {fold(c.id) for c in self.pack.cards}
+        return self.note_call("has_card", (card_id,), fold(card_id) in self._card_ids)
 
     def keyword_titles(self) -> list:
         """The names of the pack's keywords (their first words, folded), for `prints`."""
-        return sorted({kw.title for kw in self.defn.keywords if kw.title})
+        return self.note_call("keyword_titles", (), sorted({kw.title for kw in self.pack.keywords if kw.title}))
 
     def card_names(self) -> Names:
         """The pack's card ids, for the hints of misspelt ones (made once)."""
         if self._card_names is None:
-            self._card_names = Names(c.id for c in self.defn.cards)
+            self._card_names = Names(c.id for c in self.pack.cards)
         return self._card_names
-

@@ -28,6 +28,7 @@ from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .keywords import KeywordMatcher, KeywordUse, Mismatch, classes_hint
 from .check_expressions import ExpressionChecks, Scope
 from .check_print import check_print_hints
+from .check_reuse import ability_checks
 from .check_table import check_table_hints
 from .check_flow import FlowChecks
 from .check_start import CardsNamed, warn_never_placed, warn_no_way_to_win
@@ -60,7 +61,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
     GENERIC = StatementChecks.GENERIC_STATEMENTS
 
     def __init__(self, defn: GameDef, report: Report):
-        self.defn = defn
+        self.defn = defn  # while a card's ability is checked, a view noting what it reads (check_reuse)
+        self.pack = defn  # the pack itself, read by what is worked out once per check (card ids...)
+        self.reads = None  # what the check of an ability reads, while one is noted (check_reuse.Reads)
         self.report = report
         self.wanted = None  # the type an expression being checked must have, when it is a lone name
         self.errors_before = len(report.errors)  # a report may hold the errors of other packs
@@ -431,6 +434,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                 self.error("N001", getattr(start, "pos", d.pos), f"unknown zone '{start}'", did_you_mean(start, d.zones))
         seen = {}
         components = 0
+        reuse = ability_checks(self)
         for card in d.cards:
             before = components
             components += card.copies * (d.max_players if card.per_player else 1)
@@ -465,7 +469,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                                f"unknown class '{t}' in tags", self.classes_hint(t))
             for ab in card.abilities:
                 if ab.tree is not None:
-                    self.card_ability(ab)
+                    if reuse is not None:
+                        reuse.check(ab)
+                    else:
+                        self.card_ability(ab)
 
     def check_attr_value(self, attr, value, pos) -> None:
         if attr.type == "class":

@@ -6,6 +6,7 @@ and returns one Report with every error of every file.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable
 
@@ -15,6 +16,7 @@ from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expans
 from ..content.layers import Chosen, mod_layer, plan, read_data
 from ..content.pack import PackLoader, collector_paused, remember_text, test_cards
 from ..content.source import load_file, shared_loads
+from ..language.check_reuse import shared_checks
 from ..language.texts import shared_parses
 from ..diagnostics import ContentError, Position, Report
 from ..names import did_you_mean
@@ -160,10 +162,6 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
                 extra.append(f)
         else:
             orphans.append((f, len(report.errors) - before))
-    for root, extra in packs.items():
-        defn, found = read_and_check(root, report, extra)
-        checked(defn, found)
-        _with_test_cards(root, report, extra, defn)
     groups = []
     for root, folders in expansions.items():
         # the expansions of one game together, over it: what they do to each other is checked too;
@@ -171,23 +169,33 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
         modes = [e for e in folders if is_dir(e) and mod_layer(e).solo]
         rest = [e for e in folders if e not in modes]
         groups += ([(root, rest)] if rest else []) + [(root, [m]) for m in modes]
-    for root, folders in groups:
-        inside = all(root in e.parents and is_dir(e) for e in folders)
-        chosen = Chosen(expansions=tuple(mod_layer(e).id for e in folders)) if inside else \
-            Chosen(mods=tuple(str(e) for e in folders))
-        try:
-            layers = plan(root, chosen)
-        except ValueError as exc:
-            f = expansion_file(folders[0])
-            at = getattr(exc, "position", None)  # a name a file requires: where it is written
-            report.error(getattr(exc, "code", "E000"), at or Position(display_path(f) if f else str(folders[0])), str(exc))
-            if at is not None and at.path not in report.sources:
-                remember_text(report, at.path)
-            continue
-        extra = packs.get(root, [])
-        defn, found = read_and_check(root, report, extra, layers)
-        checked(defn, found)
-        _with_test_cards(root, report, extra, defn, layers)
+    # a card's ability checked in one pack is not checked again in the next (language.check_reuse):
+    # what is kept of each costs memory, so it is kept only when several packs are checked (a rules
+    # test with cards of its own is checked in a pack of its own, with the game's cards)
+    several = len(packs) + len(groups) > 1 or any(is_dir(root / "tests") for root in packs)
+    with shared_checks() if several else nullcontext():
+        for root, extra in packs.items():
+            defn, found = read_and_check(root, report, extra)
+            checked(defn, found)
+            _with_test_cards(root, report, extra, defn)
+        for root, folders in groups:
+            inside = all(root in e.parents and is_dir(e) for e in folders)
+            chosen = Chosen(expansions=tuple(mod_layer(e).id for e in folders)) if inside else \
+                Chosen(mods=tuple(str(e) for e in folders))
+            try:
+                layers = plan(root, chosen)
+            except ValueError as exc:
+                f = expansion_file(folders[0])
+                at = getattr(exc, "position", None)  # a name a file requires: where it is written
+                report.error(getattr(exc, "code", "E000"), at or Position(display_path(f) if f else str(folders[0])),
+                             str(exc))
+                if at is not None and at.path not in report.sources:
+                    remember_text(report, at.path)
+                continue
+            extra = packs.get(root, [])
+            defn, found = read_and_check(root, report, extra, layers)
+            checked(defn, found)
+            _with_test_cards(root, report, extra, defn, layers)
     report.diagnostics = list(dict.fromkeys(report.diagnostics))  # said once, though checked twice
     for f, found in orphans:
         before = len(report.errors)

@@ -24,7 +24,7 @@ def _cards(st, pos, key):
 def _check_card_id(checker, call) -> None:
     arg = call.args[0] if call.args else None
     checker.cards_named.name(arg)  # a card the rules name may enter a zone its file does not start it in
-    if isinstance(arg, N.String) and fold(arg.value) not in checker.card_ids():
+    if isinstance(arg, N.String) and not checker.has_card(arg.value):
         checker.error("N018", arg.pos, f"no card with id '{arg.value}'",
                       did_you_mean(arg.value, checker.card_names()))
 

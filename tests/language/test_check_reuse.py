@@ -1,0 +1,200 @@
+"""A card's ability checked once in a check of several packs (language.check_reuse): what the
+packs' findings say with the findings reused is what they say with every pack checked whole."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections import Counter
+
+import pytest
+
+from gamekit import FIXTURES
+from interpreter.content.source import shared_loads
+from interpreter.language import check_reuse
+from interpreter.language import checker as checker_module
+from interpreter.language.texts import shared_parses
+from interpreter.language.types import Type
+from interpreter.resources import content_dir
+from interpreter.rulings.check import check_paths
+
+
+def _checked(path: str) -> tuple:
+    """The report and each pack's (definitions, findings) of `regles check PATH`."""
+    packs = []
+    report = check_paths([path], lambda defn, found: packs.append((defn, found)))
+    return report, packs
+
+
+def _by_place(types: dict) -> Counter:
+    return Counter((type(node).__name__, node.pos, t) for node, t in types.items())
+
+
+def _keyword_uses(found) -> dict:
+    return {ab.tree: (use.keyword.pattern, use.keyword.pos, use.bindings) for ab, use in found.keyword_uses.items()}
+
+
+def _both_ways(path: str, monkeypatch) -> tuple:
+    """The check of `path` with reuse and without, within one block of shared parses (so that
+    both see the same trees), and how many abilities the first took from another pack."""
+    taken = []
+    take = check_reuse.AbilityChecks._take
+    monkeypatch.setattr(check_reuse.AbilityChecks, "_take", lambda self, ab, entry: (taken.append(ab),
+                                                                                      take(self, ab, entry)))
+    with shared_parses(), shared_loads():
+        reused = _checked(path)
+        with monkeypatch.context() as m:
+            m.setattr(checker_module, "ability_checks", lambda checker: None)
+            whole = _checked(path)
+    return reused, whole, len(taken)
+
+
+def _assert_same(reused, whole) -> None:
+    (report_a, packs_a), (report_b, packs_b) = reused, whole
+    assert report_a.diagnostics == report_b.diagnostics
+    assert len(packs_a) == len(packs_b)
+    for (_, a), (_, b) in zip(packs_a, packs_b, strict=True):
+        # the same nodes the same types; the few nodes each pack makes anew (the bodies of its
+        # extension points), the same types at the same places
+        assert {k: t for k, t in a.types.items() if k in b.types} == {k: t for k, t in b.types.items() if k in a.types}
+        assert _by_place(a.types) == _by_place(b.types)
+        assert a.labels == b.labels
+        assert a.function_types == b.function_types
+        assert _keyword_uses(a) == _keyword_uses(b)
+
+
+@pytest.mark.parametrize("game", ["seeders-exodus", "etherium", "karman-swap"])
+def test_the_shipped_games_find_the_same_with_each_ability_checked_once(game, monkeypatch):
+    reused, whole, taken = _both_ways(str(content_dir() / game), monkeypatch)
+    _assert_same(reused, whole)
+    assert reused[0].ok
+    if game == "seeders-exodus":  # its expansions and its solo mode hold the base game's cards
+        assert taken > 300
+
+
+def _write(path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.fixture
+def game_with_expansion(tmp_path):
+    """The docs game with cards whose abilities read a function, a keyword, a card and an
+    attribute, and an expansion that changes what they read: the function the first one calls
+    calls another, which the expansion replaces (the type of both changes, the first's text does
+    not); its board's node has the attribute the last one reads (which may then hold a value of
+    a node's, so its type is no promise)."""
+    root = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", root)
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    line = '  market_value: "sum(c.cost for each c in market)"\n'
+    assert line in game
+    (root / "game.yaml").write_text(game.replace(line, line + '  price: "market_value()"\n'), encoding="utf-8")
+    _write(root / "cards" / "reads.yaml", """\
+        kind: cards
+        game: docs-game
+        component: card
+        start: deck
+        cards:
+          - id: banker
+            title: Banker
+            abilities:
+              - |
+                when played:
+                  gain price() coins
+          - id: miller
+            title: Miller
+            abilities:
+              - "Income 2"
+              - |
+                when played:
+                  move card("farm") to discard
+          - id: mason
+            title: Mason
+            abilities:
+              - |
+                when played:
+                  gain self.cost coins
+        """)
+    folder = root / "expansions" / "changes"
+    _write(folder / "expansion.yaml", """\
+        kind: expansion
+        game: docs-game
+        id: changes
+        title: changes
+        players: {max: 5}
+        replace:
+          market_value: "count(market) > 2"
+        """)
+    _write(folder / "keywords.yaml", """\
+        kind: keywords
+        game: docs-game
+        keywords:
+          - pattern: "Income X - Y"
+            params: {X: number, Y: class}
+            text: "Gain X coins for each Y card at the start of each round."
+            ability: |
+              whenever round_start:
+                gain X * count(each c in in_play(you) where c is Y) coins
+        """)
+    _write(folder / "board.yaml", """\
+        kind: board
+        game: docs-game
+        id: isle
+        title: An isle
+        nodes:
+          - {id: isle, kind: city, cost: 2}
+        """)
+    return root
+
+
+def test_an_ability_is_checked_again_where_an_expansion_changes_what_it_reads(game_with_expansion, monkeypatch):
+    reused, whole, taken = _both_ways(str(game_with_expansion), monkeypatch)
+    _assert_same(reused, whole)
+    report, packs = reused
+    assert len(packs) == 2
+    # the function the Banker gains by is a condition in the expansion's pack only (the function
+    # it calls is): its ability, clean in the game alone, is in error there, at its own line
+    errors = [(d.position.path.rsplit("/", 1)[-1], d.position.line) for d in report.errors]
+    assert errors == [("reads.yaml", 11)]
+    assert taken > 0  # the abilities reading nothing the expansion changes were taken again
+    (_, base), (_, laid) = packs
+    cost = {t for node, t in base.types.items() if type(node).__name__ == "Attr" and node.name == "cost"}
+    assert cost == {Type.NUMBER}
+    assert {t for node, t in laid.types.items() if type(node).__name__ == "Attr" and node.name == "cost"} == {Type.ANY}
+
+
+def test_an_ability_is_checked_again_where_a_declaration_it_reads_differs(game_with_expansion, monkeypatch):
+    # no layer changes a counter the game declares; the check of each pack must still not take
+    # what an ability found where any declaration it read differs: the expansion's pack is read
+    # here with the players' coins made a counter of the game
+    import interpreter
+    from interpreter.scopes import Scope
+
+    read = interpreter.read_pack
+
+    def read_changed(root, report, extra=(), layers=(), scenario=None):
+        defn = read(root, report, extra, layers, scenario)
+        if layers:
+            coins = defn.counters["coins"]
+            defn.counters["coins"] = type(coins)(**{**coins.__dict__, "scope": Scope.of("game")})
+        return defn
+
+    monkeypatch.setattr(interpreter, "read_pack", read_changed)
+    _write(game_with_expansion / "cards" / "coins.yaml", """\
+        kind: cards
+        game: docs-game
+        component: card
+        start: deck
+        cards:
+          - id: payer
+            title: Payer
+            abilities:
+              - |
+                when played:
+                  gain 1 coins to you
+        """)
+    reused, whole, taken = _both_ways(str(game_with_expansion), monkeypatch)
+    _assert_same(reused, whole)
+    errors = {(d.position.path.rsplit("/", 1)[-1], d.position.line) for d in reused[0].errors}
+    assert ("coins.yaml", 11) in errors
+    assert taken > 0
