@@ -1,4 +1,4 @@
-"""A card's ability checked once however many packs of one check hold it.
+"""A card checked once however many packs of one check hold it.
 
 `regles check` of a game folder checks the game, then the game with its
 expansions, then the game with its solo mode: three packs that hold the same
@@ -15,15 +15,20 @@ what it works out from the pack (`note_call`: a card id known, a node
 attribute's type). When a later pack holds the same tree, its findings (the
 types of its expressions, its labels, the keyword it uses, the cards it
 names, whether it wins) are taken again when every noted read gives an equal
-value in that pack; else it is checked again. Only an ability checked with
-no diagnostic is kept: one in error is checked in every pack, so its
-messages are those a check of that pack alone gives.
+value in that pack; else it is checked again (`AbilityChecks`). Only an
+ability checked with no diagnostic is kept: one in error is checked in every
+pack, so its messages are those a check of that pack alone gives.
+
+A card's face is checked the same way (`FaceChecks`): whether the prose of
+each ability fits the face, in each language, depends on the tree, the
+keyword it uses, the types found and what the renderer reads of the pack and
+its vocabulary, each noted.
 
 Notes are kept within a `shared_checks()` block (the check of several
-packs); outside one, every ability is checked as it always was.
-`tests/language/test_check_reuse.py` compares the findings with and without
-reuse over every shipped game with its expansions and solo mode, and over
-packs whose expansions change what a base card reads.
+packs); outside one, every card is checked as it always was.
+`tests/language/test_check_reuse.py` compares the findings and diagnostics
+with and without reuse over every shipped game with its expansions and solo
+mode, and over packs whose expansions change what a base card reads.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from dataclasses import fields, is_dataclass
 
 from .check_start import CardsNamed
 from .keywords import KeywordUse
+from .prose.printed import unfit_ability
 
 _MISSING = object()  # a key the table does not hold
 _ALL = "*"  # a read of the whole table (its length, its keys...)
@@ -181,21 +187,22 @@ class Seen:
 
 
 def same(a, b) -> bool:
-    """Whether two values read from two packs are alike: equal, field by field for declarations
-    compared by identity (keywords), member by member for lists and dicts of them."""
+    """Whether two values read from two packs are alike: equal, or field by field for
+    declarations (a keyword is compared by identity, a keyword's use holds one), member by member
+    for lists and dicts of them."""
     if a is b:
         return True
     if type(a) is not type(b):
         return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
-    if is_dataclass(a) and a.__dataclass_params__.eq is False:
-        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
     try:
+        if isinstance(a, (list, tuple)):
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+        if isinstance(a, dict):
+            return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+        if is_dataclass(a):
+            return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
         return bool(a == b)
-    except Exception:  # noqa: BLE001 - a value that cannot be compared is not known to be alike
+    except (RecursionError, TypeError, ValueError):  # not known to be alike
         return False
 
 
@@ -213,57 +220,90 @@ class Entry:
         self.keyword = keyword  # (first word, place among the keywords of that word, bindings) or None
 
 
-class AbilityChecks:
-    """The card abilities of one checker's pack, each checked or its findings taken from the
-    store (see the module's docstring)."""
+class Noting:
+    """What one pack reads again, compared with what an earlier pack's check noted: `sources`
+    gives, by table name, where this pack keeps what the check read through a Noted copy."""
 
-    def __init__(self, checker, store: dict):
-        self.checker = checker
+    def __init__(self, store: dict, defn):
         self.store = store
+        self.defn = defn
         self.reads = Reads()
-        self.seen = Seen(checker.defn, self.reads)
-        self.attr_types = Noted("attr_types", checker.attr_types, self.reads)
-        self.function_types = Noted("function_types", checker.found.function_types, self.reads)
-        self.by_first = Noted("keywords", checker.keywords.by_first, self.reads)
+        self.sources: dict = {}
         self.alike: dict = {}  # (note, id of the value noted) -> whether this pack reads the same
+        self.kept: list = []  # the keywords compared, kept alive while their ids are keys of `alike`
 
-    def check(self, ab) -> None:
-        """Check ability `ab` of a card, or take again what an earlier pack's check of it found."""
-        tree = ab.tree
-        entry = self.store.get(tree)
-        if entry is not None and self._reads_alike(entry.log):
-            self._take(ab, entry)
-            return
-        self._check(ab, record=entry is None)
+    def noted(self, table: str, data: dict) -> Noted:
+        """A Noted copy of table `data` of this pack, named `table`."""
+        self.sources[table] = data
+        return Noted(table, data, self.reads)
 
-    def _reads_alike(self, log: tuple) -> bool:
+    def reads_alike(self, log: tuple, ab) -> bool:
         alike = self.alike
         for note, value in log:
+            if note[0] == "use":  # the keyword the ability uses: its own, not kept by value
+                if not self._same_use(value, self.read(note, ab)):
+                    return False
+                continue
             key = (note, id(value))
             known = alike.get(key)
             if known is None:
-                known = alike[key] = same(value, self._read(note))
+                known = alike[key] = same(value, self.read(note, ab))
             if not known:
                 return False
         return True
 
-    def _read(self, note):
-        """What this pack gives for read `note`, as the check of an ability would have read it."""
+    def _same_use(self, a, b) -> bool:
+        """Whether two keyword uses are alike: the same values bound, to keywords alike (compared
+        once per pair of keywords: a pack's cards use few keywords, many times)."""
+        if a is None or b is None:
+            return a is b
+        key = ("keyword", id(a.keyword), id(b.keyword))
+        known = self.alike.get(key)
+        if known is None:
+            known = self.alike[key] = same(a.keyword, b.keyword)
+            self.kept.append((a.keyword, b.keyword))  # the ids above stay theirs while compared
+        return known and same(a.bindings, b.bindings)
+
+    def read(self, note, ab):
+        """What this pack gives for read `note`, as the check of ability `ab` would have read it."""
         kind, table, key = note
-        c = self.checker
-        if kind == "call":
-            return getattr(c, table)(*key)
         if kind == "attr":
-            return getattr(c.defn, table)
-        source = {"attr_types": c.attr_types, "function_types": c.found.function_types,
-                  "keywords": c.keywords.by_first}.get(table)
+            return getattr(self.defn, table)
+        source = self.sources.get(table)
         if source is None:
-            source = getattr(c.defn, table)
+            source = getattr(self.defn, table)
         if kind == "all":
             return dict(source) if isinstance(source, dict) else list(source)
         if kind == "in":
             return key in source
         return source.get(key, _MISSING)
+
+
+class AbilityChecks(Noting):
+    """The card abilities of one checker's pack, each checked or its findings taken from the
+    store (see the module's docstring)."""
+
+    def __init__(self, checker, store: dict):
+        super().__init__(store, checker.defn)
+        self.checker = checker
+        self.seen = Seen(checker.defn, self.reads)
+        self.attr_types = self.noted("attr_types", checker.attr_types)
+        self.function_types = self.noted("function_types", checker.found.function_types)
+        self.by_first = self.noted("keywords", checker.keywords.by_first)
+
+    def check(self, ab) -> None:
+        """Check ability `ab` of a card, or take again what an earlier pack's check of it found."""
+        tree = ab.tree
+        entry = self.store.get(tree)
+        if entry is not None and self.reads_alike(entry.log, ab):
+            self._take(ab, entry)
+            return
+        self._check(ab, record=entry is None)
+
+    def read(self, note, ab):
+        if note[0] == "call":
+            return getattr(self.checker, note[1])(*note[2])
+        return super().read(note, ab)
 
     def _take(self, ab, entry: Entry) -> None:
         c = self.checker
@@ -310,6 +350,50 @@ class AbilityChecks:
             return None
         first = next(w[1] for w in use.keyword.words if w[0] == "lit")
         return first, self.checker.keywords.by_first[first].index(use.keyword), use.bindings
+
+
+class FaceChecks(Noting):
+    """The faces of one pack's cards in one language (language.prose.face_checks): whether the
+    face of each ability fits, worked out once per check where what its prose reads is alike."""
+
+    def __init__(self, prose, store: dict):
+        r = prose.renderer
+        super().__init__(store, r.defn)
+        self.prose = prose
+        self.seen = Seen(r.defn, self.reads)
+        self.views = (self.noted("types", r.types), self.noted("words", r.vocab.entries),
+                      self.noted("folded words", r.vocab.folded), self.noted("keyword trees", prose.by_tree))
+
+    def unfit(self, prose, ab):
+        """What `printed.unfit_ability` says of `ab` in this pack: taken again, or worked out."""
+        key = ("face", prose.lang, ab.tree)
+        entry = self.store.get(key)
+        if entry is not None and self.reads_alike(entry[0], ab):
+            return entry[1]
+        r = prose.renderer
+        saved = r.defn, r.vocab.defn, r.types, r.vocab.entries, r.vocab.folded, prose.by_tree
+        r.defn = r.vocab.defn = self.seen
+        r.types, r.vocab.entries, r.vocab.folded, prose.by_tree = self.views
+        self.reads.log = log = {("use", "", ""): prose.uses.get(ab)}
+        try:
+            found = unfit_ability(prose, ab)
+        finally:
+            self.reads.log = None
+            r.defn, r.vocab.defn, r.types, r.vocab.entries, r.vocab.folded, prose.by_tree = saved
+        if entry is None:
+            self.store[key] = (tuple(log.items()), found)
+        return found
+
+    def read(self, note, ab):
+        if note[0] == "use":
+            return self.prose.uses.get(ab)
+        return super().read(note, ab)
+
+
+def face_checks(prose) -> FaceChecks | None:
+    """The reuse of face verdicts for `prose`'s pack and language, within a `shared_checks`
+    block; else None."""
+    return FaceChecks(prose, _STORE) if _STORE is not None else None
 
 
 def ability_checks(checker) -> AbilityChecks | None:

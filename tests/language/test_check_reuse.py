@@ -12,6 +12,7 @@ from gamekit import FIXTURES
 from interpreter.content.source import shared_loads
 from interpreter.language import check_reuse
 from interpreter.language import checker as checker_module
+from interpreter.language.prose import face_checks as faces_module
 from interpreter.language.texts import shared_parses
 from interpreter.language.types import Type
 from interpreter.resources import content_dir
@@ -34,8 +35,9 @@ def _keyword_uses(found) -> dict:
 
 
 def _both_ways(path: str, monkeypatch) -> tuple:
-    """The check of `path` with reuse and without, within one block of shared parses (so that
-    both see the same trees), and how many abilities the first took from another pack."""
+    """The check of `path` with reuse (of abilities' findings and faces' verdicts) and without,
+    within one block of shared parses (so that both see the same trees), and how many abilities
+    the first took from another pack."""
     taken = []
     take = check_reuse.AbilityChecks._take
     monkeypatch.setattr(check_reuse.AbilityChecks, "_take", lambda self, ab, entry: (taken.append(ab),
@@ -44,6 +46,7 @@ def _both_ways(path: str, monkeypatch) -> tuple:
         reused = _checked(path)
         with monkeypatch.context() as m:
             m.setattr(checker_module, "ability_checks", lambda checker: None)
+            m.setattr(faces_module, "face_checks", lambda prose: None)
             whole = _checked(path)
     return reused, whole, len(taken)
 
@@ -198,3 +201,58 @@ def test_an_ability_is_checked_again_where_a_declaration_it_reads_differs(game_w
     errors = {(d.position.path.rsplit("/", 1)[-1], d.position.line) for d in reused[0].errors}
     assert ("coins.yaml", 11) in errors
     assert taken > 0
+
+
+def test_a_face_is_written_again_where_an_expansion_changes_its_words(tmp_path, monkeypatch):
+    # the Banker's prose fits its face in the game alone; the expansion's long word for coins
+    # makes it too long in the expansion's pack only: its verdict must not be taken again there
+    root = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", root)
+    _write(root / "cards" / "words.yaml", """\
+        kind: cards
+        game: docs-game
+        component: card
+        start: deck
+        cards:
+          - id: banker
+            title: Banker
+            abilities:
+              - |
+                when played:
+                  gain 2 coins
+                  for each p in players:
+                    gain 1 coins to p
+          - id: miner
+            title: Miner
+            abilities:
+              - |
+                when played:
+                  gain 1 points
+        """)
+    long = "shiny golden coin{} of the old northern kingdom by the sea where the kings of old kept their hoards"
+    _write(root / "expansions" / "words" / "expansion.yaml", f"""\
+        kind: expansion
+        game: docs-game
+        id: words
+        title: words
+        vocabulary:
+          en:
+            coins: ["{long.format('')}", "{long.format('s')}"]
+        """)
+    taken = []
+    unfit = check_reuse.FaceChecks.unfit
+
+    def counted(self, prose, ab):
+        entry = self.store.get(("face", prose.lang, ab.tree))
+        if entry is not None and self.reads_alike(entry[0], ab):
+            taken.append(ab)
+        return unfit(self, prose, ab)
+
+    monkeypatch.setattr(check_reuse.FaceChecks, "unfit", counted)
+    reused, whole, _ = _both_ways(str(root), monkeypatch)
+    _assert_same(reused, whole)
+    warnings = [(d.code, d.position.path.rsplit("/", 1)[-1], d.position.line) for d in reused[0].diagnostics]
+    assert warnings == [("W002", "words.yaml", 9)]
+    # the Miner's face, which reads no coins, was taken again; the Banker's was written again
+    texts = [str(ab.text) for ab in taken]
+    assert any("gain 1 points" in t for t in texts) and not any("gain 2 coins" in t for t in texts)

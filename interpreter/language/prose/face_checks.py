@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...content.model import GameDef
 from ...diagnostics import Report
 from .cards import LANGS, Prose
+from ..check_reuse import face_checks
 from .printed import unfit_abilities
 
 
@@ -24,8 +25,9 @@ def check_faces(defn: GameDef, findings, report: Report) -> None:
     """W002 for each ability with neither printed text nor prose that fits its card's face."""
     for lang in face_languages(defn):
         prose = Prose(defn, findings, lang)
+        faces = face_checks(prose)  # within a check of several packs, each ability's face once
         for card in defn.cards:
-            for ab, _text, why in unfit_abilities(prose, card):
+            for ab, _text, why in unfit_abilities(prose, card, faces.unfit if faces is not None else None):
                 report.warning("W002", ab.pos, f"card '{card.id}' has no printed face in '{lang}': neither a printed "
                                        f"text nor prose that fits ({why})",
                                f"give the card the text it prints: text: {{{lang}: \"...\"}}")

@@ -92,21 +92,31 @@ def ability_face(prose, ab) -> FaceLine:
     return FaceLine(name, prose.ability(ab), "prose")
 
 
-def unfit_abilities(prose, card) -> list:
+def unfit_abilities(prose, card, unfit=None) -> list:
     """The abilities of `card` whose face, in the language of `prose`, is generated prose that
-    does not fit: (ability, its prose, why)."""
+    does not fit: (ability, its prose, why). `unfit`: how each ability's verdict is had (by
+    default `unfit_ability`; a check of several packs takes it again, language.check_reuse)."""
     if card_text(card, prose.lang) is not None:
         return []
     out = []
     for ab in card.abilities:
-        before = len(prose.fallbacks)
-        line = ability_face(prose, ab)
-        if line.source != "prose":
-            continue
-        fell_back = len(prose.fallbacks) > before
-        if not fits(line.text, fell_back):
-            why = ("the engine cannot write all of it" if fell_back else
-                   "it holds a name of the rules language" if _LEAK.search(line.text) else
-                   f"it is {words(line.text)} words long (a face holds {FACE_WORDS})")
-            out.append((ab, line.text, why))
+        found = (unfit or unfit_ability)(prose, ab)
+        if found is not None:
+            out.append((ab, *found))
     return out
+
+
+def unfit_ability(prose, ab) -> tuple | None:
+    """(its prose, why) when the face of ability `ab` is generated prose that does not fit (its
+    card has no text of its own in the language of `prose`), else None."""
+    before = len(prose.fallbacks)
+    line = ability_face(prose, ab)
+    if line.source != "prose":
+        return None
+    fell_back = len(prose.fallbacks) > before
+    if fits(line.text, fell_back):
+        return None
+    why = ("the engine cannot write all of it" if fell_back else
+           "it holds a name of the rules language" if _LEAK.search(line.text) else
+           f"it is {words(line.text)} words long (a face holds {FACE_WORDS})")
+    return line.text, why
