@@ -187,9 +187,9 @@ class Seen:
 
 
 def same(a, b) -> bool:
-    """Whether two values read from two packs are alike: equal, or field by field for
-    declarations (a keyword is compared by identity, a keyword's use holds one), member by member
-    for lists and dicts of them."""
+    """Whether two values read from two packs are alike: member by member for lists and dicts,
+    field by field for declarations (dataclasses: a keyword, which compares by identity, is alike
+    another pack's copy of it), else equal."""
     if a is b:
         return True
     if type(a) is not type(b):

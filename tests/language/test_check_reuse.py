@@ -79,6 +79,12 @@ def _write(path, text: str) -> None:
     path.write_text(textwrap.dedent(text), encoding="utf-8")
 
 
+def _cards(path, cards: str) -> None:
+    """A file of cards of the docs game, starting in its deck: `cards`, the list under `cards:`
+    (its first card on the file's sixth line)."""
+    _write(path, "kind: cards\ngame: docs-game\ncomponent: card\nstart: deck\ncards:\n" + textwrap.dedent(cards))
+
+
 @pytest.fixture
 def game_with_expansion(tmp_path):
     """The docs game with cards whose abilities read a function, a keyword, a card and an
@@ -92,12 +98,7 @@ def game_with_expansion(tmp_path):
     line = '  market_value: "sum(c.cost for each c in market)"\n'
     assert line in game
     (root / "game.yaml").write_text(game.replace(line, line + '  price: "market_value()"\n'), encoding="utf-8")
-    _write(root / "cards" / "reads.yaml", """\
-        kind: cards
-        game: docs-game
-        component: card
-        start: deck
-        cards:
+    _cards(root / "cards" / "reads.yaml", """\
           - id: banker
             title: Banker
             abilities:
@@ -183,12 +184,7 @@ def test_an_ability_is_checked_again_where_a_declaration_it_reads_differs(game_w
         return defn
 
     monkeypatch.setattr(interpreter, "read_pack", read_changed)
-    _write(game_with_expansion / "cards" / "coins.yaml", """\
-        kind: cards
-        game: docs-game
-        component: card
-        start: deck
-        cards:
+    _cards(game_with_expansion / "cards" / "coins.yaml", """\
           - id: payer
             title: Payer
             abilities:
@@ -208,12 +204,7 @@ def test_a_face_is_written_again_where_an_expansion_changes_its_words(tmp_path, 
     # makes it too long in the expansion's pack only: its verdict must not be taken again there
     root = tmp_path / "docs-game"
     shutil.copytree(FIXTURES / "docs-game", root)
-    _write(root / "cards" / "words.yaml", """\
-        kind: cards
-        game: docs-game
-        component: card
-        start: deck
-        cards:
+    _cards(root / "cards" / "words.yaml", """\
           - id: banker
             title: Banker
             abilities:
