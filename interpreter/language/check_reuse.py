@@ -68,6 +68,18 @@ class Reads:
         self.log: dict | None = None
 
 
+def _whole(method):
+    """`method` of a noted table's class (dict or list), noting first that the whole table was
+    read (its length, its keys, its members one by one)."""
+    def read(self, *args):
+        log = self.reads.log
+        if log is not None:
+            log.setdefault(("all", self.table, _ALL), self.copy_of())
+        return method(self, *args)
+    read.__name__, read.__doc__ = method.__name__, method.__doc__
+    return read
+
+
 class Noted(dict):
     """A table of the pack that notes every key read, while `reads.log` is a dict."""
     __slots__ = ("table", "reads")
@@ -97,30 +109,11 @@ class Noted(dict):
     def __contains__(self, key):
         return self._note(key) is not _MISSING
 
-    def _whole(self):
-        log = self.reads.log
-        if log is not None:
-            log.setdefault(("all", self.table, _ALL), dict(dict.items(self)))
+    def copy_of(self) -> dict:
+        return dict(dict.items(self))
 
-    def __iter__(self):
-        self._whole()
-        return dict.__iter__(self)
-
-    def __len__(self):
-        self._whole()
-        return dict.__len__(self)
-
-    def keys(self):
-        self._whole()
-        return dict.keys(self)
-
-    def values(self):
-        self._whole()
-        return dict.values(self)
-
-    def items(self):
-        self._whole()
-        return dict.items(self)
+    __iter__, __len__ = _whole(dict.__iter__), _whole(dict.__len__)
+    keys, values, items = _whole(dict.keys), _whole(dict.values), _whole(dict.items)
 
 
 class NotedList(list):
@@ -139,25 +132,13 @@ class NotedList(list):
             try:
                 log.setdefault(("in", self.table, item), found)
             except TypeError:  # an item that cannot be a key: the whole list was read
-                self._whole()
+                log.setdefault(("all", self.table, _ALL), self.copy_of())
         return found
 
-    def _whole(self):
-        log = self.reads.log
-        if log is not None:
-            log.setdefault(("all", self.table, _ALL), list(list.__iter__(self)))
+    def copy_of(self) -> list:
+        return list(list.__iter__(self))
 
-    def __iter__(self):
-        self._whole()
-        return list.__iter__(self)
-
-    def __len__(self):
-        self._whole()
-        return list.__len__(self)
-
-    def __getitem__(self, index):
-        self._whole()
-        return list.__getitem__(self, index)
+    __iter__, __len__, __getitem__ = _whole(list.__iter__), _whole(list.__len__), _whole(list.__getitem__)
 
 
 class Seen:
@@ -230,7 +211,6 @@ class Noting:
         self.reads = Reads()
         self.sources: dict = {}
         self.alike: dict = {}  # (note, id of the value noted) -> whether this pack reads the same
-        self.kept: list = []  # the keywords compared, kept alive while their ids are keys of `alike`
 
     def noted(self, table: str, data: dict) -> Noted:
         """A Noted copy of table `data` of this pack, named `table`."""
@@ -238,31 +218,17 @@ class Noting:
         return Noted(table, data, self.reads)
 
     def reads_alike(self, log: tuple, ab) -> bool:
+        """Whether every read of `log` (an earlier pack's check of ability `ab`) gives the same
+        value in this pack."""
         alike = self.alike
         for note, value in log:
-            if note[0] == "use":  # the keyword the ability uses: its own, not kept by value
-                if not self._same_use(value, self.read(note, ab)):
-                    return False
-                continue
-            key = (note, id(value))
+            key = (note, id(value))  # the store keeps each value alive: its id stays its own
             known = alike.get(key)
             if known is None:
                 known = alike[key] = same(value, self.read(note, ab))
             if not known:
                 return False
         return True
-
-    def _same_use(self, a, b) -> bool:
-        """Whether two keyword uses are alike: the same values bound, to keywords alike (compared
-        once per pair of keywords: a pack's cards use few keywords, many times)."""
-        if a is None or b is None:
-            return a is b
-        key = ("keyword", id(a.keyword), id(b.keyword))
-        known = self.alike.get(key)
-        if known is None:
-            known = self.alike[key] = same(a.keyword, b.keyword)
-            self.kept.append((a.keyword, b.keyword))  # the ids above stay theirs while compared
-        return known and same(a.bindings, b.bindings)
 
     def read(self, note, ab):
         """What this pack gives for read `note`, as the check of ability `ab` would have read it."""
@@ -384,10 +350,22 @@ class FaceChecks(Noting):
             self.store[key] = (tuple(log.items()), found)
         return found
 
-    def read(self, note, ab):
-        if note[0] == "use":
-            return self.prose.uses.get(ab)
-        return super().read(note, ab)
+    def reads_alike(self, log: tuple, ab) -> bool:
+        # the first note is the keyword `ab` uses, its own (not kept by value, so not memoised)
+        (_, use), rest = log[0], log[1:]
+        return self._same_use(use, self.prose.uses.get(ab)) and super().reads_alike(rest, ab)
+
+    def _same_use(self, a, b) -> bool:
+        """Whether two keyword uses are alike: the same values bound, to keywords alike (compared
+        once per pair of keywords: a pack's cards use few keywords, many times; both packs keep
+        theirs alive while this pack is checked)."""
+        if a is None or b is None:
+            return a is b
+        key = ("keyword", id(a.keyword), id(b.keyword))
+        known = self.alike.get(key)
+        if known is None:
+            known = self.alike[key] = same(a.keyword, b.keyword)
+        return known and same(a.bindings, b.bindings)
 
 
 def face_checks(prose) -> FaceChecks | None:

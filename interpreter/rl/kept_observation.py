@@ -345,7 +345,7 @@ class _Kept:
                         if plan[1]:  # counted per member's owner
                             self.enc.count_into(self.flat, plan, True, left, self.seat, -1)
                             self.enc.count_into(self.flat, plan, True, came, self.seat, 1)
-                        else:  # its number alone, as `_count` would, without the calls: the common case
+                        else:  # its number alone, as `Encoding.count_into` would, without the calls: the common case
                             out[plan[0]] += len(comps) - len(old)
                         left_rows.extend(left)
                         if came:
