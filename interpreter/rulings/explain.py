@@ -108,7 +108,20 @@ def _wrapped(label: str, text: str, indent: str, width: int = 100, hang: int = 2
                          break_long_words=False, break_on_hyphens=False) or [indent + label]
 
 
+# the headings of `explain`, in the language the card is shown in (what they head, the card's
+# texts, the rules index and the content quoted, is as the content writes it)
+_HEADINGS = {
+    "en": {"rules": "Rules:", "ability": "Ability {0}", "printed": "printed ({0}): ", "keyword_rules": "  rules:",
+           "reads": "the engine reads it: ", "rulings": "Rulings and notes that name it:",
+           "how": "How the engine reads it:"},
+    "fr": {"rules": "Règles :", "ability": "Capacité {0}", "printed": "imprimé ({0}) : ",
+           "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
+           "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :"},
+}
+
+
 def explain(game, card, lang: str = "en") -> str:
+    say = _HEADINGS.get(lang, _HEADINGS["en"])
     program = game.program
     defn = program.defn
     prose = Prose(defn, program.found, lang)
@@ -120,26 +133,26 @@ def explain(game, card, lang: str = "en") -> str:
     for line in prose.face_texts(card):
         out += _wrapped("", line, "  ")
     if card.rules:
-        out += ["", "Rules:"] + _rule_lines(card.rules, rules, "  ")
+        out += ["", say["rules"]] + _rule_lines(card.rules, rules, "  ")
     uses = program.found.keyword_uses
     keywords = [uses[ab].keyword for ab in card.abilities if ab in uses]
     for n, ab in enumerate(card.abilities, 1):
         use = uses.get(ab)
         name = prose.printed_name(ab)
-        out += ["", f"Ability {n}" + (f": {name}" if name else "")]
+        out += ["", say["ability"].format(n) + (f"{' :' if lang == 'fr' else ':'} {name}" if name else "")]
         if use is not None:
             printed = use.keyword.texts.get(lang) or next(iter(use.keyword.texts.values()), None)
             if printed:
-                out += _wrapped(f"printed ({use.keyword.name}): ", str(printed), "  ")
+                out += _wrapped(say["printed"].format(use.keyword.name), str(printed), "  ")
             if use.keyword.rules:
-                out += ["  rules:"] + _rule_lines(use.keyword.rules, rules, "    ")
-        out += _wrapped("the engine reads it: ", prose.reading(ab), "  ")
+                out += [say["keyword_rules"]] + _rule_lines(use.keyword.rules, rules, "    ")
+        out += _wrapped(say["reads"], prose.reading(ab), "  ")
     rulings = _rulings(defn, card, keywords)
     if rulings:
-        out += ["", "Rulings and notes that name it:"]
+        out += ["", say["rulings"]]
         for note in rulings:
             out += _wrapped("- ", note, "  ")
-    out += ["", "How the engine reads it:",
+    out += ["", say["how"],
             f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
     if card.copies != 1:
         out.append(f"  copies: {card.copies}")

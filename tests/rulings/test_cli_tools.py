@@ -143,7 +143,10 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     assert cli.main(["explain", "karman-swap", "Cendreux", "--lang", "fr"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2] == "  Troc : Échangez une carte d'une Planète avec une carte du Marché."
-    assert any(line.startswith("  printed (Troc): Échangez") for line in lines)
+    # its headings in French too, not only its texts
+    assert "Capacité 1 : Troc" in lines and "Ability 1: Troc" not in lines
+    assert any(line.startswith("  imprimé (Troc) : Échangez") for line in lines)
+    assert any(line.startswith("  le moteur la lit : Troc : Quand cette carte est jouée") for line in lines)
 
 
 def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
