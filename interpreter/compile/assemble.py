@@ -12,12 +12,18 @@ Before an operation it runs inline that may wait, start other code or end
 the run, the function sets `frame.pc` as the machine would have, so a choice
 resumes at the right place. Each line of the source keeps the position of its
 statement (`Code.line_pos`): an error names the statement that made it.
+
+The source is written when the body is compiled, and compiled into functions when the
+code first runs (`defer`): Python's `compile()` was most of a game's compiling, and a game
+may run few of its codes (in one of the shipped games, a game runs about one in six of them). Until then each
+operation is a stub that compiles the whole code, puts its functions in place of the stubs
+and runs its own; `Code.ready()` does it at once, for whoever reads the functions.
 """
 from __future__ import annotations
 
 from enum import Enum
 
-from .warm import compiled
+from .warm import code_store, compiled
 
 CHUNK_LINES = 4000  # lines of generated source compiled at once at most
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
@@ -46,10 +52,42 @@ class Src:
 
 
 def finish(code, ns: dict) -> None:
-    """Turn the source operations of `code` into functions, in namespace `ns`."""
+    """Write the source of the operations of `code` and leave them to be compiled into
+    functions, in namespace `ns`, when the code first runs (see the module's docstring)."""
     srcs = code.srcs
     if not any(s is not None for s in srcs):
         return
+    text, line_pos = _source(code)
+    code.filename = f"<code {code.name}>"
+    code.line_pos = line_pos
+    code.srcs = [None] * len(srcs)  # written: nothing left to write
+    store = code_store()  # the load's warm store (or None), which the compiled chunks go through
+    todo = [i for i, s in enumerate(srcs) if s is not None and code.ops[i] is None]
+    state = {"text": text, "ns": ns, "store": store}  # dropped once compiled
+
+    def ready():
+        if not state:
+            return  # compiled already (another stub got there first)
+        local = _run(code.filename, state["text"], state["ns"], state["store"])
+        for i in todo:
+            code.ops[i] = local[f"op_{i}"]
+        state.clear()
+        code.pending = None
+
+    def stub(i):
+        def op(st, fr):
+            ready()
+            code.ops[i](st, fr)
+        return op
+
+    for i in todo:
+        code.ops[i] = stub(i)
+    code.pending = ready
+
+
+def _source(code) -> tuple:
+    """The lines of Python of the operations of `code`, and the position of each line."""
+    srcs = code.srcs
     rendered = [s.render() if s is not None else None for s in srcs]
     text: list = []
     line_pos = {}
@@ -65,7 +103,8 @@ def finish(code, ns: dict) -> None:
         j = i
         while True:
             last = srcs[j].flow is Flow.END or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
-            if j > i and (last or srcs[j].flow is not Flow.NEXT) and not (rendered[j] and rendered[j][0].startswith("fr.pc = ")):
+            sets_pc = rendered[j] and rendered[j][0].startswith("fr.pc = ")
+            if j > i and (last or srcs[j].flow is not Flow.NEXT) and not sets_pc:
                 # where the frame resumes if this operation waits or starts other code
                 put(f"    fr.pc = {j + 1}", code.pos[j])
             poss = srcs[j].line_pos
@@ -77,7 +116,11 @@ def finish(code, ns: dict) -> None:
         if j == len(srcs) - 1 and srcs[j].flow is not Flow.END:
             put("    st.frames.pop()", code.pos[j])  # the end of the code: leave it here, not in the machine
         put("", None)
-    code.filename = f"<code {code.name}>"
+    return text, line_pos
+
+
+def _run(filename: str, text: list, ns: dict, store) -> dict:
+    """The functions the lines `text` define, run in namespace `ns`."""
     local: dict = {}
     # our own generated source: content enters it only as constants of `ns` and repr'd names.
     # Compiled a few thousand lines at a time (whole functions, each chunk at its own line
@@ -89,10 +132,6 @@ def finish(code, ns: dict) -> None:
         while end < len(text) and not text[end].startswith("def "):
             end += 1
         chunk = "\n" * start + "\n".join(text[start:end])
-        exec(compiled(chunk, code.filename, "exec"), ns, local)  # noqa: S102
+        exec(compiled(chunk, filename, "exec", store), ns, local)  # noqa: S102
         start = end
-    for i, s in enumerate(srcs):
-        if s is not None and code.ops[i] is None:
-            code.ops[i] = local[f"op_{i}"]
-    code.line_pos = line_pos
-    code.srcs = [None] * len(srcs)  # assembled: nothing left to do
+    return local

@@ -9,7 +9,9 @@ files takes them from there:
 - the trees of the rules texts, by the exact text, grammar rule, place and YAML style
   (`language.texts.parse_text`'s key), in a file named by the engine, the Python and the
   text of every content file read: a content edit, however small, names another file;
-- the code objects of the generated source, by the exact source, name and mode.
+- the code objects of the generated source, by the exact source, name and mode. A code is
+  compiled when it first runs (`assemble`), most of them after the load: those compiled
+  later are added to the file when the process ends (`CodeStore`).
 
 - the checked pack (`CheckedPack`): the definitions, the checker's findings and the report of
   reading and checking it (stages 1 to 4), by the engine, the Python, the working folder, the
@@ -28,12 +30,14 @@ first. `REGLES_NO_CACHE=1` turns it off.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import marshal
 import os
 import pickle
 import sys
 import tempfile
+import weakref
 from contextlib import contextmanager
 
 from ..content.pack import collector_paused
@@ -47,12 +51,62 @@ KEEP = 32  # files kept in the cache folder (a few games, each with its layers, 
 _PREFIX = "warm-"
 _CHECKED = "checked-"  # the prefix of the files of checked packs
 
-_CODES: dict | None = None  # during a load: (mode, name, source) -> code object, known or made
+_CODES: CodeStore | None = None  # during a load: (mode, name, source) -> code object, known or made
+_UNSET = object()
 
 
-def compiled(source: str, name: str, mode: str):
-    """Python's `compile(source, name, mode)`, taken from the warm store during a load."""
-    codes = _CODES
+class CodeStore(dict):
+    """(mode, name, source) -> code object: the code objects of one load's warm store, and of
+    the codes compiled after it (`assemble` compiles a code when it first runs). Those made
+    after the store's file was written are added to it when the process ends."""
+
+    def __init__(self, codes=(), path=None):
+        super().__init__(codes)
+        self.path = path  # the store's file, or None: kept in memory only
+        self.written = len(self)  # how many the file holds
+
+    def write(self, trees: bytes) -> None:
+        """Write the file: the `trees` (their stored form) and every code object made so far."""
+        if self.path is None:
+            return
+        data = pickle.dumps({"trees": trees, "codes": marshal.dumps(dict(self))}, protocol=pickle.HIGHEST_PROTOCOL)
+        _write(self.path, data, _PREFIX)
+        self.written = len(self)
+        _GROWING[id(self)] = self
+
+    def write_added(self) -> None:
+        """Add to the file the code objects made since it was written, keeping its trees."""
+        if self.path is None or len(self) <= self.written:
+            return
+        try:
+            with open(self.path, "rb") as f:
+                trees = pickle.load(f)["trees"]  # noqa: S301 - the engine's own file, in a folder only the user writes
+            if not isinstance(trees, bytes):
+                return
+            self.write(trees)
+        except Exception:  # gone, or not readable: the next load makes it again
+            return
+
+
+# the stores written, whose programs may compile more (by id: a dict is not hashable)
+_GROWING: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+@atexit.register
+def _write_added() -> None:
+    for store in list(_GROWING.values()):
+        store.write_added()
+
+
+def code_store() -> CodeStore | None:
+    """The store that `compiled` goes through now (the load's), for code compiled later."""
+    return _CODES
+
+
+def compiled(source: str, name: str, mode: str, store=_UNSET):
+    """Python's `compile(source, name, mode)`, taken from `store` (by default, the store of
+    the load running, if any) and added to it."""
+    codes = _CODES if store is _UNSET else store
     if codes is None:
         return compile(source, name, mode)
     key = (mode, name, source)
@@ -72,8 +126,7 @@ class WarmStart:
         self.enabled = enabled
         self.path = None
         self.trees = _LazyTrees(None)  # language.texts' key -> tree
-        self.codes: dict = {}  # (mode, name, source) -> code object
-        self._codes_known = 0  # how many code objects the file held
+        self.codes = CodeStore()  # (mode, name, source) -> code object
 
     def open(self, sources: dict) -> None:
         """Find the file of the content files read (path -> text) and take what it holds: its
@@ -95,8 +148,7 @@ class WarmStart:
                 return
         except Exception:  # none yet, or one that does not read: made again
             return
-        self.trees, self.codes = _LazyTrees(stored), codes
-        self._codes_known = len(codes)
+        self.trees, self.codes = _LazyTrees(stored), CodeStore(codes, self.path)
 
     @contextmanager
     def compiling(self):
@@ -109,9 +161,14 @@ class WarmStart:
             _CODES = outer
 
     def keep(self) -> None:
-        """Write what this load made, when it made anything new."""
+        """Write what this load made, when it made anything new; the code objects compiled
+        later are added when the process ends."""
         trees = self.trees
-        if self.path is None or not trees.added() and len(self.codes) == self._codes_known:
+        if self.path is None:
+            return
+        self.codes.path = self.path
+        if not trees.added() and len(self.codes) == self.codes.written:
+            _GROWING[id(self.codes)] = self.codes
             return
         try:
             if not trees.loaded:
@@ -119,10 +176,9 @@ class WarmStart:
             else:
                 stored = pickle.dumps({k: v for k, v in trees.items() if not isinstance(v, ContentError)},
                                       protocol=pickle.HIGHEST_PROTOCOL)
-            data = pickle.dumps({"trees": stored, "codes": marshal.dumps(self.codes)}, protocol=pickle.HIGHEST_PROTOCOL)
+            self.codes.write(stored)
         except Exception:  # a tree that does not pickle: nothing kept, nothing lost
             return
-        _write(self.path, data, _PREFIX)
 
 
 class _LazyTrees(dict):

@@ -30,7 +30,7 @@ class Code:
     """The operations of one procedure or ability, with the position of each."""
 
     __slots__ = ("name", "ops", "pos", "kind", "proc", "source", "menus", "choices", "srcs", "filename",
-                 "line_pos")
+                 "line_pos", "pending")
 
     def __init__(self, name, kind: CodeKind, proc=None, source=None):
         self.name = name
@@ -39,6 +39,7 @@ class Code:
         self.srcs = []  # the Python source of each operation still to be assembled (or None)
         self.filename = None  # of the assembled source, whose line numbers map to positions:
         self.line_pos = {}  # line -> position of the statement it belongs to
+        self.pending = None  # what compiles the functions of its operations, until they are
         self.menus = {}  # index of a menu operation -> its MenuSpec (to restore a saved decision)
         self.choices = {}  # index of a choose operation -> its ChooseSpec (to say why a candidate is not offered)
         self.kind = kind
@@ -47,6 +48,12 @@ class Code:
 
     def __repr__(self):
         return f"<Code {self.name}>"
+
+    def ready(self) -> None:
+        """Compile the functions of the operations now, if they wait for the code's first run:
+        for whoever reads `ops` rather than running them (compile.assemble)."""
+        if self.pending is not None:
+            self.pending()
 
     def position_of(self, tb):
         """The position of the statement of this code that raised, from traceback `tb`."""

@@ -97,6 +97,7 @@ class _Timers:
 
     def wrap_ops(self) -> None:
         for code in list(self.program.codes.values()):
+            code.ready()  # its functions compiled now: a stub replaces itself when first run
             for i, op in enumerate(code.ops):
                 if op is None:
                     continue

@@ -346,11 +346,14 @@ def test_generated_code_never_makes_python_warn(tmp_path):
         warnings.simplefilter("error")
         for game_id in shipped_games():
             game = interpreter.load(game_id)
+            for code in game.program.codes.values():
+                code.ready()  # compiled now, not when first run
             for test in game.program.defn.tests:
                 names: set = set()
                 for part, tree in (("given", test.given), ("when", test.when)):
                     if tree is not None:
-                        _, names = compile_part(game, test, part, tree, names)
+                        code, names = compile_part(game, test, part, tree, names)
+                        code.ready()
                 for _, cond in test.then:
                     game.program.compiler.expr(cond, Ctx(Code("then", "then"), locals_=names))
         game = make_game(tmp_path, "game: |\n" + body)

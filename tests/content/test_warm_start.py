@@ -18,6 +18,12 @@ _PLAY = """
 import json, random, sys
 import interpreter
 import interpreter.language.parser as parser
+import interpreter.compile.warm as warm
+made = []
+def counted_compile(*args):
+    made.append(1)
+    return compile(*args)
+warm.compile = counted_compile
 checks = []
 read_and_check = interpreter.read_and_check
 def counted(*args, **kwargs):
@@ -34,6 +40,7 @@ for seed in range(3):
     games.append(st.trace)
 from interpreter.engine.fingerprint import fingerprint
 print(json.dumps({"fingerprint": fingerprint(game.program), "traces": games, "checked": len(checks),
+                  "compiled": len(made),
                   "parsed": parser._fast_parser.cache_info().currsize,
                   "warnings": [str(d.message) for d in game.report.diagnostics]}, default=str))
 """
@@ -57,6 +64,9 @@ def test_a_warm_start_plays_as_a_cold_one(game_id, tmp_path):
     assert cold["parsed"] == 1 and len(_stores(tmp_path)) == 1  # parsed, and kept
     warm = _run(game_id, tmp_path)
     assert warm["parsed"] == 0, "the second process parses nothing"
+    # nor compiles: the codes the first compiled as its games reached them, after its load,
+    # were added to the store when it ended
+    assert cold["compiled"] > 0 and warm["compiled"] == 0
     assert cold["checked"] == 1 and warm["checked"] == 0, "the second process reads and checks nothing"
     assert warm["fingerprint"] == cold["fingerprint"] and warm["warnings"] == cold["warnings"]
     assert warm["traces"] == cold["traces"] and len(warm["traces"][0]) > 100

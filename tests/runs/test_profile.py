@@ -48,6 +48,8 @@ def test_profiling_leaves_the_game_as_it_was(tmp_path):
     play as before (the fenced comparison of the profiled path with the plain one)."""
     game = interpreter.load("karman-swap")
     program = game.program
+    for code in program.codes.values():
+        code.ready()  # what profiling does first: the stubs of codes not run yet compiled
     ops = {name: list(code.ops) for name, code in program.codes.items()}
     fns = dict(program.compiler.src.ns["FN"])
     before = game.new_state(3, seed=5, trace=True)

@@ -1,0 +1,56 @@
+"""Codes compiled when they first run (`compile.assemble`): a game just loaded has compiled
+few of its codes, a stub plays exactly as the function it is replaced by (the fenced
+comparison of the lazy path with the compiled one), and a code never run is never compiled.
+(Every code now compiles when first run: the tests of errors and their lines in
+test_compiled_code.py run through the stubs.)"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import interpreter
+import interpreter.compile.kept as K
+from interpreter.content.folders import shipped_games
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """Loads that compile anew: no program kept in memory by an earlier test."""
+    monkeypatch.setattr(K.KEPT, "enabled", False)
+
+
+def _play(game, players: int, seed: int) -> list:
+    st = game.new_state(players, seed, trace=True)
+    rng = random.Random(seed)
+    while not st.is_terminal() and len(st.history) < 400:
+        st.apply(rng.randrange(len(st.legal_actions())))
+    return st.trace
+
+
+@pytest.mark.parametrize("game_id", shipped_games())
+def test_stubs_play_as_the_compiled_functions(game_id, fresh):
+    game = interpreter.load(game_id)
+    codes = game.program.codes.values()
+    pending = {c.name for c in codes if c.pending is not None}
+    assert pending, "a game just loaded has codes left to compile"
+    players = game.min_players
+    lazy = [_play(game, players, seed) for seed in range(3)]  # each code compiled when reached
+    ran = pending - {c.name for c in codes if c.pending is not None}
+    assert ran, "the games compiled the codes they ran"
+    for c in codes:
+        c.ready()
+    assert all(c.pending is None for c in codes)
+    compiled = [_play(game, players, seed) for seed in range(3)]  # every code compiled before
+    assert compiled == lazy and all(len(t) > 50 for t in lazy)
+
+
+def test_a_code_never_run_is_never_compiled(fresh):
+    game = interpreter.load("seeders-exodus")
+    _play(game, 4, 1)
+    left = [c for c in game.program.codes.values() if c.pending is not None]
+    # a Seeders game plays a few of its cards: the abilities of the others wait
+    assert any(c.name.startswith("card:") for c in left)
+    for c in left:
+        assert any(getattr(op, "__name__", "") == "op" for op in c.ops)  # still the stubs
+
