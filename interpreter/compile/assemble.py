@@ -21,12 +21,14 @@ and runs its own; `Code.ready()` does it at once, for whoever reads the function
 """
 from __future__ import annotations
 
+import threading
 from enum import Enum
 
 from .warm import code_store, compiled
 
 CHUNK_LINES = 4000  # lines of generated source compiled at once at most
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
+_COMPILING = threading.Lock()  # one code compiled at a time: games of one program may run in threads
 
 
 class Flow(Enum):
@@ -66,13 +68,14 @@ def finish(code, ns: dict) -> None:
     state = {"text": text, "ns": ns, "store": store}  # dropped once compiled
 
     def ready():
-        if not state:
-            return  # compiled already (another stub got there first)
-        local = _run(code.filename, state["text"], state["ns"], state["store"])
-        for i in todo:
-            code.ops[i] = local[f"op_{i}"]
-        state.clear()
-        code.pending = None
+        with _COMPILING:
+            if not state:
+                return  # compiled already (another stub got there first)
+            local = _run(code.filename, state["text"], state["ns"], state["store"])
+            for i in todo:
+                code.ops[i] = local[f"op_{i}"]
+            state.clear()
+            code.pending = None
 
     def stub(i):
         def op(st, fr):

@@ -54,3 +54,27 @@ def test_a_code_never_run_is_never_compiled(fresh):
     for c in left:
         assert any(getattr(op, "__name__", "") == "op" for op in c.ops)  # still the stubs
 
+
+
+def test_games_in_threads_compile_each_code_once_and_play_as_alone(fresh):
+    """Games of one program run in threads (as the web server's may) reach the same stubs at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import interpreter.compile.assemble as A
+
+    runs = []
+    run = A._run
+
+    def counted(*args):
+        runs.append(args[0])
+        return run(*args)
+
+    A._run = counted
+    try:
+        game = interpreter.load("karman-swap")
+        with ThreadPoolExecutor(4) as pool:
+            threaded = list(pool.map(lambda seed: _play(game, 4, seed), range(8)))
+    finally:
+        A._run = run
+    assert len(runs) == len(set(runs)) > 0, "each code compiled once"
+    assert threaded == [_play(game, 4, seed) for seed in range(8)]
