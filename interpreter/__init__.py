@@ -61,6 +61,16 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
     kept = KEPT.get(root, chosen) if not extra else None  # compiled already, from the same files
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
+    # the collector paused for the whole load, as for reading, checking and compiling (see
+    # collector_paused): planning the layers reads files too, and a first start collected some
+    # twenty times before the pack was read (7% of Seeders' load, with the collection below)
+    with collector_paused():
+        return _load(root, chosen, name_or_path, extra)
+
+
+def _load(root: Path, chosen: Chosen, name_or_path: str, extra) -> Game:
+    """`load` of a game not kept in memory."""
+    scenario = chosen.scenario
     report = Report()
     folders = folders_read(root, chosen)
     before = folders_digest(folders) if not extra else None  # the game's files, before any is read

@@ -250,10 +250,21 @@ class _Lexers(dict):
     def __init__(self, basics: dict):
         super().__init__()
         self.basics = basics
+        # Lark shares one lexer between the states that accept the same terminals (a few dozen
+        # lexers for a few hundred states): each is made once, by the lexer's identity
+        self.made = {}
+        self.blank_starts = {}  # terminal name -> whether it may start with a blank
 
     def __missing__(self, state):
-        from lark.lexer import UnlessCallback
         basic = self.basics[state]
+        made = self.made.get(id(basic))
+        if made is None or made[0] is not basic:
+            made = self.made[id(basic)] = (basic, self._make(basic))
+        self[state] = made[1]
+        return made[1]
+
+    def _make(self, basic):
+        from lark.lexer import UnlessCallback
         scanner = basic.scanner
         unless = {}
         for type_, callback in basic.callback.items():
@@ -265,24 +276,32 @@ class _Lexers(dict):
                     raise _GiveUp  # an unexpected keyword terminal
                 words.setdefault(str(t.pattern.value), str(t.name))
             unless[str(type_)] = words
-        made = self[state] = (_scan_function(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
-                              frozenset(map(str, basic.newline_types)), _skips_blanks(scanner, basic.ignore_types))
-        return made
+        return (_scan_function(scanner._mres), unless, frozenset(map(str, basic.ignore_types)),
+                frozenset(map(str, basic.newline_types)), _skips_blanks(scanner, basic.ignore_types, self.blank_starts))
 
 
 _BLANKS = re.compile(r"[\t ]+")
+_PROBES = (" ", "\t", " a", "\t1", ' "x"', " #", " \n", " -", " (", " =", " .", "\t\t")  # texts that start blank
 
 
-def _skips_blanks(scanner, ignore) -> bool:
+def _skips_blanks(scanner, ignore, blank_starts: dict) -> bool:
     """Whether spaces and tabs are always ignored by this lexer, whole: then they can be skipped
-    before scanning (which would find them, as one ignored token, and scan again)."""
+    before scanning (which would find them, as one ignored token, and scan again).
+    `blank_starts`: what is known of each terminal (by name: one grammar's terminals)."""
     ignored = [t for t in scanner.terminals if t.name in ignore]
     if not any(t.pattern.to_regexp() in ("[\t ]+", "[ \t]+", r"[\t ]+", r"[ \t]+") for t in ignored):
         return False
     # and no other terminal starts with a blank: tried on a few texts that do
-    probes = (" ", "\t", " a", "\t1", ' "x"', " #", " \n", " -", " (", " =", " .", "\t\t")
-    return not any(re.match(t.pattern.to_regexp(), p) for t in scanner.terminals if t.name not in ignore
-                   for p in probes)
+    for t in scanner.terminals:
+        if t.name in ignore:
+            continue
+        starts = blank_starts.get(t.name)
+        if starts is None:
+            pattern = re.compile(t.pattern.to_regexp())  # its flags written in it, as (?i:...)
+            starts = blank_starts[t.name] = any(pattern.match(p) for p in _PROBES)
+        if starts:
+            return False
+    return True
 
 
 def _scan_function(mres):
