@@ -43,8 +43,8 @@ from .engine.state import GameFault
 from .language.checker import Findings, check_pack
 from .language.texts import parse_pack, shared_parses
 from .names import did_you_mean
+from .version import __version__
 
-__version__ = "0.1.0"
 __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
 
 
@@ -63,7 +63,8 @@ def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(),
         return Game(*kept, chosen, name_or_path, load)
     # the collector paused for the whole load, as for reading, checking and compiling (see
     # collector_paused): planning the layers reads files too, and a first start collected some
-    # twenty times before the pack was read (7% of Seeders' load, with the collection below)
+    # twenty times before the pack was read (7% of the largest shipped game's load, with the
+    # collection below)
     with collector_paused():
         return _load(root, chosen, name_or_path, extra)
 

@@ -3,7 +3,7 @@ imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
 The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
-`names`, `resources`, `scopes`); `content` and `engine`, which know nothing of each other;
+`names`, `resources`, `scopes`, `version`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`;
 the front door (`interpreter/__init__.py`); then the wings of the tools, one per audience:
 `view` (what a seat is told: narration, content shown as text, why not), under both `rl`
@@ -25,7 +25,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
-          "interpreter.resources", "interpreter.scopes"}
+          "interpreter.resources", "interpreter.scopes", "interpreter.version"}
 PIPELINE = {"content", "engine", "language", "compile", "front door"}
 TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules

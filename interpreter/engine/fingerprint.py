@@ -30,11 +30,11 @@ import dataclasses
 import enum
 import hashlib
 import weakref
-from importlib import metadata
 from pathlib import Path
 
 from ..diagnostics import Position
 from ..resources import grammar_path
+from ..version import __version__
 
 # Fields of the definitions that cannot change what happens in a game: the
 # places of names (kept on each definition's `pos` already), the game's rules
@@ -64,11 +64,9 @@ def fingerprint(program) -> dict:
 def engine_fingerprint() -> str:
     """The fingerprint of the modules that read, check, compile and run games, and of the grammar."""
     if not _ENGINE:
-        try:
-            version = metadata.version("regles")
-        except metadata.PackageNotFoundError:
-            version = "?"
-        h = hashlib.sha256(f"regles {version}\n".encode())
+        # the package's own version, not its installed metadata's: importlib.metadata (with the
+        # email package) was 15 ms of every first start
+        h = hashlib.sha256(f"regles {__version__}\n".encode())
         files = sorted(p for p in _PACKAGE.rglob("*.py") if p.relative_to(_PACKAGE).parts[0] not in TOOL_WINGS)
         files.append(grammar_path())
         for p in files:
