@@ -45,7 +45,7 @@ from .language.texts import parse_pack, shared_parses
 from .names import did_you_mean
 from .version import __version__
 
-__all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "load", "read_and_check"]
+__all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "__version__", "load", "read_and_check"]
 
 
 def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=(), without=(),
