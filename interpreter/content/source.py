@@ -15,7 +15,7 @@ from contextvars import ContextVar
 
 import yaml
 
-from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural
+from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural, position
 from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
 
@@ -61,24 +61,6 @@ _SCALAR = yaml.ScalarNode
 # The tags a content file may hold, written or implied: plain data only.
 SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
-
-
-def position(path: str, line: int, column: int, end_column: int | None = None) -> Position:
-    """`Position(path, line, column, end_column)`, made faster: a position is a frozen dataclass,
-    whose __init__ sets each field through object.__setattr__, and a check makes one for every
-    value of every file and every node of every rules text. Same class, same fields, each set
-    through its slot."""
-    made = _new(Position)
-    _set_path(made, path)
-    _set_line(made, line)
-    _set_column(made, column)
-    _set_end(made, end_column)
-    return made
-
-
-_new = object.__new__
-_set_path, _set_line, _set_column, _set_end = (Position.path.__set__, Position.line.__set__, Position.column.__set__,
-                                               Position.end_column.__set__)
 
 
 class PStr(str):

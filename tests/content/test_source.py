@@ -121,6 +121,20 @@ def test_positions_made_fast_are_positions():
         source.position("a", 1, 2).line = 3  # still frozen
 
 
+def test_positions_pickled_come_back_the_same():
+    """A warm start's store pickles positions by their fields (`Position.__reduce__`)."""
+    import pickle
+
+    from interpreter.diagnostics import Position
+    for pos in [Position("f.yaml", 3, 7), Position("f.yaml", 3, 7, 12), source.position("<text>", 1, 1)]:
+        back = pickle.loads(pickle.dumps(pos, protocol=pickle.HIGHEST_PROTOCOL))
+        assert type(back) is Position and back == pos and back.end_column == pos.end_column
+        assert hash(back) == hash(pos)
+    shared = Position("g.yaml", 2, 2)
+    a, b = pickle.loads(pickle.dumps([shared, shared]))
+    assert a is b  # one object still, as pickle keeps what is shared
+
+
 def test_checking_puts_the_collector_s_thresholds_back(tmp_path):
     import gc
 
