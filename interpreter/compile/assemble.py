@@ -13,11 +13,11 @@ the run, the function sets `frame.pc` as the machine would have, so a choice
 resumes at the right place. Each line of the source keeps the position of its
 statement (`Code.line_pos`): an error names the statement that made it.
 
-The source is written when the body is compiled, and compiled into functions when the
-code first runs (`defer`): Python's `compile()` was most of a game's compiling, and a game
-may run few of its codes (in one of the shipped games, a game runs about one in six of them). Until then each
-operation is a stub that compiles the whole code, puts its functions in place of the stubs
-and runs its own; `Code.ready()` does it at once, for whoever reads the functions.
+The source is written when the body is compiled (`finish`), and compiled into functions
+when the code first runs: Python's `compile()` was most of a game's compiling, and a game
+may run few of its codes (in one of the shipped games, about one in six of them). Until
+then each operation is a stub that compiles the whole code, puts its functions in place of
+the stubs and runs its own; `Code.ready()` does it at once, for whoever reads the functions.
 """
 from __future__ import annotations
 
@@ -66,8 +66,11 @@ def finish(code, ns: dict) -> None:
     store = code_store()  # the load's warm store (or None), which the compiled chunks go through
     todo = [i for i, s in enumerate(srcs) if s is not None and code.ops[i] is None]
     state = {"text": text, "ns": ns, "store": store}  # dropped once compiled
+    earlier = code.pending  # the operations of an earlier body of the same code, if not compiled yet
 
     def ready():
+        if earlier is not None:
+            earlier()
         with _COMPILING:
             if not state:
                 return  # compiled already (another stub got there first)
