@@ -24,6 +24,7 @@ from __future__ import annotations
 import threading
 from enum import Enum
 
+from ..engine.state import GameFault
 from .warm import code_store, compiled
 
 CHUNK_LINES = 4000  # lines of generated source compiled at once at most
@@ -74,7 +75,13 @@ def finish(code, ns: dict) -> None:
         with _COMPILING:
             if not state:
                 return  # compiled already (another stub got there first)
-            local = _run(code.filename, state["text"], state["ns"], state["store"])
+            try:
+                local = _run(code.filename, state["text"], state["ns"], state["store"])
+            except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+                # Python refused the source the engine wrote: a fault of the engine, which
+                # stops the game where the code starts (its trace kept), never a traceback
+                where = next((p for p in code.pos if p is not None), None)
+                raise GameFault(f"the engine cannot compile {code.name} ({type(exc).__name__}: {exc})", where) from None
             for i in todo:
                 code.ops[i] = local[f"op_{i}"]
             state.clear()

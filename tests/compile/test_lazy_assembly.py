@@ -78,3 +78,19 @@ def test_games_in_threads_compile_each_code_once_and_play_as_alone(fresh):
         A._run = run
     assert len(runs) == len(set(runs)) > 0, "each code compiled once"
     assert threaded == [_play(game, 4, seed) for seed in range(8)]
+
+
+def test_a_code_python_refuses_is_a_fault_of_the_game_at_its_line(tmp_path, monkeypatch, fresh):
+    """Were the engine to write source Python refuses, the game would stop with a fault where the
+    code starts (its trace kept), as any fault of the engine, rather than with Python's error."""
+    import interpreter.compile.assemble as A
+    from gamekit import make_game, source_line
+    from interpreter.engine.state import GameFault
+
+    source = A._source
+    monkeypatch.setattr(A, "_source", lambda code: ((lines := source(code))[0] + ["def broken(:"], lines[1]))
+    game = make_game(tmp_path, "game: |\n  add 1 to ticks\n")
+    with pytest.raises(GameFault) as err:
+        game.new_state(players=2, seed=3, trace=True)
+    assert "the engine cannot compile proc:game (SyntaxError" in err.value.message
+    assert source_line(err.value.pos).strip() == "add 1 to ticks"
