@@ -65,25 +65,29 @@ class CodeStore(dict):
         self.path = path  # the store's file, or None: kept in memory only
         self.written = len(self)  # how many the file holds
 
-    def write(self, trees: bytes) -> None:
-        """Write the file: the `trees` (their stored form) and every code object made so far."""
+    def write(self, trees: bytes, others: dict | None = None) -> None:
+        """Write the file: the `trees` (their stored form) and every code object made so far,
+        with `others` (those the file holds that this store does not: another load's)."""
         if self.path is None:
             return
-        data = pickle.dumps({"trees": trees, "codes": marshal.dumps(dict(self))}, protocol=pickle.HIGHEST_PROTOCOL)
+        codes = {**(others or {}), **self}
+        data = pickle.dumps({"trees": trees, "codes": marshal.dumps(codes)}, protocol=pickle.HIGHEST_PROTOCOL)
         _write(self.path, data, _PREFIX)
         self.written = len(self)
         _GROWING[id(self)] = self
 
     def write_added(self) -> None:
-        """Add to the file the code objects made since it was written, keeping its trees."""
+        """Add to the file the code objects made since it was written, keeping its trees and
+        the code objects it holds (another load of the same files may have written some)."""
         if self.path is None or len(self) <= self.written:
             return
         try:
             with open(self.path, "rb") as f:
-                trees = pickle.load(f)["trees"]  # noqa: S301 - the engine's own file, in a folder only the user writes
-            if not isinstance(trees, bytes):
+                data = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
+            trees, held = data["trees"], marshal.loads(data["codes"])
+            if not isinstance(trees, bytes) or not isinstance(held, dict):
                 return
-            self.write(trees)
+            self.write(trees, held)
         except Exception:  # gone, or not readable: the next load makes it again
             return
 

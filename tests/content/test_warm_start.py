@@ -222,3 +222,24 @@ def test_a_file_saved_while_the_load_reads_it_leaves_no_program_kept_in_memory(t
     monkeypatch.setattr(interpreter, "read_and_check", real)
     interpreter.load(str(game))
     assert len(K.KEPT._entries) == 1
+
+
+def test_two_loads_of_the_same_files_keep_each_other_s_code_objects(tmp_path):
+    """Two loads of one process that read the same files share a store's file: each adds the code
+    objects it compiled after its load, and neither drops the other's."""
+    import marshal
+    import pickle
+
+    from interpreter.compile.warm import CodeStore, compiled
+    path = str(tmp_path / "warm-test.pickle")
+    first, second = CodeStore({}, path), CodeStore({}, path)
+    trees = pickle.dumps({})
+    first.write(trees)
+    second.write(trees)
+    compiled("a = 1", "<one>", "exec", first)
+    compiled("b = 2", "<two>", "exec", second)
+    first.write_added()
+    second.write_added()
+    with open(path, "rb") as f:
+        held = marshal.loads(pickle.load(f)["codes"])
+    assert set(held) == {("exec", "<one>", "a = 1"), ("exec", "<two>", "b = 2")}
