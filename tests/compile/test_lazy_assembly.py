@@ -55,7 +55,6 @@ def test_a_code_never_run_is_never_compiled(fresh):
         assert any(getattr(op, "__name__", "") == "op" for op in c.ops)  # still the stubs
 
 
-
 def test_games_in_threads_compile_each_code_once_and_play_as_alone(fresh):
     """Games of one program run in threads (as the web server's may) reach the same stubs at once."""
     from concurrent.futures import ThreadPoolExecutor
