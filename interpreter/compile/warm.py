@@ -81,15 +81,27 @@ class CodeStore(dict):
         the code objects it holds (another load of the same files may have written some)."""
         if self.path is None or len(self) <= self.written:
             return
-        try:
-            with open(self.path, "rb") as f:
-                data = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
-            trees, held = data["trees"], marshal.loads(data["codes"])
-            if not isinstance(trees, bytes) or not isinstance(held, dict):
-                return
-            self.write(trees, held)
-        except Exception:  # gone, or not readable: the next load makes it again
+        found = _read_store(self.path)
+        if found is None:  # gone, or not readable: the next load makes it again
             return
+        try:
+            self.write(*found)
+        except Exception:  # a code object that does not marshal: nothing kept, nothing lost
+            return
+
+
+def _read_store(path: str) -> tuple | None:
+    """(trees in their stored form, code objects) of the store's file at `path`, or None when
+    there is none or it does not read (another Python, a partial write, anything)."""
+    try:
+        with open(path, "rb") as f:
+            data = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
+        trees, codes = data["trees"], marshal.loads(data["codes"])
+    except Exception:
+        return None
+    if not isinstance(trees, bytes) or not isinstance(codes, dict):
+        return None
+    return trees, codes
 
 
 # the stores written, whose programs may compile more (by id: a dict is not hashable)
@@ -144,14 +156,10 @@ class WarmStart:
             h.update(f"{path}\n{len(text)}\n".encode("utf-8", "surrogatepass"))
             h.update(str(text).encode("utf-8", "surrogatepass"))
         self.path = os.path.join(folder, f"{_PREFIX}{h.hexdigest()[:32]}.pickle")
-        try:
-            with open(self.path, "rb") as f:
-                data = pickle.load(f)  # noqa: S301 - the engine's own file, in a folder only the user writes
-            stored, codes = data["trees"], marshal.loads(data["codes"])
-            if not isinstance(stored, bytes) or not isinstance(codes, dict):
-                return
-        except Exception:  # none yet, or one that does not read: made again
+        found = _read_store(self.path)
+        if found is None:  # none yet, or one that does not read: made again
             return
+        stored, codes = found
         self.trees, self.codes = _LazyTrees(stored), CodeStore(codes, self.path)
 
     @contextmanager
