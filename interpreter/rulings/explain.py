@@ -111,12 +111,19 @@ def _wrapped(label: str, text: str, indent: str, width: int = 100, hang: int = 2
 # the headings of `explain`, in the language the card is shown in (what they head, the card's
 # texts, the rules index and the content quoted, is as the content writes it)
 _HEADINGS = {
-    "en": {"rules": "Rules:", "ability": "Ability {0}", "printed": "printed ({0}): ", "keyword_rules": "  rules:",
+    "en": {"rules": "Rules:", "ability": "Ability {0}", "ability_named": "Ability {0}: {1}",
+           "printed": "printed ({0}): ", "keyword_rules": "  rules:",
            "reads": "the engine reads it: ", "rulings": "Rulings and notes that name it:",
-           "how": "How the engine reads it:"},
-    "fr": {"rules": "Règles :", "ability": "Capacité {0}", "printed": "imprimé ({0}) : ",
-           "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
-           "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :"},
+           "how": "How the engine reads it:", "what": "{0} ({1}), a {2} of {3}: {4}", "copies": "copies: {0}",
+           "starts": "starts in: {0}", "per_player": " (one per player)", "classes": "classes (for 'is'): ",
+           "authored": "authored: {0}", "yes": "yes", "none": "no ability", "source": "ability {0} ({1}):"},
+    "fr": {"rules": "Règles :", "ability": "Capacité {0}", "ability_named": "Capacité {0} : {1}",
+           "printed": "imprimé ({0}) : ", "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
+           "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :",
+           "what": "{0} ({1}), composant « {2} » de {3} : {4}", "copies": "exemplaires : {0}",
+           "starts": "commence dans : {0}", "per_player": " (un par joueur)", "classes": "classes (pour 'is') : ",
+           "authored": "écrit pour le jeu : {0}", "yes": "oui", "none": "aucune capacité",
+           "source": "capacité {0} ({1}) :"},
 }
 
 
@@ -139,7 +146,7 @@ def explain(game, card, lang: str = "en") -> str:
     for n, ab in enumerate(card.abilities, 1):
         use = uses.get(ab)
         name = prose.printed_name(ab)
-        out += ["", say["ability"].format(n) + (f"{' :' if lang == 'fr' else ':'} {name}" if name else "")]
+        out += ["", say["ability_named"].format(n, name) if name else say["ability"].format(n)]
         if use is not None:
             printed = use.keyword.texts.get(lang) or next(iter(use.keyword.texts.values()), None)
             if printed:
@@ -153,25 +160,25 @@ def explain(game, card, lang: str = "en") -> str:
         for note in rulings:
             out += _wrapped("- ", note, "  ")
     out += ["", say["how"],
-            f"{card.title} ({card.id}), a {card.component} of {defn.title}: {_where(card.pos)}"]
+            say["what"].format(card.title, card.id, card.component, defn.title, _where(card.pos))]
     if card.copies != 1:
-        out.append(f"  copies: {card.copies}")
+        out.append("  " + say["copies"].format(card.copies))
     if card.start:
-        out.append(f"  starts in: {card.start}{' (one per player)' if card.per_player else ''}")
+        out.append("  " + say["starts"].format(card.start) + (say["per_player"] if card.per_player else ""))
     attrs = [f"{k}: {v}" for k, v in card.attrs.items()]
     if attrs:
         out.append("  " + "; ".join(attrs))
     index = next(i for i, c in enumerate(program.comp_card) if c is card)
     classes = sorted(program.comp_classes[index])
     if classes:
-        out.append("  classes (for 'is'): " + ", ".join(classes))
+        out.append("  " + say["classes"] + ", ".join(classes))
     if card.authored:
-        out.append(f"  authored: {card.authored if isinstance(card.authored, str) else 'yes'}")
+        out.append("  " + say["authored"].format(card.authored if isinstance(card.authored, str) else say["yes"]))
     if not card.abilities:
-        out.append("  no ability")
+        out.append("  " + say["none"])
     for n, ab in enumerate(card.abilities, 1):
         text = lines_of(str(ab.text).strip())
-        out.append(f"  ability {n} ({_where(ab.pos)}):")
+        out.append("  " + say["source"].format(n, _where(ab.pos)))
         out += [f"      {line}" for line in text]
         use = program.found.keyword_uses.get(ab)
         if use is not None:

@@ -147,6 +147,9 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     assert "Capacité 1 : Troc" in lines and "Ability 1: Troc" not in lines
     assert any(line.startswith("  imprimé (Troc) : Échangez") for line in lines)
     assert any(line.startswith("  le moteur la lit : Troc : Quand cette carte est jouée") for line in lines)
+    # and the lines for modders under them
+    assert any(line.startswith("Cendreux (cendreux), composant « card » de ") for line in lines)
+    assert any(line.startswith("  capacité 1 (") for line in lines) and not any("  ability 1 (" in x for x in lines)
 
 
 def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
