@@ -35,6 +35,9 @@ HERE = Path(__file__).resolve().parent
 # the helper each process runs: load, then N random games from fixed seeds
 _PLAY = ("import random, sys; sys.path.insert(0, {root!r}); import interpreter; "
          "game = interpreter.load({game!r}); "
+         # every code compiled beforehand (codes are compiled when first run): the games count
+         # play, not compiling; a checkout from before that has no `ready`
+         "[getattr(code, 'ready', lambda: None)() for code in game.program.codes.values()]\n"
          "states = [game.new_state(players={players}, seed=s) for s in range({games})]\n"
          "for seed, st in enumerate(states):\n"
          "    r = random.Random(seed)\n"

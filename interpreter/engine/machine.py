@@ -439,8 +439,11 @@ def in_play(st, player=None, pos=None) -> tuple:
     if player is not None and type(player) is not Seat and type(player) is not int:  # a seat index from Python
         raise GameFault(f"in_play() takes a player, not {describe(player, st.program)}", pos)
     cache = st.in_play_cache
-    if cache[0] != st.vz:  # only moves change what is in play
-        cache[0] = st.vz
+    # only a move into or out of an in-play zone changes what is in play (or its order): one
+    # that leaves a component in play changes its holder's zones with it, and a controller
+    # changes only when a component in play moves (State.vp)
+    if cache[0] != st.vp:
+        cache[0] = st.vp
         cache[1].clear()
     else:
         r = cache[1].get(player)

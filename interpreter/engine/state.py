@@ -145,7 +145,7 @@ class Decision:
 class State:
     __slots__ = ("program", "n", "options", "zones", "where", "counters", "over", "tags", "tapped", "used", "rng",
                  "frames", "pending", "winners", "trace", "history", "ops", "seed", "memo", "credit", "static",
-                 "in_play_cache", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
+                 "in_play_cache", "vp", "vz", "vc", "vt", "vo", "zv", "cv", "play_keys", "fuel", "trace_mark",
                  "moves", "powers", "origin", "kept", "zone_log", "counter_log", "mark_log", "__weakref__")
 
     def __init__(self, program, n: int, seed: int, options: dict):
@@ -175,6 +175,9 @@ class State:
         # changes by kind, for results that read only some of the state: zones, counters,
         # tags (and taps), attributes set by the rules; each only grows
         self.vz = self.vc = self.vt = self.vo = 0
+        # changes of what is in play: moves into or out of an in-play zone, and orders of one
+        # (most moves, of decks, hands and markets, leave it alone; engine.machine.in_play)
+        self.vp = 0
         self.zv = [0] * len(program.zones)  # changes per zone (all zones of one name together)
         self.cv = [0] * len(program.counters)  # changes per counter (of every owner together)
         self.memo: dict = {}
@@ -184,7 +187,7 @@ class State:
         self.kept: dict = {}
         self.credit: dict = {}  # (component, score counter key) -> points scored on its account
         self.static: dict = {}  # results of game functions that never change in a game
-        self.in_play_cache = [-1, {}]  # [vz when made, {player or None: components in play}]
+        self.in_play_cache = [-1, {}]  # [vp when made, {player or None: components in play}]
         self.play_keys = (0, ())  # (number of zones, keys of the in-play ones, in order)
         # None, or a list that every change of zone is appended to as (component, from, to): an
         # observer's record (the facts of a game that `simulate --results` keeps), not the state
@@ -222,6 +225,7 @@ class State:
         s.fuel = self.program.step_budget
         s.trace_mark = 0
         s.vz, s.vc, s.vt, s.vo = self.vz, self.vc, self.vt, self.vo
+        s.vp = self.vp
         s.zv = self.zv[:]
         s.cv = self.cv[:]
         s.memo = {}
@@ -298,7 +302,10 @@ class State:
         """Count a change of the contents of `zone` made in place (an order, a deal): what was
         computed from it is computed again."""
         self.vz += 1
-        i = self.program.zone_def(zone).index
+        zdef = self.program.zone_def(zone)
+        if zdef.in_play:
+            self.vp += 1
+        i = zdef.index
         self.zv[i] += 1
         if self.program.watch_zones[i]:
             self._mark(self.program.watch_zones[i], zone)
@@ -337,10 +344,15 @@ class State:
         self.vz += 1
         zv = self.zv
         zv[zdef.index] += 1
+        if zdef.in_play:
+            self.vp += 1
         if program.watch_zones[zdef.index]:
             self._mark(program.watch_zones[zdef.index], zone)
         if old is not None:
-            i = (program.zone_defs.get(old) or program.zone_def(old)).index
+            odef = program.zone_defs.get(old) or program.zone_def(old)
+            if odef.in_play:
+                self.vp += 1
+            i = odef.index
             zv[i] += 1
             if program.watch_zones[i]:
                 self._mark(program.watch_zones[i], old)

@@ -1,6 +1,7 @@
 """Fast paths of the compiled code, each compared with its plain path over random games of
-every shipped game: lists kept member by member (compile.kept_lists) and the keys of counters
-kept per pair of owners read from tables (ExprGen.pair_key)."""
+every shipped game: lists kept member by member (compile.kept_lists), the keys of counters
+kept per pair of owners read from tables (ExprGen.pair_key), and what is in play kept while
+nothing in play moves (engine.machine.in_play)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ import interpreter
 from interpreter.compile import expressions, kept_lists
 from interpreter.compile import kept as K
 from interpreter.compile.analysis import Analysis
-from interpreter.engine import keys
+from interpreter.engine import keys, machine
 from interpreter.engine.code import Code, CodeKind
 from interpreter.engine.state import Frame
 from interpreter.engine.values import Comp, NodeRef, Rng, Seat
@@ -88,6 +89,30 @@ def test_a_list_kept_by_the_moves_is_the_list_computed_anew(name):
             assert dealt == _computed_anew(world, dealt)
     if name == "seeders-exodus":  # the free slots of the board, asked after every placement
         assert checked > 1000
+
+
+def _in_play_everyone(st) -> dict:
+    """What each player has in play, and what is in play in all, as `st` answers now."""
+    return {p: machine.in_play(st, p) for p in (None, *(Seat(i) for i in range(st.n)))}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_what_is_in_play_kept_between_moves_is_what_is_in_play(name):
+    game = interpreter.load(name)
+    changed = 0
+    last = None
+    for st, r, players, seed in _decisions(game, name):
+        kept = _in_play_everyone(st)  # from the cache, unless something in play moved since it was made
+        assert kept == _in_play_everyone(st.clone()), f"{name}, {players} players, seed {seed}"  # a copy's is made anew
+        changed += kept != last
+        last = kept
+        if r.random() < 0.05:  # a search's world: the hidden components dealt again in place
+            world = st.clone()
+            _in_play_everyone(world)
+            deal_hidden(world, int(r.randrange(players)), Rng(seed))
+            assert _in_play_everyone(world) == _in_play_everyone(world.clone())
+    if name != "etherium":  # whose pieces lie on the board, in no zone in play
+        assert changed > 10  # what is in play did change in these games
 
 
 @pytest.mark.parametrize("name", GAMES)
