@@ -90,7 +90,7 @@ def test_french_changes_only_its_words_and_what_its_grammar_needs():
     methods = {k for k, v in vars(French).items() if callable(v)}
     # its articles, 'tel que' and relative clauses ('qui est incliné', 'dont le terrain'), its spelling, the
     # agreement of a built-in's participle, and the noun of a function's phrase ('l'armée de {0}': 'armée')
-    assert methods == {"a", "the", "such_that", "relative", "finish", "visit_Call", "agree", "noun_of_phrase"}
+    assert methods == {"a", "the", "such_that", "relative", "finish", "said_of", "agree", "noun_of_phrase"}
     # every phrase with a word in it is said in French ('plus' is French too)
     same = {k for k in English.WORDS if French.WORDS[k] == English.WORDS[k]}
     assert {k for k in same if re.search(r"[a-z]{2}", re.sub(r"\{\w*\}", "", English.WORDS[k]))} == {"+"}
@@ -413,6 +413,19 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
     defn, prose = prose_of("seeders-exodus", lang)
     geolier = next(k for k in defn.keywords if k.pattern == "Geôlier")
     assert prose.keyword(geolier) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Whenever a card is recycled, if the player who caused it is you and the card is not a Relay and this "
+           "card is not tapped, tap this card. Gain 1 resource."),
+    ("fr", "Chaque fois qu'une carte est recyclée, si le joueur qui l'a provoqué est vous et la carte n'est pas un "
+           "Relais et cette carte n'est pas inclinée, inclinez cette carte. Gagnez 1 ressource."),
+])
+def test_a_built_in_truth_said_false_in_its_own_words(lang, text):
+    # `not tapped(self)`: 'this card is not tapped', not 'it is not so that this card is tapped'
+    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
+    kessra = card(defn, "hanks-kessra")
+    assert Prose(defn, found, lang).reading(kessra.abilities[0]) == text
 
 
 def test_no_shipped_card_prints_a_bound_name():

@@ -33,6 +33,9 @@ class Function:
     # `each x in S where C` ("each"), `E for each x in S where C` ("mapped") or a zone ("zone")
     # a phrase of its own
     prose: dict = {}
+    # of a truth: how prose says it is false ('{0} is not tapped'), by language, where the
+    # rules write `not f(...)`; without it, the language's general negation of the phrase
+    prose_not: dict = {}
     signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 

@@ -65,6 +65,7 @@ class Linked(Function):
     doc = "whether two nodes are linked"
     prose = {"en": {2: "{0} is linked to {1}"},
              "fr": {2: "{0} est relié à {1}"}}
+    prose_not = {"en": "{0} is not linked to {1}", "fr": "{0} n'est pas relié à {1}"}
 
     @staticmethod
     def run(st, pos, a, b):

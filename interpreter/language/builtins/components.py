@@ -118,6 +118,7 @@ class Tapped(Function):
     doc = "whether a component is tapped"
     prose = {"en": {1: "{0} is tapped"},
              "fr": {1: "{0} est inclinée"}}
+    prose_not = {"en": "{0} is not tapped", "fr": "{0} n'est pas inclinée"}
 
     @staticmethod
     def run(st, pos, c):
@@ -129,6 +130,7 @@ class HasWon(Function):
     doc = "whether a player is among the winners of the game (after `win`; false while it goes on)"
     prose = {"en": {1: "{0} has won"},
              "fr": {1: "{0} a gagné"}}
+    prose_not = {"en": "{0} has not won", "fr": "{0} n'a pas gagné"}
 
     @staticmethod
     def run(st, pos, p):
@@ -140,6 +142,7 @@ class Automated(Function):
     doc = "whether a seat is driven by content (an automaton of `automata:`), never asked by an agent"
     prose = {"en": {1: "{0} is played by the rules"},
              "fr": {1: "{0} est joué par les règles"}}
+    prose_not = {"en": "{0} is not played by the rules", "fr": "{0} n'est pas joué par les règles"}
 
     @staticmethod
     def run(st, pos, p):
@@ -153,6 +156,7 @@ class CanUse(Function):
            "but `pay` (a tap, the card's tokens, a sacrifice) can be paid")
     prose = {"en": {2: "{1} can use an action of {0}"},
              "fr": {2: "{1} peut utiliser une action de {0}"}}
+    prose_not = {"en": "{1} cannot use an action of {0}", "fr": "{1} ne peut utiliser aucune action de {0}"}
 
     @staticmethod
     def run(st, pos, c, p):
@@ -178,6 +182,7 @@ class Has(Function):
     doc = "whether a component carries a class (tag or attribute value), given by name"
     prose = {"en": {2: "{0} has the class {1}"},
              "fr": {2: "{0} a la classe {1}"}}
+    prose_not = {"en": "{0} does not have the class {1}", "fr": "{0} n'a pas la classe {1}"}
 
     @staticmethod
     def run(st, pos, c, name):
@@ -194,6 +199,7 @@ class Prints(Function):
     doc = "whether a component's card prints a keyword, named by its first words ('Bonus' of 'Bonus X - Y')"
     prose = {"en": {2: "{0} prints the keyword {1}"},
              "fr": {2: "{0} porte le mot-clé {1}"}}
+    prose_not = {"en": "{0} does not print the keyword {1}", "fr": "{0} ne porte pas le mot-clé {1}"}
 
     @staticmethod
     def run(st, pos, c, name):

@@ -23,6 +23,7 @@ class Property:
     reads: str = ""
     doc: str = ""
     prose: dict = {}  # how a card written as prose says it, by language: {0} is what has it
+    prose_not: dict = {}  # of a truth: how prose says it is false, where the rules write `not x.p`
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -138,6 +139,7 @@ class TappedProperty(Property):
     doc = "whether the component is tapped"
     prose = {"en": "{0} is tapped",
              "fr": "{0} est inclinée"}
+    prose_not = {"en": "{0} is not tapped", "fr": "{0} n'est pas inclinée"}
 
     def kinds(self, pack):
         return vk.of(BOOL)

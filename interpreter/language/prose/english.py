@@ -294,6 +294,10 @@ class English(Naming, Renderer):
         return self.w("entry", self.node(e.obj), self.node(e.key))
 
     def visit_Call(self, e) -> str:
+        return self.said_of(e.args, self.called(e))
+
+    def called(self, e) -> str:
+        """A call: a game function's phrase from its vocabulary, a built-in's from its record."""
         args = e.args
         if e.func in self.defn.functions:
             return self.game_call("function", e.func, args)
@@ -601,7 +605,22 @@ class English(Naming, Renderer):
         inner = e.operand
         if isinstance(inner, N.Compare) and inner.op in _NOT:
             return self.visit_Compare(inner, _NOT[inner.op])
+        # a built-in truth said false in its own words ('this card is not tapped'), not as
+        # 'it is not so that this card is tapped'
+        if isinstance(inner, N.Call) and inner.func not in self.defn.functions:
+            phrase = self.negated("function", inner.func)
+            if phrase is not None:
+                return self.said_of(inner.args, phrase.format(*[self.node(a) for a in inner.args]))
+        if isinstance(inner, N.Attr) and inner.name not in self.defn.zones and inner.name not in self.defn.counters \
+                and inner.name not in self.defn.attributes:
+            phrase = self.negated("property", inner.name)
+            if phrase is not None:
+                return self.said_of([inner.obj], phrase.format(self.node(inner.obj)))
         return self.w("not", self.node(inner))
+
+    def said_of(self, args, text: str) -> str:
+        """A built-in's phrase said of `args`, as the language agrees it with them (English: as is)."""
+        return text
 
     def visit_Neg(self, e) -> str:
         return self.w("neg", self.node(e.operand))

@@ -34,7 +34,7 @@ _YOURS = {"les": "your_many", "des": "of_your_many"}
 # 'l'emplacement de celui-ci': 'son emplacement'
 _OF_IT = re.compile(rf"\b(les|le|la|l')\s?((?:{_WORD} ){{0,2}}{_WORD}) de (?:celui|celle)-ci\b")
 _ITS = {"le": "son", "l'": "son", "la": "sa", "les": "ses"}
-_PARTICIPLE = re.compile(r"\b(est|sont) ([a-zéèêàâîôûç]+)ée(s?)\b")
+_PARTICIPLE = re.compile(r"\b(est|sont)( pas)? ([a-zéèêàâîôûç]+)ée(s?)\b")
 
 
 class French(English):
@@ -210,16 +210,16 @@ class French(English):
     def agree(self, phrase: str | None, gender: str | None) -> str | None:
         """'{0} est posée' said of a masculine noun: '{0} est posé'."""
         if phrase and gender == "m":
-            return _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", phrase)
+            return _PARTICIPLE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}é{m.group(4)}", phrase)
         return phrase
 
-    def visit_Call(self, e) -> str:
-        """A built-in's phrase agrees with the gender of what it is said of ('ce jeton est incliné')."""
-        text = super().visit_Call(e)
-        subject = e.args[0] if len(e.args) == 1 else None
+    def said_of(self, args, text: str) -> str:
+        """A built-in's phrase agrees with the gender of what it is said of ('ce jeton est incliné',
+        'ce jeton n'est pas incliné')."""
+        subject = args[0] if len(args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
         if loc is not None and loc.noun.gender == "m":
-            text = _PARTICIPLE.sub(lambda m: f"{m.group(1)} {m.group(2)}é{m.group(3)}", text)
+            text = _PARTICIPLE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}é{m.group(4)}", text)
         return text
 
     _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+?(?: |n')(?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")

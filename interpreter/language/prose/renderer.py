@@ -28,6 +28,11 @@ BUILTIN_PROSE = {
     "property": {name: p.prose for name, p in PROPERTIES.items()},
     "special": {name: s.prose for name, s in SPECIAL_NAMES.items()},
 }
+# name -> how prose says a built-in truth is false, by language (`prose_not` of its record)
+NEGATED_PROSE = {
+    "function": {name: f.prose_not for name, f in FUNCTIONS.items() if f.prose_not},
+    "property": {name: p.prose_not for name, p in PROPERTIES.items() if p.prose_not},
+}
 
 
 class Text(str):
@@ -135,6 +140,10 @@ class Renderer(NodeVisitor):
         if isinstance(phrases, dict):
             return phrases.get(key)
         return phrases
+
+    def negated(self, kind: str, name: str):
+        """A built-in truth's phrase for `not` ('{0} is not tapped') in this language, or None."""
+        return NEGATED_PROSE[kind].get(name, {}).get(self.lang)
 
 
 UNBOUND = object()  # a keyword's parameter written as its letter: the keyword's definition itself
