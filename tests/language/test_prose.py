@@ -416,16 +416,27 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Whenever a card is recycled, if the player who caused it is you and the card is not a Relay and this "
-           "card is not tapped, tap this card. Gain 1 resource."),
-    ("fr", "Chaque fois qu'une carte est recyclée, si le joueur qui l'a provoqué est vous et la carte n'est pas un "
+    ("en", "Whenever a card is recycled, if you caused it and the card is not a Relay and this card is not "
+           "tapped, tap this card. Gain 1 resource."),
+    ("fr", "Chaque fois qu'une carte est recyclée, si c'est vous qui l'avez provoqué et la carte n'est pas un "
            "Relais et cette carte n'est pas inclinée, inclinez cette carte. Gagnez 1 ressource."),
 ])
-def test_a_built_in_truth_said_false_in_its_own_words(lang, text):
-    # `not tapped(self)`: 'this card is not tapped', not 'it is not so that this card is tapped'
+def test_a_built_in_said_in_its_own_words_when_false_or_you(lang, text):
+    # `not tapped(self)`: 'this card is not tapped', not 'it is not so that this card is tapped';
+    # `cause == you`: 'you caused it', not 'the player who caused it is you'
     defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
     kessra = card(defn, "hanks-kessra")
     assert Prose(defn, found, lang).reading(kessra.abilities[0]) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Whenever a card is integrated, if the card is a Quincailleur and you control the card, gain 1 resource."),
+    ("fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et vous contrôlez la carte, "
+           "gagnez 1 ressource."),
+])
+def test_the_controller_being_you_is_said_as_you_control(lang, text):
+    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
+    assert Prose(defn, found, lang).reading(card(defn, "hanks-zephyr").abilities[0]) == text
 
 
 def test_no_shipped_card_prints_a_bound_name():

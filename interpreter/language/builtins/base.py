@@ -36,6 +36,9 @@ class Function:
     # of a truth: how prose says it is false ('{0} is not tapped'), by language, where the
     # rules write `not f(...)`; without it, the language's general negation of the phrase
     prose_not: dict = {}
+    # of a player: how prose says it is you ('you control {0}'), by language, where the rules
+    # write `f(...) == you`; without it, '{the phrase} is you'
+    prose_you: dict = {}
     signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 

@@ -86,6 +86,7 @@ class Controller(Function):
     doc = "the player whose zone holds a component, or none"
     prose = {"en": {1: "the controller of {0}"},
              "fr": {1: "le joueur qui contrôle {0}"}}
+    prose_you = {"en": "you control {0}", "fr": "vous contrôlez {0}"}
 
     @staticmethod
     def run(st, pos, c):

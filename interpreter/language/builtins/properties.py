@@ -24,6 +24,7 @@ class Property:
     doc: str = ""
     prose: dict = {}  # how a card written as prose says it, by language: {0} is what has it
     prose_not: dict = {}  # of a truth: how prose says it is false, where the rules write `not x.p`
+    prose_you: dict = {}  # of a player: how prose says it is you, where the rules write `x.p == you`
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -125,6 +126,7 @@ class ControllerProperty(Property):
     doc = "the player whose zone holds the component"
     prose = {"en": "the controller of {0}",
              "fr": "le joueur qui contrôle {0}"}
+    prose_you = {"en": "you control {0}", "fr": "vous contrôlez {0}"}
 
     def kinds(self, pack):
         return vk.of(PLAYER, NONE)

@@ -16,6 +16,7 @@ class SpecialName:
     python: str | None = None
     doc: str = ""
     prose: dict = {}  # how a card written as prose says it, by language
+    prose_you: dict = {}  # of a player: how prose says it is you, where the rules write `NAME == you`
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -99,6 +100,7 @@ class CauseName(SpecialName):
     doc = "the player who signalled the event being handled"
     prose = {"en": "the player who caused it",
              "fr": "le joueur qui l'a provoqué"}
+    prose_you = {"en": "you caused it", "fr": "c'est vous qui l'avez provoqué"}
 
     def kinds(self, pack):
         return vk.of(PLAYER, NONE)

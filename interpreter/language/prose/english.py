@@ -511,6 +511,10 @@ class English(Naming, Renderer):
                 amount = self.w(self._QUANTITIES[op], amount)
             zone = left.args[0]
             return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
+        if op == "==" and (self.is_you(right) or self.is_you(left)):
+            mine = self.you_are(left if self.is_you(right) else right)
+            if mine is not None:
+                return mine
         sides = [self.inline.get(x.name, x) if isinstance(x, N.Name) else x for x in (left, right)]
         if op == ">" and all(isinstance(x, N.Call) and x.func == "count" and len(x.args) == 1 for x in sides):
             mine, theirs = self.count_of(sides[0]), self.count_of(sides[1])

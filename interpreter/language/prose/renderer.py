@@ -33,6 +33,12 @@ NEGATED_PROSE = {
     "function": {name: f.prose_not for name, f in FUNCTIONS.items() if f.prose_not},
     "property": {name: p.prose_not for name, p in PROPERTIES.items() if p.prose_not},
 }
+# name -> how prose says a built-in player is you, by language (`prose_you` of its record)
+YOU_PROSE = {
+    "function": {name: f.prose_you for name, f in FUNCTIONS.items() if f.prose_you},
+    "property": {name: p.prose_you for name, p in PROPERTIES.items() if p.prose_you},
+    "special": {name: s.prose_you for name, s in SPECIAL_NAMES.items() if s.prose_you},
+}
 
 
 class Text(str):
@@ -144,6 +150,20 @@ class Renderer(NodeVisitor):
     def negated(self, kind: str, name: str):
         """A built-in truth's phrase for `not` ('{0} is not tapped') in this language, or None."""
         return NEGATED_PROSE[kind].get(name, {}).get(self.lang)
+
+    def you_are(self, e) -> str | None:
+        """`e == you` said from your side ('you control the card', 'you caused it') when `e` is
+        a built-in whose record gives the phrase; else None."""
+        if isinstance(e, N.Name) and e.name not in self.locals and e.name not in self.inline:
+            return YOU_PROSE["special"].get(e.name, {}).get(self.lang)
+        if isinstance(e, N.Call) and e.func not in self.defn.functions:
+            phrase = YOU_PROSE["function"].get(e.func, {}).get(self.lang)
+            return phrase.format(*[self.node(a) for a in e.args]) if phrase is not None else None
+        if isinstance(e, N.Attr) and e.name not in self.defn.zones and e.name not in self.defn.counters \
+                and e.name not in self.defn.attributes:
+            phrase = YOU_PROSE["property"].get(e.name, {}).get(self.lang)
+            return phrase.format(self.node(e.obj)) if phrase is not None else None
+        return None
 
 
 UNBOUND = object()  # a keyword's parameter written as its letter: the keyword's definition itself
