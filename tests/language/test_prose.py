@@ -439,6 +439,18 @@ def test_the_controller_being_you_is_said_as_you_control(lang, text):
     assert Prose(defn, found, lang).reading(card(defn, "hanks-zephyr").abilities[0]) == text
 
 
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Intégration: When this card is integrated, if there are Mutagen tokens left in the supply, put 1 Mutant "
+           "token on this card, then this card becomes a Mutant."),
+    ("fr", "Intégration : Quand cette carte est intégrée, s'il reste des jetons Mutagène dans la réserve, placez 1 "
+           "jeton Mutant sur cette carte, puis cette carte devient un Mutant."),
+])
+def test_a_supply_compared_with_0_is_said_as_what_is_left(lang, text):
+    # `supply("mutagen") > 0`, not 'the supply of Mutagen tokens is more than 0'
+    defn, found = loaded(shipped_game("seeders-exodus"), ("tais",))
+    assert Prose(defn, found, lang).reading(card(defn, "chimere").abilities[0]) == text
+
+
 def test_no_shipped_card_prints_a_bound_name():
     """What a rule calls `q`, `ch`, `src` or `dest` is never printed: each is said by its noun."""
     for game in shipped_games():

@@ -39,6 +39,10 @@ class Function:
     # of a player: how prose says it is you ('you control {0}'), by language, where the rules
     # write `f(...) == you`; without it, '{the phrase} is you'
     prose_you: dict = {}
+    # of a number: how prose says it is more than 0 ("some") and 0 ("none"), by language, where
+    # the rules compare it with 0 (`supply("x") > 0`: 'there are tokens left in the supply')
+    prose_some: dict = {}
+    prose_none: dict = {}
     signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 

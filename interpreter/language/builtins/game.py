@@ -30,6 +30,8 @@ class Supply(Function):
     doc = "how many are left in the supply of a counter, by name"
     prose = {"en": {1: "the supply of {0}"},
              "fr": {1: "la réserve de {0}"}}
+    prose_some = {"en": "there are {0} left in the supply", "fr": "il reste des {0} dans la réserve"}
+    prose_none = {"en": "there are no {0} left in the supply", "fr": "il ne reste plus de {0} dans la réserve"}
 
     @staticmethod
     def run(st, pos, name):

@@ -511,6 +511,10 @@ class English(Naming, Renderer):
                 amount = self.w(self._QUANTITIES[op], amount)
             zone = left.args[0]
             return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
+        if isinstance(right, N.Number):
+            said = self.some_or_none(left, op, right.value)
+            if said is not None:
+                return said
         if op == "==" and (self.is_you(right) or self.is_you(left)):
             mine = self.you_are(left if self.is_you(right) else right)
             if mine is not None:

@@ -33,6 +33,9 @@ NEGATED_PROSE = {
     "function": {name: f.prose_not for name, f in FUNCTIONS.items() if f.prose_not},
     "property": {name: p.prose_not for name, p in PROPERTIES.items() if p.prose_not},
 }
+# name -> how prose says a built-in number is more than 0, and 0, by language (`prose_some`, `prose_none`)
+SOME_PROSE = {name: f.prose_some for name, f in FUNCTIONS.items() if f.prose_some}
+NONE_PROSE = {name: f.prose_none for name, f in FUNCTIONS.items() if f.prose_none}
 # name -> how prose says a built-in player is you, by language (`prose_you` of its record)
 YOU_PROSE = {
     "function": {name: f.prose_you for name, f in FUNCTIONS.items() if f.prose_you},
@@ -150,6 +153,17 @@ class Renderer(NodeVisitor):
     def negated(self, kind: str, name: str):
         """A built-in truth's phrase for `not` ('{0} is not tapped') in this language, or None."""
         return NEGATED_PROSE[kind].get(name, {}).get(self.lang)
+
+    def some_or_none(self, e, op: str, n) -> str | None:
+        """A built-in number compared with 0 or 1 said as whether there are some ('there are
+        tokens left in the supply') when its record gives the phrases; else None."""
+        if not isinstance(e, N.Call) or e.func in self.defn.functions or isinstance(n, bool):
+            return None
+        some = (op in (">", "!=") and n == 0) or (op == ">=" and n == 1)
+        none = (op in ("==", "<=") and n == 0) or (op == "<" and n == 1)
+        table = SOME_PROSE if some else NONE_PROSE if none else None
+        phrase = table.get(e.func, {}).get(self.lang) if table is not None else None
+        return phrase.format(*[self.node(a) for a in e.args]) if phrase is not None else None
 
     def you_are(self, e) -> str | None:
         """`e == you` said from your side ('you control the card', 'you caused it') when `e` is
