@@ -130,8 +130,8 @@ def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
         "During negotiation or integration, you may pay 3 resources to score 2 PP."
     assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources. Marquez 2 PP."
     chef = card(defn, "chef-de-chantier")  # Recrutement Ouvrier: the class bound, in each language
-    assert "the first of Workers among the secondary crew pile" in en.ability(chef.abilities[0])
-    assert "le premier d'Ouvriers parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
+    assert "the first Worker among the secondary crew pile" in en.ability(chef.abilities[0])
+    assert "le premier Ouvrier parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
 
 
 def test_a_keyword_by_itself_says_its_parameters_as_their_letters():
@@ -363,9 +363,9 @@ def test_technopole_says_its_let_where_it_is_read(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Recrutement Ouvrier: When this card is integrated, let the Worker be the first of Workers among the "
+    ("en", "Recrutement Ouvrier: When this card is integrated, let the Worker be the first Worker among the "
            "secondary crew pile. If there is such a Worker, move that Worker to your hand."),
-    ("fr", "Recrutement Ouvrier : Quand cette carte est intégrée, soit l'Ouvrier : le premier d'Ouvriers parmi la "
+    ("fr", "Recrutement Ouvrier : Quand cette carte est intégrée, soit l'Ouvrier : le premier Ouvrier parmi la "
            "pile d'équipages secondaires. S'il existe un tel Ouvrier, mettez cet Ouvrier dans votre main."),
 ])
 def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
@@ -449,6 +449,19 @@ def test_a_supply_compared_with_0_is_said_as_what_is_left(lang, text):
     # `supply("mutagen") > 0`, not 'the supply of Mutagen tokens is more than 0'
     defn, found = loaded(shipped_game("seeders-exodus"), ("tais",))
     assert Prose(defn, found, lang).reading(card(defn, "chimere").abilities[0]) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "During integration, if there is a card among the discard pile that is not an Event card, you may tap this "
+           "card to move the last card among the discard pile that is not an Event card to your hand."),
+    ("fr", "Pendant l'intégration, s'il existe une carte parmi la défausse qui n'est pas une carte Événement : "
+           "inclinez cette carte. Mettez la dernière carte parmi la défausse qui n'est pas une carte Événement dans "
+           "votre main."),
+])
+def test_the_last_of_a_pile_is_said_one_card_at_a_time_and_agrees(lang, text):
+    # `last([each x in discard where ...])`: 'the last card among', 'la dernière carte' (feminine)
+    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
+    assert Prose(defn, found, lang).reading(card(defn, "hanks-aldee").abilities[0]) == text
 
 
 def test_no_shipped_card_prints_a_bound_name():

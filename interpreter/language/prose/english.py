@@ -58,7 +58,7 @@ class English(Naming, Renderer):
         "has_a": "{0} has {1}", "some_have": "you have {0}", "some_there": "there are {0}",
         "none_have": "you have no {0}", "none_there": "there are no {0}",
         "some_there_in": "there are {0} in {1}", "none_there_in": "there are no {0} in {1}", "more_than_them": "you have more {0} than {1}",
-        "every_one": "each {0}", "who_has": "who has {0}", "who_have": "who have {0}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "of {0}", "controlled": "{0} is controlled by a player",
+        "every_one": "each {0}", "first_one": "the first {0}", "last_one": "the last {0}", "who_has": "who has {0}", "who_have": "who have {0}", "has_no": "{0} has no {1}", "one_of": "one of {0}", "each_of": "of {0}", "controlled": "{0} is controlled by a player",
         "not_controlled": "{0} is controlled by no player", "other_than": "other than {0}",
         "with": "{0} with {1}", "count_in": "{0} in {1}", "empty_in": "no {0} in {1}",
         # quantities: how many members meet a condition, how much a counter holds
@@ -324,6 +324,16 @@ class English(Naming, Renderer):
                         if len(re.findall(rf"(?<!\w){re.escape(ref)}(?!\w)", expr)) == 1:  # 'more tiles than each opponent'
                             return expr.replace(ref, self.gendered("every_one", loc.noun, loc.noun.one))
                     return self.said_mapped(phrase, parts)
+        each = args[0] if len(args) == 1 else None
+        if isinstance(each, N.ListLit) and len(each.items) == 1:  # `last([each x in S where C])`
+            each = each.items[0]
+        if isinstance(each, N.Each) and e.func in ("first", "last"):
+            # the member one at a time: 'the first Worker among the pile', not 'the first of Workers
+            # among the pile'; in a language with genders, 'la première carte'
+            with self.scope():
+                one_at_a_time = self.members(each.var, each.source, each.where)[2]
+                noun = self.local(each.var).noun
+            return self.gendered(f"{e.func}_one", noun, one_at_a_time)
         if len(args) == 1 and isinstance(args[0], N.Each):
             phrase = self.builtin("function", e.func, "each")
             if phrase is not None:
