@@ -418,7 +418,21 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             if not quiet:
                 self.error(result.code, result.pos, result.message, result.hint)
             return None
+        if not quiet:
+            self.spelling(phrase, result.keyword)
         return result
+
+    def spelling(self, phrase: N.Phrase, kw) -> None:
+        """Warn of a word of `phrase` that matches a word of keyword `kw`'s pattern only without its
+        accents ('Affinite' for 'Affinité'): the face prints the card's words, so the slip shows
+        there. Case is free ('bonus 2' for 'Bonus X'): a card may print a keyword in a sentence."""
+        spelled = {fold(w): w for w in kw.pattern.split() if w not in kw.params and w != "-"}
+        for w in phrase.words:
+            if w.kind is N.WordKind.NAME and isinstance(w.value, str):
+                right = spelled.get(fold(w.value))
+                if right is not None and right.lower() != w.value.lower():
+                    self.report.warning("K003", w.pos, f"'{w.value}' is spelled '{right}' in keyword '{kw.pattern}'",
+                                        f"write '{right}', as the keyword's pattern does")
 
     # cards -------------------------------------------------------------------
     def check_cards(self) -> None:

@@ -120,6 +120,28 @@ def test_a_keyword_pattern_of_too_many_words_is_refused_at_the_pattern(tmp_path)
     assert ("cards.yaml", "unknown keyword 'Big Big Big Big Big Big Big Big Big Big Big Big ...'") in errors
 
 
+def test_a_keyword_word_spelled_otherwise_than_its_pattern_is_a_warning_where_it_is_written(tmp_path):
+    """'Recolte 2' matches 'Récolte X' (words are folded), but the card's face prints 'Recolte'."""
+    from gamekit import CARDS, GAME
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.format(procedures="  game: pass\n"), encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS.replace('"when played: gain 1 coins"', '"Recolte 2"'), encoding="utf-8")
+    (folder / "keywords.yaml").write_text('kind: keywords\ngame: tiny\nkeywords:\n  - {pattern: "Récolte X", '
+                                          'params: {X: number}, ability: "when played:\\n  gain X coins"}\n',
+                                          encoding="utf-8")
+    report = Report()
+    interpreter.read_and_check(folder, report)
+    found = [(d.severity, d.code, d.position.line, d.message) for d in report.diagnostics if d.code.startswith("K")]
+    line = next(i for i, text in enumerate((folder / "cards.yaml").read_text().splitlines(), 1) if "Recolte" in text)
+    assert found == [("warning", "K003", line, "'Recolte' is spelled 'Récolte' in keyword 'Récolte X'")]
+    # spelled as the pattern: nothing to say
+    (folder / "cards.yaml").write_text(CARDS.replace('"when played: gain 1 coins"', '"Récolte 2"'), encoding="utf-8")
+    report = Report()
+    interpreter.read_and_check(folder, report)
+    assert not [d for d in report.diagnostics if d.code.startswith("K")] and report.ok
+
+
 def test_a_node_attribute_named_like_a_zone_counter_or_property_is_an_error(tmp_path):
     from gamekit import CARDS, GAME
     folder = tmp_path / "tiny"
