@@ -38,41 +38,41 @@ def _where(pos) -> str:
     return f"{pos.path}:{pos.line}" if pos is not None else "?"
 
 
-def _header(tree) -> str:
+def _header(tree, say: dict) -> str:
+    """What the engine makes of an ability's tree, in the words of `say` (explain's headings)."""
     if isinstance(tree, N.Trigger):
-        text = f"{'whenever' if tree.broadcast else 'when'} {tree.event}"
+        text = say["whenever" if tree.broadcast else "when"].format(tree.event)
         if tree.optional:
-            text += " (optional: the player is asked)"
+            text += say["optional"]
         if tree.cond is not None:
-            text += " (only when its condition holds)"
-        who = "any component in play hears it" if tree.broadcast else "when the event is about this card"
-        return f"triggered: {text}; {who}"
+            text += say["conditional"]
+        return say["triggered"].format(text, say["broadcast" if tree.broadcast else "own"])
     if isinstance(tree, N.Action):
-        parts = [f"action{' ' + repr(tree.label) if tree.label else ''}"]
-        parts.append("during " + ", ".join(map(str, tree.windows)) if tree.windows else "in any window")
+        parts = [say["action"] + (" " + repr(tree.label) if tree.label else "")]
+        parts.append(say["during"].format(", ".join(map(str, tree.windows))) if tree.windows else say["any_window"])
         costs = []
         for c in tree.costs:
             if c.kind is N.CostKind.TAP:
-                costs.append("tap this card")
+                costs.append(say["tap"])
             elif c.kind is N.CostKind.SACRIFICE:
-                costs.append(f"sacrifice a {c.name} you control")
+                costs.append(say["sacrifice"].format(c.name))
             else:
                 costs.append(f"{c.kind} {'N' if not isinstance(c.amount, N.Number) else c.amount.value} {c.name}")
         if costs:
-            parts.append("costs: " + ", ".join(costs))
+            parts.append(say["costs"].format(", ".join(costs)))
         if tree.limit:
-            parts.append(f"once per {tree.limit}")
+            parts.append(say["once_per"].format(tree.limit))
         if tree.cond is not None:
-            parts.append("offered only when its condition holds")
-        return "; ".join(parts)
-    return "a printed keyword"
+            parts.append(say["offered_if"])
+        return say["sep"].join(parts)
+    return say["printed_keyword"]
 
 
-def _value(v) -> str:
+def _value(v, say: dict) -> str:
     if isinstance(v, list):
-        return "(the effect written after ':')"
+        return say["effect_value"]
     if isinstance(v, N.Node):
-        return "(an expression)"
+        return say["expression_value"]
     return str(v)
 
 
@@ -116,14 +116,33 @@ _HEADINGS = {
            "reads": "the engine reads it: ", "rulings": "Rulings and notes that name it:",
            "how": "How the engine reads it:", "what": "{0} ({1}), a {2} of {3}: {4}", "copies": "copies: {0}",
            "starts": "starts in: {0}", "per_player": " (one per player)", "classes": "classes (for 'is'): ",
-           "authored": "authored: {0}", "yes": "yes", "none": "no ability", "source": "ability {0} ({1}):"},
+           "authored": "authored: {0}", "yes": "yes", "none": "no ability", "source": "ability {0} ({1}):",
+           "keyword": "keyword '{0}' ({1})", "family": ", family {0}", "with": ", with {0}",
+           "effect_value": "(the effect written after ':')", "expression_value": "(an expression)",
+           "when": "when {0}", "whenever": "whenever {0}", "optional": " (optional: the player is asked)",
+           "conditional": " (only when its condition holds)", "triggered": "triggered: {0}; {1}",
+           "broadcast": "any component in play hears it", "own": "when the event is about this card",
+           "action": "action", "during": "during {0}", "any_window": "in any window", "tap": "tap this card",
+           "sacrifice": "sacrifice a {0} you control", "costs": "costs: {0}", "once_per": "once per {0}",
+           "offered_if": "offered only when its condition holds", "printed_keyword": "a printed keyword", "sep": "; "},
     "fr": {"rules": "Règles :", "ability": "Capacité {0}", "ability_named": "Capacité {0} : {1}",
            "printed": "imprimé ({0}) : ", "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
            "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :",
            "what": "{0} ({1}), composant « {2} » de {3} : {4}", "copies": "exemplaires : {0}",
            "starts": "commence dans : {0}", "per_player": " (un par joueur)", "classes": "classes (pour 'is') : ",
            "authored": "écrit pour le jeu : {0}", "yes": "oui", "none": "aucune capacité",
-           "source": "capacité {0} ({1}) :"},
+           "source": "capacité {0} ({1}) :",
+           "keyword": "mot-clé '{0}' ({1})", "family": ", famille {0}", "with": ", avec {0}",
+           "effect_value": "(l'effet écrit après ':')", "expression_value": "(une expression)",
+           "when": "à l'événement « {0} »", "whenever": "à chaque événement « {0} »",
+           "optional": " (facultative : le joueur est consulté)",
+           "conditional": " (seulement quand sa condition est vraie)", "triggered": "déclenchée : {0} ; {1}",
+           "broadcast": "tout composant en jeu l'entend", "own": "quand l'événement concerne cette carte",
+           "action": "action", "during": "pendant « {0} »", "any_window": "à tout moment",
+           "tap": "incliner cette carte",
+           "sacrifice": "sacrifier un {0} que vous contrôlez", "costs": "coûts : {0}", "once_per": "une fois par {0}",
+           "offered_if": "proposée seulement quand sa condition est vraie", "printed_keyword": "un mot-clé imprimé",
+           "sep": " ; "},
 }
 
 
@@ -183,15 +202,16 @@ def explain(game, card, lang: str = "en") -> str:
         use = program.found.keyword_uses.get(ab)
         if use is not None:
             kw = use.keyword
-            binds = ", ".join(f"{k} = {_value(v)}" for k, v in use.bindings.items())
-            out.append(f"    keyword '{kw.pattern}' ({_where(kw.pos)}){', family ' + kw.family if kw.family else ''}"
-                       + (f", with {binds}" if binds else ""))
+            binds = ", ".join(f"{k} = {_value(v, say)}" for k, v in use.bindings.items())
+            out.append("    " + say["keyword"].format(kw.pattern, _where(kw.pos))
+                       + (say["family"].format(kw.family) if kw.family else "")
+                       + (say["with"].format(binds) if binds else ""))
             for tree, text in zip(kw.trees, kw.ability_texts):
-                out.append(f"    - {_header(tree)}")
+                out.append(f"    - {_header(tree, say)}")
                 for line in lines_of(text.strip()):
                     out.append(f"        {line}")
         elif ab.tree is not None:
-            out.append(f"    - {_header(ab.tree)}")
+            out.append(f"    - {_header(ab.tree, say)}")
     return "\n".join(printable(line) for line in out)  # content shown, never obeyed
 
 

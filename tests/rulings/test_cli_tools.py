@@ -150,6 +150,9 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     # and the lines for modders under them
     assert any(line.startswith("Cendreux (cendreux), composant « card » de ") for line in lines)
     assert any(line.startswith("  capacité 1 (") for line in lines) and not any("  ability 1 (" in x for x in lines)
+    assert any(line.startswith("    mot-clé 'Troc' (") for line in lines)  # the keyword and what the engine makes of it
+    assert any(line.startswith("    - déclenchée : à l'événement « posed » (facultative") for line in lines)
+    assert not any("keyword '" in x or "triggered:" in x for x in lines)
 
 
 def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
