@@ -333,6 +333,12 @@ def written(game, card_id, lang, index=0):
     return prose.reading(card(defn, card_id).abilities[index])
 
 
+def written_with(expansion, card_id, lang, index=0):
+    """An ability of a card of one of Seeders' expansions, as the engine's prose reads it."""
+    defn, found = loaded(shipped_game("seeders-exodus"), (expansion,))
+    return Prose(defn, found, lang).reading(card(defn, card_id).abilities[index])
+
+
 @pytest.mark.parametrize("lang, text", [
     ("en", "During negotiation, you may tap this card to choose a player such that there are at least 2 chambers "
            "on which that player has influence cubes. Choose a chamber on which that player has influence "
@@ -415,53 +421,34 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
     assert prose.keyword(geolier) == text
 
 
-@pytest.mark.parametrize("lang, text", [
-    ("en", "Whenever a card is recycled, if you caused it and the card is not a Relay and this card is not "
-           "tapped, tap this card. Gain 1 resource."),
-    ("fr", "Chaque fois qu'une carte est recyclée, si c'est vous qui l'avez provoqué et la carte n'est pas un "
-           "Relais et cette carte n'est pas inclinée, inclinez cette carte. Gagnez 1 ressource."),
-])
-def test_a_built_in_said_in_its_own_words_when_false_or_you(lang, text):
+@pytest.mark.parametrize("expansion, card_id, lang, text", [
     # `not tapped(self)`: 'this card is not tapped', not 'it is not so that this card is tapped';
     # `cause == you`: 'you caused it', not 'the player who caused it is you'
-    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
-    kessra = card(defn, "hanks-kessra")
-    assert Prose(defn, found, lang).reading(kessra.abilities[0]) == text
-
-
-@pytest.mark.parametrize("lang, text", [
-    ("en", "Whenever a card is integrated, if the card is a Quincailleur and you control the card, gain 1 resource."),
-    ("fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et vous contrôlez la carte, "
-           "gagnez 1 ressource."),
-])
-def test_the_controller_being_you_is_said_as_you_control(lang, text):
-    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
-    assert Prose(defn, found, lang).reading(card(defn, "hanks-zephyr").abilities[0]) == text
-
-
-@pytest.mark.parametrize("lang, text", [
-    ("en", "Intégration: When this card is integrated, if there are Mutagen tokens left in the supply, put 1 Mutant "
-           "token on this card, then this card becomes a Mutant."),
-    ("fr", "Intégration : Quand cette carte est intégrée, s'il reste des jetons Mutagène dans la réserve, placez 1 "
-           "jeton Mutant sur cette carte, puis cette carte devient un Mutant."),
-])
-def test_a_supply_compared_with_0_is_said_as_what_is_left(lang, text):
+    ("hanks", "hanks-kessra", "en", "Whenever a card is recycled, if you caused it and the card is not a Relay and "
+                                    "this card is not tapped, tap this card. Gain 1 resource."),
+    ("hanks", "hanks-kessra", "fr", "Chaque fois qu'une carte est recyclée, si c'est vous qui l'avez provoqué et la "
+                                    "carte n'est pas un Relais et cette carte n'est pas inclinée, inclinez cette "
+                                    "carte. Gagnez 1 ressource."),
+    # `controller(card) == you`: 'you control the card'
+    ("hanks", "hanks-zephyr", "en", "Whenever a card is integrated, if the card is a Quincailleur and you control the "
+                                    "card, gain 1 resource."),
+    ("hanks", "hanks-zephyr", "fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et vous "
+                                    "contrôlez la carte, gagnez 1 ressource."),
     # `supply("mutagen") > 0`, not 'the supply of Mutagen tokens is more than 0'
-    defn, found = loaded(shipped_game("seeders-exodus"), ("tais",))
-    assert Prose(defn, found, lang).reading(card(defn, "chimere").abilities[0]) == text
-
-
-@pytest.mark.parametrize("lang, text", [
-    ("en", "During integration, if there is a card among the discard pile that is not an Event card, you may tap this "
-           "card to move the last card among the discard pile that is not an Event card to your hand."),
-    ("fr", "Pendant l'intégration, s'il existe une carte parmi la défausse qui n'est pas une carte Événement : "
-           "inclinez cette carte. Mettez la dernière carte parmi la défausse qui n'est pas une carte Événement dans "
-           "votre main."),
-])
-def test_the_last_of_a_pile_is_said_one_card_at_a_time_and_agrees(lang, text):
+    ("tais", "chimere", "en", "Intégration: When this card is integrated, if there are Mutagen tokens left in the "
+                              "supply, put 1 Mutant token on this card, then this card becomes a Mutant."),
+    ("tais", "chimere", "fr", "Intégration : Quand cette carte est intégrée, s'il reste des jetons Mutagène dans la "
+                              "réserve, placez 1 jeton Mutant sur cette carte, puis cette carte devient un Mutant."),
     # `last([each x in discard where ...])`: 'the last card among', 'la dernière carte' (feminine)
-    defn, found = loaded(shipped_game("seeders-exodus"), ("hanks",))
-    assert Prose(defn, found, lang).reading(card(defn, "hanks-aldee").abilities[0]) == text
+    ("hanks", "hanks-aldee", "en", "During integration, if there is a card among the discard pile that is not an "
+                                   "Event card, you may tap this card to move the last card among the discard pile "
+                                   "that is not an Event card to your hand."),
+    ("hanks", "hanks-aldee", "fr", "Pendant l'intégration, s'il existe une carte parmi la défausse qui n'est pas une "
+                                   "carte Événement : inclinez cette carte. Mettez la dernière carte parmi la défausse "
+                                   "qui n'est pas une carte Événement dans votre main."),
+])
+def test_built_ins_are_said_as_a_person_would_say_them(expansion, card_id, lang, text):
+    assert written_with(expansion, card_id, lang) == text
 
 
 def test_no_shipped_card_prints_a_bound_name():
