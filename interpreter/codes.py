@@ -143,6 +143,9 @@ CODES: tuple[Code, ...] = (
     Code("W004", "untranslated-text", "printed", "a text the rules show without words in a language whose vocabulary "
          "gives texts words (a warning)", "the text \"Pass\" has no words in 'fr', although the vocabulary gives other "
          "texts words in it"),
+    Code("W005", "untranslated-name", "printed", "a zone or counter shown at the table without words in a language "
+         "whose vocabulary gives other zones or counters words (a warning)",
+         "zone 'power' has no words in 'fr', although the vocabulary gives other zones words in it"),
     Code("K003", "keyword-spelling", "keywords", "a keyword's word printed with other accents than its pattern's "
          "(a warning: it matches, and the card's face prints it as written)",
          "'Affinite' is spelled 'Affinité' in keyword 'Affinité X - Y'"),

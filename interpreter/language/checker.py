@@ -35,7 +35,7 @@ from .check_start import CardsNamed, warn_never_placed, warn_no_way_to_win
 from .check_statements import StatementChecks
 from .prose.checks import check_prose
 from .prose.face_checks import check_faces
-from .prose.vocabulary import check_text_words
+from .prose.vocabulary import check_name_words, check_text_words
 from .types import ANY, BOOL, CLASS, EFFECT, LIST, NUMBER, PLAYER, STRING, word
 from .visitor import NodeVisitor
 
@@ -169,6 +169,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
     def check_text_words(self) -> None:
         """The words each language gives the texts the rules show (prose.vocabulary)."""
         check_text_words(self.defn, self.found.labels, self.report)
+        check_name_words(self.defn, self.report)
 
     def check_rules_index(self) -> None:
         """Every file the rules index names is in the game's folder."""

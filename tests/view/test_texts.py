@@ -84,6 +84,32 @@ vocabulary:
     assert check_paths([str(nim_with(tmp_path / "c", ""))]).diagnostics == []
 
 
+def test_a_zone_or_counter_without_words_in_a_language_that_names_others_is_a_warning(tmp_path):
+    # French gives the pile words but not the stones taken: the table would say « Votre taken »
+    report = check_paths([str(nim_with(tmp_path / "a", """
+vocabulary:
+  fr:
+    pile: [tas, tas]
+    points: [point, points]
+    chips: [jeton, jetons]
+    turns: [tour, tours]
+"""))])
+    found = sorted((d.code, d.message) for d in report.diagnostics)
+    assert found == [("W005", "zone 'taken' has no words in 'fr', although the vocabulary gives other zones words in it")]
+    assert report.diagnostics[0].position.line == 29  # where the zone is declared
+    # English is the language identifiers are read in ('taken' says "taken"): no words asked there,
+    # and a language that names no zone is not asked for the others' words
+    assert check_paths([str(nim_with(tmp_path / "b", """
+vocabulary:
+  en:
+    pile: [heap, heaps]
+  fr:
+    points: [point, points]
+    chips: [jeton, jetons]
+    turns: [tour, tours]
+"""))]).diagnostics == []
+
+
 def test_the_question_before_an_optional_ability_says_what_happened():
     g = interpreter.load("karman-swap")
     en, fr = Texts(g.program, "en"), Texts(g.program, "fr")

@@ -23,6 +23,8 @@ GENDERS = ("m", "f")
 _PLACEHOLDER = re.compile(r"\{([0-9]+)\}")  # ASCII digits: str.format reads no other as an argument's number
 _BRACES = re.compile(r"[{}]")
 
+IDENTIFIERS_LANG = "en"  # the language a name without words is read in, from its identifier's words
+
 
 @dataclass(frozen=True)
 class Noun:
@@ -255,6 +257,28 @@ def _check_phrase(report, lang, name, kind, arity, value, at) -> None:
 
 
 _EXPRESSION = re.compile(r"\{([^{}]*)\}")
+
+
+def check_name_words(defn: GameDef, report: Report) -> None:
+    """In a language whose vocabulary gives words to some zones (or counters), a zone (or a
+    counter not `internal`) without words is a warning (W005): the table names it by the words
+    of its identifier ('Votre power'). Not in English, the language identifiers are read in
+    ('secondary_crews' is "secondary crews"), where a name needs words only when its
+    identifier's are not the right ones."""
+    for lang, words in defn.vocabulary.items():
+        if lang == IDENTIFIERS_LANG:
+            continue
+        named = {str(name) for name in words}
+        for kind, declared in (("zone", defn.zones), ("counter", defn.counters)):
+            shown = {n: d for n, d in declared.items() if not getattr(d, "internal", False)}
+            given = [n for n in shown if f"{kind}:{n}" in named or n in named]
+            if not given:
+                continue
+            for name, d in shown.items():
+                if f"{kind}:{name}" not in named and name not in named:
+                    report.warning("W005", d.pos, f"{kind} '{name}' has no words in '{lang}', although the "
+                                                  f"vocabulary gives other {kind}s words in it",
+                                   f"add to vocabulary: {lang}: \"{kind}:{name}\": [one, many]")
 
 
 def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
