@@ -426,14 +426,15 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
     # `cause == you`: 'you caused it', not 'the player who caused it is you'
     ("hanks", "hanks-kessra", "en", "Whenever a card is recycled, if you caused it and the card is not a Relay and "
                                     "this card is not tapped, tap this card. Gain 1 resource."),
-    ("hanks", "hanks-kessra", "fr", "Chaque fois qu'une carte est recyclée, si c'est vous qui l'avez provoqué et la "
-                                    "carte n'est pas un Relais et cette carte n'est pas inclinée, inclinez cette "
-                                    "carte. Gagnez 1 ressource."),
+    ("hanks", "hanks-kessra", "fr", "Chaque fois qu'une carte est recyclée, si c'est vous qui l'avez provoqué et que "
+                                    "la carte n'est pas un Relais et que cette carte n'est pas inclinée, inclinez "
+                                    "cette carte. Gagnez 1 ressource."),
     # `controller(card) == you`: 'you control the card'
     ("hanks", "hanks-zephyr", "en", "Whenever a card is integrated, if the card is a Quincailleur and you control the "
                                     "card, gain 1 resource."),
-    ("hanks", "hanks-zephyr", "fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et vous "
-                                    "contrôlez la carte, gagnez 1 ressource."),
+    # two conditions, each a clause: 'si A et que B'
+    ("hanks", "hanks-zephyr", "fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et que "
+                                    "vous contrôlez la carte, gagnez 1 ressource."),
     # `supply("mutagen") > 0`, not 'the supply of Mutagen tokens is more than 0'
     ("tais", "chimere", "en", "Intégration: When this card is integrated, if there are Mutagen tokens left in the "
                               "supply, put 1 Mutant token on this card, then this card becomes a Mutant."),
@@ -449,6 +450,13 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
 ])
 def test_built_ins_are_said_as_a_person_would_say_them(expansion, card_id, lang, text):
     assert written_with(expansion, card_id, lang) == text
+
+
+def test_a_feminine_attribute_compared_agrees_in_french():
+    # `x.strong > 1`, the strong influence ('influence forte', feminine)
+    assert "dont l'influence forte est supérieure à 1" in written("seeders-exodus", "fille-de-joie", "fr")
+    assert "whose strong influence is more than 1" in written("seeders-exodus", "fille-de-joie", "en")
+    assert "en jeu est supérieur à 1" in written("karman-swap", "drakhen", "fr")  # 'le nombre', masculine
 
 
 def test_no_shipped_card_prints_a_bound_name():

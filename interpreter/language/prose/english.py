@@ -40,7 +40,7 @@ class English(Naming, Renderer):
         "true": "true", "false": "false", "nothing": "nothing", "empty": "nothing",
         "the": "the {0}", "a": "a {0}", "an": "an {0}",
         "of": "{0} of {1}", "your": "your {0}", "yours": "yours",
-        "and": "{0} and {1}", "or": "{0} or {1}", "either": "either {0} or {1}", "list": "{0} and {1}",
+        "and": "{0} and {1}", "and_clauses": "{0} and {1}", "or": "{0} or {1}", "either": "either {0} or {1}", "list": "{0} and {1}",
         "number_of": "the number of {0} of {1}", "number_on": "the number of {0} on {1}",
         "number_yours": "the number of your {0}", "number_keyed": "the number of {0} of {1} on {2}",
         "number_keyed_yours": "the number of your {0} on {1}",
@@ -543,6 +543,8 @@ class English(Naming, Renderer):
         quantified = self.quantified(left, op, right)
         if quantified is not None:
             return quantified
+        if isinstance(left, N.Attr) and left.name in self.defn.attributes:  # 'l'influence forte est supérieure à 1'
+            return self.gendered(op, self.vocab.noun(left.name, "attribute"), self.node(left), self.node(right))
         return self.w(op, self.node(left), self.node(right))
 
     _QUANTITIES = {">=": "at_least", ">": "more_than", "<=": "at_most", "<": "fewer_than", "==": "exactly"}
@@ -617,7 +619,8 @@ class English(Naming, Renderer):
             if isinstance(side, N.BoolOp) and side.op != e.op and side.op == "or":
                 text = self.w("either", self.node(side.left), self.node(side.right))
             sides.append(text)
-        return self.w(e.op, *sides)
+        # two conditions, each a clause: French repeats 'que' before the second ('si A et que B')
+        return self.w("and_clauses" if e.op == "and" else e.op, *sides)
 
     def visit_Not(self, e) -> str:
         inner = e.operand
