@@ -148,7 +148,7 @@ CODES: tuple[Code, ...] = (
          "zone 'power' has no words in 'fr', although the vocabulary gives other zones words in it"),
     Code("K003", "keyword-spelling", "keywords", "a keyword's word printed with other accents than its pattern's "
          "(a warning: it matches, and the card's face prints it as written)",
-         "'Affinite' is spelled 'Affinité' in keyword 'Affinité X - Y'"),
+         "'Recolte' is spelled 'Récolte' in keyword 'Récolte X'"),
     Code("E000", "other", "other", "any other diagnostic (reported so that it can be given a code of its own)",
          "procedure 'turn' acts for 'playr', which is not one of its parameters"),
 )

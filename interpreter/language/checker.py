@@ -425,7 +425,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
 
     def spelling(self, phrase: N.Phrase, kw) -> None:
         """Warn of a word of `phrase` that matches a word of keyword `kw`'s pattern only without its
-        accents ('Affinite' for 'Affinité'): the face prints the card's words, so the slip shows
+        accents ('Recolte' for 'Récolte'): the face prints the card's words, so the slip shows
         there. Case is free ('bonus 2' for 'Bonus X'): a card may print a keyword in a sentence."""
         spelled = {fold(w): w for w in kw.pattern.split() if w not in kw.params and w != "-"}
         for w in phrase.words:

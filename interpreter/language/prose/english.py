@@ -328,7 +328,7 @@ class English(Naming, Renderer):
         if isinstance(each, N.ListLit) and len(each.items) == 1:  # `last([each x in S where C])`
             each = each.items[0]
         if isinstance(each, N.Each) and e.func in ("first", "last"):
-            # the member one at a time: 'the first Worker among the pile', not 'the first of Workers
+            # the member one at a time: 'the first farmer among the pile', not 'the first of farmers
             # among the pile'; in a language with genders, 'la première carte'
             with self.scope():
                 one_at_a_time = self.members(each.var, each.source, each.where)[2]
@@ -543,7 +543,7 @@ class English(Naming, Renderer):
         quantified = self.quantified(left, op, right)
         if quantified is not None:
             return quantified
-        if isinstance(left, N.Attr) and left.name in self.defn.attributes:  # 'l'influence forte est supérieure à 1'
+        if isinstance(left, N.Attr) and left.name in self.defn.attributes:  # 'la valeur est supérieure à 1'
             return self.gendered(op, self.vocab.noun(left.name, "attribute"), self.node(left), self.node(right))
         return self.w(op, self.node(left), self.node(right))
 

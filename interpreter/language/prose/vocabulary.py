@@ -263,7 +263,7 @@ def check_name_words(defn: GameDef, report: Report) -> None:
     """In a language whose vocabulary gives words to some zones (or counters), a zone (or a
     counter not `internal`) without words is a warning (W005): the table names it by the words
     of its identifier ('Votre power'). Not in English, the language identifiers are read in
-    ('secondary_crews' is "secondary crews"), where a name needs words only when its
+    ('spare_tiles' is "spare tiles"), where a name needs words only when its
     identifier's are not the right ones."""
     for lang, words in defn.vocabulary.items():
         if lang == IDENTIFIERS_LANG:
