@@ -521,12 +521,15 @@ class English(Naming, Renderer):
                 amount = self.w(self._QUANTITIES[op], amount)
             zone = left.args[0]
             return self.act("has", zone.obj, self.w("count_in", amount, self.node(zone)))
-        if isinstance(right, N.Number):
-            said = self.some_or_none(left, op, right.value)
+        if isinstance(right, N.Number) and not isinstance(right.value, bool):  # compared with 0: some, or none
+            n = right.value
+            some = (op in (">", "!=") and n == 0) or (op == ">=" and n == 1)
+            none = (op in ("==", "<=") and n == 0) or (op == "<" and n == 1)
+            said = self.said_as("some" if some else "none", left) if some or none else None
             if said is not None:
                 return said
         if op == "==" and (self.is_you(right) or self.is_you(left)):
-            mine = self.you_are(left if self.is_you(right) else right)
+            mine = self.said_as("you", left if self.is_you(right) else right)
             if mine is not None:
                 return mine
         sides = [self.inline.get(x.name, x) if isinstance(x, N.Name) else x for x in (left, right)]
@@ -628,20 +631,7 @@ class English(Naming, Renderer):
             return self.visit_Compare(inner, _NOT[inner.op])
         # a built-in truth said false in its own words ('this card is not tapped'), not as
         # 'it is not so that this card is tapped'
-        if isinstance(inner, N.Call) and inner.func not in self.defn.functions:
-            phrase = self.negated("function", inner.func)
-            if phrase is not None:
-                return self.said_of(inner.args, phrase.format(*[self.node(a) for a in inner.args]))
-        if isinstance(inner, N.Attr) and inner.name not in self.defn.zones and inner.name not in self.defn.counters \
-                and inner.name not in self.defn.attributes:
-            phrase = self.negated("property", inner.name)
-            if phrase is not None:
-                return self.said_of([inner.obj], phrase.format(self.node(inner.obj)))
-        return self.w("not", self.node(inner))
-
-    def said_of(self, args, text: str) -> str:
-        """A built-in's phrase said of `args`, as the language agrees it with them (English: as is)."""
-        return text
+        return self.said_as("not", inner) or self.w("not", self.node(inner))
 
     def visit_Neg(self, e) -> str:
         return self.w("neg", self.node(e.operand))

@@ -28,20 +28,13 @@ BUILTIN_PROSE = {
     "property": {name: p.prose for name, p in PROPERTIES.items()},
     "special": {name: s.prose for name, s in SPECIAL_NAMES.items()},
 }
-# name -> how prose says a built-in truth is false, by language (`prose_not` of its record)
-NEGATED_PROSE = {
-    "function": {name: f.prose_not for name, f in FUNCTIONS.items() if f.prose_not},
-    "property": {name: p.prose_not for name, p in PROPERTIES.items() if p.prose_not},
-}
-# name -> how prose says a built-in number is more than 0, and 0, by language (`prose_some`, `prose_none`)
-SOME_PROSE = {name: f.prose_some for name, f in FUNCTIONS.items() if f.prose_some}
-NONE_PROSE = {name: f.prose_none for name, f in FUNCTIONS.items() if f.prose_none}
-# name -> how prose says a built-in player is you, by language (`prose_you` of its record)
-YOU_PROSE = {
-    "function": {name: f.prose_you for name, f in FUNCTIONS.items() if f.prose_you},
-    "property": {name: p.prose_you for name, p in PROPERTIES.items() if p.prose_you},
-    "special": {name: s.prose_you for name, s in SPECIAL_NAMES.items() if s.prose_you},
-}
+# how prose puts a comparison of a built-in, from the phrase its record may give: "not" (`not
+# tapped(c)`: '{0} is not tapped'), "you" (`controller(c) == you`), "some" and "none" (`supply(x)`
+# compared with 0): what -> kind -> name -> phrase by language
+SAID_AS = {what: {kind: {name: getattr(r, f"prose_{what}") for name, r in table.items()
+                         if getattr(r, f"prose_{what}", None)}
+                  for kind, table in (("function", FUNCTIONS), ("property", PROPERTIES), ("special", SPECIAL_NAMES))}
+           for what in ("not", "you", "some", "none")}
 
 
 class Text(str):
@@ -150,34 +143,27 @@ class Renderer(NodeVisitor):
             return phrases.get(key)
         return phrases
 
-    def negated(self, kind: str, name: str):
-        """A built-in truth's phrase for `not` ('{0} is not tapped') in this language, or None."""
-        return NEGATED_PROSE[kind].get(name, {}).get(self.lang)
-
-    def some_or_none(self, e, op: str, n) -> str | None:
-        """A built-in number compared with 0 or 1 said as whether there are some ('there are
-        tokens left in the supply') when its record gives the phrases; else None."""
-        if not isinstance(e, N.Call) or e.func in self.defn.functions or isinstance(n, bool):
+    def said_as(self, what: str, e) -> str | None:
+        """Built-in `e` (a call, a property, a special name) put as its record's `prose_WHAT`
+        phrase says (see SAID_AS), agreeing with what it is said of; None when `e` is no
+        built-in or its record gives no such phrase."""
+        d = self.defn
+        if isinstance(e, N.Call) and e.func not in d.functions:
+            kind, name, args = "function", e.func, e.args
+        elif isinstance(e, N.Attr) and not (e.name in d.zones or e.name in d.counters or e.name in d.attributes):
+            kind, name, args = "property", e.name, [e.obj]
+        elif isinstance(e, N.Name) and e.name not in self.locals and e.name not in self.inline:
+            kind, name, args = "special", e.name, []
+        else:
             return None
-        some = (op in (">", "!=") and n == 0) or (op == ">=" and n == 1)
-        none = (op in ("==", "<=") and n == 0) or (op == "<" and n == 1)
-        table = SOME_PROSE if some else NONE_PROSE if none else None
-        phrase = table.get(e.func, {}).get(self.lang) if table is not None else None
-        return phrase.format(*[self.node(a) for a in e.args]) if phrase is not None else None
+        phrase = SAID_AS[what][kind].get(name, {}).get(self.lang)
+        if phrase is None:
+            return None
+        return self.said_of(args, phrase.format(*[self.node(a) for a in args]))
 
-    def you_are(self, e) -> str | None:
-        """`e == you` said from your side ('you control the card', 'you caused it') when `e` is
-        a built-in whose record gives the phrase; else None."""
-        if isinstance(e, N.Name) and e.name not in self.locals and e.name not in self.inline:
-            return YOU_PROSE["special"].get(e.name, {}).get(self.lang)
-        if isinstance(e, N.Call) and e.func not in self.defn.functions:
-            phrase = YOU_PROSE["function"].get(e.func, {}).get(self.lang)
-            return phrase.format(*[self.node(a) for a in e.args]) if phrase is not None else None
-        if isinstance(e, N.Attr) and e.name not in self.defn.zones and e.name not in self.defn.counters \
-                and e.name not in self.defn.attributes:
-            phrase = YOU_PROSE["property"].get(e.name, {}).get(self.lang)
-            return phrase.format(self.node(e.obj)) if phrase is not None else None
-        return None
+    def said_of(self, args, text: str) -> str:
+        """A built-in's phrase said of `args`, as the language agrees it with them (English: as is)."""
+        return text
 
 
 UNBOUND = object()  # a keyword's parameter written as its letter: the keyword's definition itself

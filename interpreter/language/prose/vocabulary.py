@@ -271,11 +271,10 @@ def check_name_words(defn: GameDef, report: Report) -> None:
         named = {str(name) for name in words}
         for kind, declared in (("zone", defn.zones), ("counter", defn.counters)):
             shown = {n: d for n, d in declared.items() if not getattr(d, "internal", False)}
-            given = [n for n in shown if f"{kind}:{n}" in named or n in named]
-            if not given:
+            missing = [(n, d) for n, d in shown.items() if f"{kind}:{n}" not in named and n not in named]
+            if len(missing) == len(shown):  # the language names none of them: not asked for their words
                 continue
-            for name, d in shown.items():
-                if f"{kind}:{name}" not in named and name not in named:
+            for name, d in missing:
                     report.warning("W005", d.pos, f"{kind} '{name}' has no words in '{lang}', although the "
                                                   f"vocabulary gives other {kind}s words in it",
                                    f"add to vocabulary: {lang}: \"{kind}:{name}\": [one, many]")
