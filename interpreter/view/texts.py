@@ -150,6 +150,8 @@ class Texts:
                 return cap(filled) if text[:1].isupper() else filled
         if text in ANSWERS:
             return self.words.w(text)
+        if _SEATS.fullmatch(text):  # a seat as the whole text: an option of a choice of players
+            return _SEAT.sub(lambda m: self.words.w("player", m.group(1)), text)
         if text in self.places:
             return self.places[text]
         acted = self.actions().get(text)

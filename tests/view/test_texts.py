@@ -57,6 +57,9 @@ def test_a_game_told_in_french_shows_the_words_of_its_texts(tmp_path):
     assert said("Give 2") == "Give 2"  # no words: as the rules wrote it
     assert said("player 2 and player 1") == "player 2 and player 1"
     assert said("yes") == "oui" and Texts(g.program, "en")("yes") == "yes"
+    # a choice among players: its options are seats
+    assert said("player 1") == "joueur 1" and said("player 2, player 3") == "joueur 2, joueur 3"
+    assert Texts(g.program, "en")("player 1") == "player 1"
     assert Texts(g.program, "en")("Take 2") == "Take 2"  # the language the rules are written in
     out = io.StringIO()
     human = HumanAgent(io.StringIO("1\n" * 20), out, lang="fr")
