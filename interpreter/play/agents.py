@@ -482,6 +482,7 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
     rest = [_attributes(program, o) for o in others if o is not None and o != value]
     vocabulary = words(program, lang)
     said = fold(label)
+    words_said = {w.strip(".,;:!?()[]«»\"'") for w in label.split()}
     shown: list = []
     for name, v in mine.items():
         if v == "none" or (rest and all(r.get(name) == v for r in rest)):
@@ -489,12 +490,19 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
         if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
                 r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
             continue  # a node it names, or a name of its own (an id by another name)
+        if isinstance(v, (int, float)) and _number_word(v) in words_said:
+            continue  # 'chamber 3', 'Daughter Ark 8': the label shows the number already
         text = _fact(program, vocabulary, name, v)
         if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said):
             continue  # the label says it already ('Place your Blue pawn': not 'Blue card')
         shown.append(text)
     shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
     return shown[:MOST_FACTS]
+
+
+def _number_word(v) -> str:
+    """A number as a label writes it: 3, not 3.0."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 _NOT_FACTS = frozenset({"id", "name", "kind", "tags", "board", "index"})

@@ -155,6 +155,20 @@ def test_an_option_naming_a_card_or_a_space_shows_what_tells_it_apart():
     assert option_facts(program, None, "Connect", spaces) == []
 
 
+def test_an_option_whose_label_shows_its_number_does_not_repeat_it():
+    """'chambre 3' needs no '(numéro 3)' beside it; a label that does not show the number
+    still gets it, in the reader's words ('numéro 3', not 'number 3')."""
+    import interpreter
+    from interpreter.play.agents import option_facts
+    from interpreter.engine.values import NodeRef
+    program = interpreter.load("seeders-exodus").program
+    chambers = [NodeRef(n) for n in ("c1", "c2", "c3")]
+    assert option_facts(program, chambers[2], "Négociateur à rapatrier de la chambre 3", chambers, "fr") == []
+    assert option_facts(program, chambers[2], "chamber 3", chambers) == []
+    assert option_facts(program, chambers[2], "c3", chambers, "fr") == ["numéro 3"]
+    assert option_facts(program, chambers[2], "chambre 13", chambers, "fr") == ["numéro 3"]
+
+
 def test_a_table_at_80_columns_breaks_no_word():
     """A table of many columns wraps its cells between words ('Les Chamanes d'Ertis'), never
     inside one, and keeps every column."""
