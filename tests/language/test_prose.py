@@ -433,8 +433,9 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
     ("hanks", "hanks-zephyr", "en", "Whenever a card is integrated, if the card is a Quincailleur and you control the "
                                     "card, gain 1 resource."),
     # two conditions, each a clause: 'si A et que B'
-    ("hanks", "hanks-zephyr", "fr", "Chaque fois qu'une carte est intégrée, si la carte est un Quincailleurs et que "
-                                    "vous contrôlez la carte, gagnez 1 ressource."),
+    # a caste's cards: 'une carte Quincailleurs', not 'un Quincailleurs'
+    ("hanks", "hanks-zephyr", "fr", "Chaque fois qu'une carte est intégrée, si la carte est une carte Quincailleurs "
+                                    "et que vous contrôlez la carte, gagnez 1 ressource."),
     # `supply("mutagen") > 0`, not 'the supply of Mutagen tokens is more than 0'
     ("tais", "chimere", "en", "Intégration: When this card is integrated, if there are Mutagen tokens left in the "
                               "supply, put 1 Mutant token on this card, then this card becomes a Mutant."),
@@ -447,6 +448,11 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
     ("hanks", "hanks-aldee", "fr", "Pendant l'intégration, s'il existe une carte parmi la défausse qui n'est pas une "
                                    "carte Événement : inclinez cette carte. Mettez la dernière carte parmi la défausse "
                                    "qui n'est pas une carte Événement dans votre main."),
+    # `gain select(C, 2, 1) resource`: '2 resources if C, else 1 resource', not 'as many resources as 2 if ...'
+    ("etho", "etho-aldee", "en", "Whenever the integration phase starts, gain 2 resources if the number of your "
+                                 "Theocrat cards is more than 0, else 1 resource."),
+    ("etho", "etho-aldee", "fr", "Chaque fois que la phase d'intégration commence, gagnez 2 ressources si le nombre "
+                                 "de vos cartes Théocrates est supérieur à 0, sinon 1 ressource."),
 ])
 def test_built_ins_are_said_as_a_person_would_say_them(expansion, card_id, lang, text):
     assert written_with(expansion, card_id, lang) == text
