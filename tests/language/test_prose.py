@@ -523,3 +523,16 @@ def test_a_game_without_vocabulary_is_written_with_generic_phrases(tmp_path):
     fr = Prose(defn, found, "fr").ability(defn.cards[0].abilities[0])
     assert "1 coin " in Prose(defn, found, "en").ability(defn.cards[0].abilities[0])  # 'coins': one coin
     assert fr.startswith("Tithe : Pendant") or fr.startswith("Pendant main")
+
+
+@pytest.mark.parametrize("card_id, lang, text", [
+    # `min(3, count(...))`: '1 resource for each Worker, up to 3', not 'the smaller of 3 and the number of ...'
+    ("porte-voix-des-ateliers", "en", "Intégration: When this card is integrated, gain 1 resource for each of your Workers in "
+                                      "play, up to 3."),
+    ("porte-voix-des-ateliers", "fr", "Intégration : Quand cette carte est intégrée, gagnez 1 ressource pour chaque Ouvrier parmi "
+                                      "vos cartes en jeu, dans la limite de 3."),
+    ("dock-d-assemblage", "fr", "Intégration : Quand cette carte est intégrée, gagnez autant de ressources que le nombre de vos "
+                                "modules moins 1, dans la limite de 4."),
+])
+def test_an_amount_with_a_ceiling_says_its_ceiling_last(card_id, lang, text):
+    assert written("seeders-exodus", card_id, lang) == text

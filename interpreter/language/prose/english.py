@@ -44,7 +44,7 @@ class English(Naming, Renderer):
         "number_of": "the number of {0} of {1}", "number_on": "the number of {0} on {1}",
         "number_yours": "the number of your {0}", "number_keyed": "the number of {0} of {1} on {2}",
         "number_keyed_yours": "the number of your {0} on {1}",
-        "as_many": "as many {0} as {1}", "amount_if": "{1} if {0}, else {2}", "per": "{0} for each {1}",
+        "as_many": "as many {0} as {1}", "amount_if": "{1} if {0}, else {2}", "up_to": "{0}, up to {1}", "per": "{0} for each {1}",
         "among": "{0} among {1}", "such_that": "{0} such that {1}",
         "some": "some {0}",
         # the values an ability binds, named by their nouns (see naming.py)
@@ -176,6 +176,10 @@ class English(Naming, Renderer):
         if isinstance(n, N.Call) and n.func == "select" and len(n.args) == 3:  # 2 resources if ..., else 1
             test, yes, no = n.args
             return self.w("amount_if", self.node(test), self.amount(yes, noun), self.amount(no, noun))
+        if isinstance(n, N.Call) and n.func == "min" and len(n.args) == 2 \
+                and sum(isinstance(a, N.Number) for a in n.args) == 1:  # 1 resource per Worker, up to 3
+            most, other = n.args if isinstance(n.args[0], N.Number) else n.args[::-1]
+            return self.w("up_to", self.amount(other, noun), most.value)
         if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 token for each tile ...
             return self.amount(N.BinOp(n.pos, "*", N.Number(n.pos, 1), n), noun)
         if isinstance(n, N.BinOp) and n.op == "*" and isinstance(n.right, N.Call) and n.right.func == "count" \

@@ -58,7 +58,7 @@ class French(English):
         "number_of": "le nombre de {0} de {1}", "number_on": "le nombre de {0} sur {1}",
         "number_yours": "le nombre de vos {0}", "number_keyed": "le nombre de {0} de {1} sur {2}",
         "number_keyed_yours": "le nombre de vos {0} sur {1}",
-        "as_many": "autant de {0} que {1}", "amount_if": "{1} si {0}, sinon {2}", "per": "{0} pour chaque {1}",
+        "as_many": "autant de {0} que {1}", "amount_if": "{1} si {0}, sinon {2}", "up_to": "{0}, dans la limite de {1}", "per": "{0} pour chaque {1}",
         "among": "{0} parmi {1}", "such_that": "{0} tels que {1}",
         "some": "un {0}",
         "player": ["joueur", "joueurs"], "opponent": ["adversaire", "adversaires"], "card": ["carte", "cartes", "f"],
