@@ -34,6 +34,7 @@ that two free actions undoing each other are not taken in turn forever.
 """
 from __future__ import annotations
 
+import re
 import sys
 import weakref
 from typing import Protocol
@@ -54,6 +55,7 @@ from ..view.why import render as why_lines
 from .marks import Mark
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
+from .wrapped import wrapped
 
 
 class Quit(Exception):
@@ -318,7 +320,7 @@ class HumanAgent:
 
     def __init__(self, inp=None, out=None, lang: str = "en"):
         self.inp = inp if inp is not None else sys.stdin
-        self.out = out if out is not None else sys.stdout
+        self.out = wrapped(out if out is not None else sys.stdout)
         self.lang = lang  # the language cards are written in when asked ('? N')
         self._prose = None  # language.prose.Prose of the game played, made on first need
         # what the last screen showed, when this person decides again with no other seat deciding
@@ -493,11 +495,22 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
         if isinstance(v, (int, float)) and _number_word(v) in words_said:
             continue  # 'chamber 3', 'Daughter Ark 8': the label shows the number already
         text = _fact(program, vocabulary, name, v)
-        if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said):
+        if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said) \
+                or _names_value(program, name, v, said):
             continue  # the label says it already ('Place your Blue pawn': not 'Blue card')
         shown.append(text)
     shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
     return shown[:MOST_FACTS]
+
+
+def _names_value(program, name: str, v, said: str) -> bool:
+    """Whether a label (`said`, folded) names the class value `v` of attribute `name`, or one
+    of its aliases ('Négociateur Théocrate' names the caste Théocrates)."""
+    a = program.defn.attributes.get(name)
+    if a is None or a.type != "class" or not isinstance(v, str):
+        return False
+    return any(re.search(rf"(^|_){re.escape(key)}($|_)", said)
+               for key, meant in program.defn.classes.items() if meant == (name, v))
 
 
 def _number_word(v) -> str:
@@ -537,7 +550,10 @@ def _fact(program, vocabulary, name: str, v) -> str:
     a = program.defn.attributes.get(name)
     if a is not None and a.type == "class":
         return vocabulary.class_noun(v).one
-    return vocabulary.value(v)  # a text the rules compare with: 'red' is 'rouge'
+    said = vocabulary.value(v)  # a text the rules compare with: 'red' is 'rouge'
+    if said == v and len(v) <= 2 and vocabulary.raw(name, "attribute") is not None:  # a code: 'zone B', not 'B'
+        return f"{vocabulary.noun(name, 'attribute').one} {v}"
+    return said
 
 
 def _short(text: str, most: int = 110) -> str:

@@ -21,6 +21,7 @@ from ..view.narrate_words import Said, cap, words_in
 from ..view.texts import texts_of
 from . import weighing
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
+from .wrapped import wrapped
 
 
 class PlayerView(SeatView):
@@ -56,7 +57,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
                      show_all: bool = False, powers: dict | None = None, lang: str = "en") -> int:
     """Play a game told in `lang` (the narration's sentences and the names of the game's
     vocabulary in that language); returns the exit status (0, or 1 when the rules fault)."""
-    out = out or sys.stdout
+    out = wrapped(out or sys.stdout)  # at a terminal, long lines broken between words
     w = words_in(lang).w
     names = list(bots)
     if len(names) == 1 and players > 2:

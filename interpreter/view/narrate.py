@@ -229,7 +229,9 @@ def _listed(items: list) -> str:
             runs[-1][1] += 1
         else:
             runs.append([item, 1])
-    return ", ".join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
+    # titles with a comma of their own ('Kessra, lame de l'ombre') are set apart by a dot
+    sep = " · " if any(", " in str(item) for item, _ in runs) else ", "
+    return sep.join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
 
 
 def _order(program, key: str, name: str, kind: str, lang: str = NARRATED_IN) -> tuple:

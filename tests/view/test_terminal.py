@@ -205,3 +205,42 @@ def test_a_class_a_card_gains_or_loses_is_told_only_with_all():
     assert quiet.tell(tag) is None and quiet.tell(untag) is None
     loud = Narrator(st, 0, io.StringIO(), True)
     assert "becomes Marked" in loud.tell(tag) and "is no longer Marked" in loud.tell(untag)
+
+
+def test_an_option_says_neither_the_class_its_label_names_nor_a_bare_code():
+    """'Placer votre Négociateur Théocrate' names the caste Théocrates (by an alias): only the
+    colour is added; a slot of the board's zone B says 'zone B', not a bare 'B'."""
+    import interpreter
+    from interpreter.play.agents import option_facts
+    from interpreter.engine.values import NodeRef
+    program = interpreter.load("seeders-exodus").program
+    negotiators = [c for c in program.comps if program.comp_card[int(c)].component == "negotiator"]
+    first = negotiators[0]
+    label = f"Placer votre {program.comp_card[int(first)].title} [1]-[1]"
+    assert program.comp_card[int(first)].title == "Négociateur Théocrate"
+    assert option_facts(program, first, label, negotiators, "fr") == ["blanc"]
+    assert option_facts(program, first, "Place it", negotiators, "fr") == ["carte Théocrates", "blanc"]
+    slots = [NodeRef(n) for n, v in program.nodes.items() if v.get("kind") == "slot" and v.get("side") == 34]
+    zoned = next(s for s in slots if program.nodes[str(s)].get("airlock") == "B")
+    assert option_facts(program, zoned, "emplacement de négociation 2-6", slots, "fr") == ["zone B"]
+
+
+def test_long_lines_at_a_terminal_break_between_words_and_a_prompt_is_not_held():
+    import io
+    from interpreter.play.wrapped import wrapped
+    out = io.StringIO()
+    assert wrapped(out) is out  # not a terminal: one line per line, as a transcript keeps them
+    screen = wrapped(out, width=40)
+    print("  Votre plateau personnel : Négociateur Théocrate, Négociateur Noyau, Négociateur Déviant",
+          file=screen)
+    print("votre choix (1-4) : ", end="", file=screen, flush=True)
+    rows = out.getvalue().split("\n")
+    assert rows[:-1] == ["  Votre plateau personnel : Négociateur", "      Théocrate, Négociateur Noyau,",
+                         "      Négociateur Déviant"]
+    assert rows[-1] == "votre choix (1-4) : "  # flushed before its answer is read
+
+
+def test_a_zone_of_titles_with_commas_sets_them_apart():
+    from interpreter.view.narrate import _listed
+    assert _listed(["Farm", "Well", "Well"]) == "Farm, Well ×2"
+    assert _listed(["Kessra, lame de l'ombre", "Moor, tire-laine"]) == "Kessra, lame de l'ombre · Moor, tire-laine"
