@@ -297,7 +297,12 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             continue
         group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
-        groups.setdefault(group, []).append((_order(program, key, name, "counter", lang), item))
+        # a counter kept per place in the order of its places, numbers as numbers ('chambre 8'
+        # before 'chambre 12'), whether its noun is said in the singular or the plural
+        order = _order(program, key, name, "counter", lang)
+        if where:
+            order = order[:2] + (natural(" ".join(where)),) + order[2:]
+        groups.setdefault(group, []).append((order, item))
     order = [w("group_you"), w("group_team_you")] + [seat_name(s, seat, program, lang) for s in range(players)
                                                      if s != seat]
     game = w("group_game")

@@ -244,3 +244,15 @@ def test_a_zone_of_titles_with_commas_sets_them_apart():
     from interpreter.view.narrate import _listed
     assert _listed(["Farm", "Well", "Well"]) == "Farm, Well ×2"
     assert _listed(["Kessra, lame de l'ombre", "Moor, tire-laine"]) == "Kessra, lame de l'ombre · Moor, tire-laine"
+
+
+def test_a_counter_kept_per_place_is_listed_in_the_order_of_its_places():
+    """'chambre 8' before 'chambre 12', whatever the number of cubes makes of the noun."""
+    import interpreter
+    from interpreter.view.narrate import counter_lines
+    game = interpreter.load("seeders-exodus")
+    obs = game.new_state(3, 4, {}).observation(0)
+    obs["counters"].update({"cubes#c12#0": 1, "cubes#c8#0": 1, "cubes#c2#0": 3})
+    [mine] = [line for line in counter_lines(game.program, obs, lang="fr") if line.startswith("  vous")]
+    places = [int(n) for n in re.findall(r"à la chambre (\d+)", mine)]
+    assert places == [2, 8, 12], mine
