@@ -221,6 +221,18 @@ def visible_ids(obs: dict) -> set:
     return out
 
 
+def _item(x: dict, zone_owner, seat: int, program, lang: str) -> str:
+    """A component as a zone's list shows it: its title, tapped or not, and whose it is when it
+    lies outside its owner's own zones (a negotiator on a shared board: 'Négociateur Noyau
+    (joueur 2)')."""
+    w = words_in(lang).w
+    title = w("tapped_item", Said(x["title"])) if x.get("tapped") else x["title"]
+    owner = x.get("owner")
+    if owner is None or (zone_owner is not None and str(zone_owner) == str(owner)):
+        return title
+    return f"{title} ({seat_name(owner, seat, program, lang)})"
+
+
 def _listed(items: list) -> str:
     """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
     runs: list = []
@@ -265,7 +277,8 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
         if isinstance(z, list):
             if not z:
                 continue
-            items = _listed([w("tapped_item", Said(x["title"])) if x.get("tapped") else x["title"] for x in z])
+            zone_owner = keys.owner_of(key)
+            items = _listed([_item(x, zone_owner, seat, program, lang) for x in z])
             lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):
             n = z["count"]

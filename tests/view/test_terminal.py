@@ -256,3 +256,26 @@ def test_a_counter_kept_per_place_is_listed_in_the_order_of_its_places():
     [mine] = [line for line in counter_lines(game.program, obs, lang="fr") if line.startswith("  vous")]
     places = [int(n) for n in re.findall(r"à la chambre (\d+)", mine)]
     assert places == [2, 8, 12], mine
+
+
+def test_a_seat_sees_whose_each_piece_on_a_shared_board_is():
+    """A negotiator on a slot of the board, a unit on a space: '(vous)', '(joueur 2)'; what lies
+    in its owner's own zone (a hand, a personal board) is not marked."""
+    import random
+    import interpreter
+    from interpreter.view.narrate import render_observation
+    game = interpreter.load("seeders-exodus")
+    state = game.new_state(3, 4, {})
+    rng = random.Random(1)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    obs = state.observation(0)
+    lines = render_observation(game.program, obs, lang="fr")
+    slots = [line for line in lines if "emplacement de négociation" in line]
+    assert slots and all(line.endswith(("(vous)", "(joueur 2)", "(joueur 3)")) for line in slots), slots
+    placed = {x["owner"] for k, z in obs["zones"].items() if k.startswith("placed") for x in z}
+    assert placed == {0, 1, 2}
+    assert sum(line.endswith("(vous)") for line in slots) == sum(
+        x["owner"] == 0 for k, z in obs["zones"].items() if k.startswith("placed") for x in z)
+    [board] = [line for line in lines if line.startswith("  Votre plateau personnel")]
+    assert "(" not in board
