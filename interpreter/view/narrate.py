@@ -272,12 +272,15 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
     lines = [w("seen", seat + 1, players)]
     named = sorted(((zone_name(program, key, seat, vis, players, vocabulary=True, lang=lang), key) for key in obs["zones"]),
                    key=lambda nk: _order(program, nk[1], nk[0], "zone", lang))
+    owners = {str(x["id"]): str(x["owner"]) for z in obs["zones"].values() if isinstance(z, list)
+              for x in z if x.get("owner") is not None}
     for name, key in named:
         z = obs["zones"][key]
         if isinstance(z, list):
             if not z:
                 continue
             zone_owner = keys.owner_of(key)
+            zone_owner = owners.get(zone_owner, zone_owner)  # a module's crew: the module's owner's
             items = _listed([_item(x, zone_owner, seat, program, lang) for x in z])
             lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):

@@ -279,3 +279,16 @@ def test_a_seat_sees_whose_each_piece_on_a_shared_board_is():
         x["owner"] == 0 for k, z in obs["zones"].items() if k.startswith("placed") for x in z)
     [board] = [line for line in lines if line.startswith("  Votre plateau personnel")]
     assert "(" not in board
+
+
+def test_a_module_crew_of_its_owner_is_not_marked_as_anothers():
+    import random
+    import interpreter
+    from interpreter.view.narrate import render_observation
+    game = interpreter.load("seeders-exodus")
+    state = game.new_state(3, 7, {})
+    rng = random.Random(3)
+    for _ in range(200):
+        state.apply(rng.choice(state.legal_actions()))
+    crews = [line for line in render_observation(game.program, state.observation(0)) if line.startswith("  crew of")]
+    assert crews and not any("(you)" in line or "(player" in line for line in crews), crews
