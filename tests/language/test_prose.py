@@ -130,8 +130,8 @@ def test_a_keyword_with_an_effect_writes_the_effect_the_card_prints():
         "During negotiation or integration, you may pay 3 resources to score 2 PP."
     assert fr.ability(serveurs.abilities[0]) == "Pendant la négociation ou l'intégration : payez 3 ressources. Marquez 2 PP."
     chef = card(defn, "chef-de-chantier")  # Recrutement Ouvrier: the class bound, in each language
-    assert "the first Worker among the secondary crew pile" in en.ability(chef.abilities[0])
-    assert "le premier Ouvrier parmi la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
+    assert "the first Worker in the secondary crew pile" in en.ability(chef.abilities[0])
+    assert "le premier Ouvrier dans la pile d'équipages secondaires" in fr.ability(chef.abilities[0])
 
 
 def test_a_keyword_by_itself_says_its_parameters_as_their_letters():
@@ -369,9 +369,9 @@ def test_technopole_says_its_let_where_it_is_read(lang, text):
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "Recrutement Ouvrier: When this card is integrated, let the Worker be the first Worker among the "
+    ("en", "Recrutement Ouvrier: When this card is integrated, let the Worker be the first Worker in the "
            "secondary crew pile. If there is such a Worker, move that Worker to your hand."),
-    ("fr", "Recrutement Ouvrier : Quand cette carte est intégrée, soit l'Ouvrier : le premier Ouvrier parmi la "
+    ("fr", "Recrutement Ouvrier : Quand cette carte est intégrée, soit l'Ouvrier : le premier Ouvrier dans la "
            "pile d'équipages secondaires. S'il existe un tel Ouvrier, mettez cet Ouvrier dans votre main."),
 ])
 def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
@@ -407,13 +407,13 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
            "may remove 1 Jailer token from this card and pay 1 resource to choose one of the crews in play "
            "that a player controls. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
-           "card and pay 1 resource to choose a card among your prison. Move that card to your hand."),
+           "card and pay 1 resource to choose a card in your prison. Move that card to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
            "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez l'un des "
            "équipages en jeu que contrôle un joueur. Cet équipage n'est plus un "
            "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
            "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
-           "parmi votre prison. Mettez cette carte dans votre main."),
+           "dans votre prison. Mettez cette carte dans votre main."),
 ])
 def test_a_keyword_definition_reads_as_sentences(lang, text):
     defn, prose = prose_of("seeders-exodus", lang)
@@ -441,12 +441,13 @@ def test_a_keyword_definition_reads_as_sentences(lang, text):
                               "supply, put 1 Mutant token on this card, then this card becomes a Mutant."),
     ("tais", "chimere", "fr", "Intégration : Quand cette carte est intégrée, s'il reste des jetons Mutagène dans la "
                               "réserve, placez 1 jeton Mutant sur cette carte, puis cette carte devient un Mutant."),
-    # `last([each x in discard where ...])`: 'the last card among', 'la dernière carte' (feminine)
-    ("hanks", "hanks-aldee", "en", "During integration, if there is a card among the discard pile that is not an "
-                                   "Event card, you may tap this card to move the last card among the discard pile "
+    # `last([each x in discard where ...])`: 'the last card in', 'la dernière carte' (feminine); one zone is
+    # not a set to be among: 'in the discard pile', 'dans la défausse'
+    ("hanks", "hanks-aldee", "en", "During integration, if there is a card in the discard pile that is not an "
+                                   "Event card, you may tap this card to move the last card in the discard pile "
                                    "that is not an Event card to your hand."),
-    ("hanks", "hanks-aldee", "fr", "Pendant l'intégration, s'il existe une carte parmi la défausse qui n'est pas une "
-                                   "carte Événement : inclinez cette carte. Mettez la dernière carte parmi la défausse "
+    ("hanks", "hanks-aldee", "fr", "Pendant l'intégration, s'il existe une carte dans la défausse qui n'est pas une "
+                                   "carte Événement : inclinez cette carte. Mettez la dernière carte dans la défausse "
                                    "qui n'est pas une carte Événement dans votre main."),
     # `gain select(C, 2, 1) resource`: '2 resources if C, else 1 resource', not 'as many resources as 2 if ...'
     ("etho", "etho-aldee", "en", "Whenever the integration phase starts, gain 2 resources if the number of your "

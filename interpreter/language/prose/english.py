@@ -45,7 +45,7 @@ class English(Naming, Renderer):
         "number_yours": "the number of your {0}", "number_keyed": "the number of {0} of {1} on {2}",
         "number_keyed_yours": "the number of your {0} on {1}",
         "as_many": "as many {0} as {1}", "amount_if": "{1} if {0}, else {2}", "up_to": "{0}, up to {1}", "per": "{0} for each {1}",
-        "among": "{0} among {1}", "such_that": "{0} such that {1}",
+        "among": "{0} among {1}", "among_one": "{0} in {1}", "such_that": "{0} such that {1}",
         "some": "some {0}",
         # the values an ability binds, named by their nouns (see naming.py)
         "player": ["player", "players"], "opponent": ["opponent", "opponents"], "card": ["card", "cards"],
@@ -418,10 +418,10 @@ class English(Naming, Renderer):
         if same and quantity is None and not self.shares_noun(loc):  # 'one of your tiles', 'your tiles'
             many, one = named, self.gendered("one_of", noun, named)
             each = self.gendered("each_of", noun, named) if self.WORDS.get("each_of") else \
-                self.w("among", noun.one, src)
+                self.among(noun.one, src)
         else:
             def among(text):
-                return text if whole else self.w("among", text, src)
+                return text if whole else self.among(text, src)
             if quantity is not None:
                 many = among(quantity.format(noun.one, noun.many))
             else:
@@ -484,7 +484,7 @@ class English(Naming, Renderer):
         """A phrase of `E for each x in S`, without 'among S' when the noun says S ('every opponent')."""
         text = phrase.format(**parts)
         if parts["whole"]:
-            text = text.replace(self.w("among", parts["var"], parts["source"]), parts["var"])
+            text = text.replace(self.among(parts["var"], parts["source"]), parts["var"])
         return text
 
     def visit_Mapped(self, e) -> str:
@@ -617,6 +617,13 @@ class English(Naming, Renderer):
     _THEIRS = re.compile(r"^the (.+) of (.+)$")
 
     _PLURAL = re.compile(r"^(?:the|your|their|its|these|those) (?:[\w-]+ )?[\w-]*[^s\W]s\b")
+    _LOCAL_SET = re.compile(r"^(?:that|this) ")  # a set the rules named ('that selection')
+
+    def among(self, what: str, source: str) -> str:
+        """`what` taken from `source`: 'among your cards in play', but 'in the discard pile' (one
+        zone is not a set of things to be among)."""
+        many = self.plural(source) or self._LOCAL_SET.match(source)  # 'among that selection'
+        return self.w("among" if many else "among_one", what, source)
 
     def plural(self, text: str) -> bool:
         """Whether a phrase names many things ('the cards of the Market'), by its first noun."""

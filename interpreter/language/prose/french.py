@@ -41,6 +41,7 @@ class French(English):
     """Rules as French prose."""
 
     _PLURAL = re.compile(r"^(?:les|vos|des|ces|nos|leurs|tous les|toutes les)\b")
+    _LOCAL_SET = re.compile(r"^(?:ce|cet|cette) ")
     _YOURS = re.compile(r"^vos (.+)$")
     _THE = re.compile(r"^les (.+)$")
     _X_OF = None
@@ -59,7 +60,7 @@ class French(English):
         "number_yours": "le nombre de vos {0}", "number_keyed": "le nombre de {0} de {1} sur {2}",
         "number_keyed_yours": "le nombre de vos {0} sur {1}",
         "as_many": "autant de {0} que {1}", "amount_if": "{1} si {0}, sinon {2}", "up_to": "{0}, dans la limite de {1}", "per": "{0} pour chaque {1}",
-        "among": "{0} parmi {1}", "such_that": "{0} tels que {1}",
+        "among": "{0} parmi {1}", "among_one": "{0} dans {1}", "such_that": "{0} tels que {1}",
         "some": "un {0}",
         "player": ["joueur", "joueurs"], "opponent": ["adversaire", "adversaires"], "card": ["carte", "cartes", "f"],
         "node": ["case", "cases", "f"], "number": ["nombre", "nombres"], "thing": ["élément", "éléments"],
