@@ -69,10 +69,21 @@ def counter_noun(program, name: str, lang: str = NARRATED_IN, many: bool = True)
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
     """The noun with its article where the language writes one ('la boîte', 'les jetons'); a
     noun whose plural is its singular ('niveau de la tour': a level, not a count) is said in
-    the singular."""
+    the singular, unless that one form is itself a plural ('les PP', 'les flèches
+    d'exploration')."""
     w = words_in(lang)
-    many = many and noun.many != noun.one
+    many = _in_plural(noun, many)
     return w.w("zone_many" if many else "zone_f" if noun.gender == "f" else "zone", noun.many if many else noun.one)
+
+
+def _in_plural(noun: Noun, many: bool) -> bool:
+    """Whether `noun`, meant as `many`, is said in the plural: a noun with one form for both
+    numbers is a rank ('niveau de la tour') unless that form is itself a plural, its first
+    word ending as plurals do ('flèches', 'bonus') or an abbreviation of one ('PP')."""
+    if not many or noun.many != noun.one:
+        return many
+    head = noun.many.split()[0] if noun.many.split() else ""
+    return head.endswith(("s", "x")) or (len(head) > 1 and head.isupper())
 
 
 def natural(text: str) -> list:
@@ -100,7 +111,7 @@ def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
 def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str) -> str:
     """'your hand', "player 2's hand"; 'votre main', 'vos cubes', 'la main du joueur 2'."""
     w = words_in(lang)
-    many = many and noun.many != noun.one  # 'votre niveau de la tour', 'votre score'
+    many = _in_plural(noun, many)  # 'votre niveau de la tour', 'votre score', but 'vos PP'
     bare = noun.many if many else noun.one
     if seat is not None and i == seat:
         return w.w("whose_you_many" if many and w.has("whose_you_many") else "whose_you", bare=bare)

@@ -77,6 +77,11 @@ def test_french_names_come_from_the_vocabulary_with_their_articles():
     assert counter_name(p, mine, 0, None, 2, vocabulary=True, many=False, lang="fr") == "votre cube non placé"
     assert counter_name(p, mine, 1, None, 2, vocabulary=True, lang="fr") == "les cubes non placés du joueur 1"
     assert counter_name(p, "round", 0, None, 2, vocabulary=True, many=False, lang="fr") == "la manche"
+    # one form for both numbers: a rank stays singular, a plural ('PP', points) takes its plural article
+    assert counter_name(p, "order#1", 0, None, 2, vocabulary=True, lang="fr") == \
+        "la place dans l'ordre du tour du joueur 2"
+    assert counter_name(p, "pp#1", 0, None, 2, vocabulary=True, lang="fr") == "les PP du joueur 2"
+    assert counter_name(p, "pp#1", 0, None, 2, vocabulary=True, many=False, lang="fr") == "le PP du joueur 2"
 
 
 def test_french_spelling():
