@@ -381,7 +381,7 @@ def test_a_recruiting_card_names_the_card_it_recruits_by_its_class(lang, text):
 @pytest.mark.parametrize("lang, text", [
     ("en", "Éradication: When this card is played on an active planet, you may choose one of the creatures "
            "in play that is not this card. Make that creature extinct."),
-    ("fr", "Éradication : Quand cette carte est jouée sur une planète active, si vous le souhaitez, choisissez "
+    ("fr", "Éradication : Quand on joue cette carte sur une planète active, si vous le souhaitez, choisissez "
            "l'une des créatures en jeu qui n'est pas cette carte. Provoquez l'extinction de "
            "cette créature."),
 ])

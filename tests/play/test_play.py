@@ -296,7 +296,7 @@ def test_an_optional_ability_is_asked_with_what_it_does_in_the_language_chosen()
     text = out.getvalue()
     assert "  Mirelle\n    " in text  # '? 1': the planet of the first option, as printed
     # the question in French too: what happened (the event's French phrase), then whether to use it
-    asked = re.search(r"\n(.+) est jouée sur une planète active : l'utiliser \?\n      \((.+)\)\n   1\. oui\n"
+    asked = re.search(r"\nOn joue (.+) sur une planète active : l'utiliser \?\n      \((.+)\)\n   1\. oui\n"
                       r"   2\. non\n", text)
     assert asked, text[-3000:]
     assert "(posed)" not in text and "\n   1. yes" not in text

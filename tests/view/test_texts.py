@@ -117,7 +117,7 @@ def test_the_question_before_an_optional_ability_says_what_happened():
     g = interpreter.load("karman-swap")
     en, fr = Texts(g.program, "en"), Texts(g.program, "fr")
     assert en("use Sylvore (posed)?") == "Sylvore is played on an active planet: use it?"
-    assert fr("use Sylvore (posed)?") == "Sylvore est jouée sur une planète active : l'utiliser ?"
+    assert fr("use Sylvore (posed)?") == "On joue Sylvore sur une planète active : l'utiliser ?"
     assert fr("use Sylvore (unheard_of)?") == "Utiliser Sylvore ?"  # an event without words
 
 
