@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -44,6 +45,15 @@ def cmd_play(args) -> int:
 
 
 def cmd_test(args) -> int:
+    if is_file(Path(args.game)):  # 'regles test my.yaml seeders-exodus', or 'regles test my.yaml'
+        games = [f for f in args.files if not is_file(Path(f))]
+        args.files = [args.game] + [f for f in args.files if is_file(Path(f))]
+        if len(games) > 1:
+            return usage_error(args, f"give one game, not {len(games)}: {', '.join(games)}")
+        named = games[0] if games else _game_named_in(Path(args.game))
+        if named is None:
+            return usage_error(args, f"{args.game} names no game ('game: ID'): give the GAME too")
+        args.game = named
     for f in args.files:
         if not is_file(Path(f)):
             return usage_error(args, f"{f}: no such rulings file")
@@ -83,6 +93,21 @@ def cmd_test(args) -> int:
                 print("        no question asked")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _game_named_in(path: Path) -> str | None:
+    """The game a rules-test file names on a line of its own ('game: seeders-exodus'), read from
+    its first lines only; the file itself is read and checked when it is laid over that game."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    m = re.search(r"^game:[ \t]*[\"']?([^\s\"'#]+)[\"']?[ \t]*(#.*)?$", head, re.M)
+    if m is None:
+        return None
+    named = m.group(1)
+    return str(path.parent / named) if "/" in named else named  # a game folder, from the file's
 
 
 def cmd_explain(args) -> int:

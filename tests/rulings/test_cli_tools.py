@@ -51,6 +51,29 @@ def test_regles_test_runs_rulings_kept_outside_the_game_folder(tmp_path, capsys)
     assert "no such rulings file" in capsys.readouterr().err
 
 
+def test_regles_test_takes_the_rulings_file_first_and_its_game_from_it(tmp_path, capsys):
+    """'regles test my.yaml karman-swap' as 'regles test karman-swap my.yaml'; 'regles test
+    my.yaml' reads the game from the file's 'game:'."""
+    rulings = tmp_path / "my-rulings.yaml"
+    rulings.write_text(RULINGS, encoding="utf-8")
+    for argv in (["test", str(rulings), "karman-swap"], ["test", str(rulings)]):
+        assert cli.main(argv) == 1
+        assert capsys.readouterr().out.strip().endswith("1 passed, 1 failed")
+    nameless = tmp_path / "nameless.yaml"
+    nameless.write_text(RULINGS.replace("game: karman-swap\n", ""), encoding="utf-8")
+    assert cli.main(["test", str(nameless)]) == 2
+    assert "names no game" in capsys.readouterr().err
+    assert cli.main(["test", str(rulings), "karman-swap", "etherium"]) == 2
+    assert "give one game" in capsys.readouterr().err
+    # a game folder named by its path, from the file's folder
+    shutil.copytree(content_dir() / "karman-swap", tmp_path / "ks")
+    (tmp_path / "mine").mkdir()
+    pathed = tmp_path / "mine" / "rulings.yaml"
+    pathed.write_text(RULINGS.replace("game: karman-swap", "game: ../ks  # my copy"), encoding="utf-8")
+    assert cli.main(["test", str(pathed)]) == 1
+    assert capsys.readouterr().out.strip().endswith("1 passed, 1 failed")
+
+
 def test_regles_explain_shows_the_keyword_and_its_values(capsys):
     assert cli.main(["explain", "seeders-exodus", "Technopôle"]) == 0
     out = capsys.readouterr().out
@@ -146,7 +169,7 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     # its headings in French too, not only its texts
     assert "Capacité 1 : Troc" in lines and "Ability 1: Troc" not in lines
     assert any(line.startswith("  imprimé (Troc) : Échangez") for line in lines)
-    assert any(line.startswith("  le moteur la lit : Troc : Quand cette carte est jouée") for line in lines)
+    assert any(line.startswith("  le moteur la lit : Troc : Quand on joue cette carte") for line in lines)
     # and the lines for modders under them
     assert any(line.startswith("Cendreux (cendreux), composant « card » de ") for line in lines)
     assert any(line.startswith("  capacité 1 (") for line in lines) and not any("  ability 1 (" in x for x in lines)
