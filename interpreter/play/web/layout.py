@@ -260,7 +260,47 @@ def _ring_of(board, ids: list, edges: list, kind: str) -> dict:
     placed = [n for n in rest if n not in at]
     for i, n in enumerate(placed):
         at[n] = (0.5 + 0.2 * math.cos(2 * math.pi * i / len(placed)), 0.5 + 0.2 * math.sin(2 * math.pi * i / len(placed)))
+    _separate(at, [n for n in rest if n in at], order)
     return at
+
+
+# a node's box in the unit square, about as the table draws a small one (its label on two lines)
+BOX_W, BOX_H = 0.17, 0.085
+SEPARATE_ROUNDS = 200
+
+
+def _separate(at: dict, movable: list, fixed: list) -> None:
+    """Push apart the nodes of `movable` whose boxes overlap one another or a node of `fixed`,
+    each time along the axis where they overlap least, until none overlaps or the rounds run
+    out: midpoints of chords that cross near the centre of a ring fall on one another. A node
+    moves only as far as it must, so it stays near the nodes it links. The same small steps in
+    the same order: the same drawing at every run."""
+    moving = set(movable)
+    for _ in range(SEPARATE_ROUNDS):
+        moved = False
+        for i, n in enumerate(movable):
+            for m in movable[i + 1:] + fixed:
+                (x, y), (mx, my) = at[n], at[m]
+                dx, dy = x - mx, y - my
+                ox, oy = BOX_W - abs(dx), BOX_H - abs(dy)
+                if ox <= 1e-9 or oy <= 1e-9:
+                    continue
+                share = 0.5 if m in moving else 1.0  # a fixed node does not give way
+                if ox / BOX_W < oy / BOX_H:
+                    step = ox * (1 if dx > 0 or dx == 0 and n < m else -1)
+                    at[n] = (x + step * share, y)
+                    if m in moving:
+                        at[m] = (mx - step * share, my)
+                else:
+                    step = oy * (1 if dy > 0 or dy == 0 and n < m else -1)
+                    at[n] = (x, y + step * share)
+                    if m in moving:
+                        at[m] = (mx, my - step * share)
+                moved = True
+        if not moved:
+            break
+    for n in movable:
+        at[n] = (min(0.97, max(0.03, at[n][0])), min(0.97, max(0.03, at[n][1])))
 
 
 def _cycle(ring: list, through: dict, budget: int = 20000):

@@ -82,6 +82,31 @@ def test_seeders_board_shows_the_side_its_player_count_plays_each_slot_once_cham
             assert chamber["shape"] == "round" and chamber["size"] == "large"
 
 
+def test_slots_across_the_ring_do_not_fall_on_one_another():
+    """Chords that cross near the centre put their midpoints together: the slots drawn there are
+    pushed apart until their boxes (about as the table draws a small node) do not overlap, and
+    stay near the chambers they link; the same drawing every time."""
+    from interpreter.play.web.layout import BOX_H, BOX_W
+    game = interpreter.load("seeders-exodus")
+    for players in (3, 4):
+        state = game.new_state(players, seed=1)
+        (board,) = TableLayout(game.program).boards_of(state)
+        at = {n["id"]: (n["x"], n["y"]) for n in board["nodes"]}
+        overlap = sum(max(0.0, BOX_W - abs(at[a][0] - at[b][0])) * max(0.0, BOX_H - abs(at[a][1] - at[b][1]))
+                      for a in at for b in at if a < b)
+        assert overlap < BOX_W * BOX_H * (0.5 if players == 3 else 1.0), (players, overlap)  # was 1.8 boxes at 3
+        assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in at.values())
+        ends = {}
+        for a, b in board["edges"]:
+            ends.setdefault(a, []).append(b)
+        for n, linked in ends.items():
+            if n.startswith("c") or len(linked) != 2:
+                continue
+            (ax, ay), (bx, by), (x, y) = at[linked[0]], at[linked[1]], at[n]
+            assert math.dist((x, y), ((ax + bx) / 2, (ay + by) / 2)) < 0.25, n  # near what it joins
+        assert TableLayout(game.program).boards_of(state) == [board]
+
+
 def test_etherium_spaces_have_their_terrain_colour_and_height_and_no_socket_is_drawn_in_a_first_game():
     game = interpreter.load("etherium")
     boards = TableLayout(game.program).boards_of(game.new_state(2, seed=1))
