@@ -45,7 +45,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_test(args) -> int:
-    if is_file(Path(args.game)):  # 'regles test my.yaml seeders-exodus', or 'regles test my.yaml'
+    if is_file(Path(args.game)):  # 'regles test my.yaml GAME', or 'regles test my.yaml'
         games = [f for f in args.files if not is_file(Path(f))]
         args.files = [args.game] + [f for f in args.files if is_file(Path(f))]
         if len(games) > 1:
@@ -96,7 +96,7 @@ def cmd_test(args) -> int:
 
 
 def _game_named_in(path: Path) -> str | None:
-    """The game a rules-test file names on a line of its own ('game: seeders-exodus'), read from
+    """The game a rules-test file names on a line of its own ('game: my-game'), read from
     its first lines only; the file itself is read and checked when it is laid over that game."""
     try:
         with path.open(encoding="utf-8", errors="replace") as f:

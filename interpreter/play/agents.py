@@ -493,7 +493,7 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
                 r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
             continue  # a node it names, or a name of its own (an id by another name)
         if isinstance(v, (int, float)) and _number_word(v) in words_said:
-            continue  # 'chamber 3', 'Daughter Ark 8': the label shows the number already
+            continue  # 'room 3', 'Ship 8': the label shows the number already
         text = _fact(program, vocabulary, name, v)
         if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said) \
                 or _names_value(program, name, v, said):
@@ -505,7 +505,7 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
 
 def _names_value(program, name: str, v, said: str) -> bool:
     """Whether a label (`said`, folded) names the class value `v` of attribute `name`, or one
-    of its aliases ('Négociateur Théocrate' names the caste Théocrates)."""
+    of its aliases ('Blue Pawn' names the class Blues)."""
     a = program.defn.attributes.get(name)
     if a is None or a.type != "class" or not isinstance(v, str):
         return False

@@ -1,6 +1,6 @@
 """Lines broken between words at the terminal's width.
 
-A terminal cuts a long line wherever its width falls ('Négociateur N' and 'oyau' on
+A terminal cuts a long line wherever its width falls ('Harbour of the N' and 'orth' on
 two rows). What is written to a terminal through `wrapped(out)` is broken between
 words instead, each row after the first indented four spaces under its line's own
 indent, so a list of zone contents stays readable as a block. Output that is not a

@@ -69,8 +69,8 @@ def counter_noun(program, name: str, lang: str = NARRATED_IN, many: bool = True)
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
     """The noun with its article where the language writes one ('la boîte', 'les jetons'); a
     noun whose plural is its singular ('niveau de la tour': a level, not a count) is said in
-    the singular, unless that one form is itself a plural ('les PP', 'les flèches
-    d'exploration')."""
+    the singular, unless that one form is itself a plural ('les PV', 'les flèches
+    de portée')."""
     w = words_in(lang)
     many = _in_plural(noun, many)
     return w.w("zone_many" if many else "zone_f" if noun.gender == "f" else "zone", noun.many if many else noun.one)
@@ -79,7 +79,7 @@ def _the(noun: Noun, lang: str, many: bool = False) -> str:
 def _in_plural(noun: Noun, many: bool) -> bool:
     """Whether `noun`, meant as `many`, is said in the plural: a noun with one form for both
     numbers is a rank ('niveau de la tour') unless that form is itself a plural, its first
-    word ending as plurals do ('flèches', 'bonus') or an abbreviation of one ('PP')."""
+    word ending as plurals do ('flèches', 'bonus') or an abbreviation of one ('PV')."""
     if not many or noun.many != noun.one:
         return many
     head = noun.many.split()[0] if noun.many.split() else ""
@@ -111,7 +111,7 @@ def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
 def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str) -> str:
     """'your hand', "player 2's hand"; 'votre main', 'vos cubes', 'la main du joueur 2'."""
     w = words_in(lang)
-    many = _in_plural(noun, many)  # 'votre niveau de la tour', 'votre score', but 'vos PP'
+    many = _in_plural(noun, many)  # 'votre niveau de la tour', 'votre score', but 'vos PV'
     bare = noun.many if many else noun.one
     if seat is not None and i == seat:
         return w.w("whose_you_many" if many and w.has("whose_you_many") else "whose_you", bare=bare)
@@ -234,7 +234,7 @@ def visible_ids(obs: dict) -> set:
 
 def _item(x: dict, zone_owner, seat: int, program, lang: str) -> str:
     """A component as a zone's list shows it: its title, tapped or not, and whose it is when it
-    lies outside its owner's own zones (a negotiator on a shared board: 'Négociateur Noyau
+    lies outside its owner's own zones (a pawn on a shared board: 'Pion bleu
     (joueur 2)')."""
     w = words_in(lang).w
     title = w("tapped_item", Said(x["title"])) if x.get("tapped") else x["title"]
@@ -252,7 +252,7 @@ def _listed(items: list) -> str:
             runs[-1][1] += 1
         else:
             runs.append([item, 1])
-    # titles with a comma of their own ('Kessra, lame de l'ombre') are set apart by a dot
+    # titles with a comma of their own ('Anna, the smith') are set apart by a dot
     sep = " · " if any(", " in str(item) for item, _ in runs) else ", "
     return sep.join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
 
@@ -291,7 +291,7 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
             if not z:
                 continue
             zone_owner = keys.owner_of(key)
-            zone_owner = owners.get(zone_owner, zone_owner)  # a module's crew: the module's owner's
+            zone_owner = owners.get(zone_owner, zone_owner)  # a zone held by a piece: its owner's
             items = _listed([_item(x, zone_owner, seat, program, lang) for x in z])
             lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):
@@ -324,8 +324,8 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             continue
         group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
-        # a counter kept per place in the order of its places, numbers as numbers ('chambre 8'
-        # before 'chambre 12'), whether its noun is said in the singular or the plural
+        # a counter kept per place in the order of its places, numbers as numbers ('salle 8'
+        # before 'salle 12'), whether its noun is said in the singular or the plural
         order = _order(program, key, name, "counter", lang)
         if where:
             order = order[:2] + (natural(" ".join(where)),) + order[2:]

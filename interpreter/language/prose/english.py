@@ -177,7 +177,7 @@ class English(Naming, Renderer):
             test, yes, no = n.args
             return self.w("amount_if", self.node(test), self.amount(yes, noun), self.amount(no, noun))
         if isinstance(n, N.Call) and n.func == "min" and len(n.args) == 2 \
-                and sum(isinstance(a, N.Number) for a in n.args) == 1:  # 1 resource per Worker, up to 3
+                and sum(isinstance(a, N.Number) for a in n.args) == 1:  # 1 coin per Farm, up to 3
             most, other = n.args if isinstance(n.args[0], N.Number) else n.args[::-1]
             return self.w("up_to", self.amount(other, noun), most.value)
         if isinstance(n, N.Call) and n.func == "count" and len(n.args) == 1:  # 1 token for each tile ...
