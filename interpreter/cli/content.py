@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 
 from .. import LoadError
 from ..content.folders import find_expansion_root, is_dir, is_file
 from ..content.model import LayerKind
-from ..diagnostics import lines_of, plural, printable, render_json, render_text
+from ..content.source import decode, parse_yaml
+from ..diagnostics import ContentError, lines_of, plural, printable, render_json, render_text
 from ..engine.state import GameFault
 from ..lsp import server as lsp_server
 from ..play import weighing
@@ -96,18 +96,17 @@ def cmd_test(args) -> int:
 
 
 def _game_named_in(path: Path) -> str | None:
-    """The game a rules-test file names on a line of its own ('game: my-game'), read from
-    its first lines only; the file itself is read and checked when it is laid over that game."""
+    """The game a rules-test file names ('game: my-game', or a game folder's path from the
+    file), read as the loader reads content; None when it names none or does not read (the
+    load that follows, with the GAME given, reports what is wrong with it)."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
+        data, _ = parse_yaml(str(path), decode(str(path), path.read_bytes()))
+    except (OSError, ContentError):
         return None
-    m = re.search(r"^game:[ \t]*[\"']?([^\s\"'#]+)[\"']?[ \t]*(#.*)?$", head, re.M)
-    if m is None:
+    named = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(named, str) or not named:
         return None
-    named = m.group(1)
-    return str(path.parent / named) if "/" in named else named  # a game folder, from the file's
+    return str(path.parent / named) if "/" in named else str(named)
 
 
 def cmd_explain(args) -> int:
