@@ -275,9 +275,9 @@ def check_name_words(defn: GameDef, report: Report) -> None:
             if len(missing) == len(shown):  # the language names none of them: not asked for their words
                 continue
             for name, d in missing:
-                    report.warning("W005", d.pos, f"{kind} '{name}' has no words in '{lang}', although the "
-                                                  f"vocabulary gives other {kind}s words in it",
-                                   f"add to vocabulary: {lang}: \"{kind}:{name}\": [one, many]")
+                report.warning("W005", d.pos, f"{kind} '{name}' has no words in '{lang}', although the "
+                                              f"vocabulary gives other {kind}s words in it",
+                               f"add to vocabulary: {lang}: \"{kind}:{name}\": [one, many]")
 
 
 def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
