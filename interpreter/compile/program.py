@@ -15,6 +15,7 @@ from ..content.source import plain_data
 from ..engine.fingerprint import content_fingerprint
 from ..engine.program import (CounterSpec, LayerKind, LayerSpec, OptionSpec, PowersSpec, Program, ScenarioSpec, SeatReport,
                               ZoneSpec)
+from ..engine import keys
 from ..engine.values import Comp
 from ..names import fold
 
@@ -65,8 +66,9 @@ def zone_spec(z) -> ZoneSpec:
 
 
 def counter_spec(c) -> CounterSpec:
+    supply = None if c.supply is None else keys.supply_key(c.supply if isinstance(c.supply, str) else c.name)
     return CounterSpec(c.name, c.scope, c.minimum, c.maximum, c.supply, c.initial, c.visibility, c.pos,
-                       tuple(c.keep_in), c.index, c.internal)
+                       tuple(c.keep_in), c.index, c.internal, supply)
 
 
 def powers_spec(p) -> PowersSpec | None:

@@ -54,6 +54,9 @@ class CounterSpec:
     keep_in: tuple  # the zones a component keeps it in (none: every zone)
     index: int  # its place among the game's counters (versions of the state are kept per counter)
     internal: bool = False  # bookkeeping of the rules: not shown to players unless asked
+    # the key of the supply counter it draws on (keys.supply_key), or None: made once, not at
+    # every change of the counter
+    supply_key: str | None = None
 
 
 @dataclass(frozen=True)

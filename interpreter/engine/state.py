@@ -461,9 +461,7 @@ class State:
 
     # counters --------------------------------------------------------------
     def supply_key(self, cdef) -> str | None:
-        if cdef.supply is None:
-            return None
-        return keys.supply_key(cdef.supply if isinstance(cdef.supply, str) else cdef.name)
+        return cdef.supply_key
 
     def set_counter(self, key: str, cdef, value: int, pos, reason: str = "set") -> int:
         """Set a counter within its floor, ceiling and supply; returns the change made."""
@@ -476,7 +474,7 @@ class State:
             new = cdef.maximum
         if cdef.minimum is not None and new < cdef.minimum:
             new = cdef.minimum
-        skey = self.supply_key(cdef)
+        skey = cdef.supply_key
         if skey is not None and new > old:
             left = self.counters.get(skey, 0)
             if new - old > left:
