@@ -72,10 +72,6 @@ class Analysis:
             self._tagged |= {fold(name) for attr, name in d.classes.values() if attr is None}
         return self._tagged
 
-    def attributes_set(self) -> bool:
-        """Whether some statement of the pack sets an attribute of a component."""
-        return bool(self.attribute_names_set())
-
     def attribute_names_set(self) -> frozenset:
         """The attributes some statement of the pack sets on a component."""
         if self._sets is None:

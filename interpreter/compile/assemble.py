@@ -113,6 +113,7 @@ def _source(code) -> tuple:
         if s is None or code.ops[i] is not None:
             continue
         put(f"def op_{i}(st, fr):", code.pos[i])
+        start = len(text)
         j = i
         while True:
             last = srcs[j].flow is Flow.END or j + 1 >= len(srcs) or srcs[j + 1] is None or j + 1 - i >= MAX_RUN
@@ -128,8 +129,25 @@ def _source(code) -> tuple:
             j += 1
         if j == len(srcs) - 1 and srcs[j].flow is not Flow.END:
             put("    st.frames.pop()", code.pos[j])  # the end of the code: leave it here, not in the machine
+        _local_env(text, line_pos, start, code.pos[i])
         put("", None)
     return text, line_pos
+
+
+def _local_env(text: list, line_pos: dict, start: int, pos) -> None:
+    """Read the frame's locals through a Python local in the function whose body is
+    `text[start:]`, when it reads them more than once: `fr.env` is an attribute load each
+    time, and the frame's dictionary is never replaced while its code runs (the line is
+    inserted first; the positions of the lines after it move down one)."""
+    body = text[start:]
+    if sum(line.count("fr.env") for line in body) < 2:
+        return
+    text[start:] = ["    _env = fr.env", *(line.replace("fr.env", "_env") for line in body)]
+    moved = {n + 1: p for n, p in line_pos.items() if n > start}
+    for n in range(start + 1, start + len(body) + 1):
+        line_pos.pop(n, None)
+    line_pos.update(moved)
+    line_pos[start + 1] = pos
 
 
 def _run(filename: str, text: list, ns: dict, store) -> dict:

@@ -120,7 +120,8 @@ class ExprGen(NodeVisitor):
         inner, v = Scope().bind(self.src, var)
         if self.components(source, ctx, Scope()):
             self.src.comp_idents.add(v)
-        members = f"R_it(st, {src}, {self.src.const(pos, 'P')})"  # its size taken from the budget of work
+        it = "R_itz" if self.zone_source(source, ctx, Scope()) else "R_it"
+        members = f"{it}(st, {src}, {self.src.const(pos, 'P')})"  # its size taken from the budget of work
         if where is None:
             text = f"list({members})"
         else:
@@ -332,7 +333,8 @@ class ExprGen(NodeVisitor):
     def members(self, e, ctx, sc) -> str:
         """Python source iterating the members of set-like expression `e`, their number taken
         from the budget of work (interpreter.limits): nested comprehensions cannot run away."""
-        return f"R_it(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
+        it = "R_itz" if self.zone_source(e, ctx, sc) else "R_it"  # a zone's key: no test of its type
+        return f"{it}(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
 
     def sequence(self, e) -> bool:
         """Whether `e` surely gives a list or a tuple (so iterating it needs no test): the
@@ -466,12 +468,15 @@ class ExprGen(NodeVisitor):
             return f"st.counters.get({self.counter_key(obj, cdef, p, self.said(e.obj))}, {cdef.initial!r})"
         if n in defn.attributes:
             values = self.src.const(self.program.comp_attrs.get(n), "A")
-            if obj in self.src.comp_idents and not self.analysis.attributes_set():
-                return f"{values}[{obj}]"  # a component, and no rule ever changes an attribute
+            kept = n not in self.analysis.attribute_names_set()  # no rule sets it: no value of it overridden
+            if obj in self.src.comp_idents and kept:
+                return f"{values}[{obj}]"  # a component, whose value of it no rule changes
             # where the checker promised a number or a list, the general read gives one or stops
             promised = self.types.get(e) in (NUMBER, LIST)
             general = f"R_attr(st, {obj}, {n!r}, {values}, {p}, {self.said(e.obj)}, {promised})"
             if simple:
+                if kept:
+                    return f"({values}[{obj}] if type({obj}) is Comp else {general})"
                 return f"({values}[{obj}] if type({obj}) is Comp and not st.over else {general})"
             return general
         if n in PROPERTIES:

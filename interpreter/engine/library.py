@@ -104,6 +104,16 @@ def iterate_at(st, v, pos):
     return found
 
 
+def iterate_zone(st, z, pos):
+    """`iterate_at` of a value the compiler knows to be a zone (a zone's key): its list, with
+    no test of what the value is."""
+    found = st.zones.get(z, ())
+    st.fuel -= len(found)
+    if st.fuel < 0:
+        runaway(st, pos)
+    return found
+
+
 def spend(st, work, pos) -> None:
     """Take `work` units from the budget of work (a loop's round, a list being made)."""
     st.fuel -= work
@@ -173,7 +183,10 @@ def counter_key(st, o, name, team_scoped, pos, said: str | None = None):
     if team_scoped and type(o) is Seat:
         o = st.team_of(o)
     t = type(o)
-    k = st.program.counter_keys.get((name, t, o)) if hashable(o) else None
+    try:
+        k = st.program.counter_keys.get((name, t, o))
+    except TypeError:  # an owner that cannot be a key (a list): refused below, in the rules' words
+        k = None
     if k is None:
         if o is None:
             raise GameFault(f"`{said}` is none here: it has no counter '{name}'" if said else f"counter '{name}' of none",
@@ -343,7 +356,8 @@ EXPORTED = {
     "__builtins__": {"len": len, "bool": bool, "tuple": tuple, "list": list, "type": type,
                      "KeyError": KeyError, "TypeError": TypeError, "range": range,
                      "any": any, "all": all, "next": next, "sum": sum, "str": str, "set": set, "zip": zip, "int": int},
-    "R_it": iterate_at, "R_num": number, "R_same": same, "R_index": index, "R_zone": zone_key, "R_ckey": counter_key,
+    "R_it": iterate_at, "R_itz": iterate_zone,
+    "R_num": number, "R_same": same, "R_index": index, "R_zone": zone_key, "R_ckey": counter_key,
     "R_attr": attribute, "R_node_attr": node_attribute, "R_is": is_class, "R_member": member, "R_plus": plus,
     "R_div": divide, "R_teams": teams, "R_pkey": pair_key, "R_owners": owners_at, "R_move": move_all,
     "R_cannot_pay": cannot_pay, "R_score": score, "R_set_attr": set_attribute, "R_roll": roll,
