@@ -1,7 +1,8 @@
 """Fast paths of the compiled code, each compared with its plain path over random games of
 every shipped game: lists kept member by member (compile.kept_lists), the keys of counters
-kept per pair of owners read from tables (ExprGen.pair_key), and what is in play kept while
-nothing in play moves (engine.machine.in_play)."""
+kept per pair of owners read from tables (ExprGen.pair_key), what is in play kept while
+nothing in play moves (engine.machine.in_play), and components untagged from among the
+tagged ones (compile.statements.UNTAG_AMONG_TAGGED)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,7 @@ import pytest
 from gamekit import FIXTURES, player_counts, random_trace
 
 import interpreter
-from interpreter.compile import expressions, kept_lists
+from interpreter.compile import expressions, kept_lists, statements
 from interpreter.compile import kept as K
 from interpreter.compile.analysis import Analysis
 from interpreter.engine import keys, machine
@@ -121,6 +122,7 @@ def test_the_fast_paths_play_as_the_plain_ones(name, unkept, monkeypatch):
     monkeypatch.setattr(kept_lists, "ENABLED", False)
     monkeypatch.setattr(expressions, "MAX_PAIR_TABLE", 0)
     monkeypatch.setattr(expressions, "NUMBER_COMPARES", False)
+    monkeypatch.setattr(statements, "UNTAG_AMONG_TAGGED", False)
     plain = interpreter.load(name)
     assert not any(plain.program.watch_zones) and not any(plain.program.watch_counters)
     for players in (player_counts(name)[0], player_counts(name)[-1]):

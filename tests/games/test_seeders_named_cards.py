@@ -215,7 +215,7 @@ def test_obscura_mutatio_integrated_takes_another_players_mutant_token_in_the_sa
     st.move(bastion, st.zone_key("ark", Seat(1)), False, None)
     st.move(converti, st.zone_key("crews", bastion), False, None)
     # the opponent's crew carries a Mutant token, as a Mutagène would leave it
-    st.add(f"mutant#{int(converti)}", game().program.defn.counters["mutant"], 1, None)
+    st.add(f"mutant#{int(converti)}", game().program.counters["mutant"], 1, None)
     st.tag(converti, fold("Mutant"), True, None)
     st.move(component("obscura-mutatio"), st.zone_key("hand", Seat(0)), False, None)
     st.counters["resource#0"] = 6

@@ -138,7 +138,7 @@ def test_kept_counters_go_back_to_their_supply():
     st, inv = _state()
     g = st.program
     patron = next(c for c in g.comps if g.comp_card[c].id == "patron")
-    cdef = g.defn.counters["blessing"]
+    cdef = g.counters["blessing"]  # the engine's spec of the counter, as the rules give it
     st.move(patron, ZoneRef("table#0"), False, None)
     st.add(f"blessing#{int(patron)}", cdef, 3, None)
     assert st.counters["$blessing"] == 1
