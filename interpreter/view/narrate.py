@@ -558,6 +558,9 @@ class Narrator:
             who = int(ev["player"]) - 1
             label = Said(self.said(ev["label"]))
             you = seat is not None and who == seat
+            if not you:
+                # another seat's option is quoted: its label speaks to that seat ("End your turn")
+                label = Said(w("quoted", label))
             if seat is None or you:
                 if ev.get("auto"):
                     return w("only_option", seat_said(who, program, self.lang), label, you=you)

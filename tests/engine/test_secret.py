@@ -55,7 +55,7 @@ def test_a_narrator_for_all_seats_tells_the_secrets(bids):
         st.apply(label)
     out = io.StringIO()
     Narrator(st, None, out).flush()
-    assert "Player 2 chose: High" in out.getvalue() and "secretly" not in out.getvalue()
+    assert "Player 2 chose: 'High'" in out.getvalue() and "secretly" not in out.getvalue()
 
 
 def test_a_counter_on_a_component_is_seen_by_whoever_controls_it(bids):

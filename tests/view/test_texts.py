@@ -66,7 +66,7 @@ def test_a_game_told_in_french_shows_the_words_of_its_texts(tmp_path):
     assert play_at_terminal(g, 2, 1, g.options({}), ["greedy"], seat=0, human=human, out=out, lang="fr") == 0
     text = out.getvalue()
     assert "Prenez des pierres :\n   1. Prendre 1\n" in text
-    assert "a choisi : Prendre " in text and "[à la question « Prenez des pierres »]" in text  # the other seat's, narrated
+    assert "a choisi : « Prendre " in text and "[à la question « Prenez des pierres »]" in text  # the other seat's, narrated
     assert "Take" not in text
 
 
