@@ -93,16 +93,34 @@ def _load(root: Path, chosen: Chosen, name_or_path: str, extra) -> Game:
     with collector_paused(), warm.compiling(), shared_parses(warm.trees):
         program = _compile(defn, found, root, report)   # stage 5: compile
     warm.keep()
-    # the load's objects (made with the collector paused: most of them live as long as the game)
-    # moved to the oldest generation at once: left young, the collections of the first games
-    # walk them again and again (measured: 6% of a game's instructions after a warm start)
-    gc.collect(1)
+    _settle()
     # kept only when the files are those read: a file saved while the load read it must not
     # leave a program or pack that its new bytes would seem to have made
     if before is not None and (stored is not None or folders_digest(folders) == before):
         checked.keep(before)
         KEPT.put(root, chosen, program, report, before)
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
+
+
+_FROZEN = []  # a load whose objects were frozen: the first of the process, if any
+
+
+def _settle() -> None:
+    """Put the objects of a load (made with the collector paused: most of them live as long as
+    the game) out of the young generations: left young, the collections of the first games
+    walk them again and again (measured: 6% of a game's instructions after a warm start).
+    The first load of a process freezes them, which no collection walks again (a command
+    loads one game: its collection was 10 to 25 ms of a first start, about 50 of a warm one);
+    a later load, in a process that loads many (tests, the web table, the language server),
+    collects them, so that what its dropped programs held is freed (frozen, it would not be)."""
+    if not _FROZEN and FREEZE_FIRST_LOAD:
+        _FROZEN.append(True)
+        gc.freeze()
+    else:
+        gc.collect(1)
+
+
+FREEZE_FIRST_LOAD = True  # False: every load collects its objects (see `_settle`)
 
 
 def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=(),

@@ -4,6 +4,9 @@ errors, a load that fails, a caller that had paused it already."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -43,3 +46,22 @@ def test_check_and_load_give_the_collector_back(tmp_path):
     assert gc.isenabled()
     interpreter.load("karman-swap")
     assert gc.isenabled()
+
+
+_LOADS = ("import gc, sys, interpreter; interpreter.FREEZE_FIRST_LOAD = sys.argv[1] == 'on'; "
+          "interpreter.load('karman-swap'); first = gc.get_freeze_count(); "
+          "interpreter.load('etherium'); print(first, gc.get_freeze_count())")
+
+
+@pytest.mark.parametrize("freeze", ["on", "off"])
+def test_the_first_load_of_a_process_is_frozen_and_later_ones_collected(freeze):
+    """A process's first load freezes what it made (no collection walks it again); a later load
+    collects, so that a process loading many games frees what it drops; off, every load collects."""
+    done = subprocess.run([sys.executable, "-c", _LOADS, freeze], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "REGLES_NO_CACHE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    first, after = map(int, done.stdout.split())
+    if freeze == "on":
+        assert first > 10_000 and after == first  # the second load's objects are not frozen
+    else:
+        assert first == after == 0
