@@ -143,10 +143,10 @@ def _local_env(text: list, line_pos: dict, start: int, pos) -> None:
     if sum(line.count("fr.env") for line in body) < 2:
         return
     text[start:] = ["    _env = fr.env", *(line.replace("fr.env", "_env") for line in body)]
-    moved = {n + 1: p for n, p in line_pos.items() if n > start}
-    for n in range(start + 1, start + len(body) + 1):
-        line_pos.pop(n, None)
-    line_pos.update(moved)
+    # the body's lines are the last ones written: lines start + 1 onwards, moved down from the end
+    for n in range(start + len(body), start, -1):
+        if n in line_pos:
+            line_pos[n + 1] = line_pos.pop(n)
     line_pos[start + 1] = pos
 
 
