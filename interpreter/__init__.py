@@ -102,7 +102,8 @@ def _load(root: Path, chosen: Chosen, name_or_path: str, extra) -> Game:
     return Game(program, report, chosen, name_or_path, load)  # stage 6 runs in the states it makes
 
 
-_FROZEN = []  # a load whose objects were frozen: the first of the process, if any
+# whether the next load freezes its objects: true until the first load of the process has
+FREEZE_FIRST_LOAD = True
 
 
 def _settle() -> None:
@@ -113,14 +114,12 @@ def _settle() -> None:
     loads one game: its collection was 10 to 25 ms of a first start, about 50 of a warm one);
     a later load, in a process that loads many (tests, the web table, the language server),
     collects them, so that what its dropped programs held is freed (frozen, it would not be)."""
-    if not _FROZEN and FREEZE_FIRST_LOAD:
-        _FROZEN.append(True)
+    global FREEZE_FIRST_LOAD
+    if FREEZE_FIRST_LOAD:
+        FREEZE_FIRST_LOAD = False
         gc.freeze()
     else:
         gc.collect(1)
-
-
-FREEZE_FIRST_LOAD = True  # False: every load collects its objects (see `_settle`)
 
 
 def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=(),

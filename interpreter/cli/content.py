@@ -106,7 +106,7 @@ def _game_named_in(path: Path) -> str | None:
     named = data.get("game") if isinstance(data, dict) else None
     if not isinstance(named, str) or not named:
         return None
-    return str(path.parent / named) if "/" in named else str(named)
+    return str(path.parent / named) if "/" in named else named
 
 
 def cmd_explain(args) -> int:

@@ -120,8 +120,8 @@ class ExprGen(NodeVisitor):
         inner, v = Scope().bind(self.src, var)
         if self.components(source, ctx, Scope()):
             self.src.comp_idents.add(v)
-        it = "R_itz" if self.zone_source(source, ctx, Scope()) else "R_it"
-        members = f"{it}(st, {src}, {self.src.const(pos, 'P')})"  # its size taken from the budget of work
+        # its size taken from the budget of work
+        members = f"{self.iterator(source, ctx, Scope())}(st, {src}, {self.src.const(pos, 'P')})"
         if where is None:
             text = f"list({members})"
         else:
@@ -333,8 +333,11 @@ class ExprGen(NodeVisitor):
     def members(self, e, ctx, sc) -> str:
         """Python source iterating the members of set-like expression `e`, their number taken
         from the budget of work (interpreter.limits): nested comprehensions cannot run away."""
-        it = "R_itz" if self.zone_source(e, ctx, sc) else "R_it"  # a zone's key: no test of its type
-        return f"{it}(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
+        return f"{self.iterator(e, ctx, sc)}(st, {self.gen(e, ctx, sc)}, {self.pos(e)})"
+
+    def iterator(self, e, ctx, sc) -> str:
+        """The run-time helper that iterates `e`: a zone's key needs no test of what it is."""
+        return "R_itz" if self.zone_source(e, ctx, sc) else "R_it"
 
     def sequence(self, e) -> bool:
         """Whether `e` surely gives a list or a tuple (so iterating it needs no test): the

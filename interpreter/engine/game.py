@@ -278,7 +278,7 @@ class Game:
                 continue
             for key in owned:
                 st.counters[key] = c.initial
-            skey = st.supply_key(c)
+            skey = c.supply_key
             if skey is not None and c.initial:
                 # starting amounts come out of the supply
                 st.counters[skey] = st.counters.get(skey, 0) - c.initial * len(owned)

@@ -460,9 +460,6 @@ class State:
         return self.program.comp_attrs[name][c]
 
     # counters --------------------------------------------------------------
-    def supply_key(self, cdef) -> str | None:
-        return cdef.supply_key
-
     def set_counter(self, key: str, cdef, value: int, pos, reason: str = "set") -> int:
         """Set a counter within its floor, ceiling and supply; returns the change made."""
         old = self.counters.get(key, cdef.initial)

@@ -114,7 +114,7 @@ class Encoding:
         for c in d.counters.values():
             self.counter_slot[c.name] = size
             size += self._owners(c.scope)
-        self.supplies = [c for c in d.counters.values() if c.supply is not None]
+        self.supplies = [c for c in program.counters.values() if c.supply is not None]  # the engine's specs
         self.supply_base = size
         size += len(self.supplies)
         self._block("counters", size, "each counter per owner (game, relative players and teams, nodes, "
@@ -122,8 +122,7 @@ class Encoding:
         self._decision, self._zones_at, self._held_at = self.offset("decision"), self.offset("zones"), self.offset("held zones")
         self._components_at, self._counters_at = self.offset("components"), self.offset("counters")
         self._row_at = [self._components_at + c * self.comp_width for c in range(self.comps)]  # where each row starts
-        self._supply_slots = [(self._counters_at + self.supply_base + i,
-                               keys.supply_key(c.supply if isinstance(c.supply, str) else c.name))
+        self._supply_slots = [(self._counters_at + self.supply_base + i, c.supply_key)
                               for i, c in enumerate(self.supplies)]
         self.tag_index = {t: i for i, t in enumerate(self.tagged)}
         self.attribute_columns: dict = {}  # attribute -> (its first column among a component's own values, folded values or None)

@@ -77,8 +77,7 @@ def rebuilt(enc, st, seat: int) -> np.ndarray:
         if slot is not None:
             out[kbase + enc.counter_slot[cdef.name] + slot] = value
     for i, cdef in enumerate(enc.supplies):
-        skey = keys.supply_key(cdef.supply if isinstance(cdef.supply, str) else cdef.name)
-        out[kbase + enc.supply_base + i] = st.counters.get(skey, 0)
+        out[kbase + enc.supply_base + i] = st.counters.get(cdef.supply_key, 0)
     return out
 
 
