@@ -492,8 +492,11 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
         if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
                 r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
             continue  # a node it names, or a name of its own (an id by another name)
-        if isinstance(v, (int, float)) and _number_word(v) in words_said:
-            continue  # 'room 3', 'Ship 8': the label shows the number already
+        if isinstance(v, (int, float)) and _number_word(v) in words_said and (
+                not rest or _named_by(program, name, [value, *others])):
+            continue  # 'room 3', 'Ship 8': the label shows the number already (not 'space 3' of height 3)
+        if isinstance(v, str) and _CODE.match(v) and vocabulary.value(v) == v:
+            continue  # a code the content keeps for itself ('north-2'), which the vocabulary does not say
         text = _fact(program, vocabulary, name, v)
         if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said) \
                 or _names_value(program, name, v, said):
@@ -511,6 +514,23 @@ def _names_value(program, name: str, v, said: str) -> bool:
         return False
     return any(re.search(rf"(^|_){re.escape(key)}($|_)", said)
                for key, meant in program.defn.classes.items() if meant == (name, v))
+
+
+# a text written as an identifier, words joined by hyphens: a code of the content, not a fact
+_CODE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+\Z")
+
+
+def _named_by(program, name: str, options: list) -> bool:
+    """Whether the number attribute `name` is the one the options' own names show, in each of
+    them ('chamber 3' its number 3, 'chamber 7' its 7): then a label showing it says it."""
+    for o in options:
+        if o is None:
+            continue
+        v = _attributes(program, o).get(name)
+        own = program.comp_card[int(o)].title if type(o) is Comp else str((program.nodes.get(o) or {}).get("name", o))
+        if v is None or _number_word(v) not in own.split():
+            return False
+    return True
 
 
 def _number_word(v) -> str:

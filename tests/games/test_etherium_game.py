@@ -161,13 +161,13 @@ def test_the_first_involved_player_in_initiative_orders_several_conflicts(game):
     # Reces's army on the Hivalia collector, Psolos's army on the Reces collector
     st = two_conflicts(game, army_by_reces=1)
     assert st.prompt == "Conflict to resolve first"
-    assert sorted(st.labels()) == ["medium-e-1", "small-n"]
+    assert sorted(st.labels()) == ["space 12", "space 5"]  # medium-e-1 and small-n
     assert st.current_player == 0
     # the same two conflicts, Psolos in neither: Hivalia, next in initiative, orders them
     st = two_conflicts(game, army_by_reces=2)
     assert st.prompt == "Conflict to resolve first"
     assert st.current_player == 1
-    st.apply("medium-e-1")
+    st.apply("space 12")  # medium-e-1
     # Hivalia's pillage comes first: its choice of a cube to steal from Reces
     assert st.prompt.startswith("Resource to steal from") and st.current_player == 1
 

@@ -155,6 +155,20 @@ def test_an_option_naming_a_card_or_a_space_shows_what_tells_it_apart():
     assert option_facts(program, None, "Connect", spaces) == []
 
 
+def test_a_space_named_by_its_number_still_shows_a_height_of_that_number():
+    """'space 3' names the space by its index: its height, 3 too, is still told, and the
+    piece it lies on, a code of the content ('large-n'), is not; the kind of that piece is,
+    in the reader's words."""
+    import interpreter
+    from interpreter.play.agents import option_facts
+    from interpreter.engine.values import NodeRef
+    program = interpreter.load("etherium").program
+    spaces = [NodeRef(n) for n in ("large-n-1", "large-w-1", "medium-n-2", "medium-e-2")]  # spaces 3, 21, 7, 13
+    assert option_facts(program, spaces[0], "space 3", spaces) == ["height 3", "large terrain"]
+    assert option_facts(program, spaces[0], "case 3", spaces, "fr") == ["hauteur 3", "grand terrain"]
+    assert option_facts(program, spaces[2], "space 7", spaces) == ["height 1", "medium terrain"]
+
+
 def test_an_option_whose_label_shows_its_number_does_not_repeat_it():
     """'chambre 3' needs no '(numéro 3)' beside it; a label that does not show the number
     still gets it, in the reader's words ('numéro 3', not 'number 3')."""
