@@ -59,7 +59,7 @@ def pytest_collection_modifyitems(config, items):
 @lru_cache(maxsize=None)
 def loaded_game(name: str, expansion: str | None = None):
     import interpreter
-    return interpreter.load(str(CONTENT / name), [expansion] if expansion else [])
+    return interpreter.load(str(CONTENT / name), [expansion] if expansion else [], tests=True)
 
 
 @lru_cache(maxsize=None)

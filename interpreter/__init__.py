@@ -49,15 +49,21 @@ __all__ = ["Game", "GameFault", "GameState", "LoadError", "SaveError", "__versio
 
 
 def load(name_or_path: str, expansions=(), scenario: str | None = None, mods=(), extra=(), without=(),
-         settings=()) -> Game:
-    """Load, check and compile a game: a shipped game by id, or a game folder; with the
-    expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or of
-    folders or files of cards) laid over it, the `extra` content files (paths, or sources
+         settings=(), tests: bool = False) -> Game:
+    """Load, check and compile a game to play it: a shipped game by id, or a game folder; with
+    the expansions (by id), the scenario (by id) and the mods (paths of expansion folders, or
+    of folders or files of cards) laid over it, the `extra` content files (paths, or sources
     read already) added to it, the cards `without` (ids) left out of it, every copy, with
     the game's rules tests, and cards' attributes set (`settings`: {'CARD.ATTRIBUTE': value},
-    see content.settings). ValueError names an unknown expansion, scenario, card or attribute."""
+    see content.settings). ValueError names an unknown expansion, scenario, card or attribute.
+
+    With `tests`, the rules tests of its folders are read, checked and kept too
+    (`game.program.defn.tests`, run by `rulings.ruletest.run_test`); without, they are not
+    read: nothing in a game depends on them, and they were a third of a first start.
+    `regles check` and `regles test` read them."""
     root = _locate(name_or_path)
-    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without), settings_of(settings))
+    chosen = Chosen(tuple(expansions), scenario, tuple(str(m) for m in mods), tuple(without), settings_of(settings),
+                    bool(tests))
     kept = KEPT.get(root, chosen) if not extra else None  # compiled already, from the same files
     if kept is not None:
         return Game(*kept, chosen, name_or_path, load)
@@ -86,7 +92,7 @@ def _load(root: Path, chosen: Chosen, name_or_path: str, extra) -> Game:
     else:
         layers = plan(root, chosen)                 # which expansions, in which order
         defn, found = read_and_check(root, report, extra, layers, scenario, chosen.without, warm,  # stages 1-4
-                                     chosen.settings)
+                                     chosen.settings, chosen.tests)
         if defn is None or not report.ok:
             raise LoadError(report)
         checked.snapshot(defn, found, report)
@@ -123,13 +129,15 @@ def _settle() -> None:
 
 
 def read_and_check(root: Path, report: Report, extra=(), layers=(), scenario: str | None = None, without=(),
-                   warm: WarmStart | None = None, settings=()) -> tuple[GameDef | None, Findings | None]:
+                   warm: WarmStart | None = None, settings=(), tests: bool = True
+                   ) -> tuple[GameDef | None, Findings | None]:
     """Stages 1 to 4 over the pack in folder `root` (and the files `extra` that name its game),
     with `layers` and `scenario` laid over it, the cards `without` left out and the `settings`
-    set. Every error goes to `report`; returns the definitions and what the checker found.
+    set; with its rules tests, or (`tests` false) without reading them. Every error goes to
+    `report`; returns the definitions and what the checker found.
     `warm`: the trees of an earlier process that read the same files, taken and added to."""
     with collector_paused():
-        defn = read_pack(root, report, extra, layers, scenario)  # stages 1-2: read, validated, laid
+        defn = read_pack(root, report, extra, layers, scenario, tests)  # stages 1-2: read, validated, laid
         if defn is None:
             return None, None
         leave_out(defn, without)

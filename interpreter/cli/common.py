@@ -112,9 +112,10 @@ def seat_powers(args, players: int) -> dict | str:
     return out
 
 
-def load_only(args):
+def load_only(args, tests: bool = False):
     """The game named in the arguments, with the expansions, scenario and mods they lay over
-    it, or an exit status (1 content errors, 2 no such game, expansion or scenario)."""
+    it (and its rules tests, with `tests`), or an exit status (1 content errors, 2 no such
+    game, expansion or scenario)."""
     name, expansions = args.game, [x.strip() for item in getattr(args, "expansion", []) for x in item.split(",")
                                    if x.strip()]
     mods = list(getattr(args, "mods", []))
@@ -127,7 +128,7 @@ def load_only(args):
         name, mods = str(game_root), mods + [str(outer)]
     try:
         settings = [parse_setting(x) for x in getattr(args, "settings", [])]
-        game = load(name, expansions, getattr(args, "scenario", None), mods, settings=settings)
+        game = load(name, expansions, getattr(args, "scenario", None), mods, settings=settings, tests=tests)
         if getattr(args, "solo", None) is not None:
             game = with_solo(game, args)
         if mods:

@@ -58,7 +58,7 @@ def cmd_test(args) -> int:
         if not is_file(Path(f)):
             return usage_error(args, f"{f}: no such rulings file")
     args.mods = list(args.mods) + list(args.files)  # laid over the game as mods: what they hold joins it
-    game = load_only(args)
+    game = load_only(args, tests=True)
     if isinstance(game, int):
         return game
     tests = game.program.defn.tests

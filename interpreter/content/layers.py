@@ -48,6 +48,7 @@ class Chosen:
     mods: tuple = ()
     without: tuple = ()
     settings: tuple = ()
+    tests: bool = False  # whether a load reads and keeps the rules tests (a load to play reads none)
 
 
 class LayerError(ValueError):
@@ -182,6 +183,8 @@ def mod_layer(path: Path) -> Layer:
 def plan(game_root: Path, chosen: Chosen) -> list[Layer]:
     """The layers to lay over the game in `game_root`, in order: each expansion after those it
     requires, each once; a scenario's expansion is laid with it. ValueError when a name is unknown."""
+    if not chosen.expansions and chosen.scenario is None and not chosen.mods:
+        return []  # nothing to lay: no need to read every expansion file of the game to know it
     available, stand_ins = _expansions(game_root)
     mods = [mod_layer(Path(m)) for m in chosen.mods]
     for m in mods:

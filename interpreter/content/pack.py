@@ -20,7 +20,7 @@ from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, LayerKind, RulesTestDef, ScenarioDef
 from ..names import did_you_mean, fold
 from .rulings import from_note, rulings_of
-from .source import PDict, PList, SourceFile, edited_text, load_file
+from .source import PDict, PList, SourceFile, edited_text, is_rules_test_file, load_file
 from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
 from .validate import file_kind, validate
 
@@ -73,22 +73,30 @@ def test_cards(test: RulesTestDef, game_id: str) -> list[SourceFile]:
     return out
 
 
-def read_pack(root: Path, report: Report, extra=(), layers: list[Layer] = (), scenario: str | None = None
-              ) -> GameDef | None:
+def read_pack(root: Path, report: Report, extra=(), layers: list[Layer] = (), scenario: str | None = None,
+              tests: bool = True) -> GameDef | None:
     """Stages 1 and 2 over the pack in folder `root` (and the files `extra` that name its game),
     with `layers` (expansions and mods, in order) and `scenario` laid over it: its files read
-    and validated, gathered into a GameDef whose rules texts are not parsed yet."""
-    return PackLoader(report).load_pack(root, list(extra), list(layers), scenario)
+    and validated, gathered into a GameDef whose rules texts are not parsed yet. Without
+    `tests`, the rules tests of its folders are neither read nor kept (a load to play)."""
+    return PackLoader(report, tests).load_pack(root, list(extra), list(layers), scenario)
 
 
 class PackLoader:
     """Loads the files of one pack into a GameDef, reporting every error on the way."""
 
-    def __init__(self, report: Report):
+    def __init__(self, report: Report, tests: bool = True):
         self.report = report
+        self.tests = tests  # whether the rules tests are read and kept (see read_pack)
         self.loaded: dict[str, SourceFile] = {}
         self.names = NameChecks(report)
         self.layer: str | None = None  # the layer whose files are being added
+
+    def pack_files(self, folder: Path) -> list[Path]:
+        """The YAML files of `folder` this pack reads: all of them, or, without the rules tests,
+        all but the files that surely are rules tests (by their first key: `is_rules_test_file`)."""
+        files = yaml_files(folder)
+        return files if self.tests else [p for p in files if not is_rules_test_file(str(p))]
 
     # stage 1 and 2 for one file
     def load(self, path: Path) -> SourceFile | None:
@@ -129,7 +137,7 @@ class PackLoader:
 
     def load_pack(self, root: Path, extra: list[Path] = (), layers: list[Layer] = (),
                   scenario: str | None = None) -> GameDef | None:
-        files = yaml_files(root)
+        files = self.pack_files(root)
         given = [p for p in extra if isinstance(p, SourceFile)]  # sources already read (a test's own cards)
         for p in extra:
             if not isinstance(p, SourceFile) and p.resolve() not in {f.resolve() for f in files}:
@@ -222,7 +230,7 @@ class PackLoader:
     # layers ----------------------------------------------------------------
     def add_layer(self, game: GameDef, merge: Merge, layer: Layer) -> None:
         """The files of expansion or mod `layer` read and laid over `game`."""
-        files = yaml_files(layer.path) if is_dir(layer.path) else [layer.path]
+        files = self.pack_files(layer.path) if is_dir(layer.path) else [layer.path]
         sources = [s for s in (self.load(p) for p in files) if s is not None]
         heads = [s for s in sources if s.data.get("kind") == "expansion"]
         head = heads[0].data if heads else None
@@ -374,6 +382,8 @@ class PackLoader:
                           "put an expansion in a folder of its own (e.g. expansions/NAME/expansion.yaml)")
 
     def add_rules_test(self, defn: GameDef, src: SourceFile) -> None:
+        if not self.tests:
+            return  # a rules test whose first key is not its kind: read, but not kept
         d = src.data
         file_rules = [str(r) for r in as_list(d.get("rules"))]
         for t in as_list(d.get("tests")):

@@ -659,6 +659,34 @@ def shared_loads():
         _LOADS = outer
 
 
+# The first key of a rules-test file, as its files start: `kind: rules-test`, the value plain or
+# quoted, a comment after it allowed
+_RULES_TEST_HEAD = re.compile(r"""kind:[ \t]*(?:rules-test|"rules-test"|'rules-test')[ \t]*(?:#.*)?""")
+_HEAD_BYTES = 4096  # read of a file to find its first key
+
+
+def is_rules_test_file(path: str) -> bool:
+    """Whether the file at `path` is surely a rules test, read from its first key alone: a load
+    to play reads no rules test (see `interpreter.load`), and reading one whole (its YAML, its
+    schema) was a third of a first start. The first key of a mapping is the one kept when a key
+    is written twice, so a file whose first key is `kind: rules-test` is a rules test or no
+    content at all; any other file (a comment or a directive first aside) is read as usual."""
+    text = edited_text(path)
+    if text is None:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(_HEAD_BYTES)
+        except OSError:
+            return False  # read as usual, which says what is wrong with it
+        text = raw.decode("utf-8", "replace")
+    for line in text[:_HEAD_BYTES].lstrip("\ufeff").splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or stripped == "---" or line.startswith("%"):
+            continue
+        return _RULES_TEST_HEAD.fullmatch(line.rstrip()) is not None
+    return False
+
+
 def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[ContentError]]:
     """Read and load one file. Raises ContentError if it cannot be loaded at all;
     returns the file and the non-fatal errors (duplicate keys) otherwise."""

@@ -196,7 +196,7 @@ class Game:
         game = self._variants.get(want)
         if game is None:
             game = self._variants[want] = self._load(self.source, want.expansions, want.scenario, want.mods,
-                                                     without=want.without, settings=want.settings)
+                                                     without=want.without, settings=want.settings, tests=want.tests)
         return game
 
     def with_sources(self, key, sources) -> "Game":
@@ -209,7 +209,7 @@ class Game:
             c = self.chosen
             game = self._variants[("sources", key)] = self._load(self.source, c.expansions, c.scenario, c.mods,
                                                                    extra=tuple(sources), without=c.without,
-                                                                   settings=c.settings)
+                                                                   settings=c.settings, tests=c.tests)
         return game
 
     def options(self, given: dict | None = None) -> dict:

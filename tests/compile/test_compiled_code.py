@@ -345,7 +345,7 @@ def test_generated_code_never_makes_python_warn(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for game_id in shipped_games():
-            game = interpreter.load(game_id)
+            game = interpreter.load(game_id, tests=True)
             for code in game.program.codes.values():
                 code.ready()  # compiled now, not when first run
             for test in game.program.defn.tests:

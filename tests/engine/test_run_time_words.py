@@ -87,7 +87,7 @@ def untyped(tmp_path_factory):
     (folder / "tests").mkdir()
     (folder / "tests" / "untyped.yaml").write_text(
         yaml.safe_dump({"kind": "rules-test", "game": "docs-game", "tests": tests}, sort_keys=False), encoding="utf-8")
-    return interpreter.load(str(folder))
+    return interpreter.load(str(folder), tests=True)
 
 
 def test_no_value_makes_the_engine_answer_in_pythons_words(untyped):

@@ -484,7 +484,7 @@ def test_what_cannot_change_a_game_keeps_its_fingerprint(tmp_path):
     (folder / "tests.yaml").write_text("kind: rules-test\ngame: envoys\ntests:\n  - name: a test\n    players: 2\n"
                                        "    then: ['round == 0']\n", encoding="utf-8")
     moved = folder.rename(tmp_path / "elsewhere")
-    g = interpreter.load(str(moved))
+    g = interpreter.load(str(moved), tests=True)
     assert g.program.defn.tests and g.program.defn.cards[-1].authored == "a note on the last card"  # both read
     assert g.state_from_json(data).to_json()["zones"] == data["zones"]
 

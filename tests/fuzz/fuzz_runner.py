@@ -214,9 +214,9 @@ def evaluate(case, limits: Limits) -> Outcome:
 def _load_and_play(case, root: Path, limits: Limits, out: Outcome) -> None:
     try:
         if case.expansions or case.scenario:
-            game = interpreter.load(str(root), case.expansions, case.scenario)
+            game = interpreter.load(str(root), case.expansions, case.scenario, tests=True)
         else:
-            game = interpreter.load(str(root))
+            game = interpreter.load(str(root), tests=True)
         game.program.step_budget = limits.work_budget
     except ValueError as exc:
         if not (case.expansions or case.scenario):

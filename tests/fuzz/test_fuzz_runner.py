@@ -43,7 +43,7 @@ def test_the_game_of_the_hostile_pieces_loads_and_its_games_end():
 
 
 def test_a_case_that_never_ends_is_stopped_as_a_hang_where_it_spins(monkeypatch):
-    def spin_forever(path):
+    def spin_forever(path, *args, **kwargs):
         n = 0
         while True:
             n += 1
@@ -54,7 +54,7 @@ def test_a_case_that_never_ends_is_stopped_as_a_hang_where_it_spins(monkeypatch)
 
 
 def test_an_exception_is_a_failure_with_its_frames(monkeypatch):
-    def broken(path):
+    def broken(path, *args, **kwargs):
         return {}["missing"]
 
     out = _run_with_load(monkeypatch, broken)
@@ -63,7 +63,7 @@ def test_an_exception_is_a_failure_with_its_frames(monkeypatch):
 
 
 def test_running_out_of_memory_is_a_failure(monkeypatch):
-    def hungry(path):
+    def hungry(path, *args, **kwargs):
         return bytearray(8 * 1024 ** 3)
 
     out = _run_with_load(monkeypatch, hungry)
@@ -71,12 +71,12 @@ def test_running_out_of_memory_is_a_failure(monkeypatch):
 
 
 def test_a_worker_that_dies_is_a_crash(monkeypatch):
-    out = _run_with_load(monkeypatch, lambda path: os._exit(3))
+    out = _run_with_load(monkeypatch, lambda path, *args, **kwargs: os._exit(3))
     assert out.failure == "crash" and "status 3" in out.detail
 
 
 def test_a_warning_is_a_failure(monkeypatch):
-    def warns(path):
+    def warns(path, *args, **kwargs):
         warnings.warn("'is not' with a literal", SyntaxWarning)
         raise LoadError(Report())
 
@@ -85,7 +85,7 @@ def test_a_warning_is_a_failure(monkeypatch):
 
 
 def test_an_error_without_a_line_of_a_file_is_a_failure(monkeypatch):
-    def nowhere(path):
+    def nowhere(path, *args, **kwargs):
         report = Report()
         report.error("E000", Position(str(path)), "something is wrong")
         raise LoadError(report)
@@ -95,7 +95,7 @@ def test_an_error_without_a_line_of_a_file_is_a_failure(monkeypatch):
 
 
 def test_a_clean_error_is_no_failure_and_names_its_line(monkeypatch):
-    def clean(path):
+    def clean(path, *args, **kwargs):
         report = Report()
         report.error("N001", Position(os.path.join(path, "game.yaml"), 3, 5), "unknown zone 'dek'")
         raise LoadError(report)
@@ -124,7 +124,7 @@ def test_every_shipped_file_can_be_mutated_and_every_mutation_changes_text():
 
 
 def test_an_error_past_the_last_line_of_its_file_is_a_failure(monkeypatch):
-    def past(path):
+    def past(path, *args, **kwargs):
         report = Report()
         lines = len(open(os.path.join(path, "game.yaml"), encoding="utf-8").read().splitlines())
         report.error("E000", Position(os.path.join(path, "game.yaml"), lines + 1, 1), "unexpected end of file")

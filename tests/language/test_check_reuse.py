@@ -176,8 +176,8 @@ def test_an_ability_is_checked_again_where_a_declaration_it_reads_differs(game_w
 
     read = interpreter.read_pack
 
-    def read_changed(root, report, extra=(), layers=(), scenario=None):
-        defn = read(root, report, extra, layers, scenario)
+    def read_changed(root, report, extra=(), layers=(), scenario=None, tests=True):
+        defn = read(root, report, extra, layers, scenario, tests)
         if layers:
             coins = defn.counters["coins"]
             defn.counters["coins"] = type(coins)(**{**coins.__dict__, "scope": Scope.of("game")})

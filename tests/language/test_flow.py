@@ -247,11 +247,11 @@ def test_a_rules_test_reads_in_then_what_given_and_when_surely_bound(tmp_path):
     make_game(tmp_path, "game: |\n  pass\n")
     (tmp_path / "tiny" / "tests.yaml").write_text(RULES_TEST, encoding="utf-8")
     with pytest.raises(interpreter.LoadError) as err:
-        interpreter.load(str(tmp_path / "tiny"))
+        interpreter.load(str(tmp_path / "tiny"), tests=True)
     errors = [d for d in err.value.report.diagnostics if d.severity == "error"]
     assert len(errors) == 1 and errors[0].message.startswith(f"'m' {MAYBE}"), str(err.value)
     assert (errors[0].position.line, errors[0].position.column) == (11, 10)
     (tmp_path / "tiny" / "tests.yaml").write_text(RULES_TEST.replace('      - "m == 2"\n', ""), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     assert res.passed, res.message

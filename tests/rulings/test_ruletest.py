@@ -47,7 +47,7 @@ def results(tmp_path, offered: str, choices: str = ""):
     if choices:
         test = test.replace("    offered:", f"    choices: {choices}\n    offered:")
     (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     return [run_test(game, t) for t in game.program.defn.tests]
 
 
@@ -76,7 +76,7 @@ def ruling(tmp_path, key: str, labels: str, then: bool = True):
         test = test.replace('    then:\n      - "count(players[1].table) == 0"\n', "")
         assert "then:" not in test
     (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     return res
 
@@ -105,7 +105,7 @@ def test_a_false_then_shows_the_values_involved(tmp_path):
         '- "count(players[1].table) == 0"',
         '- "count(players[1].hand) == 3 and count(players[1].table) == 1"\n      - "players[1].coins == count(players[1].hand)"')
     (tmp_path / "tiny" / "tests.yaml").write_text(textwrap.dedent(test), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     assert not res.passed
     # through 'and', the first false part, and the value of each side that is not a literal
@@ -129,7 +129,7 @@ def test_a_then_that_gives_no_truth_fails_naming_what_it_gave(tmp_path):
               - "top(pile)"
               - "done"
         """), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     assert not res.passed
     assert res.message.endswith("then 'top(pile)' is Two, not true or false"), res.message
@@ -163,7 +163,7 @@ tests:
 def test_a_ruling_adds_cards_of_its_own_that_only_its_game_has(tmp_path):
     make_game(tmp_path, PROCEDURES)
     (tmp_path / "tiny" / "tests.yaml").write_text(CARD_TESTS, encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     assert [c.id for c in game.program.defn.cards] == ["one", "two", "three", "four"]
     first, second = [run_test(game, t) for t in game.program.defn.tests]
     assert first.passed, first.message
@@ -222,7 +222,7 @@ tests:
 def asked(tmp_path, choices: str):
     make_game(tmp_path, TWO_QUESTIONS)
     (tmp_path / "tiny" / "tests.yaml").write_text(ASKED.format(choices=choices), encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     return res
 
@@ -266,7 +266,7 @@ tests:
       - "players[1].hand == players[2].hand"
       - "count(players[1].hand) == 0 or count(players[2].hand) == 1"
 """, encoding="utf-8")
-    game = interpreter.load(str(tmp_path / "tiny"))
+    game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     first, second = res.message.split("\n")
     assert first.endswith("is false: players[1].hand holds One, Two, players[2].hand is empty")
@@ -321,7 +321,7 @@ def test_a_solo_mode_still_leaves_out_the_rulings_of_the_game_and_a_usage_error_
     assert main(["test", str(ROBOTS), "-x", "solo"]) == 0
     out = capsys.readouterr().out
     assert "at the hard level Bot plays its best card" in out
-    game_tests = [t.name for t in interpreter.load(str(ROBOTS)).program.defn.tests]
+    game_tests = [t.name for t in interpreter.load(str(ROBOTS), tests=True).program.defn.tests]
     assert game_tests and not any(f"ok      {name}" in out for name in game_tests)
     assert main(["test", str(ROBOTS), str(tmp_path / "none.yaml"), "-x", "solo"]) == 2
     assert "no such rulings file" in capsys.readouterr().err
@@ -331,7 +331,7 @@ def test_a_solo_mode_still_leaves_out_the_rulings_of_the_game_and_a_usage_error_
 
 def test_a_rule_of_the_printed_board_holds_in_the_game_alone_whatever_expansion_the_run_lays():
     import dataclasses
-    game = interpreter.load("etherium", expansions=["mauhea-meinas"])
+    game = interpreter.load("etherium", expansions=["mauhea-meinas"], tests=True)
     board = next(t for t in game.program.defn.tests if t.name.startswith("The first-game board"))
     assert board.data["expansions"] == []
     assert run_test(game, board).passed
@@ -343,7 +343,7 @@ def test_a_rule_of_the_printed_board_holds_in_the_game_alone_whatever_expansion_
 
 def test_a_test_of_an_expansion_run_without_it_says_so():
     import dataclasses
-    game = interpreter.load(str(ROBOTS), expansions=["solo"])
+    game = interpreter.load(str(ROBOTS), expansions=["solo"], tests=True)
     mine = next(t for t in game.program.defn.tests if t.layer == "solo")
     alone = dataclasses.replace(mine, data={**mine.data, "expansions": []})
     result = run_test(game, alone)

@@ -106,9 +106,9 @@ def run_cli(capsys, *args):
 # cards left out -------------------------------------------------------------------------
 
 def test_without_leaves_every_copy_out_and_the_rules_tests(duel):
-    game = interpreter.load(duel)
+    game = interpreter.load(duel, tests=True)
     assert [t.name for t in game.program.defn.tests] == ["the crown counts five"]
-    less = interpreter.load(duel, without=["copper"])
+    less = interpreter.load(duel, without=["copper"], tests=True)
     assert [c.id for c in less.program.defn.cards] == ["crown"]
     assert less.program.defn.tests == []  # they may set up the card left out
     st = less.new_state(2, seed=3)
