@@ -66,6 +66,25 @@ def counter_noun(program, name: str, lang: str = NARRATED_IN, many: bool = True)
     return noun[:1].upper() + noun[1:]
 
 
+def noun(program, name: str, kind: str, lang: str = NARRATED_IN, many: bool = False) -> str:
+    """A zone's, counter's or attribute's name (`kind`) as the game's vocabulary says it in `lang`,
+    else written from its identifier: 'discard pile', 'défausse'."""
+    return _noun(program, name, kind, many=many, vocabulary=True, lang=lang)
+
+
+def whose(program, name: str, kind: str, i: int, seat: int | None, lang: str = NARRATED_IN,
+          many: bool = False, team: bool = False, players: int | None = None) -> str:
+    """The zone or counter `name` of seat `i` (from 0), said to seat `seat`: 'your cubes',
+    "player 2's cubes"; 'vos cubes', 'les cubes du joueur 2'. With `team`, of team `i` (from
+    0) of a game of `players`: "team 2's cubes", 'les cubes de votre équipe'."""
+    noun = _noun_of(program, name, kind, True, lang)
+    if not team:
+        return _whose(noun, many, i, seat, program, lang)
+    mine = seat is not None and players is not None and program.team_of(players)[seat] == i
+    return words_in(lang).w("whose_team_you" if mine else "whose_team", bare=noun.many if many else noun.one,
+                            the=_the(noun, lang, many), n=i + 1)
+
+
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
     """The noun with its article where the language writes one ('la boîte', 'les jetons'); a
     noun whose plural is its singular ('niveau de la tour': a level, not a count) is said in

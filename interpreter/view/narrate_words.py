@@ -70,6 +70,16 @@ WORDS = {
                   "why MOVE: why a move is not offered; bot: what the last bot weighed)",
         "no_bot": "  no bot has weighed options yet in this game",
         "bot_weighed": "  {0}, asked '{1}':",
+        # what a table in the browser tells every seat of itself (play/web)
+        "supply_left": "{0} left in supply",
+        "clock_out": "-- {0}'s time ran out: the bot {1} decides for them.",
+        "undo_asks": "-- {0} asks to take back decision {1} ('{2}').",
+        "undo_refused": "-- {0} refuses to take back {1}'s decision.",
+        "undo_done": "-- Decision {0} is taken back, by agreement of {1}: the table is as it was before it.",
+        "undo_done_1": "-- Decision {0} and the one after it are taken back, by agreement of {1}: the table is as "
+                       "it was before it.",
+        "undo_done_many": "-- Decision {0} and the {2} after it are taken back, by agreement of {1}: the table is "
+                          "as it was before it.",
     },
     "fr": {
         "you": "vous", "player": "joueur {0}", "team": "équipe {0}",
@@ -123,6 +133,15 @@ WORDS = {
                   "why COUP : pourquoi un coup n'est pas proposé ; bot : ce que le dernier robot a pesé)",
         "no_bot": "  aucun robot n'a encore pesé d'options dans cette partie",
         "bot_weighed": "  {0}, à « {1} » :",
+        "supply_left": "{0} en réserve",
+        "clock_out": "-- Le temps de {0} est écoulé : le robot {1} décide à sa place.",
+        "undo_asks": "-- {0} demande à reprendre la décision {1} (« {2} »).",
+        "undo_refused": "-- {0} refuse de reprendre la décision de {1}.",
+        "undo_done": "-- La décision {0} est reprise, tous d'accord ({1}) : la table est comme avant elle.",
+        "undo_done_1": "-- La décision {0} et celle qui la suit sont reprises, tous d'accord ({1}) : la table "
+                       "est comme avant elle.",
+        "undo_done_many": "-- La décision {0} et les {2} qui la suivent sont reprises, tous d'accord ({1}) : la "
+                          "table est comme avant elle.",
     },
 }
 LANGS = tuple(WORDS)

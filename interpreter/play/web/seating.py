@@ -23,6 +23,7 @@ import secrets
 import time
 
 from ...engine.observe import NOBODY
+from ...view.narrate_words import Said, words_in
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from .errors import TableError
 from .undo import UNDO_AGREED
@@ -205,7 +206,7 @@ class Seating:
             if self.house.undo == UNDO_AGREED:
                 self.undos.keep(self.state, seat)
             for lines in self.told.values():
-                lines.write(f"-- {self.seat_name(seat)}'s time ran out: the bot {self.house.clock_bot} "
-                            f"decides for them.")
+                lines.write(words_in(self.lang).w("clock_out", self.seat_called(seat, first=True),
+                                                  Said(self.house.clock_bot)))
             self._apply(option)
             return True

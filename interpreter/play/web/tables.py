@@ -35,7 +35,9 @@ from ...engine.savefile import SaveError
 from ...engine.state import GameFault
 from ...kinds import type_word
 from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
-from ...view.narrate import Narrator, seat_name
+from ...view.narrate import Narrator, seat_name, seat_said
+from ...view.narrate_words import LANGS, cap
+from ...view.texts import texts_of
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_search
 from .errors import TableError
@@ -97,7 +99,9 @@ class Table(Seating, TakingBack):
         self.version = 0
         self.fault: str | None = None
         self.layout = TableLayout(game.program)
-        self.texts = CardTexts(game.program)
+        # the language the table is told in: its log, its cards and the names it shows
+        self.lang = spec.get("lang") if spec.get("lang") in LANGS else "en"
+        self.texts = CardTexts(game.program, self.lang)
         self.bots = {s: make_agent(name, agent_seed(state.seed, s)) for s, name in enumerate(who)
                      if name != "person"}
         # each seat's log: told from the game's first event for a new table; for a table restored
@@ -105,7 +109,7 @@ class Table(Seating, TakingBack):
         # (and the log of nobody's eyes, told to the spectators of the public view)
         seen_by = [*range(state.n), NOBODY]
         self.told = {s: _Lines(list((logs or {}).get(str(s), []))) for s in seen_by}
-        self.narrators = {s: Narrator(state, s, self.told[s]) for s in seen_by}
+        self.narrators = {s: Narrator(state, s, self.told[s], lang=self.lang) for s in seen_by}
         # per person's seat: how many lines of its log were told when its last decision was
         # carried out (what follows is new to it: the others' moves since)
         self.decided: dict = {}
@@ -118,7 +122,18 @@ class Table(Seating, TakingBack):
         return [s for s, w in enumerate(self.who) if w == "person"]
 
     def seat_name(self, s: int) -> str:
-        return seat_name(s, None, self.game.program)
+        return seat_name(s, None, self.game.program, self.lang)
+
+    def told_in(self, text: str) -> str:
+        """What the rules wrote (a prompt, a label), in the table's language (view.texts)."""
+        return texts_of(self.game.program, self.lang)(text)
+
+    def seat_called(self, s: int, first: bool = False) -> str:
+        """Seat `s` named in a sentence the table tells of itself, in its language: 'player 2',
+        'le joueur 2' (which French spells 'du joueur 2' after 'de'); `first`, at the start of the
+        sentence."""
+        name = seat_said(s, self.game.program, self.lang)
+        return cap(name) if first and self.lang != "en" else name
 
     def watched_by(self, key: str | None) -> int | None:
         """The seat a spectator's key watches as (NOBODY for the public view); None for any other key."""
@@ -216,7 +231,7 @@ class Table(Seating, TakingBack):
         with self.lock:
             seat = self.seat_for(key, asked)
             watching = self.watched_by(key) is not None
-            data = TableView(self.state, self.layout, self.texts, seat).data(self.who)
+            data = TableView(self.state, self.layout, self.texts, seat, lang=self.lang).data(self.who)
             lines = self.told[seat].lines
             since = max(0, min(since, len(lines)))
             data.update({"table": self.id, "version": self.version, "seat": None if seat == NOBODY else seat,
@@ -370,6 +385,9 @@ def make_table(catalogue, asked) -> Table:
     options = dict(_field(asked, "options", dict, {}))
     seats = _field(asked, "seats", list)
     seed = _field(asked, "seed", int, None)
+    lang = _field(asked, "lang", str, "en")
+    if lang not in LANGS:
+        raise TableError(400, f"'lang' is the language the table is told in: one of {', '.join(LANGS)}")
     if not all(isinstance(x, str) for x in expansions):
         raise TableError(400, "'expansions' is a list of expansion ids")
     for name, value in options.items():  # then each value by the kind its game declares (Game.options)
@@ -415,7 +433,7 @@ def make_table(catalogue, asked) -> Table:
         raise TableError(400, f"the game cannot start: {exc}") from None
     spec = {"game": game.id, "expansions": expansions, "scenario": scenario, "players": players,
             "options": {k: v for k, v in chosen.items() if isinstance(v, (bool, int, float, str))}, "seed": seed,
-            "house": house.to_json()}
+            "house": house.to_json(), "lang": lang}
     return Table(new_id(), spec, game, state, who, [new_key() if w == "person" else None for w in who], new_key())
 
 

@@ -25,6 +25,7 @@ import json
 import time
 
 from ...engine.events import ANSWERS
+from ...view.narrate_words import Said, words_in
 from .errors import TableError
 
 UNDO_AGREED = "agreed"  # the house rule that lets decisions be taken back
@@ -151,8 +152,8 @@ class TakingBack:
                 raise TableError(403, f"this key does not open seat {seat + 1}")
             opens = [s for s in self.seats_for(key) if self.who[s] == "person"]
             self.undos.ask(seat, to, opens, self.people())
-            self._say(f"-- {self.seat_name(seat)} asks to take back decision {self.undos.asked['to']} "
-                      f"(« {self.undos.asked['prompt']} »).")
+            self._say(words_in(self.lang).w("undo_asks", self.seat_called(seat, first=True), self.undos.asked["to"],
+                                            Said(self.told_in(self.undos.asked["prompt"]))))
             self.version += 1
             if not self.undos.asked["waiting"]:
                 self._undo_now()
@@ -166,7 +167,8 @@ class TakingBack:
             self.version += 1
             if agreed is False:
                 self.undos.asked = None
-                self._say(f"-- {self.seat_name(seat)} refuses to take back {self.seat_name(by)}'s decision.")
+                self._say(words_in(self.lang).w("undo_refused", self.seat_called(seat, first=True),
+                                                self.seat_called(by)))
             elif agreed:
                 self._undo_now()
 
@@ -186,9 +188,9 @@ class TakingBack:
         self.fault = None
         self.posed = time.monotonic()
         self.touched = time.time()
-        also = f" and the {after} after it are" if after > 1 else " and the one after it are" if after == 1 else " is"
-        self._say(f"-- Decision {done['to']}{also} taken back, by agreement of "
-                  f"{', '.join(self.seat_name(s - 1) for s in done['agreed'])}: the table is as it was before it.")
+        key = "undo_done_many" if after > 1 else "undo_done_1" if after == 1 else "undo_done"
+        self._say(words_in(self.lang).w(key, done["to"], Said(", ".join(self.seat_name(s - 1) for s in done["agreed"])),
+                                        after))
         self.version += 1
 
     def _played_to(self, target):
@@ -212,9 +214,10 @@ class TakingBack:
         progress (who asks, to which decision, who is still to answer) and the undos made."""
         mine = set(self.seats_for(key))
         asked = self.undos.asked
-        out = {"kept": [{"number": k.number, "seat": k.seat, "prompt": k.prompt} for k in reversed(self.undos.kept)],
+        out = {"kept": [{"number": k.number, "seat": k.seat, "prompt": self.told_in(k.prompt)}
+                        for k in reversed(self.undos.kept)],
                "done": len(self.undos.done)}
         if asked is not None:
-            out["asked"] = {"by": asked["by"], "to": asked["to"], "prompt": asked["prompt"],
+            out["asked"] = {"by": asked["by"], "to": asked["to"], "prompt": self.told_in(asked["prompt"]),
                             "waiting": asked["waiting"], "mine_to_answer": bool(mine & set(asked["waiting"]))}
         return out

@@ -19,13 +19,11 @@ from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
 from ...scopes import OwnerKind
-from ...view.narrate import counter_name, counter_noun, natural, seat_name
+from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose
+from ...view.narrate_words import words_in
+from ...view.texts import texts_of
 
 GAME = {"game": None}
-
-
-def _nice(name: str) -> str:
-    return name.replace("_", " ")
 
 
 class CardTexts:
@@ -42,7 +40,9 @@ class CardTexts:
         got = self._done.get(card.id)
         if got is None:
             attrs = {k: plain_value(v) for k, v in card.attrs.items() if not str(k).startswith("_")}
-            got = self._done[card.id] = {"title": card.title, "attributes": attrs, "text": self._text(card)}
+            names = {k: noun(self.program, str(k), "attribute", self.lang) for k in attrs}  # as the reader says them
+            got = self._done[card.id] = {"title": card.title, "attributes": attrs, "names": names,
+                                         "text": self._text(card)}
         return got
 
     def _text(self, card) -> list:
@@ -87,9 +87,11 @@ def option_targets(entry) -> list:
 class TableView:
     """The view of state `st` for seat `seat` (from 0; None: everything), built by `data()`."""
 
-    def __init__(self, st, layout, texts: CardTexts, seat: int | None, show_all: bool = False):
+    def __init__(self, st, layout, texts: CardTexts, seat: int | None, show_all: bool = False, lang: str = "en"):
         self.st = st
         self.program = st.program
+        self.lang = lang  # the names of zones and counters, the prompt and the labels in this language
+        self.told = texts_of(st.program, lang)
         self.layout = layout
         self.texts = texts
         self.seat = seat
@@ -150,7 +152,7 @@ class TableView:
 
     def zone(self, key: str) -> dict:
         comps, count, yours = self.zone_seen(key)
-        out = {"key": key, "name": _nice(keys.name_of(key)), "count": count}
+        out = {"key": key, "name": noun(self.program, keys.name_of(key), "zone", self.lang), "count": count}
         if comps is None:
             out["hidden"] = True
             if yours:
@@ -202,15 +204,14 @@ class TableView:
                 held_by = cdef.scope.kind
                 if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \
                         and held_by in (OwnerKind.NODE, OwnerKind.COMPONENT):
-                    out.append({"name": _nice(cdef.name), "value": value})
+                    out.append({"name": noun(self.program, cdef.name, "counter", self.lang, many=value != 1),
+                                "value": value})
             elif kind == "node" and self._on_node(cdef, owners) == owner:
-                whose = self._whose(cdef, owners)
-                entry = {"name": f"{'your' if whose == 'you' else whose + chr(39) + 's'} {_nice(cdef.name)}",
-                         "value": value}
+                entry = {"name": self._whose(cdef, owners), "value": value}
                 seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
                             None)
                 if seat is not None:  # a player's counter on a node: drawn in the player's colour
-                    entry.update({"seat": seat, "counter": _nice(cdef.name)})
+                    entry.update({"seat": seat, "counter": noun(self.program, cdef.name, "counter", self.lang)})
                 out.append(entry)
         return sorted(out, key=lambda x: natural(x["name"]))
 
@@ -220,11 +221,14 @@ class TableView:
         return next((raw for word, raw in zip(cdef.scope, owners) if word == "node"), None)
 
     def _whose(self, cdef, owners: list) -> str:
+        """A counter kept per pair of a node and a player (or team), named on the node: 'your
+        cubes', "player 2's cubes", "team 1's cubes"."""
         for word, raw in zip(cdef.scope, owners):
             if word == "player" and raw.isdigit():
-                return seat_name(int(raw), self.seat, self.program)
+                return whose(self.program, cdef.name, "counter", int(raw), self.seat, self.lang)
             if word == "team" and keys.is_team_owner(raw):
-                return f"team {keys.team_of_owner(raw) + 1}"
+                return whose(self.program, cdef.name, "counter", keys.team_of_owner(raw), self.seat, self.lang,
+                             team=True, players=self.st.n)
         return ", ".join(owners)
 
     def seat_counters(self, i: int) -> list:
@@ -240,9 +244,11 @@ class TableView:
             if not self.counter_seen(key):
                 if cdef.internal and not self.show_all:
                     continue
-                out.append({"name": _nice(name), "hidden": True, **({"team": True} if team_kept else {})})
+                out.append({"name": noun(program, name, "counter", self.lang, many=True), "hidden": True,
+                            **({"team": True} if team_kept else {})})
                 continue
-            entry = {"name": _nice(name), "value": st.counters.get(key, cdef.initial)}
+            value = st.counters.get(key, cdef.initial)
+            entry = {"name": noun(program, name, "counter", self.lang, many=value != 1), "value": value}
             if team_kept:
                 entry["team"] = True
             out.append(entry)
@@ -255,16 +261,19 @@ class TableView:
             if not cdef.scope.is_game or (cdef.internal and not self.show_all):
                 continue
             if not self.counter_seen(name):
-                out.append({"name": _nice(name), "hidden": True})
+                out.append({"name": noun(program, name, "counter", self.lang, many=True), "hidden": True})
                 continue
-            out.append({"name": _nice(name), "value": st.counters.get(name, cdef.initial)})
+            value = st.counters.get(name, cdef.initial)
+            out.append({"name": noun(program, name, "counter", self.lang, many=value != 1), "value": value})
         for key, value in st.counters.items():
             if keys.is_supply(key):
-                out.append({"name": _nice(keys.supply_of(key)) + " left in supply", "value": value})
+                supplied = noun(program, keys.supply_of(key), "counter", self.lang, many=True)
+                out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value})
             elif len(keys.owners_of(key)) > 1 and self.counter_seen(key):  # kept per pair of owners
                 cdef = self.program.defn.counters.get(keys.name_of(key))
                 if cdef is not None and self._on_node(cdef, keys.owners_of(key)) is None:  # (else on its node)
-                    out.append({"name": counter_name(self.program, key, self.seat, None, st.n), "value": value})
+                    out.append({"name": counter_name(self.program, key, self.seat, None, st.n, vocabulary=True,
+                                                     lang=self.lang), "value": value})
         return out
 
     def boards(self) -> list:
@@ -274,6 +283,7 @@ class TableView:
             for node in board["nodes"]:
                 nid = node["id"]
                 entry = dict(node)
+                entry["label"] = self.told.places.get(str(node["label"]), node["label"])  # 'emplacement 3'
                 entry["zones"] = self.zones_of({"node": nid}, "board")
                 counters = self.counters_of(nid, "node")
                 if counters:
@@ -287,12 +297,12 @@ class TableView:
         if d is None:
             return None
         who = int(d.player)
-        out = {"player": who, "name": seat_name(who, None, self.program)}
+        out = {"player": who, "name": seat_name(who, None, self.program, self.lang)}
         if self.seat is not None and who != self.seat:
             return out  # another seat decides: what it is offered is not this seat's to see
-        out["prompt"] = d.prompt
+        out["prompt"] = self.told(d.prompt)
         labels = d.labels_for(self.st)
-        out["options"] = [{"index": i, "label": labels[i], "targets": option_targets(e)}
+        out["options"] = [{"index": i, "label": self.told(labels[i]), "targets": option_targets(e)}
                           for i, e in enumerate(d.entries)]
         if d.secret:
             out["secret"] = True
@@ -311,7 +321,7 @@ class TableView:
             mine = {"player": i}
             if teams.index(teams[i]) == i:  # a team's zones are shown in the area of its first seat
                 mine["team"] = Team(teams[i])
-            out.append({"seat": i, "name": seat_name(i, None, program), "team": teams[i] + 1,
+            out.append({"seat": i, "name": seat_name(i, None, program, self.lang), "team": teams[i] + 1,
                         "who": auto.title if auto is not None else (who[i] if i < len(who) else "?"),
                         "score": scores[i] if self._score_seen(score, i, teams[i]) else None,
                         **({"standing": shown[i] if self._score_seen(standing, i, teams[i]) else None}
@@ -329,14 +339,14 @@ class TableView:
 
     def data(self, who: list) -> dict:
         st = self.st
-        out = {"you": self.seat, "players": st.n, "title": self.program.defn.title,
+        out = {"lang": self.lang, "you": self.seat, "players": st.n, "title": self.program.defn.title,
                "over": st.pending is None, "seats": self.seats(who),
                "centre": self.zones_of(GAME, "centre"), "aside": self.zones_of(GAME, "aside"),
                "counters": self.game_counters(), "boards": self.boards(), "decision": self.decision()}
         if st.winners is not None:
             out["winners"] = [int(w) for w in st.winners]
         if self.program.standing:  # what the end of the game shows, when it is not the score
-            out["standing"] = counter_noun(self.program, self.program.standing, "en")
+            out["standing"] = counter_noun(self.program, self.program.standing, self.lang)
         out["cards"] = self.cards  # last: filled while the rest was built
         return out
 

@@ -212,6 +212,35 @@ def test_hot_seat_covers_the_table_until_the_next_person_asks_to_see_it(shared):
 # (each game is one session of the browser: the hover panel, a space, the owners, the log after
 # moves and, with REGLES_SCREENSHOTS, the pictures of docs/web.md at the start and in mid-game)
 
+def test_a_table_made_in_french_is_told_in_french(shared):
+    """The start page in the language chosen, and the table made there told in it: its words,
+    the log, the seats' names; the page's language for a screen reader."""
+    served, d = shared
+    d.get(served.base + "/")
+    _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#game option[value='karman-swap']"))
+    try:
+        d.find_element(By.CSS_SELECTOR, "#lang option[value='fr']").click()
+        _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "Une nouvelle table")
+        d.find_element(By.CSS_SELECTOR, "#game option[value='karman-swap']").click()
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "form[data-ready='karman-swap']"))
+        seats = d.find_elements(By.CSS_SELECTOR, "#seats label")
+        assert seats[0].text.startswith("Joueur 1") and "une personne" in seats[0].text
+        d.find_element(By.ID, "start").click()
+        link = _wait(d, lambda: d.find_elements(By.ID, "open-table"))[0]
+        assert link.text == "Ouvrir la table sur cet écran"
+        link.click()
+        _wait(d, lambda: _options(d) or _over(d))
+        assert d.find_element(By.ID, "status").text == "Vous êtes joueur 1"
+        assert d.find_element(By.CSS_SELECTOR, ".log-box h2").text == "Ce qui s'est passé"
+        assert d.execute_script("return document.documentElement.lang") == "fr"
+        assert "2 joueurs, graine" in _log_lines(d)[0]
+        assert [e.text for e in d.find_elements(By.CSS_SELECTOR, ".legend-seat")][:2] == ["joueur 1 (vous)", "joueur 2"]
+    finally:  # the browser is shared: the next page is in English again
+        d.get(served.base + "/")
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#lang option[value='en']"))[0].click()
+        _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "A new table")
+
+
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
     s = Served(tmp_path_factory.mktemp("tables"))
@@ -296,7 +325,7 @@ def _reads_the_start(d, served, game: str) -> None:
     for name, value in card["attributes"].items():
         if value not in (None, "") and name != "id":
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            assert panel["attrs"].get(name.replace("_", " ")) == shown, (name, panel)
+            assert panel["attrs"].get(card["names"][name]) == shown, (name, panel)  # as the vocabulary names it
     assert panel["face"] == [t for t in card["text"] if t]
     if chip.get_attribute("data-owner") is not None:
         owner = int(chip.get_attribute("data-owner"))

@@ -7,6 +7,112 @@
 
 const R = {};
 
+// The words of the pages, by language: a table is told in the language it was made in (its
+// view says which), the start page in the one chosen there. `R.t(key, ...values)` fills `{0}`,
+// `{1}`...; an element with `data-t="key"` gets its text from `R.translate()`.
+R.WORDS = {
+  en: {
+    point_card: "Point at a card to read it.", player_n: "player {0}", you_suffix: " (you)", owner: "Owner: {0}",
+    is_tags: "is {0}", close_card: "close the card", here: "Here: {0}", face_down: "{0} face down", face_down_one: "1 face down", empty: "empty",
+    empty_zones: "empty: {0}", set_aside: "Set aside", game_over: "Game over. ", won_by: "Won by {0}.", and: " and ",
+    no_winner: "No winner.", scores: " Scores: {0}.", standing: " {0}: {1}.", waiting_for: "Waiting for {0}…",
+    secretly: " (secretly)", prompt_of: "{0}: ", choose: "choose", since_last: "since your last decision",
+    cancel: "cancel", whose_piece: "{0}, {1}'s", team_suffix: " (team)", connected: "● connected", away: "○ away",
+    free_seat: "○ free seat", score: "score {0}", person: "person",
+    // the table's page
+    watching: "watching", stopped: "Stopped: {0}", watching_as: "Watching as {0}; you cannot act", you_are: "You are {0}",
+    this_screen: " (this screen plays {0})", replay_game: "Replay this game", as_watcher: "as {0}",
+    close_confirm: "Close this table for every player? Its game so far goes to the replays.",
+    clock_left: "{0}: {1} s left to decide", clock_bot: " (the bot {0} decides)", time_up: " (time is up)",
+    n_watching: "{0} watching", undo_asked: "{0} asks to take back decision {1} (“{2}”)", agree: "Agree", refuse: "Refuse",
+    undo_none: "No decision to take back yet.", undo_last: "Take back my last decision", ask: "Ask",
+    undo_before: " or go back to before ", undo_waiting: "; waiting for {0}.", you_word: "you",
+    undo_pick: "the decision to go back to",
+    turn_cover: "{0}'s turn. Pass the screen, then show the table.", title_table: "Table",
+    show_my_table: "Show my table", what_happened: "What happened", links_summary: "Links for the other players' browsers",
+    watch_links: "To watch without playing (nobody can act from these):",
+    close_table: "Close the table (its game goes to the replays)",
+    // the start page
+    language: "Language of the table", new_table: "A new table", game: "Game", expansions: "Expansions",
+    scenario: "Scenario", solo_level: "Solo mode, level", players: "Players", seats: "Seats", options: "Options",
+    house_rules: "House rules", listed: "List it in the lobby, so that others may take its free seats",
+    undo_house: "Players may take back a decision, when all the others agree", clock_per: "Clock per decision",
+    seconds_when: "seconds; when it runs out", clock_shown: "it is only shown", clock_greedy: "the bot greedy decides",
+    clock_random: "the bot random decides", seed: "Seed", open_table: "Open the table", ready: "The table is ready",
+    ready_open: "Open it here, or send each person the link of their seat (same network, and",
+    lobby_title: "Tables open to join", lobby_about: "Tables their makers listed, still in play. Take a free seat, or watch.",
+    replays: "Replays", open_trace: "Open a saved trace", seat_rules: "Player {0}: {1} (played by its rules) ",
+    seat_label: "Player {0} ", a_person: "a person", bot_named: "bot: {0}", sit_at: "Sit at Player {0}'s seat",
+    others_in_lobby: " (the other seats are in the lobby)", open_here: "Open the table on this screen",
+    plays_every: " (it plays every person's seat, in turn)",
+    maker_link: "Your maker's link (keep it: it closes the table and gives every link): ",
+    own_link: "Player {0}'s own link: ", watch_nobody: "To watch as nobody (what every player sees): ",
+    none: "none", solo_no: "no: several players", lobby_line: " — {0} players, {1} decisions, made {2}; ",
+    to_play: "{0} to play. ", take_seat: "Take {0}'s seat", person_here: "a person, connected",
+    person_away: "a person, away", bot_who: "bot {0}", watch: "watch", no_table: "No table is open to join.",
+    ago_s: "{0} s ago", ago_min: "{0} min ago", ago_h: "{0} h ago", unreadable: " (cannot be read: {0})",
+    replay_line: " {0}, {1} players, {2} events", won_by_players: ", won by player {0}", and_player: " and player ",
+  },
+  fr: {
+    point_card: "Pointez une carte pour la lire.", player_n: "joueur {0}", you_suffix: " (vous)", owner: "Propriétaire : {0}",
+    is_tags: "est {0}", close_card: "fermer la carte", here: "Ici : {0}", face_down: "{0} cartes face cachée", face_down_one: "1 carte face cachée", empty: "vide",
+    empty_zones: "vides : {0}", set_aside: "Mis de côté", game_over: "Partie terminée. ", won_by: "Gagnée par {0}.",
+    and: " et ", no_winner: "Aucun gagnant.", scores: " Scores : {0}.", standing: " {0} : {1}.",
+    waiting_for: "En attente de {0}…", secretly: " (en secret)", prompt_of: "{0} : ", choose: "choisissez",
+    since_last: "depuis votre dernière décision", cancel: "annuler", whose_piece: "{0}, à {1}", team_suffix: " (équipe)",
+    connected: "● connecté", away: "○ absent", free_seat: "○ place libre", score: "score {0}", person: "personne",
+    watching: "spectateur", stopped: "Arrêtée : {0}", watching_as: "Vous regardez comme {0} ; vous ne pouvez pas agir",
+    you_are: "Vous êtes {0}", this_screen: " (cet écran joue {0})", replay_game: "Revoir cette partie",
+    as_watcher: "comme {0}", close_confirm: "Fermer cette table pour tous les joueurs ? Sa partie va aux rediffusions.",
+    clock_left: "{0} : {1} s pour décider", clock_bot: " (le robot {0} décide)", time_up: " (temps écoulé)",
+    n_watching: "{0} spectateur(s)", undo_asked: "{0} demande à reprendre la décision {1} (« {2} »)", agree: "Accepter",
+    refuse: "Refuser", undo_none: "Aucune décision à reprendre pour l'instant.",
+    undo_last: "Reprendre ma dernière décision", ask: "Demander", undo_before: " ou revenir avant ",
+    undo_waiting: " ; en attente de {0}.", you_word: "vous", undo_pick: "la décision où revenir",
+    turn_cover: "{0} : à vous de jouer. Passez l'écran, puis montrez la table.", title_table: "Table",
+    show_my_table: "Montrer ma table", what_happened: "Ce qui s'est passé",
+    links_summary: "Liens pour les navigateurs des autres joueurs",
+    watch_links: "Pour regarder sans jouer (personne ne peut agir avec ceux-ci) :",
+    close_table: "Fermer la table (sa partie va aux rediffusions)",
+    language: "Langue de la table", new_table: "Une nouvelle table", game: "Jeu", expansions: "Extensions",
+    scenario: "Scénario", solo_level: "Mode solo, niveau", players: "Joueurs", seats: "Places", options: "Options",
+    house_rules: "Règles de la maison", listed: "L'annoncer dans le salon, pour que d'autres prennent ses places libres",
+    undo_house: "Les joueurs peuvent reprendre une décision, si tous les autres l'acceptent",
+    clock_per: "Pendule par décision", seconds_when: "secondes ; quand elle est écoulée",
+    clock_shown: "elle est seulement affichée", clock_greedy: "le robot greedy décide",
+    clock_random: "le robot random décide", seed: "Graine", open_table: "Ouvrir la table", ready: "La table est prête",
+    ready_open: "Ouvrez-la ici, ou envoyez à chaque personne le lien de sa place (même réseau, et",
+    lobby_title: "Tables ouvertes", lobby_about: "Les tables que leurs créateurs ont annoncées, encore en jeu. Prenez une place libre, ou regardez.",
+    replays: "Rediffusions", open_trace: "Ouvrir une trace enregistrée", seat_rules: "Joueur {0} : {1} (joué par ses règles) ",
+    seat_label: "Joueur {0} ", a_person: "une personne", bot_named: "robot : {0}", sit_at: "Prendre la place du joueur {0}",
+    others_in_lobby: " (les autres places sont dans le salon)", open_here: "Ouvrir la table sur cet écran",
+    plays_every: " (elle joue la place de chaque personne, à tour de rôle)",
+    maker_link: "Votre lien de créateur (gardez-le : il ferme la table et donne tous les liens) : ",
+    own_link: "Le lien du joueur {0} : ", watch_nobody: "Pour regarder comme personne (ce que voit tout joueur) : ",
+    none: "aucun", solo_no: "non : plusieurs joueurs", lobby_line: " — {0} joueurs, {1} décisions, ouverte {2} ; ",
+    to_play: "{0} joue. ", take_seat: "Prendre la place : {0}", person_here: "une personne, connectée",
+    person_away: "une personne, absente", bot_who: "robot {0}", watch: "regarder", no_table: "Aucune table ouverte.",
+    ago_s: "il y a {0} s", ago_min: "il y a {0} min", ago_h: "il y a {0} h", unreadable: " (illisible : {0})",
+    replay_line: " {0}, {1} joueurs, {2} événements", won_by_players: ", gagnée par le joueur {0}",
+    and_player: " et le joueur ",
+  },
+};
+R.LANGS = Object.keys(R.WORDS);
+R.lang = "en";
+
+R.t = function (key, ...values) {
+  const table = R.WORDS[R.lang] || R.WORDS.en;
+  const text = key in table ? table[key] : R.WORDS.en[key];
+  return text === undefined ? key : text.replace(/\{(\d+)\}/g, (m, i) => (values[i] === undefined ? m : String(values[i])));
+};
+
+// Set the page's language, and the text of each element marked `data-t` in it.
+R.setLang = function (lang) {
+  R.lang = R.LANGS.includes(lang) ? lang : "en";
+  document.documentElement.lang = R.lang;
+  for (const e of document.querySelectorAll("[data-t]")) e.textContent = R.t(e.dataset.t);
+};
+
 R.el = function (tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -93,17 +199,17 @@ R.drawTable = function (root, view, opts) {
   const markedComps = new Set((marks.components || []).map(Number));
   const markedZones = new Set(marks.zones || []);
   const cardPanel = R.el("aside", { class: "card-panel", "aria-live": "polite" },
-    R.el("p", { class: "muted", text: "Point at a card to read it." }));
+    R.el("p", { class: "muted", text: R.t("point_card") }));
 
-  const seatName = (i) => (view.seats[i] ? view.seats[i].name : `player ${i + 1}`) + (view.you === i ? " (you)" : "");
-  function attrList(attrs) {
+  const seatName = (i) => (view.seats[i] ? view.seats[i].name : R.t("player_n", i + 1)) + (view.you === i ? R.t("you_suffix") : "");
+  function attrList(attrs, names) {
     const shown = Object.entries(attrs || {}).filter(([k, v]) => v !== null && v !== "" && k !== "id");
     if (!shown.length) return null;
-    return R.el("dl", { class: "attrs" }, shown.map(([k, v]) => [R.el("dt", { text: k.replace(/_/g, " ") }),
+    return R.el("dl", { class: "attrs" }, shown.map(([k, v]) => [R.el("dt", { text: (names && names[k]) || k.replace(/_/g, " ") }),
       R.el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) })]));
   }
   function ownerLine(seat) {
-    return R.el("p", { class: "owner" }, R.swatch(seat), R.el("span", { text: "Owner: " + seatName(seat) }));
+    return R.el("p", { class: "owner" }, R.swatch(seat), R.el("span", { text: R.t("owner", seatName(seat)) }));
   }
 
   const shownComps = {};  // the components drawn, by id: a card open before this draw is opened again
@@ -113,17 +219,17 @@ R.drawTable = function (root, view, opts) {
     const body = [R.el("h3", { text: c.title })];
     if (c.owner !== undefined && c.owner !== null) body.push(ownerLine(c.owner));
     if (card) {
-      body.push(attrList(card.attributes));
+      body.push(attrList(card.attributes, card.names));
       const face = (card.text || []).filter(line => line);
       if (face.length) body.push(R.el("div", { class: "face" }, face.map(line => R.el("p", { class: "ability", text: line }))));
     }
-    if (c.tags) body.push(R.el("p", { class: "muted", text: "is " + c.tags.join(", ") }));
+    if (c.tags) body.push(R.el("p", { class: "muted", text: R.t("is_tags", c.tags.join(", ")) }));
     if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
     if (c.counters) body.push(R.el("p", { class: "muted", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
-    const close = R.el("button", { type: "button", class: "close", "aria-label": "close the card", text: "×" });
+    const close = R.el("button", { type: "button", class: "close", "aria-label": R.t("close_card"), text: "×" });
     close.onclick = () => {
       R.shownCard = null;
-      cardPanel.replaceChildren(R.el("p", { class: "muted", text: "Point at a card to read it." }));
+      cardPanel.replaceChildren(R.el("p", { class: "muted", text: R.t("point_card") }));
     };
     cardPanel.replaceChildren(close, R.el("div", { class: "shown", dataset: { card: c.card } }, body));
   }
@@ -134,8 +240,8 @@ R.drawTable = function (root, view, opts) {
     const owners = [...new Set(units.map(c => c.owner).filter(o => o !== undefined && o !== null))];
     for (const o of owners) body.push(ownerLine(o));
     body.push(attrList(n.attributes));
-    if (units.length) body.push(R.el("p", { class: "muted", text: "Here: " + units.map(c =>
-      c.title + (c.owner !== undefined && c.owner !== null ? ` (${seatName(c.owner)})` : "")).join(", ") }));
+    if (units.length) body.push(R.el("p", { class: "muted", text: R.t("here", units.map(c =>
+      c.title + (c.owner !== undefined && c.owner !== null ? ` (${seatName(c.owner)})` : "")).join(", ")) }));
     if (n.counters) body.push(R.el("p", { class: "muted", text: n.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
     cardPanel.replaceChildren(R.el("div", { class: "shown", dataset: { node: n.id } }, body));
   }
@@ -147,7 +253,7 @@ R.drawTable = function (root, view, opts) {
       onkeydown: (ev) => { if (ev.key === "Escape") { ev.stopPropagation(); close(); } } },
       options.map(o => R.el("button", { type: "button", role: "menuitem", text: o.label,
         onclick: (ev) => { ev.stopPropagation(); menu.remove(); opts.choose(o.index); } })),
-      R.el("button", { type: "button", class: "cancel", text: "cancel", onclick: (ev) => { ev.stopPropagation(); close(); } }));
+      R.el("button", { type: "button", class: "cancel", text: R.t("cancel"), onclick: (ev) => { ev.stopPropagation(); close(); } }));
     anchor.append(menu);
     menu.querySelector("button").focus();  // the keyboard goes on in the menu (Escape closes it)
   }
@@ -178,7 +284,7 @@ R.drawTable = function (root, view, opts) {
     if (owned && c.owner !== area) {
       chip.style.borderLeftColor = R.seatColour(c.owner);
       chip.style.background = `color-mix(in srgb, ${R.seatColour(c.owner)} 14%, white)`;
-      chip.setAttribute("aria-label", `${c.title}, ${seatName(c.owner)}'s`);
+      chip.setAttribute("aria-label", R.t("whose_piece", c.title, seatName(c.owner)));
       // the owner in words too, not only in colour
       chip.append(R.el("span", { class: "owner-tag", "aria-hidden": "true", text: `P${c.owner + 1}` }));
     }
@@ -202,7 +308,7 @@ R.drawTable = function (root, view, opts) {
       R.el(level, {}, R.el("span", { text: z.name }), R.el("span", { class: "count", text: String(z.count) })));
     if (z.hidden) {
       box.classList.add("hidden-zone");
-      box.append(R.el("p", { class: "muted", text: z.count ? `${z.count} face down` : "empty" }));
+      box.append(R.el("p", { class: "muted", text: z.count ? R.t(z.count === 1 ? "face_down_one" : "face_down", z.count) : R.t("empty") }));
       if (z.yours) box.append(R.el("div", { class: "comps" }, z.yours.map(c => component(c, area))));
     } else {
       box.append(R.el("div", { class: "comps" }, runs(z.components).map(run =>
@@ -238,13 +344,13 @@ R.drawTable = function (root, view, opts) {
     const full = zones.filter(z => z.count || keep(z));
     const empty = zones.filter(z => !(z.count || keep(z)));
     return R.el("div", { class: "zones" }, full.map(z => zone(z, false, area)),
-      empty.length ? R.el("p", { class: "empty-zones muted small", text: "empty: " + empty.map(z => z.name).join(", ") }) : null);
+      empty.length ? R.el("p", { class: "empty-zones muted small", text: R.t("empty_zones", empty.map(z => z.name).join(", ")) }) : null);
   }
 
   function counters(list) {
     if (!list || !list.length) return null;
     return R.el("ul", { class: "counters" }, list.map(k => R.el("li", {},
-      R.el("span", { class: "name", text: k.name + (k.team ? " (team)" : "") }),
+      R.el("span", { class: "name", text: k.name + (k.team ? R.t("team_suffix") : "") }),
       R.el("span", { class: "value", text: k.hidden ? "?" : String(k.value) }))));
   }
 
@@ -271,7 +377,7 @@ R.drawTable = function (root, view, opts) {
         node.addEventListener("click", () => showNode(b, n));
       }
       for (const z of n.zones) {
-        if (z.hidden && z.count) node.append(R.el("div", { class: "muted small", text: `${z.count} face down` }));
+        if (z.hidden && z.count) node.append(R.el("div", { class: "muted small", text: R.t(z.count === 1 ? "face_down_one" : "face_down", z.count) }));
         else if (!z.hidden) for (const c of z.components) node.append(component(c, null));
       }
       if (n.counters) node.append(nodeCounters(n.counters));
@@ -305,11 +411,11 @@ R.drawTable = function (root, view, opts) {
 
   function seatArea(s) {
     const toPlay = decision && decision.player === s.seat;
-    const head = R.el("h3", {}, R.swatch(s.seat), R.el("span", { text: s.name + (view.you === s.seat ? " (you)" : "") }),
-      R.el("span", { class: "who", text: s.who }),
+    const head = R.el("h3", {}, R.swatch(s.seat), R.el("span", { text: s.name + (view.you === s.seat ? R.t("you_suffix") : "") }),
+      R.el("span", { class: "who", text: s.who === "person" ? R.t("person") : s.who }),
       s.connected === undefined ? null : R.el("span", { class: "presence " + (s.connected ? "here" : "away"),
-        text: s.connected ? "● connected" : (s.taken ? "○ away" : "○ free seat") }),
-      R.el("span", { class: "score", text: "score " + (s.score === null ? "?" : s.score) }));
+        text: s.connected ? R.t("connected") : (s.taken ? R.t("away") : R.t("free_seat")) }),
+      R.el("span", { class: "score", text: R.t("score", s.score === null ? "?" : s.score) }));
     const area = R.el("section", { class: "seat" + (toPlay ? " to-play" : "") + (view.you === s.seat ? " mine" : ""),
       dataset: { seat: String(s.seat) }, style: { borderTopColor: R.seatColour(s.seat) } }, head, counters(s.counters),
       zoneList(s.zones, z => markedZones.has(z.key), s.seat));
@@ -321,7 +427,7 @@ R.drawTable = function (root, view, opts) {
     view.boards.length ? null : R.el("p", { class: "legend-line" }, legend()),
     view.boards.map(board), zoneList(view.centre, z => markedZones.has(z.key), null), counters(view.counters));
   const aside = view.aside.length || view.seats.some(s => s.aside.length) ?
-    R.el("details", { class: "aside" }, R.el("summary", { text: "Set aside" }),
+    R.el("details", { class: "aside" }, R.el("summary", { text: R.t("set_aside") }),
       R.el("div", { class: "zones" }, view.aside.map(z => zone(z)),
         view.seats.flatMap(s => s.aside.map(z => zone(z, false, s.seat))))) : null;
   root.replaceChildren(R.el("div", { class: "table-grid" },
@@ -337,19 +443,19 @@ R.drawDecision = function (root, view, choose, opens) {
   if (view.over) {
     const winners = (view.winners || []).map(w => view.seats[w].name);
     root.replaceChildren(R.el("div", { class: "over", role: "status" },
-      R.el("strong", { text: "Game over. " }), winners.length ? `Won by ${winners.join(" and ")}.` : "No winner.",
-      view.standing ? ` ${view.standing}: ` + view.seats.map(s => `${s.name} ${s.standing === null ? "?" : s.standing}`).join(", ") + "." :
-        " Scores: " + view.seats.map(s => `${s.name} ${s.score === null ? "?" : s.score}`).join(", ") + "."));
+      R.el("strong", { text: R.t("game_over") }), winners.length ? R.t("won_by", winners.join(R.t("and"))) : R.t("no_winner"),
+      view.standing ? R.t("standing", view.standing, view.seats.map(s => `${s.name} ${s.standing === null ? "?" : s.standing}`).join(", ")) :
+        R.t("scores", view.seats.map(s => `${s.name} ${s.score === null ? "?" : s.score}`).join(", "))));
     return;
   }
   if (!d) { root.replaceChildren(); return; }
   if (!d.options) {
-    root.replaceChildren(R.el("p", { class: "waiting", role: "status", text: `Waiting for ${d.name}…` }));
+    root.replaceChildren(R.el("p", { class: "waiting", role: "status", text: R.t("waiting_for", d.name) }));
     return;
   }
   const mine = !opens || opens.includes(d.player);
   root.replaceChildren(R.el("div", { class: "decision" },
-    R.el("p", { class: "prompt" }, R.el("strong", { text: d.name + (d.secret ? " (secretly)" : "") + ": " }), d.prompt || "choose"),
+    R.el("p", { class: "prompt" }, R.el("strong", { text: R.t("prompt_of", d.name + (d.secret ? R.t("secretly") : "")) }), d.prompt || R.t("choose")),
     R.el("div", { class: "options" }, d.options.map(o => R.el("button", {
       type: "button", class: "option", disabled: !mine || !choose, dataset: { index: String(o.index) }, text: o.label,
       onclick: () => choose(o.index) })))));
@@ -375,7 +481,7 @@ R.drawLog = function (root, lines, mark) {
   if (from === null) {
     if (since) since.remove();
   } else {
-    since = since || R.el("li", { class: "since", role: "separator", text: "since your last decision" });
+    since = since || R.el("li", { class: "since", role: "separator", text: R.t("since_last") });
     root.insertBefore(since, items[from]);
     for (let i = from; i < items.length; i++) items[i].classList.add("new");
   }

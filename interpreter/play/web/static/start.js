@@ -63,10 +63,10 @@
     const bots = about.bots;
     $("seats").replaceChildren(...range(1, n).map(i => {
       const auto = about.automata && about.automata[String(i)];
-      if (auto) return R.el("p", {}, `Player ${i}: ${auto} (played by its rules) `,
+      if (auto) return R.el("p", {}, R.t("seat_rules", i, auto),
         R.el("input", { type: "hidden", dataset: { seat: String(i) }, value: "greedy" }));
-      return R.el("label", {}, `Player ${i} `, R.el("select", { dataset: { seat: String(i) } },
-        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? "a person" : `bot: ${b}`,
+      return R.el("label", {}, R.t("seat_label", i), R.el("select", { dataset: { seat: String(i) } },
+        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? R.t("a_person") : R.t("bot_named", b),
           selected: (i === 1) === (b === "person") && (i === 1 || b === "greedy") }))));
     }));
   }
@@ -80,7 +80,7 @@
     const asked = {
       game: $("game").value, expansions: chosenExpansions(), scenario: $("scenario").value || null,
       solo: $("solo").value || null, players: Number($("players").value), options,
-      seats: [...document.querySelectorAll("#seats [data-seat]")].map(s => s.value),
+      seats: [...document.querySelectorAll("#seats [data-seat]")].map(s => s.value), lang: R.lang,
     };
     if ($("seed").value !== "") asked.seed = Number($("seed").value);
     asked.house = { listed: $("listed").checked, undo: $("undo").checked ? "agreed" : null };
@@ -95,15 +95,15 @@
       // a listed table: the maker sits at the first person's seat, the others come from the lobby
       const mine = made.house.listed && people.length ? people[0] : null;
       $("made-links").replaceChildren(
-        mine ? R.el("li", {}, R.el("a", { id: "open-table", href: mine.link, text: `Sit at Player ${mine.seat + 1}'s seat` }),
-          " (the other seats are in the lobby)") :
-          R.el("li", {}, R.el("a", { id: "open-table", href: made.link, text: "Open the table on this screen" }),
-            people.length > 1 ? " (it plays every person's seat, in turn)" : ""),
-        mine ? R.el("li", {}, "Your maker's link (keep it: it closes the table and gives every link): ",
+        mine ? R.el("li", {}, R.el("a", { id: "open-table", href: mine.link, text: R.t("sit_at", mine.seat + 1) }),
+          R.t("others_in_lobby")) :
+          R.el("li", {}, R.el("a", { id: "open-table", href: made.link, text: R.t("open_here") }),
+            people.length > 1 ? R.t("plays_every") : ""),
+        mine ? R.el("li", {}, R.t("maker_link"),
           R.el("a", { href: made.link, text: new URL(made.link, window.location.href).href })) : null,
-        ...(mine ? [] : people.map(s => R.el("li", {}, `Player ${s.seat + 1}'s own link: `,
+        ...(mine ? [] : people.map(s => R.el("li", {}, R.t("own_link", s.seat + 1),
           R.el("a", { href: s.link, text: s.link })))),
-        R.el("li", {}, "To watch as nobody (what every player sees): ",
+        R.el("li", {}, R.t("watch_nobody"),
           R.el("a", { href: made.watch.nobody, text: made.watch.nobody })));
       lobby();
     } catch (err) {
@@ -117,10 +117,10 @@
     $("expansions").replaceChildren(...g.expansions.map(x => R.el("label", {},
       R.el("input", { type: "checkbox", value: x.id, onchange: describe }), " " + x.title)));
     $("scenario-box").hidden = !g.scenarios.length;
-    $("scenario").replaceChildren(R.el("option", { value: "", text: "none" }),
+    $("scenario").replaceChildren(R.el("option", { value: "", text: R.t("none") }),
       ...g.scenarios.map(s => R.el("option", { value: s.id, text: s.title })));
     $("solo-box").hidden = !g.solo.length;
-    $("solo").replaceChildren(R.el("option", { value: "", text: "no: several players" }),
+    $("solo").replaceChildren(R.el("option", { value: "", text: R.t("solo_no") }),
       ...(g.solo[0] ? g.solo[0].levels : []).map(l => R.el("option", { value: l, text: l })));
     await describe();
   }
@@ -129,22 +129,22 @@
     try {
       const data = await R.api("GET", "/api/tables");
       $("lobby").replaceChildren(...(data.tables.length ? data.tables.map(t => R.el("li", { dataset: { table: t.id } },
-        R.el("strong", { text: t.title }), ` — ${t.players} players, ${t.decisions} decisions, made ${ago(t.age)}; ` +
-          (t.to_play_name ? `${t.to_play_name} to play. ` : ""),
+        R.el("strong", { text: t.title }), R.t("lobby_line", t.players, t.decisions, ago(t.age)) +
+          (t.to_play_name ? R.t("to_play", t.to_play_name) : ""),
         ...t.seats.map(s => s.free ?
           R.el("button", { type: "button", class: "take", dataset: { seat: String(s.seat + 1) },
-            text: `Take ${s.name}'s seat`, onclick: () => take(t.id, s.seat + 1) }) :
-          R.el("span", { class: "muted", text: `${s.name}: ${s.who === "person" ? (s.connected ? "a person, connected" : "a person, away") : "bot " + s.who}. ` })),
-        " ", R.el("a", { href: t.watch, text: "watch" }))) :
-        [R.el("li", { class: "muted", text: "No table is open to join." })]));
+            text: R.t("take_seat", s.name), onclick: () => take(t.id, s.seat + 1) }) :
+          R.el("span", { class: "muted", text: `${s.name}: ${s.who === "person" ? (s.connected ? R.t("person_here") : R.t("person_away")) : R.t("bot_who", s.who)}. ` })),
+        " ", R.el("a", { href: t.watch, text: R.t("watch") }))) :
+        [R.el("li", { class: "muted", text: R.t("no_table") })]));
     } catch (err) {
       R.showError($("lobby"), err);
     }
   }
 
   function ago(seconds) {
-    return seconds < 90 ? `${seconds} s ago` : seconds < 5400 ? `${Math.round(seconds / 60)} min ago` :
-      `${Math.round(seconds / 3600)} h ago`;
+    return seconds < 90 ? R.t("ago_s", seconds) : seconds < 5400 ? R.t("ago_min", Math.round(seconds / 60)) :
+      R.t("ago_h", Math.round(seconds / 3600));
   }
 
   async function take(tid, seat) {
@@ -162,8 +162,8 @@
       const data = await R.api("GET", "/api/replays");
       $("replays").replaceChildren(...data.replays.map(r => R.el("li", {},
         R.el("a", { href: `/replay/${encodeURIComponent(r.name)}`, text: r.name }),
-        r.error ? ` (cannot be read: ${r.error})` : ` ${r.game}, ${r.players} players, ${r.events} events` +
-          (r.result && r.result.winners ? `, won by player ${r.result.winners.join(" and player ")}` : ""))));
+        r.error ? R.t("unreadable", r.error) : R.t("replay_line", r.game, r.players, r.events) +
+          (r.result && r.result.winners ? R.t("won_by_players", r.result.winners.join(R.t("and_player"))) : ""))));
     } catch (err) {
       R.showError($("replays"), err);
     }
@@ -180,7 +180,26 @@
     }
   }
 
+  // the page in the language chosen last, else the browser's, if the tables speak it
+  function firstLang() {
+    let kept = null;
+    try { kept = window.localStorage.getItem("regles-lang"); } catch (err) { kept = null; }
+    const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+    return R.LANGS.includes(kept) ? kept : R.LANGS.includes(browser) ? browser : "en";
+  }
+
+  async function chooseLang() {
+    R.setLang($("lang").value);
+    try { window.localStorage.setItem("regles-lang", R.lang); } catch (err) { /* private browsing: not kept */ }
+    if (games.length) await chooseGame();
+    replays();
+    lobby();
+  }
+
   async function init() {
+    R.setLang(firstLang());
+    $("lang").value = R.lang;
+    $("lang").addEventListener("change", chooseLang);
     try {
       games = (await R.api("GET", "/api/games")).games.filter(g => !g.error);
     } catch (err) {

@@ -49,11 +49,12 @@
     version = v.version;
     $("main").dataset.version = String(v.version);  // the table's version drawn (what tests wait for)
     const watching = v.watching !== undefined;
-    document.title = `${v.title}: ${watching ? "watching" : v.seats[seat].name}`;
+    if (v.lang && v.lang !== R.lang) R.setLang(v.lang);  // the language the table was made in
+    document.title = `${v.title}: ${watching ? R.t("watching") : v.seats[seat].name}`;
     $("title").textContent = v.title;
-    $("status").textContent = v.fault ? `Stopped: ${v.fault}` : watching ? `Watching as ${v.watching}; you cannot act` :
-      `You are ${v.seats[seat].name}` +
-      (v.opens.length > 1 ? ` (this screen plays ${v.opens.map(s => v.seats[s].name).join(", ")})` : "");
+    $("status").textContent = v.fault ? R.t("stopped", v.fault) : watching ? R.t("watching_as", v.watching) :
+      R.t("you_are", v.seats[seat].name) +
+      (v.opens.length > 1 ? R.t("this_screen", v.opens.map(s => v.seats[s].name).join(", ")) : "");
     // a keyboard in the decision bar (or nowhere: the bar was drawn again under it) goes on at
     // the first option of the next decision, not back at the top of the page
     const focused = document.activeElement;
@@ -66,7 +67,7 @@
     }
     R.drawLog($("log"), log, v.log_mark);
     if (v.over) {
-      $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: "Replay this game" })));
+      $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: R.t("replay_game") })));
     }
     if (v.maker) showLinks(v.links || [], v.watch_links || []);
     drawTools(v);
@@ -78,12 +79,12 @@
     const item = (name, link) => R.el("li", {}, `${name}: `,
       R.el("a", { href: link, text: new URL(link, window.location.href).href }));
     $("link-list").replaceChildren(...links.map(l => item(l.name, l.link)));
-    $("watch-list").replaceChildren(...watch.map(l => item(`as ${l.as}`, l.link)));
+    $("watch-list").replaceChildren(...watch.map(l => item(R.t("as_watcher", l.as), l.link)));
     $("close-table").onclick = closeTable;
   }
 
   async function closeTable() {
-    if (!window.confirm("Close this table for every player? Its game so far goes to the replays.")) return;
+    if (!window.confirm(R.t("close_confirm"))) return;
     try {
       const done = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/close`, { key });
       window.location.href = done.replay;
@@ -101,15 +102,15 @@
       const ends = Date.now() + v.clock.left * 1000;
       const tick = () => {
         const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-        clock.textContent = `${v.seats[v.decision.player].name}: ${left} s left to decide` +
-          (left === 0 ? (v.clock.bot ? ` (the bot ${v.clock.bot} decides)` : " (time is up)") : "");
+        clock.textContent = R.t("clock_left", v.seats[v.decision.player].name, left) +
+          (left === 0 ? (v.clock.bot ? R.t("clock_bot", v.clock.bot) : R.t("time_up")) : "");
         clock.classList.toggle("late", left <= 10);
       };
       tick();
       ticking = setInterval(tick, 1000);
       parts.push(clock);
     }
-    if (v.watchers) parts.push(R.el("span", { class: "muted", text: `${v.watchers} watching` }));
+    if (v.watchers) parts.push(R.el("span", { class: "muted", text: R.t("n_watching", v.watchers) }));
     if (v.undo) parts.push(undoBox(v));
     $("tools").replaceChildren(...parts);
   }
@@ -119,27 +120,27 @@
     const box = R.el("div", { class: "undo-box" });
     if (u.asked) {
       const asker = v.seats[u.asked.by].name;
-      box.append(`${asker} asks to take back decision ${u.asked.to} (“${u.asked.prompt}”)` +
-        (u.asked.waiting.length ? `; waiting for ${u.asked.waiting.map(s => v.opens.includes(s) ? "you" :
-          v.seats[s].name).join(", ")}.` : "."));
+      box.append(R.t("undo_asked", asker, u.asked.to, u.asked.prompt) +
+        (u.asked.waiting.length ? R.t("undo_waiting", u.asked.waiting.map(s => v.opens.includes(s) ? R.t("you_word") :
+          v.seats[s].name).join(", ")) : "."));
       if (u.asked.mine_to_answer) {
-        box.append(R.el("button", { type: "button", id: "undo-agree", text: "Agree", onclick: () => answerUndo(true) }),
-          R.el("button", { type: "button", id: "undo-refuse", text: "Refuse", onclick: () => answerUndo(false) }));
+        box.append(R.el("button", { type: "button", id: "undo-agree", text: R.t("agree"), onclick: () => answerUndo(true) }),
+          R.el("button", { type: "button", id: "undo-refuse", text: R.t("refuse"), onclick: () => answerUndo(false) }));
       }
       return box;
     }
     const mine = u.kept.filter(k => v.opens.includes(k.seat));
     if (!u.kept.length) {
-      box.append(R.el("span", { class: "muted", text: "No decision to take back yet." }));
+      box.append(R.el("span", { class: "muted", text: R.t("undo_none") }));
       return box;
     }
     const asking = mine.length ? mine[0].seat : v.seat;
-    const pick = R.el("select", { id: "undo-to", "aria-label": "the decision to go back to" }, u.kept.map(k =>
+    const pick = R.el("select", { id: "undo-to", "aria-label": R.t("undo_pick") }, u.kept.map(k =>
       R.el("option", { value: String(k.number), text: `${k.number}. ${v.seats[k.seat].name}: ${k.prompt}` })));
-    box.append(R.el("button", { type: "button", id: "undo-last", text: "Take back my last decision", disabled: !mine.length,
+    box.append(R.el("button", { type: "button", id: "undo-last", text: R.t("undo_last"), disabled: !mine.length,
       onclick: () => askUndo(asking, null) }),
-      R.el("label", {}, " or go back to before ", pick),
-      R.el("button", { type: "button", id: "undo-to-button", text: "Ask", onclick: () => askUndo(asking, Number(pick.value)) }));
+      R.el("label", {}, R.t("undo_before"), pick),
+      R.el("button", { type: "button", id: "undo-to-button", text: R.t("ask"), onclick: () => askUndo(asking, Number(pick.value)) }));
     return box;
   }
 
@@ -193,8 +194,9 @@
     if (!d || !v.opens.includes(d.player) || d.player === v.seat || v.opens.length < 2) return false;
     $("main").hidden = true;
     $("cover").hidden = false;
-    const whose = v.seats[d.player].name;  // a sentence begins with a capital: "Player 1's turn"
-    $("cover-text").textContent = `${whose.charAt(0).toUpperCase() + whose.slice(1)}'s turn. Pass the screen, then show the table.`;
+    const whose = v.seats[d.player].name;
+    const told = R.t("turn_cover", whose);  // a sentence begins with a capital: "Player 1's turn"
+    $("cover-text").textContent = told.charAt(0).toUpperCase() + told.slice(1);
     $("cover-button").onclick = async () => {
       seat = d.player;
       clearLog();
