@@ -47,7 +47,8 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
         assert [o["label"] for o in v["decision"]["options"]] == [said(o["label"]) for o in w["decision"]["options"]]
         # zones and counters named by the vocabulary, in the plural where they count several
         mine = v["seats"][0]
-        assert "paquet" in [z["name"] for z in mine["zones"]] and "packet" in [z["name"] for z in w["seats"][0]["zones"]]
+        assert "paquet" in [z["name"] for z in mine["zones"]]
+        assert "packet" in [z["name"] for z in w["seats"][0]["zones"]]
         cubes = next(k for k in mine["counters"] if k["value"] == 30)
         assert cubes["name"] == "cubes non placés"
         assert any(k["name"].endswith(" en réserve") for k in v["counters"])
