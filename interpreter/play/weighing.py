@@ -75,12 +75,13 @@ def from_agent(state, agent, picked: int, taken: int | None = None, name: str | 
     values = dict(agent.weighed)
     rows = [Row(state.action_label(a), agent.said(values[a], lang) if a in values else FRAME[lang]["only"],
                 a == picked, a == taken) for a in state.legal_actions()]
-    return Weighing(why.asked(state, within), name or agent.name, agent.weighs[lang], rows, agent.notes(lang))
+    return Weighing(why.asked(state, within, lang), name or agent.name, agent.weighs[lang], rows, agent.notes(lang))
 
 
-def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:
+def weigh(state, name: str, taken: int | None = None, within=None, lang: str = "en") -> Weighing:
     """A fresh bot `name` ('greedy', 'mcts:N') asked at `state`'s decision, seeded as the seat's
-    bot of that game. ValueError names a bot that does not weigh, or a search too long."""
+    bot of that game, its words in `lang`. ValueError names a bot that does not weigh, or a
+    search too long."""
     agent_name = parse_agents(name, state.n)[0]
     agent = make_agent(agent_name, agent_seed(state.seed, state.current_player))
     if not weighs(agent):
@@ -93,18 +94,19 @@ def weigh(state, name: str, taken: int | None = None, within=None) -> Weighing:
         picked = agent.act(SeatView(state, state.current_player))
     except LookaheadFault as lf:  # an option faulted in the bot's imagined copy: the pick it was on
         picked = lf.action
-    return from_agent(state, agent, picked, taken, agent_name, within)
+    return from_agent(state, agent, picked, taken, agent_name, within, lang)
 
 
-def weigh_in_trace(state, header: dict, agent: str | None = None, within=None) -> tuple:
+def weigh_in_trace(state, header: dict, agent: str | None = None, within=None, lang: str = "en") -> tuple:
     """(the Weighing, the trace's bot of the seat or None) at `state`, a trace with `header`
     replayed to a decision: asked of `agent`, else of the trace's bot of that seat when it
-    weighs, else of greedy; the option the trace took there marked. ValueError as `weigh`."""
+    weighs, else of greedy; the option the trace took there marked; its words in `lang`.
+    ValueError as `weigh`."""
     seat = state.current_player
     agents = list(header.get("agents") or [])
     traced = agents[seat] if seat < len(agents) and isinstance(agents[seat], str) else None
     name = agent or (traced if traced and traced.split(":")[0] in WEIGHING_BOTS else "greedy")
     choices = header["choices"]
     taken = choices[len(state.history)] if len(state.history) < len(choices) else None
-    return weigh(state, name, taken, within), traced
+    return weigh(state, name, taken, within, lang=lang), traced
 

@@ -32,6 +32,7 @@ from ... import LoadError
 from ...diagnostics import cut
 from ...engine.savefile import SaveError, parse_json
 from ...rulings.trace import TraceError, read_trace
+from ...view.narrate_words import LANGS, Said, words_in
 from .catalogue import Catalogue, options_of
 from .guard import RequestGuard, allowed_hosts
 from .replays import Replay, ReplayError, ResultIndex, trace_path
@@ -533,7 +534,15 @@ async def replay_summary(request: Request):
     server = _server(request)
     name = request.path_params["name"]
     r = await run_in_threadpool(server.replay, name)
-    return JSONResponse(await run_in_threadpool(r.summary, name))
+    return JSONResponse(await run_in_threadpool(r.summary, name, _lang(request)))
+
+
+def _lang(request: Request) -> str:
+    """The language a replay is shown in (`?lang=`, English by default); 400 for one not spoken."""
+    lang = request.query_params.get("lang") or "en"
+    if lang not in LANGS:
+        raise TableError(400, f"'lang' is the language the replay is shown in: one of {', '.join(LANGS)}")
+    return lang
 
 
 async def _replay_event(request: Request) -> tuple:
@@ -549,7 +558,7 @@ async def _replay_event(request: Request) -> tuple:
 async def replay_at(request: Request):
     r, k = await _replay_event(request)
     seat = _int(request, "seat", None, 1, r.players)
-    return JSONResponse(await run_in_threadpool(r.view, k, seat - 1 if seat else None))
+    return JSONResponse(await run_in_threadpool(r.view, k, seat - 1 if seat else None, _lang(request)))
 
 
 async def replay_why_bot(request: Request):
@@ -558,7 +567,7 @@ async def replay_why_bot(request: Request):
     agent = request.query_params.get("agent") or None
     if agent is not None and len(agent) > 20:
         raise TableError(422, "agent: a bot's name, as greedy or mcts:200")
-    return JSONResponse(await run_in_threadpool(r.why_bot, k, agent))
+    return JSONResponse(await run_in_threadpool(r.why_bot, k, agent, _lang(request)))
 
 
 async def fork(request: Request):
@@ -568,22 +577,26 @@ async def fork(request: Request):
     if not isinstance(asked, dict) or not isinstance(asked.get("event"), int):
         raise TableError(400, "a fork names the event to fork at: {\"event\": N, \"seats\": [...]}")
     who = seats_of(asked.get("seats") or ["greedy"] * r.players, r.players)
+    lang = asked.get("lang") or "en"
+    if lang not in LANGS:
+        raise TableError(400, f"'lang' is the language the table is told in: one of {', '.join(LANGS)}")
     server.make_room()
-    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"])
+    table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"], lang)
     server.add(table)
     await server.save(table)
     server.drive(table)
     return JSONResponse(_made(table, request), status_code=201)
 
 
-def _fork(r: Replay, k: int, who: list, name: str) -> Table:
-    """A table playing on from the decision at (or next after) event `k` of replay `r`."""
+def _fork(r: Replay, k: int, who: list, name: str, lang: str = "en") -> Table:
+    """A table playing on from the decision at (or next after) event `k` of replay `r`, told in `lang`."""
     state = r.decision_state(k)
     h = r.header
     laid = h.get("layers") or {}
     spec = {"game": r.game.id, "expansions": list(laid.get("expansions", [])), "scenario": laid.get("scenario"),
-            "players": h["players"], "options": h["options"], "seed": h["seed"], "forked": {"trace": name, "event": k}}
-    told = [f"Played on from the trace {name}, from event {k}."]
+            "players": h["players"], "options": h["options"], "seed": h["seed"], "forked": {"trace": name, "event": k},
+            "lang": lang}
+    told = [words_in(lang).w("forked", Said(name), k)]
     return Table(new_id(), spec, r.game, state, who, [new_key() if w == "person" else None for w in who], new_key(),
                  logs={str(s): list(told) for s in range(state.n)})
 

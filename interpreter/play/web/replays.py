@@ -45,6 +45,7 @@ from ...rulings.trace import (
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from .catalogue import Catalogue
 from .layout import TableLayout
+from ...view.texts import texts_of
 from .views import CardTexts, TableView
 
 TRACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
@@ -175,14 +176,14 @@ class Replay:
         self.powers = {int(k): v for k, v in (h.get("powers") or {}).items()}
         self.program = self.game.program
         self.layout = TableLayout(self.program)
-        self.texts = CardTexts(self.program)
+        self.texts = {"en": CardTexts(self.program)}  # by language: the cards as each is shown
         self.places = Places(self.program.root)
         self.lines = source_lines(self.program)
         self.result: dict | None = None  # the result the replayed game reached
         self.starts: list = []  # the first event of each step: the setup, then one step per choice
         self.before: list = []  # the state before each step (None before the setup)
         self.divergence: str | None = None
-        self.told = False
+        self.told: dict = {}  # language -> (the narration of each event, what each changed, in words)
         self._play()
         self.events = [self._event(ev) for ev in self.recorded]
 
@@ -240,32 +241,39 @@ class Replay:
                 out["line"] = line
         return out
 
-    def _changed(self, changes: dict) -> list:
+    def _changed(self, changes: dict, lang: str = "en") -> list:
         """What an event changed, in words: the component's title, the zones and counters named
-        as the narration names them."""
+        as the narration names them (in `lang`, by the game's vocabulary when it is not English)."""
         program = self.program
+        words = lang != "en"
         out = [program.comp_card[c].title for c in changes.get("components", ())
                if 0 <= c < len(program.comp_card)]
-        out += [zone_name(program, z, None) for z in changes.get("zones", ())]
-        out += [counter_name(program, k, None, None, self.players) for k in changes.get("counters", ())]
+        out += [zone_name(program, z, None, vocabulary=words, lang=lang) for z in changes.get("zones", ())]
+        out += [counter_name(program, k, None, None, self.players, vocabulary=words, lang=lang)
+                for k in changes.get("counters", ())]
         return out
 
     # what the page is sent -----------------------------------------------------------------
-    def summary(self, name: str) -> dict:
+    def summary(self, name: str, lang: str = "en") -> dict:
         h = self.header
-        if not self.told:  # the narration of every event, told once
-            narrator = Narrator(self._new(False), None, None)
-            for e, raw in zip(self.events, self.recorded):
+        told = self.told.get(lang)
+        if told is None:  # the narration of every event, told once in each language asked for
+            narrator = Narrator(self._new(False), None, None, lang=lang)
+            texts = []
+            for raw in self.recorded:
                 try:
-                    e["text"] = (narrator.tell(raw) or "").strip()
+                    texts.append((narrator.tell(raw) or "").strip())
                 except (KeyError, IndexError, TypeError, ValueError):
-                    e["text"] = raw.get("type", "?")
-            self.told = True
-        return {"name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
+                    texts.append(raw.get("type", "?"))
+            changed = [e["changed"] if lang == "en" else self._changed(e["changes"], lang) for e in self.events]
+            told = self.told[lang] = (texts, changed)
+        events = [{**e, "text": text, "changed": changed}
+                  for e, text, changed in zip(self.events, *told, strict=True)]
+        return {"lang": lang, "name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
                 "seed": h["seed"], "options": h["options"], "agents": h.get("agents", []),
                 "result": self.result, "recorded_result": h.get("result"), "error": h.get("error"),
                 "undos": h.get("undos", []),
-                "events": self.events,
+                "events": events,
                 "steps": self.starts, "divergence": self.divergence, "shown_up_to": self.limit}
 
     def state_at(self, k: int):
@@ -308,21 +316,27 @@ class Replay:
         return st
 
 
-    def why_bot(self, k: int, agent: str | None) -> dict:
+    def why_bot(self, k: int, agent: str | None, lang: str = "en") -> dict:
         """What a bot weighs at the decision event `k` answers (or the next one): the trace's bot
         of that seat when it weighs, else `agent` or greedy, asked again (play.weighing)."""
         st = self.decision_state(k)
         if st.is_terminal():
             raise ReplayError(409, f"the game is over after event {k}: no bot decides")
         try:
-            weighed, traced = weighing.weigh_in_trace(st, self.header, agent, within=Path(self.program.root).parent)
+            weighed, traced = weighing.weigh_in_trace(st, self.header, agent, within=Path(self.program.root).parent,
+                                                      lang=lang)
         except ValueError as exc:
             raise ReplayError(422, f"agent: {exc}") from None
-        return {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
+        out = {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
+        if lang != "en":  # the options as the rules write them, in the reader's language
+            said = texts_of(self.program, lang)
+            out["rows"] = [{**row, "label": said(row["label"])} for row in out["rows"]]
+        return out
 
-    def view(self, k: int, seat: int | None) -> dict:
+    def view(self, k: int, seat: int | None, lang: str = "en") -> dict:
         st = self.state_at(k)
-        data = TableView(st, self.layout, self.texts, seat).data(list(self.header.get("agents") or []))
+        texts = self.texts.get(lang) or self.texts.setdefault(lang, CardTexts(self.program, lang))
+        data = TableView(st, self.layout, texts, seat, lang=lang).data(list(self.header.get("agents") or []))
         data.update({"event": k, "seat": seat})
         return data
 

@@ -106,3 +106,36 @@ def test_a_game_without_french_words_is_shown_as_its_rules_write_it(tmp_path):
         v = _get(c, made, _key(made, 0))
         assert v["seats"][0]["name"] == "joueur 1"
         assert {z["name"] for z in v["centre"]} == {"pile"}
+
+
+def test_a_replay_is_shown_in_the_language_asked_and_forks_a_table_told_in_it(tmp_path):
+    import random
+
+    from interpreter.rulings.trace import save_state_trace
+    g = interpreter.load("karman-swap")
+    st = g.new_state(2, 7, g.options({}), trace=True)
+    rng = random.Random(7)
+    while not st.is_terminal():
+        st.apply(rng.randrange(len(st.legal_actions())))
+    (tmp_path / "traces").mkdir()
+    save_state_trace(tmp_path / "traces" / "ks.jsonl", g, st, agents=["random", "random"])
+    with _client(tmp_path) as c:
+        fr, en = c.get("/api/replays/ks", params={"lang": "fr"}).json(), c.get("/api/replays/ks").json()
+        assert (fr["lang"], en["lang"]) == ("fr", "en") and len(fr["events"]) == len(en["events"])
+        moves = [(a, b) for a, b in zip(fr["events"], en["events"], strict=True)
+                 if a["type"] == "move" and " moved " in b["text"]]
+        assert moves and all(" passe " in a["text"] and a["changes"] == b["changes"] for a, b in moves)
+        assert any("la main du joueur 1" in part for a, _ in moves for part in a["changed"])
+        assert c.get("/api/replays/ks", params={"lang": "xx"}).status_code == 400
+        k = next(i for i, ev in enumerate(en["events"]) if ev["type"] == "choice" and i > 40)
+        seen = c.get(f"/api/replays/ks/at/{k}", params={"lang": "fr", "seat": 1}).json()
+        assert [s["name"] for s in seen["seats"]] == ["joueur 1", "joueur 2"] and seen["you"] == 0
+        weighed = c.get(f"/api/replays/ks/why-bot/{k}", params={"lang": "fr"}).json()
+        english = c.get(f"/api/replays/ks/why-bot/{k}").json()
+        assert weighed["asked"].startswith("Le joueur ") and " doit répondre à « " in weighed["asked"]
+        said = texts_of(g.program, "fr")
+        assert [r["label"] for r in weighed["rows"]] == [said(r["label"]) for r in english["rows"]]
+        forked = c.post("/api/replays/ks/fork", json={"event": k, "seats": ["person", "greedy"], "lang": "fr"})
+        assert forked.status_code == 201, forked.text
+        v = _get(c, forked.json(), forked.json()["owner_key"])
+        assert v["lang"] == "fr" and v["log"][0] == f"Partie reprise de la trace ks, à l'événement {k}."

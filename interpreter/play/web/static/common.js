@@ -52,6 +52,20 @@ R.WORDS = {
     person_away: "a person, away", bot_who: "bot {0}", watch: "watch", no_table: "No table is open to join.",
     ago_s: "{0} s ago", ago_min: "{0} min ago", ago_h: "{0} h ago", unreadable: " (cannot be read: {0})",
     replay_line: " {0}, {1} players, {2} events", won_by_players: ", won by player {0}", and_player: " and player ",
+
+    // the replay page
+    replay: "Replay", replay_of: "Replay: {0}", replay_status: "{0} players, seed {1}, {2} events",
+    replay_won: "; won by player {0}", warning: ". Warning: {0}", everyone: "everyone (all shown)",
+    first: "First", last: "Last", back_step: "◀◀ decision", back: "◀ event", forward: "event ▶",
+    forward_step: "decision ▶▶", seen_by: "Seen by", events: "Events", play_on: "Play on from here",
+    play_on_about: "A new table starts at the decision this event answers (or the next one), with the game as it stood.",
+    fork: "Open a table from this event", event_n: "Event {0}: ", caused_by: "Caused by ",
+    no_line: "No content line recorded for this event.", changed: "Changed: {0} (marked on the table).",
+    why_bot: "What did the bot weigh here?", weighing: "weighing…", bot_weighs: "{0}. {1}{2} weighs {3}:",
+    traced_bot: " (the trace's bot of player {0}: {1})", option: "option", value: "value",
+    weighed_legend: "* the option the bot picks; > the option taken. ", took_back: "↶ Player {0} took back decision {1}",
+    and_after: " and the {0} after it", no_one_to_ask: " (no other person to ask)", agreed_by: ", agreed by player {0}",
+    undone_item: "player {0}, {1}",
   },
   fr: {
     point_card: "Pointez une carte pour la lire.", player_n: "joueur {0}", you_suffix: " (vous)", owner: "Propriétaire : {0}",
@@ -95,6 +109,20 @@ R.WORDS = {
     ago_s: "il y a {0} s", ago_min: "il y a {0} min", ago_h: "il y a {0} h", unreadable: " (illisible : {0})",
     replay_line: " {0}, {1} joueurs, {2} événements", won_by_players: ", gagnée par le joueur {0}",
     and_player: " et le joueur ",
+
+    replay: "Rediffusion", replay_of: "Rediffusion : {0}", replay_status: "{0} joueurs, graine {1}, {2} événements",
+    replay_won: " ; gagnée par le joueur {0}", warning: ". Attention : {0}", everyone: "tout le monde (tout est montré)",
+    first: "Début", last: "Fin", back_step: "◀◀ décision", back: "◀ événement", forward: "événement ▶",
+    forward_step: "décision ▶▶", seen_by: "Vu par", events: "Événements", play_on: "Reprendre la partie d'ici",
+    play_on_about: "Une nouvelle table commence à la décision à laquelle cet événement répond (ou à la suivante), la partie telle qu'elle était.",
+    fork: "Ouvrir une table à partir de cet événement", event_n: "Événement {0} : ", caused_by: "Causé par ",
+    no_line: "Aucune ligne de contenu n'est enregistrée pour cet événement.",
+    changed: "Changé : {0} (marqué sur la table).", why_bot: "Qu'a pesé le robot ici ?", weighing: "pesée…",
+    bot_weighs: "{0}. {1}{2} pèse {3} :", traced_bot: " (le robot de la trace du joueur {0} : {1})", option: "option",
+    value: "valeur", weighed_legend: "* l'option que le robot choisit ; > l'option prise. ",
+    took_back: "↶ Le joueur {0} a repris la décision {1}", and_after: " et les {0} suivantes",
+    no_one_to_ask: " (personne d'autre à qui demander)", agreed_by: ", avec l'accord du joueur {0}",
+    undone_item: "joueur {0}, {1}",
   },
 };
 R.LANGS = Object.keys(R.WORDS);
@@ -111,6 +139,16 @@ R.setLang = function (lang) {
   R.lang = R.LANGS.includes(lang) ? lang : "en";
   document.documentElement.lang = R.lang;
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = R.t(e.dataset.t);
+};
+
+// The language a page opens in: the address's (?lang=), else the one chosen last on the start
+// page, else the browser's, when the pages speak it.
+R.firstLang = function () {
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  let kept = null;
+  try { kept = window.localStorage.getItem("regles-lang"); } catch (err) { kept = null; }
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return [asked, kept, browser].find(l => R.LANGS.includes(l)) || "en";
 };
 
 R.el = function (tag, attrs, ...children) {

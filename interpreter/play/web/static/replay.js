@@ -12,6 +12,7 @@
   let summary = null;
   let current = -1;
   let asking = 0;
+  const lang = () => `lang=${encodeURIComponent(R.lang)}`;  // what the server tells, in the page's language
 
   function fromHash() {
     const m = /^#event-(\d+)$/.exec(window.location.hash);
@@ -37,7 +38,7 @@
     const ticket = ++asking;
     const seat = $("seen-by").value;
     try {
-      const view = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/at/${k}` + (seat ? `?seat=${seat}` : ""));
+      const view = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/at/${k}?${lang()}` + (seat ? `&seat=${seat}` : ""));
       if (ticket !== asking) return;  // a later event was asked for meanwhile
       R.drawTable($("table"), view, { marks: ev.changes });
     } catch (err) {
@@ -46,16 +47,16 @@
   }
 
   function drawEvent(ev) {
-    const parts = [R.el("h2", {}, `Event ${ev.n}: `, R.el("span", { class: "event-text", text: ev.text || ev.type }))];
+    const parts = [R.el("h2", {}, R.t("event_n", ev.n), R.el("span", { class: "event-text", text: ev.text || ev.type }))];
     if (ev.at) {
-      parts.push(R.el("p", { class: "cause" }, "Caused by ", R.el("code", { class: "at", text: ev.at }),
+      parts.push(R.el("p", { class: "cause" }, R.t("caused_by"), R.el("code", { class: "at", text: ev.at }),
         ev.line ? [": ", R.el("code", { class: "line", text: ev.line })] : ""));
     } else {
-      parts.push(R.el("p", { class: "cause muted", text: "No content line recorded for this event." }));
+      parts.push(R.el("p", { class: "cause muted", text: R.t("no_line") }));
     }
     const what = ev.changed || [];
-    if (what.length) parts.push(R.el("p", { class: "muted", text: "Changed: " + what.join("; ") + " (marked on the table)." }));
-    const ask = R.el("button", { type: "button", id: "why-bot", text: "What did the bot weigh here?" });
+    if (what.length) parts.push(R.el("p", { class: "muted", text: R.t("changed", what.join("; ")) }));
+    const ask = R.el("button", { type: "button", id: "why-bot", text: R.t("why_bot") });
     const answer = R.el("div", { id: "why-bot-answer", "aria-live": "polite" });
     ask.onclick = () => whyBot(ev.n, answer);
     parts.push(R.el("p", {}, ask), answer);
@@ -66,18 +67,17 @@
   // its value, the bot's pick (*) and the option the game took (>); asked of the server, which
   // asks the trace's bot of that seat again (greedy when it was a person or a random bot).
   async function whyBot(k, where) {
-    where.replaceChildren(R.el("p", { class: "muted", text: "weighing…" }));
+    where.replaceChildren(R.el("p", { class: "muted", text: R.t("weighing") }));
     try {
-      const w = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/why-bot/${k}`);
+      const w = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/why-bot/${k}?${lang()}`);
       const rows = w.rows.map(r => R.el("tr", { class: r.picked ? "picked" : "" },
         R.el("td", { text: (r.picked ? "*" : "") + (r.taken ? ">" : "") }),
         R.el("td", { text: r.label }), R.el("td", { text: r.value })));
       where.replaceChildren(
-        R.el("p", { text: `${w.asked}. ${w.agent}` + (w.traced ? ` (the trace's bot of player ${w.seat}: ${w.traced})` : "") +
-          ` weighs ${w.how}:` }),
+        R.el("p", { text: R.t("bot_weighs", w.asked, w.agent, w.traced ? R.t("traced_bot", w.seat, w.traced) : "", w.how) }),
         R.el("table", { class: "weighed" }, R.el("thead", {}, R.el("tr", {},
-          R.el("th", { text: "" }), R.el("th", { text: "option" }), R.el("th", { text: "value" }))), R.el("tbody", {}, ...rows)),
-        R.el("p", { class: "muted", text: "* the option the bot picks; > the option taken. " + w.notes.join(" ") }));
+          R.el("th", { text: "" }), R.el("th", { text: R.t("option") }), R.el("th", { text: R.t("value") }))), R.el("tbody", {}, ...rows)),
+        R.el("p", { class: "muted", text: R.t("weighed_legend") + w.notes.join(" ") }));
     } catch (err) {
       R.showError(where, err);
     }
@@ -93,7 +93,7 @@
   async function fork() {
     const seats = [...document.querySelectorAll("#fork-seats select")].map(s => s.value);
     try {
-      const made = await R.api("POST", `/api/replays/${encodeURIComponent(name)}/fork`, { event: current, seats });
+      const made = await R.api("POST", `/api/replays/${encodeURIComponent(name)}/fork`, { event: current, seats, lang: R.lang });
       window.location.href = made.link;
     } catch (err) {
       R.showError($("fork-problem"), err);
@@ -101,32 +101,33 @@
   }
 
   async function init() {
+    R.setLang(R.firstLang());
     try {
-      summary = await R.api("GET", `/api/replays/${encodeURIComponent(name)}`);
+      summary = await R.api("GET", `/api/replays/${encodeURIComponent(name)}?${lang()}`);
     } catch (err) {
       R.showError($("table"), err);
       return;
     }
-    document.title = `Replay: ${summary.title}`;
-    $("title").textContent = `Replay: ${summary.title}`;
+    document.title = R.t("replay_of", summary.title);
+    $("title").textContent = R.t("replay_of", summary.title);
     const result = summary.result || {};
-    $("status").textContent = `${summary.players} players, seed ${summary.seed}, ${summary.events.length} events` +
-      (result.winners ? `; won by player ${result.winners.join(" and player ")}` : "") +
-      (summary.divergence ? `. Warning: ${summary.divergence}` : "");
+    $("status").textContent = R.t("replay_status", summary.players, summary.seed, summary.events.length) +
+      (result.winners ? R.t("replay_won", result.winners.join(R.t("and_player"))) : "") +
+      (summary.divergence ? R.t("warning", summary.divergence) : "");
     $("slider").max = String(summary.events.length - 1);
-    $("seen-by").replaceChildren(R.el("option", { value: "", text: "everyone (all shown)" }),
-      ...Array.from({ length: summary.players }, (_, i) => R.el("option", { value: String(i + 1), text: `player ${i + 1}` })));
+    $("seen-by").replaceChildren(R.el("option", { value: "", text: R.t("everyone") }),
+      ...Array.from({ length: summary.players }, (_, i) => R.el("option", { value: String(i + 1), text: R.t("player_n", i + 1) })));
     // a decision taken back at the table is shown where the game took up again
     const undoneAt = (k) => (summary.undos || []).filter(u => u.at_event === k).map(u => R.el("li", { class: "undone" },
-      `↶ Player ${u.by} took back decision ${u.to}` + (u.undone.length > 1 ? ` and the ${u.undone.length - 1} after it` : "") +
-      (u.agreed.length === 1 && u.agreed[0] === u.by ? " (no other person to ask)" : `, agreed by player ${u.agreed.join(" and player ")}`) +
-      (u.undone.length ? `: ${u.undone.map(x => `player ${x.player}, ${x.label}`).join("; ")}` : "")));
+      R.t("took_back", u.by, u.to) + (u.undone.length > 1 ? R.t("and_after", u.undone.length - 1) : "") +
+      (u.agreed.length === 1 && u.agreed[0] === u.by ? R.t("no_one_to_ask") : R.t("agreed_by", u.agreed.join(R.t("and_player")))) +
+      (u.undone.length ? `: ${u.undone.map(x => R.t("undone_item", x.player, x.label)).join("; ")}` : "")));
     $("events").replaceChildren(...summary.events.map(ev => [undoneAt(ev.n), R.el("li", { id: `ev-${ev.n}`, class: `ev-${ev.type}` },
       R.el("a", { href: `#event-${ev.n}`, text: String(ev.n) }), " ", ev.text || ev.type,
       ev.at ? R.el("span", { class: "at muted", text: " " + ev.at }) : "")]).flat(2), ...undoneAt(summary.events.length));
     $("fork-seats").replaceChildren(...Array.from({ length: summary.players }, (_, i) => R.el("label", {},
-      `Player ${i + 1} `, R.el("select", {}, ["greedy", "random", "mcts:100", "person"].map(b =>
-        R.el("option", { value: b, text: b === "person" ? "a person" : `bot: ${b}` }))))));
+      R.t("seat_label", i + 1), R.el("select", {}, ["greedy", "random", "mcts:100", "person"].map(b =>
+        R.el("option", { value: b, text: b === "person" ? R.t("a_person") : R.t("bot_named", b) }))))));
     $("first").onclick = () => go(0);
     $("last").onclick = () => go(summary.events.length - 1);
     $("back").onclick = () => go(current - 1);

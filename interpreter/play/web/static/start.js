@@ -161,7 +161,7 @@
     try {
       const data = await R.api("GET", "/api/replays");
       $("replays").replaceChildren(...data.replays.map(r => R.el("li", {},
-        R.el("a", { href: `/replay/${encodeURIComponent(r.name)}`, text: r.name }),
+        R.el("a", { href: `/replay/${encodeURIComponent(r.name)}?lang=${R.lang}`, text: r.name }),
         r.error ? R.t("unreadable", r.error) : R.t("replay_line", r.game, r.players, r.events) +
           (r.result && r.result.winners ? R.t("won_by_players", r.result.winners.join(R.t("and_player"))) : ""))));
     } catch (err) {
@@ -180,14 +180,6 @@
     }
   }
 
-  // the page in the language chosen last, else the browser's, if the tables speak it
-  function firstLang() {
-    let kept = null;
-    try { kept = window.localStorage.getItem("regles-lang"); } catch (err) { kept = null; }
-    const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
-    return R.LANGS.includes(kept) ? kept : R.LANGS.includes(browser) ? browser : "en";
-  }
-
   async function chooseLang() {
     R.setLang($("lang").value);
     try { window.localStorage.setItem("regles-lang", R.lang); } catch (err) { /* private browsing: not kept */ }
@@ -197,7 +189,7 @@
   }
 
   async function init() {
-    R.setLang(firstLang());
+    R.setLang(R.firstLang());
     $("lang").value = R.lang;
     $("lang").addEventListener("change", chooseLang);
     try {

@@ -67,7 +67,7 @@
     }
     R.drawLog($("log"), log, v.log_mark);
     if (v.over) {
-      $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}`, text: R.t("replay_game") })));
+      $("decision").append(R.el("p", {}, R.el("a", { href: `/replay/${encodeURIComponent(tid)}?lang=${R.lang}`, text: R.t("replay_game") })));
     }
     if (v.maker) showLinks(v.links || [], v.watch_links || []);
     drawTools(v);
@@ -87,7 +87,7 @@
     if (!window.confirm(R.t("close_confirm"))) return;
     try {
       const done = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/close`, { key });
-      window.location.href = done.replay;
+      window.location.href = `${done.replay}?lang=${R.lang}`;
     } catch (err) {
       R.showError($("tools"), err);
     }
