@@ -269,7 +269,8 @@ class Replay:
             told = self.told[lang] = (texts, changed)
         events = [{**e, "text": text, "changed": changed}
                   for e, text, changed in zip(self.events, *told, strict=True)]
-        return {"lang": lang, "name": name, "game": self.game.id, "title": self.program.defn.title, "players": h["players"],
+        return {"lang": lang, "name": name, "game": self.game.id, "title": self.program.defn.title,
+                "players": h["players"],
                 "seed": h["seed"], "options": h["options"], "agents": h.get("agents", []),
                 "result": self.result, "recorded_result": h.get("result"), "error": h.get("error"),
                 "undos": h.get("undos", []),
