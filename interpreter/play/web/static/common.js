@@ -66,6 +66,10 @@ R.WORDS = {
     weighed_legend: "* the option the bot picks; > the option taken. ", took_back: "↶ Player {0} took back decision {1}",
     and_after: " and the {0} after it", no_one_to_ask: " (no other person to ask)", agreed_by: ", agreed by player {0}",
     undone_item: "player {0}, {1}",
+    tip_first: "the first event (Home)", tip_back_step: "the previous decision (Page Up)",
+    tip_back: "the previous event (←)", tip_forward: "the next event (→)", tip_forward_step: "the next decision (Page Down)",
+    tip_last: "the last event (End)", label_controls: "time travel", label_event: "event", label_events: "events",
+    label_log: "what happened",
   },
   fr: {
     point_card: "Pointez une carte pour la lire.", player_n: "joueur {0}", you_suffix: " (vous)", owner: "Propriétaire : {0}",
@@ -123,6 +127,11 @@ R.WORDS = {
     took_back: "↶ Le joueur {0} a repris la décision {1}", and_after: " et les {0} suivantes",
     no_one_to_ask: " (personne d'autre à qui demander)", agreed_by: ", avec l'accord du joueur {0}",
     undone_item: "joueur {0}, {1}",
+    tip_first: "le premier événement (Début)", tip_back_step: "la décision précédente (Page préc.)",
+    tip_back: "l'événement précédent (←)", tip_forward: "l'événement suivant (→)",
+    tip_forward_step: "la décision suivante (Page suiv.)", tip_last: "le dernier événement (Fin)",
+    label_controls: "voyage dans le temps", label_event: "événement", label_events: "événements",
+    label_log: "ce qui s'est passé",
   },
 };
 R.LANGS = Object.keys(R.WORDS);
@@ -139,6 +148,8 @@ R.setLang = function (lang) {
   R.lang = R.LANGS.includes(lang) ? lang : "en";
   document.documentElement.lang = R.lang;
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = R.t(e.dataset.t);
+  for (const e of document.querySelectorAll("[data-t-title]")) e.title = R.t(e.dataset.tTitle);
+  for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", R.t(e.dataset.tLabel));
 };
 
 // The language a page opens in: the address's (?lang=), else the one chosen last on the start
