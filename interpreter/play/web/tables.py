@@ -5,7 +5,8 @@ each person's seat has a key (a random word given when the table is made) that
 its browser shows to act, and the table's maker holds a key that acts for every
 person's seat (hot-seat play around one screen). Each seat has its own narrator
 (`narrate.Narrator`), so that the log a seat reads tells only what it may see,
-judged as the game goes, exactly as `regles play` tells it.
+judged as the game goes, exactly as `regles play` tells it, in the language the
+table was made in (`lang` of its spec: its log, cards, names and own sentences).
 
 A table also has house rules (`seating.House`: listed in the lobby, undo by
 agreement, a clock per decision), spectators' keys that act for no seat (one

@@ -9,7 +9,10 @@ options are sent only to the seat that decides. `seat=None` is the view of
 everything, for replays, where a rules lawyer looks at the whole game.
 
 Everything of the content (titles, labels, prompts, texts) travels as JSON
-strings and is put into the page as text, never as markup.
+strings and is put into the page as text, never as markup. A view is in one
+language (`lang`, the table's): the names of zones, counters and attributes as
+the game's vocabulary says them, the prompt and labels through `view.texts`,
+the cards as prose in that language.
 """
 from __future__ import annotations
 
