@@ -120,11 +120,13 @@ def seat_name(i: int, seat: int | None, program=None, lang: str = NARRATED_IN) -
     return auto.title if auto is not None else w.w("player", i + 1)
 
 
-def seat_said(i: int, program=None, lang: str = NARRATED_IN) -> str:
+def seat_said(i: int, program=None, lang: str = NARRATED_IN, first: bool = False) -> str:
     """A seat named in a sentence, as another's: 'player 2', 'le joueur 2' ('de le joueur 2',
-    which French writes 'du joueur 2'), or the title of its automaton."""
+    which French writes 'du joueur 2'), or the title of its automaton; `first`, at the start of
+    a sentence ('Le joueur 2 refuse...'; English sentences of the engine start 'player 2')."""
     auto = program.automata.get(i) if program is not None else None
-    return auto.title if auto is not None else words_in(lang).w("of_player", i + 1)
+    said = auto.title if auto is not None else words_in(lang).w("of_player", i + 1)
+    return cap(said) if first and lang != "en" else said
 
 
 def _whose(noun: Noun, many: bool, i: int, seat: int | None, program, lang: str) -> str:

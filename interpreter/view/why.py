@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..diagnostics import excerpt, printable
 from .narrate import seat_said
-from .narrate_words import Said, cap, words_in
+from .narrate_words import Said, words_in
 from .texts import texts_of
 
 
@@ -37,11 +37,11 @@ def render(answer, sources: dict) -> list[str]:
 def asked(state, within=None, lang: str = "en") -> str:
     """'player 1 is asked 'Your turn' (game.yaml:50)': the decision a state waits for; with
     `within` (a folder), its file named from that folder, as a server names it to a browser
-    (never a path of the server's own); in another language than English, its words and the
-    prompt in that language ('Le joueur 1 doit répondre à « À vous » (game.yaml:50)')."""
+    (never a path of the server's own); in `lang`, its words and the prompt ('Le joueur 1 doit
+    répondre à « À vous » (game.yaml:50)')."""
     d = state.pending
     if d is None:
-        return "the game is over" if lang == "en" else words_in(lang).w("game_is_over")
+        return words_in(lang).w("game_is_over")
     path = d.pos.path if d.pos is not None else None
     if path is not None and within is not None:
         try:
@@ -49,8 +49,5 @@ def asked(state, within=None, lang: str = "en") -> str:
         except ValueError:
             path = Path(path).name
     at = f" ({path}:{d.pos.line})" if d.pos is not None else ""
-    if lang != "en":
-        who = seat_said(int(d.player), state.program, lang)
-        return printable(words_in(lang).w("is_asked", cap(who), Said(texts_of(state.program, lang)(d.prompt)),
-                                          Said(at)))
-    return printable(f"{state.program.player_name(int(d.player))} is asked '{d.prompt}'{at}")
+    who = seat_said(int(d.player), state.program, lang, first=True)
+    return printable(words_in(lang).w("is_asked", who, Said(texts_of(state.program, lang)(d.prompt)), Said(at)))

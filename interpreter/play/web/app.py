@@ -32,8 +32,9 @@ from ... import LoadError
 from ...diagnostics import cut
 from ...engine.savefile import SaveError, parse_json
 from ...rulings.trace import TraceError, read_trace
-from ...view.narrate_words import LANGS, Said, words_in
+from ...view.narrate_words import Said, words_in
 from .catalogue import Catalogue, options_of
+from .errors import language
 from .guard import RequestGuard, allowed_hosts
 from .replays import Replay, ReplayError, ResultIndex, trace_path
 from .seating import LONG_POLL, lobby_entry
@@ -538,11 +539,8 @@ async def replay_summary(request: Request):
 
 
 def _lang(request: Request) -> str:
-    """The language a replay is shown in (`?lang=`, English by default); 400 for one not spoken."""
-    lang = request.query_params.get("lang") or "en"
-    if lang not in LANGS:
-        raise TableError(400, f"'lang' is the language the replay is shown in: one of {', '.join(LANGS)}")
-    return lang
+    """The language a replay is shown in (`?lang=`, English by default)."""
+    return language(request.query_params.get("lang"), "replay")
 
 
 async def _replay_event(request: Request) -> tuple:
@@ -577,9 +575,7 @@ async def fork(request: Request):
     if not isinstance(asked, dict) or not isinstance(asked.get("event"), int):
         raise TableError(400, "a fork names the event to fork at: {\"event\": N, \"seats\": [...]}")
     who = seats_of(asked.get("seats") or ["greedy"] * r.players, r.players)
-    lang = asked.get("lang") or "en"
-    if lang not in LANGS:
-        raise TableError(400, f"'lang' is the language the table is told in: one of {', '.join(LANGS)}")
+    lang = language(asked.get("lang"), "table")
     server.make_room()
     table = await run_in_threadpool(_fork, r, asked["event"], who, request.path_params["name"], lang)
     server.add(table)

@@ -43,9 +43,9 @@ from ...rulings.trace import (
     result_of,
 )
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
+from ...view.texts import texts_of
 from .catalogue import Catalogue
 from .layout import TableLayout
-from ...view.texts import texts_of
 from .views import CardTexts, TableView
 
 TRACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
@@ -231,8 +231,7 @@ class Replay:
 
     def _event(self, ev: dict) -> dict:
         changes = _changes(ev)
-        out = {"n": ev.get("n"), "type": ev.get("type"), "text": "", "changes": changes,
-               "changed": self._changed(changes)}
+        out = {"n": ev.get("n"), "type": ev.get("type"), "text": "", "changes": changes}
         at = ev.get("at")
         if isinstance(at, str):
             out["at"] = at
@@ -243,13 +242,12 @@ class Replay:
 
     def _changed(self, changes: dict, lang: str = "en") -> list:
         """What an event changed, in words: the component's title, the zones and counters named
-        as the narration names them (in `lang`, by the game's vocabulary when it is not English)."""
+        as the narration names them, in `lang`."""
         program = self.program
-        words = lang != "en"
         out = [program.comp_card[c].title for c in changes.get("components", ())
                if 0 <= c < len(program.comp_card)]
-        out += [zone_name(program, z, None, vocabulary=words, lang=lang) for z in changes.get("zones", ())]
-        out += [counter_name(program, k, None, None, self.players, vocabulary=words, lang=lang)
+        out += [zone_name(program, z, None, vocabulary=True, lang=lang) for z in changes.get("zones", ())]
+        out += [counter_name(program, k, None, None, self.players, vocabulary=True, lang=lang)
                 for k in changes.get("counters", ())]
         return out
 
@@ -265,7 +263,7 @@ class Replay:
                     texts.append((narrator.tell(raw) or "").strip())
                 except (KeyError, IndexError, TypeError, ValueError):
                     texts.append(raw.get("type", "?"))
-            changed = [e["changed"] if lang == "en" else self._changed(e["changes"], lang) for e in self.events]
+            changed = [self._changed(e["changes"], lang) for e in self.events]
             told = self.told[lang] = (texts, changed)
         events = [{**e, "text": text, "changed": changed}
                   for e, text, changed in zip(self.events, *told, strict=True)]
@@ -336,7 +334,9 @@ class Replay:
 
     def view(self, k: int, seat: int | None, lang: str = "en") -> dict:
         st = self.state_at(k)
-        texts = self.texts.get(lang) or self.texts.setdefault(lang, CardTexts(self.program, lang))
+        texts = self.texts.get(lang)
+        if texts is None:
+            texts = self.texts[lang] = CardTexts(self.program, lang)
         data = TableView(st, self.layout, texts, seat, lang=lang).data(list(self.header.get("agents") or []))
         data.update({"event": k, "seat": seat})
         return data

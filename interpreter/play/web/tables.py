@@ -37,11 +37,11 @@ from ...engine.state import GameFault
 from ...kinds import type_word
 from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
 from ...view.narrate import Narrator, seat_name, seat_said
-from ...view.narrate_words import LANGS, cap
+from ...view.narrate_words import LANGS
 from ...view.texts import texts_of
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_search
-from .errors import TableError
+from .errors import TableError, language
 from .layout import TableLayout
 from .seating import House, HouseError, Presence, Seating, same_key, watch_name
 from .undo import UNDO_AGREED, TakingBack, Undos
@@ -101,7 +101,7 @@ class Table(Seating, TakingBack):
         self.fault: str | None = None
         self.layout = TableLayout(game.program)
         # the language the table is told in: its log, its cards and the names it shows
-        self.lang = spec.get("lang") if spec.get("lang") in LANGS else "en"
+        self.lang = spec.get("lang") if spec.get("lang") in LANGS else "en"  # (a save of an older table: none)
         self.texts = CardTexts(game.program, self.lang)
         self.bots = {s: make_agent(name, agent_seed(state.seed, s)) for s, name in enumerate(who)
                      if name != "person"}
@@ -130,11 +130,8 @@ class Table(Seating, TakingBack):
         return texts_of(self.game.program, self.lang)(text)
 
     def seat_called(self, s: int, first: bool = False) -> str:
-        """Seat `s` named in a sentence the table tells of itself, in its language: 'player 2',
-        'le joueur 2' (which French spells 'du joueur 2' after 'de'); `first`, at the start of the
-        sentence."""
-        name = seat_said(s, self.game.program, self.lang)
-        return cap(name) if first and self.lang != "en" else name
+        """Seat `s` named in a sentence the table tells of itself, in its language (`seat_said`)."""
+        return seat_said(s, self.game.program, self.lang, first)
 
     def watched_by(self, key: str | None) -> int | None:
         """The seat a spectator's key watches as (NOBODY for the public view); None for any other key."""
@@ -386,9 +383,7 @@ def make_table(catalogue, asked) -> Table:
     options = dict(_field(asked, "options", dict, {}))
     seats = _field(asked, "seats", list)
     seed = _field(asked, "seed", int, None)
-    lang = _field(asked, "lang", str, "en")
-    if lang not in LANGS:
-        raise TableError(400, f"'lang' is the language the table is told in: one of {', '.join(LANGS)}")
+    lang = language(_field(asked, "lang", str, "en"), "table")
     if not all(isinstance(x, str) for x in expansions):
         raise TableError(400, "'expansions' is a list of expansion ids")
     for name, value in options.items():  # then each value by the kind its game declares (Game.options)
