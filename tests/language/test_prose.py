@@ -84,6 +84,19 @@ def test_the_built_in_phrases_cover_every_built_in_in_every_language():
             assert all(record.prose.get(lang) for lang in LANGS), f"'{name}' has no prose in every language"
 
 
+@pytest.mark.parametrize("written, read", [
+    ("la hauteur de la case 3", "la hauteur de la case 3"),  # an h 'aspiré': no elision
+    ("le héros de le joueur 2", "le héros du joueur 2"),
+    ("ce hasard", "ce hasard"),
+    ("la heure de le habitant", "l'heure de l'habitant"),  # an h 'muet': elided as a vowel
+    ("ce homme", "cet homme"),
+    ("de huit cartes", "de huit cartes"),
+])
+def test_french_elides_before_a_silent_h_and_not_before_an_aspirated_one(written, read):
+    from interpreter.language.prose.french import elide
+    assert elide(written) == read
+
+
 def test_french_changes_only_its_words_and_what_its_grammar_needs():
     feminine = {k for k in French.WORDS if k.endswith("_f") and k[:-2] in English.WORDS}  # 'cette', 'une autre'
     assert set(French.WORDS) == set(English.WORDS) | feminine | {"the_many", "your_many", "of_your_many"}

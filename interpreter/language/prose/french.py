@@ -16,11 +16,15 @@ from .english import English
 from .vocabulary import Noun
 
 _VOWEL = "aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÉÈÊÎÔÛ"
+# words whose h is 'aspiré': no elision before them ('la hauteur', 'le héros', 'ce hasard'),
+# the common stems of the language (a word of a game's own that starts so is rare)
+_ASPIRATED = r"(?![Hh](?:a(?:ut|sard|che|ine|lte|meau|ngar|rpe|rdi|nche|rnais|ie|lle|mac|ricot)|éros|éri|ibou|" \
+             r"iér|o(?:nte|rs|rde|mard|llande|uss)|u(?:tte|rl|ée|it)))"
 _ELISIONS = [
-    (re.compile(rf"\b([Ll])[ea] (?=[{_VOWEL}])"), r"\1'"),
-    (re.compile(rf"\b([Dd]|[Qq]u|[Nn]|[Jj]|[Ll]orsqu|[Pp]uisqu)e (?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(rf"\b([Ll])[ea] {_ASPIRATED}(?=[{_VOWEL}])"), r"\1'"),
+    (re.compile(rf"\b([Dd]|[Qq]u|[Nn]|[Jj]|[Ll]orsqu|[Pp]uisqu)e {_ASPIRATED}(?=[{_VOWEL}])"), r"\1'"),
     (re.compile(r"\b([Ss])i (?=il)"), r"\1'"),
-    (re.compile(rf"\b([Cc])e (?=[{_VOWEL}])"), r"\1et "),
+    (re.compile(rf"\b([Cc])e {_ASPIRATED}(?=[{_VOWEL}])"), r"\1et "),
     (re.compile(r"\b([Dd])e le\b"), r"\1u"),
     (re.compile(r"\b([Dd])e les\b"), r"\1es"),
     (re.compile(r"\bà le\b"), "au"),
