@@ -58,32 +58,38 @@ class TableLayout:
                       for b in defn.boards}
         self._defs = {b.id: b for b in defn.boards}
         self._shown = {b.id: _shown_test(program, self.hints[b.id].get("shown")) for b in defn.boards}
+        # whether a node may hold components (a zone of a node): each node's box then has room
+        # for a row of them, as the table draws a card placed on it
+        self._holds = any(z.scope.kind is OwnerKind.NODE for z in defn.zones.values())
         self._drawn: dict = {}
         self.boards = [self._draw(b.id, None) for b in defn.boards]
 
     def zone_sort_key(self, key_name: str):
         return self.order.get(key_name, (0, 1 << 30))
 
-    def boards_of(self, st) -> list:
+    def boards_of(self, st, lang: str = "en", places: dict | None = None) -> list:
         """The boards as state `st` shows them: each with only the nodes its hint `shown` keeps
-        (a board whose hint keeps no node is left out; a board without the hint, whole)."""
+        (a board whose hint keeps no node is left out; a board without the hint, whole), their
+        labels in language `lang` (`places`: a label as written -> as that language says it),
+        each node placed so that its box, as long as its label is, falls on no other."""
         out = []
         for b in self._defs.values():
             test = self._shown[b.id]
             if test is None:
-                out.append(self._draw(b.id, None))
+                out.append(self._draw(b.id, None, lang, places))
                 continue
             kept = tuple(n for n in b.nodes if test(st, n))
             if kept:
-                out.append(self._draw(b.id, kept))
+                out.append(self._draw(b.id, kept, lang, places))
         return out
 
-    def _draw(self, board_id: str, kept):
-        got = self._drawn.get((board_id, kept))
+    def _draw(self, board_id: str, kept, lang: str = "en", places: dict | None = None):
+        got = self._drawn.get((board_id, kept, lang))
         if got is None:
             if len(self._drawn) > 64:  # a bound: the sets of nodes a game shows are few
                 self._drawn.clear()
-            got = self._drawn[(board_id, kept)] = draw_board(self._defs[board_id], self.hints[board_id], kept)
+            got = self._drawn[(board_id, kept, lang)] = draw_board(self._defs[board_id], self.hints[board_id], kept,
+                                                                   places, self._holds)
         return got
 
 
@@ -132,21 +138,37 @@ def _label_attribute(board, hint: dict) -> str | None:
     return "name" if any("name" in attrs for attrs in board.nodes.values()) else None
 
 
-def draw_board(board, hint: dict, kept=None) -> dict:
+def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: bool = False) -> dict:
     """{id, title, nodes: [{id, label, x, y, attributes, ...}], edges: [[a, b]]}: a board ready
-    to draw, with the nodes `kept` only (None: every node), and the links between them."""
+    to draw, with the nodes `kept` only (None: every node), and the links between them; each
+    label as `places` says it (a label as written -> in the table's language), and each node's
+    box sized by its label (with a row for components when nodes may hold some: `holds`)."""
     ids = list(board.nodes) if kept is None else [n for n in board.nodes if n in set(kept)]
+    label = _label_attribute(board, hint)
+    kinds = hint.get("kinds") if isinstance(hint.get("kinds"), dict) else {}
+    texts, sizes = {}, {}
+    for n in ids:
+        attrs = board.nodes[n]
+        kind = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
+        named = kind.get("label") if isinstance(kind.get("label"), str) else label
+        text = n if named in (None, "id") else str(attrs.get(named, n))
+        texts[n] = places.get(text, text) if places else text
+        sizes[n] = kind.get("size") if kind.get("size") in ("small", "large") else None
+    boxes = {n: node_box(texts[n], sizes[n], len(ids), holds) for n in ids}
     edges = [(a, b) for a, b in board.edges if a in board.nodes and b in board.nodes]
     if kept is not None:
         keep = set(ids)
         edges = [(a, b) for a, b in edges if a in keep and b in keep]
     layout = hint.get("layout", "graph")
+    fixed: set = set()  # the nodes the table keeps where they are when it pushes boxes apart
     if not ids:
         at = {}
     elif layout == "places" and isinstance(hint.get("places"), dict):
         at = _places(ids, hint["places"], edges)
     elif layout == "ring" and isinstance(hint.get("ring_kind"), str):
-        at = _ring_of(board, ids, edges, hint["ring_kind"])
+        at = _ring_of(board, ids, edges, hint["ring_kind"], boxes)
+        ring = [n for n in ids if board.nodes[n].get("kind") == hint["ring_kind"]]
+        fixed = set(ring) if len(ring) >= 3 else set()
     elif layout == "ring" or (layout == "graph" and not edges):
         at = _ring(ids)
     elif layout == "rows" and isinstance(hint.get("row"), str):
@@ -158,8 +180,6 @@ def draw_board(board, hint: dict, kept=None) -> dict:
         at = {n: ((i % side + 0.5) / side, (i // side + 0.5) / side) for i, n in enumerate(ids)}
     else:
         at = _springs(ids, edges)
-    label = _label_attribute(board, hint)
-    kinds = hint.get("kinds") if isinstance(hint.get("kinds"), dict) else {}
     colour_by = hint.get("colour") if isinstance(hint.get("colour"), str) else None
     colours = hint.get("colours") if isinstance(hint.get("colours"), dict) else {}
     details = [d for d in hint.get("details", []) if isinstance(d, str)] if isinstance(hint.get("details"), list) else []
@@ -167,14 +187,14 @@ def draw_board(board, hint: dict, kept=None) -> dict:
     for n in ids:
         attrs = {k: v for k, v in board.nodes[n].items() if not k.startswith("_") and k != "board"}
         kind = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
-        named = kind.get("label") if isinstance(kind.get("label"), str) else label
-        text = n if named in (None, "id") else str(attrs.get(named, n))
         x, y = at[n]
-        entry = {"id": n, "label": text, "x": round(x, 4), "y": round(y, 4), "attributes": attrs}
+        entry = {"id": n, "label": texts[n], "x": round(x, 4), "y": round(y, 4), "attributes": attrs}
         if kind.get("shape") in ("round", "box"):
             entry["shape"] = kind["shape"]
-        if kind.get("size") in ("small", "large"):
-            entry["size"] = kind["size"]
+        if sizes[n] is not None:
+            entry["size"] = sizes[n]
+        if n in fixed:
+            entry["fixed"] = True
         colour = colours.get(str(attrs.get(colour_by))) if colour_by is not None else None
         if isinstance(colour, str) and _HEX.match(colour):
             entry["colour"] = colour
@@ -221,7 +241,7 @@ def _places(ids: list, places: dict, edges: list) -> dict:
     return at
 
 
-def _ring_of(board, ids: list, edges: list, kind: str) -> dict:
+def _ring_of(board, ids: list, edges: list, kind: str, boxes: dict) -> dict:
     """The nodes of kind `kind` round a circle, in the order of a cycle their links through
     the other nodes make (found by a bounded search; the board's order when there is none),
     each other node halfway between the ring nodes it links (on the circle when they are
@@ -260,33 +280,69 @@ def _ring_of(board, ids: list, edges: list, kind: str) -> dict:
     placed = [n for n in rest if n not in at]
     for i, n in enumerate(placed):
         at[n] = (0.5 + 0.2 * math.cos(2 * math.pi * i / len(placed)), 0.5 + 0.2 * math.sin(2 * math.pi * i / len(placed)))
-    _separate(at, [n for n in rest if n in at], order)
+    _separate(at, [n for n in rest if n in at], order, boxes)
     return at
 
 
-# a node's box in the unit square, about as the table draws a small one (its label on two lines)
-BOX_W, BOX_H = 0.17, 0.085
-SEPARATE_ROUNDS = 200
+# A node's box as the table draws it (style.css, `.node`; common.js sets a board's height), in
+# pixels: the font of its label by the node's size, in rem, and its padding across and down; the
+# label wraps at 9rem. A character is taken as 0.6 of its font wide, a line 1.25 of it high.
+REM = 16
+_FONT = {"small": 0.65, None: 0.7, "large": 1.05}
+_PADDING = {"small": (0.25, 0.05), None: (0.3, 0.15), "large": (0.45, 0.2)}
+_MIN_WIDTH = {"small": 2.5, None: 3.5, "large": 3.0}
+MAX_LABEL = 9 * REM
+ROW = 1.6 * REM  # a component on a node (`.comp`, one line)
+BOARD_WIDTH = 760  # a board on a laptop's screen beside the card panel: narrower ones crowd more
+GAP = 4  # pixels kept between two boxes
+SEPARATE_ROUNDS = 400
 
 
-def _separate(at: dict, movable: list, fixed: list) -> None:
-    """Push apart the nodes of `movable` whose boxes overlap one another or a node of `fixed`,
-    each time along the axis where they overlap least, until none overlaps or the rounds run
-    out: midpoints of chords that cross near the centre of a ring fall on one another. A node
-    moves only as far as it must, so it stays near the nodes it links. The same small steps in
-    the same order: the same drawing at every run."""
+def board_height(nodes: int) -> float:
+    """The height in pixels the table gives a board of `nodes` nodes (common.js, `board`)."""
+    return max(300.0, min(1000.0, 150 * math.sqrt(nodes)))
+
+
+def node_box(label: str, size, nodes: int, holds: bool) -> tuple:
+    """(width, height) of a node's box labelled `label` in the unit square of a board of
+    `nodes` nodes: its label wrapped word by word at the largest width, plus a row for a
+    component when the node may hold some."""
+    font = _FONT[size] * REM
+    per_line = max(1, int(MAX_LABEL // (0.6 * font)))
+    lines, line = 1, 0
+    for word in label.split():
+        if line and line + 1 + len(word) > per_line:
+            lines, line = lines + 1, len(word)
+        else:
+            line += len(word) + (1 if line else 0)
+    longest = min(MAX_LABEL, 0.6 * font * max((len(w) for w in label.split()), default=1))
+    wide = min(MAX_LABEL, 0.6 * font * len(label)) if lines == 1 else MAX_LABEL
+    across, down = _PADDING[size]
+    width = max(_MIN_WIDTH[size] * REM, wide, longest) + 2 * across * REM + 2 + GAP
+    height = lines * 1.25 * font + 2 * down * REM + 2 + GAP + (ROW if holds else 0)
+    return width / BOARD_WIDTH, height / board_height(nodes)
+
+
+def _separate(at: dict, movable: list, fixed: list, boxes: dict) -> None:
+    """Push apart the nodes of `movable` whose boxes (`boxes`: node -> width and height)
+    overlap one another or a node of `fixed`, each time along the axis where they overlap
+    least, until none overlaps or the rounds run out: midpoints of chords that cross near the
+    centre of a ring fall on one another. A node moves only as far as it must, so it stays near
+    the nodes it links. The same small steps in the same order: the same drawing at every run."""
     moving = set(movable)
     for _ in range(SEPARATE_ROUNDS):
         moved = False
         for i, n in enumerate(movable):
+            nw, nh = boxes[n]
             for m in movable[i + 1:] + fixed:
                 (x, y), (mx, my) = at[n], at[m]
+                w, h = (nw + boxes[m][0]) / 2, (nh + boxes[m][1]) / 2
                 dx, dy = x - mx, y - my
-                ox, oy = BOX_W - abs(dx), BOX_H - abs(dy)
+                ox, oy = w - abs(dx), h - abs(dy)
                 if ox <= 1e-9 or oy <= 1e-9:
                     continue
                 share = 0.5 if m in moving else 1.0  # a fixed node does not give way
-                if ox / BOX_W < oy / BOX_H:
+                if ox / w < oy / h:
                     step = ox * (1 if dx > 0 or dx == 0 and n < m else -1)
                     at[n] = (x + step * share, y)
                     if m in moving:

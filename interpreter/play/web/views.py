@@ -281,12 +281,11 @@ class TableView:
 
     def boards(self) -> list:
         out = []
-        for board in self.layout.boards_of(self.st):
+        for board in self.layout.boards_of(self.st, self.lang, self.told.places):  # 'emplacement 3'
             nodes = []
             for node in board["nodes"]:
                 nid = node["id"]
                 entry = dict(node)
-                entry["label"] = self.told.places.get(str(node["label"]), node["label"])  # 'emplacement 3'
                 entry["zones"] = self.zones_of({"node": nid}, "board")
                 counters = self.counters_of(nid, "node")
                 if counters:

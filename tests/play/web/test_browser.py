@@ -241,6 +241,43 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "A new table")
 
 
+def test_what_the_board_s_nodes_hold_never_hides_another_node(shared):
+    """Mid-game in French, Seeders' slots hold negotiators and its chambers their cards and
+    cubes: every node's box, as the page draws it, falls on no other, and each link still joins
+    the centres of the nodes it links."""
+    import random
+
+    import interpreter
+    from interpreter.rulings.trace import save_state_trace
+    served, d = shared
+    game = interpreter.load("seeders-exodus")
+    st = game.new_state(4, 3, game.options({}), trace=True)
+    rng = random.Random(3)
+    while not st.is_terminal() and len(st.trace) < 900:
+        st.apply(rng.randrange(len(st.legal_actions())))
+    (served.folder / "traces").mkdir(exist_ok=True)
+    save_state_trace(served.folder / "traces" / "crowded-board.jsonl", game, st, agents=["random"] * 4)
+    d.get(served.base + "/replay/crowded-board?lang=fr#event-899")
+    _wait(d, lambda: len(d.find_elements(By.CSS_SELECTOR, ".board .node .comp")) >= 12)
+    boxes = d.execute_script("""
+        return [...document.querySelectorAll('.board .node')].map(n => {
+            const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, n.dataset.node]; });""")
+    assert len(boxes) == 36
+    on_top = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+              if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1]
+    assert on_top == []
+    apart = d.execute_script("""
+        const area = document.querySelector('.board-area'), r = area.getBoundingClientRect();
+        const at = {};
+        for (const n of area.querySelectorAll('.node')) {
+            const b = n.getBoundingClientRect();
+            at[n.dataset.node] = [((b.left + b.right) / 2 - r.left) / r.width * 1000, ((b.top + b.bottom) / 2 - r.top) / r.height * 1000];
+        }
+        return [...area.querySelectorAll('line')].map(l => Math.hypot(l.x1.baseVal.value - at[l.dataset.a][0],
+            l.y1.baseVal.value - at[l.dataset.a][1]) + Math.hypot(l.x2.baseVal.value - at[l.dataset.b][0], l.y2.baseVal.value - at[l.dataset.b][1]));""")
+    assert apart and max(apart) < 5  # in thousandths of the board
+
+
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
     s = Served(tmp_path_factory.mktemp("tables"))

@@ -82,29 +82,57 @@ def test_seeders_board_shows_the_side_its_player_count_plays_each_slot_once_cham
             assert chamber["shape"] == "round" and chamber["size"] == "large"
 
 
-def test_slots_across_the_ring_do_not_fall_on_one_another():
+def _overlapping(board, holds: bool) -> list:
+    """The pairs of nodes of `board` whose boxes, as long as their labels, fall on one another."""
+    from interpreter.play.web.layout import node_box
+    nodes = board["nodes"]
+    boxes = [node_box(n["label"], n.get("size"), len(nodes), holds) for n in nodes]
+    return [(a["label"], b["label"]) for i, a in enumerate(nodes) for j, b in enumerate(nodes) if i < j
+            and (boxes[i][0] + boxes[j][0]) / 2 - abs(a["x"] - b["x"]) > 1e-4
+            and (boxes[i][1] + boxes[j][1]) / 2 - abs(a["y"] - b["y"]) > 1e-4]
+
+
+def test_slots_across_the_ring_do_not_fall_on_one_another_in_any_language():
     """Chords that cross near the centre put their midpoints together: the slots drawn there are
-    pushed apart until their boxes (about as the table draws a small node) do not overlap, and
-    stay near the chambers they link; the same drawing every time."""
-    from interpreter.play.web.layout import BOX_H, BOX_W
+    pushed apart until their boxes, as long as their labels in the table's language (French
+    says 'emplacement de négociation 1-2' on two lines, English 'slot 1-2'), do not overlap, and
+    stay near the chambers they link; the chambers stay on their ring; the same drawing every time."""
+    from interpreter.view.texts import texts_of
     game = interpreter.load("seeders-exodus")
-    for players in (3, 4):
-        state = game.new_state(players, seed=1)
-        (board,) = TableLayout(game.program).boards_of(state)
-        at = {n["id"]: (n["x"], n["y"]) for n in board["nodes"]}
-        overlap = sum(max(0.0, BOX_W - abs(at[a][0] - at[b][0])) * max(0.0, BOX_H - abs(at[a][1] - at[b][1]))
-                      for a in at for b in at if a < b)
-        assert overlap < BOX_W * BOX_H * (0.5 if players == 3 else 1.0), (players, overlap)  # was 1.8 boxes at 3
-        assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in at.values())
-        ends = {}
-        for a, b in board["edges"]:
-            ends.setdefault(a, []).append(b)
-        for n, linked in ends.items():
-            if n.startswith("c") or len(linked) != 2:
-                continue
-            (ax, ay), (bx, by), (x, y) = at[linked[0]], at[linked[1]], at[n]
-            assert math.dist((x, y), ((ax + bx) / 2, (ay + by) / 2)) < 0.25, n  # near what it joins
-        assert TableLayout(game.program).boards_of(state) == [board]
+    layout = TableLayout(game.program)
+    assert layout._holds  # a card placed on a slot: each box has room for it
+    for lang in ("en", "fr"):
+        places = texts_of(game.program, lang).places
+        for players in (2, 3, 4):
+            state = game.new_state(players, seed=1)
+            (board,) = layout.boards_of(state, lang, places)
+            said = "slot " if lang == "en" else "emplacement de négociation "
+            assert sum(n["label"].startswith(said) for n in board["nodes"]) == 6 * players
+            assert _overlapping(board, True) == [], (lang, players)
+            at = {n["id"]: (n["x"], n["y"]) for n in board["nodes"]}
+            assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in at.values())
+            chambers = [n for n in board["nodes"] if n["attributes"]["kind"] == "chamber"]
+            assert all(n.get("fixed") for n in chambers) and not any(n.get("fixed") for n in board["nodes"]
+                                                                    if n not in chambers)
+            assert all(abs(math.dist(at[n["id"]], (0.5, 0.5)) - 0.45) < 1e-3 for n in chambers)
+            ends = {}
+            for a, b in board["edges"]:
+                ends.setdefault(a, []).append(b)
+            for n, linked in ends.items():
+                if n.startswith("c") or len(linked) != 2:
+                    continue
+                (ax, ay), (bx, by), (x, y) = at[linked[0]], at[linked[1]], at[n]
+                assert math.dist((x, y), ((ax + bx) / 2, (ay + by) / 2)) < 0.25, n  # near what it joins
+            assert TableLayout(game.program).boards_of(state, lang, places) == [board]
+
+
+def test_a_box_is_as_long_as_its_label_and_wraps_at_the_tables_width():
+    from interpreter.play.web.layout import node_box
+    short, long_ = node_box("slot 1-2", "small", 36, False), node_box("emplacement de négociation 1-2", "small", 36, False)
+    assert short[0] < long_[0] and short[1] < long_[1]  # wider, and on two lines
+    assert node_box("slot 1-2", "small", 36, True)[1] > short[1]  # room for a card placed on it
+    assert node_box("x" * 200, None, 36, False)[0] == node_box("x" * 100, None, 36, False)[0]  # at most 9rem
+    assert node_box("slot 1-2", "small", 100, False)[1] < short[1]  # a taller board for more nodes
 
 
 def test_etherium_spaces_have_their_terrain_colour_and_height_and_no_socket_is_drawn_in_a_first_game():

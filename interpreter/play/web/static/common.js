@@ -409,7 +409,8 @@ R.drawTable = function (root, view, opts) {
     const at = {};
     for (const n of b.nodes) at[n.id] = n;
     for (const [a, c] of b.edges) {
-      lines.append(R.svg("line", { x1: at[a].x * 1000, y1: at[a].y * 1000, x2: at[c].x * 1000, y2: at[c].y * 1000 }));
+      lines.append(R.svg("line", { x1: at[a].x * 1000, y1: at[a].y * 1000, x2: at[c].x * 1000, y2: at[c].y * 1000,
+        "data-a": a, "data-b": c }));
     }
     area.append(lines);
     for (const n of b.nodes) {
@@ -435,8 +436,70 @@ R.drawTable = function (root, view, opts) {
     }
     const height = Math.max(300, Math.min(1000, 150 * Math.sqrt(b.nodes.length)));
     area.style.height = height + "px";
+    queueMicrotask(() => settle(area, b, lines));  // once on the page, before it is painted
     return R.el("section", { class: "board", dataset: { board: b.id } },
       R.el("h2", {}, R.el("span", { text: b.title }), legend()), area);
+  }
+
+  // The server places each node so that its label's box falls on no other; what a node holds (cards,
+  // counters) makes it larger. Once the board is on the page (before it is painted), each node's box
+  // is measured and the nodes that may move are pushed off one another along the axis where they
+  // overlap least, as the server does: from the server's places every time, so the same view is
+  // always drawn the same.
+  function settle(area, b, lines) {
+    const W = area.clientWidth;
+    let H = area.clientHeight;
+    const els = Array.from(area.querySelectorAll(":scope > .node"));
+    if (!area.isConnected || !W || !H || els.length !== b.nodes.length) return;
+    const gap = 4;
+    // boxes that would cover more than 45% of the board cannot all be pushed apart on it: the
+    // board grows taller (a narrow screen, a board whose nodes hold much)
+    const covered = els.reduce((sum, e) => sum + (e.offsetWidth + gap) * (e.offsetHeight + gap), 0);
+    if (covered > 0.45 * W * H) {
+      H = Math.ceil(covered / (0.45 * W));
+      area.style.height = H + "px";
+    }
+    const items = b.nodes.map((n, i) => ({ id: n.id, x: n.x * W, y: n.y * H, w: els[i].offsetWidth + gap,
+      h: els[i].offsetHeight + gap, fixed: !!n.fixed }));
+    const inside = it => {  // a box stays on the board (a fixed one too: a large box near an edge)
+      it.x = W > it.w ? Math.min(W - it.w / 2, Math.max(it.w / 2, it.x)) : W / 2;
+      it.y = H > it.h ? Math.min(H - it.h / 2, Math.max(it.h / 2, it.y)) : H / 2;
+    };
+    items.forEach(inside);
+    for (let round = 0; round < 300; round++) {
+      let moved = false;
+      for (let i = 0; i < items.length; i++) {
+        for (let j = i + 1; j < items.length; j++) {
+          const a = items[i], c = items[j];
+          if (a.fixed && c.fixed) continue;
+          const w = (a.w + c.w) / 2, h = (a.h + c.h) / 2, dx = a.x - c.x, dy = a.y - c.y;
+          const ox = w - Math.abs(dx), oy = h - Math.abs(dy);
+          if (ox <= 0.01 || oy <= 0.01) continue;
+          const share = a.fixed ? 0 : (c.fixed ? 1 : 0.5);  // a fixed node does not give way
+          if (ox / w < oy / h) {
+            const step = dx > 0 || dx === 0 ? ox : -ox;
+            a.x += step * share; c.x -= step * (1 - share);
+          } else {
+            const step = dy > 0 || dy === 0 ? oy : -oy;
+            a.y += step * share; c.y -= step * (1 - share);
+          }
+          moved = true;
+        }
+      }
+      items.forEach(inside);
+      if (!moved) break;
+    }
+    const at = {};
+    items.forEach((it, i) => {
+      at[it.id] = [it.x / W, it.y / H];
+      els[i].style.left = `${it.x / W * 100}%`;
+      els[i].style.top = `${it.y / H * 100}%`;
+    });
+    for (const line of lines.querySelectorAll("line")) {
+      const a = at[line.dataset.a], c = at[line.dataset.b];
+      line.setAttribute("x1", a[0] * 1000); line.setAttribute("y1", a[1] * 1000);
+      line.setAttribute("x2", c[0] * 1000); line.setAttribute("y2", c[1] * 1000);
+    }
   }
 
   // a node's counters: a player's as its value on the player's colour ('cubes' named once)
