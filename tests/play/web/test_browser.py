@@ -271,10 +271,12 @@ def test_what_the_board_s_nodes_hold_never_hides_another_node(shared):
         const at = {};
         for (const n of area.querySelectorAll('.node')) {
             const b = n.getBoundingClientRect();
-            at[n.dataset.node] = [((b.left + b.right) / 2 - r.left) / r.width * 1000, ((b.top + b.bottom) / 2 - r.top) / r.height * 1000];
+            at[n.dataset.node] = [((b.left + b.right) / 2 - r.left) / r.width * 1000,
+                                  ((b.top + b.bottom) / 2 - r.top) / r.height * 1000];
         }
-        return [...area.querySelectorAll('line')].map(l => Math.hypot(l.x1.baseVal.value - at[l.dataset.a][0],
-            l.y1.baseVal.value - at[l.dataset.a][1]) + Math.hypot(l.x2.baseVal.value - at[l.dataset.b][0], l.y2.baseVal.value - at[l.dataset.b][1]));""")
+        const off = (x, y, p) => Math.hypot(x.baseVal.value - p[0], y.baseVal.value - p[1]);
+        return [...area.querySelectorAll('line')].map(l =>
+            off(l.x1, l.y1, at[l.dataset.a]) + off(l.x2, l.y2, at[l.dataset.b]));""")
     assert apart and max(apart) < 5  # in thousandths of the board
 
 

@@ -128,7 +128,8 @@ def test_slots_across_the_ring_do_not_fall_on_one_another_in_any_language():
 
 def test_a_box_is_as_long_as_its_label_and_wraps_at_the_tables_width():
     from interpreter.play.web.layout import node_box
-    short, long_ = node_box("slot 1-2", "small", 36, False), node_box("emplacement de négociation 1-2", "small", 36, False)
+    short = node_box("slot 1-2", "small", 36, False)
+    long_ = node_box("emplacement de négociation 1-2", "small", 36, False)
     assert short[0] < long_[0] and short[1] < long_[1]  # wider, and on two lines
     assert node_box("slot 1-2", "small", 36, True)[1] > short[1]  # room for a card placed on it
     assert node_box("x" * 200, None, 36, False)[0] == node_box("x" * 100, None, 36, False)[0]  # at most 9rem
