@@ -31,7 +31,7 @@ def table() -> str:
     rows = []
     for e in EVENTS:
         marks = [m for m, on in (("changes the state", e.changes), ("answers a decision", e.answers),
-                                 ("not narrated", e.silent)) if on]
+                                 ("narrated with --all and in replays", e.bookkeeping)) if on]
         rows.append(f"| `{e.kind}` | {cell(e.doc)}" + (f" ({', '.join(marks)})" if marks else "")
                     + f" | {cell('; '.join(_field(f) for f in e.fields))} |")
     return "\n".join([f"Every event has {cell(common)}.", "", "| type | what happened | its fields |",

@@ -8,8 +8,8 @@ caused it, `at` (the content line); the other fields are the kind's own.
 
 The engine emits them with the constants here (`MOVE`, `CHOICE`...); a `Kind`
 is a `StrEnum`, so an event's `"type"` is written to JSON as the same text as
-ever. The readers of traces read the same records: narration tells every kind
-but those declared `silent` (view/narrate.py), the trace reader refuses an
+ever. The readers of traces read the same records: narration tells every kind,
+those declared `bookkeeping` only when asked to tell everything (view/narrate.py), the trace reader refuses an
 event of no declared kind or without a field its kind requires
 (rulings/trace.py), replays mark what an event `touches` and fork at the
 events that `answers` a decision (play/web/replays.py, rulings/ruletest.py),
@@ -70,7 +70,7 @@ class Event(NamedTuple):
     changes: bool = False  # records a change of the table: a component, a zone, a counter, the winners
     answers: bool = False  # answers a decision of a player: one of the header's `choices`
     touches: tuple = ()  # what its fields name that the change marks: "component" (`id`), "zone", "counter"
-    silent: bool = False  # narration tells nothing of it
+    bookkeeping: bool = False  # how the rules move on: narrated only with everything (--all, replays)
 
 
 def _f(name, doc, optional=False):
@@ -113,7 +113,7 @@ EVENTS: tuple = (
         _f("what", "the value"), _f("label", "the value in words")),),
     Event(LOG, "a line the content logs (`log`)", (_f("text", "the text"),)),
     Event(SIGNAL, "an event of the rules signalled, its triggers to run", (
-        _f("event", "the rules' event"), _f("args", "the values it was signalled with")), silent=True),
+        _f("event", "the rules' event"), _f("args", "the values it was signalled with")), bookkeeping=True),
     Event(ACTION, "a player used an action of a component", (
         *_CARD, _f("ability", "the action's number on the component"), _PLAYER,
         _f("free", "true when its costs are not paid", True)), touches=("component",)),

@@ -95,6 +95,12 @@ def _the(noun: Noun, lang: str, many: bool = False) -> str:
     return w.w("zone_many" if many else "zone_f" if noun.gender == "f" else "zone", noun.many if many else noun.one)
 
 
+def _a(noun: Noun, lang: str) -> str:
+    """The noun with its indefinite article: 'an immobile ship', 'une carte dont la pose a servi'."""
+    key = "a_f" if noun.gender == "f" else "an" if noun.one[:1].lower() in "aeiouy" else "a"
+    return words_in(lang).w(key, noun.one)
+
+
 def _in_plural(noun: Noun, many: bool) -> bool:
     """Whether `noun`, meant as `many`, is said in the plural: a noun with one form for both
     numbers is a rank ('niveau de la tour') unless that form is itself a plural, its first
@@ -553,10 +559,12 @@ class Narrator:
             c = ev["id"]
             seen = self.sees_comp(c)
             title = self.title(c)
-            if t == TAG:
-                return w("tagged", title, Said(ev["tag"]))
-            if t == UNTAG:
-                return w("untagged", title, Said(ev["tag"]))
+            if t in (TAG, UNTAG):
+                # the class as the vocabulary names it ('Lianeur becomes a card whose pose was used'),
+                # else as the rules write it ('Stone becomes Marked')
+                noun = words(program, self.lang).class_words(ev["tag"])
+                kind = _a(noun, self.lang) if noun is not None else ev["tag"]
+                return w("tagged" if t == TAG else "untagged", title, Said(kind))
             if t == SET:
                 if not seen:
                     return None
@@ -614,7 +622,7 @@ class Narrator:
         if t == FAIL:
             return w("failed", Said(self.said(ev["text"])))
         if t == SIGNAL:
-            return None
+            return cap(self.event_said(ev)) if self.show_all else None  # how rules move on: told with all
         if t == CUT:
             n = f"{ev.get('left_out', 0):,}"
             return w("cut", n if self.lang == "en" else n.replace(",", "\u202f"))
@@ -622,6 +630,23 @@ class Narrator:
             winners = [p - 1 for p in ev.get("players") or []]
             return w("won", winners_text(winners, seat, program, self.lang)) if winners else w("no_winner")
         return f"  {t}"
+
+    def event_said(self, ev: dict) -> str:
+        """A signalled event as the game's vocabulary says it ('the negotiation phase starts'),
+        its arguments in it; else its name, with its arguments after it."""
+        program = self.state.program
+        cards = len(program.comp_card)
+        # the trace keeps a component as its number: in the shipped games every argument of an
+        # event is a component, and a number that names none is said as a number
+        args = [self.title(a) if type(a) is int and 0 <= a < cards else str(self.said(str(a)))
+                for a in ev.get("args") or ()]
+        phrase = words(program, self.lang).template(ev.get("event", "?"), "event")
+        if phrase is not None:
+            try:
+                return phrase.format(*args)
+            except (IndexError, KeyError, ValueError):
+                pass  # words that ask for arguments the event was not given: said as its name
+        return _nice(str(ev.get("event", "?"))) + (f" ({', '.join(args)})" if args else "")
 
     def decided(self, ev: dict) -> str | None:
         """A decision the rules made for a seat: what, and the rule that made it, with its line."""

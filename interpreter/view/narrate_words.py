@@ -26,6 +26,7 @@ WORDS = {
         "zone": "{0}", "zone_f": "{0}", "zone_many": "{0}", "zone_at": "{bare} at {node}", "zone_of": "{bare} of {card}",
         "counter": "{0}", "counter_at": "at {0}", "counter_on": "on {0}", "counter_of": "of {0}",
         "a_card": "a card",
+        "a": "a {0}", "an": "an {0}", "a_f": "a {0}",  # a class a card gains: 'an immobile ship'
         # events
         "start": "== {0}: {1} players, seed {2} ==",
         "moved": "  {0} moved {1}", "moved_many": "  {0} ×{2} moved {1}",
@@ -90,6 +91,7 @@ WORDS = {
         "your_team": "votre équipe", "the_game": "le jeu",
         "and": "{0} et {1}", "wins": "{0} gagne", "wins_you": "{0} gagnez", "wins_many": "{0} gagnent",
         "zone": "le {0}", "zone_f": "la {0}", "zone_many": "les {0}", "zone_at": "{the} de {node}", "zone_of": "{the} de {card}",
+        "a": "un {0}", "an": "un {0}", "a_f": "une {0}",
         "counter": "{0}", "counter_at": "à {0}", "counter_on": "sur {0}", "counter_of": "de {0}",
         "a_card": "une carte",
         "start": "== {0} : {1} joueurs, graine {2} ==",

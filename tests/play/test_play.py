@@ -221,6 +221,14 @@ def test_the_rules_bookkeeping_is_shown_only_when_asked(capsys, monkeypatch):
     out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2", "--all")
     game = next(line for line in out.splitlines() if line.startswith("  the game: "))
     assert "turn seat 0" in game and "resume seat -1" in game
+    # the classes cards gain, in the game's words, and the events signalled: without --all, none
+    quiet = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2", answers="1\n" * 40 + "q\n")
+    out = play_cli(capsys, monkeypatch, "karman-swap", "--players", "4", "--seed", "2", "--all",
+                   answers="1\n" * 40 + "q\n")
+    assert re.search(r"^  \S.* becomes a card whose pose was used$", out, re.M)
+    assert re.search(r"^\S.* is played on an active planet$", out, re.M)
+    assert "a card whose pose was used" not in quiet
+    assert not re.search(r"^\S.* is played on an active planet$", quiet, re.M)  # (its optional abilities ask in its words)
     assert re.search(r"^  your team: PP 0, research 0", out, re.M)
 
 

@@ -96,12 +96,21 @@ class Vocabulary:
 
     def class_noun(self, name: str) -> Noun:
         """The noun of a class, named by its printed name or one of its aliases."""
-        printed = self.defn.classes.get(fold(str(name)))
-        word = printed[1] if printed else str(name)
+        found = self.class_words(name)
+        word = self._printed(name)
+        return found if found is not None else Noun(word, plural(word))
+
+    def class_words(self, name: str) -> Noun | None:
+        """The noun the vocabulary gives a class (named by its printed name or an alias), or None."""
+        word = self._printed(name)
         found = as_noun(self.entries.get(f"class:{word}", self.entries.get(word)))
         if found is None:  # written with other accents or case: 'Etage' for 'Étage'
             found = as_noun(self.folded.get(fold(word)))
-        return found if found is not None else Noun(word, plural(word))
+        return found
+
+    def _printed(self, name: str) -> str:
+        printed = self.defn.classes.get(fold(str(name)))
+        return printed[1] if printed else str(name)
 
     def label(self, text: str) -> str:
         """A menu's label in this language: the vocabulary's `label:TEXT`, else as written."""

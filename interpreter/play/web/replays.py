@@ -256,7 +256,9 @@ class Replay:
         h = self.header
         told = self.told.get(lang)
         if told is None:  # the narration of every event, told once in each language asked for
-            narrator = Narrator(self._new(False), None, None, lang=lang)
+            # everything, the rules' bookkeeping too (internal counters, classes gained, events
+            # signalled): a replay is read to see the whole game
+            narrator = Narrator(self._new(False), None, None, show_all=True, lang=lang)
             texts = []
             for raw in self.recorded:
                 try:

@@ -7,6 +7,7 @@ counter holds the value the event recorded, whichever way the trace is walked.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -56,6 +57,26 @@ def test_each_event_comes_with_its_narration_and_its_cause(karman):
     moves = [e for e in s["events"] if e["type"] == "move"]
     assert all(" moved " in e["text"] and e["text"].strip().startswith(e["changed"][0]) for e in moves)
     assert all(e["changed"] for e in s["events"] if e["type"] == "counter")
+    # a replay tells the whole game: the rules' bookkeeping and the events signalled too, each in
+    # the game's words (the class a card gains, with its article; the event as the rules name it)
+    assert [e["type"] for e in s["events"] if not e["text"]] == []
+    for lang, signal, tag, untag, seat in (
+            ("en", "{} is played on an active planet", "{} becomes a card whose pose was used",
+             "{} is no longer a card whose pose was used", "turn seat: "),
+            ("fr", "On joue {} sur une planète active", "{} devient une carte dont la pose a servi",
+             "{} n'est plus une carte dont la pose a servi", "la place du joueur actif : ")):
+        events = r.summary(path.stem, lang)["events"]
+        told = {t: [e for e in events if e["type"] == t] for t in ("signal", "tag", "untag")}
+        posed = [e for e in told["signal"] if e["line"].startswith("signal posed")]
+        titles = {c.title for c in r.program.comp_card}
+        assert posed and all(re.fullmatch(re.escape(signal).replace(r"\{\}", "(.+)"), e["text"]).group(1) in titles
+                             for e in posed)
+        assert told["tag"] and all(e["text"] == tag.format(e["changed"][0]) for e in told["tag"]
+                                   if "Posed" in e["line"])
+        assert told["untag"] and all(e["text"] == untag.format(e["changed"][0]) for e in told["untag"]
+                                     if "Posed" in e["line"])
+        turns = [e["text"] for e in events if e["type"] == "counter" and e["line"].startswith("set turn_seat")]
+        assert turns and all(t.startswith(seat) for t in turns)
 
 
 def test_the_table_at_an_event_is_the_state_between_it_and_the_next(karman):
