@@ -489,9 +489,9 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
     for name, v in mine.items():
         if v == "none" or (rest and all(r.get(name) == v for r in rest)):
             continue  # nothing, or what every option has alike: it tells this one from none
-        if type(value) is NodeRef and (str(v) in program.nodes or (len(rest) > 1 and all(
-                r.get(name) not in (None, v) for r in rest) and not isinstance(v, (int, float)))):
-            continue  # a node it names, or a name of its own (an id by another name)
+        if type(value) is NodeRef and (str(v) in program.nodes or (name in _node_names(program) and not isinstance(
+                v, (int, float)))):
+            continue  # a node it names, or a name of its own (an id by another name; a number is told)
         if isinstance(v, (int, float)) and _number_word(v) in words_said and (
                 not rest or _named_by(program, name, [value, *others])):
             continue  # 'room 3', 'Ship 8': the label shows the number already (not 'space 3' of height 3)
@@ -504,6 +504,23 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
         shown.append(text)
     shown = [t for t in shown if not any(t != u and fold(t) in fold(u) for u in shown)]
     return shown[:MOST_FACTS]
+
+
+_NODE_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _node_names(program) -> frozenset:
+    """The attributes that name each board node on its own: no two nodes give one the same value
+    ('name', 'index'). A value that is the only one among the options offered but that other
+    nodes share (the one mountain among three spaces) is a fact that tells the option apart."""
+    got = _NODE_NAMES.get(program)
+    if got is None:
+        values: dict = {}
+        for attrs in program.nodes.values():
+            for k, v in attrs.items():
+                values.setdefault(k, []).append(repr(v))
+        got = _NODE_NAMES[program] = frozenset(k for k, vs in values.items() if len(vs) > 1 and len(set(vs)) == len(vs))
+    return got
 
 
 def _names_value(program, name: str, v, said: str) -> bool:

@@ -153,6 +153,11 @@ def test_an_option_naming_a_card_or_a_space_shows_what_tells_it_apart():
     assert option_facts(program, spaces[0], "Move a unit to large-n-2", spaces) == ["forest", "height 3"]
     assert option_facts(program, spaces[1], "Move a unit to ether", spaces) == ["height 2"]
     assert option_facts(program, None, "Connect", spaces) == []
+    # the one mountain among the spaces offered is told: other spaces of the board are mountains
+    # too, so 'mountain' is a fact, not a name of its own as 'space 3' is
+    offered = [NodeRef(n) for n in ("large-n-1", "ether", "small-n")]
+    assert option_facts(program, offered[0], "Move a unit to space 3", offered)[:2] == ["mountain", "height 3"]
+    assert option_facts(program, offered[2], "Move a unit to space 5", offered)[:2] == ["forest", "height 2"]
 
 
 def test_a_space_named_by_its_number_still_shows_a_height_of_that_number():
