@@ -124,7 +124,7 @@ class Texts:
         self._actions: dict | None = None  # the label of an action without one -> (card, ability)
         self._prose = None
         self.words = words_in(lang)
-        self.places = self._places()
+        self.places, self._in_sentence = self._places()
         self._seen: dict[str, str] = {}
 
     def __call__(self, text) -> str:
@@ -163,31 +163,34 @@ class Texts:
         return text
 
     def value(self, text: str) -> str:
-        """A value filled into a text (a card's title, a seat, a place, a number), in this language."""
+        """A value filled into a text (a card's title, a seat, a place, a number), in this language:
+        a place with its article where the language writes one ('vers la case 4')."""
         if text in self.exact:
             return self.exact[text]
-        if text in self.places:
-            return self.places[text]
+        if text in self._in_sentence:
+            return self._in_sentence[text]
         if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3'), in a sentence: 'le joueur 1'
             return _SEAT.sub(lambda m: self.words.w("of_player", m.group(1)), text)
         if text in ANSWERS:
             return self.words.w(text)
         return self.vocab.value(text)
 
-    def _places(self) -> dict:
+    def _places(self) -> tuple:
         """The name of each named board node -> as said in this language (`place_noun`:
-        'room 8' -> 'salle 8')."""
+        'room 8' -> 'salle 8'), and as a sentence says it ('la salle 8', with the article the
+        narration gives a place)."""
         if self.lang == "en":
-            return {}
+            return {}, {}
         english = Vocabulary(self.program.defn, "en")
-        out = {}
+        out, in_sentence = {}, {}
         for node_id, node in self.program.nodes.items():
             # a node without a name is written by its id, which may be a word the rules use
             # for other things too ('gold'): only names are said again
             noun = place_noun(node, node_id, self.vocab, english) if "name" in node else None
             if noun is not None:
                 out[str(node["name"])] = noun.one
-        return out
+                in_sentence[str(node["name"])] = self.words.w("zone_f" if noun.gender == "f" else "zone", noun.one)
+        return out, in_sentence
 
     def actions(self) -> dict:
         """The label the engine gives an action a card prints without a name of its own: the card's

@@ -185,7 +185,12 @@ def test_a_place_named_after_its_kind_and_an_action_without_a_name_are_said_in_t
     fr, en = Texts(g.program, "fr"), Texts(g.program, "en")
     assert fr("chamber 8") == "chambre 8" and en("chamber 8") == "chamber 8"
     assert fr("Chambre pour chamber 8") == "Chambre pour chamber 8"  # a name inside another text is a value
-    assert fr.value("chamber 8") == "chambre 8"
+    assert fr.value("chamber 8") == "la chambre 8" and en.value("chamber 8") == "chamber 8"  # in a sentence
+    # a place filled into a sentence takes its article, as French writes it ('vers la case 6')
+    eth = Texts(interpreter.load("etherium").program, "fr")
+    assert eth("player 1 moves Armée to space 6") == "le joueur 1 déplace l'unité Armée vers la case 6"
+    assert eth("Unit to move to space 4") == "Unité à déplacer vers la case 4"
+    assert eth("space 4") == "case 4"  # a place as the whole text (an option, a board's label): no article
     # an action a card prints without a name: its card's title, then its face, never the rules' text
     unnamed = next(label for label in en.actions() if label.startswith("Pouponnière clonale: Activation"))
     assert "call draw(you.hand)" in unnamed  # the rules' text, which the engine labels the action with
