@@ -512,7 +512,7 @@ _NODE_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _node_names(program) -> frozenset:
     """The attributes that name each board node on its own: no two nodes give one the same value
     ('name', 'index'). A value that is the only one among the options offered but that other
-    nodes share (the one mountain among three spaces) is a fact that tells the option apart."""
+    nodes share (the only red one among three places offered) is a fact that tells the option apart."""
     got = _NODE_NAMES.get(program)
     if got is None:
         values: dict = {}

@@ -96,7 +96,7 @@ def _the(noun: Noun, lang: str, many: bool = False) -> str:
 
 
 def _a(noun: Noun, lang: str) -> str:
-    """The noun with its indefinite article: 'an immobile ship', 'une carte dont la pose a servi'."""
+    """The noun with its indefinite article: 'an exhausted unit', 'une carte retournée'."""
     key = "a_f" if noun.gender == "f" else "an" if noun.one[:1].lower() in "aeiouy" else "a"
     return words_in(lang).w(key, noun.one)
 
@@ -560,8 +560,8 @@ class Narrator:
             seen = self.sees_comp(c)
             title = self.title(c)
             if t in (TAG, UNTAG):
-                # the class as the vocabulary names it ('Lianeur becomes a card whose pose was used'),
-                # else as the rules write it ('Stone becomes Marked')
+                # the class as the vocabulary names it ('Farm becomes a ruined building'),
+                # else as the rules write it ('Farm becomes Marked')
                 noun = words(program, self.lang).class_words(ev["tag"])
                 kind = _a(noun, self.lang) if noun is not None else ev["tag"]
                 return w("tagged" if t == TAG else "untagged", title, Said(kind))
@@ -632,7 +632,7 @@ class Narrator:
         return f"  {t}"
 
     def event_said(self, ev: dict) -> str:
-        """A signalled event as the game's vocabulary says it ('the negotiation phase starts'),
+        """A signalled event as the game's vocabulary says it ('a round starts'),
         its arguments in it; else its name, with its arguments after it."""
         program = self.state.program
         cards = len(program.comp_card)

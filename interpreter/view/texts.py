@@ -164,7 +164,7 @@ class Texts:
 
     def value(self, text: str) -> str:
         """A value filled into a text (a card's title, a seat, a place, a number), in this language:
-        a place with its article where the language writes one ('vers la case 4')."""
+        a place with its article where the language writes one ('vers la salle 4')."""
         if text in self.exact:
             return self.exact[text]
         if text in self._in_sentence:
