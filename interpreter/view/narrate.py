@@ -636,8 +636,9 @@ class Narrator:
         its arguments in it; else its name, with its arguments after it."""
         program = self.state.program
         cards = len(program.comp_card)
-        # the trace keeps a component as its number: in the shipped games every argument of an
-        # event is a component, and a number that names none is said as a number
+        # the trace keeps a component as its number and does not say which arguments are
+        # components: a number that is a component's index is said as that component (events
+        # pass the cards they are about), any other as a number
         args = [self.title(a) if type(a) is int and 0 <= a < cards else str(self.said(str(a)))
                 for a in ev.get("args") or ()]
         phrase = words(program, self.lang).template(ev.get("event", "?"), "event")
