@@ -664,10 +664,12 @@ class Narrator:
         why = (self.w("by_preference") if rule == "prefer" else self.w("by_rule", Said(rule)) if rule
                else self.w("no_rule"))
         line = self.lines.line(ev.get("at"))
-        said = self.w("decides", name, Said(self.said(ev.get("prompt") or "")), Said(self.said(label)),
+        prompt = self.said(ev.get("prompt") or "")  # the question, quoted as the rules ask it
+        said = self.w("decides", name, Said(self.w("quoted", Said(prompt)) if prompt else ""), Said(self.said(label)),
                       you=who == self.seat)
         return (said.replace(" :", ":") if self.lang == "en" else said.replace("  :", " :"))\
-            + f"  [{why}" + (f": {line}" if line else "") + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
+            + f"  [{why}" + ((" : " if self.lang == "fr" else ": ") + line if line else "") \
+            + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
 
 
 class SourceLines:

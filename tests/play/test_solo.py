@@ -64,13 +64,13 @@ def test_play_solo_shows_each_decision_of_the_automaton_and_its_rule(capsys, mon
     assert "against Bot (seat 2, played by its rules)" in out
     # two questions for the person, none for Bot
     assert len(re.findall(r"your choice", out)) == 2
-    decided = re.search(r"Bot decides Card to play: (\w+)  \[by its rule 1: (.*)  \((.*):(\d+)\)\]", out)
+    decided = re.search(r"Bot decides 'Card to play': (\w+)  \[by its rule 1: (.*)  \((.*):(\d+)\)\]", out)
     assert decided, out
     card, rule, path, line = decided.groups()
     assert rule == 'prefer best(p) if options.level == "hard"'
     assert (ROBOTS / "expansions" / "solo" / "expansion.yaml").read_text(encoding="utf-8").splitlines()[
         int(line) - 1].strip() == rule
-    assert "Bot decides Card to discard" in out and "by its preference" in out
+    assert "Bot decides 'Card to discard'" in out and "by its preference" in out
     scores = re.search(r"Scores: you (\d+), Bot (\d+)", out)
     assert scores and int(scores.group(2)) == {"Eight": 8, "Nine": 9, "Seven": 7}.get(card, -1)
 
