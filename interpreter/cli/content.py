@@ -121,7 +121,7 @@ def cmd_explain(args) -> int:
     if card is None:
         sc = _scenario_named(game, args.card)
         if sc is not None:
-            print(explain_scenario(*sc))
+            print(explain_scenario(*sc, args.lang))
             return 0
         return usage_error(args, f"no card or scenario '{args.card}' in {game.id}" + (f"; {hint}" if hint else ""))
     print(explain(game, card, args.lang))

@@ -21,6 +21,7 @@ from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
 from ..language.prose import Prose
+from ..language.prose.vocabulary import Vocabulary
 from ..language.prose.checks import plain
 from ..names import did_you_mean, fold
 
@@ -124,7 +125,13 @@ _HEADINGS = {
            "broadcast": "any component in play hears it", "own": "when the event is about this card",
            "action": "action", "during": "during {0}", "any_window": "in any window", "tap": "tap this card",
            "sacrifice": "sacrifice a {0} you control", "costs": "costs: {0}", "once_per": "once per {0}",
-           "offered_if": "offered only when its condition holds", "printed_keyword": "a printed keyword", "sep": "; "},
+           "offered_if": "offered only when its condition holds", "printed_keyword": "a printed keyword", "sep": "; ",
+           # a scenario's sheets
+           "scenario_of": "{0} \u00b7 scenario of {1}", "players": "  players: {0}", "from": "  from: {0}",
+           "common_sheet": "The common sheet (read aloud by the first player):",
+           "each_sheet": "The sheet of each {0} (each player takes the sheet of the {0} they play):",
+           "sheet_authored": " (authored)", "options": "  options: {0}", "hooks": "  hooks: {0}",
+           "replaces": "  replaces: {0}", "how_scenario": "How the engine reads it:"},
     "fr": {"rules": "Règles :", "ability": "Capacité {0}", "ability_named": "Capacité {0} : {1}",
            "printed": "imprimé ({0}) : ", "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
            "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :",
@@ -142,7 +149,13 @@ _HEADINGS = {
            "tap": "incliner cette carte",
            "sacrifice": "sacrifier un {0} que vous contrôlez", "costs": "coûts : {0}", "once_per": "une fois par {0}",
            "offered_if": "proposée seulement quand sa condition est vraie", "printed_keyword": "un mot-clé imprimé",
-           "sep": " ; "},
+           "sep": " ; ",
+           "scenario_of": "{0} \u00b7 scénario de {1}", "players": "  joueurs : {0}", "from": "  extension : {0}",
+           "common_sheet": "La fiche commune (lue à voix haute par le premier joueur) :",
+           "each_sheet": "La fiche de chaque {0} (chaque joueur prend la sienne) :",
+           "sheet_authored": " (écrite pour le jeu)", "options": "  options : {0}",
+           "hooks": "  points d'extension : {0}", "replaces": "  remplace : {0}",
+           "how_scenario": "Comment le moteur le lit :"},
 }
 
 
@@ -253,34 +266,36 @@ def find_scenario(defn, name: str):
     return None
 
 
-def explain_scenario(game, sc) -> str:
+def explain_scenario(game, sc, lang: str = "en") -> str:
     """A scenario for its players: its title, player counts and expansion; the first sheet
     (its context and the conditions for every player), read aloud by the first player; then
     the sheet of each character, that each player takes for the character they play; for a
-    modder, where it is written and what it hooks and replaces."""
+    modder, where it is written and what it hooks and replaces. Its headings in `lang`; the
+    sheets as the scenario writes them."""
     defn = game.program.defn
-    out = [f"{sc.title} \u00b7 scenario of {defn.title}"]
+    say = _HEADINGS.get(lang, _HEADINGS["en"])
+    out = [say["scenario_of"].format(sc.title, defn.title)]
     players = sc.data.get("players")
     if isinstance(players, list) and players:
-        out.append(f"  players: {', '.join(str(p) for p in players)}")
+        out.append(say["players"].format(", ".join(str(p) for p in players)))
     layer = next((x for x in defn.layers if x.id == sc.layer), None)
     if layer is not None and layer.kind is not LayerKind.SCENARIO:
-        out.append(f"  from: {layer.title}")
+        out.append(say["from"].format(layer.title))
     if isinstance(sc.data.get("text"), str):
-        out += ["", "The common sheet (read aloud by the first player):"]
+        out += ["", say["common_sheet"]]
         out += [("  " + line).rstrip() for line in str(sc.data["text"]).strip().splitlines()]
     sheets = character_sheets(defn, sc)
     if sheets:
-        word = character_word(defn)
-        out += ["", f"The sheet of each {word} (each player takes the sheet of the {word} they play):"]
+        word = Vocabulary(defn, lang).noun(character_word(defn), "attribute").one  # 'character', 'personnage'
+        out += ["", say["each_sheet"].format(word)]
         for name, title, text, authored in sheets:
-            out.append(f"  {title} [{name}]" + (" (authored)" if authored else ""))
+            out.append(f"  {title} [{name}]" + (say["sheet_authored"] if authored else ""))
             out += _wrapped("", text, "    ", hang=0)
-    out += ["", "How the engine reads it:", f"{sc.title} ({sc.id}): {_where(sc.pos)}"]
+    out += ["", say["how_scenario"], f"{sc.title} ({sc.id}): {_where(sc.pos)}"]
     if sc.data.get("options"):
-        out.append("  options: " + ", ".join(f"{k}: {v}" for k, v in dict(sc.data["options"]).items()))
+        out.append(say["options"].format(", ".join(f"{k}: {v}" for k, v in dict(sc.data["options"]).items())))
     if sc.hooks:
-        out.append("  hooks: " + ", ".join(sorted(sc.hooks)))
+        out.append(say["hooks"].format(", ".join(sorted(sc.hooks))))
     if sc.replace:
-        out.append("  replaces: " + ", ".join(sorted(sc.replace)))
+        out.append(say["replaces"].format(", ".join(sorted(sc.replace))))
     return "\n".join(printable(line) for line in out)  # content shown, never obeyed

@@ -97,6 +97,14 @@ def test_regles_explain_a_scenario_shows_its_common_sheet_then_the_sheet_of_each
         "  Moor, le gardien de l'Ethernium [Moor] (authored)")
     assert cli.main(["explain", "seeders-exodus", "no-such-thing"]) == 2
     assert "no card or scenario 'no-such-thing'" in capsys.readouterr().err
+    # its headings in the language asked, the character named by the game's words; the sheets as written
+    assert cli.main(["explain", "seeders-exodus", "hanks-2j", "--lang", "fr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "La Casse de Hank \u00b7 scénario de Seeders from Sereis, Episode I: Exodus"
+    assert "La fiche commune (lue à voix haute par le premier joueur) :" in lines
+    assert "La fiche de chaque personnage (chaque joueur prend la sienne) :" in lines
+    assert "  Moor, le gardien de l'Ethernium [Moor] (écrite pour le jeu)" in lines
+    assert "Comment le moteur le lit :" in lines and not any(" of Seeders" in x or "sheet" in x for x in lines)
 
 
 def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, monkeypatch):
