@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import printable
 from ..view import why
+from ..view.texts import texts_of
 from .agents import LookaheadFault, SeatView, agent_seed, make_agent, parse_agents
 
 WEIGHING_BOTS = ("greedy", "mcts")
@@ -73,7 +74,8 @@ def from_agent(state, agent, picked: int, taken: int | None = None, name: str | 
     folder `within`, if given."""
     lang = lang if lang in FRAME else "en"
     values = dict(agent.weighed)
-    rows = [Row(state.action_label(a), agent.said(values[a], lang) if a in values else FRAME[lang]["only"],
+    said = texts_of(state.program, lang)  # each option as the table and the terminal show it
+    rows = [Row(said(state.action_label(a)), agent.said(values[a], lang) if a in values else FRAME[lang]["only"],
                 a == picked, a == taken) for a in state.legal_actions()]
     return Weighing(why.asked(state, within, lang), name or agent.name, agent.weighs[lang], rows, agent.notes(lang))
 

@@ -43,7 +43,6 @@ from ...rulings.trace import (
     result_of,
 )
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
-from ...view.texts import texts_of
 from .catalogue import Catalogue
 from .layout import TableLayout
 from .views import CardTexts, TableView
@@ -328,11 +327,7 @@ class Replay:
                                                       lang=lang)
         except ValueError as exc:
             raise ReplayError(422, f"agent: {exc}") from None
-        out = {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
-        if lang != "en":  # the options as the rules write them, in the reader's language
-            said = texts_of(self.program, lang)
-            out["rows"] = [{**row, "label": said(row["label"])} for row in out["rows"]]
-        return out
+        return {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
 
     def view(self, k: int, seat: int | None, lang: str = "en") -> dict:
         st = self.state_at(k)
