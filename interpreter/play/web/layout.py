@@ -67,29 +67,30 @@ class TableLayout:
     def zone_sort_key(self, key_name: str):
         return self.order.get(key_name, (0, 1 << 30))
 
-    def boards_of(self, st, lang: str = "en", places: dict | None = None) -> list:
+    def boards_of(self, st, told=None) -> list:
         """The boards as state `st` shows them: each with only the nodes its hint `shown` keeps
         (a board whose hint keeps no node is left out; a board without the hint, whole), their
-        labels in language `lang` (`places`: a label as written -> as that language says it),
-        each node placed so that its box, as long as its label is, falls on no other."""
+        labels in the language of `told` (the game's `view.texts` in a language; None: as
+        written), each node placed so that its box, as long as its label is, falls on no other."""
         out = []
         for b in self._defs.values():
             test = self._shown[b.id]
             if test is None:
-                out.append(self._draw(b.id, None, lang, places))
+                out.append(self._draw(b.id, None, told))
                 continue
             kept = tuple(n for n in b.nodes if test(st, n))
             if kept:
-                out.append(self._draw(b.id, kept, lang, places))
+                out.append(self._draw(b.id, kept, told))
         return out
 
-    def _draw(self, board_id: str, kept, lang: str = "en", places: dict | None = None):
-        got = self._drawn.get((board_id, kept, lang))
+    def _draw(self, board_id: str, kept, told=None):
+        key = (board_id, kept, told.lang if told is not None else None)
+        got = self._drawn.get(key)
         if got is None:
             if len(self._drawn) > 64:  # a bound: the sets of nodes a game shows are few
                 self._drawn.clear()
-            got = self._drawn[(board_id, kept, lang)] = draw_board(self._defs[board_id], self.hints[board_id], kept,
-                                                                   places, self._holds)
+            got = self._drawn[key] = draw_board(self._defs[board_id], self.hints[board_id], kept,
+                                                told.places if told is not None else None, self._holds)
         return got
 
 
@@ -146,10 +147,10 @@ def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: 
     ids = list(board.nodes) if kept is None else [n for n in board.nodes if n in set(kept)]
     label = _label_attribute(board, hint)
     kinds = hint.get("kinds") if isinstance(hint.get("kinds"), dict) else {}
-    texts, sizes = {}, {}
+    texts, sizes, hinted = {}, {}, {}  # each node's label, size and kind's hint
     for n in ids:
         attrs = board.nodes[n]
-        kind = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
+        kind = hinted[n] = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
         named = kind.get("label") if isinstance(kind.get("label"), str) else label
         text = n if named in (None, "id") else str(attrs.get(named, n))
         texts[n] = places.get(text, text) if places else text
@@ -166,9 +167,8 @@ def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: 
     elif layout == "places" and isinstance(hint.get("places"), dict):
         at = _places(ids, hint["places"], edges)
     elif layout == "ring" and isinstance(hint.get("ring_kind"), str):
-        at = _ring_of(board, ids, edges, hint["ring_kind"], boxes)
-        ring = [n for n in ids if board.nodes[n].get("kind") == hint["ring_kind"]]
-        fixed = set(ring) if len(ring) >= 3 else set()
+        at, ring = _ring_of(board, ids, edges, hint["ring_kind"], boxes)
+        fixed = set(ring)
     elif layout == "ring" or (layout == "graph" and not edges):
         at = _ring(ids)
     elif layout == "rows" and isinstance(hint.get("row"), str):
@@ -186,7 +186,7 @@ def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: 
     nodes = []
     for n in ids:
         attrs = {k: v for k, v in board.nodes[n].items() if not k.startswith("_") and k != "board"}
-        kind = kinds.get(attrs.get("kind")) if isinstance(kinds.get(attrs.get("kind")), dict) else {}
+        kind = hinted[n]
         x, y = at[n]
         entry = {"id": n, "label": texts[n], "x": round(x, 4), "y": round(y, 4), "attributes": attrs}
         if kind.get("shape") in ("round", "box"):
@@ -241,14 +241,15 @@ def _places(ids: list, places: dict, edges: list) -> dict:
     return at
 
 
-def _ring_of(board, ids: list, edges: list, kind: str, boxes: dict) -> dict:
-    """The nodes of kind `kind` round a circle, in the order of a cycle their links through
-    the other nodes make (found by a bounded search; the board's order when there is none),
-    each other node halfway between the ring nodes it links (on the circle when they are
-    neighbours there): a board of rooms and the doors between them, drawn without crossings."""
+def _ring_of(board, ids: list, edges: list, kind: str, boxes: dict) -> tuple:
+    """(places, the ring's nodes): the nodes of kind `kind` round a circle, in the order of a
+    cycle their links through the other nodes make (found by a bounded search; the board's
+    order when there is none), each other node halfway between the ring nodes it links (on the
+    circle when they are neighbours there): a board of rooms and the doors between them, drawn
+    without crossings. Fewer than three of that kind make no ring: every node round the circle."""
     ring = [n for n in ids if board.nodes[n].get("kind") == kind]
     if len(ring) < 3:
-        return _ring(ids)
+        return _ring(ids), []
     near: dict = {n: [] for n in ids}
     for a, b in edges:
         near[a].append(b)
@@ -281,7 +282,7 @@ def _ring_of(board, ids: list, edges: list, kind: str, boxes: dict) -> dict:
     for i, n in enumerate(placed):
         at[n] = (0.5 + 0.2 * math.cos(2 * math.pi * i / len(placed)), 0.5 + 0.2 * math.sin(2 * math.pi * i / len(placed)))
     _separate(at, [n for n in rest if n in at], order, boxes)
-    return at
+    return at, order
 
 
 # A node's box as the table draws it (style.css, `.node`; common.js sets a board's height), in
@@ -315,10 +316,9 @@ def node_box(label: str, size, nodes: int, holds: bool) -> tuple:
             lines, line = lines + 1, len(word)
         else:
             line += len(word) + (1 if line else 0)
-    longest = min(MAX_LABEL, 0.6 * font * max((len(w) for w in label.split()), default=1))
-    wide = min(MAX_LABEL, 0.6 * font * len(label)) if lines == 1 else MAX_LABEL
+    wide = min(MAX_LABEL, 0.6 * font * len(label)) if lines == 1 else MAX_LABEL  # a wrapped label fills the width
     across, down = _PADDING[size]
-    width = max(_MIN_WIDTH[size] * REM, wide, longest) + 2 * across * REM + 2 + GAP
+    width = max(_MIN_WIDTH[size] * REM, wide) + 2 * across * REM + 2 + GAP
     height = lines * 1.25 * font + 2 * down * REM + 2 + GAP + (ROW if holds else 0)
     return width / BOARD_WIDTH, height / board_height(nodes)
 

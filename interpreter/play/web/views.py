@@ -281,7 +281,7 @@ class TableView:
 
     def boards(self) -> list:
         out = []
-        for board in self.layout.boards_of(self.st, self.lang, self.told.places):  # 'emplacement 3'
+        for board in self.layout.boards_of(self.st, self.told):  # labels in the view's language: 'emplacement 3'
             nodes = []
             for node in board["nodes"]:
                 nid = node["id"]

@@ -102,10 +102,10 @@ def test_slots_across_the_ring_do_not_fall_on_one_another_in_any_language():
     layout = TableLayout(game.program)
     assert layout._holds  # a card placed on a slot: each box has room for it
     for lang in ("en", "fr"):
-        places = texts_of(game.program, lang).places
+        told = texts_of(game.program, lang)
         for players in (2, 3, 4):
             state = game.new_state(players, seed=1)
-            (board,) = layout.boards_of(state, lang, places)
+            (board,) = layout.boards_of(state, told)
             said = "slot " if lang == "en" else "emplacement de négociation "
             assert sum(n["label"].startswith(said) for n in board["nodes"]) == 6 * players
             assert _overlapping(board, True) == [], (lang, players)
@@ -123,7 +123,7 @@ def test_slots_across_the_ring_do_not_fall_on_one_another_in_any_language():
                     continue
                 (ax, ay), (bx, by), (x, y) = at[linked[0]], at[linked[1]], at[n]
                 assert math.dist((x, y), ((ax + bx) / 2, (ay + by) / 2)) < 0.25, n  # near what it joins
-            assert TableLayout(game.program).boards_of(state, lang, places) == [board]
+            assert TableLayout(game.program).boards_of(state, told) == [board]
 
 
 def test_a_box_is_as_long_as_its_label_and_wraps_at_the_tables_width():
