@@ -36,6 +36,12 @@ ANSWERS = ("yes", "no", "none")
 _ASK = re.compile(re.escape(OPTIONAL_ASK).replace(r"\{0\}", "(.+)").replace(r"\{1\}", "([A-Za-z_][A-Za-z0-9_]*)"),
                   re.S)
 MOST_REMEMBERED = 10_000  # finished texts kept with their words: a long game does not grow it
+_COUNTED = re.compile(r"\{([^{}]*)\} \{([^{}]*)\}")  # a value right after another: '{n} {res}'
+
+
+def _many(count) -> bool:
+    """Whether a value written as `count` (text) is a number a noun after it is plural for."""
+    return count is not None and count.lstrip("-").isdigit() and int(count) not in (1, -1)
 
 
 def place_noun(node: dict, node_id, said: Vocabulary, english: Vocabulary) -> Noun | None:
@@ -59,7 +65,7 @@ class Template:
     """One text of the rules (`Play {c} around {contest}`) and its words in a language: matches a
     finished text and writes the same values into the other words."""
 
-    __slots__ = ("source", "target", "pattern", "names")
+    __slots__ = ("source", "target", "pattern", "names", "counted")
 
     def __init__(self, source: str, target: str):
         self.source, self.target = source, target
@@ -78,6 +84,9 @@ class Template:
         pieces.append(re.escape(source[last:]))
         self.pattern = re.compile("".join(pieces), re.S)
         self.names = names
+        # a value written right after another in the words ('{n} {res}'): said in the plural
+        # when that one is a number other than one, as a noun after its count
+        self.counted = {m.group(2).strip(): m.group(1).strip() for m in _COUNTED.finditer(target)}
 
     def literal(self) -> int:
         """How much of the text is written out: a template that writes more is tried first."""
@@ -88,7 +97,9 @@ class Template:
         m = self.pattern.fullmatch(text)
         if m is None:
             return None
-        values = {name: value(m.group(f"v{i}")) for i, name in enumerate(self.names)}
+        written = {name: m.group(f"v{i}") for i, name in enumerate(self.names)}
+        values = {name: value(v, True) if _many(written.get(self.counted.get(name))) else value(v)
+                  for name, v in written.items()}
         return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
 
 
@@ -162,9 +173,10 @@ class Texts:
             return self.ask(asked.group(1), asked.group(2))
         return text
 
-    def value(self, text: str) -> str:
+    def value(self, text: str, many: bool = False) -> str:
         """A value filled into a text (a card's title, a seat, a place, a number), in this language:
-        a place with its article where the language writes one ('vers la salle 4')."""
+        a place with its article where the language writes one ('vers la salle 4'); a value the
+        vocabulary gives as a noun in the plural when `many` (after a number other than one)."""
         if text in self.exact:
             return self.exact[text]
         if text in self._in_sentence:
@@ -173,7 +185,7 @@ class Texts:
             return _SEAT.sub(lambda m: self.words.w("of_player", m.group(1)), text)
         if text in ANSWERS:
             return self.words.w(text)
-        return self.vocab.value(text)
+        return self.vocab.value(text, many)
 
     def _places(self) -> tuple:
         """The name of each named board node -> as said in this language (`place_noun`:

@@ -49,6 +49,45 @@ def test_a_template_matches_the_finished_text_and_fills_the_same_values_in():
     assert moved.fill("one then two", str) == "two puis one"
 
 
+
+def test_a_value_given_as_a_noun_takes_its_plural_after_a_number_other_than_one(tmp_path):
+    g = interpreter.load(str(nim_with(tmp_path, """
+vocabulary:
+  fr:
+    "label:Take stones": "Prenez des pierres"
+    "label:Take {k}": "Prendre {k}"
+    "label:{n} {what} taken": "{n} {what} pris"
+    "label:{what} is {n}": "{what} vaut {n}"
+    "value:stone": [pierre, pierres, f]
+    "value:heap": tas
+""")))
+    said = Texts(g.program, "fr")
+    assert said("2 stone taken") == "2 pierres pris"
+    assert said("1 stone taken") == "1 pierre pris"
+    assert said("-3 stone taken") == "-3 pierres pris"
+    assert said("2 heap taken") == "2 tas pris"  # one word: the same after any number
+    assert said("stone is 2") == "pierre vaut 2"  # a number after the value does not count it
+    assert said("many stone taken") == "many pierre pris"  # a word before it is no number
+    # the words check: a value's words are a text or a noun, nothing else
+    assert check_paths([str(nim_with(tmp_path / "ok", """
+vocabulary:
+  fr:
+    "label:Take stones": "Prenez des pierres"
+    "label:Take {k}": "Prendre {k}"
+    "value:stone": [pierre, pierres, f]
+"""))]).diagnostics == []
+    report = check_paths([str(nim_with(tmp_path / "bad", """
+vocabulary:
+  fr:
+    "label:Take stones": "Prenez des pierres"
+    "label:Take {k}": "Prendre {k}"
+    "value:stone": [pierre, pierres, x]
+    "label:Take all": [Tout, prendre]
+"""))])
+    found = sorted((d.code, d.message) for d in report.diagnostics)
+    assert found == [("T003", "vocabulary (fr) for label 'Take all' must be a text"),
+                     ("T003", "vocabulary (fr) for value 'stone' must be a text or a noun")], found
+
 def test_a_game_told_in_french_shows_the_words_of_its_texts(tmp_path):
     g = interpreter.load(str(nim_with(tmp_path, WORDS)))
     said = Texts(g.program, "fr")

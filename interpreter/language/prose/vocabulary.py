@@ -117,11 +117,21 @@ class Vocabulary:
         found = self.entries.get(f"label:{text}")
         return str(found) if isinstance(found, str) and found.strip() else str(text)
 
-    def value(self, text: str) -> str:
+    def value(self, text: str, many: bool = False) -> str:
         """A text the rules compare with or fill in (`"red"`), in this language: the vocabulary's
-        `value:TEXT`, else as written."""
+        `value:TEXT` (a word, or a noun whose plural is said when `many`: after a number other
+        than one), else as written."""
+        found = self.value_noun(text)
+        if found is None:
+            return str(text)
+        return found.many if many else found.one
+
+    def value_noun(self, text: str) -> Noun | None:
+        """The words of `value:TEXT` as a noun (one word: the same in the plural), or None."""
         found = self.entries.get(f"value:{text}")
-        return str(found) if isinstance(found, str) and found.strip() else str(text)
+        if isinstance(found, str):
+            return Noun(found, found) if found.strip() else None
+        return as_noun(found)
 
     def template(self, name: str, kind: str) -> str | None:
         """The phrase of an event, procedure or function, with {0}... for its arguments, or None."""
@@ -206,9 +216,14 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                     _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
                 continue
             if free:
-                if not isinstance(value, str) or not value.strip():
-                    report.error("T003", getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be a text",
-                                 "e.g. 'label:Keep both': \"Garder les deux\"")
+                noun = kind == "value" and not isinstance(value, str) and as_noun(value) is not None
+                if not noun and (not isinstance(value, str) or not value.strip()):
+                    hint = ("a text, or a noun: [singular, plural] or [singular, plural, gender], its plural said "
+                            "after a number other than one" if kind == "value" else
+                            "e.g. 'label:Keep both': \"Garder les deux\"")
+                    wanted = "a text or a noun" if kind == "value" else "a text"
+                    report.error("T003", getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be {wanted}",
+                                 hint)
                 continue
             found = known.get(bare) or [k for n, kinds in known.items() if fold(n) == fold(bare)
                                         for k in kinds if k[0] == "class"]
