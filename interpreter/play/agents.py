@@ -48,7 +48,7 @@ from ..names import did_you_mean, fold
 from ..rulings.explain import find_card
 from ..view.narrate import counter_lines, render_observation, words
 from ..view.narrate_words import words_in
-from ..view.texts import Texts, texts_of
+from ..view.texts import Texts, attribute_fact, texts_of
 from ..view import worlds
 from ..view.seen import Seen
 from ..view.why import render as why_lines
@@ -578,19 +578,7 @@ def _attributes(program, value) -> dict:
             and not isinstance(v, bool) and v != ""}
 
 
-def _fact(program, vocabulary, name: str, v) -> str:
-    """One attribute as a fact: a number with its attribute's name ('value 3', 'height 2'), a
-    class as the vocabulary names it ('blue pawn'), a text as written ('meadow')."""
-    if isinstance(v, (int, float)):
-        noun = vocabulary.noun(name, "attribute") if vocabulary.raw(name, "attribute") is not None else None
-        return f"{noun.one if noun else name.replace('_', ' ')} {v}"
-    a = program.defn.attributes.get(name)
-    if a is not None and a.type == "class":
-        return vocabulary.class_noun(v).one
-    said = vocabulary.value(v)  # a text the rules compare with: 'red' is 'rouge'
-    if said == v and len(v) <= 2 and vocabulary.raw(name, "attribute") is not None:  # a code: 'zone B', not 'B'
-        return f"{vocabulary.noun(name, 'attribute').one} {v}"
-    return said
+_fact = attribute_fact
 
 
 def _short(text: str, most: int = 110) -> str:

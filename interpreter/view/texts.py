@@ -44,6 +44,23 @@ def _many(count) -> bool:
     return count is not None and count.lstrip("-").isdigit() and int(count) not in (1, -1)
 
 
+def attribute_fact(program, vocabulary: Vocabulary, name: str, v) -> str:
+    """One attribute of a card or node as a fact, in the language of `vocabulary`: a number with
+    its attribute's name ('value 3', 'height 2': « hauteur 2 »), a class as the vocabulary names
+    it ('blue pawn'), a text the rules compare with as the vocabulary says it ('mountain':
+    « montagne »), else as written ('meadow')."""
+    if isinstance(v, (int, float)):
+        noun = vocabulary.noun(name, "attribute") if vocabulary.raw(name, "attribute") is not None else None
+        return f"{noun.one if noun else name.replace('_', ' ')} {v}"
+    a = program.defn.attributes.get(name)
+    if a is not None and a.type == "class":
+        return vocabulary.class_noun(v).one
+    said = vocabulary.value(v)  # a text the rules compare with: 'red' is 'rouge'
+    if said == v and len(v) <= 2 and vocabulary.raw(name, "attribute") is not None:  # a code: 'zone B', not 'B'
+        return f"{vocabulary.noun(name, 'attribute').one} {v}"
+    return said
+
+
 def place_noun(node: dict, node_id, said: Vocabulary, english: Vocabulary) -> Noun | None:
     """The noun a board node is called by in the language of `said`, when its name is its kind's
     English words and a number or a letter ('room 8' -> 'salle 8') or it has no name (its id
@@ -203,6 +220,10 @@ class Texts:
                 out[str(node["name"])] = noun.one
                 in_sentence[str(node["name"])] = self.words.w("zone_f" if noun.gender == "f" else "zone", noun.one)
         return out, in_sentence
+
+    def fact(self, name: str, value) -> str:
+        """An attribute of a card or node as a fact in this language (`attribute_fact`)."""
+        return attribute_fact(self.program, self.vocab, name, value)
 
     def actions(self) -> dict:
         """The label the engine gives an action a card prints without a name of its own: the card's

@@ -89,8 +89,7 @@ class TableLayout:
         if got is None:
             if len(self._drawn) > 64:  # a bound: the sets of nodes a game shows are few
                 self._drawn.clear()
-            got = self._drawn[key] = draw_board(self._defs[board_id], self.hints[board_id], kept,
-                                                told.places if told is not None else None, self._holds)
+            got = self._drawn[key] = draw_board(self._defs[board_id], self.hints[board_id], kept, told, self._holds)
         return got
 
 
@@ -139,11 +138,13 @@ def _label_attribute(board, hint: dict) -> str | None:
     return "name" if any("name" in attrs for attrs in board.nodes.values()) else None
 
 
-def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: bool = False) -> dict:
+def draw_board(board, hint: dict, kept=None, told=None, holds: bool = False) -> dict:
     """{id, title, nodes: [{id, label, x, y, attributes, ...}], edges: [[a, b]]}: a board ready
     to draw, with the nodes `kept` only (None: every node), and the links between them; each
-    label as `places` says it (a label as written -> in the table's language), and each node's
-    box sized by its label (with a row for components when nodes may hold some: `holds`)."""
+    label and the details under it in the language of `told` (the game's `view.texts` in the
+    table's language; None: as written), and each node's box sized by its label (with a row
+    for components when nodes may hold some: `holds`)."""
+    places = told.places if told is not None else None
     ids = list(board.nodes) if kept is None else [n for n in board.nodes if n in set(kept)]
     label = _label_attribute(board, hint)
     kinds = hint.get("kinds") if isinstance(hint.get("kinds"), dict) else {}
@@ -198,7 +199,8 @@ def draw_board(board, hint: dict, kept=None, places: dict | None = None, holds: 
         colour = colours.get(str(attrs.get(colour_by))) if colour_by is not None else None
         if isinstance(colour, str) and _HEX.match(colour):
             entry["colour"] = colour
-        shown = [_detail(d, attrs[d]) for d in details if attrs.get(d) not in (None, "")]
+        shown = [told.fact(d, attrs[d]) if told is not None else _detail(d, attrs[d])
+                 for d in details if attrs.get(d) not in (None, "")]
         if shown:
             entry["details"] = shown
         nodes.append(entry)

@@ -43,6 +43,7 @@ from ...rulings.trace import (
     result_of,
 )
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
+from ...view.narrate_words import cap
 from .catalogue import Catalogue
 from .layout import TableLayout
 from .views import CardTexts, TableView
@@ -261,7 +262,9 @@ class Replay:
             texts = []
             for raw in self.recorded:
                 try:
-                    texts.append((narrator.tell(raw) or "").strip())
+                    # each event a line of its own (the header of its page, a row of the list): a
+                    # sentence, where the terminal tells it under its decision ('vos cubes : +2')
+                    texts.append(cap((narrator.tell(raw) or "").strip()))
                 except (KeyError, IndexError, TypeError, ValueError):
                     texts.append(raw.get("type", "?"))
             changed = [self._changed(e["changes"], lang) for e in self.events]

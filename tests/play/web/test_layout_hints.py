@@ -7,6 +7,7 @@ import interpreter
 from interpreter.content.model import BoardDef
 from interpreter.diagnostics import Position
 from interpreter.play.web.layout import TableLayout, draw_board
+from interpreter.view.texts import texts_of
 
 
 def test_zones_go_where_their_scope_says_unless_a_hint_moves_them():
@@ -144,6 +145,11 @@ def test_etherium_spaces_have_their_terrain_colour_and_height_and_no_socket_is_d
     assert nodes["ether"]["details"] == ["ether", "height 2"] and nodes["large-n-1"]["details"] == ["mountain", "height 3"]
     assert nodes["small-n"]["colour"] == nodes["small-e"]["colour"] != nodes["ether"]["colour"]
     assert nodes["ether"]["x"] == nodes["ether"]["y"] == 0.5  # placed where the hint puts it
+    # a French table says what is under each label in French, as the game's vocabulary does
+    french = TableLayout(game.program).boards_of(game.new_state(2, seed=1), texts_of(game.program, "fr"))
+    said = {n["id"]: n for n in french[0]["nodes"]}
+    assert said["large-n-1"]["details"] == ["montagne", "hauteur 3"] and said["large-n-1"]["label"] == "case 3"
+    assert said["ether"]["details"] == ["Éther", "hauteur 2"]
 
 
 def test_each_piece_a_seat_sees_says_whose_it_is():

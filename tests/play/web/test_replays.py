@@ -62,9 +62,9 @@ def test_each_event_comes_with_its_narration_and_its_cause(karman):
     assert [e["type"] for e in s["events"] if not e["text"]] == []
     for lang, signal, tag, untag, seat in (
             ("en", "{} is played on an active planet", "{} becomes a card whose pose was used",
-             "{} is no longer a card whose pose was used", "turn seat: "),
+             "{} is no longer a card whose pose was used", "Turn seat: "),
             ("fr", "On joue {} sur une planète active", "{} devient une carte dont la pose a servi",
-             "{} n'est plus une carte dont la pose a servi", "la place du joueur actif : ")):
+             "{} n'est plus une carte dont la pose a servi", "La place du joueur actif : ")):
         events = r.summary(path.stem, lang)["events"]
         told = {t: [e for e in events if e["type"] == t] for t in ("signal", "tag", "untag")}
         posed = [e for e in told["signal"] if e["line"].startswith("signal posed")]
