@@ -229,6 +229,8 @@ R.showError = function (where, err) {
 // each seat's colour: its pieces on the table, its area, the legend
 R.SEAT_COLOURS = ["#d1495b", "#2f6fdf", "#2a9d4b", "#e08a1e", "#7b4fc9", "#1a9aa0", "#8a6d3b", "#c2417f"];
 R.seatColour = (seat) => R.SEAT_COLOURS[seat % R.SEAT_COLOURS.length];
+// a text that begins a sentence: its first letter in upper case
+R.capital = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 
 R.swatch = function (seat) {
   return R.el("span", { class: "swatch", "aria-hidden": "true", style: { background: R.seatColour(seat) } });
@@ -567,7 +569,9 @@ R.drawDecision = function (root, view, choose, opens) {
   }
   const mine = !opens || opens.includes(d.player);
   root.replaceChildren(R.el("div", { class: "decision" },
-    R.el("p", { class: "prompt" }, R.el("strong", { text: R.t("prompt_of", d.name + (d.secret ? R.t("secretly") : "")) }), d.prompt || R.t("choose")),
+    // the seat who decides begins the line: with a capital ('Joueur 1 : ...', 'Vous : ...')
+    R.el("p", { class: "prompt" }, R.el("strong", { text: R.t("prompt_of", R.capital(d.name) + (d.secret ? R.t("secretly") : "")) }),
+      d.prompt || R.t("choose")),
     R.el("div", { class: "options" }, d.options.map(o => R.el("button", {
       type: "button", class: "option", disabled: !mine || !choose, dataset: { index: String(o.index) }, text: o.label,
       onclick: () => choose(o.index) })))));
