@@ -35,6 +35,10 @@ def test_every_shipped_scenario_of_an_expansion_with_sheets_has_a_sheet_per_char
             seen.add(sc.layer)
             assert set(sc.data["characters"]) == {"Kessra", "Ilvane", "Brück", "Aldée", "Zéphyr", "Moor"}, sc.id
             assert all(sheet.get("authored") and sheet.get("title") for sheet in sc.data["characters"].values())
+            # every text of its sheets in English and in French, none empty
+            texts = [sc.data["title"], sc.data["text"]] + [sheet[key] for sheet in sc.data["characters"].values()
+                                                          for key in ("title", "text")]
+            assert all(set(t) == {"en", "fr"} and all(v.strip() for v in t.values()) for t in texts), sc.id
     assert seen == {"tais", "etho", "hanks"}
 
 
