@@ -36,6 +36,7 @@ COMMAND = "python docs/gen_game_pages.py"
 
 from interpreter import read_and_check  # noqa: E402
 from interpreter.content.layers import Chosen, available_expansions, plan  # noqa: E402
+from interpreter.content.model import in_language  # noqa: E402
 from interpreter.diagnostics import Report, render_text  # noqa: E402
 from interpreter.language.prose import LANGS, Prose  # noqa: E402
 
@@ -319,10 +320,11 @@ def index_page(g: GameContent) -> str:
 
 def scenario_sheets(sc) -> list[str]:
     """A scenario's sheets as its players read them: the common sheet (its `text:`, read aloud
-    by the first player), then the sheet of each character (`characters:`), in its order."""
+    by the first player), then the sheet of each character (`characters:`), in its order; in
+    English, as the page is (a sheet written in French only, in French)."""
     out = [f"### {md(sc.title)} {{ #scenario-{slug(sc.id)} }}", ""]
-    if isinstance(sc.data.get("text"), str):
-        out += block(str(sc.data["text"]).strip()) + [""]
+    if sc.text_in("en").strip():
+        out += block(sc.text_in("en").strip()) + [""]
     sheets = sc.data.get("characters")
     if isinstance(sheets, dict) and sheets:
         out += ["The sheet of each character: each player takes the one of the character they play.", ""]
@@ -330,7 +332,8 @@ def scenario_sheets(sc) -> list[str]:
             if not isinstance(sheet, dict):
                 continue
             mark = ", authored" if sheet.get("authored") else ""
-            out.append(f"- **{md(sheet.get('title') or name)}** ({code(name)}{mark}): {md(sheet.get('text', ''))}")
+            out.append(f"- **{md(in_language(sheet.get('title'), 'en') or name)}** ({code(name)}{mark}): "
+                       f"{md(in_language(sheet.get('text'), 'en'))}")
         out.append("")
     return out
 

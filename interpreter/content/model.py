@@ -155,13 +155,30 @@ class BoardDef:
     title: str | None = None  # the board's name, for people (None: its id)
 
 
+SHEET_LANGS = ("en", "fr")  # the languages a scenario's sheets may be written in (schemas/scenario.schema.json)
+
+
+def in_language(text, lang: str) -> str:
+    """A text of a scenario's sheets (its title or text, a character's) in `lang`: written by
+    language ({en: ..., fr: ...}), the text of `lang` if written, else the other one; written as
+    one text (a sheet in one language), that text. Empty when there is none."""
+    if isinstance(text, dict):
+        for code in (lang, *SHEET_LANGS):
+            if isinstance(text.get(code), str):
+                return str(text[code])
+        return ""
+    return str(text) if isinstance(text, str) else ""
+
+
 @dataclass
 class ScenarioDef:
     """A scenario sheet: the player counts it is for, the options it sets, and the rules it
     changes (hooks on extension points, procedures or functions replaced). Every scenario of
-    the pack is checked; the one chosen to play is laid over the game (see content.layers)."""
+    the pack is checked; the one chosen to play is laid over the game (see content.layers).
+    Its title and texts for a reader: `title_in`, `text_in` (and `in_language` for a
+    character's sheet)."""
     id: str
-    title: str
+    title: str  # its title in English, else as written: where one name stands for it (a trace, a spec)
     data: dict
     pos: Position
     file: str
@@ -169,6 +186,19 @@ class ScenarioDef:
     hooks: dict = field(default_factory=dict)  # extension point -> the text run there
     replace: dict = field(default_factory=dict)  # procedure or function -> the text replacing its body
     trees: dict = field(default_factory=dict)  # parsed: ("hook"|"replace", name) -> nodes.Procedure/Condition
+
+    def title_in(self, lang: str) -> str:
+        """Its title in `lang` (else as written: see in_language); its id when it has none."""
+        return in_language(self.data.get("title"), lang) or self.id
+
+    def text_in(self, lang: str) -> str:
+        """Its common sheet (`text:`) in `lang`, else as written; empty when it has none."""
+        return in_language(self.data.get("text"), lang)
+
+    def titles(self) -> list:
+        """Every title it is written with, one per language (it is found by any)."""
+        title = self.data.get("title")
+        return [str(t) for t in (title.values() if isinstance(title, dict) else [title]) if isinstance(t, str)]
 
 
 class LayerKind(enum.StrEnum):

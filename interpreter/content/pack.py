@@ -17,7 +17,8 @@ from ..diagnostics import ContentError, Position, Report
 from .declarations import NameChecks, empty_game, function, procedure, read_declarations, read_game
 from .declarations import as_int, as_list, as_str, plain_options
 from .layers import Layer, Merge, available_expansions, texts_of, where
-from .model import AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, LayerKind, RulesTestDef, ScenarioDef
+from .model import (AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, LayerKind, RulesTestDef, ScenarioDef,
+                    in_language)
 from ..names import did_you_mean, fold
 from .rulings import from_note, rulings_of
 from .source import PDict, PList, SourceFile, edited_text, is_rules_test_file, load_file
@@ -347,8 +348,8 @@ class PackLoader:
 
     def add_scenario(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
-        defn.scenarios.append(ScenarioDef(str(d.get("id", "")), str(d.get("title", "")), plain_options(d), d.pos,
-                                          src.path, layer=self.layer, hooks=dict(texts_of(d.get("hooks"))),
+        defn.scenarios.append(ScenarioDef(str(d.get("id", "")), in_language(d.get("title"), "en"), plain_options(d),
+                                          d.pos, src.path, layer=self.layer, hooks=dict(texts_of(d.get("hooks"))),
                                           replace=dict(texts_of(d.get("replace")))))
 
     def add_rules(self, defn: GameDef, src: SourceFile) -> None:

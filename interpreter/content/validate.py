@@ -101,6 +101,8 @@ def _compile(node, root, refs):
             checks.append(lambda x, n=value: not is_array(x) or len(x) >= n)
         elif key == "maxItems":
             checks.append(lambda x, n=value: not is_array(x) or len(x) <= n)
+        elif key == "minProperties":
+            checks.append(lambda x, n=value: not is_object(x) or len(x) >= n)
         elif key == "minLength":
             checks.append(lambda x, n=value: not is_string(x) or len(x) >= n)
         elif key == "maxLength":
@@ -286,6 +288,10 @@ def _describe(error) -> tuple[str, str, str | None]:
         return "S007", f"expected at least {error.validator_value} item{'s' if error.validator_value != 1 else ''}", None
     if v == "maxItems":
         return "S007", f"expected at most {error.validator_value} items", None
+    if v == "minProperties":
+        allowed = list(error.schema.get("properties", {}))
+        return ("S007", f"expected at least {error.validator_value} key{'s' if error.validator_value != 1 else ''}",
+                "its keys: " + ", ".join(allowed) if allowed else None)
     if v == "minLength":
         return "S010", "expected a non-empty text", None
     if v in ("minimum", "maximum"):
@@ -307,7 +313,11 @@ def validate(src: SourceFile) -> list[ContentError]:
     errors = []
     for error in sorted(validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator in ("anyOf", "oneOf") and error.context:
-            error = best_match(error.context, key=relevance)
+            # the alternative of the value's own type when there is one ({de: ...} where a text or
+            # a mapping of 'en', 'fr' is wanted: the unknown key, not "expected a text"), else the
+            # first that fails at the value itself
+            fits = best_match([error], key=relevance)
+            error = fits if fits is not error else best_match(error.context, key=relevance)
         errors.extend(_to_content_errors(error, data))
     return errors
 

@@ -130,7 +130,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
 def _laid(program, powers: dict, players: int | None = None, lang: str = "en") -> list:
     """What is laid over the game, said once at its start: the expansions, each seat's power, and
     the scenario's sheet, read aloud as the first player would, and its sheet of each seat's
-    character."""
+    character; the sheets in `lang` (a sheet not written in it, as written)."""
     d = program.defn
     w = words_in(lang).w
     lines = []
@@ -142,9 +142,8 @@ def _laid(program, powers: dict, players: int | None = None, lang: str = "en") -
         lines.append(w("power", _first(seat_name(int(s) - 1, None, program, lang), lang), Said(title)))
     sc = d.scenario
     if sc is not None:
-        lines.append(w("scenario", Said(sc.title)))
-        if isinstance(sc.data.get("text"), str):
-            lines += ["  " + x for x in str(sc.data["text"]).strip().splitlines()]
+        lines.append(w("scenario", Said(sc.title_in(lang))))
+        lines += [("  " + x).rstrip() for x in sc.text_in(lang).strip().splitlines()]
         lines += _sheets(program, sc, powers, players, lang)
     return lines
 
@@ -160,7 +159,7 @@ def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") ->
     of that power (the attribute powers are unique by); the character of a seat without one is
     the content's to compute, so every sheet is shown for those seats to take theirs."""
     d = program.defn
-    sheets = character_sheets(d, sc)
+    sheets = character_sheets(d, sc, lang)
     if not sheets:
         return []
     w = words_in(lang).w

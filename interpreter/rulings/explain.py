@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from ..content.model import LayerKind
+from ..content.model import LayerKind, in_language
 from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
@@ -228,10 +228,11 @@ def explain(game, card, lang: str = "en") -> str:
     return "\n".join(printable(line) for line in out)  # content shown, never obeyed
 
 
-def character_sheets(defn, sc) -> list:
+def character_sheets(defn, sc, lang: str = "en") -> list:
     """A scenario's sheets per character (`characters:`), in the order of the values of the
     attribute the game's powers are unique by, then any other: (character, title, text,
-    authored) each. Empty when the scenario has none."""
+    authored) each, the title and text in `lang` (else as written). Empty when the scenario
+    has none."""
     sheets = sc.data.get("characters") if sc is not None else None
     if not isinstance(sheets, dict):
         return []
@@ -244,7 +245,7 @@ def character_sheets(defn, sc) -> list:
         sheet = next(v for k, v in sheets.items() if str(k) == name)
         if not isinstance(sheet, dict):
             continue
-        out.append((name, str(sheet.get("title") or name), str(sheet.get("text") or "").strip(),
+        out.append((name, in_language(sheet.get("title"), lang) or name, in_language(sheet.get("text"), lang).strip(),
                     sheet.get("authored")))
     return out
 
@@ -257,11 +258,11 @@ def character_word(defn) -> str:
 
 
 def find_scenario(defn, name: str):
-    """The scenario laid over the game (or checked with it) whose id or title is `name`
-    (accents and case ignored), or None."""
+    """The scenario laid over the game (or checked with it) whose id or title (in any language
+    it is written in) is `name` (accents and case ignored), or None."""
     key = fold(name)
     for sc in ([defn.scenario] if defn.scenario is not None else []) + list(defn.scenarios):
-        if fold(sc.id) == key or fold(sc.title) == key:
+        if fold(sc.id) == key or any(fold(t) == key for t in sc.titles()):
             return sc
     return None
 
@@ -270,28 +271,30 @@ def explain_scenario(game, sc, lang: str = "en") -> str:
     """A scenario for its players: its title, player counts and expansion; the first sheet
     (its context and the conditions for every player), read aloud by the first player; then
     the sheet of each character, that each player takes for the character they play; for a
-    modder, where it is written and what it hooks and replaces. Its headings in `lang`; the
-    sheets as the scenario writes them."""
+    modder, where it is written and what it hooks and replaces. Its headings and its sheets in
+    `lang` (a sheet not written in it, in the language it is written in)."""
     defn = game.program.defn
     say = _HEADINGS.get(lang, _HEADINGS["en"])
-    out = [say["scenario_of"].format(sc.title, defn.title)]
+    named = sc.title_in(lang)
+    out = [say["scenario_of"].format(named, defn.title)]
     players = sc.data.get("players")
     if isinstance(players, list) and players:
         out.append(say["players"].format(", ".join(str(p) for p in players)))
     layer = next((x for x in defn.layers if x.id == sc.layer), None)
     if layer is not None and layer.kind is not LayerKind.SCENARIO:
         out.append(say["from"].format(layer.title))
-    if isinstance(sc.data.get("text"), str):
+    common = sc.text_in(lang).strip()
+    if common:
         out += ["", say["common_sheet"]]
-        out += [("  " + line).rstrip() for line in str(sc.data["text"]).strip().splitlines()]
-    sheets = character_sheets(defn, sc)
+        out += [("  " + line).rstrip() for line in common.splitlines()]
+    sheets = character_sheets(defn, sc, lang)
     if sheets:
         word = Vocabulary(defn, lang).noun(character_word(defn), "attribute").one  # 'character', 'personnage'
         out += ["", say["each_sheet"].format(word)]
         for name, title, text, authored in sheets:
             out.append(f"  {title} [{name}]" + (say["sheet_authored"] if authored else ""))
             out += _wrapped("", text, "    ", hang=0)
-    out += ["", say["how_scenario"], f"{sc.title} ({sc.id}): {_where(sc.pos)}"]
+    out += ["", say["how_scenario"], f"{named} ({sc.id}): {_where(sc.pos)}"]
     if sc.data.get("options"):
         out.append(say["options"].format(", ".join(f"{k}: {v}" for k, v in dict(sc.data["options"]).items())))
     if sc.hooks:

@@ -171,14 +171,17 @@ def test_a_card_is_printed_with_its_face_in_each_language():
 
 
 def test_a_games_index_prints_each_scenarios_common_sheet_and_its_sheet_per_character():
+    """In English, as the page is: a sheet written in English and French shows its English."""
     page = (GAMES / "seeders-exodus" / "index.md").read_text(encoding="utf-8")
     for scenario in CONTENT.glob("seeders-exodus/expansions/*/scenarios/*.yaml"):
         data = yaml.safe_load(scenario.read_text(encoding="utf-8"))
         at = page.index(f"{{ #scenario-{data['id']} }}")
         section = page[at:page.find("\n### ", at)]
-        assert data["text"].strip().splitlines()[0] in section
+        assert data["text"]["en"].strip().splitlines()[0] in section
+        assert data["text"]["fr"].strip().splitlines()[0] not in section
         for name, sheet in data.get("characters", {}).items():
-            line = f"- **{gen.md(sheet['title'])}** (`{name}`, authored): {gen.md(sheet['text'])}"
+            line = f"- **{gen.md(sheet['title']['en'])}** (`{name}`, authored): {gen.md(sheet['text']['en'])}"
             assert line in section, (data["id"], name)
     html_page = markdown.markdown(page, extensions=EXTENSIONS)
-    assert "<strong>Moor, le gardien de l'Ethernium</strong> (<code>Moor</code>, authored): Vous gardez" in html_page
+    assert ("<strong>Moor, the keeper of the Ethernium</strong> (<code>Moor</code>, authored): You have kept"
+            in html_page)

@@ -2,6 +2,9 @@
 import json
 import shutil
 
+import pytest
+import yaml
+
 from interpreter.content.folders import shipped_games
 from interpreter.resources import content_dir
 from interpreter import cli
@@ -87,24 +90,77 @@ def test_regles_explain_a_scenario_shows_its_common_sheet_then_the_sheet_of_each
     assert cli.main(["explain", "seeders-exodus", "hanks-2j"]) == 0  # its expansion laid with it
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].startswith("La Casse de Hank \u00b7 scenario of ")
+    assert lines[0].startswith("Hank's Scrapyard \u00b7 scenario of ")
     assert "The common sheet (read aloud by the first player):" in lines
     assert "  Special conditions:" in lines
     assert "The sheet of each character (each player takes the sheet of the character they play):" in lines
-    assert "  Moor, le gardien de l'Ethernium [Moor] (authored)" in lines
-    assert "Condition personnelle : si l'héritage de Hank" in out
-    assert lines.index("  Kessra, l'œil de la casse [Kessra] (authored)") < lines.index(
-        "  Moor, le gardien de l'Ethernium [Moor] (authored)")
+    assert "  Moor, the keeper of the Ethernium [Moor] (authored)" in lines
+    assert "Personal condition: if Hank's inheritance" in out
+    assert lines.index("  Kessra, the eye of the scrapyard [Kessra] (authored)") < lines.index(
+        "  Moor, the keeper of the Ethernium [Moor] (authored)")
     assert cli.main(["explain", "seeders-exodus", "no-such-thing"]) == 2
     assert "no card or scenario 'no-such-thing'" in capsys.readouterr().err
-    # its headings in the language asked, the character named by the game's words; the sheets as written
+    # its headings and its sheets in the language asked, the character named by the game's words
     assert cli.main(["explain", "seeders-exodus", "hanks-2j", "--lang", "fr"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out
+    lines = out.splitlines()
     assert lines[0] == "La Casse de Hank \u00b7 scénario de Seeders from Sereis, Episode I: Exodus"
     assert "La fiche commune (lue à voix haute par le premier joueur) :" in lines
+    assert "  Conditions particulières :" in lines
     assert "La fiche de chaque personnage (chaque joueur prend la sienne) :" in lines
     assert "  Moor, le gardien de l'Ethernium [Moor] (écrite pour le jeu)" in lines
+    assert "Condition personnelle : si l'héritage de Hank" in out
     assert "Comment le moteur le lit :" in lines and not any(" of Seeders" in x or "sheet" in x for x in lines)
+    assert "La Casse de Hank (hanks-2j): " in out  # the title the modder reads too
+
+
+def _shipped_scenario(scenario: str) -> dict:
+    """A shipped scenario's file, read."""
+    path = next(content_dir().glob(f"seeders-exodus/expansions/*/scenarios/{scenario}.yaml"))
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("scenario", ["etho-2j", "tais-2j"])
+def test_regles_explain_prints_a_scenarios_whole_sheet_in_the_language_asked(capsys, scenario):
+    """Its title, common sheet and every character's sheet in the language asked, and not one
+    sentence of the other language's (Etho's common sheet was once English, Tais' French)."""
+    data = _shipped_scenario(scenario)
+    for lang, other, heading, not_heading in (("en", "fr", "Special conditions", "Conditions particulières"),
+                                              ("fr", "en", "Conditions particulières", "Special conditions")):
+        assert cli.main(["explain", "seeders-exodus", scenario, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        lines = [line.strip() for line in out.splitlines()]
+        assert out.startswith(data["title"][lang] + " \u00b7 ")
+        assert any(x.startswith(heading) for x in lines) and not any(x.startswith(not_heading) for x in lines)
+        written = [x.strip() for x in data["text"][lang].splitlines() if x.strip()]
+        assert all(x in lines for x in written)
+        assert not [x.strip() for x in data["text"][other].splitlines() if x.strip() and x.strip() in lines]
+        flat = " ".join(out.split())  # the characters' sheets are wrapped to the terminal
+        for name, sheet in data["characters"].items():
+            assert any(x.startswith(f"{sheet['title'][lang]} [{name}]") for x in lines), (lang, name)
+            assert " ".join(sheet["text"][lang].split()) in flat, (lang, name)
+            assert " ".join(sheet["text"][other].split()) not in flat and sheet["title"][other] not in flat
+
+
+def test_a_scenario_written_in_one_language_is_shown_as_written_whatever_the_language(tmp_path, capsys):
+    """A mod's scenario in one language: its title and common sheet plain texts, its characters'
+    sheets given in French only ({fr: ...}); shown in French in English as in French."""
+    game = tmp_path / "seeders-exodus"
+    shutil.copytree(content_dir() / "seeders-exodus", game)
+    path = game / "expansions" / "tais" / "scenarios" / "tais-2j.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["title"], data["text"] = data["title"]["fr"], data["text"]["fr"]
+    for sheet in data["characters"].values():
+        sheet["title"], sheet["text"] = sheet["title"]["fr"], {"fr": sheet["text"]["fr"]}
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    for lang in ("en", "fr"):
+        assert cli.main(["explain", str(game), "tais-2j", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        lines = out.splitlines()
+        assert lines[0].startswith("Contrebande dans la Soute \u00b7 ")
+        assert "  Conditions particulières :" in lines
+        assert "  Aldée, la receleuse [Aldée] " + ("(authored)" if lang == "en" else "(écrite pour le jeu)") in lines
+        assert "Condition personnelle : vous commencez la partie avec 1 Muta-Vecteur de plus" in out
 
 
 def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, monkeypatch):
@@ -113,12 +169,23 @@ def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, mo
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert cli.main(["play", "seeders-exodus", "-n", "2", "--scenario", "etho-2j", "--power", "1=etho-bruck"]) == 0
     out = capsys.readouterr().out
-    assert "Scenario: Le Conclave.\n  The High Priest of Xzhüü is dead" in out
-    assert "player 1 plays Brück: their sheet, Brück, le prédicateur.\n    Votre voix porte" in out
+    assert "Scenario: The Conclave.\n  The High Priest of Xzhüü is dead" in out
+    assert "player 1 plays Brück: their sheet, Brück, the preacher.\n    Your voice carries" in out
     # the other seat's character is the content's to compute: every other sheet is shown
     assert "Each other player takes the sheet of the character they play:" in out
+    assert "  Ilvane, the ordaining cardinal [Ilvane]\n    You ordained" in out
+    assert "  Brück, the preacher [Brück]" not in out
+    assert "Le Conclave" not in out and "Votre voix" not in out
+    # in French, the whole sheet in French
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "seeders-exodus", "-n", "2", "--scenario", "etho-2j", "--power", "1=etho-bruck",
+                     "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "Scénario : Le Conclave.\n  Le Grand Prêtre de Xzhüü est mort" in out
+    assert "\n  Conditions particulières (pour tous les joueurs) :\n" in out
+    assert "Joueur 1 joue Brück : sa fiche, Brück, le prédicateur.\n    Votre voix porte" in out
     assert "  Ilvane, la cardinale ordonnatrice [Ilvane]\n    Vous avez ordonné" in out
-    assert "  Brück, le prédicateur [Brück]" not in out
+    assert "The Conclave" not in out and "Special conditions" not in out and "You ordained" not in out
 
 
 def test_regles_explain_unknown_card_suggests(capsys):

@@ -359,10 +359,11 @@ async def replay_page(request: Request):
 # games
 async def games(request: Request):
     server = _server(request)
+    lang = language(request.query_params.get("lang"), "table")  # the scenarios' titles in it
     out = []
     for name in server.catalogue.names():
         try:
-            out.append(await run_in_threadpool(server.catalogue.describe, name))
+            out.append(await run_in_threadpool(server.catalogue.describe, name, lang))
         except LoadError as exc:
             out.append({"name": name, "title": name, "error": does_not_check(exc)})
     return JSONResponse({"games": out})
@@ -373,9 +374,10 @@ async def describe_game(request: Request):
     name = request.path_params["name"]
     expansions = [x for x in request.query_params.get("expansions", "").split(",") if x]
     scenario = request.query_params.get("scenario") or None
+    lang = language(request.query_params.get("lang"), "table")
 
     def describe():
-        about = server.catalogue.describe(name)
+        about = server.catalogue.describe(name, lang)
         laid = server.catalogue.game(name, expansions, scenario)
         counts = laid.player_counts()
         about.update({"min_players": laid.min_players, "max_players": laid.max_players, "player_counts": counts,

@@ -13,6 +13,7 @@ from pathlib import Path
 from ... import LoadError, load
 from ...content.folders import expansion_file, shipped_games
 from ...content.layers import available_expansions, read_data, scenarios_in
+from ...content.model import in_language
 from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
@@ -64,8 +65,9 @@ class Catalogue:
                                                settings=settings)
         return got
 
-    def describe(self, name: str) -> dict:
-        """A game as the start page lists it: title, players, expansions, scenarios, solo modes."""
+    def describe(self, name: str, lang: str = "en") -> dict:
+        """A game as the start page lists it: title, players, expansions, scenarios (their titles
+        in `lang`, else as written), solo modes."""
         game = self.game(name)
         root = Path(game.program.root)
         layers = available_expansions(root)
@@ -83,7 +85,7 @@ class Catalogue:
         for home, folder in [(None, root)] + [(x.id, x.path) for x in layers.values() if x.path.is_dir()]:
             for sid, f in scenarios_in(folder).items():
                 data = read_data(f) or {}
-                scenarios.append({"id": sid, "title": str(data.get("title", sid)), "expansion": home})
+                scenarios.append({"id": sid, "title": in_language(data.get("title"), lang) or sid, "expansion": home})
         return {"id": game.id, "name": name, "title": game.title, "min_players": game.min_players,
                 "max_players": game.max_players, "expansions": expansions, "scenarios": scenarios,
                 "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game)}

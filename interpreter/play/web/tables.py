@@ -391,7 +391,7 @@ def make_table(catalogue, asked) -> Table:
             raise TableError(400, f"option '{str(name)[:40]}' takes a text, a number or true/false, "
                                   f"not {json.dumps(value)[:40]}")
     try:
-        about = catalogue.describe(game_name)
+        about = catalogue.describe(game_name, lang)
         if solo is not None:
             if not about["solo"]:
                 raise TableError(400, f"{about['title']} has no solo mode")

@@ -28,6 +28,7 @@ from browsing import offered as _options
 from browsing import over as _over
 from browsing import wait as _wait
 from selenium.common.exceptions import (
+    NoSuchElementException,
     StaleElementReferenceException,
     WebDriverException,
 )
@@ -221,6 +222,11 @@ def test_a_table_made_in_french_is_told_in_french(shared):
     try:
         d.find_element(By.CSS_SELECTOR, "#lang option[value='fr']").click()
         _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "Une nouvelle table")
+        # the scenarios offered by their French titles (the list of games is asked again in French)
+        _wait(d, lambda: _chosen(d, "#game option[value='seeders-exodus']"))
+        _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "form[data-ready='seeders-exodus']"))
+        _wait(d, lambda: _text(d, "#scenario option[value='etho-2j']") == "Le Conclave")
+        assert _text(d, "#game option:checked") == "Seeders from Sereis, Episode I: Exodus"
         d.find_element(By.CSS_SELECTOR, "#game option[value='karman-swap']").click()
         _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "form[data-ready='karman-swap']"))
         seats = d.find_elements(By.CSS_SELECTOR, "#seats label")
@@ -332,6 +338,23 @@ def _view(served, d) -> dict:
     path = d.current_url.split(str(served.port), 1)[1].replace("/table/", "/api/tables/", 1)
     with urllib.request.urlopen(served.base + path, timeout=30) as r:
         return json.loads(r.read())
+
+
+def _text(d, css: str):
+    """The text of the element `css` finds, None while there is none (the page draws it again)."""
+    try:
+        return d.find_element(By.CSS_SELECTOR, css).text
+    except (NoSuchElementException, StaleElementReferenceException):
+        return None
+
+
+def _chosen(d, css: str) -> bool:
+    """Whether the option `css` finds could be chosen (False while the page draws it again)."""
+    try:
+        d.find_element(By.CSS_SELECTOR, css).click()
+        return True
+    except (NoSuchElementException, StaleElementReferenceException):
+        return False
 
 
 def _decide(d, pick=0) -> None:

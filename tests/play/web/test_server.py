@@ -183,6 +183,7 @@ def test_keys_open_only_their_seats_and_the_makers_key_opens_every_person(tmp_pa
 @pytest.mark.parametrize("method,url,body,status,says", [
     ("GET", "/api/tables/nosuchtable", None, 404, "no table"),
     ("GET", "/api/games/chess", None, 404, "no game 'chess'"),
+    ("GET", "/api/games?lang=de", None, 400, "'lang' is the language the table is told in: one of en, fr"),
     ("POST", "/api/tables", b"{not json", 400, "not valid JSON"),
     ("POST", "/api/tables", [], 400, "JSON object"),
     ("POST", "/api/tables", {"game": "karman-swap", "players": 9, "seats": []}, 400, "2 to 4 players"),
@@ -291,6 +292,14 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
         assert solo["levels"] == ["easy", "normal", "hard"]
         three = c.get("/api/games/seeders-exodus", params={"scenario": "etho-3j"}).json()
         assert three["player_counts"] == [3]  # the scenario's sheet is for 3 players
+        # the scenarios titled in the page's language (English unless it asks for another)
+        titles = {s["id"]: s["title"] for s in seeders["scenarios"]}
+        assert titles["etho-2j"] == "The Conclave" and titles["tais-2j"] == "Smuggling in the Hold"
+        french = {g["name"]: g for g in c.get("/api/games", params={"lang": "fr"}).json()["games"]}
+        titles = {s["id"]: s["title"] for s in french["seeders-exodus"]["scenarios"]}
+        assert titles["etho-2j"] == "Le Conclave" and titles["tais-2j"] == "Contrebande dans la Soute"
+        laid = c.get("/api/games/seeders-exodus", params={"scenario": "etho-3j", "lang": "fr"}).json()
+        assert {s["id"]: s["title"] for s in laid["scenarios"]}["etho-3j"] == "La Dîme de Xzhüü"
         alone = c.get("/api/games/seeders-exodus", params={"expansions": solo["id"]}).json()
         assert alone["automata"] == {"2": "KB12"}
         made = _new(c, game="seeders-exodus", solo="hard", players=2, seats=["person", "greedy"], seed=1)

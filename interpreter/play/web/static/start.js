@@ -12,7 +12,7 @@
 
   async function describe() {
     const g = $("game").value;
-    const q = new URLSearchParams({ expansions: chosenExpansions().join(",") });
+    const q = new URLSearchParams({ expansions: chosenExpansions().join(","), lang: R.lang });
     if ($("scenario").value) q.set("scenario", $("scenario").value);
     if ($("solo").value) {
       const solo = games.find(x => x.name === g).solo[0];
@@ -111,14 +111,29 @@
     }
   }
 
-  async function chooseGame() {
+  async function listGames() {  // the games offered, their scenarios titled in the page's language
+    let got;
+    try {
+      got = await R.api("GET", `/api/games?lang=${R.lang}`);
+    } catch (err) {
+      R.showError($("problem"), err);
+      return false;
+    }
+    const chosen = $("game").value;  // the game chosen, even while the list was asked for
+    games = got.games.filter(g => !g.error);
+    $("game").replaceChildren(...games.map(g => R.el("option", { value: g.name, text: g.title,
+      selected: g.name === chosen })));
+    return true;
+  }
+
+  async function chooseGame(scenario) {  // scenario: the one to keep chosen (the language changed)
     const g = games.find(x => x.name === $("game").value);
     $("expansions-box").hidden = !g.expansions.length;
     $("expansions").replaceChildren(...g.expansions.map(x => R.el("label", {},
       R.el("input", { type: "checkbox", value: x.id, onchange: describe }), " " + x.title)));
     $("scenario-box").hidden = !g.scenarios.length;
     $("scenario").replaceChildren(R.el("option", { value: "", text: R.t("none") }),
-      ...g.scenarios.map(s => R.el("option", { value: s.id, text: s.title })));
+      ...g.scenarios.map(s => R.el("option", { value: s.id, text: s.title, selected: s.id === scenario })));
     $("solo-box").hidden = !g.solo.length;
     $("solo").replaceChildren(R.el("option", { value: "", text: R.t("solo_no") }),
       ...(g.solo[0] ? g.solo[0].levels : []).map(l => R.el("option", { value: l, text: l })));
@@ -183,7 +198,11 @@
   async function chooseLang() {
     R.setLang($("lang").value);
     try { window.localStorage.setItem("regles-lang", R.lang); } catch (err) { /* private browsing: not kept */ }
-    if (games.length) await chooseGame();
+    if (games.length) {  // the scenarios' titles in the language chosen
+      const g = $("game").value, scenario = $("scenario").value;
+      if (!(await listGames())) return;
+      await chooseGame($("game").value === g ? scenario : "");
+    }
     replays();
     lobby();
   }
@@ -192,14 +211,8 @@
     R.setLang(R.firstLang());
     $("lang").value = R.lang;
     $("lang").addEventListener("change", chooseLang);
-    try {
-      games = (await R.api("GET", "/api/games")).games.filter(g => !g.error);
-    } catch (err) {
-      R.showError($("problem"), err);
-      return;
-    }
-    $("game").replaceChildren(...games.map(g => R.el("option", { value: g.name, text: g.title })));
-    $("game").addEventListener("change", chooseGame);
+    if (!(await listGames())) return;
+    $("game").addEventListener("change", () => chooseGame());
     $("scenario").addEventListener("change", describe);
     $("solo").addEventListener("change", describe);
     $("players").addEventListener("change", drawSeats);
