@@ -307,7 +307,7 @@ def index_page(g: GameContent) -> str:
             out += scenario_sheets(sc)
     if g.boards:
         out += ["## Boards", ""]
-        rows = [[code(b.id), md(raw(b.file).get("title", "")), str(len(b.nodes)), str(len(b.edges)),
+        rows = [[code(b.id), md(in_language(raw(b.file).get("title"), "en")), str(len(b.nodes)), str(len(b.edges)),
                  path_code(g.where(b.pos))] for b in g.boards]
         out += table(["id", "title", "nodes", "edges", "defined in"], rows)
     if g.automata:

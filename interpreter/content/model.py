@@ -152,7 +152,11 @@ class BoardDef:
     pos: Position
     file: str
     edge_pos: list = field(default_factory=list)  # (position of a, position of b) of each edge
-    title: str | None = None  # the board's name, for people (None: its id)
+    title: str | dict | None = None  # the board's name, for people: a text, or a text by language (None: its id)
+
+    def title_in(self, lang: str) -> str:
+        """Its name in `lang` (else as written: see in_language); its id when it has none."""
+        return in_language(self.title, lang) or self.id
 
 
 SHEET_LANGS = ("en", "fr")  # the languages a scenario's sheets may be written in (schemas/scenario.schema.json)
@@ -213,10 +217,15 @@ class LayerDef:
     """An expansion, a mod or a scenario laid over a game: what the trace records of it."""
     id: str
     kind: LayerKind
-    title: str
+    title: str  # in English, else as written: where one name stands for it
     root: str  # its folder (a scenario: its file)
     pos: Position
     requires: list = field(default_factory=list)
+    written: object = None  # its title as written: a text, or a text by language
+
+    def title_in(self, lang: str) -> str:
+        """Its title in `lang` (else as written: see in_language)."""
+        return in_language(self.written, lang) or self.title
 
 
 @dataclass

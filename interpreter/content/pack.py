@@ -235,10 +235,11 @@ class PackLoader:
         sources = [s for s in (self.load(p) for p in files) if s is not None]
         heads = [s for s in sources if s.data.get("kind") == "expansion"]
         head = heads[0].data if heads else None
-        ldef = LayerDef(layer.id, layer.kind, str(head.get("title", layer.id)) if head else layer.id,
+        # its title where one name stands for it (a trace, explain): in English, else as written
+        ldef = LayerDef(layer.id, layer.kind, (in_language(head.get("title"), "en") or layer.id) if head else layer.id,
                         str(layer.path.resolve()) if layer.kind is LayerKind.MOD else display_path(layer.path),
                         head.pos if head else Position(display_path(layer.path)),
-                        list(layer.requires))
+                        list(layer.requires), head.get("title") if head else None)
         game.layers.append(ldef)
         for src in heads[1:]:
             self.report.error("N013", src.data.pos, f"a second expansion file in one folder (the first is {heads[0].path})",
@@ -324,7 +325,7 @@ class PackLoader:
     def add_board(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
         board = BoardDef(str(d.get("id", "")), {}, [], d.pos, src.path,
-                         title=str(d["title"]) if isinstance(d.get("title"), str) else None)
+                         title=d["title"] if isinstance(d.get("title"), (str, dict)) else None)
         for n in as_list(d.get("nodes")):
             if isinstance(n, dict) and isinstance(n.get("id"), (str, int)) and not isinstance(n["id"], bool):
                 key = str(n["id"])

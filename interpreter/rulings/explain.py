@@ -282,7 +282,7 @@ def explain_scenario(game, sc, lang: str = "en") -> str:
         out.append(say["players"].format(", ".join(str(p) for p in players)))
     layer = next((x for x in defn.layers if x.id == sc.layer), None)
     if layer is not None and layer.kind is not LayerKind.SCENARIO:
-        out.append(say["from"].format(layer.title))
+        out.append(say["from"].format(layer.title_in(lang)))
     common = sc.text_in(lang).strip()
     if common:
         out += ["", say["common_sheet"]]

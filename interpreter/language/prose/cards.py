@@ -16,7 +16,6 @@ from .english import English
 from .french import French
 from .printed import FaceLine, ability_face, face_lines
 from .renderer import UNBOUND
-from .vocabulary import as_noun
 
 RENDERERS = {"en": English, "fr": French}
 LANGS = tuple(RENDERERS)
@@ -138,8 +137,8 @@ class Prose:
             shown = []
             for v in values:
                 word = r.vocab.raw(v, "value") if isinstance(v, str) else None  # its words in this language
-                if word is not None and not isinstance(word, str):  # a noun: its singular
-                    word = getattr(as_noun(word), "one", None)
+                if word is not None and not isinstance(word, str):  # `value:V` written as a noun: its singular
+                    word = getattr(r.vocab.value_noun(v), "one", None)
                 shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else
                              str(word) if isinstance(word, str) else str(v))  # else as printed
             parts.append(r.w("attribute", r.vocab.noun(name, "attribute").one, ", ".join(shown)))

@@ -19,7 +19,7 @@ from ..texts import label_parts
 from ..types import COMPONENT, LIST, NODE, NUMBER, PLAYER
 from .naming import Naming, in_loop, uses_of
 from .renderer import UNBOUND, Renderer, Text
-from .vocabulary import Noun, as_noun, plural, words_of
+from .vocabulary import Noun, plural, words_of
 
 _NOT = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "is": "isnot", "isnot": "is",
         "in": "notin", "notin": "in"}
@@ -818,8 +818,8 @@ class English(Naming, Renderer):
         if e.value in self.defn.counters:
             return self.vocab.noun(e.value, "counter").many
         found = self.vocab.raw(e.value, "value")
-        if found is not None and not isinstance(found, str):  # a noun: its singular
-            found = getattr(as_noun(found), "one", None)
+        if found is not None and not isinstance(found, str):  # `value:V` written as a noun: its singular
+            found = getattr(self.vocab.value_noun(e.value), "one", None)
         if isinstance(found, str):
             return found
         return self.w("quoted", e.value)

@@ -152,7 +152,7 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node", "value", "label")
+         "class", "node", "option", "value", "label")
 FREE = ("value", "label")
 SAID_OF_COUNTERS = {"set": 2, "when": 1}  # phrases of what a counter means: 'set:NAME' {0} holder {1} value  # words for a text of the rules (a value, a menu's label), not for a declared name
 
@@ -172,6 +172,8 @@ def declared_names(defn: GameDef) -> dict:
             add(name, kind)
     for w in defn.windows:
         add(w, "window")
+    for name in defn.options:  # what the start of a game asks ('layout': « plateau »)
+        add(name, "option")
     for name, args in defn.events.items():
         add(name, "event", len(args))
         for a in args:

@@ -381,7 +381,7 @@ async def describe_game(request: Request):
         laid = server.catalogue.game(name, expansions, scenario)
         counts = laid.player_counts()
         about.update({"min_players": laid.min_players, "max_players": laid.max_players, "player_counts": counts,
-                      "options": options_of(laid), "automata": {str(s + 1): a.title for s, a in
+                      "options": options_of(laid, lang), "automata": {str(s + 1): a.title for s, a in
                                                                 laid.program.automata.items()}})
         return about
     try:

@@ -14,6 +14,7 @@ from ... import LoadError, load
 from ...content.folders import expansion_file, shipped_games
 from ...content.layers import available_expansions, read_data, scenarios_in
 from ...content.model import in_language
+from ...language.prose.vocabulary import Vocabulary
 from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
@@ -74,11 +75,13 @@ class Catalogue:
         expansions, solo = [], []
         for layer in layers.values():
             data = read_data(expansion_file(layer.path)) if layer.path.is_dir() else read_data(layer.path)
-            entry = {"id": layer.id, "title": str((data or {}).get("title", layer.id)),
+            entry = {"id": layer.id, "title": in_language((data or {}).get("title"), lang) or layer.id,
                      "requires": list(layer.requires), "max_players": layer.max_players}
             if layer.solo:
                 levels = _solo_levels(game, layer)
-                solo.append({**entry, "option": layer.solo, "levels": levels})
+                words = Vocabulary(game.program.defn, lang) if not levels else _laid_words(game, layer, lang)
+                solo.append({**entry, "option": layer.solo, "levels": levels,
+                             "level_labels": [words.value(v) for v in levels]})
             else:
                 expansions.append(entry)
         scenarios = []
@@ -88,7 +91,15 @@ class Catalogue:
                 scenarios.append({"id": sid, "title": in_language(data.get("title"), lang) or sid, "expansion": home})
         return {"id": game.id, "name": name, "title": game.title, "min_players": game.min_players,
                 "max_players": game.max_players, "expansions": expansions, "scenarios": scenarios,
-                "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game)}
+                "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game, lang)}
+
+
+def _laid_words(game, layer, lang: str) -> Vocabulary:
+    """The vocabulary of the game with solo mode `layer` laid (its levels' words are its own)."""
+    try:
+        return Vocabulary(game.with_layers(list(game.chosen.expansions) + [layer.id]).program.defn, lang)
+    except (ValueError, LoadError):
+        return Vocabulary(game.program.defn, lang)
 
 
 def _solo_levels(game, layer) -> list:
@@ -101,12 +112,17 @@ def _solo_levels(game, layer) -> list:
     return [str(v) for v in o.values] if o is not None and o.values else []
 
 
-def options_of(game) -> list:
-    """The options of a game as the start page asks them: name, kind, values, default."""
+def options_of(game, lang: str = "en") -> list:
+    """The options of a game as the start page asks them: name, kind, values, default; and as
+    people read them in `lang`, by the game's vocabulary (`option:NAME`, `value:VALUE`): the
+    option's title and the label of each value."""
+    words = Vocabulary(game.program.defn, lang)
     out = []
     for o in game.program.defn.options.values():
         kind = o.type or ("boolean" if isinstance(o.default, bool) else
                           "number" if isinstance(o.default, int) else "text")
-        out.append({"name": o.name, "type": kind, "values": [plain_value(v) for v in o.values] if o.values else None,
+        values = [plain_value(v) for v in o.values] if o.values else None
+        out.append({"name": o.name, "title": words.noun(o.name, "option").one, "type": kind, "values": values,
+                    "labels": [words.value(str(v)) for v in values] if values else None,
                     "default": plain_value(o.default)})
     return out

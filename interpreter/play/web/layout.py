@@ -204,8 +204,8 @@ def draw_board(board, hint: dict, kept=None, told=None, holds: bool = False) -> 
         if shown:
             entry["details"] = shown
         nodes.append(entry)
-    title = getattr(board, "title", None) or board.id
-    return {"id": board.id, "title": str(title), "nodes": nodes, "edges": [[a, b] for a, b in edges]}
+    title = board.title_in(told.lang if told is not None else "en")
+    return {"id": board.id, "title": title, "nodes": nodes, "edges": [[a, b] for a, b in edges]}
 
 
 def _detail(name: str, value) -> str:

@@ -300,6 +300,21 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
         assert titles["etho-2j"] == "Le Conclave" and titles["tais-2j"] == "Contrebande dans la Soute"
         laid = c.get("/api/games/seeders-exodus", params={"scenario": "etho-3j", "lang": "fr"}).json()
         assert {s["id"]: s["title"] for s in laid["scenarios"]}["etho-3j"] == "La Dîme de Xzhüü"
+        # the expansions, the options and their values, the solo mode's levels: in the page's language
+        # by the game's words (the values themselves are what a table is made with)
+        english = {x["id"]: x["title"] for x in games["etherium"]["expansions"]}
+        assert english == {"mauhea-meinas": "Mauhéa and Meinas: Etherium for 5 and 6"}
+        assert {x["id"]: x["title"] for x in french["etherium"]["expansions"]} == {
+            "mauhea-meinas": "Mauhéa et Meinas : Etherium à 5 et 6"}
+        layout = c.get("/api/games/etherium", params={"lang": "fr"}).json()["options"]
+        assert layout == [{"name": "layout", "title": "plateau", "type": "text",
+                           "values": ["first-game", "experienced"], "labels": ["première partie", "joueurs expérimentés"],
+                           "default": "first-game"}]
+        assert games["etherium"]["options"][0]["title"] == "layout"  # no English words: the name as written
+        assert games["etherium"]["options"][0]["labels"] == ["first-game", "experienced"]
+        assert french["seeders-exodus"]["solo"][0]["level_labels"] == ["facile", "normal", "difficile"]
+        assert french["seeders-exodus"]["solo"][0]["title"] == "Mode solo contre KB12"
+        assert solo["title"] == "Solo mode against KB12"
         alone = c.get("/api/games/seeders-exodus", params={"expansions": solo["id"]}).json()
         assert alone["automata"] == {"2": "KB12"}
         made = _new(c, game="seeders-exodus", solo="hard", players=2, seats=["person", "greedy"], seed=1)

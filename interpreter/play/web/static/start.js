@@ -47,15 +47,16 @@
   function optionInput(o) {
     let input;
     if (o.values) {
-      input = R.el("select", { dataset: { option: o.name } }, o.values.map(v =>
-        R.el("option", { value: String(v), text: String(v), selected: v === o.default })));
+      // each value as the game's words say it in the page's language (the value itself is sent)
+      input = R.el("select", { dataset: { option: o.name } }, o.values.map((v, i) =>
+        R.el("option", { value: String(v), text: String((o.labels || [])[i] ?? v), selected: v === o.default })));
     } else if (o.type === "boolean") {
       input = R.el("input", { type: "checkbox", checked: !!o.default, dataset: { option: o.name, kind: "boolean" } });
     } else {
       input = R.el("input", { type: o.type === "number" ? "number" : "text", value: String(o.default ?? ""),
         dataset: { option: o.name } });
     }
-    return R.el("label", {}, o.name.replace(/_/g, " ") + " ", input);
+    return R.el("label", {}, (o.title || o.name.replace(/_/g, " ")) + " ", input);
   }
 
   function drawSeats() {
@@ -66,7 +67,7 @@
       if (auto) return R.el("p", {}, R.t("seat_rules", i, auto),
         R.el("input", { type: "hidden", dataset: { seat: String(i) }, value: "greedy" }));
       return R.el("label", {}, R.t("seat_label", i), R.el("select", { dataset: { seat: String(i) } },
-        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? R.t("a_person") : R.t("bot_named", b),
+        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? R.t("a_person") : R.t("bot_named", R.botName(b)),
           selected: (i === 1) === (b === "person") && (i === 1 || b === "greedy") }))));
     }));
   }
@@ -136,7 +137,8 @@
       ...g.scenarios.map(s => R.el("option", { value: s.id, text: s.title, selected: s.id === scenario })));
     $("solo-box").hidden = !g.solo.length;
     $("solo").replaceChildren(R.el("option", { value: "", text: R.t("solo_no") }),
-      ...(g.solo[0] ? g.solo[0].levels : []).map(l => R.el("option", { value: l, text: l })));
+      ...(g.solo[0] ? g.solo[0].levels : []).map((l, i) =>
+        R.el("option", { value: l, text: (g.solo[0].level_labels || [])[i] || l })));
     await describe();
   }
 
