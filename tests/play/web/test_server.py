@@ -308,8 +308,8 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
             "mauhea-meinas": "Mauhéa et Meinas : Etherium à 5 et 6"}
         layout = c.get("/api/games/etherium", params={"lang": "fr"}).json()["options"]
         assert layout == [{"name": "layout", "title": "plateau", "type": "text",
-                           "values": ["first-game", "experienced"], "labels": ["première partie", "joueurs expérimentés"],
-                           "default": "first-game"}]
+                           "values": ["first-game", "experienced"],
+                           "labels": ["première partie", "joueurs expérimentés"], "default": "first-game"}]
         assert games["etherium"]["options"][0]["title"] == "layout"  # no English words: the name as written
         assert games["etherium"]["options"][0]["labels"] == ["first-game", "experienced"]
         assert french["seeders-exodus"]["solo"][0]["level_labels"] == ["facile", "normal", "difficile"]
