@@ -9,7 +9,6 @@ rules' bookkeeping (counters declared `internal`) is left out unless asked
 from __future__ import annotations
 
 import sys
-import textwrap
 
 from ..content.model import LayerKind
 from ..diagnostics import printable
@@ -18,6 +17,7 @@ from ..rulings.explain import character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
 from ..view.narrate import Narrator, counter_noun, is_internal, joined, seat_name, seat_said, winners_text
 from ..view.narrate_words import Said, cap, words_in
+from ..view.lines import wrap
 from ..view.texts import texts_of
 from . import weighing
 from .agents import HumanAgent, LookaheadFault, Quit, SeatView, agent_seed, make_agent
@@ -186,8 +186,7 @@ def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") ->
 
 
 def _indented(text: str) -> list:
-    return textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ",
-                         break_long_words=False, break_on_hyphens=False)
+    return wrap(text, 100, "    ", "    ")
 
 
 def _seats(program, players: int, seat: int, agent_names: list, lang: str = "en") -> str:

@@ -10,7 +10,8 @@ keeps one line per line.
 from __future__ import annotations
 
 import shutil
-import textwrap
+
+from ..view.lines import wrap
 
 NARROWEST = 40  # below this a terminal is too narrow to break lines usefully
 
@@ -46,8 +47,7 @@ def broken(line: str, width: int) -> str:
     if len(line) <= width:
         return line
     indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
-    return "\n".join(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                                   break_on_hyphens=False)) or line
+    return "\n".join(wrap(line, width, "", indent)) or line
 
 
 def wrapped(out, width: int | None = None):

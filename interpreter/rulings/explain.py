@@ -14,7 +14,6 @@ Content in it is escaped (`diagnostics.printable`): the text is safe to print.
 from __future__ import annotations
 
 import re
-import textwrap
 
 from ..content.model import LayerKind, in_language
 from ..content.rules_index import rules_of
@@ -24,6 +23,7 @@ from ..language.prose import Prose
 from ..language.prose.vocabulary import Vocabulary
 from ..language.prose.checks import plain
 from ..names import did_you_mean, fold
+from ..view.lines import wrap
 
 
 def find_card(defn, name: str):
@@ -105,8 +105,7 @@ def _rule_lines(ids, rules: dict, indent: str) -> list:
 def _wrapped(label: str, text: str, indent: str, width: int = 100, hang: int = 2) -> list:
     """`label` then `text`, broken between words at `width` columns, later lines indented by
     `hang` more."""
-    return textwrap.wrap(text, width=width, initial_indent=indent + label, subsequent_indent=indent + " " * hang,
-                         break_long_words=False, break_on_hyphens=False) or [indent + label]
+    return wrap(text, width, indent + label, indent + " " * hang) or [indent + label]
 
 
 # the headings of `explain`, in the language the card is shown in (what they head, the card's
