@@ -18,13 +18,13 @@ def test_no_line_breaks_between_a_number_and_its_word_or_before_french_punctuati
         lines = wrap(SHEET, width, "  ", "    ")
         assert " ".join(x.strip() for x in lines) == SHEET  # the same words and spaces, only broken
         assert all(len(x) <= width for x in lines if " " in x.strip())  # a line of one long word may be longer
-        for before, after in zip(lines, lines[1:]):
+        for before, after in zip(lines, lines[1:], strict=False):
             assert not re.search(r"\d$", before), (width, before, after)  # '... marquez 1' / 'PP.'
             assert not re.match(r"\s*[:;!?»]", after), (width, before, after)
             assert not before.endswith("«"), (width, before, after)
         plain = textwrap.wrap(SHEET, width, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False,
                               break_long_words=False)
-        broke_before += any(re.search(r"\d$", x) or re.match(r"\s*[:;!?»]", y) for x, y in zip(plain, plain[1:]))
+        broke_before += any(re.search(r"\d$", x) or re.match(r"\s*[:;!?»]", y) for x, y in zip(plain, plain[1:], strict=False))
     assert broke_before > 10  # Python's own breaking does it at many widths: the test can fail
 
 
