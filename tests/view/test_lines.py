@@ -24,7 +24,8 @@ def test_no_line_breaks_between_a_number_and_its_word_or_before_french_punctuati
             assert not before.endswith("«"), (width, before, after)
         plain = textwrap.wrap(SHEET, width, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False,
                               break_long_words=False)
-        broke_before += any(re.search(r"\d$", x) or re.match(r"\s*[:;!?»]", y) for x, y in zip(plain, plain[1:], strict=False))
+        broke_before += any(re.search(r"\d$", x) or re.match(r"\s*[:;!?»]", y)
+                            for x, y in zip(plain, plain[1:], strict=False))
     assert broke_before > 10  # Python's own breaking does it at many widths: the test can fail
 
 
