@@ -16,7 +16,7 @@ from ..engine.state import GameFault
 from ..rulings.explain import character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
 from ..view.narrate import Narrator, counter_noun, is_internal, joined, seat_name, seat_said, winners_text
-from ..view.narrate_words import Said, cap, words_in
+from ..view.narrate_words import Said, bot_said, cap, words_in
 from ..view.lines import wrap
 from ..view.texts import texts_of
 from . import weighing
@@ -198,7 +198,7 @@ def _seats(program, players: int, seat: int, agent_names: list, lang: str = "en"
         auto = program.automata.get(s)
         if auto is not None:
             return w("seat_by_rules", Said(auto.title), s + 1)
-        return f"{seat_said(s, None, lang)} ({agent_names[s]})"
+        return f"{seat_said(s, None, lang)} ({bot_said(agent_names[s], lang)})"
     team = next((t for t in program.teams_for(players) if seat in t), [seat])
     partners = [who(s) for s in team if s != seat]
     rivals = [who(s) for s in range(players) if s not in team]

@@ -117,6 +117,10 @@ WORDS = {
         "by_preference": "selon sa préférence", "by_rule": "selon sa règle {0}", "no_rule": "aucune règle ne s'applique",
         "seats_you_are": "Vous êtes {0}", "seats_partner": ", avec {0} pour partenaire",
         "seats_partners": ", avec {0} pour partenaires", "seats_against": ", contre {0}",
+        # the bots, as a seat is said to be played by one ('mcts:400': its budget, {0}); in English,
+        # by the names the command line takes
+        "bot_random": "coups au hasard", "bot_greedy": "glouton", "bot_mcts": "recherche, {0} itérations",
+        "bot_mcts_time": "recherche, {0} par décision",
         "seats_alone": " et jouez seul", "seat_by_rules": "{0} (place {1}, jouée par ses règles)",
         "game_over": "Partie terminée. {0}", "scores": "Scores : {0}", "standing": "{0} : {1}",
         "left": "Partie laissée inachevée.",
@@ -202,6 +206,18 @@ def words_in(lang: str) -> Words:
 
 class Said(str):
     """Text as content wrote it (a label, a prompt, a log): told as it is, never respelt."""
+
+
+def bot_said(name: str, lang: str) -> str:
+    """A bot as a seat played by it is told: by its name in English, as the command line takes it
+    ('greedy', 'mcts:400'), in its words in another language (« glouton », « recherche, 400
+    itérations »); a bot the words do not know (a file of one's own) by its name."""
+    kind, _, budget = str(name).partition(":")
+    w = words_in(lang)
+    key = f"bot_{kind}" + ("_time" if budget.endswith("s") else "")
+    if not w.has(key) or (kind == "mcts") != bool(budget):
+        return str(name)
+    return w.w(key, Said(budget))
 
 
 def cap(text: str) -> str:

@@ -125,7 +125,7 @@ def test_play_at_the_terminal_in_french():
     status = play_at_terminal(g, 2, 1, g.options({}), ["random"], seat=0, human=human, out=out, lang="fr")
     text = out.getvalue()
     assert status == 0
-    assert text.startswith("Vous êtes le joueur 1, contre le joueur 2 (random).")
+    assert text.startswith("Vous êtes le joueur 1, contre le joueur 2 (coups au hasard).")
     assert "-- ce que vous voyez (vous êtes le joueur 1 sur 2) --" in text
     assert "votre choix (1-" in text and "Vous avez choisi : " in text
     assert "  Votre main : " in text and "passe de la pioche à votre main" in text
