@@ -52,6 +52,9 @@ WORDS = {
         "seats_you_are": "You are {0}", "seats_partner": ", with {0} as your partner",
         "seats_partners": ", with {0} as your partners", "seats_against": ", against {0}",
         "seats_alone": " and play alone", "seat_by_rules": "{0} (seat {1}, played by its rules)",
+        # the bots, as a seat is said to be played by one ('mcts:400': its budget, {0}); in English,
+        # by the names the command line takes
+        "bot_random": "random", "bot_greedy": "greedy", "bot_mcts": "mcts:{0}", "bot_mcts_time": "mcts:{0}",
         "game_over": "Game over. {0}", "scores": "Scores: {0}", "standing": "{0}: {1}", "left": "Game left unfinished.",
         "outcome_team": "{0} wins ({1}).", "your_team_cap": "Your team", "team_cap": "Team {0}",
         "outcome_none": "No winner.",
@@ -117,8 +120,6 @@ WORDS = {
         "by_preference": "selon sa préférence", "by_rule": "selon sa règle {0}", "no_rule": "aucune règle ne s'applique",
         "seats_you_are": "Vous êtes {0}", "seats_partner": ", avec {0} pour partenaire",
         "seats_partners": ", avec {0} pour partenaires", "seats_against": ", contre {0}",
-        # the bots, as a seat is said to be played by one ('mcts:400': its budget, {0}); in English,
-        # by the names the command line takes
         "bot_random": "coups au hasard", "bot_greedy": "glouton", "bot_mcts": "recherche, {0} itérations",
         "bot_mcts_time": "recherche, {0} par décision",
         "seats_alone": " et jouez seul", "seat_by_rules": "{0} (place {1}, jouée par ses règles)",
