@@ -497,7 +497,7 @@ def option_facts(program, value, label: str, others: list, lang: str = "en") -> 
             continue  # 'room 3', 'Ship 8': the label shows the number already (not 'space 3' of height 3)
         if isinstance(v, str) and _CODE.match(v) and vocabulary.value(v) == v:
             continue  # a code the content keeps for itself ('north-2'), which the vocabulary does not say
-        text = _fact(program, vocabulary, name, v)
+        text = attribute_fact(program, vocabulary, name, v)
         if not text or fold(text) in said or (not isinstance(v, (int, float)) and fold(text.split()[0]) in said) \
                 or _names_value(program, name, v, said):
             continue  # the label says it already ('Place your Blue pawn': not 'Blue card')
@@ -577,8 +577,6 @@ def _attributes(program, value) -> dict:
     return {k: v for k, v in node.items() if k not in _NOT_FACTS and isinstance(v, (str, int, float))
             and not isinstance(v, bool) and v != ""}
 
-
-_fact = attribute_fact
 
 
 def _short(text: str, most: int = 110) -> str:
