@@ -150,7 +150,8 @@ def test_etherium_spaces_have_their_terrain_colour_and_height_and_no_socket_is_d
     said = {n["id"]: n for n in french[0]["nodes"]}
     assert said["large-n-1"]["details"] == ["montagne", "hauteur 3"] and said["large-n-1"]["label"] == "case 3"
     assert said["ether"]["details"] == ["Éther", "hauteur 2"]
-    assert french[0]["title"] == "Etherium, plateau de la première partie" and boards[0]["title"] == "Etherium, first-game layout"
+    assert french[0]["title"] == "Etherium, plateau de la première partie"
+    assert boards[0]["title"] == "Etherium, first-game layout"
 
 
 def test_each_piece_a_seat_sees_says_whose_it_is():
