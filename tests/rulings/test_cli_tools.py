@@ -186,6 +186,9 @@ def test_regles_play_with_a_scenario_shows_each_seats_character_sheet(capsys, mo
     assert "Joueur 1 joue Brück : sa fiche, Brück, le prédicateur.\n    Votre voix porte" in out
     assert "  Ilvane, la cardinale ordonnatrice [Ilvane]\n    Vous avez ordonné" in out
     assert "The Conclave" not in out and "Special conditions" not in out and "You ordained" not in out
+    # what is laid over the game, and what the sheets are by, in French too
+    assert "Extensions : Personnages et pouvoirs personnels, Le jeu à 5 joueurs, Etho.\n" in out
+    assert "Chaque autre joueur prend la fiche du personnage qu'il joue :" in out and "character" not in out
 
 
 def test_regles_explain_unknown_card_suggests(capsys):
