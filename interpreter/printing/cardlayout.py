@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from ..content.colours import luminance
+from ..view.lines import GLUE, glued
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63 * MM, 88 * MM
@@ -113,7 +114,8 @@ class Fitter:
         """The words of `runs`, each a tuple of (text, bold): a word may change font inside."""
         out, word = [], []
         for text, bold in runs:
-            for i, part in enumerate(text.split(" ")):
+            # never a break between a number and what it counts, nor before French punctuation
+            for i, part in enumerate(glued(text).split(" ")):
                 if i and word:
                     out.append(tuple(word))
                     word = []
@@ -220,7 +222,7 @@ def _joined(words) -> tuple:
     for i, word in enumerate(words):
         if i:
             runs.append((" ", word[0][1]))
-        runs.extend(word)
+        runs.extend((text.replace(GLUE, " "), bold) for text, bold in word)  # the spaces kept whole: plain ones
     return _merged(runs)
 
 

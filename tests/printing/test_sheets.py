@@ -339,3 +339,20 @@ def test_pieces_a_game_prints_as_tiles_are_tiles_not_cards(shipped):
     assert len(root.findall(f"{SVG}polygon")) == 3  # two cells and the cut line round them
     assert {t.id.split("-")[0] for t in tiles} >= {"army", "collector", "token", "city"}
     assert "tiles" in sheets_.stdout
+
+
+def test_a_face_never_breaks_a_line_between_a_number_and_what_it_counts_nor_before_french_punctuation(monkeypatch):
+    from interpreter.printing import cardlayout
+    runs = [("Affinité 1 - Module", True), (" : Lors de la phase de Prestige, gagnez 1 PP pour chaque carte", False)]
+    written = "".join(t for t, _ in runs)
+
+    def broken_at(width):
+        fit = cardlayout.Fitter(lambda text, bold: 0.5 * len(text))  # every character as wide as any other
+        lines = ["".join(t for t, _ in line) for line in fit.wrap(runs, width, 1.0)]
+        assert " ".join(lines) == written  # the same words and plain spaces, only broken
+        return [(a, b) for a, b in zip(lines, lines[1:], strict=False)
+                if (a.endswith("1") and b.startswith("PP")) or b.startswith(":")]
+    assert [w for w in range(8, 60) if broken_at(w)] == []
+    # Python's plain breaking at every space does break there at some widths: the test can fail
+    monkeypatch.setattr(cardlayout, "glued", lambda text: text)
+    assert len([w for w in range(8, 60) if broken_at(w)]) >= 4
