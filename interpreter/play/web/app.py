@@ -36,7 +36,7 @@ from ...view.narrate_words import Said, words_in
 from .catalogue import Catalogue, options_of
 from .errors import language
 from .guard import RequestGuard, allowed_hosts
-from .replays import Replay, ReplayError, ResultIndex, trace_path
+from .replays import Replay, ReplayError, ResultIndex, replayable, trace_path
 from .seating import LONG_POLL, lobby_entry
 from .tables import (
     TABLE_ID,
@@ -107,6 +107,9 @@ class Server:
         self.replays: OrderedDict = OrderedDict()
         self.replay_lock = threading.Lock()
         self.results = ResultIndex(self.traces_dir)  # the result each trace's replayed game reached
+        # (trace, its time of change) -> why it cannot be replayed here, or None: the rules a server
+        # loaded do not change while it runs, so each trace is checked once
+        self.stale: dict = {}
 
     # tables -----------------------------------------------------------------------------
     def restore_all(self) -> None:
@@ -519,8 +522,16 @@ async def replays(request: Request):
     for path in sorted(server.traces_dir.glob("*.jsonl"), key=lambda p: -p.stat().st_mtime):
         try:
             header, _ = await run_in_threadpool(read_trace, path)
-            out.append({"name": path.stem, "game": header["game"], "players": header["players"],
-                        "events": header["events"], "result": server.results.get(path), "agents": header["agents"]})
+            entry = {"name": path.stem, "game": header["game"], "players": header["players"],
+                     "events": header["events"], "result": server.results.get(path), "agents": header["agents"]}
+            # one the server cannot replay (rules changed since, a game or mods it does not offer)
+            # is listed with the reason, not as a link to a page that can only say so
+            key = (path.name, path.stat().st_mtime_ns)
+            if key not in server.stale:
+                server.stale[key] = await run_in_threadpool(replayable, server.catalogue, header, path)
+            if server.stale[key] is not None:
+                entry["stale"] = server.stale[key].replace(str(path), path.name)
+            out.append(entry)
         except TraceError as exc:
             out.append({"name": path.stem, "error": str(exc).replace(str(path), path.name)})
     return JSONResponse({"replays": out})

@@ -156,6 +156,16 @@ def game_of_trace(catalogue: Catalogue, header: dict):
         raise ReplayError(422, f"the trace's expansions or scenario: {exc}") from None
 
 
+def replayable(catalogue: Catalogue, header: dict, path=None) -> str | None:
+    """Why the trace `header` cannot be replayed by this server (its game not offered, other
+    mods, rules changed since it was recorded: the message opening it would show), or None."""
+    try:
+        check_against(game_of_trace(catalogue, header), header, path)
+    except (ReplayError, TraceError, LoadError) as exc:
+        return str(exc.message if isinstance(exc, ReplayError) else exc)
+    return None
+
+
 class Replay:
     """A trace read, its game loaded, its choices played again and checked."""
 

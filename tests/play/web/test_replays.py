@@ -6,6 +6,7 @@ counter holds the value the event recorded, whichever way the trace is walked.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -174,3 +175,21 @@ def test_why_bot_weighs_the_decision_of_an_event(karman):
             refused = c.get(f"/api/replays/{path.stem}/why-bot/{k}", params={"agent": bad})
             assert refused.status_code == status and "error" in refused.json(), bad
         assert c.get(f"/api/replays/{path.stem}/why-bot/{len(r.recorded) + 5}").status_code == 404
+
+
+def test_a_trace_recorded_under_other_rules_is_listed_with_why_and_not_offered(karman, tmp_path):
+    _, path, _ = karman
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    (traces / "now.jsonl").write_bytes(path.read_bytes())
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["fingerprint"]["content"] = "0" * len(header["fingerprint"]["content"])  # the rules before an edit
+    (traces / "before.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    with TestClient(make_app(tmp_path, bot_delay=0), base_url="http://127.0.0.1:8000") as c:
+        listed = {x["name"]: x for x in c.get("/api/replays").json()["replays"]}
+        assert "stale" not in listed["now"] and listed["now"]["game"] == "karman-swap"
+        stale = listed["before"]["stale"]
+        assert "other rules of karman-swap" in stale and str(tmp_path) not in stale
+        # the page it would open can only say the same
+        assert "other rules" in c.get("/api/replays/before").json()["error"]

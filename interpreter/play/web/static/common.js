@@ -52,6 +52,7 @@ R.WORDS = {
     to_play: "{0} to play. ", take_seat: "Take {0}'s seat", person_here: "a person, connected",
     person_away: "a person, away", bot_who: "bot {0}", watch: "watch", no_table: "No table is open to join.",
     ago_s: "{0} s ago", ago_min: "{0} min ago", ago_h: "{0} h ago", unreadable: " (cannot be read: {0})",
+    not_replayable: " — recorded under other rules (or content) than this server's: it cannot be replayed here",
     replay_line: " {0}, {1} players, {2} events", won_by_players: ", won by player {0}", and_player: " and player ",
 
     // the replay page
@@ -113,6 +114,7 @@ R.WORDS = {
     to_play: "{0} joue. ", take_seat: "Prendre la place : {0}", person_here: "une personne, connectée",
     person_away: "une personne, absente", bot_who: "robot {0}", watch: "regarder", no_table: "Aucune table ouverte.",
     ago_s: "il y a {0} s", ago_min: "il y a {0} min", ago_h: "il y a {0} h", unreadable: " (illisible : {0})",
+    not_replayable: " — enregistrée avec d'autres règles (ou contenus) que ceux de ce serveur : elle ne peut pas être rejouée ici",
     replay_line: " {0}, {1} joueurs, {2} événements", won_by_players: ", gagnée par le joueur {0}",
     and_player: " et le joueur ",
 

@@ -177,10 +177,13 @@
   async function replays() {
     try {
       const data = await R.api("GET", "/api/replays");
-      $("replays").replaceChildren(...data.replays.map(r => R.el("li", {},
-        R.el("a", { href: `/replay/${encodeURIComponent(r.name)}?lang=${R.lang}`, text: r.name }),
+      $("replays").replaceChildren(...data.replays.map(r => R.el("li", r.stale ? { class: "stale", title: r.stale } : {},
+        // a trace this server cannot replay (its rules changed since) is named, not linked
+        r.stale ? R.el("span", { text: r.name }) :
+          R.el("a", { href: `/replay/${encodeURIComponent(r.name)}?lang=${R.lang}`, text: r.name }),
         r.error ? R.t("unreadable", r.error) : R.t("replay_line", r.game, r.players, r.events) +
-          (r.result && r.result.winners ? R.t("won_by_players", r.result.winners.join(R.t("and_player"))) : ""))));
+          (r.stale ? R.t("not_replayable") :
+            r.result && r.result.winners ? R.t("won_by_players", r.result.winners.join(R.t("and_player"))) : ""))));
     } catch (err) {
       R.showError($("replays"), err);
     }
