@@ -78,10 +78,8 @@ class Catalogue:
             entry = {"id": layer.id, "title": in_language((data or {}).get("title"), lang) or layer.id,
                      "requires": list(layer.requires), "max_players": layer.max_players}
             if layer.solo:
-                levels = _solo_levels(game, layer)
-                words = Vocabulary(game.program.defn, lang) if not levels else _laid_words(game, layer, lang)
-                solo.append({**entry, "option": layer.solo, "levels": levels,
-                             "level_labels": [words.value(v) for v in levels]})
+                levels, labels = _solo_levels(game, layer, lang)
+                solo.append({**entry, "option": layer.solo, "levels": levels, "level_labels": labels})
             else:
                 expansions.append(entry)
         scenarios = []
@@ -94,22 +92,17 @@ class Catalogue:
                 "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game, lang)}
 
 
-def _laid_words(game, layer, lang: str) -> Vocabulary:
-    """The vocabulary of the game with solo mode `layer` laid (its levels' words are its own)."""
-    try:
-        return Vocabulary(game.with_layers(list(game.chosen.expansions) + [layer.id]).program.defn, lang)
-    except (ValueError, LoadError):
-        return Vocabulary(game.program.defn, lang)
-
-
-def _solo_levels(game, layer) -> list:
-    """The values of the option a solo mode sets (its levels), from the game with it laid."""
+def _solo_levels(game, layer, lang: str = "en") -> tuple:
+    """(levels, labels): the values of the option a solo mode sets, from the game with it laid,
+    and each as the mode's words say it in `lang` (`value:VALUE`: « facile »)."""
     try:
         laid = game.with_layers(list(game.chosen.expansions) + [layer.id])
     except (ValueError, LoadError):
-        return []
+        return [], []
     o = laid.program.defn.options.get(layer.solo)
-    return [str(v) for v in o.values] if o is not None and o.values else []
+    levels = [str(v) for v in o.values] if o is not None and o.values else []
+    words = Vocabulary(laid.program.defn, lang)
+    return levels, [words.value(v) for v in levels]
 
 
 def options_of(game, lang: str = "en") -> list:
