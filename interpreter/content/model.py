@@ -159,15 +159,16 @@ class BoardDef:
         return in_language(self.title, lang) or self.id
 
 
-SHEET_LANGS = ("en", "fr")  # the languages a scenario's sheets may be written in (schemas/scenario.schema.json)
+TEXT_LANGS = ("en", "fr")  # the languages a text may be written in by language (the schemas' text by language)
 
 
 def in_language(text, lang: str) -> str:
-    """A text of a scenario's sheets (its title or text, a character's) in `lang`: written by
-    language ({en: ..., fr: ...}), the text of `lang` if written, else the other one; written as
-    one text (a sheet in one language), that text. Empty when there is none."""
+    """A text for people written in one language or by language ({en: ..., fr: ...}: a
+    scenario's title and sheets, an expansion's or a board's title) in `lang`: the text of
+    `lang` if written, else the other one; written as one text, that text. Empty when there is
+    none."""
     if isinstance(text, dict):
-        for code in (lang, *SHEET_LANGS):
+        for code in (lang, *TEXT_LANGS):
             if isinstance(text.get(code), str):
                 return str(text[code])
         return ""

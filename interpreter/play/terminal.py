@@ -13,9 +13,9 @@ import sys
 from ..content.model import LayerKind
 from ..diagnostics import printable
 from ..engine.state import GameFault
-from ..rulings.explain import character_sheets, character_word
+from ..rulings.explain import character_noun, character_sheets, character_word
 from ..rulings.trace import error_record, save_state_trace, source_of
-from ..view.narrate import Narrator, counter_noun, is_internal, joined, seat_name, seat_said, winners_text, words
+from ..view.narrate import Narrator, counter_noun, is_internal, joined, seat_name, seat_said, winners_text
 from ..view.narrate_words import Said, bot_said, cap, words_in
 from ..view.lines import wrap
 from ..view.texts import texts_of
@@ -176,8 +176,7 @@ def _sheets(program, sc, powers: dict, players: int | None, lang: str = "en") ->
             lines.append(w("sheet", _first(seat_name(s, None, program, lang), lang), Said(name), Said(title)))
             lines += _indented(text)
     if players is None or len(known) < players:
-        said = words(program, lang).noun(word, "attribute").one  # 'character', « personnage »
-        lines.append(w("sheets_other" if known else "sheets_each", Said(said)))
+        lines.append(w("sheets_other" if known else "sheets_each", Said(character_noun(d, lang))))
         for name, title, text, _ in sheets:
             if name in taken:  # no two players play one character
                 continue

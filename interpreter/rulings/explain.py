@@ -256,6 +256,12 @@ def character_word(defn) -> str:
     return str(unique) if unique else "character"
 
 
+def character_noun(defn, lang: str) -> str:
+    """`character_word` as the game's vocabulary says it in `lang` (its identifier's words when
+    it gives none)."""
+    return Vocabulary(defn, lang).noun(character_word(defn), "attribute").one
+
+
 def find_scenario(defn, name: str):
     """The scenario laid over the game (or checked with it) whose id or title (in any language
     it is written in) is `name` (accents and case ignored), or None."""
@@ -288,8 +294,7 @@ def explain_scenario(game, sc, lang: str = "en") -> str:
         out += [("  " + line).rstrip() for line in common.splitlines()]
     sheets = character_sheets(defn, sc, lang)
     if sheets:
-        word = Vocabulary(defn, lang).noun(character_word(defn), "attribute").one  # 'character', 'personnage'
-        out += ["", say["each_sheet"].format(word)]
+        out += ["", say["each_sheet"].format(character_noun(defn, lang))]
         for name, title, text, authored in sheets:
             out.append(f"  {title} [{name}]" + (say["sheet_authored"] if authored else ""))
             out += _wrapped("", text, "    ", hang=0)

@@ -665,11 +665,13 @@ class Narrator:
                else self.w("no_rule"))
         line = self.lines.line(ev.get("at"))
         prompt = self.said(ev.get("prompt") or "")  # the question, quoted as the rules ask it
-        said = self.w("decides", name, Said(self.w("quoted", Said(prompt)) if prompt else ""), Said(self.said(label)),
-                      you=who == self.seat)
-        return (said.replace(" :", ":") if self.lang == "en" else said.replace("  :", " :"))\
-            + f"  [{why}" + ((" : " if self.lang == "fr" else ": ") + line if line else "") \
-            + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
+        if prompt:
+            said = self.w("decides", name, Said(self.w("quoted", Said(prompt))), Said(self.said(label)),
+                          you=who == self.seat)
+        else:
+            said = self.w("decides_unasked", name, Said(self.said(label)), you=who == self.seat)
+        because = self.w("rule_line", Said(why), Said(line)) if line else why
+        return said + f"  [{because}" + (f"  ({ev['at']})" if ev.get("at") else "") + "]"
 
 
 class SourceLines:

@@ -46,15 +46,17 @@ WORDS = {
         "dice": "  dice: {0}", "revealed": "  revealed: {0}", "failed": "  (failed: {0})",
         "cut": "  ({0} more events without a decision, not recorded)",
         "won": "== {0} ==", "no_winner": "== no winner ==",
-        "decides": "{0} decides {1}: {2}", "nothing": "nothing",
+        "decides": "{0} decides {1}: {2}", "decides_unasked": "{0} decides: {1}", "nothing": "nothing",
+        "rule_line": "{0}: {1}",  # a rule, then the line of the rules it is
         "by_preference": "by its preference", "by_rule": "by its rule {0}", "no_rule": "no rule applied",
         # the terminal
         "seats_you_are": "You are {0}", "seats_partner": ", with {0} as your partner",
         "seats_partners": ", with {0} as your partners", "seats_against": ", against {0}",
         "seats_alone": " and play alone", "seat_by_rules": "{0} (seat {1}, played by its rules)",
-        # the bots, as a seat is said to be played by one ('mcts:400': its budget, {0}); in English,
-        # by the names the command line takes
-        "bot_random": "random", "bot_greedy": "greedy", "bot_mcts": "mcts:{0}", "bot_mcts_time": "mcts:{0}",
+        # the bots, as a seat is said to be played by one, at the terminal and on the start page
+        # ('mcts:400': {0} its budget)
+        "bot_random": "random", "bot_greedy": "greedy", "bot_mcts": "search, {0} iterations",
+        "bot_mcts_time": "search, {0} a decision",
         "game_over": "Game over. {0}", "scores": "Scores: {0}", "standing": "{0}: {1}", "left": "Game left unfinished.",
         "outcome_team": "{0} wins ({1}).", "your_team_cap": "Your team", "team_cap": "Team {0}",
         "outcome_none": "No winner.",
@@ -117,6 +119,7 @@ WORDS = {
         "cut": "  ({0} autres événements sans décision, non enregistrés)",
         "won": "== {0} ==", "no_winner": "== aucun gagnant ==",
         "decides": "{0} décide {1} : {2}", "decides_you": "{0} décidez {1} : {2}", "nothing": "rien",
+        "decides_unasked": "{0} décide : {1}", "decides_unasked_you": "{0} décidez : {1}", "rule_line": "{0} : {1}",
         "by_preference": "selon sa préférence", "by_rule": "selon sa règle {0}", "no_rule": "aucune règle ne s'applique",
         "seats_you_are": "Vous êtes {0}", "seats_partner": ", avec {0} pour partenaire",
         "seats_partners": ", avec {0} pour partenaires", "seats_against": ", contre {0}",
@@ -210,9 +213,9 @@ class Said(str):
 
 
 def bot_said(name: str, lang: str) -> str:
-    """A bot as a seat played by it is told: by its name in English, as the command line takes it
-    ('greedy', 'mcts:400'), in its words in another language (« glouton », « recherche, 400
-    itérations »); a bot the words do not know (a file of one's own) by its name."""
+    """A bot as a seat played by it is told, by the name the command line takes in its words
+    ('greedy', « glouton »; 'mcts:400': 'search, 400 iterations'); a bot the words do not know
+    (a file of one's own) by its name."""
     kind, _, budget = str(name).partition(":")
     w = words_in(lang)
     key = f"bot_{kind}" + ("_time" if budget.endswith("s") else "")

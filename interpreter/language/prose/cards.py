@@ -136,9 +136,7 @@ class Prose:
             values = value if isinstance(value, list) else [value]
             shown = []
             for v in values:
-                word = r.vocab.raw(v, "value") if isinstance(v, str) else None  # its words in this language
-                if word is not None and not isinstance(word, str):  # `value:V` written as a noun: its singular
-                    word = getattr(r.vocab.value_noun(v), "one", None)
+                word = r.vocab.value_words(v) if isinstance(v, str) else None  # its words in this language
                 shown.append(r.w("yes" if v else "no") if isinstance(v, bool) else
                              str(word) if isinstance(word, str) else str(v))  # else as printed
             parts.append(r.w("attribute", r.vocab.noun(name, "attribute").one, ", ".join(shown)))

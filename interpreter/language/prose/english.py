@@ -817,10 +817,8 @@ class English(Naming, Renderer):
         """A text of the rules: a counter's name, a value the vocabulary translates, else the words as written."""
         if e.value in self.defn.counters:
             return self.vocab.noun(e.value, "counter").many
-        found = self.vocab.raw(e.value, "value")
-        if found is not None and not isinstance(found, str):  # `value:V` written as a noun: its singular
-            found = getattr(self.vocab.value_noun(e.value), "one", None)
-        if isinstance(found, str):
+        found = self.vocab.value_words(e.value)
+        if found is not None:
             return found
         return self.w("quoted", e.value)
 

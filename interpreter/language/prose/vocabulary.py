@@ -126,6 +126,15 @@ class Vocabulary:
             return str(text)
         return found.many if many else found.one
 
+    def value_words(self, text: str) -> str | None:
+        """What the vocabulary writes for a value a card prints or the rules write: `value:TEXT`
+        (a noun: its singular), else an entry of the name itself written as a text; None."""
+        noun = self.value_noun(text)
+        if noun is not None:
+            return noun.one
+        found = self.entries.get(str(text))
+        return found if isinstance(found, str) else None
+
     def value_noun(self, text: str) -> Noun | None:
         """The words of `value:TEXT` as a noun (one word: the same in the plural), or None."""
         found = self.entries.get(f"value:{text}")
@@ -172,7 +181,7 @@ def declared_names(defn: GameDef) -> dict:
             add(name, kind)
     for w in defn.windows:
         add(w, "window")
-    for name in defn.options:  # what the start of a game asks ('layout': « plateau »)
+    for name in defn.options:  # what the start of a game asks ('variant': « variante »)
         add(name, "option")
     for name, args in defn.events.items():
         add(name, "event", len(args))

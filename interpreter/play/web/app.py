@@ -530,7 +530,7 @@ async def replays(request: Request):
             if key not in server.stale:
                 server.stale[key] = await run_in_threadpool(replayable, server.catalogue, header, path)
             if server.stale[key] is not None:
-                entry["stale"] = server.stale[key].replace(str(path), path.name)
+                entry["stale"] = server.stale[key]
             out.append(entry)
         except TraceError as exc:
             out.append({"name": path.stem, "error": str(exc).replace(str(path), path.name)})

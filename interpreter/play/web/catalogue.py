@@ -15,6 +15,7 @@ from ...content.folders import expansion_file, shipped_games
 from ...content.layers import available_expansions, read_data, scenarios_in
 from ...content.model import in_language
 from ...language.prose.vocabulary import Vocabulary
+from ...view.narrate_words import bot_said
 from .views import plain_value
 
 BOT_CHOICES = ("random", "greedy", "mcts:100", "mcts:400")
@@ -89,7 +90,8 @@ class Catalogue:
                 scenarios.append({"id": sid, "title": in_language(data.get("title"), lang) or sid, "expansion": home})
         return {"id": game.id, "name": name, "title": game.title, "min_players": game.min_players,
                 "max_players": game.max_players, "expansions": expansions, "scenarios": scenarios,
-                "solo": solo, "bots": list(BOT_CHOICES), "options": options_of(game, lang)}
+                "solo": solo, "bots": list(BOT_CHOICES), "bot_labels": [bot_said(b, lang) for b in BOT_CHOICES],
+                "options": options_of(game, lang)}
 
 
 def _solo_levels(game, layer, lang: str = "en") -> tuple:

@@ -162,7 +162,8 @@ def replayable(catalogue: Catalogue, header: dict, path=None) -> str | None:
     try:
         check_against(game_of_trace(catalogue, header), header, path)
     except (ReplayError, TraceError, LoadError) as exc:
-        return str(exc.message if isinstance(exc, ReplayError) else exc)
+        said = str(exc.message if isinstance(exc, ReplayError) else exc)
+        return said.replace(str(path), Path(path).name) if path is not None else said
     return None
 
 

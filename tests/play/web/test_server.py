@@ -313,6 +313,12 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
         assert games["etherium"]["options"][0]["title"] == "layout"  # no English words: the name as written
         assert games["etherium"]["options"][0]["labels"] == ["first-game", "experienced"]
         assert french["seeders-exodus"]["solo"][0]["level_labels"] == ["facile", "normal", "difficile"]
+        # the bots as the terminal says them, in the page's language (the ids are what a seat is made with)
+        assert french["etherium"]["bots"] == games["etherium"]["bots"] == ["random", "greedy", "mcts:100", "mcts:400"]
+        assert french["etherium"]["bot_labels"] == ["coups au hasard", "glouton", "recherche, 100 itérations",
+                                                    "recherche, 400 itérations"]
+        assert games["etherium"]["bot_labels"] == ["random", "greedy", "search, 100 iterations",
+                                                   "search, 400 iterations"]
         assert french["seeders-exodus"]["solo"][0]["title"] == "Mode solo contre KB12"
         assert solo["title"] == "Solo mode against KB12"
         alone = c.get("/api/games/seeders-exodus", params={"expansions": solo["id"]}).json()

@@ -42,8 +42,7 @@ R.WORDS = {
     ready_open: "Open it here, or send each person the link of their seat (same network, and",
     lobby_title: "Tables open to join", lobby_about: "Tables their makers listed, still in play. Take a free seat, or watch.",
     replays: "Replays", open_trace: "Open a saved trace", seat_rules: "Player {0}: {1} (played by its rules) ",
-    seat_label: "Player {0} ", a_person: "a person", bot_named: "bot: {0}",
-    bot_random: "random moves", bot_greedy: "greedy", bot_mcts: "search, {0} iterations", sit_at: "Sit at Player {0}'s seat",
+    seat_label: "Player {0} ", a_person: "a person", bot_named: "bot: {0}", sit_at: "Sit at Player {0}'s seat",
     others_in_lobby: " (the other seats are in the lobby)", open_here: "Open the table on this screen",
     plays_every: " (it plays every person's seat, in turn)",
     maker_link: "Your maker's link (keep it: it closes the table and gives every link): ",
@@ -104,8 +103,7 @@ R.WORDS = {
     ready_open: "Ouvrez-la ici, ou envoyez à chaque personne le lien de sa place (même réseau, et",
     lobby_title: "Tables ouvertes", lobby_about: "Les tables que leurs créateurs ont annoncées, encore en jeu. Prenez une place libre, ou regardez.",
     replays: "Rediffusions", open_trace: "Ouvrir une trace enregistrée", seat_rules: "Joueur {0} : {1} (joué par ses règles) ",
-    seat_label: "Joueur {0} ", a_person: "une personne", bot_named: "robot : {0}",
-    bot_random: "coups au hasard", bot_greedy: "glouton", bot_mcts: "recherche, {0} itérations", sit_at: "Prendre la place du joueur {0}",
+    seat_label: "Joueur {0} ", a_person: "une personne", bot_named: "robot : {0}", sit_at: "Prendre la place du joueur {0}",
     others_in_lobby: " (les autres places sont dans le salon)", open_here: "Ouvrir la table sur cet écran",
     plays_every: " (elle joue la place de chaque personne, à tour de rôle)",
     maker_link: "Votre lien de créateur (gardez-le : il ferme la table et donne tous les liens) : ",
@@ -233,13 +231,6 @@ R.showError = function (where, err) {
 // each seat's colour: its pieces on the table, its area, the legend
 R.SEAT_COLOURS = ["#d1495b", "#2f6fdf", "#2a9d4b", "#e08a1e", "#7b4fc9", "#1a9aa0", "#8a6d3b", "#c2417f"];
 R.seatColour = (seat) => R.SEAT_COLOURS[seat % R.SEAT_COLOURS.length];
-// a bot as the page names it in its language ('greedy', « glouton »; 'mcts:400', a search of 400
-// playouts), its id when the page has no words for it
-R.botName = function (id) {
-  const [kind, budget] = String(id).split(":");
-  const key = `bot_${kind}`;
-  return key in R.WORDS[R.lang] ? R.t(key, budget) : String(id);
-};
 // a text that begins a sentence: its first letter in upper case
 R.capital = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 

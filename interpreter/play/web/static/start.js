@@ -67,7 +67,9 @@
       if (auto) return R.el("p", {}, R.t("seat_rules", i, auto),
         R.el("input", { type: "hidden", dataset: { seat: String(i) }, value: "greedy" }));
       return R.el("label", {}, R.t("seat_label", i), R.el("select", { dataset: { seat: String(i) } },
-        ["person", ...bots].map(b => R.el("option", { value: b, text: b === "person" ? R.t("a_person") : R.t("bot_named", R.botName(b)),
+        // each bot as the server says it in the page's language (« glouton »)
+        ["person", ...bots].map((b, k) => R.el("option", { value: b,
+          text: b === "person" ? R.t("a_person") : R.t("bot_named", (about.bot_labels || [])[k - 1] || b),
           selected: (i === 1) === (b === "person") && (i === 1 || b === "greedy") }))));
     }));
   }
