@@ -5,6 +5,7 @@ words of every text and refuses words that fill in other values (V001, W004)."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -237,3 +238,20 @@ def test_a_place_named_after_its_kind_and_an_action_without_a_name_are_said_in_t
     card, _ = en.actions()[unnamed]
     assert en(unnamed).startswith(f"{card.title}: ") and fr(unnamed).startswith(f"{card.title} : ")
     assert "Piochez" in fr(unnamed) or "piochez" in fr(unnamed), fr(unnamed)
+
+
+@pytest.mark.parametrize("game", IN_FRENCH)
+def test_a_player_filled_into_a_french_text_takes_its_article_once(game):
+    """A seat said in a sentence brings its article ('le joueur 2'), contracted after 'de' or 'à'
+    ('du joueur 2'): the words of a text write 'de {q}', never 'du {q}' ('du le joueur 2')."""
+    wrong = []
+    for g in _every_layer(game):
+        said = Texts(g.program, "fr")
+        for text, _ in g.program.found.labels:
+            if "{" not in str(text):
+                continue
+            finished = re.sub(r"\{[^{}]*\}", "player 2", str(text))
+            shown = said(finished)
+            if re.search(r"\b(du|des|au|aux|de|à) (le|la|les) joueur", shown):
+                wrong.append(shown)
+    assert sorted(set(wrong)) == []

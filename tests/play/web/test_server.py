@@ -310,8 +310,11 @@ def test_the_start_page_is_offered_what_the_content_declares(tmp_path):
         assert layout == [{"name": "layout", "title": "plateau", "type": "text",
                            "values": ["first-game", "experienced"],
                            "labels": ["première partie", "joueurs expérimentés"], "default": "first-game"}]
-        assert games["etherium"]["options"][0]["title"] == "layout"  # no English words: the name as written
-        assert games["etherium"]["options"][0]["labels"] == ["first-game", "experienced"]
+        assert games["etherium"]["options"][0]["title"] == "board"
+        assert games["etherium"]["options"][0]["labels"] == ["first game", "experienced players"]
+        tais = c.get("/api/games/seeders-exodus", params={"expansions": "tais", "lang": "fr"}).json()["options"]
+        muta = next(o for o in tais if o["name"] == "muta_pp")
+        assert muta["title"] == "PP par Muta-Vecteur" and muta["labels"] == ["1", "2", "3"]  # numbers: as written
         assert french["seeders-exodus"]["solo"][0]["level_labels"] == ["facile", "normal", "difficile"]
         # the bots as the terminal says them, in the page's language (the ids are what a seat is made with)
         assert french["etherium"]["bots"] == games["etherium"]["bots"] == ["random", "greedy", "mcts:100", "mcts:400"]
