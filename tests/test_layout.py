@@ -4,7 +4,8 @@ own imports are made at the top of modules, where a reader sees them.
 
 The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
 `names`, `resources`, `scopes`, `version`); `content` and `engine`, which know nothing of each other;
-`language`, which may use the engine's values to implement built-ins; `compile`;
+`language`, which may use the engine's values to implement built-ins; `compile`, and
+beside it `native` (the backend that compiles the same checked trees to C);
 the front door (`interpreter/__init__.py`); then the wings of the tools, one per audience:
 `view` (what a seat is told: narration, content shown as text, why not), under both `rl`
 (the environments for AI researchers) and `rulings` (check, rules tests, explain, traces);
@@ -26,13 +27,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
           "interpreter.resources", "interpreter.scopes", "interpreter.version"}
-PIPELINE = {"content", "engine", "language", "compile", "front door"}
+PIPELINE = {"content", "engine", "language", "compile", "native", "front door"}
 TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules
     "content": set(),
     "engine": set(),
     "language": {"content", "engine"},
     "compile": {"content", "engine", "language"},
+    "native": {"content", "engine", "language"},
     "front door": {"content", "engine", "language", "compile"},
     "view": PIPELINE,
     "rl": PIPELINE | {"view"},

@@ -1,0 +1,19 @@
+"""The native backend: a game's rules compiled to C and run there.
+
+    from interpreter.native import NativeGame, NotNative, NoCompiler
+    native = NativeGame(interpreter.load(GAME))
+    st = native.new_state(players=2, seed=1, trace=True)
+
+Its stages, one module each: `emit` lowers the checked procedures to C, typing every
+expression and laying every zone and counter out as a slot of the state (`NotNative`
+names the first construct it does not take yet); `build` compiles the C with the system's
+compiler and keeps the library by its fingerprint (`NoCompiler` when it cannot); `state`
+runs it through the step API of the Python backend and writes the same trace. The Python
+backend stays the reference: a differential test plays the same seeds on both and compares
+their traces byte for byte.
+"""
+from .build import NoCompiler, compiler
+from .emit import NotNative
+from .state import NativeGame, NativeState
+
+__all__ = ["NativeGame", "NativeState", "NotNative", "NoCompiler", "compiler"]

@@ -1,0 +1,114 @@
+"""The native backend's build: a game's C compiled by the system's C compiler, and loaded.
+
+    lib, ffi = build(c_source)        # or NoCompiler(reason)
+
+The library is kept in the user's cache folder by the fingerprint of its source, the
+compiler and cffi, so a game is compiled once (about a second), and loaded by later
+processes at once; with no cache folder (`REGLES_NO_CACHE=1`) it is built in a temporary
+folder. cffi's ABI mode loads it: no Python headers and no setuptools are needed, only a C
+compiler (`$CC`, else `cc`). The Python side calls the library once per decision, so the
+cost of a call through cffi is small beside the game's work.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+from ..resources import cache_folder
+
+CDEF = """
+typedef struct {
+    int32_t kind, pos;
+    int64_t a, b, c, d, e, f;
+    int32_t text, nvals;
+    int64_t vals;
+} rg_event;
+
+typedef struct {
+    int32_t on;
+    int32_t n, cap;
+    rg_event *ev;
+    int64_t nvals, capvals;
+    int64_t *vals;
+} rg_log;
+
+size_t rg_size(void);
+int rg_start(void *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
+             const int32_t *zones);
+int rg_apply(void *st, rg_log *lg, int32_t index);
+int64_t rg_random_play(void *st, rg_log *lg, uint64_t seed);
+void rg_info(const void *st, int64_t *out);
+void rg_read(const void *st, int64_t *counters, int32_t *zlen, int32_t *zitems);
+void free(void *p);
+"""
+
+FLAGS = ["-O2", "-shared", "-fPIC", "-std=c99", "-w"]
+_LOCK = threading.Lock()
+_LOADED: dict = {}  # fingerprint -> (lib, ffi): a library is loaded once per process
+
+
+class NoCompiler(Exception):
+    """No C compiler could build the game: the Python backend runs it."""
+
+
+def compiler() -> str | None:
+    """The C compiler the backend uses, or None when the machine has none."""
+    return shutil.which(os.environ.get("CC") or "cc")
+
+
+def build(source: str):
+    """(lib, ffi) of the library of C `source`, built or taken from the cache."""
+    try:
+        import cffi
+    except ImportError:
+        raise NoCompiler("the native backend needs cffi (pip install 'regles[native]')") from None
+    cc = compiler()
+    if cc is None:
+        raise NoCompiler("no C compiler found (set $CC)")
+    fingerprint = hashlib.sha256("\0".join([source, cc, " ".join(FLAGS), cffi.__version__, sys.platform])
+                                 .encode("utf-8")).hexdigest()[:32]
+    with _LOCK:
+        if fingerprint in _LOADED:
+            return _LOADED[fingerprint]
+        folder = cache_folder()
+        made = None
+        if folder is not None:
+            folder = os.path.join(folder, "native")
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+        else:
+            folder = made = tempfile.mkdtemp(prefix="regles-native-")
+        path = os.path.join(folder, f"game-{fingerprint}.so")
+        if not os.path.exists(path):
+            _compile(cc, source, path, folder)
+        ffi = cffi.FFI()
+        ffi.cdef(CDEF)
+        lib = ffi.dlopen(path)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)  # loaded: the file may go
+        _LOADED[fingerprint] = (lib, ffi)
+        return lib, ffi
+
+
+def _compile(cc: str, source: str, path: str, folder: str) -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".c", dir=folder, delete=False, encoding="utf-8") as f:
+        f.write(source)
+        c_path = f.name
+    partial = path + f".{os.getpid()}.part"
+    try:
+        done = subprocess.run([cc, *FLAGS, "-o", partial, c_path], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise NoCompiler(f"the C compiler refused the game's source: {done.stderr.strip()[:2000]}")
+        os.replace(partial, path)  # whole or not at all: another process may load it at once
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise NoCompiler(f"the C compiler could not run: {exc}") from None
+    finally:
+        for p in (c_path, partial):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass

@@ -1,0 +1,94 @@
+/* The machine of the native backend, after the game's procedures, menus and tables: a
+   choice resolved, the loop that runs frames until a decision or the end, and the
+   functions the Python side calls (interpreter/native/state.py). */
+
+static void rg_resolve(rg_state *st, rg_cx *cx, int index, int autom) {
+    rg_frame *fr = &st->frames[st->depth - 1];
+    int32_t k = st->opt_option[index];
+    v_t x = st->opt_val[index];
+    st->pending = 0;
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_CHOICE, RG_MENU_POS[st->menu]);
+        e->a = st->chooser; e->b = index; e->c = st->nopt; e->d = autom; e->e = st->menu; e->f = k;
+        rg_texts(st, cx, fr, e, st->menu, k, x);
+    }
+    int32_t row = RG_MENU_FIRST[st->menu] + k;
+    if (RG_OPT_VAR[row] >= 0) fr->loc[RG_OPT_VAR[row]] = x;
+    fr->pc = RG_OPT_START[row];
+}
+
+static void rg_loop(rg_state *st, rg_cx *cx) {
+    while (!st->pending && st->depth > 0) {
+        rg_frame *fr = &st->frames[st->depth - 1];
+        rg_work(st, cx, 1, -1);
+        RG_PROCS[fr->proc](st, cx, fr);
+    }
+}
+
+size_t rg_size(void) { return sizeof(rg_state); }
+
+/* A new game: `zones` lists each zone's slot, its length and its members, and ends with -1. */
+int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
+             const int32_t *zones) {
+    rg_cx cx;
+    cx.log = lg;
+    memset(st, 0, sizeof *st);
+    st->n = n;
+    st->rng = rng;
+    memcpy(st->options, options, sizeof st->options);
+    memcpy(st->counters, counters, sizeof st->counters);
+    for (int32_t c = 0; c < RG_COMPS; c++) st->where[c] = -1;
+    for (const int32_t *z = zones; *z >= 0;) {
+        int32_t slot = *z++, len = *z++;
+        for (int32_t i = 0; i < len; i++) {
+            rg_items(st, slot)[i] = z[i];
+            st->where[z[i]] = slot;
+        }
+        st->zlen[slot] = len;
+        z += len;
+    }
+    if (setjmp(cx.jb)) return st->fault;
+    st->fuel = RG_BUDGET;
+    rg_push(st, &cx, RG_GAME_PROC, -1, -1, -1);
+    rg_loop(st, &cx);
+    return 0;
+}
+
+/* Option `index` of the pending decision taken; the game run to its next decision. */
+int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
+    rg_cx cx;
+    cx.log = lg;
+    if (setjmp(cx.jb)) return st->fault;
+    st->fuel = RG_BUDGET;
+    st->decisions++;
+    rg_resolve(st, &cx, index, 0);
+    rg_loop(st, &cx);
+    return 0;
+}
+
+/* The game played to its end from `st`, each option picked at random by a generator of its
+   own seeded `seed`: the number of decisions made, or minus the code of a fault. */
+int64_t rg_random_play(rg_state *st, rg_log *lg, uint64_t seed) {
+    uint64_t pick = seed;
+    int64_t made = 0;
+    while (st->pending) {
+        int r = rg_apply(st, lg, (int32_t)rg_below_of(&pick, st->nopt));
+        if (r) return -r;
+        made++;
+    }
+    return made;
+}
+
+/* What the Python side reads of a state. */
+void rg_info(const rg_state *st, int64_t *out) {
+    out[0] = st->pending; out[1] = st->chooser; out[2] = st->nopt; out[3] = st->depth;
+    out[4] = st->winners; out[5] = st->won; out[6] = st->fault; out[7] = st->fault_pos;
+    out[8] = st->menu; out[9] = st->decisions;
+}
+
+/* Counters and zones as they are, for the Python side's view of the state. */
+void rg_read(const rg_state *st, int64_t *counters, int32_t *zlen, int32_t *zitems) {
+    memcpy(counters, st->counters, sizeof st->counters);
+    memcpy(zlen, st->zlen, sizeof st->zlen);
+    memcpy(zitems, st->zitems, sizeof st->zitems);
+}

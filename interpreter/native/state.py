@@ -1,0 +1,219 @@
+"""A game run by the native backend: its states, as the Python backend's step API gives them.
+
+    native = NativeGame(game)                  # NotNative or NoCompiler when it cannot
+    st = native.new_state(players=4, seed=7, trace=True)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    st.trace, st.returns()
+
+The state lives in C memory (`rg_state`, laid out by `emit.lay_slots`); the Python side
+keeps only the game's start (the Python backend's blank state, which lays the components
+and counters and records the trace's first event) and turns the events the C records into
+the trace's dictionaries, which are those of the Python backend, event for event
+(`tests/native/test_native.py` compares them byte for byte).
+"""
+from __future__ import annotations
+
+from ..engine.machine import MAX_DEPTH, label_of
+from ..engine.state import GameFault
+from ..engine.values import Comp, Seat
+from ..limits import runaway_message, MAX_NUMBER, WORK_BUDGET
+from .build import build
+from .emit import BOOL, COMP, NUM, SEAT, Emitter
+
+EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN = 1, 2, 3, 4, 5
+REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay")
+FAULTS = {
+    1: runaway_message(WORK_BUDGET),
+    2: f"procedures call each other too deeply (more than {MAX_DEPTH} levels)",
+    3: "no option of this choice is possible",
+    4: f"a number past {MAX_NUMBER:,}, the largest number a game may keep",
+    5: "a zone is full",
+    6: "the native backend ran out of memory",
+    7: "only components can be moved",
+    8: "only a zone can be used here",
+    9: "a player is needed here, not none",
+    10: "too many options in one choice for the native backend",
+}
+
+
+class NativeGame:
+    """`game` (an engine.game.Game) compiled to C for up to its most players."""
+
+    def __init__(self, game):
+        self.game = game
+        self.program = game.program
+        self.emitter = Emitter(self.program, self.program.max_players)
+        self.source = self.emitter.game()
+        self.lib, self.ffi = build(self.source)
+        self.size = self.lib.rg_size()
+
+    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> "NativeState":
+        return NativeState.start(self, self.game.blank_state(players, seed, options, trace))
+
+
+class NativeState:
+    """A state of a native game, run to its next decision."""
+
+    __slots__ = ("native", "start_state", "mem", "log", "trace", "info", "history")
+
+    @staticmethod
+    def start(native: NativeGame, py) -> "NativeState":
+        st = NativeState()
+        st.native, st.start_state = native, py
+        ffi, em = native.ffi, native.emitter
+        st.mem = ffi.new("char[]", native.size)
+        st.log = ffi.new("rg_log *")
+        st.log.on = 1 if py.trace is not None else 0
+        st.trace = list(py.trace) if py.trace is not None else None
+        st.info = ffi.new("int64_t[10]")
+        st.history = []
+        slots = em.slots
+        options = [int(py.options[name]) for name in em.options] or [0]
+        counters = []
+        for key, spec in zip(slots.counters, slots.counter_spec, strict=True):
+            counters.append(py.counters.get(key, spec.initial if spec is not None else 0))
+        zones = []
+        index = {key: i for i, key in enumerate(slots.zones)}
+        for key, members in py.zones.items():
+            if members:
+                zones += [index[str(key)], len(members)] + [int(c) for c in members]
+        zones.append(-1)
+        rc = native.lib.rg_start(st.mem, st.log, py.n, py.rng.state, ffi.new("int64_t[]", options),
+                                 ffi.new("int64_t[]", counters or [0]), ffi.new("int32_t[]", zones))
+        st._after(rc)
+        return st
+
+    def _after(self, rc: int) -> None:
+        self.native.lib.rg_info(self.mem, self.info)
+        if self.trace is not None:
+            self._drain()
+        if rc:
+            pos = self.info[7]
+            exc = GameFault(FAULTS.get(rc, f"fault {rc}"), self.native.emitter.positions[pos] if pos >= 0 else None)
+            exc.state = self
+            raise exc
+
+    # the step API, as engine.game.GameState's -------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.start_state.n
+
+    def is_terminal(self) -> bool:
+        return not self.info[0]
+
+    @property
+    def current_player(self) -> int:
+        return int(self.info[1]) if self.info[0] else -1
+
+    def legal_actions(self) -> list:
+        return list(range(self.info[2])) if self.info[0] else []
+
+    def apply(self, action: int) -> None:
+        if not self.info[0]:
+            raise GameFault("the game is over: no action can be applied")
+        if not isinstance(action, int) or not 0 <= action < self.info[2]:
+            raise GameFault(f"illegal action {action!r}: options are 0..{self.info[2] - 1}")
+        self.history.append(action)
+        self._after(self.native.lib.rg_apply(self.mem, self.log, action))
+
+    def random_play(self, seed: int) -> int:
+        """Play to the end here, each option picked at random (a generator of its own, seeded
+        `seed`), all in C: the number of decisions made."""
+        made = self.native.lib.rg_random_play(self.mem, self.log, seed & (2 ** 64 - 1))
+        self._after(-made if made < 0 else 0)
+        return made
+
+    @property
+    def winners(self):
+        if not self.info[5]:
+            return None
+        mask = self.info[4]
+        return tuple(s for s in range(self.n) if mask >> s & 1)
+
+    def returns(self) -> list:
+        """+1 for each winner and -1 for the others when some won; 0 for all otherwise."""
+        won = self.winners
+        if not won:
+            return [0.0] * self.n
+        return [1.0 if i in won else -1.0 for i in range(self.n)]
+
+    def clone(self) -> "NativeState":
+        st = NativeState()
+        st.native, st.start_state = self.native, self.start_state
+        ffi = self.native.ffi
+        st.mem = ffi.new("char[]", self.native.size)
+        ffi.memmove(st.mem, self.mem, self.native.size)
+        st.log = ffi.new("rg_log *")
+        st.trace = None
+        st.info = ffi.new("int64_t[10]")
+        ffi.memmove(st.info, self.info, ffi.sizeof("int64_t[10]"))
+        st.history = self.history[:]
+        return st
+
+    def counters(self) -> dict:
+        """Every counter by its key, as the Python backend's `State.counters` keeps them."""
+        slots = self.native.emitter.slots
+        ffi = self.native.ffi
+        values = ffi.new("int64_t[]", max(1, len(slots.counters)))
+        zlen = ffi.new("int32_t[]", max(1, len(slots.zones)))
+        items = ffi.new("int32_t[]", max(1, len(slots.zones)) * max(1, len(self.native.program.comp_card)))
+        self.native.lib.rg_read(self.mem, values, zlen, items)
+        return {key: values[i] for i, key in enumerate(slots.counters)}
+
+    # the trace ----------------------------------------------------------------------------
+    def _drain(self) -> None:
+        """The events the C recorded since the last call, appended to the trace as dicts."""
+        log = self.log
+        em = self.native.emitter
+        program = self.native.program
+        py = self.start_state
+        slots = em.slots
+        for i in range(log.n):
+            e = log.ev[i]
+            kind = e.kind
+            if kind == EV_SHUFFLE:
+                fields = {"type": "shuffle", "zone": slots.zones[e.a]}
+            elif kind == EV_COUNTER:
+                fields = {"type": "counter", "counter": slots.counters[e.a], "change": e.b, "value": e.c,
+                          "reason": REASONS[e.d]}
+            elif kind == EV_MOVE:
+                fields = {"type": "move", "card": program.comp_card[e.a].id, "id": e.a,
+                          "from": slots.zones[e.b] if e.b >= 0 else None, "to": slots.zones[e.c]}
+            elif kind == EV_CHOICE:
+                _, prompt, options, secret = em.menus[e.e]
+                values = [log.vals[e.vals + k] for k in range(e.nvals)]
+                said = self._render(prompt, values, py) if prompt is not None else "choose"
+                fields = {"type": "choice", "player": e.a + 1, "prompt": said, "option": e.b,
+                          "label": self._render(options[e.f][2], values, py), "options": e.c, "auto": bool(e.d)}
+                if secret:
+                    fields["secret"] = True
+            elif kind == EV_WIN:
+                fields = {"type": "win", "players": [s + 1 for s in range(py.n) if e.a >> s & 1]}
+            else:
+                continue
+            event = {"n": len(self.trace), **fields}
+            if e.pos >= 0:
+                p = em.positions[e.pos]
+                event["at"] = f"{p.path}:{p.line}"
+            self.trace.append(event)
+        log.n = 0
+        log.nvals = 0
+
+    def _render(self, text: int, values: list, py) -> str:
+        """Text `text` of the emitter with the values it shows taken from the front of `values`."""
+        parts = self.native.emitter.texts[text][0].parts
+        out = []
+        for part in parts:
+            if part in (NUM, BOOL, SEAT, COMP):
+                v = values.pop(0)
+                if part == SEAT:
+                    v = Seat(v) if v >= 0 else None
+                elif part == COMP:
+                    v = Comp(v) if v >= 0 else None
+                elif part == BOOL:
+                    v = bool(v)
+                out.append(label_of(py, v))
+            else:
+                out.append(part)
+        return "".join(out)
