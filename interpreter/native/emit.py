@@ -1,13 +1,14 @@
-"""The native backend's compiler: a checked game's procedures written as C over a state of slots.
+"""The native backend's compiler: a checked game's procedures and abilities written as C over
+a state of slots.
 
-    c_source, tables = Emitter(program, players).game()
+    c_source = Emitter(program, players).game()
 
-Each expression is typed as it is lowered (a number, a truth value, a player, a component or
-a zone), so the C reads no value's type at run time: a player is a seat index, a component
-its index, none -1, and every zone and counter whose owner is known is a slot of the state
-(`Slots`). A procedure becomes one resumable C function: a `switch` on the frame's `pc`
-takes it back to the statement after the one that waited (a call, a menu), its locals are
-slots of its frame, and its branches and loops are C's own `goto`s.
+Each expression is typed as it is lowered (`expressions`, `calls`), so the C tests no value's
+type at run time where the rules make it known. A procedure, and each triggered ability of
+the cards, becomes one resumable C function: a `switch` on the frame's `pc` takes it back to
+the statement after the one that waited (a call, a signal, a menu, a choice, a question), its
+locals are slots of its frame, and its branches and loops are C's own `goto`s; a loop that
+waits walks a copy of its list kept in the state's arena.
 
 What the backend cannot run yet is refused, with the position of the first construct it
 does not take (`NotNative`): the game then runs on the Python backend, which is the
@@ -15,194 +16,237 @@ reference. Nothing here knows any game: the constructs taken are the language's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from importlib import resources
 
 from .. import limits
-from ..engine import keys
 from ..engine.machine import MAX_DEPTH
 from ..language import nodes as N
 from ..language.texts import label_parts
-from ..scopes import OwnerKind
 from ..names import fold
+from .calls import Calls
+from .expressions import BOOL, COMP, NONE, NUM, REFS, SCALARS, SEAT, Expressions, listed, masked, said
+from .slots import NotNative, lay_slots, supply_slot
 
-NUM, BOOL, SEAT, COMP, ZONE = "number", "truth value", "player", "component", "zone"
-SETS = ("players", "zone", "range")  # what a loop or an option may run over
 MAX_OPTIONS_FLOOR = 256
+WAITS = (N.CallProc, N.Menu, N.Choose, N.Signal)  # statements after which the machine runs other frames first
+POP = -2  # an option that ends its frame (the 'no' of an optional ability)
 
 
-class NotNative(Exception):
-    """The game uses a construct the native backend does not run (yet): where, and which."""
+class Shown:
+    """A part of a text that shows a value of type `t` (the other parts are texts)."""
 
-    def __init__(self, pos, what: str):
-        super().__init__(what)
-        self.pos, self.what = pos, what
+    __slots__ = ("t",)
 
-    def __str__(self):
-        where = f"{self.pos.path}:{self.pos.line}: " if self.pos is not None else ""
-        return f"{where}{self.what}"
-
-
-@dataclass
-class Slots:
-    """Where each zone and counter of a game lies in the native state, for `players` seats at most."""
-
-    zones: list = field(default_factory=list)  # slot -> key
-    zone_slot: dict = field(default_factory=dict)  # (zone name) -> first slot
-    zone_capacity: list = field(default_factory=list)
-    counters: list = field(default_factory=list)  # slot -> key
-    counter_slot: dict = field(default_factory=dict)  # counter name -> first slot
-    counter_spec: list = field(default_factory=list)  # slot -> CounterSpec, or None for a supply
-
-
-def lay_slots(program, players: int) -> Slots:
-    """The slots of the zones and counters of `program` for up to `players` seats."""
-    s = Slots()
-    for name, z in program.zones.items():
-        kind = z.scope.kind
-        if kind is OwnerKind.GAME:
-            owners = [None]
-        elif kind is OwnerKind.PLAYER and len(z.scope.words) == 1:
-            owners = list(range(players))
-        else:
-            raise NotNative(z.pos, f"a zone kept per {' and '.join(z.scope.words)}")
-        s.zone_slot[name] = len(s.zones)
-        for o in owners:
-            s.zones.append(name if o is None else keys.seat_key(name, o))
-            s.zone_capacity.append(-1 if z.capacity is None else z.capacity)
-    supplies = []
-    for name, c in program.counters.items():
-        kind = c.scope.kind
-        if kind is OwnerKind.GAME:
-            owners = [None]
-        elif kind is OwnerKind.PLAYER and len(c.scope.words) == 1:
-            owners = list(range(players))
-        else:
-            raise NotNative(c.pos, f"a counter kept per {' and '.join(c.scope.words)}")
-        if c.keep_in:
-            raise NotNative(c.pos, "a counter kept only in some zones")
-        if c.supply is not None:
-            if isinstance(c.supply, str):
-                raise NotNative(c.pos, "a counter drawing on another counter's supply")
-            supplies.append(c)
-        s.counter_slot[name] = len(s.counters)
-        for o in owners:
-            s.counters.append(name if o is None else keys.seat_key(name, o))
-            s.counter_spec.append(c)
-    for c in supplies:
-        s.counter_slot["$" + c.name] = len(s.counters)
-        s.counters.append(c.supply_key)
-        s.counter_spec.append(None)
-    return s
-
-
-@dataclass
-class Text:
-    """A prompt or label: its parts, each a text or the type of the value shown there."""
-    parts: list
+    def __init__(self, t):
+        self.t = t
 
 
 class Proc:
-    """What the lowering knows of one procedure: its locals' slots and types."""
+    """A procedure or a triggered ability being lowered: its locals' slots and types."""
 
-    def __init__(self, name: str, index: int, defn):
-        self.name, self.index, self.defn = name, index, defn
+    def __init__(self, name: str, index: int, params: list, body: list, pos, acting=None, ability=None):
+        self.name, self.index, self.params, self.body, self.pos = name, index, list(params), body, pos
+        self.acting = acting
+        self.ability = ability  # the Trigger, for an ability
         self.slots: dict = {}  # name -> (slot, type)
-        self.params = list(defn.params)
+        self.consts: dict = {}
 
-    def local(self, name: str, t: str, pos) -> str:
+    def local(self, name: str, t, pos) -> str:
         if name in self.slots:
             slot, old = self.slots[name]
             if old != t:
-                raise NotNative(pos, f"'{name}' holds a {old} and a {t}")
+                raise NotNative(pos, f"'{name}' holding a {said(old)} and a {said(t)}")
             return f"L[{slot}]"
+        if not (t in SCALARS or masked(t)):
+            raise NotNative(pos, f"'{name}' holding a {said(t)}")
         self.slots[name] = (len(self.slots), t)
         return f"L[{len(self.slots) - 1}]"
 
 
-class Emitter:
-    """Lowers the procedures of `program` to C, for games of up to `players` seats."""
+class Emitter(Expressions, Calls):
+    """Lowers the procedures and abilities of `program` to C, for games of up to `players` seats."""
 
     def __init__(self, program, players: int):
         self.program, self.defn, self.players = program, program.defn, players
+        if self.defn.automata:
+            raise NotNative(self.program.pos, "seats driven by content (automata)")
         self.slots = lay_slots(program, players)
         self.positions: list = []  # position index -> Position
         self._pos_index: dict = {}
-        self.texts: list = []  # text index -> Text
-        self.menus: list = []  # menu index -> (spec lines, options: [(start label, var slot, var type, text)])
+        self.texts: list = []  # text index -> (parts: texts and types, C of the values)
+        # menu index -> (position, prompt text or None, the prompt without one, options: [(where
+        # its body starts, or POP; the slot of its variable or -1; its label's text)], secret)
+        self.menus: list = []
+        self.signals: list = []  # signal index -> (event, argument types)
         self.menu_code: list = []
-        self.text_code: list = []
-        self.options = [name for name in program.options]
-        self.procs = {name: Proc(name, i, p) for i, (name, p) in enumerate(self.defn.procedures.items())}
-        self._label = 0
+        self.tables: list = []
+        self.functions: dict = {}
+        self.options = list(program.options)
+        self.tags = [fold(k[1]) for k in self.defn.classes.values() if k[0] is None]
+        self.tags = list(dict.fromkeys(self.tags))
+        self.set_attributes = {s.target.name for s in self._every_statement()
+                               if isinstance(s, N.SetStmt) and isinstance(s.target, N.Attr)
+                               and s.target.name in self.defn.attributes}
+        self.procs: dict = {}
+        for name, p in self.defn.procedures.items():
+            self.procs[name] = Proc(name, len(self.procs), p.params, p.tree.body, p.pos, p.acting)
+        self.triggers = self._abilities()
+        self._fresh = 0
+        self.cur = None
 
-    # tables ---------------------------------------------------------------------------
+    def _every_statement(self):
+        for p in self.defn.procedures.values():
+            yield from _statements(p.tree.body)
+        for card in self.defn.cards:
+            for ab in card.abilities:
+                for node, _ in self._trees(ab):
+                    yield from _statements(getattr(node, "body", None) or [])
+
+    def _trees(self, ab) -> list:
+        if isinstance(ab.tree, N.PhraseAbility):
+            use = self.program.found.keyword_uses[ab]
+            return [(t, use.bindings) for t in use.keyword.trees]
+        return [(ab.tree, {})]
+
+    def _abilities(self) -> dict:
+        """Each triggered ability as a Proc, and the triggers of each component: event ->
+        [component] -> the indexes of its abilities' codes, in the order they are printed."""
+        per_card = {}
+        shared: dict = {}
+        for card in self.defn.cards:
+            mine: dict = {}
+            for ab in card.abilities:
+                for node, bindings in self._trees(ab):
+                    if isinstance(node, N.Action):
+                        raise NotNative(node.pos, "actions of cards")
+                    if not isinstance(node, N.Trigger):
+                        raise NotNative(getattr(node, "pos", ab.pos), "this kind of ability")
+                    if bindings:
+                        raise NotNative(ab.pos, "a keyword with parameters")
+                    if node.broadcast:
+                        raise NotNative(node.pos, "'whenever' abilities")
+                    proc = shared.get(id(node))
+                    if proc is None:
+                        params = list(self.defn.events.get(node.event, [])) + ["cause"]
+                        proc = shared[id(node)] = Proc(f"ability:{card.id}", len(self.procs), params, node.body,
+                                                       node.pos, ability=node)
+                        self.procs[f"\0{id(node)}"] = proc
+                    mine.setdefault(node.event, []).append(proc.index)
+            per_card[id(card)] = mine
+        triggers: dict = {}
+        for c, card in enumerate(self.program.comp_card):
+            for event, procs in per_card[id(card)].items():
+                triggers.setdefault(event, {})[c] = procs
+        return triggers
+
+    # tables -----------------------------------------------------------------------------
     def pos(self, p) -> int:
+        if p is None:
+            return -1
         key = id(p)
         if key not in self._pos_index:
             self._pos_index[key] = len(self.positions)
             self.positions.append(p)
         return self._pos_index[key]
 
-    def label(self) -> str:
-        self._label += 1
-        return f"l{self._label}"
+    def fresh(self, prefix: str) -> str:
+        self._fresh += 1
+        return f"{prefix}{self._fresh}"
 
-    # the whole game -------------------------------------------------------------------
+    def label(self) -> str:
+        return self.fresh("l")
+
+    def table(self, name: str, ctype: str, cells: list) -> str:
+        self.tables.append(f"static const {ctype} {name}[] = {{{', '.join(cells) or '0'}}};")
+        return name
+
+    # the whole game ---------------------------------------------------------------------
     def game(self) -> str:
         if "game" not in self.procs:
             raise NotNative(self.program.pos, "a game without a 'game' procedure")
-        self._param_types()
+        self._types()
         bodies = [self.proc(p) for p in self.procs.values()]
+        signals = [self.signal_function(i) for i in range(len(self.signals))]
         ahead = [f"static void P_{p.index}(rg_state *st, rg_cx *cx, rg_frame *fr);" for p in self.procs.values()]
         ahead += [f"static void M_{i}(rg_state *st, rg_cx *cx, rg_frame *fr);" for i in range(len(self.menus))]
-        return "\n".join(self.head() + [_resource("runtime.c")] + ahead + bodies + self.menu_code + self.entry())
+        ahead += [f.proto for f in self.functions.values()]
+        functions = [f.c for f in self.functions.values()]
+        return "\n".join(self.head() + [_resource("runtime.c")] + self.tables + ahead + functions + signals + bodies +
+                         self.menu_code + self.entry())
 
-    def _param_types(self) -> None:
-        """The type of each parameter and local, from the calls that give the parameters (all
-        must agree) and the values the locals are given, to a fixed point: one no statement
-        gives a type is refused."""
-        for _ in range(2 * len(self.procs) + 2):
+    def _types(self) -> None:
+        """The type of each parameter and local, from what gives it a value (a call its
+        parameters, a signal its abilities' parameters, a `let`, a choice, a loop), to a fixed
+        point: one nothing gives a type is refused."""
+        for _ in range(2 * len(self.procs) + 4):
             changed = False
             for p in self.procs.values():
-                for st in _statements(p.defn.tree.body):
-                    changed |= self._infer(st, p)
+                if p.ability is not None and "cause" not in p.slots and all(n in p.slots for n in p.params[:-1]):
+                    p.local("cause", SEAT, p.pos)
+                    changed = True
+                for s in _statements(p.body):
+                    changed |= self._infer(s, p)
             if not changed:
                 break
         for p in self.procs.values():
             for name in p.params:
                 if name not in p.slots:
-                    raise NotNative(p.defn.pos, f"parameter '{name}' of procedure '{p.name}' of unknown type")
+                    if p.ability is not None:  # an ability of an event no statement signals: never run
+                        p.local(name, NUM, p.pos)
+                        continue
+                    raise NotNative(p.pos, f"parameter '{name}' of '{p.name}', of no type a call gives")
 
     def _infer(self, s, p: Proc) -> bool:
-        """Type what statement `s` of `p` names (a local it sets, the parameters it gives a
-        procedure); whether a type was learnt."""
-        known = len(p.slots)
+        known = sum(len(q.slots) for q in self.procs.values())
+        self.cur = p
         try:
             if isinstance(s, N.Let) and s.name not in p.slots:
-                p.local(s.name, self.expr_type(s.value, p), s.pos)
+                t = self.expr(s.value)[0]
+                if t != NONE:
+                    p.local(s.name, t, s.pos)
+            elif isinstance(s, N.SetStmt) and isinstance(s.target, N.Name) and s.target.name not in p.slots \
+                    and s.target.name not in self.defn.counters:
+                t = self.expr(s.value)[0]
+                if t != NONE:
+                    p.local(s.target.name, t, s.pos)
+            elif isinstance(s, N.Choose) and s.var not in p.slots:
+                p.local(s.var, self.members(s.source).elem, s.pos)
+            elif isinstance(s, N.For) and s.var not in p.slots:
+                p.local(s.var, self.members(s.source).elem, s.pos)
+            elif isinstance(s, N.Menu):
+                for o in s.options:
+                    if getattr(o, "source", None) is not None and o.var not in p.slots:
+                        p.local(o.var, self.members(o.source).elem, o.pos)
             elif isinstance(s, N.CallProc):
                 callee = self.procs.get(s.proc)
-                if callee is None or callee.defn.point:
-                    return False
-                learnt = False
-                for name, arg in zip(callee.params, s.args, strict=True):
-                    t = self.expr_type(arg, p)
-                    if name not in callee.slots:
-                        callee.local(name, t, arg.pos)
-                        learnt = True
-                    elif callee.slots[name][1] != t:
-                        raise NotNative(arg.pos, f"parameter '{name}' of '{callee.name}' given a "
-                                                 f"{t} here and a {callee.slots[name][1]} elsewhere")
-                return learnt
+                if callee is not None and not self.defn.procedures[s.proc].point:
+                    self._give(callee, [self.expr(a)[0] for a in s.args], s.args)
+            elif isinstance(s, N.Signal):
+                types = [self.expr(a)[0] for a in s.args]
+                for q in self.procs.values():
+                    if q.ability is not None and q.ability.event == s.event:
+                        self._give(q, types, s.args)
         except NotNative as exc:
             if "given a" in exc.what:
                 raise
-        return len(p.slots) != known
+        finally:
+            self.cur = None
+        return sum(len(q.slots) for q in self.procs.values()) != known
+
+    def _give(self, callee: Proc, types: list, args: list) -> None:
+        for name, t, a in zip(callee.params, types, args, strict=False):
+            if t == NONE:
+                continue
+            if name not in callee.slots:
+                callee.local(name, t, a.pos)
+            elif callee.slots[name][1] != t:
+                raise NotNative(a.pos, f"parameter '{name}' of '{callee.name}' given a {said(t)} here and a "
+                                       f"{said(callee.slots[name][1])} elsewhere")
 
     def head(self) -> list:
         s = self.slots
-        n_comps = max(1, len(self.program.comp_card))
+        program = self.program
+        n_comps = max(1, len(program.comp_card))
         locals_ = max([1] + [len(p.slots) + 8 for p in self.procs.values()])
         out = ["#include <stdint.h>",
                f"#define RG_PLAYERS {self.players}",
@@ -211,33 +255,68 @@ class Emitter:
                f"#define RG_COUNTERS {max(1, len(s.counters))}",
                f"#define RG_OPTIONS {max(1, len(self.options))}",
                f"#define RG_LOCALS {locals_}",
+               f"#define RG_TAGS {max(1, len(self.tags))}",
                f"#define RG_MAX_DEPTH {MAX_DEPTH}",
                f"#define RG_MAX_OPTIONS {max(MAX_OPTIONS_FLOOR, 4 * n_comps)}",
+               f"#define RG_LIST {4 * n_comps + 64}",
+               f"#define RG_ARENA {16 * n_comps + 1024}",
                f"#define RG_BUDGET {limits.WORK_BUDGET}LL",
                f"#define RG_MAX_NUMBER {limits.MAX_NUMBER}LL",
-               "#define RG_NO_BOUND INT64_MIN"]
-        out.append(_table("int32_t", "RG_ZONE_CAPACITY", s.zone_capacity))
+               "#define RG_NO_BOUND INT64_MIN",
+               "typedef int64_t v_t;"]
+        capacity = [-1 if z.capacity is None else z.capacity for z in s.zone_spec]
+        out.append(_table("int32_t", "RG_ZONE_CAPACITY", capacity))
+        out.append(_table("int8_t", "RG_ZONE_IN_PLAY", [int(bool(z.in_play)) for z in s.zone_spec]))
+        out.append(_table("int8_t", "RG_ZONE_HOLDER_KIND", [k for k, _ in s.zone_holder]))
+        out.append(_table("int32_t", "RG_ZONE_HOLDER", [i for _, i in s.zone_holder]))
+        keeps = program.tag_zones
+        out.append(_table("int8_t", "RG_ZONE_KEEPS_TAGS", [int(keeps is None or z.name in keeps) for z in s.zone_spec]))
+        first, lost = [], []
+        for z in s.zone_spec:
+            first.append(len(lost))
+            lost += [s.counter_base[name] for name, keep in program.kept_counters if z.name not in keep]
+        first.append(len(lost))
+        out += [_table("int32_t", "RG_LOST_FIRST", first), _table("int32_t", "RG_LOST", lost or [0])]
         mins = [_bound(c.minimum if c is not None else None) for c in s.counter_spec]
         maxs = [_bound(c.maximum if c is not None else None) for c in s.counter_spec]
-        supply = [s.counter_slot["$" + c.name] if c is not None and c.supply is not None else -1
-                  for c in s.counter_spec]
+        supply = [supply_slot(s, c) for c in s.counter_spec]
         out += [_table("int64_t", "RG_COUNTER_MIN", mins or [0]), _table("int64_t", "RG_COUNTER_MAX", maxs or [0]),
                 _table("int32_t", "RG_COUNTER_SUPPLY", supply or [-1])]
         return out
 
-    # procedures -----------------------------------------------------------------------
+    # procedures -------------------------------------------------------------------------
     def proc(self, p: Proc) -> str:
         self.cur = p
         self.resume = 0
         self.loops: list = []  # (continue label, break label)
         lines: list = []
-        self.block(p.defn.tree.body, lines)
+        if p.ability is not None:
+            self.prologue(p, lines)
+        self.block(p.body, lines)
+        self.cur = None
         return "\n".join([f"static void P_{p.index}(rg_state *st, rg_cx *cx, rg_frame *fr) {{",
                           "    v_t *L = fr->loc;",
                           "    (void)L;",
                           "    switch (fr->pc) {",
                           "    case 0:;"] + ["    " + x for x in lines] +
-                         ["    }", "    st->depth--;  /* the end of the procedure */", "}", ""])
+                         ["    }", "    rg_pop(st);  /* the end of the code */", "}", ""])
+
+    def prologue(self, p: Proc, lines: list) -> None:
+        """An ability's condition (not met: it does nothing) and, when optional, the question."""
+        node = p.ability
+        if node.cond is not None:
+            lines += [f"if (!({self.test(node.cond)})) {{", "    rg_pop(st);", "    return;", "}"]
+        if node.optional:
+            pos = self.pos(node.pos)
+            index = len(self.menus)
+            ask = self._text(["use ", Shown(COMP), f" ({node.event})?"], ["(v_t)fr->me"])
+            self.resume += 1
+            yes = self.resume
+            answers = [(yes, -1, self._text(["yes"], [])), (POP, -1, self._text(["no"], []))]
+            self.menus.append((pos, ask, "use?", answers, False))
+            lines += ["st->nopt = 0;", f"rg_option(st, cx, 0, 1, {pos});", f"rg_option(st, cx, 1, 0, {pos});",
+                      f"st->chooser = rg_seat(st, cx, fr->you, {pos});", f"st->menu = {index};", "st->pending = 1;",
+                      f"fr->pc = {yes};", "return;", f"case {yes}:;"]
 
     def resume_point(self, lines: list) -> None:
         """Return to the machine; the frame goes on here."""
@@ -255,18 +334,24 @@ class Emitter:
         pass
 
     def s_Let(self, s, lines):
-        t, src = self.expr(s.value, self.cur)
+        t, src = self.expr(s.value)
+        if t == NONE:
+            if s.name not in self.cur.slots or self.cur.slots[s.name][1] not in REFS:
+                raise NotNative(s.pos, f"'{s.name}', set to none and to nothing else")
+            t = self.cur.slots[s.name][1]
         lines.append(f"{self.cur.local(s.name, t, s.pos)} = {self.kept(s.value, t, src)};")
 
     def kept(self, e, t, src) -> str:
-        if t == NUM and any(isinstance(n, N.BinOp) for n in N.walk(e)):
+        if t == NUM and any(isinstance(n, N.BinOp) and n.op in "+-*" for n in N.walk(e)):
             return f"rg_big(st, cx, {src}, {self.pos(e.pos)})"
         return src
 
     def s_SetStmt(self, s, lines):
         t = s.target
         if isinstance(t, N.Name) and t.name in self.cur.slots:
-            vt, src = self.expr(s.value, self.cur)
+            vt, src = self.expr(s.value)
+            if vt == NONE:
+                vt = self.cur.slots[t.name][1]
             lines.append(f"{self.cur.local(t.name, vt, s.pos)} = {self.kept(s.value, vt, src)};")
             return
         k = self.counter(t)
@@ -274,26 +359,18 @@ class Emitter:
 
     def counter(self, e) -> str:
         """The C of the slot of a counter reference."""
-        defn = self.defn
-        if isinstance(e, N.Name) and e.name in defn.counters and e.name not in self.cur.slots:
-            return self._counter_of(e.name, None, e.pos)
-        if isinstance(e, N.Attr) and e.name in defn.counters:
-            return self._counter_of(e.name, e.obj, e.pos)
+        if isinstance(e, N.Name) and e.name in self.defn.counters and e.name not in self.cur.slots:
+            return self.counter_slot(e.name, SEAT, "(v_t)fr->you", e.pos)
+        if isinstance(e, N.Attr) and e.name in self.defn.counters:
+            t, src = self.expr(e.obj)
+            return self.counter_slot(e.name, t, src, e.pos)
         raise NotNative(e.pos, "this counter reference")
 
-    def _counter_of(self, name, owner, pos) -> str:
-        cdef = self.program.counters[name]
-        base = self.slots.counter_slot[name]
-        if cdef.scope.kind is OwnerKind.GAME:
-            if owner is not None:
-                raise NotNative(pos, f"counter '{name}' of an owner it is not kept for")
-            return str(base)
+    def owned(self, name, owner, pos) -> str:
         if owner is None:
-            return f"({base} + fr->you)"
-        t, src = self.expr(owner, self.cur)
-        if t != SEAT:
-            raise NotNative(pos, f"counter '{name}' of a {t}")
-        return f"({base} + rg_seat(st, cx, {src}, {self.pos(pos)}))"
+            return self.counter_slot(name, SEAT, "(v_t)fr->you", pos)
+        t, src = self.expr(owner)
+        return self.counter_slot(name, t, src, pos)
 
     def _amount(self, s, lines, sign, reason, key):
         minus = "-" if sign < 0 else ""
@@ -306,62 +383,148 @@ class Emitter:
         self._amount(s, lines, -1, "R_REMOVE", self.counter(s.target))
 
     def s_Gain(self, s, lines):
-        self._amount(s, lines, 1, "R_GAIN", self._counter_of(s.counter, s.owner, s.pos))
+        self._amount(s, lines, 1, "R_GAIN", self.owned(s.counter, s.owner, s.pos))
 
     def s_Lose(self, s, lines):
-        self._amount(s, lines, -1, "R_LOSE", self._counter_of(s.counter, s.owner, s.pos))
+        self._amount(s, lines, -1, "R_LOSE", self.owned(s.counter, s.owner, s.pos))
 
     def s_Score(self, s, lines):
-        if s.source is not None:
+        if s.source is not None or self.cur.ability is not None:
             raise NotNative(s.pos, "points scored on a component's account")
         if self.defn.score is None:
             raise NotNative(s.pos, "'score' in a game without a score")
-        self._amount(s, lines, 1, "R_SCORE", self._counter_of(self.defn.score, s.owner, s.pos))
+        self._amount(s, lines, 1, "R_SCORE", self.owned(self.defn.score, s.owner, s.pos))
 
     def s_Move(self, s, lines):
-        wt, what = self.expr(s.what, self.cur)
+        wt, what = self.expr(s.what)
         z = self.zone(s.to)
-        if wt != COMP:
-            raise NotNative(s.pos, f"a move of a {wt}")
-        lines.append(f"rg_move(st, cx, {what}, {z}, {int(s.end == 'bottom')}, {self.pos(s.pos)});")
+        p = self.pos(s.pos)
+        bottom = int(s.end == "bottom")
+        if wt == NONE:
+            return
+        if wt == COMP:
+            lines.append(f"rg_move(st, cx, {what}, rg_some(st, cx, {z}, {p}), {bottom}, {p});")
+            return
+        members = self.members(s.what)
+        if members.elem != COMP:
+            raise NotNative(s.pos, f"a move of {said(members.elem)}s")
+        x, to = self.fresh("c"), self.fresh("to")
+        lines += ["{", f"    v_t {to} = rg_some(st, cx, {z}, {p});"] + \
+            ["    " + b for b in members.loop(x, [f"rg_move(st, cx, {x}, {to}, {bottom}, {p});"])] + ["}"]
 
     def s_Shuffle(self, s, lines):
-        lines.append(f"rg_shuffle(st, cx, {self.zone(s.zone)}, {self.pos(s.pos)});")
+        p = self.pos(s.pos)
+        lines.append(f"rg_shuffle(st, cx, rg_some(st, cx, {self.zone(s.zone)}, {p}), {p});")
+
+    def s_Tag(self, s, lines):
+        key = fold(self.defn.classes[fold(s.tag)][1])
+        if key not in self.tags:
+            raise NotNative(s.pos, f"a tag of class '{s.tag}'")
+        t, src = self.expr(s.what)
+        p = self.pos(s.pos)
+        call = f"rg_tag(st, cx, X, {self.tags.index(key)}, {int(s.on)}, {p});"
+        if t == COMP:
+            lines.append(call.replace("X", src))
+            return
+        members = self.members(s.what)
+        x = self.fresh("c")
+        lines += members.loop(x, [call.replace("X", x)])
+
+    def s_Log(self, s, lines):
+        text = self.text(s.text, s.pos)
+        lines += ["if (cx->log->on) {", f"    rg_event *e = rg_emit(st, cx, EV_LOG, {self.pos(s.pos)});",
+                  f"    e->text = {text};"] + [f"    rg_value(st, cx, e, {v});" for v in self.texts[text][1]] + ["}"]
 
     def s_Win(self, s, lines):
-        t, src = self.expr(s.who, self.cur)
-        if t != SEAT:
-            raise NotNative(s.pos, f"a win of a {t}")
+        t, src = self.expr(s.who)
         p = self.pos(s.pos)
-        lines += [f"rg_win(st, cx, 1 << rg_seat(st, cx, {src}, {p}), {p});", "return;"]
+        if t == SEAT:
+            mask = f"1LL << rg_seat(st, cx, {src}, {p})"
+        elif t == "team":
+            mask = f"rg_members(st, rg_some(st, cx, {src}, {p}))"
+        else:
+            raise NotNative(s.pos, f"a win of a {said(t)}")
+        lines += [f"rg_win(st, cx, {mask}, {p});", "return;"]
+
+    def s_Exit(self, s, lines):
+        lines += [f"rg_exit(st, {self.procs[s.proc].index});", "return;"]
 
     def s_Return(self, s, lines):
-        lines += ["st->depth--;", "return;"]
+        lines += ["rg_pop(st);", "return;"]
 
     def s_CallProc(self, s, lines):
         callee = self.procs.get(s.proc)
-        if callee is None:
+        pdef = self.defn.procedures.get(s.proc)
+        if callee is None or pdef is None:
             raise NotNative(s.pos, f"a call of '{s.proc}'")
-        if callee.defn.point:
-            if not callee.defn.hooks and all(isinstance(a, N.Name) for a in s.args):
+        if pdef.point:
+            if not pdef.hooks and all(isinstance(a, N.Name) for a in s.args):
                 return  # an extension point nothing hooks on does nothing
             raise NotNative(s.pos, "an extension point with hooks")
         p = self.pos(s.pos)
         args = []
         for name, a in zip(callee.params, s.args, strict=True):
-            t, src = self.expr(a, self.cur)
-            if t != callee.slots[name][1]:
-                raise NotNative(a.pos, f"a {t} given for parameter '{name}'")
-            args.append((callee.slots[name][0], src))
+            want = callee.slots[name][1]
+            args.append((callee.slots[name][0], self.typed(a, want) if want in REFS else self._same(a, want)))
         you = "fr->you"
-        if callee.defn.acting is not None:
-            you = f"(int32_t)a{callee.params.index(str(callee.defn.acting))}"
+        if callee.acting is not None:
+            you = f"(int32_t)a{callee.params.index(str(callee.acting))}"
         lines.append("{")
         lines += [f"    v_t a{i} = {src};" for i, (_, src) in enumerate(args)]
         lines.append(f"    rg_frame *nf = rg_push(st, cx, {callee.index}, fr->me, {you}, {p});")
         lines += [f"    nf->loc[{slot}] = a{i};" for i, (slot, _) in enumerate(args)]
         lines.append("}")
         self.resume_point(lines)
+
+    def _same(self, e, want) -> str:
+        t, src = self.expr(e)
+        if t != want:
+            raise NotNative(e.pos, f"a {said(t)} given where a {said(want)} is taken")
+        return src
+
+    def s_Signal(self, s, lines):
+        args = [self.expr(a) for a in s.args]
+        index = len(self.signals)
+        self.signals.append((s.event, [t for t, _ in args]))
+        p = self.pos(s.pos)
+        lines.append("{")
+        lines += [f"    v_t a{i} = {src};" for i, (_, src) in enumerate(args)]
+        lines += ["    if (cx->log->on) {", f"        rg_event *e = rg_emit(st, cx, EV_SIGNAL, {p});",
+                  f"        e->a = {index};"] + [f"        rg_value(st, cx, e, a{i});" for i in range(len(args))]
+        lines.append("    }")
+        lines.append(f"    S_{index}(st, cx, fr{''.join(f', a{i}' for i in range(len(args)))}, {p});")
+        lines.append("}")
+        self.resume_point(lines)
+
+    def signal_function(self, index: int) -> str:
+        """The C that starts the abilities an event of signal `index` triggers, last first
+        (so that the first printed runs first)."""
+        event, types = self.signals[index]
+        params = "".join(f", v_t a{i}" for i in range(len(types)))
+        out = [f"static void S_{index}(rg_state *st, rg_cx *cx, rg_frame *fr{params}, int pos) {{"]
+        listeners = self.triggers.get(event, {})
+        if listeners and types and types[0] == COMP:
+            first, procs = [], []
+            for c in range(len(self.program.comp_card)):
+                first.append(len(procs))
+                procs += listeners.get(c, [])
+            first.append(len(procs))
+            starts = self.table(f"TF_{index}", "int32_t", [str(x) for x in first])
+            codes = self.table(f"TC_{index}", "int32_t", [str(x) for x in procs] or ["0"])
+            cause = len(types)
+            out += ["    v_t c = a0;",
+                    "    if (c < 0) return;",
+                    "    v_t you = rg_controller(st, c);",
+                    "    if (you < 0) you = fr->you;",
+                    f"    for (int32_t i = {starts}[c + 1] - 1; i >= {starts}[c]; i--) {{",
+                    f"        rg_frame *nf = rg_push(st, cx, {codes}[i], (int32_t)c, (int32_t)you, pos);"]
+            for i in range(len(types)):
+                out.append(f"        nf->loc[{i}] = a{i};")
+            out += [f"        nf->loc[{cause}] = fr->you;", "    }"]
+        elif listeners:
+            raise NotNative(None, f"abilities of event '{event}' signalled without a component first")
+        out += ["    (void)st; (void)cx; (void)fr; (void)pos;", "}", ""]
+        return "\n".join(out)
 
     def s_If(self, s, lines):
         end = self.label()
@@ -387,7 +550,7 @@ class Emitter:
         head, out = self.label(), self.label()
         p = self.pos(s.pos)
         if s.count is not None:
-            left = self.cur.local(f"%left{id(s)}", NUM, s.pos)
+            left = self.cur.local(f"\0left{id(s)}", NUM, s.pos)
             lines += [f"{left} = {self.num(s.count)};", f"{head}:;", f"rg_work(st, cx, 1, {p});",
                       f"if ({left} <= 0) goto {out};", f"{left}--;"]
         else:
@@ -397,38 +560,94 @@ class Emitter:
         self.loops.pop()
         lines += [f"goto {head};", f"{out}:;"]
 
+    def s_For(self, s, lines):
+        members = self.members(s.source)
+        var = self.cur.local(s.var, members.elem, s.pos)
+        p = self.pos(s.pos)
+        nxt, out = self.label(), self.label()
+        if not any(isinstance(x, WAITS) for x in _statements(s.body)):
+            x = self.fresh("x")
+            inner: list = []
+            self.loops.append((nxt, out))
+            self.block(s.body, inner)
+            self.loops.pop()
+            test = [f"if (!({self.test(s.where)})) goto {nxt};"] if s.where is not None else []
+            lines += members.loop(x, [f"{var} = {x};"] + test + inner + [f"{nxt}:;"]) + [f"{out}:;"]
+            return
+        # a loop that waits: its list is kept in the arena, where the frame finds it again
+        at, n, i = (self.cur.local(f"\0{k}{id(s)}", NUM, s.pos) for k in ("at", "n", "i"))
+        x = self.fresh("x")
+        lines += [f"{at} = st->arena_top;"] + members.loop(x, [f"rg_arena_push(st, cx, &{x}, 1, {p});"]) + \
+            [f"{n} = st->arena_top - {at};", f"{i} = 0;", f"{nxt}:;", f"rg_work(st, cx, 1, {p});",
+             f"if ({i} >= {n}) {{ st->arena_top = (int32_t){at}; goto {out}; }}",
+             f"{var} = st->arena[{at} + {i}];", f"{i}++;"]
+        if s.where is not None:
+            lines.append(f"if (!({self.test(s.where)})) goto {nxt};")
+        self.loops.append((nxt, out))
+        self.block(s.body, lines)
+        self.loops.pop()
+        lines += [f"goto {nxt};", f"{out}:;"]
+
     def s_Break(self, s, lines):
         lines.append(f"goto {self.loops[-1][1]};")
 
     def s_Continue(self, s, lines):
         lines.append(f"goto {self.loops[-1][0]};")
 
+    def s_Choose(self, s, lines):
+        members = self.members(s.source)
+        var = self.cur.local(s.var, members.elem, s.pos)
+        p = self.pos(s.pos)
+        index = len(self.menus)
+        prompt = self.text(s.prompt, s.pos) if s.prompt else None
+        self.resume += 1
+        after = self.resume
+        label = self._text([Shown(members.elem)], ["x"])
+        self.menus.append((p, prompt, f"choose {s.var}", [(after, self.cur.slots[s.var][0], label)], bool(s.secret)))
+        x = self.fresh("x")
+        inner = {s.var: (members.elem, x)}
+        keep = [f"if ({self.test(s.where, inner)})"] if s.where is not None else []
+        chooser = self.typed(s.chooser, SEAT) if s.chooser is not None else "(v_t)fr->you"
+        lines += ["{", "    st->nopt = 0;"] + \
+            ["    " + b for b in self._candidates(members, x, s.where, inner, p)] + \
+            ["    if (st->nopt == 0) {", f"        {var} = -1;",
+             f"    }} else if (st->nopt == 1 && !{int(s.optional)}) {{", f"        {var} = st->opt_val[0];",
+             "    } else {"] + \
+            ([f"        rg_option(st, cx, 0, -1, {p});"] if s.optional else []) + \
+            [f"        st->chooser = rg_seat(st, cx, {chooser}, {p});", f"        st->menu = {index};",
+             "        st->pending = 1;", f"        fr->pc = {after};", "        return;", "    }", "}",
+             f"case {after}:;"]
+        del keep
+
+    def _candidates(self, members, x, where, inner, p) -> list:
+        body = [f"rg_option(st, cx, 0, {x}, {p});"]
+        if where is not None:
+            body = [f"if ({self.test(where, inner)}) {{"] + ["    " + b for b in body] + ["}"]
+        return members.loop(x, body)
+
     def s_Menu(self, s, lines):
         index = len(self.menus)
-        chooser = "fr->you"
-        if s.chooser is not None:
-            t, chooser = self.expr(s.chooser, self.cur)
-            if t != SEAT:
-                raise NotNative(s.pos, f"a choice made by a {t}")
+        chooser = self.typed(s.chooser, SEAT) if s.chooser is not None else "(v_t)fr->you"
         prompt = self.text(s.prompt, s.pos) if s.prompt else None
         p = self.pos(s.pos)
         options, build, after = [], [], self.label()
         # the menu poses the decision (or takes its only option) and returns to the machine;
         # the option picked sets the frame's pc to the start of its body
         lines += [f"M_{index}(st, cx, fr);", "return;"]
+        self.menus.append(None)  # its place: its index is asked by the options' bodies
         for k, o in enumerate(s.options):
             if isinstance(o, N.ActionsOption):
                 raise NotNative(o.pos, "the actions of cards offered in a menu")
             self.resume += 1
             start = self.resume
-            slot, vt, scope = -1, None, None
+            slot, scope = -1, None
             if o.source is not None:
-                vt = self.member_type(o.source)
-                self.cur.local(o.var, vt, o.pos)
+                members = self.members(o.source)
+                self.cur.local(o.var, members.elem, o.pos)
                 slot = self.cur.slots[o.var][0]
-                scope = {o.var: (vt, "x")}
+                scope = {o.var: (members.elem, "x")}
                 cond = self.test(o.cond, scope) if o.cond is not None else "1"
-                build += self.members(o.source, "x", [f"if ({cond}) rg_option(st, cx, {k}, x, {p});"])
+                build += members.loop("x", [f"if ({cond}) rg_option(st, cx, {k}, x, {p});"])
             else:
                 cond = self.test(o.cond) if o.cond is not None else "1"
                 build.append(f"if ({cond}) rg_option(st, cx, {k}, 0, {p});")
@@ -437,7 +656,7 @@ class Emitter:
             self.block(o.body, lines)
             lines.append(f"goto {after};")
         lines.append(f"{after}:;")
-        self.menus.append((p, prompt, options, bool(s.secret)))
+        self.menus[index] = (p, prompt, "choose", options, bool(s.secret))
         self.menu_code.append(self.menu_builder(index, chooser, build, p))
 
     def menu_builder(self, index, chooser, build, p) -> str:
@@ -457,162 +676,9 @@ class Emitter:
                           "    st->pending = 1;",
                           "}", ""])
 
-    # expressions ----------------------------------------------------------------------
-    def expr_type(self, e, p: Proc) -> str:
-        saved = getattr(self, "cur", None)
-        self.cur = p
-        try:
-            return self.expr(e, p)[0]
-        finally:
-            self.cur = saved
-
-    def expr(self, e, p: Proc, scope: dict | None = None) -> tuple:
-        """(type, C source) of expression `e` in procedure `p`; `scope`: names bound by a loop."""
-        visit = getattr(self, "e_" + type(e).__name__, None)
-        if visit is None:
-            raise NotNative(e.pos, f"the expression '{type(e).__name__}'")
-        return visit(e, scope or {})
-
-    def num(self, e, scope=None) -> str:
-        t, src = self.expr(e, self.cur, scope)
-        if t != NUM:
-            raise NotNative(e.pos, f"a {t} where a number is needed")
-        return src
-
-    def test(self, e, scope=None) -> str:
-        t, src = self.expr(e, self.cur, scope)
-        if t != BOOL:
-            raise NotNative(e.pos, f"a {t} tested as true or false")
-        return src
-
-    def zone(self, e, scope=None) -> str:
-        t, src = self.expr(e, self.cur, scope)
-        if t != ZONE:
-            raise NotNative(e.pos, f"a {t} where a zone is needed")
-        return src
-
-    def e_Condition(self, e, sc):  # a text's part, as parsed
-        return self.expr(e.expr, self.cur, sc)
-
-    def e_Number(self, e, sc):
-        return NUM, f"{e.value}LL"
-
-    def e_Bool(self, e, sc):
-        return BOOL, "1" if e.value else "0"
-
-    def e_Name(self, e, sc):
-        if e.name in sc:
-            return sc[e.name]
-        if e.name in self.cur.slots:
-            slot, t = self.cur.slots[e.name]
-            return t, f"L[{slot}]"
-        if e.name == "you":
-            return SEAT, "(v_t)fr->you"
-        if e.name == "player_count":
-            return NUM, "(v_t)st->n"
-        if e.name in self.defn.counters:
-            return NUM, f"st->counters[{self._counter_of(e.name, None, e.pos)}]"
-        if e.name in self.program.zones and self.program.zones[e.name].scope.kind is OwnerKind.GAME:
-            return ZONE, str(self.slots.zone_slot[e.name])
-        raise NotNative(e.pos, f"the name '{e.name}'")
-
-    def e_Attr(self, e, sc):
-        if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in self.cur.slots:
-            if e.name not in self.options:
-                raise NotNative(e.pos, f"option '{e.name}'")
-            opt = self.program.options[e.name]
-            t = BOOL if getattr(opt, "type", None) == "boolean" else NUM
-            if t == NUM and not all(isinstance(v, int) and not isinstance(v, bool) for v in (opt.values or [])):
-                raise NotNative(e.pos, f"option '{e.name}', which is not a number")
-            return t, f"st->options[{self.options.index(e.name)}]"
-        t, src = self.expr(e.obj, self.cur, sc)
-        if t == SEAT:
-            if e.name in self.program.zones and self.program.zones[e.name].scope.kind is OwnerKind.PLAYER:
-                return ZONE, f"({self.slots.zone_slot[e.name]} + rg_seat(st, cx, {src}, {self.pos(e.pos)}))"
-            if e.name in self.defn.counters:
-                cdef = self.program.counters[e.name]
-                if cdef.scope.kind is OwnerKind.PLAYER:
-                    seat = f"rg_seat(st, cx, {src}, {self.pos(e.pos)})"
-                    return NUM, f"st->counters[{self.slots.counter_slot[e.name]} + {seat}]"
-        raise NotNative(e.pos, f"'{e.name}' of a {t}")
-
-    def e_Compare(self, e, sc):
-        lt, left = self.expr(e.left, self.cur, sc)
-        if isinstance(e.right, N.NoneLit) and lt in (SEAT, COMP) and e.op in ("==", "!=", "is", "isnot"):
-            return BOOL, f"({left} {'==' if e.op in ('==', 'is') else '!='} -1)"
-        rt, right = self.expr(e.right, self.cur, sc)
-        if e.op in ("<", "<=", ">", ">=") and lt == rt == NUM:
-            return BOOL, f"({left} {e.op} {right})"
-        if e.op in ("==", "!=") and lt == rt and lt in (NUM, SEAT, COMP, BOOL):
-            return BOOL, f"({left} {e.op} {right})"
-        raise NotNative(e.pos, f"'{e.op}' between a {lt} and a {rt}")
-
-    def e_BinOp(self, e, sc):
-        if e.op not in ("+", "-", "*"):
-            raise NotNative(e.pos, f"the operator '{e.op}'")
-        return NUM, f"({self.num(e.left, sc)} {e.op} {self.num(e.right, sc)})"
-
-    def e_BoolOp(self, e, sc):
-        op = "&&" if e.op == "and" else "||"
-        return BOOL, f"({self.test(e.left, sc)} {op} {self.test(e.right, sc)})"
-
-    def e_Not(self, e, sc):
-        return BOOL, f"(!{self.test(e.operand, sc)})"
-
-    def e_Neg(self, e, sc):
-        return NUM, f"(-{self.num(e.operand, sc)})"
-
-    def e_Call(self, e, sc):
-        f = fold(e.func)
-        args = e.args
-        p = self.pos(e.pos)
-        if f == "count" and len(args) == 1:
-            return NUM, f"(v_t)st->zlen[{self.zone(args[0], sc)}]"
-        if f == "top" and len(args) == 1:
-            return COMP, f"rg_top(st, {self.zone(args[0], sc)})"
-        if f == "first" and len(args) == 1 and _is_players(args[0]):
-            return SEAT, "0"
-        if f in ("next", "previous") and len(args) in (1, 2):
-            t, src = self.expr(args[0], self.cur, sc)
-            if t != SEAT:
-                raise NotNative(e.pos, f"{f}() of a {t}")
-            k = self.num(args[1], sc) if len(args) == 2 else "1"
-            sign = "+" if f == "next" else "-"
-            return SEAT, f"rg_mod(rg_seat(st, cx, {src}, {p}) {sign} ({k}), st->n)"
-        raise NotNative(e.pos, f"the function '{e.func}'")
-
-    # sets: what loops and options run over ------------------------------------------
-    def member_type(self, e) -> str:
-        if _is_players(e):
-            return SEAT
-        if isinstance(e, N.Call) and fold(e.func) == "range":
-            return NUM
-        t, _ = self.expr(e, self.cur)
-        if t == ZONE:
-            return COMP
-        raise NotNative(e.pos, f"a {t} run over as a set")
-
-    def members(self, e, var: str, body: list) -> list:
-        """C that runs `body` with `var` bound to each member of set `e`, in order."""
-        p = self.pos(e.pos)
-        if _is_players(e):
-            return [f"for (v_t {var} = 0; {var} < st->n; {var}++) {{", f"    rg_work(st, cx, 1, {p});"] + \
-                ["    " + x for x in body] + ["}"]
-        if isinstance(e, N.Call) and fold(e.func) == "range":
-            args = e.args
-            lo, hi = ("1LL", self.num(args[0])) if len(args) == 1 else (self.num(args[0]), self.num(args[1]))
-            head = f"for (v_t {var} = {lo}, hi_ = {hi}; {var} <= hi_; {var}++) {{"
-            return [head, f"    rg_work(st, cx, 1, {p});"] + ["    " + x for x in body] + ["}"]
-        z = self.zone(e)
-        # over the members as they were when the loop began, as the Python backend does
-        return ["{", f"    int32_t z_ = {z}, n_ = st->zlen[z_];", "    int32_t snap_[RG_COMPS];",
-                "    memcpy(snap_, rg_items(st, z_), sizeof(int32_t) * (size_t)n_);",
-                "    for (int32_t i_ = 0; i_ < n_; i_++) {", f"        v_t {var} = snap_[i_];",
-                f"        rg_work(st, cx, 1, {p});"] + ["        " + x for x in body] + ["    }", "}"]
-
-    # texts -------------------------------------------------------------------------------
+    # texts ------------------------------------------------------------------------------
     def text(self, text: str, pos, scope=None) -> int:
-
+        """A text with {expressions} inside: its parts, and the C of the values shown."""
         parts, values = [], []
         for part in self.program.found.labels.get((text, pos)) or label_parts(text, pos):
             if isinstance(part, str):
@@ -621,10 +687,15 @@ class Emitter:
             if part.error is not None:
                 parts.append("{" + part.source + "}")
                 continue
-            t, src = self.expr(part.tree, self.cur, scope)
-            parts.append(t)
+            t, src = self.expr(part.tree, scope)
+            if not (t in SCALARS or masked(t) or t == NONE):
+                raise NotNative(pos, f"a text showing a {said(t)}")
+            parts.append(Shown(t))
             values.append(src)
-        self.texts.append((Text(parts), values))
+        return self._text(parts, values)
+
+    def _text(self, parts: list, values: list) -> int:
+        self.texts.append((parts, values))
         return len(self.texts) - 1
 
     def text_values(self) -> str:
@@ -633,7 +704,7 @@ class Emitter:
                "    v_t *L = fr->loc;",
                "    (void)L; (void)x; (void)st;",
                "    switch (menu) {"]
-        for i, (_, prompt, options, _) in enumerate(self.menus):
+        for i, (_, prompt, _, options, _) in enumerate(self.menus):
             out.append(f"    case {i}:")
             for v in (self.texts[prompt][1] if prompt is not None else []):
                 out.append(f"        rg_value(st, cx, e, {v});")
@@ -649,7 +720,7 @@ class Emitter:
     def entry(self) -> list:
         """The resolution of a choice, the machine, and the functions the Python side calls."""
         first, starts, vars_, poss = [], [], [], []
-        for p, _, options, _ in self.menus:
+        for p, _, _, options, _ in self.menus:
             first.append(len(starts))
             poss.append(p)
             for start, slot, _ in options:
@@ -658,6 +729,7 @@ class Emitter:
         procs = ", ".join(f"P_{p.index}" for p in self.procs.values())
         return [_table("int32_t", "RG_MENU_FIRST", first or [0]), _table("int32_t", "RG_MENU_POS", poss or [0]),
                 _table("int32_t", "RG_OPT_START", starts or [0]), _table("int32_t", "RG_OPT_VAR", vars_ or [-1]),
+                f"#define RG_POP {POP}",
                 self.text_values(),
                 f"static void (*const RG_PROCS[])(rg_state *, rg_cx *, rg_frame *) = {{{procs}}};",
                 f"#define RG_GAME_PROC {self.procs['game'].index}",
@@ -668,13 +740,9 @@ def _resource(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def _is_players(e) -> bool:
-    return isinstance(e, N.Name) and e.name == "players"
-
-
 def _statements(body):
     """The statements of `body` and of the bodies inside them, in the order they are written."""
-    for s in body:
+    for s in body or []:
         yield s
         if isinstance(s, N.If):
             for _, b in s.branches:
@@ -694,3 +762,6 @@ def _bound(v) -> str:
 def _table(ctype: str, name: str, values: list) -> str:
     vals = ", ".join(str(v) for v in values) or "0"
     return f"static const {ctype} {name}[] = {{{vals}}};"
+
+
+__all__ = ["Emitter", "NotNative", "BOOL", "listed"]

@@ -13,6 +13,10 @@ static void rg_resolve(rg_state *st, rg_cx *cx, int index, int autom) {
         rg_texts(st, cx, fr, e, st->menu, k, x);
     }
     int32_t row = RG_MENU_FIRST[st->menu] + k;
+    if (RG_OPT_START[row] == RG_POP) {  /* the 'no' of an optional ability: it ends */
+        rg_pop(st);
+        return;
+    }
     if (RG_OPT_VAR[row] >= 0) fr->loc[RG_OPT_VAR[row]] = x;
     fr->pc = RG_OPT_START[row];
 }
@@ -27,19 +31,28 @@ static void rg_loop(rg_state *st, rg_cx *cx) {
 
 size_t rg_size(void) { return sizeof(rg_state); }
 
-/* A new game: `zones` lists each zone's slot, its length and its members, and ends with -1. */
+/* A new game: `zones` lists each zone made, in the order it was made, with its slot, its
+   length and its members, and ends with -1; `teams` gives each seat's team. */
 int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
-             const int32_t *zones) {
+             const int32_t *zones, const int32_t *teams) {
     rg_cx cx;
     cx.log = lg;
     memset(st, 0, sizeof *st);
     st->n = n;
+    for (int32_t s = 0; s < n; s++) {
+        st->team_of[s] = teams[s];
+        if (teams[s] + 1 > st->nteams) st->nteams = teams[s] + 1;
+    }
     st->rng = rng;
     memcpy(st->options, options, sizeof st->options);
     memcpy(st->counters, counters, sizeof st->counters);
     for (int32_t c = 0; c < RG_COMPS; c++) st->where[c] = -1;
     for (const int32_t *z = zones; *z >= 0;) {
         int32_t slot = *z++, len = *z++;
+        if (!st->is_made[slot]) {
+            st->is_made[slot] = 1;
+            st->made[st->nmade++] = slot;
+        }
         for (int32_t i = 0; i < len; i++) {
             rg_items(st, slot)[i] = z[i];
             st->where[z[i]] = slot;

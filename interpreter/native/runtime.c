@@ -12,10 +12,10 @@
 #include <string.h>
 #include <setjmp.h>
 
-typedef int64_t v_t;
 
 typedef struct {
     int32_t proc, pc, me, you;
+    int32_t arena;        /* the top of the arena when the frame began: its loops' lists lie above */
     v_t loc[RG_LOCALS];
 } rg_frame;
 
@@ -29,6 +29,15 @@ typedef struct {
     int32_t winners;      /* a bit per winning seat, once some won */
     int32_t won;          /* 1 once a `win` ended the game */
     int32_t fault, fault_pos;
+    int32_t nteams;
+    int32_t team_of[RG_PLAYERS];
+    int32_t nmade;        /* zones made so far, in the order they were made (RG_ZONE order of in_play) */
+    int32_t made[RG_ZONES];
+    int8_t is_made[RG_ZONES];
+    int8_t ntags[RG_COMPS];
+    int8_t tags[RG_COMPS][RG_TAGS];  /* each component's tags, in the order they were given */
+    int32_t arena_top;
+    v_t arena[RG_ARENA];  /* the lists loops that wait walk over, a stack */
     int64_t fuel;
     int64_t decisions;
     uint64_t rng;
@@ -64,9 +73,9 @@ typedef struct {
     jmp_buf jb;
 } rg_cx;
 
-enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN };
+enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG };
 enum { F_RUNAWAY = 1, F_TOO_DEEP, F_NO_OPTION, F_TOO_BIG, F_FULL, F_NO_MEMORY, F_NOT_COMPONENT, F_NOT_ZONE,
-       F_NOT_PLAYER, F_TOO_MANY_OPTIONS };
+       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX };
 enum { R_SET = 0, R_ADD, R_REMOVE, R_GAIN, R_LOSE, R_SCORE, R_PAY };
 
 static void rg_fault(rg_state *st, rg_cx *cx, int code, int pos) {
@@ -154,6 +163,29 @@ static void rg_shuffle(rg_state *st, rg_cx *cx, int z, int pos) {
     if (cx->log->on) rg_emit(st, cx, EV_SHUFFLE, pos)->a = z;
 }
 
+/* counters ---------------------------------------------------------------------------- */
+static v_t rg_set(rg_state *st, rg_cx *cx, int k, v_t value, int pos, int reason) {
+    v_t old = st->counters[k], v = value;
+    if (v < -RG_MAX_NUMBER || v > RG_MAX_NUMBER) rg_fault(st, cx, F_TOO_BIG, pos);
+    if (RG_COUNTER_MAX[k] != RG_NO_BOUND && v > RG_COUNTER_MAX[k]) v = RG_COUNTER_MAX[k];
+    if (RG_COUNTER_MIN[k] != RG_NO_BOUND && v < RG_COUNTER_MIN[k]) v = RG_COUNTER_MIN[k];
+    int32_t s = RG_COUNTER_SUPPLY[k];
+    if (s >= 0 && v > old && v - old > st->counters[s]) v = old + st->counters[s];
+    v_t delta = v - old;
+    if (delta == 0) return 0;
+    if (s >= 0) st->counters[s] -= delta;
+    st->counters[k] = v;
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_COUNTER, pos);
+        e->a = k; e->b = delta; e->c = v; e->d = reason;
+    }
+    return delta;
+}
+
+static inline v_t rg_add(rg_state *st, rg_cx *cx, int k, v_t amount, int pos, int reason) {
+    return rg_set(st, cx, k, st->counters[k] + amount, pos, reason);
+}
+
 static void rg_take_out(rg_state *st, int z, v_t c) {
     int32_t n = st->zlen[z], *it = rg_items(st, z);
     if (n && it[n - 1] == c) {  /* most moves take the top */
@@ -194,37 +226,30 @@ static void rg_move(rg_state *st, rg_cx *cx, v_t c, int z, int bottom, int pos) 
         }
         return;
     }
+    if (!st->is_made[z]) {  /* the Python backend makes a zone's list on the first move into it */
+        st->is_made[z] = 1;
+        st->made[st->nmade++] = z;
+    }
     if (RG_ZONE_CAPACITY[z] >= 0 && st->zlen[z] >= RG_ZONE_CAPACITY[z]) rg_fault(st, cx, F_FULL, pos);
     if (old >= 0) rg_take_out(st, old, c);
     rg_put(st, z, c, bottom);
     st->where[c] = z;
+    if (st->ntags[c] && !RG_ZONE_KEEPS_TAGS[z]) {  /* tags are kept only in some zones */
+        for (int32_t i = 0; i < st->ntags[c]; i++)
+            if (cx->log->on) {
+                rg_event *e = rg_emit(st, cx, EV_TAG, pos);
+                e->a = c; e->b = st->tags[c][i]; e->c = 0;
+            }
+        st->ntags[c] = 0;
+    }
+    for (int32_t i = RG_LOST_FIRST[z]; i < RG_LOST_FIRST[z + 1]; i++) {  /* counters not kept there */
+        int32_t k = RG_LOST[i] + (int32_t)c;
+        if (st->counters[k] != 0) rg_set(st, cx, k, 0, pos, R_SET);
+    }
     if (cx->log->on) {
         rg_event *e = rg_emit(st, cx, EV_MOVE, pos);
         e->a = c; e->b = old; e->c = z;
     }
-}
-
-/* counters ---------------------------------------------------------------------------- */
-static v_t rg_set(rg_state *st, rg_cx *cx, int k, v_t value, int pos, int reason) {
-    v_t old = st->counters[k], v = value;
-    if (v < -RG_MAX_NUMBER || v > RG_MAX_NUMBER) rg_fault(st, cx, F_TOO_BIG, pos);
-    if (RG_COUNTER_MAX[k] != RG_NO_BOUND && v > RG_COUNTER_MAX[k]) v = RG_COUNTER_MAX[k];
-    if (RG_COUNTER_MIN[k] != RG_NO_BOUND && v < RG_COUNTER_MIN[k]) v = RG_COUNTER_MIN[k];
-    int32_t s = RG_COUNTER_SUPPLY[k];
-    if (s >= 0 && v > old && v - old > st->counters[s]) v = old + st->counters[s];
-    v_t delta = v - old;
-    if (delta == 0) return 0;
-    if (s >= 0) st->counters[s] -= delta;
-    st->counters[k] = v;
-    if (cx->log->on) {
-        rg_event *e = rg_emit(st, cx, EV_COUNTER, pos);
-        e->a = k; e->b = delta; e->c = v; e->d = reason;
-    }
-    return delta;
-}
-
-static inline v_t rg_add(rg_state *st, rg_cx *cx, int k, v_t amount, int pos, int reason) {
-    return rg_set(st, cx, k, st->counters[k] + amount, pos, reason);
 }
 
 /* numbers as the Python backend checks them (limits.MAX_NUMBER) */
@@ -237,6 +262,7 @@ static inline v_t rg_big(rg_state *st, rg_cx *cx, v_t v, int pos) {
 static rg_frame *rg_push(rg_state *st, rg_cx *cx, int proc, int32_t me, int32_t you, int pos) {
     if (st->depth >= RG_MAX_DEPTH) rg_fault(st, cx, F_TOO_DEEP, pos);
     rg_frame *fr = &st->frames[st->depth++];
+    fr->arena = st->arena_top;
     fr->proc = proc;
     fr->pc = 0;
     fr->me = me;
@@ -270,4 +296,170 @@ static inline void rg_option(rg_state *st, rg_cx *cx, int k, v_t x, int pos) {
     st->opt_option[st->nopt] = k;
     st->opt_val[st->nopt] = x;
     st->nopt++;
+}
+
+/* values ------------------------------------------------------------------------------ */
+static inline v_t rg_some(rg_state *st, rg_cx *cx, v_t v, int pos) {
+    if (v < 0) rg_fault(st, cx, F_NONE, pos);
+    return v;
+}
+
+static inline int64_t rg_all(int32_t n) { return n >= 64 ? -1 : (int64_t)((1ULL << n) - 1); }
+
+static inline v_t rg_lowest(int64_t mask) { return mask ? (v_t)__builtin_ctzll((uint64_t)mask) : -1; }
+
+static inline int rg_in_mask(v_t x, int64_t mask) { return x >= 0 && x < 64 && (mask >> x & 1); }
+
+static inline v_t rg_nth(rg_state *st, rg_cx *cx, v_t k, int32_t count, int pos) {
+    if (k < 1 || k > count) rg_fault(st, cx, F_INDEX, pos);
+    return k - 1;
+}
+
+static inline v_t rg_mod_of(rg_state *st, rg_cx *cx, v_t a, v_t b, int pos) {
+    if (b == 0) rg_fault(st, cx, F_DIVISION, pos);
+    v_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;  /* Python's %: the sign of the divisor */
+}
+
+static inline v_t rg_div(rg_state *st, rg_cx *cx, v_t a, v_t b, int pos) {
+    if (b == 0) rg_fault(st, cx, F_DIVISION, pos);
+    v_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;  /* Python's //: towards minus infinity */
+}
+
+/* players and teams as bit masks of seats */
+static inline int64_t rg_members(rg_state *st, v_t t) {
+    int64_t m = 0;
+    for (int32_t s = 0; s < st->n; s++) if (st->team_of[s] == t) m |= 1LL << s;
+    return m;
+}
+static inline int64_t rg_partners(rg_state *st, v_t p) { return rg_members(st, st->team_of[p]) & ~(1LL << p); }
+static inline int64_t rg_opponents(rg_state *st, v_t p) { return rg_all(st->n) & ~rg_members(st, st->team_of[p]); }
+
+/* zones and where components lie */
+static inline int rg_in_zone(rg_state *st, v_t c, v_t z) { return c >= 0 && z >= 0 && st->where[c] == z; }
+static inline v_t rg_first_in(rg_state *st, v_t z) { return st->zlen[z] ? rg_items(st, (int)z)[0] : -1; }
+static inline v_t rg_zone_of(rg_state *st, v_t c) { return c >= 0 ? st->where[c] : -1; }
+
+/* what a component's zone belongs to, when the rules expect a component: none when it lies
+   in no zone or in a zone of the game, a fault when it is held by a player, team or node */
+static inline v_t rg_holder_comp(rg_state *st, rg_cx *cx, v_t c, int pos) {
+    if (c < 0) return -1;
+    int32_t z = st->where[c];
+    if (z < 0 || RG_ZONE_HOLDER_KIND[z] == 0) return -1;
+    if (RG_ZONE_HOLDER_KIND[z] != 4) rg_fault(st, cx, F_TYPE, pos);
+    return RG_ZONE_HOLDER[z];
+}
+
+/* the player whose zone holds c, following components that hold components; -1 for none */
+static inline v_t rg_controller(rg_state *st, v_t c) {
+    for (int seen = 0; c >= 0 && seen < 64; seen++) {
+        int32_t z = st->where[c];
+        if (z < 0) return -1;
+        if (RG_ZONE_HOLDER_KIND[z] == 1) return RG_ZONE_HOLDER[z];
+        if (RG_ZONE_HOLDER_KIND[z] != 4) return -1;
+        c = RG_ZONE_HOLDER[z];
+    }
+    return -1;
+}
+
+/* whether component c lies in play: in an in-play zone of something in play */
+static inline int rg_live(rg_state *st, v_t c) {
+    for (int seen = 0; seen < 64; seen++) {
+        int32_t z = st->where[c];
+        if (z < 0 || !RG_ZONE_IN_PLAY[z]) return 0;
+        if (RG_ZONE_HOLDER_KIND[z] != 4) return 1;
+        c = RG_ZONE_HOLDER[z];
+    }
+    return 0;
+}
+
+/* the components in play (of player `who`, or all for -1), zone by zone in the order the
+   zones were made, as the Python backend lists them */
+static int32_t rg_in_play(rg_state *st, rg_cx *cx, v_t *out, v_t who) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < st->nmade; i++) {
+        int32_t z = st->made[i], len = st->zlen[z];
+        if (!len || !RG_ZONE_IN_PLAY[z]) continue;
+        v_t h = -1;
+        int held = RG_ZONE_HOLDER_KIND[z] == 4;
+        if (held && !rg_live(st, RG_ZONE_HOLDER[z])) continue;
+        if (who >= 0) {
+            if (held) h = rg_controller(st, RG_ZONE_HOLDER[z]);
+            else if (RG_ZONE_HOLDER_KIND[z] == 1) h = RG_ZONE_HOLDER[z];
+            if (h != who) continue;
+        }
+        if (n + len > RG_LIST) rg_fault(st, cx, F_TOO_LONG, -1);
+        for (int32_t k = 0; k < len; k++) out[n++] = rg_items(st, z)[k];
+    }
+    return n;
+}
+
+/* tags */
+static inline int rg_tagged(rg_state *st, v_t c, int tag) {
+    for (int32_t i = 0; i < st->ntags[c]; i++) if (st->tags[c][i] == tag) return 1;
+    return 0;
+}
+
+static void rg_tag(rg_state *st, rg_cx *cx, v_t c, int tag, int on, int pos) {
+    if (c < 0) rg_fault(st, cx, F_NONE, pos);
+    int has = rg_tagged(st, c, tag);
+    if (on == has) return;  /* nothing changes */
+    if (on) {
+        st->tags[c][st->ntags[c]++] = (int8_t)tag;
+    } else {
+        int32_t j = 0;
+        for (int32_t i = 0; i < st->ntags[c]; i++) if (st->tags[c][i] != tag) st->tags[c][j++] = st->tags[c][i];
+        st->ntags[c] = (int8_t)j;
+    }
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_TAG, pos);
+        e->a = c; e->b = tag; e->c = on;
+    }
+}
+
+/* most(): the value met strictly most often, as it was first met; none on a tie */
+static int32_t rg_count_in(rg_state *st, rg_cx *cx, v_t *vals, int64_t *counts, int32_t n, v_t x) {
+    for (int32_t i = 0; i < n; i++) if (vals[i] == x) { counts[i]++; return n; }
+    if (n >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, -1);
+    vals[n] = x;
+    counts[n] = 1;
+    return n + 1;
+}
+
+static v_t rg_most(const v_t *vals, const int64_t *counts, int32_t n) {
+    int64_t best = 0;
+    v_t found = -1;
+    int ties = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (counts[i] > best) { best = counts[i]; found = vals[i]; ties = 0; }
+        else if (counts[i] == best) ties = 1;
+    }
+    return ties ? -1 : found;
+}
+
+/* the arena of the lists waiting loops walk over */
+static int32_t rg_arena_push(rg_state *st, rg_cx *cx, const v_t *items, int32_t n, int pos) {
+    int32_t at = st->arena_top;
+    if (at + n > RG_ARENA) rg_fault(st, cx, F_TOO_LONG, pos);
+    memcpy(&st->arena[at], items, sizeof(v_t) * (size_t)n);
+    st->arena_top = at + n;
+    return at;
+}
+
+static inline void rg_pop(rg_state *st) {
+    st->depth--;
+    st->arena_top = st->frames[st->depth].arena;
+}
+
+/* leave procedure `proc` and all it called; with none running, stop everything */
+static void rg_exit(rg_state *st, int proc) {
+    for (int32_t i = st->depth - 1; i >= 0; i--)
+        if (st->frames[i].proc == proc) {
+            st->depth = i;
+            st->arena_top = st->frames[i].arena;
+            return;
+        }
+    st->depth = 0;
+    st->arena_top = 0;
 }

@@ -14,14 +14,15 @@ the trace's dictionaries, which are those of the Python backend, event for event
 """
 from __future__ import annotations
 
-from ..engine.machine import MAX_DEPTH, label_of
+from ..engine.machine import MAX_DEPTH, label_of, plain
 from ..engine.state import GameFault
-from ..engine.values import Comp, Seat
-from ..limits import runaway_message, MAX_NUMBER, WORK_BUDGET
+from ..engine.values import Comp, NodeRef, Seat, Team
+from ..limits import MAX_NUMBER, WORK_BUDGET, runaway_message
 from .build import build
-from .emit import BOOL, COMP, NUM, SEAT, Emitter
+from .emit import Emitter
+from .expressions import BOOL, COMP, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
-EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN = 1, 2, 3, 4, 5
+EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG = 1, 2, 3, 4, 5, 6, 7, 8
 REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay")
 FAULTS = {
     1: runaway_message(WORK_BUDGET),
@@ -34,6 +35,11 @@ FAULTS = {
     8: "only a zone can be used here",
     9: "a player is needed here, not none",
     10: "too many options in one choice for the native backend",
+    11: "a list longer than the native backend keeps",
+    12: "none where a value is needed",
+    13: "a value of a kind the native backend did not expect here (the Python backend runs this game)",
+    14: "division by zero",
+    15: "an index past the end of the list",
 }
 
 
@@ -75,12 +81,13 @@ class NativeState:
             counters.append(py.counters.get(key, spec.initial if spec is not None else 0))
         zones = []
         index = {key: i for i, key in enumerate(slots.zones)}
-        for key, members in py.zones.items():
-            if members:
-                zones += [index[str(key)], len(members)] + [int(c) for c in members]
+        for key, members in py.zones.items():  # in the order they were made: what in_play() follows
+            zones += [index[str(key)], len(members)] + [int(c) for c in members]
         zones.append(-1)
+        teams = py.program.team_of(py.n)
         rc = native.lib.rg_start(st.mem, st.log, py.n, py.rng.state, ffi.new("int64_t[]", options),
-                                 ffi.new("int64_t[]", counters or [0]), ffi.new("int32_t[]", zones))
+                                 ffi.new("int64_t[]", counters or [0]), ffi.new("int32_t[]", zones),
+                                 ffi.new("int32_t[]", list(teams)))
         st._after(rc)
         return st
 
@@ -172,6 +179,7 @@ class NativeState:
         for i in range(log.n):
             e = log.ev[i]
             kind = e.kind
+            values = [log.vals[e.vals + k] for k in range(e.nvals)]
             if kind == EV_SHUFFLE:
                 fields = {"type": "shuffle", "zone": slots.zones[e.a]}
             elif kind == EV_COUNTER:
@@ -181,15 +189,23 @@ class NativeState:
                 fields = {"type": "move", "card": program.comp_card[e.a].id, "id": e.a,
                           "from": slots.zones[e.b] if e.b >= 0 else None, "to": slots.zones[e.c]}
             elif kind == EV_CHOICE:
-                _, prompt, options, secret = em.menus[e.e]
-                values = [log.vals[e.vals + k] for k in range(e.nvals)]
-                said = self._render(prompt, values, py) if prompt is not None else "choose"
+                _, prompt, default, options, secret = em.menus[e.e]
+                said = self._render(prompt, values) if prompt is not None else default
                 fields = {"type": "choice", "player": e.a + 1, "prompt": said, "option": e.b,
-                          "label": self._render(options[e.f][2], values, py), "options": e.c, "auto": bool(e.d)}
+                          "label": self._render(options[e.f][2], values), "options": e.c, "auto": bool(e.d)}
                 if secret:
                     fields["secret"] = True
             elif kind == EV_WIN:
                 fields = {"type": "win", "players": [s + 1 for s in range(py.n) if e.a >> s & 1]}
+            elif kind == EV_SIGNAL:
+                event, types = em.signals[e.a]
+                fields = {"type": "signal", "event": event,
+                          "args": [plain(self._value(t, v)) for t, v in zip(types, values, strict=True)]}
+            elif kind == EV_LOG:
+                fields = {"type": "log", "text": self._render(e.text, values)}
+            elif kind == EV_TAG:
+                fields = {"type": "tag" if e.c else "untag", "card": program.comp_card[e.a].id, "id": e.a,
+                          "tag": em.tags[e.b]}
             else:
                 continue
             event = {"n": len(self.trace), **fields}
@@ -200,20 +216,36 @@ class NativeState:
         log.n = 0
         log.nvals = 0
 
-    def _render(self, text: int, values: list, py) -> str:
+    def _value(self, t, v):
+        """The Python value of C value `v` of type `t`."""
+        if t in (SEAT, TEAM, COMP, NODE, NAME, ZONE, NONE) and v < 0:
+            return None
+        if t == SEAT:
+            return Seat(v)
+        if t == TEAM:
+            return Team(v)
+        if t == COMP:
+            return Comp(v)
+        if t == NODE:
+            return NodeRef(self.native.emitter.slots.nodes[v])
+        if t == NAME:
+            return self.native.emitter.slots.names[v]
+        if t == ZONE:
+            return self.native.emitter.slots.zones[v]
+        if t == BOOL:
+            return bool(v)
+        if isinstance(t, tuple):  # a list of players or teams, as a bit mask
+            make = Seat if t[1] == SEAT else Team
+            return [make(s) for s in range(64) if v >> s & 1]
+        return int(v)
+
+    def _render(self, text: int, values: list) -> str:
         """Text `text` of the emitter with the values it shows taken from the front of `values`."""
-        parts = self.native.emitter.texts[text][0].parts
+        parts = self.native.emitter.texts[text][0]
         out = []
         for part in parts:
-            if part in (NUM, BOOL, SEAT, COMP):
-                v = values.pop(0)
-                if part == SEAT:
-                    v = Seat(v) if v >= 0 else None
-                elif part == COMP:
-                    v = Comp(v) if v >= 0 else None
-                elif part == BOOL:
-                    v = bool(v)
-                out.append(label_of(py, v))
-            else:
+            if isinstance(part, str):
                 out.append(part)
+                continue
+            out.append(label_of(self.start_state, self._value(part.t, values.pop(0))))
         return "".join(out)

@@ -1,0 +1,317 @@
+"""The native backend's calls: the built-in functions, a table of lowerings by name, and the
+game's own functions, each compiled once per the types of its arguments into a C function.
+
+A game function that gives a list fills a buffer its caller gives (`RG_LIST` members at
+most) and returns their number; one that gives a list of players or teams returns their bit
+mask; any other returns its value. Kept results are the Python backend's way to spare work:
+a function of the rules reads the state and gives the same answer whenever it is asked, so
+the C asks it again instead.
+"""
+from __future__ import annotations
+
+from ..names import fold
+from .expressions import (BOOL, COMP, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, said,
+                          listed, masked)
+from .slots import NotNative
+
+
+class Function:
+    """A game function lowered for one list of argument types."""
+
+    def __init__(self, name: str, index: int, types: tuple):
+        self.name, self.index, self.types = name, index, types
+        self.slots: dict = {}
+        self.consts: dict = {}
+        self.ability = False
+        self.returns = None
+        self.c = None
+
+
+def _count(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == ZONE:
+        return NUM, f"(v_t)st->zlen[{src}]"
+    if masked(t):
+        return NUM, f"(v_t)__builtin_popcountll({src})"
+    members = em.members(e.args[0], sc)
+    return NUM, em.gathered(members, lambda x, out: [f"(void){x}; n_{out}++;"], "n_OUT", "v_t n_OUT = 0;")
+
+
+def _first(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == ZONE:
+        return COMP, f"rg_first_in(st, {src})"
+    if masked(t):
+        return t[1], f"rg_lowest({src})"
+    members = em.members(e.args[0], sc)
+    return members.elem, em.gathered(members, lambda x, out: [f"r_{out} = {x}; goto {out};"], "r_OUT",
+                                     "v_t r_OUT = -1;", label=True)
+
+
+def _top(em, e, sc):
+    z = em.zone(e.args[0], sc)
+    if len(e.args) == 1:
+        return COMP, f"rg_top(st, {z})"
+    k = em.num(e.args[1], sc)
+    p = em.pos(e.pos)
+
+    def loop(var, body):
+        it, n, i, kk = em.fresh("it"), em.fresh("n"), em.fresh("i"), em.fresh("k")
+        return ["{", f"    int32_t {n} = st->zlen[{z}];", f"    v_t {kk} = {k};", f"    int32_t {it}[RG_COMPS];",
+                f"    memcpy({it}, rg_items(st, {z}), sizeof(int32_t) * (size_t){n});",
+                f"    for (int32_t {i} = {n} - 1; {kk} > 0 && {i} >= 0 && {i} >= {n} - {kk}; {i}--) {{",
+                f"        v_t {var} = {it}[{i}];", f"        rg_work(st, cx, 1, {p});"] + \
+            ["        " + b for b in body] + ["    }", "}"]
+    return ("list", COMP), Members(COMP, loop)
+
+
+def _step(sign):
+    def lower(em, e, sc):
+        src = em.typed(e.args[0], SEAT, sc)
+        k = em.num(e.args[1], sc) if len(e.args) == 2 else "1"
+        return SEAT, f"rg_mod(rg_seat(st, cx, {src}, {em.pos(e.pos)}) {sign} ({k}), st->n)"
+    return lower
+
+
+def _team(em, e, sc):
+    src = em.typed(e.args[0], SEAT, sc)
+    return TEAM, f"(v_t)st->team_of[rg_seat(st, cx, {src}, {em.pos(e.pos)})]"
+
+
+def _seat(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == TEAM:
+        return NUM, f"(rg_some(st, cx, {src}, {em.pos(e.pos)}) + 1)"
+    if t == SEAT:
+        return NUM, f"(rg_seat(st, cx, {src}, {em.pos(e.pos)}) + 1)"
+    raise NotNative(e.pos, f"seat() of a {said(t)}")
+
+
+def _players_of(how: str):
+    def lower(em, e, sc):
+        t, src = em.expr(e.args[0], sc)
+        p = em.pos(e.pos)
+        if how == "members" and t == TEAM:
+            return ("mask", SEAT), f"rg_members(st, rg_some(st, cx, {src}, {p}))"
+        if how == "members" and t == SEAT:
+            return ("mask", SEAT), f"(1LL << rg_seat(st, cx, {src}, {p}))"
+        if t != SEAT:
+            raise NotNative(e.pos, f"{how}() of a {said(t)}")
+        return ("mask", SEAT), f"rg_{how}(st, rg_seat(st, cx, {src}, {p}))"
+    return lower
+
+
+def _in_play(em, e, sc):
+    who = "-1"
+    if e.args:
+        who = f"rg_seat(st, cx, {em.typed(e.args[0], SEAT, sc)}, {em.pos(e.pos)})"
+    return ("list", COMP), em.buffer_members(COMP, f"rg_in_play(st, cx, BUF, {who})", e.pos)
+
+
+def _holder(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    return COMP, f"rg_holder_comp(st, cx, {c}, {em.pos(e.pos)})"
+
+
+def _zone_of(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    return ZONE, f"rg_zone_of(st, {c})"
+
+
+def _nodes(em, e, sc):
+    if e.args:
+        t, src = em.expr(e.args[0], sc)
+        if t != NAME or not src.isdigit():
+            raise NotNative(e.pos, "nodes() of a kind known only in play")
+        kind = fold(em.slots.names[int(src)])
+        chosen = [i for i, n in enumerate(em.slots.nodes) if fold(str(em.program.nodes[n].get("kind", ""))) == kind]
+    else:
+        chosen = list(range(len(em.slots.nodes)))
+    return ("list", NODE), em.constant_members(NODE, chosen, e.pos)
+
+
+def _neighbors(em, e, sc):
+    n = em.typed(e.args[0], NODE, sc)
+    slots = em.slots
+    index = {nid: i for i, nid in enumerate(slots.nodes)}
+    first, cells = [], []
+    for nid in slots.nodes:
+        first.append(len(cells))
+        cells += [index[x] for x in em.program.adj.get(nid, ()) if x in index]
+    first.append(len(cells))
+    starts = em.table(f"NF_{len(em.tables)}", "int32_t", [str(x) for x in first])
+    links = em.table(f"NL_{len(em.tables)}", "int32_t", [str(x) for x in cells] or ["0"])
+    p = em.pos(e.pos)
+
+    def loop(var, body):
+        node, i = em.fresh("node"), em.fresh("i")
+        return ["{", f"    v_t {node} = rg_some(st, cx, {n}, {p});",
+                f"    for (int32_t {i} = {starts}[{node}]; {i} < {starts}[{node} + 1]; {i}++) {{",
+                f"        v_t {var} = {links}[{i}];", f"        rg_work(st, cx, 1, {p});"] + \
+            ["        " + b for b in body] + ["    }", "}"]
+    return ("list", NODE), Members(NODE, loop)
+
+
+def _quantified(kind: str):
+    def lower(em, e, sc):
+        members = em.members(e.args[0], sc)
+        if members.elem != BOOL:
+            raise NotNative(e.pos, f"{kind}() of a list of {said(members.elem)}s")
+        if kind == "any":
+            return BOOL, em.gathered(members, lambda x, out: [f"if ({x}) {{ r_{out} = 1; goto {out}; }}"], "r_OUT",
+                                     "int r_OUT = 0;", label=True)
+        return BOOL, em.gathered(members, lambda x, out: [f"if (!{x}) {{ r_{out} = 0; goto {out}; }}"], "r_OUT",
+                                 "int r_OUT = 1;", label=True)
+    return lower
+
+
+def _sum(em, e, sc):
+    members = em.members(e.args[0], sc)
+    if members.elem != NUM:
+        raise NotNative(e.pos, f"sum() of a list of {said(members.elem)}s")
+    p = em.pos(e.pos)
+    return NUM, em.gathered(members, lambda x, out: [f"r_{out} = rg_big(st, cx, r_{out} + {x}, {p});"], "r_OUT",
+                            "v_t r_OUT = 0;")
+
+
+def _extreme(op: str):
+    def lower(em, e, sc):
+        if len(e.args) == 2:
+            a, b = em.num(e.args[0], sc), em.num(e.args[1], sc)
+            return NUM, f"({{ v_t a_ = {a}, b_ = {b}; a_ {op} b_ ? a_ : b_; }})"
+        members = em.members(e.args[0], sc)
+        if members.elem != NUM:
+            raise NotNative(e.pos, f"a list of {said(members.elem)}s")
+        def keep(x, out):
+            return [f"if (!s_{out} || {x} {op} r_{out}) {{ r_{out} = {x}; s_{out} = 1; }}"]
+        return NUM, em.gathered(members, keep, "r_OUT", "v_t r_OUT = 0; int s_OUT = 0;")
+    return lower
+
+
+def _most(em, e, sc):
+    members = em.members(e.args[0], sc)
+    if members.elem not in REFS:
+        raise NotNative(e.pos, f"most() of a list of {said(members.elem)}s")
+    def tally(x, out):
+        return [f"n_{out} = rg_count_in(st, cx, v_{out}, c_{out}, n_{out}, {x});"]
+    return members.elem, em.gathered(members, tally, "rg_most(v_OUT, c_OUT, n_OUT)",
+                                     "v_t v_OUT[RG_LIST]; int64_t c_OUT[RG_LIST]; int32_t n_OUT = 0;")
+
+
+def _supply(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t != NAME or not src.isdigit():
+        raise NotNative(e.pos, "supply() of a name known only in play")
+    slot = em.slots.counter_base.get("$" + em.slots.names[int(src)])
+    if slot is None:
+        return NUM, "0LL"
+    return NUM, f"st->counters[{slot}]"
+
+
+def _range(em, e, sc):
+    args = e.args
+    lo, hi = ("1LL", em.num(args[0], sc)) if len(args) == 1 else (em.num(args[0], sc), em.num(args[1], sc))
+    p = em.pos(e.pos)
+
+    def loop(var, body):
+        top = em.fresh("hi")
+        return [f"for (v_t {var} = {lo}, {top} = {hi}; {var} <= {top}; {var}++) {{",
+                f"    rg_work(st, cx, 1, {p});"] + ["    " + b for b in body] + ["}"]
+    return ("list", NUM), Members(NUM, loop)
+
+
+def _select(em, e, sc):
+    test = em.test(e.args[0], sc)
+    at, a = em.expr(e.args[1], sc)
+    bt, b = em.expr(e.args[2], sc)
+    if at == NONE and bt in REFS:
+        at = bt
+    if bt == NONE and at in REFS:
+        bt = at
+    if at != bt or at not in SCALARS:
+        raise NotNative(e.pos, f"select() of a {said(at)} and a {said(bt)}")
+    return at, f"({test} ? {a} : {b})"
+
+
+CALLS = {
+    "count": _count, "first": _first, "top": _top, "next": _step("+"), "previous": _step("-"),
+    "team": _team, "seat": _seat, "partners": _players_of("partners"), "opponents": _players_of("opponents"),
+    "members": _players_of("members"), "in_play": _in_play, "holder": _holder, "zone_of": _zone_of,
+    "nodes": _nodes, "neighbors": _neighbors, "any": _quantified("any"), "all": _quantified("all"),
+    "sum": _sum, "max": _extreme(">"), "min": _extreme("<"), "most": _most, "supply": _supply, "range": _range,
+    "select": _select,
+}
+
+
+class Calls:
+    """The lowering of calls; mixed into the Emitter with Expressions."""
+
+    def e_Call(self, e, sc):
+        if e.func in self.defn.functions:
+            return self.game_function(e, sc)
+        lower = CALLS.get(fold(e.func))
+        if lower is None:
+            raise NotNative(e.pos, f"the function '{e.func}'")
+        return lower(self, e, sc)
+
+    def game_function(self, e, sc):
+        fdef = self.defn.functions[e.func]
+        args = [self.expr(a, sc) for a in e.args]
+        types = tuple(t for t, _ in args)
+        if any(t == NONE for t in types) or not all(t in SCALARS or masked(t) for t in types):
+            raise NotNative(e.pos, f"a call of '{e.func}' with a value of no known type")
+        fn = self.function(fdef, types)
+        values = ", ".join(["st", "cx", "fr"] + [src for _, src in args])
+        if listed(fn.returns):
+            return fn.returns, self.buffer_members(fn.returns[1], f"F_{fn.index}({values.replace('fr', 'fr, BUF', 1)})",
+                                                   e.pos)
+        return fn.returns, f"F_{fn.index}({values})"
+
+    def function(self, fdef, types: tuple) -> Function:
+        key = (fdef.name, types)
+        fn = self.functions.get(key)
+        if fn is not None:
+            if fn.returns is None:
+                raise NotNative(fdef.pos, f"the recursive function '{fdef.name}'")
+            return fn
+        fn = self.functions[key] = Function(fdef.name, len(self.functions), types)
+        saved, self.cur = self.cur, fn
+        try:
+            sc = {name: (t, f"a{i}") for i, (name, t) in enumerate(zip(fdef.params, types, strict=True))}
+            t, src = self.expr(fdef.tree, sc)
+        except NotNative:
+            del self.functions[key]  # not taken: asked again, it is refused again, not called recursive
+            raise
+        finally:
+            self.cur = saved
+        params = "".join(f", v_t a{i}" for i in range(len(types)))
+        head = f"F_{fn.index}(rg_state *st, rg_cx *cx, rg_frame *fr"
+        if listed(t):
+            x = self.fresh("x")
+            body = src.loop(x, [f"if (n_ >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {self.pos(fdef.pos)});",
+                                f"out[n_++] = {x};"])
+            fn.c = "\n".join([f"static int32_t {head}, v_t *out{params}) {{", "    int32_t n_ = 0;", "    (void)fr;"] +
+                             ["    " + b for b in body] + ["    return n_;", "}", ""])
+            fn.proto = f"static int32_t {head}, v_t *out{params});"
+        elif t in SCALARS or masked(t) or t == NONE:
+            t = NUM if t == NONE else t
+            fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;", f"    return {src};", "}", ""])
+            fn.proto = f"static v_t {head}{params});"
+        else:
+            raise NotNative(fdef.pos, f"function '{fdef.name}', which gives a {said(t)}")
+        fn.returns = t
+        return fn
+
+    def constant_members(self, elem: str, values: list, pos) -> Members:
+        table = self.table(f"K_{len(self.tables)}", "int32_t", [str(v) for v in values] or ["0"])
+        p = self.pos(pos)
+        count = len(values)
+
+        def loop(var, body):
+            i = self.fresh("i")
+            return [f"for (int32_t {i} = 0; {i} < {count}; {i}++) {{", f"    v_t {var} = {table}[{i}];",
+                    f"    rg_work(st, cx, 1, {p});"] + ["    " + b for b in body] + ["}"]
+        return Members(elem, loop)
+
+
+__all__ = ["CALLS", "Calls", "Function", "BOOL", "NODE"]

@@ -1,0 +1,409 @@
+"""The native backend's expressions: each node of the checked tree lowered to typed C.
+
+Every expression has a type known when it is lowered: a number, a truth value, a player, a
+team, a component, a node, a name (interned), a zone (a slot), a list of players or teams kept
+as a bit mask (`("mask", T)`), or a list walked where it is made (`("list", T)`), which is never
+stored: its consumer (count, first, any, sum, a choice, a loop) runs over its members in place,
+through `Members.loop`. Where a value may be none, -1 stands for it. A value the C cannot type
+(a holder that is not a component, say) is tested where it is read and stops the game with a
+fault rather than run wrong. The built-in functions are a table of lowerings by name (`CALLS`),
+as the Python backend's are methods of the built-ins.
+"""
+from __future__ import annotations
+
+from ..language import nodes as N
+from ..names import fold
+from ..scopes import OwnerKind
+from .slots import NotNative
+
+NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE = (
+    "number", "truth value", "player", "team", "component", "node", "name", "zone")
+NONE = "none"
+OWNER_TYPE = {OwnerKind.PLAYER: SEAT, OwnerKind.TEAM: TEAM, OwnerKind.NODE: NODE, OwnerKind.COMPONENT: COMP}
+SCALARS = (NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE)
+REFS = (SEAT, TEAM, COMP, NODE, NAME, ZONE)  # types where -1 is none
+
+
+def listed(t) -> bool:
+    return isinstance(t, tuple) and t[0] == "list"
+
+
+def masked(t) -> bool:
+    return isinstance(t, tuple) and t[0] == "mask"
+
+
+class Members:
+    """A list walked where it is made: `loop(var, body)` is C running `body` with C variable
+    `var` bound to each member in order."""
+
+    def __init__(self, elem: str, loop):
+        self.elem, self.loop = elem, loop
+
+
+class Expressions:
+    """Lowering of expressions; mixed into the Emitter, which gives `cur` (the procedure or
+    function being lowered), `slots`, `pos()`, `fresh()` and the game's tables."""
+
+    # front doors ---------------------------------------------------------------------
+    def expr(self, e, sc=None) -> tuple:
+        """(type, C) of expression `e`; `sc`: names bound by an enclosing loop, to (type, C)."""
+        visit = getattr(self, "e_" + type(e).__name__, None)
+        if visit is None:
+            raise NotNative(e.pos, f"the expression '{type(e).__name__}'")
+        return visit(e, sc or {})
+
+    def typed(self, e, want: str, sc=None) -> str:
+        t, src = self.expr(e, sc)
+        if t == NONE and want in REFS:
+            return "-1"
+        if t != want:
+            raise NotNative(e.pos, f"a {said(t)} where a {said(want)} is needed")
+        return src
+
+    def num(self, e, sc=None) -> str:
+        return self.typed(e, NUM, sc)
+
+    def test(self, e, sc=None) -> str:
+        return self.typed(e, BOOL, sc)
+
+    def zone(self, e, sc=None) -> str:
+        return self.typed(e, ZONE, sc)
+
+    def members(self, e, sc=None) -> Members:
+        """The members of a set expression (a zone, a list, players, teams...)."""
+        t, src = self.expr(e, sc)
+        if listed(t):
+            return src
+        if masked(t):
+            return self._mask_members(t[1], src, e.pos)
+        if t == ZONE:
+            return self._zone_members(src, e.pos)
+        raise NotNative(e.pos, f"a {said(t)} run over as a list")
+
+    # literals and names -----------------------------------------------------------------
+    def e_Condition(self, e, sc):  # a text's part, as parsed
+        return self.expr(e.expr, sc)
+
+    def e_Number(self, e, sc):
+        return NUM, f"{e.value}LL"
+
+    def e_Bool(self, e, sc):
+        return BOOL, "1" if e.value else "0"
+
+    def e_NoneLit(self, e, sc):
+        return NONE, "-1"
+
+    def e_String(self, e, sc):
+        return NAME, f"{self.slots.name(e.value)}"
+
+    def e_Name(self, e, sc):
+        name = e.name
+        if name in sc:
+            return sc[name]
+        slots = self.cur.slots
+        if name in slots:
+            slot, t = slots[name]
+            return t, f"L[{slot}]"
+        if name == "you":
+            return SEAT, "(v_t)fr->you"
+        if name in ("self", "me") and self.cur.ability:
+            return COMP, "(v_t)fr->me"
+        if name == "player_count":
+            return NUM, "(v_t)st->n"
+        if name == "players":
+            return ("mask", SEAT), "rg_all(st->n)"
+        if name == "teams":
+            return ("mask", TEAM), "rg_all(st->nteams)"
+        if name in self.cur.consts:
+            return self.cur.consts[name]
+        if name in self.defn.counters and self.program.counters[name].scope.kind is OwnerKind.GAME:
+            return NUM, f"st->counters[{self.slots.counter_base[name]}]"
+        if name in self.program.zones and self.program.zones[name].scope.kind is OwnerKind.GAME:
+            return ZONE, f"{self.slots.zone_base[name]}"
+        klass = self.defn.classes.get(fold(name))
+        if klass is not None and klass[0] is not None:
+            return NAME, f"{self.slots.name(klass[1])}"
+        raise NotNative(e.pos, f"the name '{name}'")
+
+    def e_Attr(self, e, sc):
+        if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in self.cur.slots:
+            return self.option(e)
+        t, src = self.expr(e.obj, sc)
+        p = self.pos(e.pos)
+        name = e.name
+        if t == SEAT and name == "team":
+            return TEAM, f"(v_t)st->team_of[rg_seat(st, cx, {src}, {p})]"
+        if t in (SEAT, TEAM, NODE, COMP):
+            zone = self.program.zones.get(name)
+            if zone is not None and OWNER_TYPE.get(zone.scope.kind) == t:
+                return ZONE, f"({self.slots.zone_base[name]} + {self.owner(t, src, p)})"
+            if name in self.defn.counters:
+                return NUM, f"st->counters[{self.counter_slot(name, t, src, e.pos)}]"
+        if t == COMP and name in self.defn.attributes:
+            return self.attribute(name, src, p, e.pos)
+        if t == NODE:
+            return self.node_attribute(name, src, p, e.pos)
+        raise NotNative(e.pos, f"'{name}' of a {said(t)}")
+
+    def owner(self, t: str, src: str, p: int) -> str:
+        """The C of the owner index of a value of type `t` (checked: none is a fault)."""
+        if t == SEAT:
+            return f"rg_seat(st, cx, {src}, {p})"
+        return f"rg_some(st, cx, {src}, {p})"
+
+    def counter_slot(self, name: str, t: str, src: str, pos) -> str:
+        """The slot of counter `name` of an owner of type `t` (a player's team for a team counter)."""
+        cdef = self.program.counters[name]
+        base = self.slots.counter_base[name]
+        kind = cdef.scope.kind
+        p = self.pos(pos)
+        if kind is OwnerKind.GAME:
+            return str(base)
+        if kind is OwnerKind.TEAM and t == SEAT:
+            return f"({base} + st->team_of[rg_seat(st, cx, {src}, {p})])"
+        if OWNER_TYPE.get(kind) != t:
+            raise NotNative(pos, f"counter '{name}' of a {said(t)}")
+        return f"({base} + {self.owner(t, src, p)})"
+
+    def option(self, e):
+        if e.name not in self.program.options:
+            raise NotNative(e.pos, f"option '{e.name}'")
+        opt = self.program.options[e.name]
+        values = list(getattr(opt, "values", None) or [])
+        default = getattr(opt, "default", None)
+        if all(isinstance(v, bool) for v in values + [default]):
+            t = BOOL
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values + [default]):
+            t = NUM
+        else:
+            raise NotNative(e.pos, f"option '{e.name}', which is neither a number nor a truth value")
+        return t, f"st->options[{self.options.index(e.name)}]"
+
+    def attribute(self, name: str, src: str, p: int, pos):
+        """A component's attribute, from a table made at compile time (the rules never set it)."""
+        if name in self.set_attributes:
+            raise NotNative(pos, f"attribute '{name}', which the rules set")
+        values = self.program.comp_attrs.get(name)
+        if values is None:
+            raise NotNative(pos, f"attribute '{name}'")
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            t, cells = NUM, [str(v) for v in values]
+        elif all(v is None or isinstance(v, str) for v in values):
+            t, cells = NAME, [str(self.slots.name(v)) if v is not None else "-1" for v in values]
+        else:
+            raise NotNative(pos, f"attribute '{name}', of values of several types")
+        table = self.table(f"A_{len(self.tables)}", "int64_t", cells)
+        return t, f"{table}[rg_some(st, cx, {src}, {p})]"
+
+    def node_attribute(self, name: str, src: str, p: int, pos):
+        values = [self.program.nodes[n].get(name) for n in self.slots.nodes]
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            t, cells = NUM, [str(v) for v in values]
+        elif all(v is None or isinstance(v, str) for v in values):
+            t, cells = NAME, [str(self.slots.name(v)) if v is not None else "-1" for v in values]
+        else:
+            raise NotNative(pos, f"the node attribute '{name}'")
+        table = self.table(f"N_{len(self.tables)}", "int64_t", cells or ["0"])
+        return t, f"{table}[rg_some(st, cx, {src}, {p})]"
+
+    def e_Index(self, e, sc):
+        if isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc:
+            k = self.num(e.key, sc)
+            count = "st->n" if e.obj.name == "players" else "st->nteams"
+            return (SEAT if e.obj.name == "players" else TEAM), f"rg_nth(st, cx, {k}, {count}, {self.pos(e.pos)})"
+        raise NotNative(e.pos, "an index other than players[N] and teams[N]")
+
+    # operators ---------------------------------------------------------------------------
+    def e_Compare(self, e, sc):
+        op = e.op
+        if op in ("is", "isnot") and not (isinstance(e.right, N.Name) and e.right.name in sc):
+            cls = self.class_of(e.right)
+            if cls is not None:
+                test = self.is_class(self.typed(e.left, COMP, sc), cls, e.pos)
+                return BOOL, test if op == "is" else f"(!{test})"
+        if op in ("in", "notin"):
+            return BOOL, self.contains(e, sc) if op == "in" else f"(!{self.contains(e, sc)})"
+        lt, left = self.expr(e.left, sc)
+        rt, right = self.expr(e.right, sc)
+        if op in ("is", "isnot"):
+            op = "==" if op == "is" else "!="
+        if op in ("<", "<=", ">", ">=") and lt == rt == NUM:
+            return BOOL, f"({left} {op} {right})"
+        if op in ("==", "!="):
+            if NONE in (lt, rt):
+                other = rt if lt == NONE else lt
+                if other in REFS or other == NONE:
+                    return BOOL, f"({left} {op} {right})"
+            elif lt == rt and lt in SCALARS:
+                return BOOL, f"({left} {op} {right})"
+            elif {lt, rt} <= set(SCALARS) and lt != rt and BOOL not in (lt, rt):
+                # values of two kinds are never equal (a component is not a player, nor a number)
+                return BOOL, f"(((void)({left}), (void)({right})), {int(op == '!=')})"
+        raise NotNative(e.pos, f"'{e.op}' between a {said(lt)} and a {said(rt)}")
+
+    def class_of(self, e):
+        """The interned class a name on the right of `is` names, as (attribute or None, name), or None."""
+        if not isinstance(e, N.Name):
+            return None
+        klass = self.defn.classes.get(fold(e.name))
+        if klass is None:
+            return None
+        return klass
+
+    def is_class(self, comp: str, klass, pos) -> str:
+        attribute, spelling = klass
+        key = fold(spelling)
+        flags = self.table(f"C_{len(self.tables)}", "int8_t",
+                           ["1" if key in k else "0" for k in self.program.comp_classes] or ["0"])
+        static = f"({comp} >= 0 && {flags}[{comp}])"
+        if key in self.tags:
+            return f"({static} || rg_tagged(st, {comp}, {self.tags.index(key)}))"
+        return static
+
+    def contains(self, e, sc) -> str:
+        t, left = self.expr(e.left, sc)
+        rt, right = self.expr(e.right, sc)
+        if rt == ZONE and t in (COMP, NONE):
+            return f"rg_in_zone(st, {left}, {right})"
+        if masked(rt) and t in (rt[1], NONE):
+            return f"rg_in_mask({left}, {right})"
+        if listed(rt) and t in (rt[1], NONE):
+            x, found = self.fresh("x"), self.fresh("found")
+            loop = right.loop(x, [f"if ({x} == {found}_v) {{ {found} = 1; goto {found}_out; }}"])
+            return "({ __label__ " + f"{found}_out; v_t {found}_v = {left}; int {found} = 0; " + " ".join(loop) + \
+                f" {found}_out:; {found}; }})"
+        raise NotNative(e.pos, f"'in' of a {said(t)} and a {said(rt)}")
+
+    def e_BinOp(self, e, sc):
+        lt, left = self.expr(e.left, sc)
+        rt, right = self.expr(e.right, sc)
+        if e.op == "+" and listed(lt) and listed(rt) and lt[1] == rt[1]:
+            return lt, Members(lt[1], lambda var, body: left.loop(var, body) + right.loop(var, body))
+        if lt != NUM or rt != NUM:
+            raise NotNative(e.pos, f"'{e.op}' of a {said(lt)} and a {said(rt)}")
+        p = self.pos(e.pos)
+        if e.op in ("+", "-", "*"):
+            return NUM, f"({left} {e.op} {right})"
+        if e.op == "%":
+            return NUM, f"rg_mod_of(st, cx, {left}, {right}, {p})"
+        if e.op in ("/", "//"):
+            return NUM, f"rg_div(st, cx, {left}, {right}, {p})"
+        raise NotNative(e.pos, f"the operator '{e.op}'")
+
+    def e_BoolOp(self, e, sc):
+        op = "&&" if e.op == "and" else "||"
+        return BOOL, f"({self.test(e.left, sc)} {op} {self.test(e.right, sc)})"
+
+    def e_Not(self, e, sc):
+        return BOOL, f"(!{self.test(e.operand, sc)})"
+
+    def e_Neg(self, e, sc):
+        return NUM, f"(-{self.num(e.operand, sc)})"
+
+    # lists -------------------------------------------------------------------------------
+    def e_ListLit(self, e, sc):
+        if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
+            return self.expr(e.items[0], sc)  # `[each x in S]` is the list itself
+        items = [self.expr(x, sc) for x in e.items]
+        types = {t for t, _ in items}
+        if len(types) != 1 or not types <= set(SCALARS):
+            raise NotNative(e.pos, "a list of values of several types")
+        elem = types.pop()
+        p = self.pos(e.pos)
+
+        def loop(var, body):
+            out = []
+            for _, src in items:
+                out += ["{", f"    v_t {var} = {src};", f"    rg_work(st, cx, 1, {p});"]
+                out += ["    " + b for b in body] + ["}"]
+            return out
+        return ("list", elem), Members(elem, loop)
+
+    def e_Each(self, e, sc):
+        st, _ = self.expr(e.source, sc)
+        source = self.members(e.source, sc)
+        filtered = self._filtered(source, e.var, e.where, None, sc, e.pos)
+        if masked(st):  # players or teams in order, some left out: still a bit mask
+            mask = self.gathered(filtered, lambda x, out: [f"m_{out} |= 1LL << {x};"], "m_OUT", "int64_t m_OUT = 0;")
+            return st, mask
+        return ("list", source.elem), filtered
+
+    def e_Mapped(self, e, sc):
+        source = self.members(e.source, sc)
+        var = self.fresh("m")
+        inner = dict(sc)
+        inner[e.var] = (source.elem, var)
+        t, _ = self.expr(e.expr, inner)
+        if t not in SCALARS:
+            raise NotNative(e.pos, f"a list of {said(t)}s")
+        return ("list", t), self._filtered(source, e.var, e.where, e.expr, sc, e.pos)
+
+    def _filtered(self, source: Members, name: str, where, mapped, sc, pos) -> Members:
+        """The members of `source` bound to `name` that pass `where`, each mapped by `mapped`."""
+        elem = source.elem
+        if mapped is not None:
+            probe = dict(sc)
+            probe[name] = (elem, "0")
+            elem = self.expr(mapped, probe)[0]
+
+        def loop(var, body):
+            x = self.fresh("e")
+            inner = dict(sc)
+            inner[name] = (source.elem, x)
+            lines = list(body)
+            if mapped is not None:
+                lines = [f"v_t {var} = {self.expr(mapped, inner)[1]};"] + lines
+            else:
+                lines = [f"v_t {var} = {x};"] + lines
+            if where is not None:
+                lines = [f"if ({self.test(where, inner)}) {{"] + ["    " + b for b in lines] + ["}"]
+            return source.loop(x, lines)
+        return Members(elem, loop)
+
+    def _zone_members(self, z: str, pos) -> Members:
+        p = self.pos(pos)
+
+        def loop(var, body):
+            snap, n, i = self.fresh("snap"), self.fresh("n"), self.fresh("i")
+            # over the members as they were when the loop began, as the Python backend does
+            return ["{", f"    int32_t {n} = st->zlen[{z}];", f"    int32_t {snap}[RG_COMPS];",
+                    f"    memcpy({snap}, rg_items(st, {z}), sizeof(int32_t) * (size_t){n});",
+                    f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {snap}[{i}];",
+                    f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+        return Members(COMP, loop)
+
+    def _mask_members(self, elem: str, mask: str, pos) -> Members:
+        p = self.pos(pos)
+
+        def loop(var, body):
+            m = self.fresh("mask")
+            return ["{", f"    int64_t {m} = {mask};", f"    for (v_t {var} = 0; {var} < 64; {var}++) {{",
+                    f"        if (!({m} >> {var} & 1)) continue;", f"        rg_work(st, cx, 1, {p});"] + \
+                ["        " + b for b in body] + ["    }", "}"]
+        return Members(elem, loop)
+
+    def buffer_members(self, elem: str, fill: str, pos) -> Members:
+        """Members a C function fills a buffer with: `fill` is its call, with BUF for the buffer."""
+        p = self.pos(pos)
+
+        def loop(var, body):
+            buf, n, i = self.fresh("buf"), self.fresh("n"), self.fresh("i")
+            return ["{", f"    v_t {buf}[RG_LIST];", f"    int32_t {n} = {fill.replace('BUF', buf)};",
+                    f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {buf}[{i}];",
+                    f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+        return Members(elem, loop)
+
+    def gathered(self, members: Members, body_of, result: str, init: str, label: bool = False) -> str:
+        """A C expression that runs `body_of(x)` over the members (x bound) and gives `result`."""
+        x = self.fresh("x")
+        out = self.fresh("out")
+        head = "({ " + (f"__label__ {out}; " if label else "") + init.replace("OUT", out) + " "
+        loop = " ".join(members.loop(x, body_of(x, out)))
+        return head + loop + (f" {out}:; " if label else " ") + result.replace("OUT", out) + "; })"
+
+
+def said(t) -> str:
+    """A type as a message says it."""
+    if isinstance(t, tuple):
+        return f"list of {t[1]}s"
+    return t
