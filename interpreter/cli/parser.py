@@ -132,6 +132,10 @@ def _add_play_commands(sub) -> None:
                      help="where the traces of failed games go (default ./traces)")
     sim.add_argument("--max-decisions", type=int, default=20_000, metavar="N",
                      help="a game with more decisions did not end: an error (default 20000)")
+    sim.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
+                     help="what plays the games: native (the rules compiled to C; random agents only, needs "
+                          "regles[native] and a C compiler), python, or auto (native when it can; the same "
+                          "results either way; the report says which played) (default auto)")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     sim.add_argument("--by", action="append", default=[], metavar="ATTRIBUTE",
                      help="report the points cards brought their owners by this attribute (default: the game's report_by)")

@@ -67,7 +67,12 @@ def cmd_simulate(args) -> int:
             return usage_error(args, f"{'--results' if args.results else '--cards'}: {why}")
     spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, args.check,
                      args.max_decisions, args.trace_dir, by=args.by, powers=args.powers,
-                     named=args.named_options, record=bool(args.results or args.cards), **S.laid_of(game))
+                     named=args.named_options, record=bool(args.results or args.cards), backend=args.backend,
+                     **S.laid_of(game))
+    if args.backend == "native":
+        native, words = S.backend_for(game, spec)
+        if native is None:
+            return usage_error(args, f"--backend native: the games would be played by the {words}")
     err = Console(file=sys.stderr)
     pool = _open_cluster(args)
     if isinstance(pool, int):
@@ -98,6 +103,7 @@ def cmd_simulate(args) -> int:
     if ran.interrupted:  # a second Ctrl-C does not cut the report of the games played short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     summary = report_text.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
+    summary["backend"] = S.backend_for(game, spec)[1]
     if spec.record:
         team_of = game.program.team_of(players)
         summary["balance"] = balance.measures(ran.results, team_of)

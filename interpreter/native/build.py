@@ -41,7 +41,7 @@ size_t rg_size(void);
 int rg_start(void *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
              const int32_t *zones, const int32_t *teams);
 int rg_apply(void *st, rg_log *lg, int32_t index);
-int64_t rg_random_play(void *st, rg_log *lg, uint64_t seed);
+int rg_random_play(void *st, rg_log *lg, uint64_t *seeds, int64_t most);
 void rg_info(const void *st, int64_t *out);
 void rg_read(const void *st, int64_t *counters, int32_t *zlen, int32_t *zitems);
 void free(void *p);

@@ -79,17 +79,17 @@ int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
     return 0;
 }
 
-/* The game played to its end from `st`, each option picked at random by a generator of its
-   own seeded `seed`: the number of decisions made, or minus the code of a fault. */
-int64_t rg_random_play(rg_state *st, rg_log *lg, uint64_t seed) {
-    uint64_t pick = seed;
-    int64_t made = 0;
+/* The game played on from `st`, each option picked by the random agent of the seat deciding
+   (engine.values.Rng, as play.agents.RandomAgent: `seeds` holds each seat's generator, and
+   goes on as it would), until it ends or has made more than `most` decisions in all: 0, or
+   -1 past `most`, or the code of a fault. */
+int rg_random_play(rg_state *st, rg_log *lg, uint64_t *seeds, int64_t most) {
     while (st->pending) {
-        int r = rg_apply(st, lg, (int32_t)rg_below_of(&pick, st->nopt));
-        if (r) return -r;
-        made++;
+        int r = rg_apply(st, lg, (int32_t)rg_below_of(&seeds[st->chooser], st->nopt));
+        if (r) return r;
+        if (st->decisions > most) return -1;
     }
-    return made;
+    return 0;
 }
 
 /* What the Python side reads of a state. */

@@ -14,12 +14,15 @@ the trace's dictionaries, which are those of the Python backend, event for event
 """
 from __future__ import annotations
 
+from ..engine import keys
+from ..engine.invariants import MAX_DECISIONS, InvariantError
 from ..engine.machine import MAX_DEPTH, label_of, plain
 from ..engine.state import GameFault
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..limits import MAX_NUMBER, WORK_BUDGET, runaway_message
 from .build import build
 from .emit import Emitter
+from ..scopes import OwnerKind
 from .expressions import BOOL, COMP, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
 EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG = 1, 2, 3, 4, 5, 6, 7, 8
@@ -54,8 +57,10 @@ class NativeGame:
         self.lib, self.ffi = build(self.source)
         self.size = self.lib.rg_size()
 
-    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False) -> "NativeState":
-        return NativeState.start(self, self.game.blank_state(players, seed, options, trace))
+    def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
+                  powers: dict | None = None) -> "NativeState":
+        """A new game, run to its first decision, as `engine.game.Game.new_state` makes it."""
+        return NativeState.start(self, self.game.blank_state(players, seed, options, trace, powers))
 
 
 class NativeState:
@@ -124,12 +129,44 @@ class NativeState:
         self.history.append(action)
         self._after(self.native.lib.rg_apply(self.mem, self.log, action))
 
-    def random_play(self, seed: int) -> int:
-        """Play to the end here, each option picked at random (a generator of its own, seeded
-        `seed`), all in C: the number of decisions made."""
-        made = self.native.lib.rg_random_play(self.mem, self.log, seed & (2 ** 64 - 1))
-        self._after(-made if made < 0 else 0)
-        return made
+    def random_play(self, seeds: list, most: int = MAX_DECISIONS) -> int:
+        """Play on to the end here, all in C, each option picked by the random agent of the seat
+        deciding, as `play.agents.RandomAgent` seeded `seeds[seat]` picks it: the same game as
+        those agents play on the Python backend. The number of decisions made in all (a save's
+        history's length); past `most`, InvariantError, as `simulate` says of a game that does
+        not end. `history` keeps only the picks applied from Python."""
+        ffi = self.native.ffi
+        rngs = ffi.new("uint64_t[]", [s & (2 ** 64 - 1) for s in seeds])
+        rc = self.native.lib.rg_random_play(self.mem, self.log, rngs, most)
+        self._after(max(rc, 0))
+        if rc < 0:
+            raise InvariantError(f"did not end: more than {most} decisions")
+        return self.decisions
+
+    @property
+    def decisions(self) -> int:
+        """The decisions made in this game so far (the options applied, not those taken alone)."""
+        return int(self.info[9])
+
+    def counted(self, name: str | None) -> list:
+        """Counter `name`, kept per player or per team, for each seat (0s for no counter), as
+        engine.game.GameState.counted gives it."""
+        if name is None:
+            return [0] * self.n
+        values = self.counters()
+        cdef = self.native.program.counters[name]
+        teams = self.native.program.team_of(self.n)
+        out = []
+        for s in range(self.n):
+            key = keys.team_key(name, teams[s]) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(name, s)
+            out.append(values.get(key, cdef.initial))
+        return out
+
+    def scores(self) -> list:
+        return self.counted(self.native.program.score)
+
+    def standings(self) -> list:
+        return self.counted(self.native.program.standing or self.native.program.score)
 
     @property
     def winners(self):

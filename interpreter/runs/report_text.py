@@ -321,7 +321,8 @@ def render(summary: dict, console) -> None:
                  + f", {summary['draws']} with no winner; {plural(len(errors), 'error')}")
     lines.append(f"decisions per game {'–' if dpg is None else f'{dpg:.1f}'}; "
                  f"{'–' if gps is None else f'{gps:.1f}'} games/s; "
-                 f"{'–' if dps is None else f'{dps:.0f}'} decisions/s")
+                 f"{'–' if dps is None else f'{dps:.0f}'} decisions/s"
+                 + (f"; played by the {summary['backend']}" if summary.get("backend") else ""))
     lines += [f"note: {note}" for note in summary.get("notes", [])]
     for e in errors[:10]:
         lines.append(f"error in game {e['index']} (seed {e['seed']}): {e['message']}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import random
 import signal
 import sys
@@ -35,6 +36,8 @@ from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check
 from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
+from ..native import NativeGame, NoCompiler, NotNative
+from ..native import compiler as native_compiler
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
                     write_trace)
@@ -80,6 +83,7 @@ class RunSpec:
     without: list = field(default_factory=list)  # cards left out of the game, by id
     first: int = 0  # the index of the run's first game: a run in batches plays games first.. of one series
     settings: list = field(default_factory=list)  # cards' attributes set: (card, attribute, value) each
+    backend: str = "auto"  # what plays the games: "native" (C), "python", or "auto" (native when it can)
 
     def game_key(self) -> tuple:
         """What the game of the run is loaded from: a worker loads it once per key."""
@@ -153,9 +157,46 @@ def powers_for(game, spec: RunSpec, seed: int) -> dict:
     return out
 
 
+BACKENDS = ("auto", "native", "python")
+_NATIVE: dict = {}  # (game key, what the backend depends on) -> (NativeGame or None, what plays the games)
+
+
+def backend_for(game, spec: RunSpec) -> tuple:
+    """(the native game that plays the games of `spec`, or None; what plays them, in words).
+
+    The native backend plays a run when the game is within what it compiles, a C compiler is
+    found, and every seat is a random agent (whose picks it makes in C, as the Python agent
+    would: the same games, the same results); it keeps no record of each game (--results,
+    --cards) and checks no invariant (--check). Otherwise the Python backend plays, and the
+    words say why."""
+    why = None
+    if spec.backend == "python":
+        why = "--backend python"
+    elif any(a != "random" for a in spec.agents):
+        why = "the native backend plays random agents only"
+    elif spec.record or spec.check:
+        why = "--results, --cards and --check follow each step in Python"
+    elif game.program.seat_label is not None:
+        why = "the seats are reported by a value the rules compute"
+    if why is not None:
+        return None, f"Python backend ({why})"
+    key = (spec.game_key(), id(game))
+    if key not in _NATIVE:
+        try:
+            compiled = NativeGame(game)
+            built = os.path.basename(native_compiler())
+            _NATIVE[key] = (compiled, f"native backend (the rules in C, built by {built})")
+        except (NotNative, NoCompiler) as exc:
+            _NATIVE[key] = (None, f"Python backend ({exc})")
+    return _NATIVE[key]
+
+
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
     seed = seed_for(spec.seed, index)
     powers = powers_for(game, spec, seed)
+    native, _ = backend_for(game, spec) if spec.backend != "python" else (None, None)
+    if native is not None:
+        return _run_native(native, game, spec, index, seed, powers)
     watch = Recorder(game.program, spec.players) if spec.record else None
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
                                   check=spec.check, max_decisions=spec.max_decisions, powers=powers, watch=watch)
@@ -184,6 +225,20 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
                       len(state.history) if state is not None else 0,
                       error=_record_error(game, spec, index, seed, exc, powers), notes=notes, powers=powers,
                       facts=facts)
+
+
+def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict) -> GameResult:
+    """Game `index` played all in C by the seats' random agents: the game the Python backend
+    plays with them (a fault is recorded as there, its trace made by the Python backend)."""
+    try:
+        st = native.new_state(spec.players, seed, spec.options, powers=powers)
+        st.random_play([agent_seed(seed, s) for s in range(spec.players)], spec.max_decisions)
+    except Exception as exc:  # as play_game: a failure of a game is a result of the run
+        return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, exc, powers),
+                          powers=powers)
+    winners = list(st.winners) if st.winners else None
+    return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers,
+                      standings=st.standings() if game.program.standing else [])
 
 
 def credits_of(state) -> list:

@@ -10,6 +10,8 @@ import pytest
 
 import interpreter
 from gamekit import fixture_game, source_line
+from interpreter.engine.invariants import InvariantError
+from interpreter.play.agents import RandomAgent, SeatView, agent_seed
 
 native = pytest.importorskip("interpreter.native")
 pytest.importorskip("cffi")
@@ -101,15 +103,28 @@ def test_a_copy_goes_on_as_the_game_it_was_copied_from(nim):
     assert twin.history == st.history
 
 
-def test_a_game_played_in_c_to_its_end_is_a_whole_game(nim):
-    game, compiled = nim
-    for seed in range(20):
-        st = compiled.new_state(players=2, seed=seed)
-        made = st.random_play(seed)
-        assert st.is_terminal() and made >= 3  # 10 stones, at most 3 a turn
-        counted = st.counters()
-        assert counted["points#0"] + counted["points#1"] == 10  # every stone taken, a point each
-        assert sorted(st.returns()) == [-1.0, 1.0]
+def test_a_game_played_in_c_is_the_game_random_agents_play_in_python(karman):
+    """Played all in C, each seat's random agent (its generator in C too) makes the same game
+    as `play.agents.RandomAgent` makes on the Python backend: the same end, scores, length."""
+    game, compiled = karman
+    for seed in range(12):
+        seeds = [agent_seed(seed, s) for s in range(4)]
+        agents = [RandomAgent(x) for x in seeds]
+        py = game.new_state(players=4, seed=seed)
+        while not py.is_terminal():
+            py.apply(agents[py.current_player].act(SeatView(py, py.current_player)))
+        c = compiled.new_state(players=4, seed=seed)
+        made = c.random_play(seeds)
+        assert c.is_terminal() and made == len(py.history) > 20
+        assert c.returns() == py.returns() and c.scores() == py.scores() and c.standings() == py.standings()
+
+
+def test_a_game_that_does_not_end_in_c_is_stopped_as_simulate_stops_it(karman):
+    game, compiled = karman
+    st = compiled.new_state(players=2, seed=1)
+    with pytest.raises(InvariantError, match="more than 5 decisions"):
+        st.random_play([1, 2], most=5)
+    assert st.decisions == 6
 
 
 SMALL = """\

@@ -1,0 +1,108 @@
+"""`regles simulate` on the native backend: the same results as the Python backend, whichever
+plays, with any number of workers; the report says which backend played, and why not the
+native one when it could not."""
+from __future__ import annotations
+
+import pytest
+
+import interpreter
+from interpreter.cli import main
+from interpreter.runs import simulate as S
+
+native = pytest.importorskip("interpreter.native")
+pytest.importorskip("cffi")
+if native.compiler() is None:
+    pytest.skip("no C compiler on this machine: the Python backend runs every game", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def karman():
+    return interpreter.load("karman-swap")
+
+
+def _spec(game, backend, players=4, games=40, agents=None, **kw):
+    return S.RunSpec("karman-swap", players, 11, games, agents or ["random"] * players, {}, backend=backend, **kw)
+
+
+def _results(run) -> list:
+    return [(r.index, r.seed, r.winners, r.scores, r.decisions, r.standings, r.error) for r in run.results]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_run_on_the_native_backend_gives_the_python_backends_results(karman, players):
+    python = S.run(karman, _spec(karman, "python", players))
+    compiled = S.run(karman, _spec(karman, "native", players))
+    assert S.backend_for(karman, _spec(karman, "native", players))[0] is not None
+    assert _results(compiled) == _results(python)
+    assert len({tuple(r.scores) for r in compiled.results}) > 5  # games that differ, not one game forty times
+
+
+def test_workers_do_not_change_a_native_run(karman):
+    one = S.run(karman, _spec(karman, "native"))
+    two = S.run(karman, _spec(karman, "native"), workers=2)
+    assert _results(two) == _results(one)
+
+
+def test_what_the_native_backend_does_not_play_goes_to_python_and_the_report_says_why(karman):
+    native_game, words = S.backend_for(karman, _spec(karman, "auto", agents=["greedy", "random", "random", "random"]))
+    assert native_game is None and words == "Python backend (the native backend plays random agents only)"
+    native_game, words = S.backend_for(karman, _spec(karman, "python"))
+    assert native_game is None and "--backend python" in words
+    native_game, words = S.backend_for(karman, _spec(karman, "auto", check=True))
+    assert native_game is None and "--check" in words
+    native_game, words = S.backend_for(karman, _spec(karman, "auto"))
+    assert native_game is not None and words.startswith("native backend")
+
+
+def test_the_report_names_the_backend_and_native_alone_is_refused_when_it_cannot_play(capsys):
+    assert main(["simulate", "karman-swap", "--players", "2", "--games", "5", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "played by the native backend (the rules in C" in out
+    status = main(["simulate", "karman-swap", "--players", "2", "--games", "5", "--agents", "greedy",
+                   "--backend", "native", "--quiet"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "--backend native: the games would be played by the Python backend (the native backend plays random" in err
+
+
+def test_a_failed_native_game_is_recorded_as_the_python_backend_records_it(tmp_path):
+    folder = tmp_path / "loops"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("""\
+kind: game
+id: loops
+title: Loops
+players: {min: 2, max: 2}
+counters:
+  ticks: {scope: game}
+procedures:
+  game: |
+    choose by first(players) "Now?":
+      option "Wait":
+        pass
+      option "Loop":
+        repeat:
+          choose by next(first(players)) "Again?":
+            option "Again":
+              add 1 to ticks
+            option "Once more":
+              add 2 to ticks
+    win first(players)
+""", encoding="utf-8")
+    game = interpreter.load(str(folder))
+    runs = {}
+    for backend in ("native", "python"):
+        spec = S.RunSpec(str(folder), 2, 3, 12, ["random", "random"], {}, max_decisions=30,
+                         trace_dir=str(tmp_path / backend), backend=backend)
+        runs[backend] = S.run(game, spec)
+    assert S.backend_for(game, spec)[0] is None  # the spec above asked for python last
+    faulty = [r for r in runs["native"].results if r.error is not None]
+    assert 0 < len(faulty) < 12
+    for a, b in zip(runs["native"].results, runs["python"].results, strict=True):
+        assert (a.error is None) == (b.error is None)
+        if a.error is None:
+            assert (a.winners, a.scores, a.decisions) == (b.winners, b.scores, b.decisions)
+        else:
+            assert a.error["message"] == b.error["message"] == "did not end: more than 30 decisions"
+            assert a.error["trace"] is not None and open(a.error["trace"], encoding="utf-8").read() == \
+                open(b.error["trace"], encoding="utf-8").read()
