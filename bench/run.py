@@ -50,6 +50,8 @@ TARGETS = {
     "clone_speedup_over_deepcopy": 20,
     # time per game of our Karman Swap over the hand-written one's, at 4 players
     "karman-swap_4p_times_the_yardstick": 3,
+    # the same, the game played by the native backend (the rules compiled to C)
+    "karman-swap_4p_native_times_the_yardstick": 1.5,
 }
 YARDSTICK_GAME = "karman-swap"
 YARDSTICK_PLAYERS = (2, 3, 4)
@@ -266,7 +268,9 @@ def versus_yardstick(game, ref, players: int, games: int, pairs: int):
     from a run's wall time, it does not take from its processor time)."""
     ratios_g, ratios_d, ours_g, ours_d, hand_g, hand_d = [], [], [], [], [], []
     cpu_g, cpu_d = [], []
+    native_g, native_cpu_g, native_gps, native_dps = [], [], [], []
     ref_games = games * 8
+    compiled = native_game(game)
     for k in range(pairs):
         def hand():
             c = time.process_time()
@@ -284,12 +288,23 @@ def versus_yardstick(game, ref, players: int, games: int, pairs: int):
             decisions = d["median"] / g["median"] * games
             return g["median"], d["median"], cpu / games, cpu / decisions
 
+        def in_c():
+            c = time.process_time()
+            g, d = native_playouts(compiled, players, ref_games, 1, first_seed=100_000 * (k + 1))
+            return g["median"], d["median"], (time.process_time() - c) / ref_games
+
         if k % 2 == 0:
             og, od, ocg, ocd = ours()
             hg, hd, hcg, hcd = hand()
         else:
             hg, hd, hcg, hcd = hand()
             og, od, ocg, ocd = ours()
+        if compiled is not None:
+            ng, nd, ncg = in_c()
+            native_gps.append(ng)
+            native_dps.append(nd)
+            native_g.append(hg / ng)
+            native_cpu_g.append(ncg / hcg)
         ours_g.append(og)
         ours_d.append(od)
         hand_g.append(hg)
@@ -302,7 +317,47 @@ def versus_yardstick(game, ref, players: int, games: int, pairs: int):
             "times_per_game_cpu": summary(cpu_g), "times_per_decision_cpu": summary(cpu_d),
             "ours_games_per_second": summary(ours_g), "ours_decisions_per_second": summary(ours_d),
             "yardstick_games_per_second": summary(hand_g), "yardstick_decisions_per_second": summary(hand_d),
-            "pairs": pairs, "games_per_run": {"ours": games, "yardstick": ref_games}}
+            "pairs": pairs, "games_per_run": {"ours": games, "yardstick": ref_games},
+            **({"native": {"times_per_game": summary(native_g), "times_per_game_cpu": summary(native_cpu_g),
+                           "games_per_second": summary(native_gps), "decisions_per_second": summary(native_dps)}}
+               if native_g else {"native": {"skipped": NATIVE_WHY.get(game.id, "")}})}
+
+
+NATIVE_WHY: dict = {}  # game id -> why the native backend does not play it
+
+
+def native_game(game):
+    """The game compiled by the native backend, or None (why: NATIVE_WHY)."""
+    try:
+        from interpreter.native import NativeGame, NoCompiler, NotNative
+    except ImportError as exc:
+        NATIVE_WHY[game.id] = str(exc)
+        return None
+    try:
+        return NativeGame(game)
+    except (NotNative, NoCompiler) as exc:
+        NATIVE_WHY[game.id] = str(exc)
+        return None
+
+
+def native_playouts(compiled, players: int, games: int, runs: int, first_seed: int = 0):
+    """(games/s, decisions/s) of random play on the native backend, in wall time (processor
+    time as the second's "cpu"): each game begun in Python (its blank state, as the Python
+    backend lays it) and played to its end in C by the seats' random agents."""
+    from interpreter.play.agents import agent_seed
+    per_game, per_decision, per_cpu = [], [], []
+    for r in range(runs):
+        decisions = 0
+        t, c = time.perf_counter(), time.process_time()
+        for i in range(games):
+            seed = first_seed + r * 10_000 + i
+            st = compiled.new_state(players=players, seed=seed)
+            decisions += st.random_play([agent_seed(seed, s) for s in range(players)])
+        el, cpu = time.perf_counter() - t, time.process_time() - c
+        per_game.append(games / el)
+        per_decision.append(decisions / el)
+        per_cpu.append(decisions / max(cpu, 1e-9))
+    return summary(per_game), {**summary(per_decision), "cpu": summary(per_cpu)}
 
 
 def yardstick_rows(results: dict, rows: list, path, games: int, pairs: int, looked_for: str) -> None:
@@ -329,6 +384,17 @@ def yardstick_rows(results: dict, rows: list, path, games: int, pairs: int, look
                      f"{r['ours_games_per_second']['median']:.1f} / {r['yardstick_games_per_second']['median']:.1f}, "
                      f"{r['ours_decisions_per_second']['median']:.0f} / "
                      f"{r['yardstick_decisions_per_second']['median']:.0f}", ""))
+        nat = r["native"]
+        if "skipped" in nat:
+            rows.append(("  native backend / hand-written time", f"skipped: {nat['skipped']}", ""))
+            continue
+        ng, ncg = nat["times_per_game"], nat["times_per_game_cpu"]
+        target = TARGETS["karman-swap_4p_native_times_the_yardstick"] if players == 4 else None
+        rows.append(("  native backend / hand-written time",
+                     f"x{ng['median']:.2f} per game ({ng['min']:.2f}-{ng['max']:.2f}); "
+                     f"processor time x{ncg['median']:.2f}; {nat['games_per_second']['median']:.0f} games/s, "
+                     f"{nat['decisions_per_second']['median']:.0f} decisions/s",
+                     _verdict(ng["median"] <= target, f"x{target} or less", "per game") if target else ""))
 
 
 def playouts(game, players: int, games: int, runs: int, first_seed: int = 0):
@@ -502,6 +568,20 @@ def main(argv=None):
                          f"{gps['median']:.1f} games/s, {dps['median']:.0f} decisions/s "
                          f"({dps['cpu']['median']:.0f} of processor time)", verdict))
             worst_dps = dps["median"] if worst_dps is None else min(worst_dps, dps["median"])
+            compiled = native_game(game)
+            if compiled is None:
+                results["play"][f"{name}/{players}p"]["native"] = {"skipped": NATIVE_WHY[game.id]}
+                if players == game.min_players:
+                    rows.append((f"  {name} on the native backend", f"not run: {NATIVE_WHY[game.id]}", ""))
+                continue
+            ngps, ndps = native_playouts(compiled, players, games_per_run * 10, runs)
+            results["play"][f"{name}/{players}p"]["native"] = {"games_per_second": ngps,
+                                                               "decisions_per_second": ndps}
+            rows.append((f"  {name} {players}p on the native backend",
+                         f"{ngps['median']:.1f} games/s, {ndps['median']:.0f} decisions/s "
+                         f"({ndps['cpu']['median']:.0f} of processor time)",
+                         _verdict(ndps["median"] >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"],
+                                  "decisions/s")))
     rows.append(("slowest decisions per second", f"{worst_dps:.0f}",
                  _verdict(worst_dps >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"])))
     for name in shipped_games():
