@@ -288,7 +288,7 @@ def versus_yardstick(game, ref, players: int, games: int, pairs: int):
             decisions = d["median"] / g["median"] * games
             return g["median"], d["median"], cpu / games, cpu / decisions
 
-        def in_c():
+        def in_c(k=k):
             c = time.process_time()
             g, d = native_playouts(compiled, players, ref_games, 1, first_seed=100_000 * (k + 1))
             return g["median"], d["median"], (time.process_time() - c) / ref_games
