@@ -364,6 +364,8 @@ class Emitter(Expressions, Calls):
         if isinstance(e, N.Attr) and e.name in self.defn.counters:
             t, src = self.expr(e.obj)
             return self.counter_slot(e.name, t, src, e.pos)
+        if isinstance(e, N.Index) and isinstance(e.obj, N.Attr) and e.obj.name in self.slots.second:
+            return self.pair_slot(e)
         raise NotNative(e.pos, "this counter reference")
 
     def owned(self, name, owner, pos) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..language import nodes as N
 from ..names import fold
-from ..scopes import OwnerKind
+from ..scopes import OwnerKind, owner_kind
 from .slots import NotNative
 
 NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE = (
@@ -133,6 +133,8 @@ class Expressions:
         name = e.name
         if t == SEAT and name == "team":
             return TEAM, f"(v_t)st->team_of[rg_seat(st, cx, {src}, {p})]"
+        if name in self.slots.second:
+            raise NotNative(e.pos, f"counter '{name}', kept per pair of owners, read without its second owner")
         if t in (SEAT, TEAM, NODE, COMP):
             zone = self.program.zones.get(name)
             if zone is not None and OWNER_TYPE.get(zone.scope.kind) == t:
@@ -164,6 +166,17 @@ class Expressions:
         if OWNER_TYPE.get(kind) != t:
             raise NotNative(pos, f"counter '{name}' of a {said(t)}")
         return f"({base} + {self.owner(t, src, p)})"
+
+    def pair_slot(self, e, sc=None) -> str:
+        """The slot of a counter kept per pair of owners, `owner.counter[second owner]`."""
+        name = e.obj.name
+        cdef = self.program.counters[name]
+        kinds = [OWNER_TYPE.get(owner_kind(w)) for w in cdef.scope.words]
+        p = self.pos(e.pos)
+        first = self.typed(e.obj.obj, kinds[0], sc)
+        second = self.typed(e.key, kinds[1], sc)
+        return (f"({self.slots.counter_base[name]} + {self.owner(kinds[0], first, p)} * {self.slots.second[name]}"
+                f" + {self.owner(kinds[1], second, p)})")
 
     def option(self, e):
         if e.name not in self.program.options:
@@ -207,6 +220,8 @@ class Expressions:
         return t, f"{table}[rg_some(st, cx, {src}, {p})]"
 
     def e_Index(self, e, sc):
+        if isinstance(e.obj, N.Attr) and e.obj.name in self.slots.second:
+            return NUM, f"st->counters[{self.pair_slot(e, sc)}]"
         if isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc:
             k = self.num(e.key, sc)
             count = "st->n" if e.obj.name == "players" else "st->nteams"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..engine import keys
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..names import fold
-from ..scopes import OwnerKind
+from ..scopes import OwnerKind, owner_kind
 
 # the kind of the holder of a zone, as the C reads it (RG_ZONE_HOLDER_KIND)
 HELD_BY = {OwnerKind.GAME: 0, OwnerKind.PLAYER: 1, OwnerKind.TEAM: 2, OwnerKind.NODE: 3, OwnerKind.COMPONENT: 4}
@@ -47,6 +47,7 @@ class Slots:
     counters: list = field(default_factory=list)  # slot -> key
     counter_base: dict = field(default_factory=dict)  # counter name (or $name of a supply) -> first slot
     counter_spec: list = field(default_factory=list)  # slot -> CounterSpec, or None for a supply
+    second: dict = field(default_factory=dict)  # counter kept per pair of owners -> how many second owners
     names: list = field(default_factory=list)  # interned name -> its spelling
     name_index: dict = field(default_factory=dict)  # folded name -> interned index
 
@@ -86,13 +87,22 @@ def lay_slots(program, players: int) -> Slots:
             s.zone_holder.append((HELD_BY[kind], i))
     supplies = []
     for name, c in program.counters.items():
-        if len(c.scope.words) != 1 and not c.scope.is_game:
-            raise NotNative(c.pos, f"a counter kept per pair of owners ({' and '.join(c.scope.words)})")
+        words = c.scope.words
+        if len(words) > 2:
+            raise NotNative(c.pos, f"a counter kept per {' and '.join(words)}")
         if c.keep_in and c.initial != 0:
             raise NotNative(c.pos, "a counter kept only in some zones that does not start at 0")
         if c.supply is not None and not isinstance(c.supply, str):
             supplies.append(name)
         s.counter_base[name] = len(s.counters)
+        if len(words) == 2:  # per pair of owners: each first owner, then each second
+            seconds = _owners(owner_kind(words[1]), program, players, s.nodes)
+            s.second[name] = len(seconds)
+            for _, first in _owners(owner_kind(words[0]), program, players, s.nodes):
+                for _, second in seconds:
+                    s.counters.append(keys.pair_key(name, first, second))
+                    s.counter_spec.append(c)
+            continue
         for _, owner in _owners(c.scope.kind, program, players, s.nodes):
             s.counters.append(name if owner is None else keys.key(name, owner))
             s.counter_spec.append(c)

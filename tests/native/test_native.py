@@ -168,3 +168,100 @@ def test_runaway_rules_stop_with_the_python_backends_fault(tmp_path):
     assert type(c_fault.value) is type(py_fault.value)
     assert "runaway rules" in str(py_fault.value)
     assert str(c_fault.value) == str(py_fault.value)  # the same message, at the same line
+
+
+MIXER = """\
+kind: game
+id: mixer
+title: Mixer
+players: {min: 2, max: 3}
+attributes:
+  value: {type: number, default: 0}
+  suit: {values: [Sun, Moon]}
+components:
+  chip: {attributes: [value, suit]}
+zones:
+  bag: {scope: game}
+  hand: {scope: player}
+  table: {scope: player, in_play: true}
+counters:
+  points: {scope: player}
+  owed: {scope: [player, player], description: "What a player owes another."}
+  round: {scope: game, max: 9}
+  pool: {scope: player, supply: 7}
+score: points
+procedures:
+  game: |
+    shuffle bag
+    for each p in players:
+      move top(bag, 3) to p.hand
+    repeat:
+      add 1 to round
+      for each p in players where count(p.hand) > 0:
+        call turn(p)
+      if round % 4 == 3 or count(bag) == 0:
+        break
+      for each p in players:
+        if count(bag) > 0:
+          move top(bag) to previous(p).hand
+    let best = max(p.points for each p in players)
+    let low = min(3, best / 2)
+    set round = low - 7 / 2
+    win first(each p in players where p.points == best)
+  turn:
+    params: [p]
+    acting: p
+    body: |
+      choose c from you.hand where c.value > -1 by you "Chip to lay, {you}"
+      if c == none:
+        return
+      move c to you.table
+      score select(c is Sun, c.value, 1) to you
+      gain c.value % 3 pool
+      let q = next(you, 2)
+      add c.value to you.owed[q]
+      if you.owed[q] >= 4 and count(members(q)) == 1:
+        remove 2 from you.owed[q]
+        choose by q "Settle with {you}":
+          option "Take {x}" for each x in range(1, 2):
+            score x to q
+          option "Forgive":
+            pass
+      while count(you.table) > 2:
+        move first(you.table) to bag
+      if most(x.suit for each x in in_play()) == "Moon":
+        score sum(x.value for each x in you.table) to you
+"""
+
+CHIPS = """\
+kind: cards
+game: mixer
+component: chip
+start: bag
+cards:
+  - {id: one, title: One, value: 1, suit: Sun, copies: 3}
+  - {id: two, title: Two, value: 2, suit: Moon, copies: 3}
+  - {id: five, title: Five, value: 5, suit: Moon, copies: 2}
+  - {id: zero, title: Zero, value: 0, suit: Sun, copies: 2}
+"""
+
+
+def test_the_constructs_no_shipped_game_uses_play_the_same_on_both_backends(tmp_path):
+    """Counters kept per pair of players, previous(), % and / of the language (Python's),
+    min and max of two numbers, members() of a player, a supply, a bounded counter, loops that
+    break, a choice of no candidate, a menu of a range: the same traces on both backends."""
+    folder = tmp_path / "mixer"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(MIXER, encoding="utf-8")
+    (folder / "chips.yaml").write_text(CHIPS, encoding="utf-8")
+    game = interpreter.load(str(folder))
+    compiled = native.NativeGame(game)
+    kinds, prompts = set(), set()
+    for players in (2, 3):
+        for seed in range(25):
+            py, c = play_both(game, compiled, players, seed)
+            assert _dumped(c) == _dumped(py)
+            kinds |= {e["counter"].split("#")[0] for e in py if e["type"] == "counter"}
+            prompts |= {e["prompt"].split(" ")[0] for e in py if e["type"] == "choice"}
+    assert kinds >= {"owed", "points", "pool", "round"}
+    assert prompts >= {"Chip", "Settle"}
