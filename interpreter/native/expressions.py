@@ -11,6 +11,7 @@ as the Python backend's are methods of the built-ins.
 """
 from __future__ import annotations
 
+from .. import limits
 from ..language import nodes as N
 from ..names import fold
 from ..scopes import OwnerKind, owner_kind
@@ -85,6 +86,8 @@ class Expressions:
         return self.expr(e.expr, sc)
 
     def e_Number(self, e, sc):
+        if not -limits.MAX_NUMBER <= e.value <= limits.MAX_NUMBER:
+            raise NotNative(e.pos, f"the number {e.value}, past the largest a game may keep")
         return NUM, f"{e.value}LL"
 
     def e_Bool(self, e, sc):
