@@ -525,8 +525,10 @@ class ExprGen(NodeVisitor):
         matters when `truth`)."""
         source, inner, v = self.bind_member(e, ctx, sc)
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
-        value = (self.test(e.expr, ctx, inner) if truth else self.gen(e.expr, ctx, inner)) \
-            if isinstance(e, N.Mapped) else v
+        if isinstance(e, N.Mapped):
+            value = self.test(e.expr, ctx, inner) if truth else self.gen(e.expr, ctx, inner)
+        else:  # a member's own truth: a player, component, team or node is true whatever its index
+            value = f"R_truth({v})" if truth else v
         return f"({value} for {v} in {source}{cond})"
 
     def cheap(self, name: str) -> bool:

@@ -70,6 +70,13 @@ def same(a, b) -> bool:
     return False
 
 
+def truth(v) -> bool:
+    """A value's truth in the rules: none and false are false, a number is true when it is not
+    0, a text or a list when it is not empty, and a player, team, component or node is true
+    (a member is a member, whatever its index: player 1 is seat 0, Python's false)."""
+    return True if type(v) in _REFERENCES else bool(v)
+
+
 def index(st, o, k, pos):
     """`o[k]`: a list from 1, a data table by key, a counter kept per pair by its second owner."""
     if type(o) is CounterMap:
@@ -361,7 +368,7 @@ EXPORTED = {
     "R_attr": attribute, "R_node_attr": node_attribute, "R_is": is_class, "R_member": member, "R_plus": plus,
     "R_div": divide, "R_teams": teams, "R_pkey": pair_key, "R_owners": owners_at, "R_move": move_all,
     "R_cannot_pay": cannot_pay, "R_score": score, "R_set_attr": set_attribute, "R_roll": roll,
-    "R_runaway": runaway, "R_spend": spend, "R_rounds": rounds, "R_big": bounded, "R_too_deep": too_deep, "R_cmap": CounterMap,
+    "R_truth": truth, "R_runaway": runaway, "R_spend": spend, "R_rounds": rounds, "R_big": bounded, "R_too_deep": too_deep, "R_cmap": CounterMap,
     "Frame": Frame, "Comp": Comp, "Seat": Seat, "Team": Team, "NodeRef": NodeRef, "vm": vm,
     "EV_REVEAL": REVEAL, "EV_LOG": LOG,  # the events generated code emits (engine.events)
 }

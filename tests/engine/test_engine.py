@@ -23,6 +23,28 @@ def test_runaway_loop_is_stopped_naming_itssource_line(tmp_path):
     assert source_line(err.value.pos).strip() in ("add 1 to ticks", "repeat:")
 
 
+def test_any_and_all_count_player_1_and_the_first_component_as_members(tmp_path):
+    """`any(each ...)` says whether a list has a member: player 1 (seat 0) and component 0 are
+    members like any other (Python's truth of the index 0 made them false)."""
+    game = make_game(tmp_path, textwrap.dedent("""\
+        game: |
+          if any(each p in players where p == first(players)):
+            add 1 to ticks
+          if any(each c in deck where c == first(deck)):
+            add 10 to ticks
+          if all(each p in players where p == first(players)):
+            add 100 to ticks
+          if any([first(players)]):
+            add 1000 to ticks
+          if not any(each p in players where p != p):
+            add 10000 to ticks
+          win first(players)
+        """))
+    st = game.new_state(players=2, seed=1)
+    assert int(st.program.comps[0]) == 0 and st.where[0] is not None  # component 0 lies in the deck
+    assert st.counters["ticks"] == 11111
+
+
 def test_endless_recursion_is_stopped(tmp_path):
     game = make_game(tmp_path, "game: |\n  call again\nagain: |\n  call again\n")
     with pytest.raises(GameFault) as err:

@@ -3,7 +3,7 @@ top, bottom, abs, random, sorted, reversed, distinct, most, range, select.
 """
 from __future__ import annotations
 
-from ...engine.library import iterate_at, make_list, number, spend
+from ...engine.library import iterate_at, make_list, number, spend, truth
 from ...limits import MAX_LIST
 from ...engine.state import GameFault, describe
 from .. import nodes as N
@@ -143,7 +143,7 @@ class Any(Function):
 
     @staticmethod
     def run(st, pos, s):
-        return any(iterate_at(st, s, pos))
+        return any(truth(x) for x in iterate_at(st, s, pos))
 
     def python(self, gen, call, ctx, sc):
         return _first_argument_lazy(gen, call, ctx, sc, "any")
@@ -161,7 +161,7 @@ class All(Function):
 
     @staticmethod
     def run(st, pos, s):
-        return all(iterate_at(st, s, pos))
+        return all(truth(x) for x in iterate_at(st, s, pos))
 
     def python(self, gen, call, ctx, sc):
         return _first_argument_lazy(gen, call, ctx, sc, "all")
