@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..engine import machine as vm
 from ..engine.code import Code, CodeKind
 from ..engine.library import counter_key, number
-from ..engine.specs import FREE, ActionSpec, ChooseSpec, TriggerSpec
+from ..engine.specs import FREE, OPTIONAL_ASK, UNNAMED_ACTION, ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
 from ..language import value_kinds as vk
@@ -22,12 +22,6 @@ from .context import ClassName, Computed, Const, Ctx, Effect
 
 SACRIFICED = "\x00sacrifice"  # the local holding the component chosen to pay a sacrifice
 
-# The question before an optional triggered ability: the card's title and the event; the view
-# says it again in the reader's language (view.texts), reading it back by this template.
-OPTIONAL_ASK = "use {0} ({1})?"
-# The label of an action a card prints without a name: its card's title, then the ability as
-# written; the view shows the ability's face instead (view.texts), finding it by this template.
-UNNAMED_ACTION = "{0}: {1}"
 
 
 class AbilityCompiler:

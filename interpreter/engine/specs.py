@@ -38,6 +38,14 @@ class Among:
         self.text, self.pos, self.members = text, pos, members
 
 
+# The question before an optional triggered ability: the card's title and the event; the view
+# says it again in the reader's language (view.texts), reading it back by this template.
+OPTIONAL_ASK = "use {0} ({1})?"
+# The label of an action a card prints without a name: its card's title, then the ability as
+# written; the view shows the ability's face instead (view.texts), finding it by this template.
+UNNAMED_ACTION = "{0}: {1}"
+
+
 class ChooseSpec:
     """A choice: `src(state, frame)` gives the candidates, already filtered, as a list;
     `among` and `where` say what they were filtered from and by (None: not kept); `offers`, when

@@ -44,6 +44,8 @@ int rg_apply(void *st, rg_log *lg, int32_t index);
 int rg_random_play(void *st, rg_log *lg, uint64_t *seeds, int64_t most);
 void rg_info(const void *st, int64_t *out);
 void rg_read(const void *st, int64_t *counters, int32_t *zlen, int32_t *zitems);
+void rg_credit(const void *st, int64_t *out);
+int32_t rg_failed(const void *st, int64_t *vals);
 void free(void *p);
 """
 

@@ -10,8 +10,8 @@ the C asks it again instead.
 from __future__ import annotations
 
 from ..names import fold
-from .expressions import (BOOL, COMP, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, said,
-                          listed, masked)
+from .expressions import (BOOL, COMP, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
+                          listed, masked, said)
 from .slots import NotNative
 
 
@@ -31,6 +31,10 @@ def _count(em, e, sc):
     t, src = em.expr(e.args[0], sc)
     if t == ZONE:
         return NUM, f"(v_t)st->zlen[{src}]"
+    if kept(t):
+        return NUM, f"(v_t)RG_LEN({src})"
+    if t == "empty":
+        return NUM, "0LL"
     if masked(t):
         return NUM, f"(v_t)__builtin_popcountll({src})"
     members = em.members(e.args[0], sc)
@@ -41,11 +45,25 @@ def _first(em, e, sc):
     t, src = em.expr(e.args[0], sc)
     if t == ZONE:
         return COMP, f"rg_first_in(st, {src})"
+    if kept(t):
+        return t[1], f"({{ v_t h_ = {src}; RG_LEN(h_) ? st->arena[RG_OFF(h_)] : -1; }})"
     if masked(t):
         return t[1], f"rg_lowest({src})"
     members = em.members(e.args[0], sc)
     return members.elem, em.gathered(members, lambda x, out: [f"r_{out} = {x}; goto {out};"], "r_OUT",
                                      "v_t r_OUT = -1;", label=True)
+
+
+def _last(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == ZONE:
+        return COMP, f"rg_top(st, {src})"
+    if kept(t):
+        return t[1], f"({{ v_t h_ = {src}; RG_LEN(h_) ? st->arena[RG_OFF(h_) + RG_LEN(h_) - 1] : -1; }})"
+    if masked(t):
+        return t[1], f"rg_highest({src})"
+    members = em.members(e.args[0], sc)
+    return members.elem, em.gathered(members, lambda x, out: [f"r_{out} = {x};"], "r_OUT", "v_t r_OUT = -1;")
 
 
 def _top(em, e, sc):
@@ -153,16 +171,89 @@ def _neighbors(em, e, sc):
 
 
 def _quantified(kind: str):
+    """any() and all(): of truth values, or of members, each true but none (a player, a
+    component, a node is a member whatever its index; a number is true when it is not 0)."""
     def lower(em, e, sc):
+        t, src = em.expr(e.args[0], sc)
+        if masked(t):  # players or teams: each is true
+            return BOOL, f"({src} != 0)" if kind == "any" else f"((void)({src}), 1)"
         members = em.members(e.args[0], sc)
-        if members.elem != BOOL:
+        if members.elem == BOOL or members.elem == NUM:
+            true = "({x} != 0)"
+        elif members.elem in REFS:
+            true = "({x} >= 0)"
+        else:
             raise NotNative(e.pos, f"{kind}() of a list of {said(members.elem)}s")
         if kind == "any":
-            return BOOL, em.gathered(members, lambda x, out: [f"if ({x}) {{ r_{out} = 1; goto {out}; }}"], "r_OUT",
-                                     "int r_OUT = 0;", label=True)
-        return BOOL, em.gathered(members, lambda x, out: [f"if (!{x}) {{ r_{out} = 0; goto {out}; }}"], "r_OUT",
-                                 "int r_OUT = 1;", label=True)
+            return BOOL, em.gathered(members, lambda x, out: [f"if {true.format(x=x)} {{ r_{out} = 1; goto {out}; }}"],
+                                     "r_OUT", "int r_OUT = 0;", label=True)
+        return BOOL, em.gathered(members, lambda x, out: [f"if (!{true.format(x=x)}) {{ r_{out} = 0; goto {out}; }}"],
+                                 "r_OUT", "int r_OUT = 1;", label=True)
     return lower
+
+
+def _literal_name(em, e, sc, what: str) -> str:
+    """The text of a name written in the rules (a card's id, a node's), known when compiling."""
+    t, src = em.expr(e.args[0], sc)
+    if t != NAME or not src.isdigit():
+        raise NotNative(e.pos, f"{what}() of a name known only in play")
+    return em.slots.names[int(src)]
+
+
+def _card(em, e, sc):
+    found = em.program.cards_by_id.get(fold(_literal_name(em, e, sc, "card")))
+    if not found:
+        raise NotNative(e.pos, "card() of no card")
+    return COMP, f"{int(found[0])}"
+
+
+def _cards(em, e, sc):
+    found = em.program.cards_by_id.get(fold(_literal_name(em, e, sc, "cards")))
+    if not found:
+        raise NotNative(e.pos, "cards() of no card")
+    return ("list", COMP), em.constant_members(COMP, [int(c) for c in found], e.pos)
+
+
+def _node(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == NODE:
+        return NODE, src
+    if t != NAME:
+        raise NotNative(e.pos, f"node() of a {said(t)}")
+    return NODE, f"rg_node_of(st, cx, {src}, {em.pos(e.pos)})"
+
+
+def _owner(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    return SEAT, f"rg_owner(st, {c})"
+
+
+def _controller(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    return SEAT, f"rg_controller(st, {c})"
+
+
+def _has(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    t, src = em.expr(e.args[1], sc)
+    if t != NAME:
+        raise NotNative(e.pos, f"has() of a {said(t)}")
+    if src.isdigit():  # a class written in the rules
+        name = em.slots.names[int(src)]
+        canon = em.defn.classes.get(fold(name))
+        return BOOL, em.is_class(c, (None, canon[1] if canon else name), e.pos)
+    em.dynamic_has = True  # a name known only in play: a table of every name against every component
+    return BOOL, f"rg_has(st, {src}, {c})"
+
+
+def _random(em, e, sc):
+    members = em.members(e.args[0], sc)
+    p = em.pos(e.pos)
+
+    def pick(x, out):
+        return [f"if (n_{out} >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {p});", f"b_{out}[n_{out}++] = {x};"]
+    return members.elem, em.gathered(members, pick, "(n_OUT ? b_OUT[rg_below(st, n_OUT)] : -1)",
+                                     "v_t b_OUT[RG_LIST]; int32_t n_OUT = 0;")
 
 
 def _sum(em, e, sc):
@@ -220,6 +311,56 @@ def _range(em, e, sc):
     return ("list", NUM), Members(NUM, loop)
 
 
+def _tapped(em, e, sc):
+    return BOOL, f"rg_is_tapped(st, {em.typed(e.args[0], COMP, sc)})"
+
+
+def _collect(em, members: Members, buf: str, n: str, pos) -> list:
+    """C that fills `buf` (RG_LIST values) with the members, their number in `n`."""
+    x = em.fresh("x")
+    return [f"v_t {buf}[RG_LIST];", f"int32_t {n} = 0;"] + members.loop(
+        x, [f"if ({n} >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {em.pos(pos)});", f"{buf}[{n}++] = {x};"])
+
+
+def _reordered(kind: str):
+    """sorted(), reversed(), distinct(): the list gathered, then walked in its new order."""
+    def lower(em, e, sc):
+        members = em.members(e.args[0], sc)
+        elem = members.elem
+        keys = None
+        if kind == "sorted":
+            if len(e.args) == 2:
+                keys = em.members(e.args[1], sc)
+                if keys.elem != NUM:
+                    raise NotNative(e.pos, f"sorted() by keys that are {said(keys.elem)}s")
+            elif elem not in (NUM, SEAT, TEAM, COMP):
+                raise NotNative(e.pos, f"sorted() of {said(elem)}s")
+        p = em.pos(e.pos)
+
+        def loop(var, body):
+            buf, n, i = em.fresh("buf"), em.fresh("n"), em.fresh("i")
+            lines = ["{"] + ["    " + b for b in _collect(em, members, buf, n, e.pos)]
+            order = f"{buf}[{i}]"
+            if kind == "sorted":
+                key, kn, idx = em.fresh("key"), em.fresh("kn"), em.fresh("idx")
+                if keys is not None:
+                    lines += ["    " + b for b in _collect(em, keys, key, kn, e.pos)]
+                    lines.append(f"    if ({kn} != {n}) rg_fault(st, cx, F_KEYS, {p});")
+                else:
+                    lines += [f"    v_t *{key} = {buf};"]
+                lines += [f"    int32_t {idx}[RG_LIST];", f"    rg_sort(st, cx, {key}, {idx}, {n}, {p});"]
+                order = f"{buf}[{idx}[{i}]]"
+            if kind == "reversed":
+                order = f"{buf}[{n} - 1 - {i}]"
+            if kind == "distinct":
+                lines.append(f"    {n} = rg_distinct({buf}, {n});")
+            lines += [f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {order};",
+                      f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+            return lines
+        return ("list", elem), Members(elem, loop)
+    return lower
+
+
 def _select(em, e, sc):
     test = em.test(e.args[0], sc)
     at, a = em.expr(e.args[1], sc)
@@ -234,12 +375,15 @@ def _select(em, e, sc):
 
 
 CALLS = {
-    "count": _count, "first": _first, "top": _top, "next": _step("+"), "previous": _step("-"),
+    "count": _count, "first": _first, "last": _last, "top": _top, "next": _step("+"), "previous": _step("-"),
     "team": _team, "seat": _seat, "partners": _players_of("partners"), "opponents": _players_of("opponents"),
     "members": _players_of("members"), "in_play": _in_play, "holder": _holder, "zone_of": _zone_of,
     "nodes": _nodes, "neighbors": _neighbors, "any": _quantified("any"), "all": _quantified("all"),
     "sum": _sum, "max": _extreme(">"), "min": _extreme("<"), "most": _most, "supply": _supply, "range": _range,
-    "select": _select,
+    "select": _select, "tapped": _tapped,
+    "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
+    "card": _card, "cards": _cards, "node": _node, "owner": _owner, "controller": _controller, "has": _has,
+    "random": _random,
 }
 
 

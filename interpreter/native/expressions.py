@@ -33,6 +33,11 @@ def masked(t) -> bool:
     return isinstance(t, tuple) and t[0] == "mask"
 
 
+def kept(t) -> bool:
+    """A list kept in a variable: its handle in the arena."""
+    return isinstance(t, tuple) and t[0] == "kept"
+
+
 class Members:
     """A list walked where it is made: `loop(var, body)` is C running `body` with C variable
     `var` bound to each member in order."""
@@ -77,6 +82,10 @@ class Expressions:
             return src
         if masked(t):
             return self._mask_members(t[1], src, e.pos)
+        if kept(t):
+            return self._kept_members(t[1], src, e.pos)
+        if t == "empty":
+            return Members(NONE, lambda var, body: [])
         if t == ZONE:
             return self._zone_members(src, e.pos)
         raise NotNative(e.pos, f"a {said(t)} run over as a list")
@@ -107,6 +116,8 @@ class Expressions:
         if name in slots:
             slot, t = slots[name]
             return t, f"L[{slot}]"
+        if name in getattr(self.cur, "empty", ()):
+            return "empty", "0"  # while its members' kind is not known
         if name == "you":
             return SEAT, "(v_t)fr->you"
         if name in ("self", "me") and self.cur.ability:
@@ -117,8 +128,13 @@ class Expressions:
             return ("mask", SEAT), "rg_all(st->n)"
         if name == "teams":
             return ("mask", TEAM), "rg_all(st->nteams)"
-        if name in self.cur.consts:
-            return self.cur.consts[name]
+        if name in self.cur.consts:  # a keyword's parameter, as the card prints it
+            kind, value = self.cur.consts[name]
+            if kind == "number":
+                return NUM, value
+            if kind in ("class", "name"):
+                return NAME, f"{self.slots.name(value)}"
+            return self.expr(value, sc)
         if name in self.defn.counters and self.program.counters[name].scope.kind is OwnerKind.GAME:
             return NUM, f"st->counters[{self.slots.counter_base[name]}]"
         if name in self.program.zones and self.program.zones[name].scope.kind is OwnerKind.GAME:
@@ -146,6 +162,22 @@ class Expressions:
                 return NUM, f"st->counters[{self.counter_slot(name, t, src, e.pos)}]"
         if t == COMP and name in self.defn.attributes:
             return self.attribute(name, src, p, e.pos)
+        if t == COMP and name == "tapped":
+            return BOOL, f"rg_is_tapped(st, {src})"
+        if t == COMP and name in ("title", "id"):
+            cells = [str(self.slots.name(getattr(card, name))) for card in self.program.comp_card]
+            table = self.table(f"PR_{len(self.tables)}", "int64_t", cells or ["-1"])
+            return NAME, f"{table}[rg_some(st, cx, {src}, {p})]"
+        if t == COMP and name in ("owner", "controller"):
+            return SEAT, f"rg_{name}(st, {src})"
+        if t == COMP and name == "zone":
+            return ZONE, f"rg_zone_of(st, {src})"
+        if t == SEAT and name == "seat":
+            return NUM, f"(rg_seat(st, cx, {src}, {p}) + 1)"
+        if t == NODE and name == "id":
+            cells = [str(self.slots.name(n)) for n in self.slots.nodes]
+            table = self.table(f"PR_{len(self.tables)}", "int64_t", cells or ["-1"])
+            return NAME, f"{table}[rg_some(st, cx, {src}, {p})]"
         if t == NODE:
             return self.node_attribute(name, src, p, e.pos)
         raise NotNative(e.pos, f"'{name}' of a {said(t)}")
@@ -191,30 +223,44 @@ class Expressions:
             t = BOOL
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in values + [default]):
             t = NUM
+        elif all(isinstance(v, str) for v in values + [default]):
+            t = NAME
+            for v in values + [default]:
+                self.slots.name(v)
         else:
-            raise NotNative(e.pos, f"option '{e.name}', which is neither a number nor a truth value")
+            raise NotNative(e.pos, f"option '{e.name}', of values of several kinds")
         return t, f"st->options[{self.options.index(e.name)}]"
 
     def attribute(self, name: str, src: str, p: int, pos):
-        """A component's attribute, from a table made at compile time (the rules never set it)."""
-        if name in self.set_attributes:
-            raise NotNative(pos, f"attribute '{name}', which the rules set")
+        """A component's attribute, from a table made at compile time, unless the rules set it."""
         values = self.program.comp_attrs.get(name)
         if values is None:
             raise NotNative(pos, f"attribute '{name}'")
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        if values and all(isinstance(v, bool) for v in values):
+            t, cells = BOOL, [str(int(v)) for v in values]
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             t, cells = NUM, [str(v) for v in values]
         elif all(v is None or isinstance(v, str) for v in values):
             t, cells = NAME, [str(self.slots.name(v)) if v is not None else "-1" for v in values]
         else:
             raise NotNative(pos, f"attribute '{name}', of values of several types")
         table = self.table(f"A_{len(self.tables)}", "int64_t", cells)
+        if name in self.set_attributes:
+            c = self.fresh("c")
+            return t, (f"({{ v_t {c} = rg_some(st, cx, {src}, {p}); "
+                       f"rg_attr(st, {self.set_attributes.index(name)}, {c}, {table}[{c}]); }})")
         return t, f"{table}[rg_some(st, cx, {src}, {p})]"
 
     def node_attribute(self, name: str, src: str, p: int, pos):
         values = [self.program.nodes[n].get(name) for n in self.slots.nodes]
         if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             t, cells = NUM, [str(v) for v in values]
+        elif all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values) and \
+                any(v is not None for v in values):
+            # a number only some nodes have: read where the rules read it, on those nodes alone
+            cells = ["RG_MISSING" if v is None else str(v) for v in values]
+            table = self.table(f"N_{len(self.tables)}", "int64_t", cells)
+            return NUM, f"rg_present(st, cx, {table}[rg_some(st, cx, {src}, {p})], {p})"
         elif all(v is None or isinstance(v, str) for v in values):
             t, cells = NAME, [str(self.slots.name(v)) if v is not None else "-1" for v in values]
         else:
@@ -225,6 +271,10 @@ class Expressions:
     def e_Index(self, e, sc):
         if isinstance(e.obj, N.Attr) and e.obj.name in self.slots.second:
             return NUM, f"st->counters[{self.pair_slot(e, sc)}]"
+        if not (isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc):
+            t, src = self.expr(e.obj, sc)
+            if kept(t):
+                return t[1], f"rg_kept_at(st, cx, {src}, {self.num(e.key, sc)}, {self.pos(e.pos)})"
         if isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc:
             k = self.num(e.key, sc)
             count = "st->n" if e.obj.name == "players" else "st->nteams"
@@ -263,6 +313,9 @@ class Expressions:
         """The interned class a name on the right of `is` names, as (attribute or None, name), or None."""
         if not isinstance(e, N.Name):
             return None
+        if e.name in self.cur.consts:
+            kind, value = self.cur.consts[e.name]
+            return (None, value) if kind == "class" else None
         klass = self.defn.classes.get(fold(e.name))
         if klass is None:
             return None
@@ -285,9 +338,12 @@ class Expressions:
             return f"rg_in_zone(st, {left}, {right})"
         if masked(rt) and t in (rt[1], NONE):
             return f"rg_in_mask({left}, {right})"
-        if listed(rt) and t in (rt[1], NONE):
+        if rt == "empty":
+            return f"((void)({left}), 0)"
+        if (listed(rt) or kept(rt)) and t in (rt[1], NONE):
+            members = self.members(e.right, sc)
             x, found = self.fresh("x"), self.fresh("found")
-            loop = right.loop(x, [f"if ({x} == {found}_v) {{ {found} = 1; goto {found}_out; }}"])
+            loop = members.loop(x, [f"if ({x} == {found}_v) {{ {found} = 1; goto {found}_out; }}"])
             return "({ __label__ " + f"{found}_out; v_t {found}_v = {left}; int {found} = 0; " + " ".join(loop) + \
                 f" {found}_out:; {found}; }})"
         raise NotNative(e.pos, f"'in' of a {said(t)} and a {said(rt)}")
@@ -295,8 +351,15 @@ class Expressions:
     def e_BinOp(self, e, sc):
         lt, left = self.expr(e.left, sc)
         rt, right = self.expr(e.right, sc)
-        if e.op == "+" and listed(lt) and listed(rt) and lt[1] == rt[1]:
-            return lt, Members(lt[1], lambda var, body: left.loop(var, body) + right.loop(var, body))
+        if e.op == "+" and (_many(lt) or _many(rt)):
+            lm = self.members(e.left, sc) if lt != "empty" else None
+            rm = self.members(e.right, sc) if rt != "empty" else None
+            elems = {m.elem for m in (lm, rm) if m is not None}
+            if len(elems) != 1:
+                raise NotNative(e.pos, "a list joined of values of several kinds")
+            parts = [m for m in (lm, rm) if m is not None]
+            elem = elems.pop()
+            return ("list", elem), Members(elem, lambda var, body: [x for m in parts for x in m.loop(var, body)])
         if lt != NUM or rt != NUM:
             raise NotNative(e.pos, f"'{e.op}' of a {said(lt)} and a {said(rt)}")
         p = self.pos(e.pos)
@@ -322,6 +385,8 @@ class Expressions:
     def e_ListLit(self, e, sc):
         if len(e.items) == 1 and isinstance(e.items[0], (N.Each, N.Mapped)):
             return self.expr(e.items[0], sc)  # `[each x in S]` is the list itself
+        if not e.items:
+            return "empty", "0"
         items = [self.expr(x, sc) for x in e.items]
         types = {t for t, _ in items}
         if len(types) != 1 or not types <= set(SCALARS):
@@ -390,6 +455,18 @@ class Expressions:
                     f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
         return Members(COMP, loop)
 
+    def _kept_members(self, elem: str, handle: str, pos) -> Members:
+        """The members of a kept list, its handle read again at each step (the arena may be
+        compacted by what the loop's body keeps)."""
+        p = self.pos(pos)
+
+        def loop(var, body):
+            i = self.fresh("i")
+            return [f"for (int32_t {i} = 0; {i} < RG_LEN({handle}); {i}++) {{",
+                    f"    v_t {var} = st->arena[RG_OFF({handle}) + {i}];", f"    rg_work(st, cx, 1, {p});"] + \
+                ["    " + b for b in body] + ["}"]
+        return Members(elem, loop)
+
     def _mask_members(self, elem: str, mask: str, pos) -> Members:
         p = self.pos(pos)
 
@@ -425,3 +502,8 @@ def said(t) -> str:
     if isinstance(t, tuple):
         return f"list of {t[1]}s"
     return t
+
+
+def _many(t) -> bool:
+    """Whether a value of type `t` is a list of some kind (empty, walked, kept or a mask)."""
+    return t == "empty" or (isinstance(t, tuple) and t[0] in ("list", "kept", "mask"))

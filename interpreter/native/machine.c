@@ -17,6 +17,11 @@ static void rg_resolve(rg_state *st, rg_cx *cx, int index, int autom) {
         rg_pop(st);
         return;
     }
+    if (RG_OPT_START[row] == RG_ACTS) {  /* an action of a card: it runs, then the menu is done */
+        fr->pc = RG_MENU_END[st->menu];
+        rg_start_action(st, cx, x / RG_MAXA, (int32_t)(x % RG_MAXA), st->chooser, 0, RG_MENU_POS[st->menu]);
+        return;
+    }
     if (RG_OPT_VAR[row] >= 0) fr->loc[RG_OPT_VAR[row]] = x;
     fr->pc = RG_OPT_START[row];
 }
@@ -47,6 +52,7 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
     memcpy(st->options, options, sizeof st->options);
     memcpy(st->counters, counters, sizeof st->counters);
     for (int32_t c = 0; c < RG_COMPS; c++) st->where[c] = -1;
+    for (int32_t i = 0; i < RG_OVER * RG_COMPS; i++) st->over[i] = RG_MISSING;
     for (const int32_t *z = zones; *z >= 0;) {
         int32_t slot = *z++, len = *z++;
         if (!st->is_made[slot]) {
@@ -98,6 +104,15 @@ void rg_info(const rg_state *st, int64_t *out) {
     out[4] = st->winners; out[5] = st->won; out[6] = st->fault; out[7] = st->fault_pos;
     out[8] = st->menu; out[9] = st->decisions;
 }
+
+/* The text and values of a `fail` that stopped the game. */
+int32_t rg_failed(const rg_state *st, int64_t *vals) {
+    for (int32_t i = 0; i < st->fail_n; i++) vals[i] = st->fail_vals[i];
+    return st->fail_text;
+}
+
+/* The points each component brought each owner of the score. */
+void rg_credit(const rg_state *st, int64_t *out) { memcpy(out, st->credit, sizeof st->credit); }
 
 /* Counters and zones as they are, for the Python side's view of the state. */
 void rg_read(const rg_state *st, int64_t *counters, int32_t *zlen, int32_t *zitems) {

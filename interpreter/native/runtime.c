@@ -38,6 +38,12 @@ typedef struct {
     int8_t tags[RG_COMPS][RG_TAGS];  /* each component's tags, in the order they were given */
     int32_t arena_top;
     v_t arena[RG_ARENA];  /* the lists loops that wait walk over, a stack */
+    int8_t tapped[RG_COMPS];
+    int8_t used[RG_COMPS * RG_MAXA];  /* actions used since the event that limits them */
+    int64_t credit[RG_COMPS * RG_SCORE_OWNERS];  /* points each component brought each owner of the score */
+    v_t over[RG_OVER * RG_COMPS];  /* attributes the rules set, RG_MISSING where they did not */
+    int32_t fail_text, fail_n;     /* the text of a `fail` that nothing caught, and its values */
+    v_t fail_vals[8];
     int64_t fuel;
     int64_t decisions;
     uint64_t rng;
@@ -73,10 +79,11 @@ typedef struct {
     jmp_buf jb;
 } rg_cx;
 
-enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG };
+enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
+       EV_REVEAL, EV_SET, EV_FAIL };
 enum { F_RUNAWAY = 1, F_TOO_DEEP, F_NO_OPTION, F_TOO_BIG, F_FULL, F_NO_MEMORY, F_NOT_COMPONENT, F_NOT_ZONE,
-       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX };
-enum { R_SET = 0, R_ADD, R_REMOVE, R_GAIN, R_LOSE, R_SCORE, R_PAY };
+       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX, F_KEYS, F_NO_NODE, F_FAILED };
+enum { R_SET = 0, R_ADD, R_REMOVE, R_GAIN, R_LOSE, R_SCORE, R_PAY, R_SPEND };
 
 static void rg_fault(rg_state *st, rg_cx *cx, int code, int pos) {
     st->fault = code;
@@ -234,6 +241,7 @@ static void rg_move(rg_state *st, rg_cx *cx, v_t c, int z, int bottom, int pos) 
     if (old >= 0) rg_take_out(st, old, c);
     rg_put(st, z, c, bottom);
     st->where[c] = z;
+    if (st->tapped[c] && !RG_ZONE_IN_PLAY[z]) st->tapped[c] = 0;  /* out of play, a card stands up, unsaid */
     if (st->ntags[c] && !RG_ZONE_KEEPS_TAGS[z]) {  /* tags are kept only in some zones */
         for (int32_t i = 0; i < st->ntags[c]; i++)
             if (cx->log->on) {
@@ -307,6 +315,7 @@ static inline v_t rg_some(rg_state *st, rg_cx *cx, v_t v, int pos) {
 static inline int64_t rg_all(int32_t n) { return n >= 64 ? -1 : (int64_t)((1ULL << n) - 1); }
 
 static inline v_t rg_lowest(int64_t mask) { return mask ? (v_t)__builtin_ctzll((uint64_t)mask) : -1; }
+static inline v_t rg_highest(int64_t mask) { return mask ? (v_t)(63 - __builtin_clzll((uint64_t)mask)) : -1; }
 
 static inline int rg_in_mask(v_t x, int64_t mask) { return x >= 0 && x < 64 && (mask >> x & 1); }
 
@@ -462,4 +471,162 @@ static void rg_exit(rg_state *st, int proc) {
         }
     st->depth = 0;
     st->arena_top = 0;
+}
+
+/* taps */
+static inline int rg_is_tapped(rg_state *st, v_t c) { return c >= 0 && st->tapped[c]; }
+
+static void rg_tap(rg_state *st, rg_cx *cx, v_t c, int on, int pos) {
+    if (c < 0) rg_fault(st, cx, F_NONE, pos);
+    if (st->tapped[c] == on) return;
+    st->tapped[c] = (int8_t)on;
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_TAP, pos);
+        e->a = c; e->c = on;
+    }
+}
+
+/* points scored, credited to the component that brought them */
+static void rg_score(rg_state *st, rg_cx *cx, int k, v_t amount, int pos, v_t c) {
+    v_t given = rg_add(st, cx, k, amount, pos, R_SCORE);
+    if (given && c >= 0) st->credit[c * RG_SCORE_OWNERS + (k - RG_SCORE_BASE)] += given;
+}
+
+/* sorted(): the order of n values by their keys, ascending, equal keys in their order
+   (a stable insertion sort: the lists of the rules are short), each step a unit of work */
+static void rg_sort(rg_state *st, rg_cx *cx, const v_t *keys, int32_t *idx, int32_t n, int pos) {
+    for (int32_t i = 0; i < n; i++) {
+        int32_t j = i;
+        rg_work(st, cx, 1, pos);
+        while (j > 0 && keys[idx[j - 1]] > keys[i]) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = i;
+    }
+}
+
+/* distinct(): the values in their order, each once */
+static int32_t rg_distinct(v_t *vals, int32_t n) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (int32_t j = 0; j < m; j++) if (vals[j] == vals[i]) { seen = 1; break; }
+        if (!seen) vals[m++] = vals[i];
+    }
+    return m;
+}
+
+/* node(name): the node whose id is that name */
+static inline v_t rg_node_of(rg_state *st, rg_cx *cx, v_t name, int pos) {
+    if (name < 0 || name >= RG_NODE_NAMES || RG_NODE_OF_NAME[name] < 0) rg_fault(st, cx, F_NO_NODE, pos);
+    return RG_NODE_OF_NAME[name];
+}
+
+/* owner(c): the seat a component belongs to, else the player whose zone holds it */
+static inline v_t rg_owner(rg_state *st, v_t c) {
+    if (c < 0) return -1;
+    return RG_OWNER[c] >= 0 ? RG_OWNER[c] : rg_controller(st, c);
+}
+
+/* lists kept in variables ------------------------------------------------------------
+   A kept list lies in the arena, its handle (offset << 24 | length) in a slot of its frame.
+   The arena is a stack: a frame's lists lie above its caller's, and go when it ends. When it
+   fills, it is compacted: the lists the frames still hold are moved down, in order. */
+#define RG_OFF(h) ((int32_t)((h) >> 24))
+#define RG_LEN(h) ((int32_t)((h) & 0xFFFFFF))
+#define RG_HANDLE(off, len) (((v_t)(off) << 24) | (v_t)(len))
+
+static void rg_compact(rg_state *st) {
+    static int32_t at[RG_MAX_DEPTH * RG_LOCALS], dep[RG_MAX_DEPTH * RG_LOCALS], slot[RG_MAX_DEPTH * RG_LOCALS];
+    int32_t n = 0;
+    for (int32_t d = 0; d < st->depth; d++) {
+        rg_frame *fr = &st->frames[d];
+        for (int32_t i = RG_REF_FIRST[fr->proc]; i < RG_REF_FIRST[fr->proc + 1]; i++) {
+            v_t h = fr->loc[RG_REFS[i]];
+            if (h <= 0 || RG_LEN(h) == 0) continue;
+            int32_t j = n++;  /* insertion by offset: the arena's lists in their order */
+            while (j > 0 && at[j - 1] > RG_OFF(h)) {
+                at[j] = at[j - 1]; dep[j] = dep[j - 1]; slot[j] = slot[j - 1];
+                j--;
+            }
+            at[j] = RG_OFF(h); dep[j] = d; slot[j] = RG_REFS[i];
+        }
+    }
+    int32_t top = 0, last_old = -1, last_new = 0, last_len = 0, f = 0;
+    for (int32_t k = 0; k < n; k++) {
+        v_t *cell = &st->frames[dep[k]].loc[slot[k]];
+        int32_t len = RG_LEN(*cell), off = at[k];
+        while (f < st->depth && st->frames[f].arena <= off) st->frames[f++].arena = top;
+        if (off == last_old && len == last_len) {  /* a list two slots hold: moved once */
+            *cell = RG_HANDLE(last_new, len);
+            continue;
+        }
+        if (off < last_old + last_len) {  /* part of the list before it: it moved with it */
+            *cell = RG_HANDLE(last_new + (off - last_old), len);
+            continue;
+        }
+        memmove(&st->arena[top], &st->arena[off], sizeof(v_t) * (size_t)len);
+        last_old = off; last_new = top; last_len = len;
+        *cell = RG_HANDLE(top, len);
+        top += len;
+    }
+    while (f < st->depth) st->frames[f++].arena = top;
+    st->arena_top = top;
+}
+
+/* a list of `n` values (in `buf`, on the C stack) kept in the arena: its handle */
+static v_t rg_keep(rg_state *st, rg_cx *cx, const v_t *buf, int32_t n, int pos) {
+    if (n == 0) return 0;
+    if (st->arena_top + n > RG_ARENA) rg_compact(st);
+    if (st->arena_top + n > RG_ARENA || n > 0xFFFFFF) rg_fault(st, cx, F_TOO_LONG, pos);
+    int32_t off = st->arena_top;
+    memcpy(&st->arena[off], buf, sizeof(v_t) * (size_t)n);
+    st->arena_top = off + n;
+    return RG_HANDLE(off, n);
+}
+
+static inline v_t rg_kept_at(rg_state *st, rg_cx *cx, v_t h, v_t k, int pos) {
+    if (k < 1 || k > RG_LEN(h)) rg_fault(st, cx, F_INDEX, pos);
+    return st->arena[RG_OFF(h) + k - 1];
+}
+
+/* attributes the rules set: the value set, else the card's */
+static inline v_t rg_attr(rg_state *st, int a, v_t c, v_t printed) {
+    v_t v = st->over[a * RG_COMPS + c];
+    return v != RG_MISSING ? v : printed;
+}
+
+static void rg_set_attr(rg_state *st, rg_cx *cx, int a, v_t c, v_t v, int pos) {
+    if (c < 0) rg_fault(st, cx, F_NOT_COMPONENT, pos);
+    st->over[a * RG_COMPS + c] = v;
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_SET, pos);
+        e->a = c; e->b = a; e->c = v;
+    }
+}
+
+/* a number only some nodes have, read on one that has it */
+static inline v_t rg_present(rg_state *st, rg_cx *cx, v_t v, int pos) {
+    if (v == RG_MISSING) rg_fault(st, cx, F_TYPE, pos);
+    return v;
+}
+
+/* `fail`: the running ability is abandoned (its effect is impossible, so it is lost): frames
+   end down to the ability or action's own; with none running, the game stops */
+static void rg_fail(rg_state *st, rg_cx *cx, int text, const v_t *vals, int n, int pos) {
+    if (cx->log->on) {
+        rg_event *e = rg_emit(st, cx, EV_FAIL, pos);
+        e->text = text;
+        for (int i = 0; i < n; i++) rg_value(st, cx, e, vals[i]);
+    }
+    st->fail_text = text;
+    st->fail_n = n < 8 ? n : 8;
+    for (int i = 0; i < st->fail_n; i++) st->fail_vals[i] = vals[i];
+    while (st->depth > 0) {
+        int32_t proc = st->frames[st->depth - 1].proc;
+        rg_pop(st);
+        if (RG_IS_ABILITY[proc]) return;
+    }
+    rg_fault(st, cx, F_FAILED, pos);
 }

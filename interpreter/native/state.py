@@ -14,36 +14,56 @@ the trace's dictionaries, which are those of the Python backend, event for event
 """
 from __future__ import annotations
 
+import re
+from importlib import resources
+
 from ..engine import keys
 from ..engine.invariants import MAX_DECISIONS, InvariantError
 from ..engine.machine import MAX_DEPTH, label_of, plain
 from ..engine.state import GameFault
 from ..engine.values import Comp, NodeRef, Seat, Team
 from ..limits import MAX_NUMBER, WORK_BUDGET, runaway_message
+from ..names import fold
 from .build import build
 from .emit import Emitter
 from ..scopes import OwnerKind
 from .expressions import BOOL, COMP, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
-EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG = 1, 2, 3, 4, 5, 6, 7, 8
-REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay")
-FAULTS = {
-    1: runaway_message(WORK_BUDGET),
-    2: f"procedures call each other too deeply (more than {MAX_DEPTH} levels)",
-    3: "no option of this choice is possible",
-    4: f"a number past {MAX_NUMBER:,}, the largest number a game may keep",
-    5: "a zone is full",
-    6: "the native backend ran out of memory",
-    7: "only components can be moved",
-    8: "only a zone can be used here",
-    9: "a player is needed here, not none",
-    10: "too many options in one choice for the native backend",
-    11: "a list longer than the native backend keeps",
-    12: "none where a value is needed",
-    13: "a value of a kind the native backend did not expect here (the Python backend runs this game)",
-    14: "division by zero",
-    15: "an index past the end of the list",
+(EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
+ EV_REVEAL, EV_SET, EV_FAIL) = range(1, 15)
+REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay", "spend")
+FAULT_TEXTS = {  # by the names of runtime.c's fault codes (their numbers are read from it)
+    "F_RUNAWAY": runaway_message(WORK_BUDGET),
+    "F_TOO_DEEP": f"procedures call each other too deeply (more than {MAX_DEPTH} levels)",
+    "F_NO_OPTION": "no option of this choice is possible",
+    "F_TOO_BIG": f"a number past {MAX_NUMBER:,}, the largest number a game may keep",
+    "F_FULL": "a zone is full",
+    "F_NO_MEMORY": "the native backend ran out of memory",
+    "F_NOT_COMPONENT": "only components can be moved or used",
+    "F_NOT_ZONE": "only a zone can be used here",
+    "F_NOT_PLAYER": "a player is needed here, not none",
+    "F_TOO_MANY_OPTIONS": "too many options in one choice for the native backend",
+    "F_TOO_LONG": "a list longer than the native backend keeps",
+    "F_NONE": "none where a value is needed",
+    "F_TYPE": "a value of a kind the native backend did not expect here (the Python backend runs this game)",
+    "F_DIVISION": "division by zero",
+    "F_INDEX": "an index past the end of the list",
+    "F_KEYS": "sorted(): the list of keys must be as long as the list",
+    "F_NO_NODE": "no board node of that name",
+    "F_FAILED": "failed",
 }
+
+
+def _fault_codes() -> dict:
+    """Each fault code of runtime.c by its number, from the C's own enum."""
+    text = resources.files(__package__).joinpath("runtime.c").read_text(encoding="utf-8")
+    names = re.search(r"enum \{ (F_RUNAWAY = 1,[^}]*)\}", text).group(1)
+    return {i: n.split("=")[0].strip() for i, n in enumerate(names.split(","), 1)}
+
+
+FAULTS = {code: FAULT_TEXTS[name] for code, name in _fault_codes().items()}
+FAILED = next(code for code, name in _fault_codes().items() if name == "F_FAILED")
+RUNAWAY = next(code for code, name in _fault_codes().items() if name == "F_RUNAWAY")
 
 
 class NativeGame:
@@ -80,7 +100,8 @@ class NativeState:
         st.info = ffi.new("int64_t[10]")
         st.history = []
         slots = em.slots
-        options = [int(py.options[name]) for name in em.options] or [0]
+        options = [slots.name(v) if isinstance(v, str) else int(v)  # a text option: its interned name
+                   for v in (py.options[name] for name in em.options)] or [0]
         counters = []
         for key, spec in zip(slots.counters, slots.counter_spec, strict=True):
             counters.append(py.counters.get(key, spec.initial if spec is not None else 0))
@@ -102,7 +123,14 @@ class NativeState:
             self._drain()
         if rc:
             pos = self.info[7]
-            exc = GameFault(FAULTS.get(rc, f"fault {rc}"), self.native.emitter.positions[pos] if pos >= 0 else None)
+            message = FAULTS.get(rc, f"fault {rc}")
+            if rc == RUNAWAY:  # the program's own budget (a test may lower it)
+                message = runaway_message(self.native.program.step_budget)
+            if rc == FAILED:  # a `fail` nothing caught: its text, as the Python backend says it
+                vals = self.native.ffi.new("int64_t[8]")
+                text = self.native.lib.rg_failed(self.mem, vals)
+                message = "failed: " + self._render(text, list(vals))
+            exc = GameFault(message, self.native.emitter.positions[pos] if pos >= 0 else None)
             exc.state = self
             raise exc
 
@@ -110,6 +138,26 @@ class NativeState:
     @property
     def n(self) -> int:
         return self.start_state.n
+
+    @property
+    def program(self):
+        return self.native.program
+
+    @property
+    def credit(self) -> dict:
+        """(component, key of the score counter) -> the points it brought, as the Python
+        backend's `State.credit` keeps them."""
+        native = self.native
+        slots = native.emitter.slots
+        name = native.program.score
+        if name is None:
+            return {}
+        owners = native.emitter.score_owners()
+        values = native.ffi.new("int64_t[]", len(native.program.comp_card) * owners)
+        native.lib.rg_credit(self.mem, values)
+        base = slots.counter_base[name]
+        return {(Comp(i // owners), slots.counters[base + i % owners]): values[i]
+                for i in range(len(values)) if values[i]}
 
     def is_terminal(self) -> bool:
         return not self.info[0]
@@ -228,8 +276,14 @@ class NativeState:
             elif kind == EV_CHOICE:
                 _, prompt, default, options, secret = em.menus[e.e]
                 said = self._render(prompt, values) if prompt is not None else default
+                label = options[e.f][2]
+                if label is None:  # an action of a card: its own label
+                    c, a = divmod(values.pop(0), em.most_actions)
+                    said_label = self._render(em.actions[c][a].label_text, values)
+                else:
+                    said_label = self._render(label, values)
                 fields = {"type": "choice", "player": e.a + 1, "prompt": said, "option": e.b,
-                          "label": self._render(options[e.f][2], values), "options": e.c, "auto": bool(e.d)}
+                          "label": said_label, "options": e.c, "auto": bool(e.d)}
                 if secret:
                     fields["secret"] = True
             elif kind == EV_WIN:
@@ -238,8 +292,32 @@ class NativeState:
                 event, types = em.signals[e.a]
                 fields = {"type": "signal", "event": event,
                           "args": [plain(self._value(t, v)) for t, v in zip(types, values, strict=True)]}
+            elif kind == EV_SET:
+                name = em.set_attributes[e.b]
+                if program.defn.attributes[name].type == "number":
+                    value = e.c
+                else:  # a class keeps its declared spelling
+                    value = em.slots.names[e.c] if e.c >= 0 else None
+                    klass = program.defn.classes.get(fold(value)) if value is not None else None
+                    if klass is not None:
+                        value = klass[1]
+                fields = {"type": "set", "card": program.comp_card[e.a].id, "id": e.a, "attribute": name,
+                          "value": value}
+            elif kind == EV_REVEAL:
+                shown = em.texts[e.text][0][0]
+                v = self._value(shown.t, values[0])
+                fields = {"type": "reveal", "what": plain(v), "label": label_of(py, v)}
+            elif kind == EV_FAIL:
+                fields = {"type": "fail", "text": self._render(e.text, values)}
             elif kind == EV_LOG:
                 fields = {"type": "log", "text": self._render(e.text, values)}
+            elif kind == EV_ACTION:
+                fields = {"type": "action", "card": program.comp_card[e.a].id, "id": e.a, "ability": e.b,
+                          "player": e.c + 1, **({"free": True} if e.d else {})}
+            elif kind == EV_UNUSED:
+                fields = {"type": "unused", "card": program.comp_card[e.a].id, "id": e.a, "player": e.c + 1}
+            elif kind == EV_TAP:
+                fields = {"type": "tap" if e.c else "untap", "card": program.comp_card[e.a].id, "id": e.a}
             elif kind == EV_TAG:
                 fields = {"type": "tag" if e.c else "untag", "card": program.comp_card[e.a].id, "id": e.a,
                           "tag": em.tags[e.b]}

@@ -237,7 +237,7 @@ def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict
         return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, exc, powers),
                           powers=powers)
     winners = list(st.winners) if st.winners else None
-    return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers,
+    return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers, credits=credits_of(st),
                       standings=st.standings() if game.program.standing else [])
 
 

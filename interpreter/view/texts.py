@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import weakref
 
-from ..compile.abilities import OPTIONAL_ASK, UNNAMED_ACTION
+from ..engine.specs import OPTIONAL_ASK, UNNAMED_ACTION
 from ..language.prose import Prose
 from ..language.prose.vocabulary import Noun, Vocabulary
 from .narrate_words import Said, cap, french_spelling, words_in
