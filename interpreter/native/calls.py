@@ -10,7 +10,7 @@ the C asks it again instead.
 from __future__ import annotations
 
 from ..names import fold
-from .expressions import (BOOL, COMP, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
+from .expressions import (BOOL, COMP, HOLDER, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
                           listed, masked, said)
 from .slots import NotNative
 
@@ -128,7 +128,7 @@ def _in_play(em, e, sc):
 
 def _holder(em, e, sc):
     c = em.typed(e.args[0], COMP, sc)
-    return COMP, f"rg_holder_comp(st, cx, {c}, {em.pos(e.pos)})"
+    return HOLDER, f"rg_holder_zone(st, {c})"
 
 
 def _zone_of(em, e, sc):
@@ -418,31 +418,32 @@ class Calls:
             if fn.returns is None:
                 raise NotNative(fdef.pos, f"the recursive function '{fdef.name}'")
             return fn
-        fn = self.functions[key] = Function(fdef.name, len(self.functions), types)
+        self.function_count = getattr(self, "function_count", 0) + 1
+        fn = self.functions[key] = Function(fdef.name, self.function_count, types)
         saved, self.cur = self.cur, fn
-        try:
+        try:  # the whole body lowered here, lists and all, with the function's own names
             sc = {name: (t, f"a{i}") for i, (name, t) in enumerate(zip(fdef.params, types, strict=True))}
             t, src = self.expr(fdef.tree, sc)
+            params = "".join(f", v_t a{i}" for i in range(len(types)))
+            head = f"F_{fn.index}(rg_state *st, rg_cx *cx, rg_frame *fr"
+            if listed(t):
+                x = self.fresh("x")
+                body = src.loop(x, [f"if (n_ >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {self.pos(fdef.pos)});",
+                                    f"out[n_++] = {x};"])
+                fn.c = "\n".join([f"static int32_t {head}, v_t *out{params}) {{", "    int32_t n_ = 0;",
+                                  "    (void)fr;"] + ["    " + b for b in body] + ["    return n_;", "}", ""])
+                fn.proto = f"static int32_t {head}, v_t *out{params});"
+            elif t in SCALARS or masked(t) or t == NONE:
+                t = NUM if t == NONE else t
+                fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;", f"    return {src};", "}", ""])
+                fn.proto = f"static v_t {head}{params});"
+            else:
+                raise NotNative(fdef.pos, f"function '{fdef.name}', which gives a {said(t)}")
         except NotNative:
             del self.functions[key]  # not taken: asked again, it is refused again, not called recursive
             raise
         finally:
             self.cur = saved
-        params = "".join(f", v_t a{i}" for i in range(len(types)))
-        head = f"F_{fn.index}(rg_state *st, rg_cx *cx, rg_frame *fr"
-        if listed(t):
-            x = self.fresh("x")
-            body = src.loop(x, [f"if (n_ >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {self.pos(fdef.pos)});",
-                                f"out[n_++] = {x};"])
-            fn.c = "\n".join([f"static int32_t {head}, v_t *out{params}) {{", "    int32_t n_ = 0;", "    (void)fr;"] +
-                             ["    " + b for b in body] + ["    return n_;", "}", ""])
-            fn.proto = f"static int32_t {head}, v_t *out{params});"
-        elif t in SCALARS or masked(t) or t == NONE:
-            t = NUM if t == NONE else t
-            fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;", f"    return {src};", "}", ""])
-            fn.proto = f"static v_t {head}{params});"
-        else:
-            raise NotNative(fdef.pos, f"function '{fdef.name}', which gives a {said(t)}")
         fn.returns = t
         return fn
 

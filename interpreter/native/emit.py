@@ -25,7 +25,8 @@ from ..language import nodes as N
 from ..language.texts import label_parts
 from ..names import fold
 from .calls import Calls
-from .expressions import BOOL, COMP, NONE, NUM, REFS, SCALARS, SEAT, Expressions, listed, masked, said
+from .expressions import (BOOL, COMP, HELD, HOLDER, NONE, NUM, REFS, SCALARS, SEAT, Expressions, listed, masked,
+                          said)
 from ..engine.specs import OPTIONAL_ASK, UNNAMED_ACTION
 from .slots import NotNative, lay_slots, supply_slot
 
@@ -353,6 +354,12 @@ class Emitter(Expressions, Calls):
     def _give(self, callee: Proc, types: list, args: list) -> None:
         for name, t, a in zip(callee.params, [_stored(t) for t in types], args, strict=False):
             if t == NONE:
+                continue
+            old = callee.slots.get(name, (None, None))[1]
+            if t == HOLDER and old is not None:
+                continue  # a holder given where the parameter is of a kind: read as that kind
+            if old == HOLDER and t in HELD:
+                callee.slots[name] = (callee.slots[name][0], t)  # the kind the other calls give
                 continue
             if name not in callee.slots:
                 callee.local(name, t, a.pos)

@@ -19,10 +19,14 @@ from .slots import NotNative
 
 NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE = (
     "number", "truth value", "player", "team", "component", "node", "name", "zone")
+# what a component's zone belongs to (holder()): a player, team, node or component, told only
+# in play; kept as the zone's slot, and read as the kind its use asks for
+HOLDER = "holder"
 NONE = "none"
 OWNER_TYPE = {OwnerKind.PLAYER: SEAT, OwnerKind.TEAM: TEAM, OwnerKind.NODE: NODE, OwnerKind.COMPONENT: COMP}
-SCALARS = (NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE)
-REFS = (SEAT, TEAM, COMP, NODE, NAME, ZONE)  # types where -1 is none
+HELD = {SEAT: 1, TEAM: 2, NODE: 3, COMP: 4}  # slots.HELD_BY, by type
+SCALARS = (NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER)
+REFS = (SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER)  # types where -1 is none
 
 
 def listed(t) -> bool:
@@ -62,6 +66,8 @@ class Expressions:
         t, src = self.expr(e, sc)
         if t == NONE and want in REFS:
             return "-1"
+        if t == HOLDER and want in HELD:  # a holder read as what the rules use it as
+            return f"rg_held(st, cx, {src}, {HELD[want]}, {self.pos(e.pos)})"
         if t != want:
             raise NotNative(e.pos, f"a {said(t)} where a {said(want)} is needed")
         return src
@@ -150,6 +156,12 @@ class Expressions:
         t, src = self.expr(e.obj, sc)
         p = self.pos(e.pos)
         name = e.name
+        if t == HOLDER:  # the holder read as the owner of the zone or counter the rules name
+            scope = self.program.zones.get(name) or self.program.counters.get(name)
+            want = OWNER_TYPE.get(scope.scope.kind) if scope is not None else None
+            if want is None:
+                raise NotNative(e.pos, f"'{name}' of a holder")
+            t, src = want, f"rg_held(st, cx, {src}, {HELD[want]}, {p})"
         if t == SEAT and name == "team":
             return TEAM, f"(v_t)st->team_of[rg_seat(st, cx, {src}, {p})]"
         if name in self.slots.second:
@@ -295,6 +307,17 @@ class Expressions:
         rt, right = self.expr(e.right, sc)
         if op in ("is", "isnot"):
             op = "==" if op == "is" else "!="
+        if HOLDER in (lt, rt) and op in ("==", "!="):
+            h, ot, other = (left, rt, right) if lt == HOLDER else (right, lt, left)
+            if ot == HOLDER:
+                same = f"rg_same_holder({left}, {right})"
+            elif ot == NONE:
+                same = f"({h} == -1)"
+            elif ot in HELD:
+                same = f"rg_holder_is({h}, {HELD[ot]}, {other})"
+            else:
+                same = f"(((void)({h}), (void)({other})), 0)"
+            return BOOL, same if op == "==" else f"(!{same})"
         if op in ("<", "<=", ">", ">=") and lt == rt == NUM:
             return BOOL, f"({left} {op} {right})"
         if op in ("==", "!="):
@@ -336,6 +359,8 @@ class Expressions:
         rt, right = self.expr(e.right, sc)
         if rt == ZONE and t in (COMP, NONE):
             return f"rg_in_zone(st, {left}, {right})"
+        if rt == ZONE and t == HOLDER:
+            return f"rg_in_zone(st, rg_holder_is_comp({left}), {right})"
         if masked(rt) and t in (rt[1], NONE):
             return f"rg_in_mask({left}, {right})"
         if rt == "empty":

@@ -630,3 +630,30 @@ static void rg_fail(rg_state *st, rg_cx *cx, int text, const v_t *vals, int n, i
     }
     rg_fault(st, cx, F_FAILED, pos);
 }
+
+/* holder(): the slot of the zone a component lies in, when it belongs to someone (-1: none);
+   read as the kind of owner the rules use it as, a fault if it is of another kind */
+static inline v_t rg_holder_zone(rg_state *st, v_t c) {
+    if (c < 0) return -1;
+    int32_t z = st->where[c];
+    return (z < 0 || RG_ZONE_HOLDER_KIND[z] == 0) ? -1 : z;
+}
+
+static inline v_t rg_held(rg_state *st, rg_cx *cx, v_t h, int kind, int pos) {
+    if (h < 0) return -1;
+    if (RG_ZONE_HOLDER_KIND[h] != kind) rg_fault(st, cx, F_TYPE, pos);
+    return RG_ZONE_HOLDER[h];
+}
+
+static inline int rg_holder_is(v_t h, int kind, v_t x) {
+    return h >= 0 && RG_ZONE_HOLDER_KIND[h] == kind && RG_ZONE_HOLDER[h] == x;
+}
+
+static inline v_t rg_holder_is_comp(v_t h) {
+    return (h >= 0 && RG_ZONE_HOLDER_KIND[h] == 4) ? RG_ZONE_HOLDER[h] : -1;
+}
+
+static inline int rg_same_holder(v_t a, v_t b) {
+    if (a < 0 || b < 0) return a == b;
+    return RG_ZONE_HOLDER_KIND[a] == RG_ZONE_HOLDER_KIND[b] && RG_ZONE_HOLDER[a] == RG_ZONE_HOLDER[b];
+}

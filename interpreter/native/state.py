@@ -27,7 +27,7 @@ from ..names import fold
 from .build import build
 from .emit import Emitter
 from ..scopes import OwnerKind
-from .expressions import BOOL, COMP, NAME, NODE, NONE, SEAT, TEAM, ZONE
+from .expressions import BOOL, COMP, HOLDER, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
 (EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
  EV_REVEAL, EV_SET, EV_FAIL) = range(1, 15)
@@ -333,7 +333,7 @@ class NativeState:
 
     def _value(self, t, v):
         """The Python value of C value `v` of type `t`."""
-        if t in (SEAT, TEAM, COMP, NODE, NAME, ZONE, NONE) and v < 0:
+        if t in (SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER, NONE) and v < 0:
             return None
         if t == SEAT:
             return Seat(v)
@@ -347,6 +347,8 @@ class NativeState:
             return self.native.emitter.slots.names[v]
         if t == ZONE:
             return self.native.emitter.slots.zones[v]
+        if t == HOLDER:  # what the zone of that slot belongs to
+            return self.native.program.zone_holder(self.native.emitter.slots.zones[v])
         if t == BOOL:
             return bool(v)
         if isinstance(t, tuple):  # a list of players or teams, as a bit mask
