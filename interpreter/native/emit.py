@@ -31,6 +31,8 @@ from ..engine.specs import OPTIONAL_ASK, UNNAMED_ACTION
 from .slots import NotNative, lay_slots, supply_slot
 
 MAX_OPTIONS_FLOOR = 256
+MAX_COMPONENTS = 4096  # components of a game the native backend lays out at most
+MAX_ZONE_CELLS = 2_000_000  # zones times components (the state's zones, 4 bytes each)
 WAITS = (N.CallProc, N.Menu, N.Choose, N.Signal)  # statements after which the machine runs other frames first
 POP = -2  # an option that ends its frame (the 'no' of an optional ability)
 ACTS = -3  # the options of a menu that are actions of cards
@@ -77,6 +79,13 @@ class Emitter(Expressions, Calls):
         if self.defn.automata:
             raise NotNative(self.program.pos, "seats driven by content (automata)")
         self.slots = lay_slots(program, players)
+        comps, zones = len(program.comp_card), len(self.slots.zones)
+        if comps > MAX_COMPONENTS or comps * zones > MAX_ZONE_CELLS:
+            # the state lays every zone out for every component, and lists on the C stack are
+            # as long as four times the components: past these, a game stays in Python
+            raise NotNative(program.pos, f"a game of {comps:,} components and {zones:,} zones, larger than "
+                                         f"the native backend lays out ({MAX_COMPONENTS:,} components, "
+                                         f"{MAX_ZONE_CELLS:,} places in zones)")
         # the board's nodes by the name of their id, interned first: node("c1") finds its node
         self.node_of_name = {self.slots.name(n): i for i, n in enumerate(self.slots.nodes)}
         self.positions: list = []  # position index -> Position

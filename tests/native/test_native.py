@@ -326,3 +326,20 @@ def test_lists_kept_in_variables_outlive_the_arena_filling_up(tmp_path):
         py, c = play_both(game, compiled, 2, seed)
         assert _dumped(c) == _dumped(py)
         assert sum(1 for e in py if e["type"] == "choice") == 120
+
+
+def test_a_game_too_large_to_lay_out_stays_on_the_python_backend(tmp_path):
+    """Content decides how many components a game has: past what the native state lays out
+    (its zones for every component, its lists on the C stack), the game is refused, never
+    run with lists that would overflow."""
+    game = small_game(tmp_path, "    win first(players)\n")
+    (tmp_path / "small" / "game.yaml").write_text(
+        SMALL.replace("GAME", "    win first(players)\n").replace("zones:", "components:\n  token: {}\nzones:"),
+        encoding="utf-8")
+    cards = "".join(f"  - {{id: t{i}, title: T{i}, copies: 100}}\n" for i in range(50))
+    (tmp_path / "small" / "tokens.yaml").write_text(
+        "kind: cards\ngame: small\ncomponent: token\nstart: pile\ncards:\n" + cards, encoding="utf-8")
+    game = interpreter.load(str(tmp_path / "small"))
+    assert len(game.program.comp_card) == 5000
+    with pytest.raises(native.NotNative, match="5,000 components"):
+        native.NativeGame(game)
