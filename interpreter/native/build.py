@@ -46,6 +46,7 @@ void rg_info(const void *st, int64_t *out);
 void rg_read(const void *st, int64_t *counters, int32_t *zlen, int32_t *zitems);
 void rg_credit(const void *st, int64_t *out);
 int32_t rg_failed(const void *st, int64_t *vals);
+int rg_seat_label(void *st, int32_t seat, int64_t *out);
 void free(void *p);
 """
 

@@ -15,6 +15,14 @@ from .expressions import (BOOL, COMP, HOLDER, NAME, NODE, NONE, NUM, REFS, SCALA
 from .slots import NotNative
 
 
+class _Recursive(Exception):
+    """A game function reached again while its own body is lowered, before its type is known."""
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
 class Function:
     """A game function lowered for one list of argument types."""
 
@@ -170,6 +178,21 @@ def _neighbors(em, e, sc):
     return ("list", NODE), Members(NODE, loop)
 
 
+def _linked(em, e, sc):
+    a = em.typed(e.args[0], NODE, sc)
+    b = em.typed(e.args[1], NODE, sc)
+    nodes = em.slots.nodes
+    n = len(nodes)
+    index = {nid: i for i, nid in enumerate(nodes)}
+    cells = ["0"] * (n * n)
+    for i, nid in enumerate(nodes):
+        for other in em.program.adj.get(nid, ()):
+            if other in index:
+                cells[i * n + index[other]] = "1"
+    table = em.table(f"LK_{len(em.tables)}", "int8_t", cells or ["0"])
+    return BOOL, f"({{ v_t a_ = {a}, b_ = {b}; a_ >= 0 && b_ >= 0 && {table}[a_ * {max(n, 1)} + b_]; }})"
+
+
 def _quantified(kind: str):
     """any() and all(): of truth values, or of members, each true but none (a player, a
     component, a node is a member whatever its index; a number is true when it is not 0)."""
@@ -291,8 +314,11 @@ def _most(em, e, sc):
 
 def _supply(em, e, sc):
     t, src = em.expr(e.args[0], sc)
-    if t != NAME or not src.isdigit():
-        raise NotNative(e.pos, "supply() of a name known only in play")
+    if t == NAME and not src.isdigit():  # a name known only in play: a table of every name
+        em.dynamic_supply = True
+        return NUM, f"rg_supply_of(st, {src})"
+    if t != NAME:
+        raise NotNative(e.pos, f"supply() of a {said(t)}")
     slot = em.slots.counter_base.get("$" + em.slots.names[int(src)])
     if slot is None:
         return NUM, "0LL"
@@ -365,6 +391,20 @@ def _select(em, e, sc):
     test = em.test(e.args[0], sc)
     at, a = em.expr(e.args[1], sc)
     bt, b = em.expr(e.args[2], sc)
+    if _listish(at) or _listish(bt):  # one list or the other, walked where it is asked
+        am = em.members(e.args[1], sc) if at != "empty" else None
+        bm = em.members(e.args[2], sc) if bt != "empty" else None
+        elems = {m.elem for m in (am, bm) if m is not None}
+        if len(elems) > 1:
+            raise NotNative(e.pos, "select() of lists of two kinds")
+        elem = elems.pop() if elems else NUM
+
+        def loop(var, body):
+            first = am.loop(var, body) if am is not None else []
+            second = bm.loop(var, body) if bm is not None else []
+            return [f"if ({test}) {{"] + ["    " + x for x in first] + ["} else {"] + \
+                ["    " + x for x in second] + ["}"]
+        return ("list", elem), Members(elem, loop)
     if at == NONE and bt in REFS:
         at = bt
     if bt == NONE and at in REFS:
@@ -383,8 +423,12 @@ CALLS = {
     "select": _select, "tapped": _tapped,
     "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
     "card": _card, "cards": _cards, "node": _node, "owner": _owner, "controller": _controller, "has": _has,
-    "random": _random,
+    "random": _random, "linked": _linked,
 }
+
+
+def _listish(t) -> bool:
+    return t == "empty" or listed(t) or kept(t) or masked(t)
 
 
 class Calls:
@@ -412,14 +456,30 @@ class Calls:
         return fn.returns, f"F_{fn.index}({values})"
 
     def function(self, fdef, types: tuple) -> Function:
+        """Game function `fdef` for arguments of `types`, lowered once. A function that calls
+        itself is lowered with a guess of what it gives, checked against what its body gives."""
         key = (fdef.name, types)
         fn = self.functions.get(key)
         if fn is not None:
             if fn.returns is None:
-                raise NotNative(fdef.pos, f"the recursive function '{fdef.name}'")
+                raise _Recursive(key)
             return fn
+        for guess in (None, BOOL, NUM, COMP, SEAT, NODE, NAME):
+            try:
+                fn = self._function(fdef, types, key, guess)
+            except _Recursive as again:
+                if again.key != key:
+                    raise
+                continue
+            if guess is None or fn.returns == guess:
+                return fn
+            del self.functions[key]  # the guess was not what the body gives: the next one
+        raise NotNative(fdef.pos, f"the function '{fdef.name}', which calls itself, of no type the backend guesses")
+
+    def _function(self, fdef, types: tuple, key, guess) -> Function:
         self.function_count = getattr(self, "function_count", 0) + 1
         fn = self.functions[key] = Function(fdef.name, self.function_count, types)
+        fn.returns = guess  # what a call of itself in its body gives (None: not guessed yet)
         saved, self.cur = self.cur, fn
         try:  # the whole body lowered here, lists and all, with the function's own names
             sc = {name: (t, f"a{i}") for i, (name, t) in enumerate(zip(fdef.params, types, strict=True))}
@@ -431,15 +491,18 @@ class Calls:
                 body = src.loop(x, [f"if (n_ >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {self.pos(fdef.pos)});",
                                     f"out[n_++] = {x};"])
                 fn.c = "\n".join([f"static int32_t {head}, v_t *out{params}) {{", "    int32_t n_ = 0;",
-                                  "    (void)fr;"] + ["    " + b for b in body] + ["    return n_;", "}", ""])
+                                  "    (void)fr;", f"    rg_deeper(st, cx, {self.pos(fdef.pos)});"] +
+                                 ["    " + b for b in body] + ["    cx->depth--;", "    return n_;", "}", ""])
                 fn.proto = f"static int32_t {head}, v_t *out{params});"
             elif t in SCALARS or masked(t) or t == NONE:
                 t = NUM if t == NONE else t
-                fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;", f"    return {src};", "}", ""])
+                fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;",
+                                  f"    rg_deeper(st, cx, {self.pos(fdef.pos)});", f"    v_t r_ = {src};",
+                                  "    cx->depth--;", "    return r_;", "}", ""])
                 fn.proto = f"static v_t {head}{params});"
             else:
                 raise NotNative(fdef.pos, f"function '{fdef.name}', which gives a {said(t)}")
-        except NotNative:
+        except (NotNative, _Recursive):
             del self.functions[key]  # not taken: asked again, it is refused again, not called recursive
             raise
         finally:

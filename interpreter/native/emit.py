@@ -36,6 +36,7 @@ MAX_ZONE_CELLS = 2_000_000  # zones times components (the state's zones, 4 bytes
 WAITS = (N.CallProc, N.Menu, N.Choose, N.Signal)  # statements after which the machine runs other frames first
 POP = -2  # an option that ends its frame (the 'no' of an optional ability)
 ACTS = -3  # the options of a menu that are actions of cards
+LISTED = "\0list:"  # marks the C of a text's value that is a kept list (recorded as its length, then its members)
 
 
 class Shown:
@@ -58,6 +59,7 @@ class Proc:
         self.slots: dict = {}  # name -> (slot, type)
         self.consts: dict = consts or {}  # a keyword's parameter -> (type, C), or ("class", key), or ("expr", node)
         self.empty: set = set()  # locals let to an empty list, not yet typed
+        self.dead = False  # never run by the game (an untyped parameter says so): not lowered
 
     def local(self, name: str, t, pos) -> str:
         if name in self.slots:
@@ -119,6 +121,7 @@ class Emitter(Expressions, Calls):
         self._fresh = 0
         self._untyped: dict = {}  # procedure -> why a call of it could not be typed
         self.dynamic_has = False  # whether has() is asked of a class known only in play
+        self.dynamic_supply = False  # whether supply() is asked of a counter known only in play
         self.cur = None
 
     def _every_statement(self):
@@ -249,10 +252,42 @@ class Emitter(Expressions, Calls):
         ahead += [f"static int U_{p.index}(rg_state *st, rg_cx *cx, v_t c, v_t player, int free);"
                   for p in self.procs.values() if isinstance(p.ability, N.Action)]
         ahead.append("static int rg_has(rg_state *st, v_t name, v_t c);")
+        ahead.append("static v_t rg_supply_of(rg_state *st, v_t name);")
+        label = self.seat_label()
         functions = [f.c for f in self.functions.values()]
         return "\n".join(self.head() + [_resource("runtime.c")] + self.tables + ahead + self.action_tables() +
                           [_resource("actions.c")] + functions + signals + bodies + usable + self.menu_code +
-                          self.entry())
+                          self.entry() + label)
+
+    def seat_label(self) -> list:
+        """The C of the value a seat is reported by (`report_seats_by`), if the game has one:
+        `rg_seat_label(state, seat, &value)`, 0 or the code of a fault."""
+        tree = self.defn.seat_report_tree
+        self.seat_label_type = None
+        if tree is None:
+            return []
+        self.cur = Proc("seat label", -1, [], [], tree.pos)
+        t, src = self.expr(tree, {"p": (SEAT, "(v_t)seat")})
+        self.cur = None
+        if t not in SCALARS:
+            raise NotNative(tree.pos, f"seats reported by a {said(t)}")
+        self.seat_label_type = t
+        return ["int rg_seat_label(rg_state *st, int32_t seat, int64_t *out) {",
+                "    rg_log quiet;",
+                "    rg_cx cxs;",
+                "    rg_cx *cx = &cxs;",
+                "    rg_frame scratch;",
+                "    rg_frame *fr = &scratch;",
+                "    memset(&quiet, 0, sizeof quiet);",
+                "    cxs.log = &quiet;",
+                "    cxs.depth = 0;",
+                "    fr->me = -1;",
+                "    fr->you = seat;",
+                "    (void)fr;",
+                "    if (setjmp(cxs.jb)) return st->fault;",
+                f"    *out = {src};",
+                "    return 0;",
+                "}"]
 
     def action_tables(self) -> list:
         """Each component's actions: their code, the windows they may be used in, the event
@@ -305,12 +340,15 @@ class Emitter(Expressions, Calls):
                     changed |= self._infer(s, p)
             if not changed:
                 break
+        called = {s.proc for p in self.procs.values() for s in _statements(p.body) if isinstance(s, N.CallProc)}
         for key, p in self.procs.items():
-            point = key in self.defn.procedures and self.defn.procedures[key].point
+            # an extension point, or a procedure no statement of the game calls (a rules test may): never run here
+            point = key in self.defn.procedures and (self.defn.procedures[key].point or key not in called)
             for name in p.params:
                 if name not in p.slots:
                     if p.ability is not None or point:  # never run: an event no statement signals, a point
                         p.local(name, NUM, p.pos)
+                        p.dead = True  # its body is not lowered: nothing of the game runs it
                         continue
                     if key in self._untyped:
                         raise self._untyped[key]
@@ -331,6 +369,8 @@ class Emitter(Expressions, Calls):
                 t = _stored(self.expr(s.value)[0])
                 if t not in (NONE, "empty"):
                     p.local(s.target.name, t, s.pos)
+            elif isinstance(s, N.Roll) and s.name not in p.slots:
+                p.local(s.name, ("kept", NUM), s.pos)
             elif isinstance(s, N.Choose) and s.var not in p.slots:
                 p.local(s.var, self.members(s.source).elem, s.pos)
             elif isinstance(s, N.For) and s.var not in p.slots:
@@ -443,9 +483,10 @@ class Emitter(Expressions, Calls):
         self.resume = 0
         self.loops: list = []  # (continue label, break label)
         lines: list = []
-        if p.ability is not None:
-            self.prologue(p, lines)
-        self.block(p.body, lines)
+        if not p.dead:
+            if p.ability is not None:
+                self.prologue(p, lines)
+            self.block(p.body, lines)
         self.cur = None
         return "\n".join([f"static void P_{p.index}(rg_state *st, rg_cx *cx, rg_frame *fr) {{",
                           "    v_t *L = fr->loc;",
@@ -696,6 +737,8 @@ class Emitter(Expressions, Calls):
     def s_Fail(self, s, lines):
         text = self.text(s.text, s.pos)
         values = self.texts[text][1]
+        if any(v.startswith(LISTED) for v in values):
+            raise NotNative(s.pos, "a 'fail' showing a list")
         if len(values) > 8:
             raise NotNative(s.pos, "a 'fail' showing more than 8 values")
         lines += ["{", f"    v_t fv_[8] = {{{', '.join(values) or '0'}}};",
@@ -711,6 +754,22 @@ class Emitter(Expressions, Calls):
                   f"        rg_fail(st, cx, {text}, fv_, 2, {p});", "        return;", "    }",
                   f"    rg_add(st, cx, k_, -n_, {p}, R_PAY);", "}"]
 
+    def s_Roll(self, s, lines):
+        """`roll NAME = N dice [of S sides]`: N draws of 1 to S, a roll event, the list kept."""
+        var = self.cur.local(s.name, ("kept", NUM), s.pos)
+        p = self.pos(s.pos)
+        sides = self.num(s.sides) if s.sides is not None else "6LL"
+        lines += ["{", f"    v_t n_ = {self.num(s.count)}, k_ = {sides};",
+                  f"    if (k_ < 1) rg_fault(st, cx, F_SIDES, {p});",
+                  f"    if (n_ > RG_LIST) rg_fault(st, cx, F_TOO_LONG, {p});",
+                  "    if (n_ < 0) n_ = 0;",
+                  f"    rg_work(st, cx, n_, {p});",
+                  "    v_t dice_[RG_LIST];",
+                  "    for (v_t i_ = 0; i_ < n_; i_++) dice_[i_] = 1 + rg_below(st, k_);",
+                  "    if (cx->log->on) {", f"        rg_event *e = rg_emit(st, cx, EV_ROLL, {p});",
+                  "        for (v_t i_ = 0; i_ < n_; i_++) rg_value(st, cx, e, dice_[i_]);", "    }",
+                  f"    {var} = rg_keep(st, cx, dice_, (int32_t)n_, {p});", "}"]
+
     def s_Reveal(self, s, lines):
         t, src = self.expr(s.what)
         if not (t in SCALARS or t == NONE or masked(t)):
@@ -722,7 +781,7 @@ class Emitter(Expressions, Calls):
     def s_Log(self, s, lines):
         text = self.text(s.text, s.pos)
         lines += ["if (cx->log->on) {", f"    rg_event *e = rg_emit(st, cx, EV_LOG, {self.pos(s.pos)});",
-                  f"    e->text = {text};"] + [f"    rg_value(st, cx, e, {v});" for v in self.texts[text][1]] + ["}"]
+                  f"    e->text = {text};"] + [f"    {_record(v)}" for v in self.texts[text][1]] + ["}"]
 
     def s_Win(self, s, lines):
         t, src = self.expr(s.who)
@@ -1012,7 +1071,11 @@ class Emitter(Expressions, Calls):
                 parts.append("{" + part.source + "}")
                 continue
             t, src = self.expr(part.tree, scope)
-            if not (t in SCALARS or masked(t) or t == NONE):
+            if isinstance(t, tuple) and t[0] == "kept" and t[1] in SCALARS:
+                src = LISTED + src  # recorded as its length, then its members
+            elif isinstance(t, tuple) and t[0] == "list" and t[1] in SCALARS:
+                src, t = LISTED + self.keep(src, pos), ("kept", t[1])
+            elif not (t in SCALARS or masked(t) or t == NONE):
                 raise NotNative(pos, f"a text showing a {said(t)}")
             parts.append(Shown(t))
             values.append(src)
@@ -1033,7 +1096,13 @@ class Emitter(Expressions, Calls):
             key = fold(canon[1]) if canon else key
             cells += ["1" if key in k else "0" for k in self.program.comp_classes]
             tags.append(self.tags.index(key) if key in self.tags else -1)
+        supplies = [self.slots.counter_base.get("$" + n, -1) for n in (self.slots.names if self.dynamic_supply else [])]
         return [f"#define RG_NAMES {len(names)}", _table("int8_t", "RG_HAS", cells or ["0"]),
+                f"#define RG_SUPPLY_NAMES {len(supplies)}", _table("int32_t", "RG_SUPPLY_OF", supplies or [-1]),
+                "static v_t rg_supply_of(rg_state *st, v_t name) {",
+                "    if (name < 0 || name >= RG_SUPPLY_NAMES || RG_SUPPLY_OF[name] < 0) return 0;",
+                "    return st->counters[RG_SUPPLY_OF[name]];",
+                "}",
                 _table("int32_t", "RG_HAS_TAG", tags or [-1]),
                 "static int rg_has(rg_state *st, v_t name, v_t c) {",
                 "    if (c < 0 || name < 0 || name >= RG_NAMES) return 0;",
@@ -1058,7 +1127,7 @@ class Emitter(Expressions, Calls):
         for p in self.procs.values():
             if isinstance(p.ability, N.Action):
                 out.append(f"    case {p.index}:")
-                out += [f"        rg_value(st, cx, e, {v});" for v in self.texts[p.label_text][1]]
+                out += [f"        {_record(v)}" for v in self.texts[p.label_text][1]]
                 out.append("        break;")
         out += ["    }", "}", ""]
         return "\n".join(out)
@@ -1072,7 +1141,7 @@ class Emitter(Expressions, Calls):
         for i, (_, prompt, _, options, _) in enumerate(self.menus):
             out.append(f"    case {i}:")
             for v in (self.texts[prompt][1] if prompt is not None else []):
-                out.append(f"        rg_value(st, cx, e, {v});")
+                out.append(f"        {_record(v)}")
             out.append("        switch (k) {")
             for k, (_, _, label) in enumerate(options):
                 if label is None:  # an action: the row, then what its own label shows
@@ -1080,7 +1149,7 @@ class Emitter(Expressions, Calls):
                             "            rg_action_texts(st, cx, e, x);", "            break;"]
                     continue
                 out.append(f"        case {k}:")
-                out += [f"            rg_value(st, cx, e, {v});" for v in self.texts[label][1]]
+                out += [f"            {_record(v)}" for v in self.texts[label][1]]
                 out.append("            break;")
             out += ["        }", "        break;"]
         out += ["    }", "}", ""]
@@ -1127,6 +1196,13 @@ def _statements(body):
         elif isinstance(s, N.Menu):
             for o in s.options:
                 yield from _statements(getattr(o, "body", None) or [])
+
+
+def _record(value: str) -> str:
+    """The C that records one value a text shows, with the event being made (`e`)."""
+    if value.startswith(LISTED):
+        return f"rg_value_list(st, cx, e, {value[len(LISTED):]});"
+    return f"rg_value(st, cx, e, {value});"
 
 
 def _counter_name(e) -> str:

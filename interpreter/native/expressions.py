@@ -22,10 +22,11 @@ NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE = (
 # what a component's zone belongs to (holder()): a player, team, node or component, told only
 # in play; kept as the zone's slot, and read as the kind its use asks for
 HOLDER = "holder"
+PAIR = "pair of numbers"  # `[a, b]` as one value, each within 32 bits: a member of a list of pairs
 NONE = "none"
 OWNER_TYPE = {OwnerKind.PLAYER: SEAT, OwnerKind.TEAM: TEAM, OwnerKind.NODE: NODE, OwnerKind.COMPONENT: COMP}
 HELD = {SEAT: 1, TEAM: 2, NODE: 3, COMP: 4}  # slots.HELD_BY, by type
-SCALARS = (NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER)
+SCALARS = (NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER, PAIR)
 REFS = (SEAT, TEAM, COMP, NODE, NAME, ZONE, HOLDER)  # types where -1 is none
 
 
@@ -153,12 +154,22 @@ class Expressions:
     def e_Attr(self, e, sc):
         if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in self.cur.slots:
             return self.option(e)
+        if self.is_data(e):
+            kind, cells = self.data_table(e)
+            if kind == "list":
+                elem, values = cells
+                return ("list", elem), self.constant_members(elem, values, e.pos)
+            return cells
         t, src = self.expr(e.obj, sc)
         p = self.pos(e.pos)
         name = e.name
-        if t == HOLDER:  # the holder read as the owner of the zone or counter the rules name
+        if t == HOLDER:  # the holder read as the owner of what the rules name: a zone, counter, attribute
             scope = self.program.zones.get(name) or self.program.counters.get(name)
             want = OWNER_TYPE.get(scope.scope.kind) if scope is not None else None
+            if want is None and name in self.defn.attributes:
+                want = COMP
+            elif want is None and any(name in node for node in self.program.nodes.values()):
+                want = NODE
             if want is None:
                 raise NotNative(e.pos, f"'{name}' of a holder")
             t, src = want, f"rg_held(st, cx, {src}, {HELD[want]}, {p})"
@@ -248,12 +259,23 @@ class Expressions:
         values = self.program.comp_attrs.get(name)
         if values is None:
             raise NotNative(pos, f"attribute '{name}'")
+        if values and all(v is None or isinstance(v, list) for v in values) and name not in self.set_attributes:
+            return self.list_attribute(name, values, src, p, pos)
         if values and all(isinstance(v, bool) for v in values):
             t, cells = BOOL, [str(int(v)) for v in values]
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             t, cells = NUM, [str(v) for v in values]
         elif all(v is None or isinstance(v, str) for v in values):
             t, cells = NAME, [str(self.slots.name(v)) if v is not None else "-1" for v in values]
+        elif all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values):
+            # a number only some cards have: read where the rules read it, on those alone
+            t, cells = NUM, ["RG_MISSING" if v is None else str(v) for v in values]
+            table = self.table(f"A_{len(self.tables)}", "int64_t", cells)
+            c = self.fresh("c")
+            read = f"{table}[{c}]"
+            if name in self.set_attributes:
+                read = f"rg_attr(st, {self.set_attributes.index(name)}, {c}, {table}[{c}])"
+            return t, f"({{ v_t {c} = rg_some(st, cx, {src}, {p}); rg_present(st, cx, {read}, {p}); }})"
         else:
             raise NotNative(pos, f"attribute '{name}', of values of several types")
         table = self.table(f"A_{len(self.tables)}", "int64_t", cells)
@@ -262,6 +284,36 @@ class Expressions:
             return t, (f"({{ v_t {c} = rg_some(st, cx, {src}, {p}); "
                        f"rg_attr(st, {self.set_attributes.index(name)}, {c}, {table}[{c}]); }})")
         return t, f"{table}[rg_some(st, cx, {src}, {p})]"
+
+    def list_attribute(self, name: str, values: list, src: str, p: int, pos):
+        """An attribute whose values are lists (of names or numbers), printed per card: walked
+        from a table of them all."""
+        first, cells, kinds = [], [], set()
+        for v in values:
+            first.append(len(cells))
+            for x in v or []:
+                if isinstance(x, str):
+                    kinds.add(NAME)
+                    cells.append(str(self.slots.name(x)))
+                elif isinstance(x, int) and not isinstance(x, bool):
+                    kinds.add(NUM)
+                    cells.append(str(x))
+                else:
+                    raise NotNative(pos, f"attribute '{name}', a list of values of this kind")
+        first.append(len(cells))
+        if len(kinds) > 1:
+            raise NotNative(pos, f"attribute '{name}', lists of values of several kinds")
+        elem = kinds.pop() if kinds else NUM
+        starts = self.table(f"LF_{len(self.tables)}", "int32_t", [str(x) for x in first])
+        table = self.table(f"LV_{len(self.tables)}", "int64_t", cells or ["0"])
+
+        def loop(var, body):
+            c, i = self.fresh("c"), self.fresh("i")
+            return ["{", f"    v_t {c} = rg_some(st, cx, {src}, {p});",
+                    f"    for (int32_t {i} = {starts}[{c}]; {i} < {starts}[{c} + 1]; {i}++) {{",
+                    f"        v_t {var} = {table}[{i}];", f"        rg_work(st, cx, 1, {p});"] + \
+                ["        " + b for b in body] + ["    }", "}"]
+        return ("list", elem), Members(elem, loop)
 
     def node_attribute(self, name: str, src: str, p: int, pos):
         values = [self.program.nodes[n].get(name) for n in self.slots.nodes]
@@ -280,13 +332,56 @@ class Expressions:
         table = self.table(f"N_{len(self.tables)}", "int64_t", cells or ["0"])
         return t, f"{table}[rg_some(st, cx, {src}, {p})]"
 
+    def is_data(self, e) -> bool:
+        """Whether `e` is `data.NAME`, one of the game's named constants."""
+        return isinstance(e, N.Attr) and isinstance(e.obj, N.Name) and e.obj.name == "data" and \
+            "data" not in self.cur.slots and e.name in self.program.data
+
+    def data_table(self, e):
+        """("list", (type of its members, their C values)) of a list of the game's data, or
+        ("value", (type, C)) of one of its values."""
+        value = self.program.data[e.name]
+
+        def one(v):
+            if isinstance(v, bool):
+                return BOOL, str(int(v))
+            if isinstance(v, int):
+                if not -limits.MAX_NUMBER <= v <= limits.MAX_NUMBER:
+                    raise NotNative(e.pos, f"the number {v} in data.{e.name}")
+                return NUM, str(v)
+            if isinstance(v, str):
+                return NAME, str(self.slots.name(v))
+            raise NotNative(e.pos, f"data.{e.name}, a value of this kind")
+        if isinstance(value, list):
+            cells = [one(v) for v in value]
+            kinds = {t for t, _ in cells}
+            if len(kinds) > 1:
+                raise NotNative(e.pos, f"data.{e.name}, a list of values of several kinds")
+            return "list", ((kinds.pop() if kinds else NUM), [c for _, c in cells])
+        return "value", one(value)
+
     def e_Index(self, e, sc):
         if isinstance(e.obj, N.Attr) and e.obj.name in self.slots.second:
             return NUM, f"st->counters[{self.pair_slot(e, sc)}]"
+        if self.is_data(e.obj):
+            kind, cells = self.data_table(e.obj)
+            if kind != "list":
+                raise NotNative(e.pos, f"an index of data.{e.obj.name}, which is not a list")
+            elem, values = cells
+            table = self.table(f"D_{len(self.tables)}", "int64_t", values or ["0"])
+            out = "-1" if elem in REFS else "RG_MISSING"  # past its end: none, as the Python backend says
+            k = self.num(e.key, sc)
+            value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {len(values)}) ? {table}[k_ - 1] : {out}; }})"
+            return elem, value if elem in REFS else f"rg_present(st, cx, {value}, {self.pos(e.pos)})"
         if not (isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc):
             t, src = self.expr(e.obj, sc)
             if kept(t):
                 return t[1], f"rg_kept_at(st, cx, {src}, {self.num(e.key, sc)}, {self.pos(e.pos)})"
+            if listed(t) and t[1] in REFS:  # the k-th member of a list walked to it (none past its end)
+                k = self.num(e.key, sc)
+                def nth(x, out):
+                    return [f"if (++i_{out} == k_{out}) {{ r_{out} = {x}; goto {out}; }}"]
+                return t[1], self.gathered(src, nth, "r_OUT", f"v_t r_OUT = -1, i_OUT = 0, k_OUT = {k};", label=True)
         if isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc:
             k = self.num(e.key, sc)
             count = "st->n" if e.obj.name == "players" else "st->nteams"
@@ -355,7 +450,8 @@ class Expressions:
         return static
 
     def contains(self, e, sc) -> str:
-        t, left = self.expr(e.left, sc)
+        packed = self.pair(e.left, sc)
+        t, left = (PAIR, packed) if packed is not None else self.expr(e.left, sc)
         rt, right = self.expr(e.right, sc)
         if rt == ZONE and t in (COMP, NONE):
             return f"rg_in_zone(st, {left}, {right})"
@@ -436,12 +532,20 @@ class Expressions:
             return st, mask
         return ("list", source.elem), filtered
 
+    def pair(self, e, sc):
+        """`[a, b]` of two numbers as one value (a pair), or None when `e` is not one."""
+        if isinstance(e, N.ListLit) and len(e.items) == 2 and not isinstance(e.items[0], (N.Each, N.Mapped)):
+            a, b = (self.expr(x, sc) for x in e.items)
+            if a[0] == NUM and b[0] == NUM:
+                return f"rg_pair(st, cx, {a[1]}, {b[1]}, {self.pos(e.pos)})"
+        return None
+
     def e_Mapped(self, e, sc):
         source = self.members(e.source, sc)
         var = self.fresh("m")
         inner = dict(sc)
         inner[e.var] = (source.elem, var)
-        t, _ = self.expr(e.expr, inner)
+        t = PAIR if self.pair(e.expr, inner) is not None else self.expr(e.expr, inner)[0]
         if t not in SCALARS:
             raise NotNative(e.pos, f"a list of {said(t)}s")
         return ("list", t), self._filtered(source, e.var, e.where, e.expr, sc, e.pos)
@@ -452,7 +556,7 @@ class Expressions:
         if mapped is not None:
             probe = dict(sc)
             probe[name] = (elem, "0")
-            elem = self.expr(mapped, probe)[0]
+            elem = PAIR if self.pair(mapped, probe) is not None else self.expr(mapped, probe)[0]
 
         def loop(var, body):
             x = self.fresh("e")
@@ -460,7 +564,8 @@ class Expressions:
             inner[name] = (source.elem, x)
             lines = list(body)
             if mapped is not None:
-                lines = [f"v_t {var} = {self.expr(mapped, inner)[1]};"] + lines
+                value = self.pair(mapped, inner) or self.expr(mapped, inner)[1]
+                lines = [f"v_t {var} = {value};"] + lines
             else:
                 lines = [f"v_t {var} = {x};"] + lines
             if where is not None:

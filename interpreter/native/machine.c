@@ -42,6 +42,7 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
              const int32_t *zones, const int32_t *teams) {
     rg_cx cx;
     cx.log = lg;
+    cx.depth = 0;
     memset(st, 0, sizeof *st);
     st->n = n;
     for (int32_t s = 0; s < n; s++) {
@@ -77,6 +78,7 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
 int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
     rg_cx cx;
     cx.log = lg;
+    cx.depth = 0;
     if (setjmp(cx.jb)) return st->fault;
     st->fuel = RG_BUDGET;
     st->decisions++;

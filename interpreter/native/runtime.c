@@ -76,13 +76,14 @@ typedef struct {
 
 typedef struct {
     rg_log *log;
+    int32_t depth;  /* game functions running, one in another */
     jmp_buf jb;
 } rg_cx;
 
 enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
-       EV_REVEAL, EV_SET, EV_FAIL };
+       EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL };
 enum { F_RUNAWAY = 1, F_TOO_DEEP, F_NO_OPTION, F_TOO_BIG, F_FULL, F_NO_MEMORY, F_NOT_COMPONENT, F_NOT_ZONE,
-       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX, F_KEYS, F_NO_NODE, F_FAILED };
+       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX, F_KEYS, F_NO_NODE, F_FAILED, F_NESTED, F_SIDES };
 enum { R_SET = 0, R_ADD, R_REMOVE, R_GAIN, R_LOSE, R_SCORE, R_PAY, R_SPEND };
 
 static void rg_fault(rg_state *st, rg_cx *cx, int code, int pos) {
@@ -142,6 +143,11 @@ static int64_t rg_below_of(uint64_t *state, int64_t n) {
 }
 
 static inline int64_t rg_below(rg_state *st, int64_t n) { return rg_below_of(&st->rng, n); }
+
+/* a game function called in another, 100 deep at most (a function calling itself without end) */
+static inline void rg_deeper(rg_state *st, rg_cx *cx, int pos) {
+    if (++cx->depth > 100) rg_fault(st, cx, F_NESTED, pos);
+}
 
 /* the budget of work between two decisions (interpreter.limits) ------------------------ */
 static inline void rg_work(rg_state *st, rg_cx *cx, int64_t units, int pos) {
@@ -656,4 +662,16 @@ static inline v_t rg_holder_is_comp(v_t h) {
 static inline int rg_same_holder(v_t a, v_t b) {
     if (a < 0 || b < 0) return a == b;
     return RG_ZONE_HOLDER_KIND[a] == RG_ZONE_HOLDER_KIND[b] && RG_ZONE_HOLDER[a] == RG_ZONE_HOLDER[b];
+}
+
+/* `[a, b]` of two numbers as one value */
+static inline v_t rg_pair(rg_state *st, rg_cx *cx, v_t a, v_t b, int pos) {
+    if (a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX) rg_fault(st, cx, F_TYPE, pos);
+    return (v_t)(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
+}
+
+/* a kept list a text shows: its length, then its members */
+static void rg_value_list(rg_state *st, rg_cx *cx, rg_event *e, v_t h) {
+    rg_value(st, cx, e, RG_LEN(h));
+    for (int32_t i = 0; i < RG_LEN(h); i++) rg_value(st, cx, e, st->arena[RG_OFF(h) + i]);
 }

@@ -30,7 +30,7 @@ from ..scopes import OwnerKind
 from .expressions import BOOL, COMP, HOLDER, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
 (EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
- EV_REVEAL, EV_SET, EV_FAIL) = range(1, 15)
+ EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL) = range(1, 16)
 REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay", "spend")
 FAULT_TEXTS = {  # by the names of runtime.c's fault codes (their numbers are read from it)
     "F_RUNAWAY": runaway_message(WORK_BUDGET),
@@ -51,6 +51,8 @@ FAULT_TEXTS = {  # by the names of runtime.c's fault codes (their numbers are re
     "F_KEYS": "sorted(): the list of keys must be as long as the list",
     "F_NO_NODE": "no board node of that name",
     "F_FAILED": "failed",
+    "F_NESTED": "the rules nest too deeply",
+    "F_SIDES": "dice need at least one side",
 }
 
 
@@ -213,6 +215,15 @@ class NativeState:
     def scores(self) -> list:
         return self.counted(self.native.program.score)
 
+    def seat_label(self, seat: int):
+        """The value seat `seat` is reported by (the game's `report_seats_by`), as the Python
+        backend's `program.seat_label` gives it."""
+        out = self.native.ffi.new("int64_t *")
+        rc = self.native.lib.rg_seat_label(self.mem, seat, out)
+        if rc:
+            raise GameFault(FAULTS.get(rc, f"fault {rc}"), None)
+        return self._value(self.native.emitter.seat_label_type, out[0])
+
     def standings(self) -> list:
         return self.counted(self.native.program.standing or self.native.program.score)
 
@@ -307,6 +318,8 @@ class NativeState:
                 shown = em.texts[e.text][0][0]
                 v = self._value(shown.t, values[0])
                 fields = {"type": "reveal", "what": plain(v), "label": label_of(py, v)}
+            elif kind == EV_ROLL:
+                fields = {"type": "roll", "dice": values}
             elif kind == EV_FAIL:
                 fields = {"type": "fail", "text": self._render(e.text, values)}
             elif kind == EV_LOG:
@@ -351,7 +364,7 @@ class NativeState:
             return self.native.program.zone_holder(self.native.emitter.slots.zones[v])
         if t == BOOL:
             return bool(v)
-        if isinstance(t, tuple):  # a list of players or teams, as a bit mask
+        if isinstance(t, tuple) and t[0] == "mask":  # a list of players or teams, as a bit mask
             make = Seat if t[1] == SEAT else Team
             return [make(s) for s in range(64) if v >> s & 1]
         return int(v)
@@ -363,6 +376,11 @@ class NativeState:
         for part in parts:
             if isinstance(part, str):
                 out.append(part)
+                continue
+            if isinstance(part.t, tuple) and part.t[0] == "kept":  # a list: its length, then its members
+                n = values.pop(0)
+                members = [self._value(part.t[1], values.pop(0)) for _ in range(n)]
+                out.append(label_of(self.start_state, members))
                 continue
             out.append(label_of(self.start_state, self._value(part.t, values.pop(0))))
         return "".join(out)

@@ -176,8 +176,6 @@ def backend_for(game, spec: RunSpec) -> tuple:
         why = "the native backend plays random agents only"
     elif spec.record or spec.check:
         why = "--results, --cards and --check follow each step in Python"
-    elif game.program.seat_label is not None:
-        why = "the seats are reported by a value the rules compute"
     if why is not None:
         return None, f"Python backend ({why})"
     key = (spec.game_key(), id(game))
@@ -237,8 +235,19 @@ def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict
         return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, exc, powers),
                           powers=powers)
     winners = list(st.winners) if st.winners else None
+    labels, tallies = [], []
+    if game.program.seat_label is not None:  # what each seat is reported by, at the end
+        try:
+            labels = [label_of(st.start_state, st.seat_label(s)) for s in range(spec.players)]
+        except GameFault as fault:
+            return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, fault, powers),
+                              powers=powers)
+        names = game.program.defn.seat_report[3]
+        counted = st.counters()
+        tallies = [[counted.get(keys.seat_key(name, s), game.program.defn.counters[name].initial) for name in names]
+                   for s in range(spec.players)]
     return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers, credits=credits_of(st),
-                      standings=st.standings() if game.program.standing else [])
+                      labels=labels, tallies=tallies, standings=st.standings() if game.program.standing else [])
 
 
 def credits_of(state) -> list:
