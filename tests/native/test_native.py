@@ -343,3 +343,39 @@ def test_a_game_too_large_to_lay_out_stays_on_the_python_backend(tmp_path):
     assert len(game.program.comp_card) == 5000
     with pytest.raises(native.NotNative, match="5,000 components"):
         native.NativeGame(game)
+
+
+def _layers():
+    """Each expansion of each shipped game, and each scenario, as (game, expansions, scenario)."""
+    import yaml
+    out = []
+    for gid in ("karman-swap", "etherium", "seeders-exodus"):
+        folder = interpreter.resources.content_dir() / gid / "expansions"
+        if not folder.is_dir():
+            continue
+        for exp in sorted(p.name for p in folder.iterdir() if (p / "expansion.yaml").is_file()):
+            out.append((gid, [exp], None))
+            for sc in sorted((folder / exp / "scenarios").glob("*.yaml")):
+                sid = yaml.safe_load(sc.read_text(encoding="utf-8")).get("id")
+                out.append((gid, None, sid))
+    return out
+
+
+@pytest.mark.parametrize("gid,expansions,scenario", _layers(),
+                         ids=lambda v: ",".join(v) if isinstance(v, list) else str(v))
+def test_every_expansion_and_scenario_the_backend_compiles_plays_the_same_games(gid, expansions, scenario):
+    """What `simulate --expansion` or `--scenario` would play natively: the same traces, or a
+    refusal that says what and where."""
+    game = interpreter.load(gid).with_layers(expansions, scenario, None)
+    try:
+        compiled = native.NativeGame(game)
+    except native.NotNative as refused:
+        assert refused.pos is not None and refused.what
+        pytest.skip(f"not native yet: {refused}")
+    counts = [n for n in range(game.min_players, game.max_players + 1)
+              if game.program.scenario is None or n in (game.program.scenario.players or [n])]
+    assert counts
+    for players in counts:
+        for seed in range(5):
+            py, c = play_both(game, compiled, players, seed)
+            assert _dumped(c) == _dumped(py)
