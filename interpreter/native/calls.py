@@ -9,6 +9,7 @@ the C asks it again instead.
 """
 from __future__ import annotations
 
+from ..language.builtins.components import keyword_title
 from ..names import fold
 from .expressions import (BOOL, COMP, HOLDER, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
                           listed, masked, said)
@@ -178,6 +179,14 @@ def _neighbors(em, e, sc):
     return ("list", NODE), Members(NODE, loop)
 
 
+def _prints(em, e, sc):
+    c = em.typed(e.args[0], COMP, sc)
+    title = keyword_title(_literal_name(em, e, sc, "prints") if len(e.args) == 2 else "")
+    flags = em.table(f"KW_{len(em.tables)}", "int8_t",
+                     ["1" if title in printed else "0" for printed in em.program.comp_prints] or ["0"])
+    return BOOL, f"({{ v_t c_ = {c}; c_ >= 0 && {flags}[c_]; }})"
+
+
 def _linked(em, e, sc):
     a = em.typed(e.args[0], NODE, sc)
     b = em.typed(e.args[1], NODE, sc)
@@ -217,7 +226,7 @@ def _quantified(kind: str):
 
 def _literal_name(em, e, sc, what: str) -> str:
     """The text of a name written in the rules (a card's id, a node's), known when compiling."""
-    t, src = em.expr(e.args[0], sc)
+    t, src = em.expr(e.args[-1] if what == "prints" else e.args[0], sc)
     if t != NAME or not src.isdigit():
         raise NotNative(e.pos, f"{what}() of a name known only in play")
     return em.slots.names[int(src)]
@@ -423,7 +432,7 @@ CALLS = {
     "select": _select, "tapped": _tapped,
     "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
     "card": _card, "cards": _cards, "node": _node, "owner": _owner, "controller": _controller, "has": _has,
-    "random": _random, "linked": _linked,
+    "random": _random, "linked": _linked, "prints": _prints,
 }
 
 

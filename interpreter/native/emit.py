@@ -381,7 +381,8 @@ class Emitter(Expressions, Calls):
                         p.local(o.var, self.members(o.source).elem, o.pos)
             elif isinstance(s, N.CallProc):
                 callee = self.procs.get(s.proc)
-                if callee is not None and not self.defn.procedures[s.proc].point:
+                point = self.defn.procedures[s.proc] if callee is not None else None
+                if callee is not None and not (point.point and not point.hooks):
                     try:
                         types = [self.expr(a)[0] for a in s.args]
                     except NotNative as exc:  # what keeps the callee's parameters untyped, if nothing else types them
@@ -685,6 +686,8 @@ class Emitter(Expressions, Calls):
 
     def s_Move(self, s, lines):
         wt, what = self.expr(s.what)
+        if wt == HOLDER:
+            wt, what = COMP, self.typed(s.what, COMP)
         z = self.zone(s.to)
         p = self.pos(s.pos)
         bottom = int(s.end == "bottom")
@@ -711,6 +714,8 @@ class Emitter(Expressions, Calls):
         t, src = self.expr(s.what)
         p = self.pos(s.pos)
         call = f"rg_tag(st, cx, X, {self.tags.index(key)}, {int(s.on)}, {p});"
+        if t == HOLDER:
+            t, src = COMP, self.typed(s.what, COMP)
         if t == COMP:
             lines.append(call.replace("X", src))
             return
@@ -728,6 +733,8 @@ class Emitter(Expressions, Calls):
     def s_TapStmt(self, s, lines):
         t, src = self.expr(s.what)
         call = f"rg_tap(st, cx, X, {int(s.on)}, {self.pos(s.pos)});"
+        if t == HOLDER:
+            t, src = COMP, self.typed(s.what, COMP)
         if t == COMP:
             lines.append(call.replace("X", src))
             return
@@ -812,10 +819,8 @@ class Emitter(Expressions, Calls):
         pdef = self.defn.procedures.get(s.proc)
         if callee is None or pdef is None:
             raise NotNative(s.pos, f"a call of '{s.proc}'")
-        if pdef.point:
-            if not pdef.hooks and all(isinstance(a, N.Name) for a in s.args):
-                return  # an extension point nothing hooks on does nothing
-            raise NotNative(s.pos, "an extension point with hooks")
+        if pdef.point and not pdef.hooks and all(isinstance(a, N.Name) for a in s.args):
+            return  # an extension point nothing hooks on does nothing (its body calls its hooks)
         p = self.pos(s.pos)
         args = []
         for name, a in zip(callee.params, s.args, strict=True):

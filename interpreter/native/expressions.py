@@ -453,6 +453,8 @@ class Expressions:
         packed = self.pair(e.left, sc)
         t, left = (PAIR, packed) if packed is not None else self.expr(e.left, sc)
         rt, right = self.expr(e.right, sc)
+        if t == HOLDER and isinstance(rt, tuple) and rt[1] in HELD:  # a holder among players, nodes...: of that kind
+            t, left = rt[1], f"rg_holder_as({left}, {HELD[rt[1]]})"
         if rt == ZONE and t in (COMP, NONE):
             return f"rg_in_zone(st, {left}, {right})"
         if rt == ZONE and t == HOLDER:

@@ -675,3 +675,8 @@ static void rg_value_list(rg_state *st, rg_cx *cx, rg_event *e, v_t h) {
     rg_value(st, cx, e, RG_LEN(h));
     for (int32_t i = 0; i < RG_LEN(h); i++) rg_value(st, cx, e, st->arena[RG_OFF(h) + i]);
 }
+
+/* a holder as an owner of a kind, or -1 when it is of another (never a member of its list) */
+static inline v_t rg_holder_as(v_t h, int kind) {
+    return (h >= 0 && RG_ZONE_HOLDER_KIND[h] == kind) ? RG_ZONE_HOLDER[h] : -1;
+}
