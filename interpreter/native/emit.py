@@ -60,6 +60,9 @@ class Proc:
         self.consts: dict = consts or {}  # a keyword's parameter -> (type, C), or ("class", key), or ("expr", node)
         self.empty: set = set()  # locals let to an empty list, not yet typed
         self.dead = False  # never run by the game (an untyped parameter says so): not lowered
+        # every name the code binds (its parameters, its lets, choices and loops): they hide a
+        # class or counter of the same name, typed or not yet
+        self.declared = set(self.params) | {n for s in _statements(body) for n in _bound_names(s)}
 
     def local(self, name: str, t, pos) -> str:
         if name in self.slots:
@@ -1201,6 +1204,19 @@ def _statements(body):
         elif isinstance(s, N.Menu):
             for o in s.options:
                 yield from _statements(getattr(o, "body", None) or [])
+
+
+def _bound_names(s) -> list:
+    """The names statement `s` binds."""
+    if isinstance(s, N.Let):
+        return [s.name]
+    if isinstance(s, (N.Choose, N.For)):
+        return [s.var]
+    if isinstance(s, N.Roll):
+        return [s.name]
+    if isinstance(s, N.Menu):
+        return [o.var for o in s.options if getattr(o, "var", None)]
+    return []
 
 
 def _record(value: str) -> str:

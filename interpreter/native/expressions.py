@@ -125,6 +125,8 @@ class Expressions:
             return t, f"L[{slot}]"
         if name in getattr(self.cur, "empty", ()):
             return "empty", "0"  # while its members' kind is not known
+        if name in getattr(self.cur, "declared", ()):
+            raise NotNative(e.pos, f"'{name}', of no type known yet")  # a local: never the class of its name
         if name == "you":
             return SEAT, "(v_t)fr->you"
         if name in ("self", "me") and self.cur.ability:
