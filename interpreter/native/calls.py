@@ -473,6 +473,7 @@ class Calls:
             if fn.returns is None:
                 raise _Recursive(key)
             return fn
+        refused = None
         for guess in (None, BOOL, NUM, COMP, SEAT, NODE, NAME):
             try:
                 fn = self._function(fdef, types, key, guess)
@@ -480,10 +481,16 @@ class Calls:
                 if again.key != key:
                     raise
                 continue
+            except NotNative as exc:
+                if guess is None:
+                    raise
+                refused = refused or exc  # this guess does not fit the body: the next one
+                continue
             if guess is None or fn.returns == guess:
                 return fn
             del self.functions[key]  # the guess was not what the body gives: the next one
-        raise NotNative(fdef.pos, f"the function '{fdef.name}', which calls itself, of no type the backend guesses")
+        raise refused or NotNative(fdef.pos, f"the function '{fdef.name}', which calls itself, "
+                                             "of no type the backend guesses")
 
     def _function(self, fdef, types: tuple, key, guess) -> Function:
         self.function_count = getattr(self, "function_count", 0) + 1

@@ -31,7 +31,7 @@ from ..engine.specs import OPTIONAL_ASK, UNNAMED_ACTION
 from .slots import NotNative, lay_slots, supply_slot
 
 MAX_OPTIONS_FLOOR = 256
-MAX_COMPONENTS = 4096  # components of a game the native backend lays out at most
+MAX_COMPONENTS = 1024  # components of a game the native backend lays out at most (lists of 4 times as many)
 MAX_ZONE_CELLS = 2_000_000  # zones times components (the state's zones, 4 bytes each)
 WAITS = (N.CallProc, N.Menu, N.Choose, N.Signal)  # statements after which the machine runs other frames first
 POP = -2  # an option that ends its frame (the 'no' of an optional ability)
@@ -282,8 +282,10 @@ class Emitter(Expressions, Calls):
                 "    rg_frame scratch;",
                 "    rg_frame *fr = &scratch;",
                 "    memset(&quiet, 0, sizeof quiet);",
+                "    char base;",
                 "    cxs.log = &quiet;",
                 "    cxs.depth = 0;",
+                "    cxs.stack = &base;",
                 "    fr->me = -1;",
                 "    fr->you = seat;",
                 "    (void)fr;",

@@ -41,8 +41,10 @@ size_t rg_size(void) { return sizeof(rg_state); }
 int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
              const int32_t *zones, const int32_t *teams) {
     rg_cx cx;
+    char base;
     cx.log = lg;
     cx.depth = 0;
+    cx.stack = &base;
     memset(st, 0, sizeof *st);
     st->n = n;
     for (int32_t s = 0; s < n; s++) {
@@ -77,8 +79,10 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
 /* Option `index` of the pending decision taken; the game run to its next decision. */
 int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
     rg_cx cx;
+    char base;
     cx.log = lg;
     cx.depth = 0;
+    cx.stack = &base;
     if (setjmp(cx.jb)) return st->fault;
     st->fuel = RG_BUDGET;
     st->decisions++;

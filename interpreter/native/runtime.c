@@ -77,8 +77,11 @@ typedef struct {
 typedef struct {
     rg_log *log;
     int32_t depth;  /* game functions running, one in another */
+    char *stack;    /* the C stack where the run began: the rules' lists lie on it */
     jmp_buf jb;
 } rg_cx;
+
+#define RG_STACK (4 << 20)  /* of C stack the rules may use (a thread's is 8 MB on Linux) */
 
 enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
        EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL };
@@ -144,9 +147,16 @@ static int64_t rg_below_of(uint64_t *state, int64_t n) {
 
 static inline int64_t rg_below(rg_state *st, int64_t n) { return rg_below_of(&st->rng, n); }
 
+/* lists nested in lists, functions in functions: stopped before the C stack runs out */
+static inline void rg_stack(rg_state *st, rg_cx *cx, int pos) {
+    char here;
+    if (cx->stack - &here > RG_STACK) rg_fault(st, cx, F_NESTED, pos);
+}
+
 /* a game function called in another, 100 deep at most (a function calling itself without end) */
 static inline void rg_deeper(rg_state *st, rg_cx *cx, int pos) {
     if (++cx->depth > 100) rg_fault(st, cx, F_NESTED, pos);
+    rg_stack(st, cx, pos);
 }
 
 /* the budget of work between two decisions (interpreter.limits) ------------------------ */
@@ -154,6 +164,7 @@ static inline void rg_work(rg_state *st, rg_cx *cx, int64_t units, int pos) {
     st->fuel -= units;
     if (st->fuel < 0) rg_fault(st, cx, F_RUNAWAY, pos);
 }
+
 
 /* zones ------------------------------------------------------------------------------ */
 static inline int32_t *rg_items(rg_state *st, int z) { return &st->zitems[(int64_t)z * RG_COMPS]; }

@@ -379,3 +379,29 @@ def test_every_expansion_and_scenario_the_backend_compiles_plays_the_same_games(
         for seed in range(5):
             py, c = play_both(game, compiled, players, seed)
             assert _dumped(c) == _dumped(py)
+
+
+def test_a_function_calling_itself_without_end_stops_as_on_the_python_backend(tmp_path):
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("""\
+kind: game
+id: deep
+title: Deep
+players: {min: 2, max: 2}
+counters:
+  ticks: {scope: game}
+functions:
+  down:
+    params: [n]
+    body: "select(n > 1000000, 0, down(n + 1) + 1)"
+procedures:
+  game: |
+    add down(1) to ticks
+    win first(players)
+""", encoding="utf-8")
+    game = interpreter.load(str(folder))
+    compiled = native.NativeGame(game)
+    for make in (game.new_state, compiled.new_state):
+        with pytest.raises(GameFault, match="the rules nest too deeply"):
+            make(players=2, seed=1)
