@@ -617,7 +617,8 @@ class Expressions:
 
         def loop(var, body):
             buf, n, i = self.fresh("buf"), self.fresh("n"), self.fresh("i")
-            return ["{", f"    rg_stack(st, cx, {p});", f"    v_t {buf}[RG_LIST];", f"    int32_t {n} = {fill.replace('BUF', buf)};",
+            return ["{", f"    rg_stack(st, cx, {p});", f"    v_t {buf}[RG_LIST];",
+                    f"    int32_t {n} = {fill.replace('BUF', buf)};",
                     f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {buf}[{i}];",
                     f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
         return Members(elem, loop)
