@@ -6,7 +6,7 @@
         st.apply(st.legal_actions()[0])
     st.trace, st.returns()
 
-The state lives in C memory (`rg_state`, laid out by `emit.lay_slots`); the Python side
+The state lives in C memory (`rg_state`, laid out by `slots.lay_slots`); the Python side
 keeps only the game's start (the Python backend's blank state, which lays the components
 and counters and records the trace's first event) and turns the events the C records into
 the trace's dictionaries, which are those of the Python backend, event for event
