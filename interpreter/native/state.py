@@ -78,11 +78,27 @@ class NativeGame:
         self.source = self.emitter.game()
         self.lib, self.ffi = build(self.source)
         self.size = self.lib.rg_size()
+        # the memory of a state is laid by rg_start itself: no clearing it twice
+        self.alloc = self.ffi.new_allocator(should_clear_after_alloc=False)
+        self._starts: dict = {}  # (players, options, powers) -> what every game of them starts from
 
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
                   powers: dict | None = None) -> "NativeState":
         """A new game, run to its first decision, as `engine.game.Game.new_state` makes it."""
-        return NativeState.start(self, self.game.blank_state(players, seed, options, trace, powers))
+        if trace:  # its first event names the seed: the Python backend lays this game's start
+            return NativeState.start(self, self.game.blank_state(players, seed, options, trace, powers))
+        key = (players, tuple(sorted((options or {}).items())), tuple(sorted((powers or {}).items())))
+        laid = self._starts.get(key)
+        if laid is None:
+            py = self.game.blank_state(players, seed, options, False, powers)
+            # the components, counters and options of a start do not depend on the seed, which
+            # the random generator starts from and nothing draws before the game begins
+            laid = self._starts[key] = (py, NativeState.start_arrays(self, py)) \
+                if py.rng.state == seed & (2 ** 64 - 1) else None
+            if laid is None:
+                return NativeState.start(self, py)
+        py, arrays = laid
+        return NativeState.start(self, py, arrays, seed & (2 ** 64 - 1))
 
 
 class NativeState:
@@ -91,16 +107,10 @@ class NativeState:
     __slots__ = ("native", "start_state", "mem", "log", "trace", "info", "history")
 
     @staticmethod
-    def start(native: NativeGame, py) -> "NativeState":
-        st = NativeState()
-        st.native, st.start_state = native, py
+    def start_arrays(native: NativeGame, py) -> tuple:
+        """What rg_start lays a game from, read off the Python backend's blank state `py`: the
+        options, the counters, the zones in the order they were made, and the teams."""
         ffi, em = native.ffi, native.emitter
-        st.mem = ffi.new("char[]", native.size)
-        st.log = ffi.new("rg_log *")
-        st.log.on = 1 if py.trace is not None else 0
-        st.trace = list(py.trace) if py.trace is not None else None
-        st.info = ffi.new("int64_t[10]")
-        st.history = []
         slots = em.slots
         options = [slots.name(v) if isinstance(v, str) else int(v)  # a text option: its interned name
                    for v in (py.options[name] for name in em.options)] or [0]
@@ -113,10 +123,25 @@ class NativeState:
             zones += [index[str(key)], len(members)] + [int(c) for c in members]
         zones.append(-1)
         teams = py.program.team_of(py.n)
-        rc = native.lib.rg_start(st.mem, st.log, py.n, py.rng.state, ffi.new("int64_t[]", options),
-                                 ffi.new("int64_t[]", counters or [0]), ffi.new("int32_t[]", zones),
-                                 ffi.new("int32_t[]", list(teams)))
-        st._after(rc)
+        return (ffi.new("int64_t[]", options), ffi.new("int64_t[]", counters or [0]), ffi.new("int32_t[]", zones),
+                ffi.new("int32_t[]", list(teams)))
+
+    @staticmethod
+    def start(native: NativeGame, py, arrays=None, rng=None) -> "NativeState":
+        """A game begun from blank state `py` (its start laid in `arrays`, its generator `rng`,
+        when they are known already), run to its first decision."""
+        st = NativeState()
+        st.native, st.start_state = native, py
+        ffi = native.ffi
+        st.mem = native.alloc("char[]", native.size)
+        st.log = ffi.new("rg_log *")
+        st.log.on = 1 if py.trace is not None else 0
+        st.trace = list(py.trace) if py.trace is not None else None
+        st.info = ffi.new("int64_t[10]")
+        st.history = []
+        if arrays is None:
+            arrays, rng = NativeState.start_arrays(native, py), py.rng.state
+        st._after(native.lib.rg_start(st.mem, st.log, py.n, rng, *arrays))
         return st
 
     def _after(self, rc: int) -> None:
@@ -245,7 +270,7 @@ class NativeState:
         st = NativeState()
         st.native, st.start_state = self.native, self.start_state
         ffi = self.native.ffi
-        st.mem = ffi.new("char[]", self.native.size)
+        st.mem = self.native.alloc("char[]", self.native.size)
         ffi.memmove(st.mem, self.mem, self.native.size)
         st.log = ffi.new("rg_log *")
         st.trace = None
