@@ -367,15 +367,6 @@ static inline int rg_in_zone(rg_state *st, v_t c, v_t z) { return c >= 0 && z >=
 static inline v_t rg_first_in(rg_state *st, v_t z) { return st->zlen[z] ? rg_items(st, (int)z)[0] : -1; }
 static inline v_t rg_zone_of(rg_state *st, v_t c) { return c >= 0 ? st->where[c] : -1; }
 
-/* what a component's zone belongs to, when the rules expect a component: none when it lies
-   in no zone or in a zone of the game, a fault when it is held by a player, team or node */
-static inline v_t rg_holder_comp(rg_state *st, rg_cx *cx, v_t c, int pos) {
-    if (c < 0) return -1;
-    int32_t z = st->where[c];
-    if (z < 0 || RG_ZONE_HOLDER_KIND[z] == 0) return -1;
-    if (RG_ZONE_HOLDER_KIND[z] != 4) rg_fault(st, cx, F_TYPE, pos);
-    return RG_ZONE_HOLDER[z];
-}
 
 /* the player whose zone holds c, following components that hold components; -1 for none */
 static inline v_t rg_controller(rg_state *st, v_t c) {
@@ -464,14 +455,6 @@ static v_t rg_most(const v_t *vals, const int64_t *counts, int32_t n) {
     return ties ? -1 : found;
 }
 
-/* the arena of the lists waiting loops walk over */
-static int32_t rg_arena_push(rg_state *st, rg_cx *cx, const v_t *items, int32_t n, int pos) {
-    int32_t at = st->arena_top;
-    if (at + n > RG_ARENA) rg_fault(st, cx, F_TOO_LONG, pos);
-    memcpy(&st->arena[at], items, sizeof(v_t) * (size_t)n);
-    st->arena_top = at + n;
-    return at;
-}
 
 static inline void rg_pop(rg_state *st) {
     st->depth--;

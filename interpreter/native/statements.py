@@ -382,12 +382,6 @@ class Statements:
         lines.append("}")
         self.resume_point(lines)
 
-    def _same(self, e, want) -> str:
-        t, src = self.expr(e)
-        if t != want:
-            raise NotNative(e.pos, f"a {said(t)} given where a {said(want)} is taken")
-        return src
-
     def s_Signal(self, s, lines):
         args = [self.expr(a) for a in s.args]
         index = len(self.signals)
@@ -529,7 +523,6 @@ class Statements:
         self.menus.append((p, prompt, f"choose {s.var}", [(after, self.cur.slots[s.var][0], label)], bool(s.secret)))
         x = self.fresh("x")
         inner = {s.var: (members.elem, x)}
-        keep = [f"if ({self.test(s.where, inner)})"] if s.where is not None else []
         chooser = self.typed(s.chooser, SEAT) if s.chooser is not None else "(v_t)fr->you"
         lines += ["{", "    st->nopt = 0;"] + \
             ["    " + b for b in self._candidates(members, x, s.where, inner, p)] + \
@@ -540,7 +533,6 @@ class Statements:
             [f"        st->chooser = rg_seat(st, cx, {chooser}, {p});", f"        st->menu = {index};",
              "        st->pending = 1;", f"        fr->pc = {after};", "        return;", "    }", "}",
              f"case {after}:;"]
-        del keep
 
     def _candidates(self, members, x, where, inner, p) -> list:
         body = [f"rg_option(st, cx, 0, {x}, {p});"]
