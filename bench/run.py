@@ -560,13 +560,7 @@ def main(argv=None):
             gps, dps = playouts(game, players, games_per_run, runs)
             results["play"][f"{name}/{players}p"] = {"games_per_second": gps, "decisions_per_second": dps}
             target = TARGETS.get(f"{name}_{players}p_games_per_second")
-            verdict = _verdict(dps["median"] >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"],
-                               "decisions/s")
-            if target:
-                verdict = _verdict(gps["median"] >= target, target, "games/s") + "; " + verdict
-            rows.append((f"{name} {players}p random playouts",
-                         f"{gps['median']:.1f} games/s, {dps['median']:.0f} decisions/s "
-                         f"({dps['cpu']['median']:.0f} of processor time)", verdict))
+            rows.append(_play_row(f"{name} {players}p random playouts", gps, dps, target))
             worst_dps = dps["median"] if worst_dps is None else min(worst_dps, dps["median"])
             compiled = native_game(game)
             if compiled is None:
@@ -577,13 +571,7 @@ def main(argv=None):
             ngps, ndps = native_playouts(compiled, players, games_per_run * 10, runs)
             results["play"][f"{name}/{players}p"]["native"] = {"games_per_second": ngps,
                                                                "decisions_per_second": ndps}
-            verdict = _verdict(ndps["median"] >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"],
-                               "decisions/s")
-            if target:
-                verdict = _verdict(ngps["median"] >= target, target, "games/s") + "; " + verdict
-            rows.append((f"  {name} {players}p on the native backend",
-                         f"{ngps['median']:.1f} games/s, {ndps['median']:.0f} decisions/s "
-                         f"({ndps['cpu']['median']:.0f} of processor time)", verdict))
+            rows.append(_play_row(f"  {name} {players}p on the native backend", ngps, ndps, target))
     rows.append(("slowest decisions per second", f"{worst_dps:.0f}",
                  _verdict(worst_dps >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"])))
     native = [v["native"]["decisions_per_second"]["median"] for v in results["play"].values()
@@ -610,6 +598,15 @@ def main(argv=None):
     print(f"\nwritten {args.json}")
     if any(r[2].startswith("SHORT") for r in rows):
         print("where the time goes and why a target is short: docs/performance.md")
+
+
+def _play_row(what: str, gps: dict, dps: dict, target) -> tuple:
+    """A row of random playouts: games and decisions a second, judged against the targets."""
+    verdict = _verdict(dps["median"] >= TARGETS["decisions_per_second"], TARGETS["decisions_per_second"], "decisions/s")
+    if target:
+        verdict = _verdict(gps["median"] >= target, target, "games/s") + "; " + verdict
+    return (what, f"{gps['median']:.1f} games/s, {dps['median']:.0f} decisions/s "
+                  f"({dps['cpu']['median']:.0f} of processor time)", verdict)
 
 
 def load_rows(results: dict, rows: list, runs: int) -> None:

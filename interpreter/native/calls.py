@@ -135,14 +135,11 @@ def _in_play(em, e, sc):
     return ("list", COMP), em.buffer_members(COMP, f"rg_in_play(st, cx, BUF, {who})", e.pos)
 
 
-def _holder(em, e, sc):
-    c = em.typed(e.args[0], COMP, sc)
-    return HOLDER, f"rg_holder_zone(st, {c})"
-
-
-def _zone_of(em, e, sc):
-    c = em.typed(e.args[0], COMP, sc)
-    return ZONE, f"rg_zone_of(st, {c})"
+def _of_component(t: str, call: str):
+    """A built-in of one component that one C call answers (`call`, with {c} for the component)."""
+    def lower(em, e, sc):
+        return t, call.format(c=em.typed(e.args[0], COMP, sc))
+    return lower
 
 
 def _nodes(em, e, sc):
@@ -171,11 +168,9 @@ def _neighbors(em, e, sc):
     p = em.pos(e.pos)
 
     def loop(var, body):
-        node, i = em.fresh("node"), em.fresh("i")
-        return ["{", f"    v_t {node} = rg_some(st, cx, {n}, {p});",
-                f"    for (int32_t {i} = {starts}[{node}]; {i} < {starts}[{node} + 1]; {i}++) {{",
-                f"        v_t {var} = {links}[{i}];", f"        rg_work(st, cx, 1, {p});"] + \
-            ["        " + b for b in body] + ["    }", "}"]
+        node = em.fresh("node")
+        return em.walk(var, body, [f"v_t {node} = rg_some(st, cx, {n}, {p});"], f"{starts}[{node}]",
+                       f"{starts}[{node} + 1]", f"{links}[{{i}}]", p)
     return ("list", NODE), Members(NODE, loop)
 
 
@@ -253,16 +248,6 @@ def _node(em, e, sc):
     if t != NAME:
         raise NotNative(e.pos, f"node() of a {said(t)}")
     return NODE, f"rg_node_of(st, cx, {src}, {em.pos(e.pos)})"
-
-
-def _owner(em, e, sc):
-    c = em.typed(e.args[0], COMP, sc)
-    return SEAT, f"rg_owner(st, {c})"
-
-
-def _controller(em, e, sc):
-    c = em.typed(e.args[0], COMP, sc)
-    return SEAT, f"rg_controller(st, {c})"
 
 
 def _has(em, e, sc):
@@ -346,10 +331,6 @@ def _range(em, e, sc):
     return ("list", NUM), Members(NUM, loop)
 
 
-def _tapped(em, e, sc):
-    return BOOL, f"rg_is_tapped(st, {em.typed(e.args[0], COMP, sc)})"
-
-
 def _collect(em, members: Members, buf: str, n: str, pos) -> list:
     """C that fills `buf` (RG_LIST values) with the members, their number in `n`."""
     x = em.fresh("x")
@@ -426,12 +407,14 @@ def _select(em, e, sc):
 CALLS = {
     "count": _count, "first": _first, "last": _last, "top": _top, "next": _step("+"), "previous": _step("-"),
     "team": _team, "seat": _seat, "partners": _players_of("partners"), "opponents": _players_of("opponents"),
-    "members": _players_of("members"), "in_play": _in_play, "holder": _holder, "zone_of": _zone_of,
+    "members": _players_of("members"), "in_play": _in_play, "holder": _of_component(HOLDER, "rg_holder_zone(st, {c})"),
+    "zone_of": _of_component(ZONE, "rg_zone_of(st, {c})"),
     "nodes": _nodes, "neighbors": _neighbors, "any": _quantified("any"), "all": _quantified("all"),
     "sum": _sum, "max": _extreme(">"), "min": _extreme("<"), "most": _most, "supply": _supply, "range": _range,
-    "select": _select, "tapped": _tapped,
+    "select": _select, "tapped": _of_component(BOOL, "rg_is_tapped(st, {c})"),
     "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
-    "card": _card, "cards": _cards, "node": _node, "owner": _owner, "controller": _controller, "has": _has,
+    "card": _card, "cards": _cards, "node": _node, "owner": _of_component(SEAT, "rg_owner(st, {c})"),
+    "controller": _of_component(SEAT, "rg_controller(st, {c})"), "has": _has,
     "random": _random, "linked": _linked, "prints": _prints,
 }
 
@@ -532,9 +515,7 @@ class Calls:
         count = len(values)
 
         def loop(var, body):
-            i = self.fresh("i")
-            return [f"for (int32_t {i} = 0; {i} < {count}; {i}++) {{", f"    v_t {var} = {table}[{i}];",
-                    f"    rg_work(st, cx, 1, {p});"] + ["    " + b for b in body] + ["}"]
+            return self.walk(var, body, [], "0", str(count), f"{table}[{{i}}]", p)
         return Members(elem, loop)
 
 

@@ -310,11 +310,9 @@ class Expressions:
         table = self.table(f"LV_{len(self.tables)}", "int64_t", cells or ["0"])
 
         def loop(var, body):
-            c, i = self.fresh("c"), self.fresh("i")
-            return ["{", f"    v_t {c} = rg_some(st, cx, {src}, {p});",
-                    f"    for (int32_t {i} = {starts}[{c}]; {i} < {starts}[{c} + 1]; {i}++) {{",
-                    f"        v_t {var} = {table}[{i}];", f"        rg_work(st, cx, 1, {p});"] + \
-                ["        " + b for b in body] + ["    }", "}"]
+            c = self.fresh("c")
+            return self.walk(var, body, [f"v_t {c} = rg_some(st, cx, {src}, {p});"], f"{starts}[{c}]",
+                             f"{starts}[{c} + 1]", f"{table}[{{i}}]", p)
         return ("list", elem), Members(elem, loop)
 
     def node_attribute(self, name: str, src: str, p: int, pos):
@@ -577,16 +575,23 @@ class Expressions:
             return source.loop(x, lines)
         return Members(elem, loop)
 
+    def walk(self, var: str, body: list, setup: list, start: str, end: str, item: str, p: int) -> list:
+        """C that runs `body` with `var` bound to `item` (C with {i} for the index) for each
+        index from `start` to before `end`, after `setup`, each step a unit of work."""
+        i = self.fresh("i")
+        return ["{"] + ["    " + x for x in setup] + \
+            [f"    for (int32_t {i} = {start}; {i} < {end}; {i}++) {{", f"        v_t {var} = {item.format(i=i)};",
+             f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+
     def _zone_members(self, z: str, pos) -> Members:
         p = self.pos(pos)
 
         def loop(var, body):
-            snap, n, i = self.fresh("snap"), self.fresh("n"), self.fresh("i")
+            snap, n = self.fresh("snap"), self.fresh("n")
             # over the members as they were when the loop began, as the Python backend does
-            return ["{", f"    int32_t {n} = st->zlen[{z}];", f"    int32_t {snap}[RG_COMPS];",
-                    f"    memcpy({snap}, rg_items(st, {z}), sizeof(int32_t) * (size_t){n});",
-                    f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {snap}[{i}];",
-                    f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+            setup = [f"int32_t {n} = st->zlen[{z}];", f"int32_t {snap}[RG_COMPS];",
+                     f"memcpy({snap}, rg_items(st, {z}), sizeof(int32_t) * (size_t){n});"]
+            return self.walk(var, body, setup, "0", n, f"{snap}[{{i}}]", p)
         return Members(COMP, loop)
 
     def _kept_members(self, elem: str, handle: str, pos) -> Members:
@@ -616,11 +621,9 @@ class Expressions:
         p = self.pos(pos)
 
         def loop(var, body):
-            buf, n, i = self.fresh("buf"), self.fresh("n"), self.fresh("i")
-            return ["{", f"    rg_stack(st, cx, {p});", f"    v_t {buf}[RG_LIST];",
-                    f"    int32_t {n} = {fill.replace('BUF', buf)};",
-                    f"    for (int32_t {i} = 0; {i} < {n}; {i}++) {{", f"        v_t {var} = {buf}[{i}];",
-                    f"        rg_work(st, cx, 1, {p});"] + ["        " + b for b in body] + ["    }", "}"]
+            buf, n = self.fresh("buf"), self.fresh("n")
+            setup = [f"rg_stack(st, cx, {p});", f"v_t {buf}[RG_LIST];", f"int32_t {n} = {fill.replace('BUF', buf)};"]
+            return self.walk(var, body, setup, "0", n, f"{buf}[{{i}}]", p)
         return Members(elem, loop)
 
     def gathered(self, members: Members, body_of, result: str, init: str, label: bool = False) -> str:
