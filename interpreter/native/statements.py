@@ -252,17 +252,17 @@ class Statements:
         key = fold(self.defn.classes[fold(s.tag)][1])
         if key not in self.tags:
             raise NotNative(s.pos, f"a tag of class '{s.tag}'")
-        t, src = self.expr(s.what)
-        p = self.pos(s.pos)
-        call = f"rg_tag(st, cx, X, {self.tags.index(key)}, {int(s.on)}, {p});"
-        if t == HOLDER:
-            t, src = COMP, self.typed(s.what, COMP)
-        if t == COMP:
-            lines.append(call.replace("X", src))
-            return
-        members = self.members(s.what)
+        lines += self.each_component(s.what, f"rg_tag(st, cx, X, {self.tags.index(key)}, {int(s.on)}, "
+                                             f"{self.pos(s.pos)});")
+
+    def each_component(self, what, call: str) -> list:
+        """C that makes `call` (X for the component) of the component `what` is, or of each
+        component of the list or zone it is."""
+        t, src = self.expr(what)
+        if t in (COMP, HOLDER):
+            return [call.replace("X", self.typed(what, COMP))]
         x = self.fresh("c")
-        lines += members.loop(x, [call.replace("X", x)])
+        return self.members(what).loop(x, [call.replace("X", x)])
 
     def s_Use(self, s, lines):
         c = self.typed(s.card, COMP)
@@ -272,15 +272,7 @@ class Statements:
                   f"    fr->pc = {self.resume};", "    return;", "}", f"case {self.resume}:;"]
 
     def s_TapStmt(self, s, lines):
-        t, src = self.expr(s.what)
-        call = f"rg_tap(st, cx, X, {int(s.on)}, {self.pos(s.pos)});"
-        if t == HOLDER:
-            t, src = COMP, self.typed(s.what, COMP)
-        if t == COMP:
-            lines.append(call.replace("X", src))
-            return
-        x = self.fresh("c")
-        lines += self.members(s.what).loop(x, [call.replace("X", x)])
+        lines += self.each_component(s.what, f"rg_tap(st, cx, X, {int(s.on)}, {self.pos(s.pos)});")
 
     def s_Fail(self, s, lines):
         text = self.text(s.text, s.pos)
