@@ -51,6 +51,7 @@ void free(void *p);
 """
 
 FLAGS = ["-O2", "-shared", "-fPIC", "-std=gnu99", "-w"]  # GNU C: statement expressions
+KEEP = 32  # libraries kept in the cache folder (a few games, each with its layers, a few edits)
 _LOCK = threading.Lock()
 _LOADED: dict = {}  # fingerprint -> (lib, ffi): a library is loaded once per process
 
@@ -88,6 +89,10 @@ def build(source: str):
         path = os.path.join(folder, f"game-{fingerprint}.so")
         if not os.path.exists(path):
             _compile(cc, source, path, folder)
+            if made is None:
+                _prune(folder)
+        else:
+            _touch(path)
         ffi = cffi.FFI()
         ffi.cdef(CDEF)
         lib = ffi.dlopen(path)
@@ -115,3 +120,22 @@ def _compile(cc: str, source: str, path: str, folder: str) -> None:
                 os.unlink(p)
             except OSError:
                 pass
+
+
+def _prune(folder: str) -> None:
+    """Keep the KEEP libraries used last; a process that loaded one dropped keeps it."""
+    try:
+        found = [os.path.join(folder, f) for f in os.listdir(folder) if f.startswith("game-") and f.endswith(".so")]
+        found.sort(key=os.path.getmtime, reverse=True)
+        for old in found[KEEP:]:
+            os.unlink(old)
+    except OSError:
+        pass  # another process pruned it first, or the folder went: nothing to keep tidy
+
+
+def _touch(path: str) -> None:
+    """Mark a library as used now, so that pruning keeps it."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass

@@ -405,3 +405,14 @@ procedures:
     for make in (game.new_state, compiled.new_state):
         with pytest.raises(GameFault, match="the rules nest too deeply"):
             make(players=2, seed=1)
+
+
+def test_the_cache_keeps_the_libraries_used_last(tmp_path, monkeypatch):
+    from interpreter.native import build as B
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    monkeypatch.setattr(B, "KEEP", 2)
+    for i in range(4):
+        B.build(f"int rg_test_{i} = {i};\n")
+    kept = sorted(p.name for p in (tmp_path / "regles" / "native").glob("game-*.so"))
+    assert len(kept) == 2
