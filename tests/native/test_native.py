@@ -291,7 +291,7 @@ EVERY_GAME = ["karman-swap", "etherium", "seeders-exodus"] + \
 @pytest.mark.parametrize("where", EVERY_GAME)
 def test_every_game_the_backend_compiles_plays_the_python_backends_games(where):
     """Each game of the project, shipped or made for a test, that the native backend takes:
-    20 random games at each player count, the same traces; one it refuses says what and where."""
+    10 random games at each player count, the same traces; one it refuses says what and where."""
     game = interpreter.load(where)
     try:
         compiled = native.NativeGame(game)
@@ -299,7 +299,7 @@ def test_every_game_the_backend_compiles_plays_the_python_backends_games(where):
         assert refused.pos is not None and refused.what
         pytest.skip(f"not native yet: {refused}")
     for players in range(game.min_players, min(game.max_players, 4) + 1):
-        for seed in range(20):
+        for seed in range(10):
             py, c = play_both(game, compiled, players, seed)
             assert _dumped(c) == _dumped(py)
 
@@ -361,11 +361,8 @@ def _layers():
     return out
 
 
-@pytest.mark.parametrize("gid,expansions,scenario", _layers(),
-                         ids=lambda v: ",".join(v) if isinstance(v, list) else str(v))
-def test_every_expansion_and_scenario_the_backend_compiles_plays_the_same_games(gid, expansions, scenario):
-    """What `simulate --expansion` or `--scenario` would play natively: the same traces, or a
-    refusal that says what and where."""
+def _layered_games(gid, expansions, scenario, seeds: int):
+    """`seeds` games of each player count of a game with a layer, on both backends."""
     game = interpreter.load(gid).with_layers(expansions, scenario, None)
     try:
         compiled = native.NativeGame(game)
@@ -376,9 +373,24 @@ def test_every_expansion_and_scenario_the_backend_compiles_plays_the_same_games(
               if game.program.scenario is None or n in (game.program.scenario.players or [n])]
     assert counts
     for players in counts:
-        for seed in range(5):
+        for seed in range(seeds):
             py, c = play_both(game, compiled, players, seed)
             assert _dumped(c) == _dumped(py)
+
+
+@pytest.mark.parametrize("gid,expansions,scenario", _layers(),
+                         ids=lambda v: ",".join(v) if isinstance(v, list) else str(v))
+def test_every_expansion_and_scenario_the_backend_compiles_plays_the_same_games(gid, expansions, scenario):
+    """What `simulate --expansion` or `--scenario` would play natively: the same traces, or a
+    refusal that says what and where (a game at each player count; `--slow`: ten)."""
+    _layered_games(gid, expansions, scenario, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gid,expansions,scenario", _layers(),
+                         ids=lambda v: ",".join(v) if isinstance(v, list) else str(v))
+def test_many_games_of_every_expansion_and_scenario_are_the_same_on_both_backends(gid, expansions, scenario):
+    _layered_games(gid, expansions, scenario, 10)
 
 
 def test_a_function_calling_itself_without_end_stops_as_on_the_python_backend(tmp_path):
