@@ -158,7 +158,7 @@ def powers_for(game, spec: RunSpec, seed: int) -> dict:
 
 
 BACKENDS = ("auto", "native", "python")
-_NATIVE: dict = {}  # (game key, what the backend depends on) -> (NativeGame or None, what plays the games)
+_NATIVE: dict = {}  # game key -> (NativeGame or None, what plays the games, the game it was made for)
 
 
 def backend_for(game, spec: RunSpec) -> tuple:
@@ -178,15 +178,16 @@ def backend_for(game, spec: RunSpec) -> tuple:
         why = "--results, --cards and --check follow each step in Python"
     if why is not None:
         return None, f"Python backend ({why})"
-    key = (spec.game_key(), id(game))
-    if key not in _NATIVE:
+    key = spec.game_key()
+    found = _NATIVE.get(key)
+    if found is None or found[2] is not game:  # kept for this very game (a key names its content)
         try:
             compiled = NativeGame(game)
             built = os.path.basename(native_compiler())
-            _NATIVE[key] = (compiled, f"native backend (the rules in C, built by {built})")
-        except (NotNative, NoCompiler) as exc:
-            _NATIVE[key] = (None, f"Python backend ({exc})")
-    return _NATIVE[key]
+            found = _NATIVE[key] = (compiled, f"native backend (the rules in C, built by {built})", game)
+        except (NotNative, NoCompiler) as exc:  # said in one line (a compiler's own output is long)
+            found = _NATIVE[key] = (None, f"Python backend ({str(exc).splitlines()[0][:200]})", game)
+    return found[:2]
 
 
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
