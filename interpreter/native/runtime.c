@@ -455,7 +455,7 @@ static v_t rg_most(const v_t *vals, const int64_t *counts, int32_t n) {
     return ties ? -1 : found;
 }
 
-
+/* a frame ends: the lists its loops and variables kept in the arena go with it */
 static inline void rg_pop(rg_state *st) {
     st->depth--;
     st->arena_top = st->frames[st->depth].arena;
@@ -606,7 +606,7 @@ static void rg_set_attr(rg_state *st, rg_cx *cx, int a, v_t c, v_t v, int pos) {
     }
 }
 
-/* a number only some nodes have, read on one that has it */
+/* a number only some cards or nodes have, read on one that has it */
 static inline v_t rg_present(rg_state *st, rg_cx *cx, v_t v, int pos) {
     if (v == RG_MISSING) rg_fault(st, cx, F_TYPE, pos);
     return v;
