@@ -4,12 +4,16 @@
     native = NativeGame(interpreter.load(GAME))
     st = native.new_state(players=2, seed=1, trace=True)
 
-Its stages, one module each: `emit` lowers the checked procedures to C, typing every
-expression and laying every zone and counter out as a slot of the state (`NotNative`
-names the first construct it does not take yet); `build` compiles the C with the system's
-compiler and keeps the library by its fingerprint (`NoCompiler` when it cannot); `state`
-runs it through the step API of the Python backend and writes the same trace. The Python
-backend stays the reference: a differential test plays the same seeds on both and compares
+Its stages:
+- `emit` lowers the checked procedures, functions and abilities to C (with `statements`,
+  `expressions` and `calls`), typing every expression and laying every zone and counter out
+  as a slot of the state (`slots`); `NotNative` names the first construct it does not take;
+- the C runtime (`runtime.c`, `actions.c`, `machine.c`) knows no game;
+- `build` compiles the C with the system's compiler and keeps the library by its
+  fingerprint (`NoCompiler` when it cannot);
+- `state` runs it through the step API of the Python backend and writes the same trace.
+
+The Python backend stays the reference: the tests play the same seeds on both and compare
 their traces byte for byte.
 """
 from .build import NoCompiler, compiler
