@@ -126,6 +126,8 @@ class Emitter(Statements, Expressions, Calls):
                         if isinstance(node, N.Action):
                             proc.local("cause", SEAT, node.pos)
                             proc.local("\0free", NUM, node.pos)
+                            if any(c.kind == N.CostKind.SACRIFICE for c in node.costs):
+                                proc.local("\0sacrifice", COMP, node.pos)
                         self.procs[f"\0{key}"] = proc
                     if isinstance(node, N.Trigger):
                         mine.setdefault((node.event, node.broadcast), []).append(proc.index)

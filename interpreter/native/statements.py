@@ -17,6 +17,17 @@ from .slots import NotNative
 from .trees import ACTS, LISTED, POP, WAITS, Proc, Shown, counter_name, record, statements
 
 
+SACRIFICED = "\0sacrifice"  # the local holding the component chosen to pay a sacrifice
+
+
+def _sacrificed(cost) -> N.Node:
+    """`[each x in in_play(you) where x != self and x is CLASS]`: what may pay a sacrifice."""
+    p = cost.pos
+    x = N.Name(p, "\0x")
+    where = N.BoolOp(p, "and", N.Compare(p, "!=", x, N.Name(p, "self")), N.Compare(p, "is", x, N.Name(p, cost.name)))
+    return N.Each(p, "\0x", N.Call(p, "in_play", [N.Name(p, "you")]), where)
+
+
 class Statements:
     """The lowering of statements; mixed into the Emitter."""
 
@@ -53,8 +64,13 @@ class Statements:
                 elif cost.kind == N.CostKind.SPEND:
                     slot = self.counter_slot(cost.name, COMP, "(v_t)fr->me", cost.pos)
                     lines.append(f"rg_add(st, cx, {slot}, -({self.num(cost.amount)}), {pos}, R_SPEND);")
-                else:
-                    raise NotNative(cost.pos, f"a '{cost.kind}' cost")
+                else:  # sacrifice: another component of the class, chosen, goes to the discard
+                    if self.defn.discard is None:
+                        raise NotNative(cost.pos, "a sacrifice in a game that names no discard zone")
+                    self.s_Choose(N.Choose(cost.pos, SACRIFICED, _sacrificed(cost), None, None, False,
+                                           "card to sacrifice"), lines)
+                    self.s_Move(N.Move(cost.pos, N.Name(cost.pos, SACRIFICED), N.Name(cost.pos, self.defn.discard)),
+                                lines)
             return
         if node.cond is not None:
             lines += [f"if (!({self.test(node.cond)})) {{", "    rg_pop(st);", "    return;", "}"]
@@ -88,8 +104,8 @@ class Statements:
             elif cost.kind == N.CostKind.SPEND:
                 slot = self.counter_slot(cost.name, COMP, "(v_t)fr->me", cost.pos)
                 checks.append(f"if (st->counters[{slot}] < ({self.num(cost.amount)})) return 0;")
-            else:
-                raise NotNative(cost.pos, f"a '{cost.kind}' cost")
+            else:  # sacrifice: another component of the class is in play for the player
+                checks.append(f"if (!({self.test(N.Call(cost.pos, 'any', [_sacrificed(cost)]))})) return 0;")
         self.cur = None
         cause, free = p.slots["cause"][0], p.slots["\0free"][0]
         return "\n".join([f"static int U_{p.index}(rg_state *st, rg_cx *cx, v_t c, v_t player, int free) {{",

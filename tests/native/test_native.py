@@ -9,7 +9,7 @@ import random
 import pytest
 
 import interpreter
-from gamekit import fixture_game, source_line
+from gamekit import FIXTURES, fixture_game, source_line
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.state import GameFault
 from interpreter.play.agents import RandomAgent, SeatView, agent_seed
@@ -428,3 +428,24 @@ def test_the_cache_keeps_the_libraries_used_last(tmp_path, monkeypatch):
         B.build(f"int rg_test_{i} = {i};\n")
     kept = sorted(p.name for p in (tmp_path / "regles" / "native").glob("game-*.so"))
     assert len(kept) == 2
+
+
+def test_an_action_paid_by_a_sacrifice_plays_the_same_on_both_backends(tmp_path):
+    """The workshop of the tests, its worker put on the bench: its action, paid by giving up a
+    tool the player has in play, is offered, chosen, and moves the tool to the discard."""
+    import shutil
+    folder = tmp_path / "workshop"
+    shutil.copytree(FIXTURES / "workshop", folder)
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(text.replace('''    move card("lamp") to players[1].bench
+''', '''    move card("lamp") to players[1].bench
+    move card("worker") to players[1].bench
+'''), encoding="utf-8")
+    game = interpreter.load(str(folder))
+    compiled = native.NativeGame(game)
+    sacrificed = 0
+    for seed in range(20):
+        py, c = play_both(game, compiled, 2, seed)
+        assert _dumped(c) == _dumped(py)
+        sacrificed += sum(1 for e in py if e["type"] == "move" and e["to"] == "scrap")
+    assert sacrificed > 0
