@@ -527,8 +527,10 @@ class ExprGen(NodeVisitor):
         cond = f" if {self.test(e.where, ctx, inner)}" if e.where is not None else ""
         if isinstance(e, N.Mapped):
             value = self.test(e.expr, ctx, inner) if truth else self.gen(e.expr, ctx, inner)
-        else:  # a member's own truth: a player, component, team or node is true whatever its index
-            value = f"R_truth({v})" if truth else v
+        elif truth:  # a member's own truth: a player, component, team or node is true whatever its index
+            value = "True" if self.components(e.source, ctx, sc) else f"R_truth({v})"
+        else:
+            value = v
         return f"({value} for {v} in {source}{cond})"
 
     def cheap(self, name: str) -> bool:

@@ -50,29 +50,22 @@ def _count(em, e, sc):
     return NUM, em.gathered(members, lambda x, out: [f"(void){x}; n_{out}++;"], "n_OUT", "v_t n_OUT = 0;")
 
 
-def _first(em, e, sc):
-    t, src = em.expr(e.args[0], sc)
-    if t == ZONE:
-        return COMP, f"rg_first_in(st, {src})"
-    if kept(t):
-        return t[1], f"({{ v_t h_ = {src}; RG_LEN(h_) ? st->arena[RG_OFF(h_)] : -1; }})"
-    if masked(t):
-        return t[1], f"rg_lowest({src})"
-    members = em.members(e.args[0], sc)
-    return members.elem, em.gathered(members, lambda x, out: [f"r_{out} = {x}; goto {out};"], "r_OUT",
-                                     "v_t r_OUT = -1;", label=True)
-
-
-def _last(em, e, sc):
-    t, src = em.expr(e.args[0], sc)
-    if t == ZONE:
-        return COMP, f"rg_top(st, {src})"
-    if kept(t):
-        return t[1], f"({{ v_t h_ = {src}; RG_LEN(h_) ? st->arena[RG_OFF(h_) + RG_LEN(h_) - 1] : -1; }})"
-    if masked(t):
-        return t[1], f"rg_highest({src})"
-    members = em.members(e.args[0], sc)
-    return members.elem, em.gathered(members, lambda x, out: [f"r_{out} = {x};"], "r_OUT", "v_t r_OUT = -1;")
+def _end(first: bool):
+    """first() or last(): of a zone, a bit mask, a kept list, or any list walked to its end
+    (first stops at its first member)."""
+    def lower(em, e, sc):
+        t, src = em.expr(e.args[0], sc)
+        if t == ZONE:
+            return COMP, f"rg_first_in(st, {src})" if first else f"rg_top(st, {src})"
+        if masked(t):
+            return t[1], f"rg_lowest({src})" if first else f"rg_highest({src})"
+        if kept(t):
+            at = "RG_OFF(h_)" if first else "RG_OFF(h_) + RG_LEN(h_) - 1"
+            return t[1], f"({{ v_t h_ = {src}; RG_LEN(h_) ? st->arena[{at}] : -1; }})"
+        members = em.members(e.args[0], sc)
+        take = (lambda x, out: [f"r_{out} = {x}; goto {out};"]) if first else (lambda x, out: [f"r_{out} = {x};"])
+        return members.elem, em.gathered(members, take, "r_OUT", "v_t r_OUT = -1;", label=first)
+    return lower
 
 
 def _top(em, e, sc):
@@ -405,7 +398,7 @@ def _select(em, e, sc):
 
 
 CALLS = {
-    "count": _count, "first": _first, "last": _last, "top": _top, "next": _step("+"), "previous": _step("-"),
+    "count": _count, "first": _end(True), "last": _end(False), "top": _top, "next": _step("+"), "previous": _step("-"),
     "team": _team, "seat": _seat, "partners": _players_of("partners"), "opponents": _players_of("opponents"),
     "members": _players_of("members"), "in_play": _in_play, "holder": _of_component(HOLDER, "rg_holder_zone(st, {c})"),
     "zone_of": _of_component(ZONE, "rg_zone_of(st, {c})"),
