@@ -6,18 +6,21 @@
 
 Its stages:
 - `emit` lowers the checked procedures, functions and abilities to C (with `statements`,
-  `expressions` and `calls`), typing every expression and laying every zone and counter out
-  as a slot of the state (`slots`); `NotNative` names the first construct it does not take;
+  `expressions`, `calls` and `automata`: the seats content drives), typing every
+  expression and laying every zone and counter out as a slot of the state (`slots`);
+  `NotNative` names the first construct it does not take;
 - the C runtime (`runtime.c`, `actions.c`, `machine.c`) knows no game;
 - `build` compiles the C with the system's compiler and keeps the library by its
   fingerprint (`NoCompiler` when it cannot);
-- `state` runs it through the step API of the Python backend and writes the same trace.
+- `state` runs it through the step API of the Python backend and writes the same trace;
+  `NativeLimit` stops a game it cannot play on (an automaton ranking a label made in play),
+  which the Python backend then plays.
 
 The Python backend stays the reference: the tests play the same seeds on both and compare
 their traces byte for byte.
 """
 from .build import NoCompiler, compiler
 from .emit import NotNative
-from .state import NativeGame, NativeState
+from .state import NativeGame, NativeLimit, NativeState
 
-__all__ = ["NativeGame", "NativeState", "NotNative", "NoCompiler", "compiler"]
+__all__ = ["NativeGame", "NativeLimit", "NativeState", "NotNative", "NoCompiler", "compiler"]

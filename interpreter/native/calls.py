@@ -9,11 +9,16 @@ the C asks it again instead.
 """
 from __future__ import annotations
 
+import re
+
 from ..language.builtins.components import keyword_title
 from ..names import fold
 from .expressions import (BOOL, COMP, HOLDER, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
                           listed, masked, said)
 from .slots import NotNative
+
+
+_SIMPLE = re.compile(r"[\w\[\]>()-]*")  # the C of a name or a literal
 
 
 class _Recursive(Exception):
@@ -33,6 +38,7 @@ class Function:
         self.consts: dict = {}
         self.ability = False
         self.returns = None
+        self.constant = None  # the C literal it always gives, when its body is one: no call made
         self.c = None
 
 
@@ -244,6 +250,9 @@ def _node(em, e, sc):
 
 
 def _has(em, e, sc):
+    ct = em.expr(e.args[0], sc)[0]
+    if ct in SCALARS and ct not in (COMP, HOLDER) or ct == NONE:  # what is no component has no class
+        return BOOL, "0"
     c = em.typed(e.args[0], COMP, sc)
     t, src = em.expr(e.args[1], sc)
     if t != NAME:
@@ -254,6 +263,13 @@ def _has(em, e, sc):
         return BOOL, em.is_class(c, (None, canon[1] if canon else name), e.pos)
     em.dynamic_has = True  # a name known only in play: a table of every name against every component
     return BOOL, f"rg_has(st, {src}, {c})"
+
+
+def _automated(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t == NONE or (t in SCALARS and t not in (SEAT, HOLDER)):  # what is no player is no automaton
+        return BOOL, "0"
+    return BOOL, em.automated(em.typed(e.args[0], SEAT, sc))
 
 
 def _random(em, e, sc):
@@ -372,6 +388,8 @@ def _reordered(kind: str):
 
 def _select(em, e, sc):
     test = em.test(e.args[0], sc)
+    if test in ("0", "1"):  # known when lowered: the other branch is not lowered (it may not type)
+        return em.expr(e.args[1 if test == "1" else 2], sc)
     at, a = em.expr(e.args[1], sc)
     bt, b = em.expr(e.args[2], sc)
     if _listish(at) or _listish(bt):  # one list or the other, walked where it is asked
@@ -408,7 +426,7 @@ CALLS = {
     "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
     "card": _card, "cards": _cards, "node": _node, "owner": _of_component(SEAT, "rg_owner(st, {c})"),
     "controller": _of_component(SEAT, "rg_controller(st, {c})"), "has": _has,
-    "random": _random, "linked": _linked, "prints": _prints,
+    "random": _random, "linked": _linked, "automated": _automated, "prints": _prints,
 }
 
 
@@ -434,6 +452,8 @@ class Calls:
         if any(t == NONE for t in types) or not all(t in SCALARS or masked(t) for t in types):
             raise NotNative(e.pos, f"a call of '{e.func}' with a value of no known type")
         fn = self.function(fdef, types)
+        if fn.constant is not None and all(_SIMPLE.fullmatch(src) for _, src in args):
+            return fn.returns, fn.constant  # (arguments that are names or literals: nothing of them can fault)
         values = ", ".join(["st", "cx", "fr"] + [src for _, src in args])
         if listed(fn.returns):
             return fn.returns, self.buffer_members(fn.returns[1], f"F_{fn.index}({values.replace('fr', 'fr, BUF', 1)})",
@@ -488,6 +508,8 @@ class Calls:
                 fn.proto = f"static int32_t {head}, v_t *out{params});"
             elif t in SCALARS or masked(t) or t == NONE:
                 t = NUM if t == NONE else t
+                if t in (BOOL, NUM) and (src in ("0", "1") or (src.endswith("LL") and src[:-2].lstrip("-").isdigit())):
+                    fn.constant = src
                 fn.c = "\n".join([f"static v_t {head}{params}) {{", "    (void)fr;",
                                   f"    rg_deeper(st, cx, {self.pos(fdef.pos)});", f"    v_t r_ = {src};",
                                   "    cx->depth--;", "    return r_;", "}", ""])

@@ -19,6 +19,7 @@ from ..engine.specs import UNNAMED_ACTION
 from ..language import nodes as N
 from ..language.texts import label_parts
 from ..names import fold
+from .automata import Automata
 from .calls import Calls
 from .expressions import COMP, HELD, HOLDER, NONE, NUM, SCALARS, SEAT, Expressions, masked, said
 from .slots import NotNative, lay_slots, supply_slot
@@ -30,13 +31,11 @@ MAX_COMPONENTS = 1024  # components of a game the native backend lays out at mos
 MAX_ZONE_CELLS = 2_000_000  # zones times components (the state's zones, 4 bytes each)
 
 
-class Emitter(Statements, Expressions, Calls):
+class Emitter(Statements, Expressions, Calls, Automata):
     """Lowers the procedures and abilities of `program` to C, for games of up to `players` seats."""
 
     def __init__(self, program, players: int):
         self.program, self.defn, self.players = program, program.defn, players
-        if self.defn.automata:
-            raise NotNative(self.program.pos, "seats driven by content (automata)")
         self.slots = lay_slots(program, players)
         comps, zones = len(program.comp_card), len(self.slots.zones)
         if comps > MAX_COMPONENTS or comps * zones > MAX_ZONE_CELLS:
@@ -54,6 +53,8 @@ class Emitter(Statements, Expressions, Calls):
         # its body starts, or POP; the slot of its variable or -1; its label's text)], secret)
         self.menus: list = []
         self.signals: list = []  # signal index -> (event, argument types)
+        self.chosen: set = set()  # the menus that are `choose`s: an automaton ranks their values, not labels
+        self.decides: list = []  # `decide` index -> (prompt text or None, its variable, the type it decides)
         self.menu_code: list = []
         self.menu_ends: dict = {}  # menu index -> where the frame goes on after an action picked there
         self.tables: list = []
@@ -205,6 +206,7 @@ class Emitter(Statements, Expressions, Calls):
                 p.label_text = self.text(label, p.ability.pos, {"self": me, "me": me, "you": (SEAT, "(v_t)-1")})
                 self.cur = None
         signals = [self.signal_function(i) for i in range(len(self.signals))]
+        self.automaton_c = self.automata_code()  # once every menu is known, before the functions are listed
         ahead = [f"static void P_{p.index}(rg_state *st, rg_cx *cx, rg_frame *fr);" for p in self.procs.values()]
         ahead += [f"static void M_{i}(rg_state *st, rg_cx *cx, rg_frame *fr);" for i in range(len(self.menus))]
         ahead += [f.proto for f in self.functions.values()]
@@ -334,6 +336,10 @@ class Emitter(Statements, Expressions, Calls):
                 p.local(s.name, ("kept", NUM), s.pos)
             elif isinstance(s, N.Choose) and s.var not in p.slots:
                 p.local(s.var, self.members(s.source).elem, s.pos)
+            elif isinstance(s, N.Decide) and s.var not in p.slots:
+                kinds = {stored(self.expr(r.value)[0]) for r in s.rules} - {NONE}
+                if len(kinds) == 1:
+                    p.local(s.var, kinds.pop(), s.pos)
             elif isinstance(s, N.For) and s.var not in p.slots:
                 p.local(s.var, self.members(s.source).elem, s.pos)
             elif isinstance(s, N.Menu):
@@ -555,6 +561,7 @@ class Emitter(Statements, Expressions, Calls):
             f"#define RG_ACTS {ACTS}",
             self.action_texts(),
             self.text_values(),
+            *self.automaton_c,
             f"static void (*const RG_PROCS[])(rg_state *, rg_cx *, rg_frame *) = {{{procs}}};",
             f"#define RG_GAME_PROC {self.procs['game'].index}",
             resource("machine.c")]

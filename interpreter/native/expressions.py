@@ -495,11 +495,25 @@ class Expressions:
         raise NotNative(e.pos, f"the operator '{e.op}'")
 
     def e_BoolOp(self, e, sc):
+        left = self.test(e.left, sc)
+        # a test known when lowered (has() of what is no component, say) is folded, so that a
+        # select() on it lowers only the branch it takes: the other may not type
+        stops = "0" if e.op == "and" else "1"
+        if left == stops:
+            return BOOL, stops
+        right = self.test(e.right, sc)
+        if left in ("0", "1"):
+            return BOOL, right
+        if right in ("0", "1") and right != stops:
+            return BOOL, left
         op = "&&" if e.op == "and" else "||"
-        return BOOL, f"({self.test(e.left, sc)} {op} {self.test(e.right, sc)})"
+        return BOOL, f"({left} {op} {right})"
 
     def e_Not(self, e, sc):
-        return BOOL, f"(!{self.test(e.operand, sc)})"
+        test = self.test(e.operand, sc)
+        if test in ("0", "1"):
+            return BOOL, "1" if test == "0" else "0"
+        return BOOL, f"(!{test})"
 
     def e_Neg(self, e, sc):
         return NUM, f"(-{self.num(e.operand, sc)})"

@@ -27,7 +27,13 @@ static void rg_resolve(rg_state *st, rg_cx *cx, int index, int autom) {
 }
 
 static void rg_loop(rg_state *st, rg_cx *cx) {
-    while (!st->pending && st->depth > 0) {
+    for (;;) {
+        if (st->pending) {  /* a decision: asked of an agent, or taken here by its seat's automaton */
+            if (!RG_HAS_AUTOMATA || RG_AUTOMATON[st->chooser] < 0) return;
+            rg_resolve(st, cx, rg_auto_pick(st, cx), 2);
+            continue;
+        }
+        if (st->depth <= 0) return;
         rg_frame *fr = &st->frames[st->depth - 1];
         rg_work(st, cx, 1, -1);
         RG_PROCS[fr->proc](st, cx, fr);

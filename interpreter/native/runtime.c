@@ -84,9 +84,10 @@ typedef struct {
 #define RG_STACK (4 << 20)  /* of C stack the rules may use (a thread's is 8 MB on Linux) */
 
 enum { EV_SHUFFLE = 1, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
-       EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL };
+       EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL, EV_DECIDE };
 enum { F_RUNAWAY = 1, F_TOO_DEEP, F_NO_OPTION, F_TOO_BIG, F_FULL, F_NO_MEMORY, F_NOT_COMPONENT, F_NOT_ZONE,
-       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX, F_KEYS, F_NO_NODE, F_FAILED, F_NESTED, F_SIDES };
+       F_NOT_PLAYER, F_TOO_MANY_OPTIONS, F_TOO_LONG, F_NONE, F_TYPE, F_DIVISION, F_INDEX, F_KEYS, F_NO_NODE, F_FAILED, F_NESTED, F_SIDES,
+       F_NOT_NATIVE };
 enum { R_SET = 0, R_ADD, R_REMOVE, R_GAIN, R_LOSE, R_SCORE, R_PAY, R_SPEND };
 
 static void rg_fault(rg_state *st, rg_cx *cx, int code, int pos) {
@@ -306,6 +307,10 @@ static void rg_win(rg_state *st, rg_cx *cx, int32_t mask, int pos) {
 static inline int32_t rg_seat(rg_state *st, rg_cx *cx, v_t p, int pos) {
     if (p < 0 || p >= st->n) rg_fault(st, cx, F_NOT_PLAYER, pos);
     return (int32_t)p;
+}
+
+static inline int rg_flag_of(const rg_state *st, const int8_t *flags, v_t p) {  /* a seat's flag; none's is 0 */
+    return p >= 0 && p < st->n && flags[p];
 }
 
 static inline int64_t rg_mod(v_t a, v_t n) {

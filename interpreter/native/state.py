@@ -30,7 +30,8 @@ from ..scopes import OwnerKind
 from .expressions import BOOL, COMP, HOLDER, NAME, NODE, NONE, SEAT, TEAM, ZONE
 
 (EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
- EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL) = range(1, 16)
+ EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL, EV_DECIDE) = range(1, 17)
+AUTOMATON = 2  # a choice's `autom` when the seat's automaton took it (machine.c)
 REASONS = ("set", "add", "remove", "gain", "lose", "score", "pay", "spend")
 FAULT_TEXTS = {  # by the names of runtime.c's fault codes (their numbers are read from it)
     "F_RUNAWAY": runaway_message(WORK_BUDGET),
@@ -53,6 +54,9 @@ FAULT_TEXTS = {  # by the names of runtime.c's fault codes (their numbers are re
     "F_FAILED": "failed",
     "F_NESTED": "the rules nest too deeply",
     "F_SIDES": "dice need at least one side",
+    # a limit of the backend, not a fault of the rules: the game is played again in Python
+    "F_NOT_NATIVE": "a seat driven by content ranks an option the native backend does not: a label made in "
+                    "play, or a value its 'prefer' is not lowered for",
 }
 
 
@@ -66,6 +70,12 @@ def _fault_codes() -> dict:
 FAULTS = {code: FAULT_TEXTS[name] for code, name in _fault_codes().items()}
 FAILED = next(code for code, name in _fault_codes().items() if name == "F_FAILED")
 RUNAWAY = next(code for code, name in _fault_codes().items() if name == "F_RUNAWAY")
+LIMIT = next(code for code, name in _fault_codes().items() if name == "F_NOT_NATIVE")
+
+
+class NativeLimit(GameFault):
+    """A game the native backend cannot play on from here, though the rules can: the Python
+    backend plays it (`simulate` does so by itself)."""
 
 
 class NativeGame:
@@ -157,7 +167,8 @@ class NativeState:
                 vals = self.native.ffi.new("int64_t[8]")
                 text = self.native.lib.rg_failed(self.mem, vals)
                 message = "failed: " + self._render(text, list(vals))
-            exc = GameFault(message, self.native.emitter.positions[pos] if pos >= 0 else None)
+            where = self.native.emitter.positions[pos] if pos >= 0 else None
+            exc = (NativeLimit if rc == LIMIT else GameFault)(message, where)
             exc.state = self
             raise exc
 
@@ -301,6 +312,7 @@ class NativeState:
             e = log.ev[i]
             kind = e.kind
             values = [log.vals[e.vals + k] for k in range(e.nvals)]
+            at = None  # where the event is traced, when not where the C recorded it
             if kind == EV_SHUFFLE:
                 fields = {"type": "shuffle", "zone": slots.zones[e.a]}
             elif kind == EV_COUNTER:
@@ -318,10 +330,24 @@ class NativeState:
                     said_label = self._render(em.actions[c][a].label_text, values)
                 else:
                     said_label = self._render(label, values)
-                fields = {"type": "choice", "player": e.a + 1, "prompt": said, "option": e.b,
-                          "label": said_label, "options": e.c, "auto": bool(e.d)}
+                if e.d == AUTOMATON:  # taken by the seat's automaton: traced at its `prefer`
+                    auto = program.automata[e.a]
+                    p = em.positions[e.pos]
+                    fields = {"type": "decide", "player": e.a + 1, "prompt": said, "option": e.b,
+                              "label": said_label, "options": e.c, "rule": "prefer", "automaton": auto.id,
+                              "asked_at": f"{p.path}:{p.line}"}
+                    at = auto.pos
+                else:
+                    fields = {"type": "choice", "player": e.a + 1, "prompt": said, "option": e.b,
+                              "label": said_label, "options": e.c, "auto": bool(e.d)}
                 if secret:
                     fields["secret"] = True
+            elif kind == EV_DECIDE:  # a `decide` of the rules
+                prompt, var, t = em.decides[e.e]
+                said = self._render(prompt, values) if prompt is not None else var
+                v = self._value(t, values.pop(0)) if e.b else None
+                fields = {"type": "decide", "player": e.a + 1, "prompt": said,
+                          "label": label_of(py, v) if v is not None else None, "value": plain(v), "rule": e.b}
             elif kind == EV_WIN:
                 fields = {"type": "win", "players": [s + 1 for s in range(py.n) if e.a >> s & 1]}
             elif kind == EV_SIGNAL:
@@ -362,9 +388,10 @@ class NativeState:
             else:
                 continue
             event = {"n": len(self.trace), **fields}
-            if e.pos >= 0:
-                p = em.positions[e.pos]
-                event["at"] = f"{p.path}:{p.line}"
+            if at is None and e.pos >= 0:
+                at = em.positions[e.pos]
+            if at is not None:
+                event["at"] = f"{at.path}:{at.line}"
             self.trace.append(event)
         log.n = 0
         log.nvals = 0

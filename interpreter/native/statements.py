@@ -528,6 +528,7 @@ class Statements:
         self.resume += 1
         after = self.resume
         label = self._text([Shown(members.elem)], ["x"])
+        self.chosen.add(index)
         self.menus.append((p, prompt, f"choose {s.var}", [(after, self.cur.slots[s.var][0], label)], bool(s.secret)))
         x = self.fresh("x")
         inner = {s.var: (members.elem, x)}
@@ -541,6 +542,38 @@ class Statements:
             [f"        st->chooser = rg_seat(st, cx, {chooser}, {p});", f"        st->menu = {index};",
              "        st->pending = 1;", f"        fr->pc = {after};", "        return;", "    }", "}",
              f"case {after}:;"]
+
+    def s_Decide(self, s, lines):
+        """A decision made by the rules: the first rule whose condition holds and whose value is
+        not none, recorded with its number at that rule's line (0 and the statement's: none)."""
+        if s.var not in self.cur.slots:
+            raise NotNative(s.pos, f"the decision '{s.var}', whose rules give values of no one kind")
+        t = self.cur.slots[s.var][1]
+        var = self.cur.local(s.var, t, s.pos)
+        chooser = self.typed(s.chooser, SEAT) if s.chooser is not None else "(v_t)fr->you"
+        p = self.pos(s.pos)
+        index = len(self.decides)
+        prompt = self.text(s.prompt, s.pos) if s.prompt else None
+        self.decides.append((prompt, s.var, t))
+        done, who, rule, v = self.label(), self.fresh("who"), self.fresh("rule"), self.fresh("v")
+        where = self.table(f"D_{index}", "int32_t", [str(p)] + [str(self.pos(r.pos)) for r in s.rules])
+        lines += ["{", f"int32_t {who} = rg_seat(st, cx, {chooser}, {p});", f"int32_t {rule} = 0;", f"v_t {v};"]
+        for n, r in enumerate(s.rules, 1):
+            vt, value = self.expr(r.value)
+            cond = self.test(r.cond) if r.cond is not None else "1"
+            if vt == NONE:  # never decides, but its condition is still asked
+                lines.append(f"(void)({cond});")
+                continue
+            if vt != t:
+                raise NotNative(r.pos, f"a rule deciding a {said(vt)} where the others decide a {said(t)}")
+            decided = f"{v} != -1" if t in REFS else "1"  # a number is never none
+            lines += [f"if ({cond}) {{", f"    {v} = {value};",
+                      f"    if ({decided}) {{ {var} = {v}; {rule} = {n}; goto {done}; }}", "}"]
+        lines += [f"{var} = -1;", f"{done}:;",
+                  "if (cx->log->on) {", f"    rg_event *e = rg_emit(st, cx, EV_DECIDE, {where}[{rule}]);",
+                  f"    e->a = {who}; e->b = {rule}; e->e = {index};"] + \
+            [f"    {record(x)}" for x in (self.texts[prompt][1] if prompt is not None else [])] + \
+            [f"    if ({rule}) rg_value(st, cx, e, {var});", "}", "}"]
 
     def _candidates(self, members, x, where, inner, p) -> list:
         body = [f"rg_option(st, cx, 0, {x}, {p});"]

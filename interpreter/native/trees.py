@@ -77,7 +77,7 @@ def bound_names(s) -> list:
     """The names statement `s` binds."""
     if isinstance(s, N.Let):
         return [s.name]
-    if isinstance(s, (N.Choose, N.For)):
+    if isinstance(s, (N.Choose, N.For, N.Decide)):
         return [s.var]
     if isinstance(s, N.Roll):
         return [s.name]

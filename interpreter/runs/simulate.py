@@ -36,7 +36,7 @@ from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check
 from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
-from ..native import NativeGame, NoCompiler, NotNative
+from ..native import NativeGame, NativeLimit, NoCompiler, NotNative
 from ..native import compiler as native_compiler
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
@@ -195,7 +195,14 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
     powers = powers_for(game, spec, seed)
     native, _ = backend_for(game, spec) if spec.backend != "python" else (None, None)
     if native is not None:
-        return _run_native(native, game, spec, index, seed, powers)
+        try:
+            return _run_native(native, game, spec, index, seed, powers)
+        except NativeLimit:  # past what the C plays (an automaton ranking a label made in play)
+            pass
+    return _run_python(game, spec, index, seed, powers)
+
+
+def _run_python(game, spec: RunSpec, index: int, seed: int, powers: dict) -> GameResult:
     watch = Recorder(game.program, spec.players) if spec.record else None
     state, exc, notes = play_game(game, spec.players, seed, spec.options, spec.agents,
                                   check=spec.check, max_decisions=spec.max_decisions, powers=powers, watch=watch)
@@ -228,10 +235,13 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
 
 def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict) -> GameResult:
     """Game `index` played all in C by the seats' random agents: the game the Python backend
-    plays with them (a fault is recorded as there, its trace made by the Python backend)."""
+    plays with them (a fault is recorded as there, its trace made by the Python backend).
+    NativeLimit when the C cannot play it on: the caller plays it in Python."""
     try:
         st = native.new_state(spec.players, seed, spec.options, powers=powers)
         st.random_play([agent_seed(seed, s) for s in range(spec.players)], spec.max_decisions)
+    except NativeLimit:
+        raise
     except Exception as exc:  # as play_game: a failure of a game is a result of the run
         return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, exc, powers),
                           powers=powers)

@@ -166,12 +166,12 @@ def small_game(tmp_path, body: str):
 
 
 def test_what_the_backend_does_not_take_is_refused_where_it_is_written(tmp_path):
-    game = small_game(tmp_path, "    let p = first(players)\n    decide k by p \"How many\":\n"
-                                "      prefer 2 if count(pile) > 0\n      prefer 1\n    win p\n")
+    game = small_game(tmp_path, "    let p = first(players)\n    let xs = [[1, 2], [3]]\n"
+                                "    log \"{count(xs)}\"\n    win p\n")
     with pytest.raises(native.NotNative) as caught:
         native.NativeGame(game)
-    assert source_line(caught.value.pos).strip() == 'decide k by p "How many":'
-    assert "decide" in caught.value.what
+    assert source_line(caught.value.pos).strip() == "let xs = [[1, 2], [3]]"
+    assert "list" in caught.value.what
     assert str(caught.value).startswith(str(caught.value.pos.path))
 
 
@@ -450,3 +450,64 @@ def test_an_action_paid_by_a_sacrifice_plays_the_same_on_both_backends(tmp_path)
         assert _dumped(c) == _dumped(py)
         sacrificed += sum(1 for e in py if e["type"] == "move" and e["to"] == "scrap")
     assert sacrificed > 0
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_seat_driven_by_content_decides_in_c_as_in_python(level):
+    """Robots' solo mode: its automaton's `decide` and the `prefer` that ranks the options of
+    the choices asked of it, traced at the rule that decided, on both backends alike."""
+    game = interpreter.load(str(FIXTURES / "robots")).with_layers(["solo"], None, None)
+    compiled = native.NativeGame(game)
+    rules = set()
+    for seed in range(10):
+        py, c = play_both(game, compiled, 2, seed, {"level": level})
+        assert _dumped(c) == _dumped(py)
+        rules |= {e["rule"] for e in py if e["type"] == "decide"}
+    assert rules == {1, "prefer"} if level == "hard" else rules == {2, "prefer"}
+
+
+AUTOMATON = """\
+kind: game
+id: asked
+title: Asked
+players: {min: 2, max: 2}
+counters:
+  ticks: {scope: player}
+score: ticks
+automata:
+  bot:
+    title: Bot
+    seat: 2
+    prefer: "select(option == \\"Rest\\", 0, 1)"
+procedures:
+  game: |
+    for each p in players:
+      choose by p "Now?":
+        option "Work {p}":
+          add 1 to p.ticks
+        option "Rest":
+          add 2 to p.ticks
+    win first(players)
+"""
+
+
+def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_simulate_plays_it_in_python(tmp_path):
+    """The C knows a label by its interned text: one made in play ("Work {p}") it cannot rank.
+    The native game stops with NativeLimit there; simulate plays the game in Python instead,
+    with the results of the Python backend."""
+    from interpreter.runs import simulate as S
+    folder = tmp_path / "asked"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(AUTOMATON, encoding="utf-8")
+    game = interpreter.load(str(folder))
+    compiled = native.NativeGame(game)
+    st = compiled.new_state(players=2, seed=1)
+    assert st.current_player == 0  # the first seat's choice is an agent's; the second seat's is the automaton's
+    with pytest.raises(native.NativeLimit) as caught:
+        st.apply(0)
+    assert source_line(caught.value.pos).strip() == 'choose by p "Now?":'
+    runs = [S.run(game, S.RunSpec(str(folder), 2, 5, 6, ["random", "random"], {}, backend=b))
+            for b in ("native", "python")]
+    got = [[(r.winners, r.scores, r.decisions, r.error) for r in run.results] for run in runs]
+    assert got[0] == got[1] and all(r.error is None for r in runs[0].results)
+    assert {tuple(r.scores) for r in runs[0].results} == {(1, 2), (2, 2)}
