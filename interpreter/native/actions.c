@@ -53,3 +53,14 @@ static int rg_use(rg_state *st, rg_cx *cx, v_t c, v_t player, int free, int pos)
     }
     return 0;
 }
+
+/* can_use(c, player): whether `use c by player free` would start an action now */
+static int rg_can_use(rg_state *st, rg_cx *cx, v_t c, v_t player) {
+    if (c < 0 || player < 0) return 0;
+    for (int32_t a = 0; a < RG_ACT_COUNT[c]; a++) {
+        int32_t row = (int32_t)c * RG_MAXA + a;
+        if (RG_ACT_LIMIT[row] >= 0 && st->used[row]) continue;
+        if (RG_ACT_USABLE[row](st, cx, c, player, 1)) return 1;
+    }
+    return 0;
+}

@@ -14,10 +14,11 @@ import re
 from ..language.builtins.components import keyword_title
 from ..names import fold
 from .expressions import (BOOL, COMP, HOLDER, NAME, NODE, NONE, NUM, REFS, SCALARS, SEAT, TEAM, ZONE, Members, kept,
-                          listed, masked, said)
+                          listed, masked, said, spanned)
 from .slots import NotNative
 
 
+LITERAL = "literal"  # (LITERAL, name): an argument that is a name written in the call
 _SIMPLE = re.compile(r"[\w\[\]>()-]*")  # the C of a name or a literal
 
 
@@ -46,6 +47,8 @@ def _count(em, e, sc):
     t, src = em.expr(e.args[0], sc)
     if t == ZONE:
         return NUM, f"(v_t)st->zlen[{src}]"
+    if spanned(t):
+        return NUM, f"(v_t){src}_n"
     if kept(t):
         return NUM, f"(v_t)RG_LEN({src})"
     if t == "empty":
@@ -265,6 +268,22 @@ def _has(em, e, sc):
     return BOOL, f"rg_has(st, {src}, {c})"
 
 
+def _action_count(em, e, sc):
+    t, src = em.expr(e.args[0], sc)
+    if t != COMP and t != HOLDER:  # what is no component has no action
+        return NUM, "0LL"
+    counts = [str(len(a)) for a in em.program.comp_actions] or ["0"]
+    table = em.table(f"ACTS_{len(em.tables)}", "int32_t", counts)
+    return NUM, f"({{ v_t c_ = {em.typed(e.args[0], COMP, sc)}; c_ < 0 ? 0 : (v_t){table}[c_]; }})"
+
+
+def _can_use(em, e, sc):
+    ct, pt = em.expr(e.args[0], sc)[0], em.expr(e.args[1], sc)[0]
+    if ct not in (COMP, HOLDER) or pt not in (SEAT, HOLDER):  # only a player uses, only a component's actions
+        return BOOL, "0"
+    return BOOL, f"rg_can_use(st, cx, {em.typed(e.args[0], COMP, sc)}, {em.typed(e.args[1], SEAT, sc)})"
+
+
 def _automated(em, e, sc):
     t, src = em.expr(e.args[0], sc)
     if t == NONE or (t in SCALARS and t not in (SEAT, HOLDER)):  # what is no player is no automaton
@@ -426,12 +445,26 @@ CALLS = {
     "sorted": _reordered("sorted"), "reversed": _reordered("reversed"), "distinct": _reordered("distinct"),
     "card": _card, "cards": _cards, "node": _node, "owner": _of_component(SEAT, "rg_owner(st, {c})"),
     "controller": _of_component(SEAT, "rg_controller(st, {c})"), "has": _has,
-    "random": _random, "linked": _linked, "automated": _automated, "prints": _prints,
+    "random": _random, "linked": _linked, "prints": _prints,
+    "automated": _automated, "action_count": _action_count, "can_use": _can_use,
 }
 
 
 def _listish(t) -> bool:
     return t == "empty" or listed(t) or kept(t) or masked(t)
+
+
+def _bound(t, i: int) -> tuple:
+    """(type, C) of the i-th parameter of a function lowered for arguments of types ... t ...:
+    a literal name is its name, written in the C."""
+    if isinstance(t, tuple) and t[0] == LITERAL:
+        return NAME, str(t[1])
+    return t, f"a{i}"
+
+
+def _around(gather: list, call: str) -> str:
+    """`call`, after the C that gathers its lists (which live on the C stack until it returns)."""
+    return "({ " + " ".join(gather) + f" {call}; }})" if gather else call
 
 
 class Calls:
@@ -448,17 +481,41 @@ class Calls:
     def game_function(self, e, sc):
         fdef = self.defn.functions[e.func]
         args = [self.expr(a, sc) for a in e.args]
-        types = tuple(t for t, _ in args)
-        if any(t == NONE for t in types) or not all(t in SCALARS or masked(t) for t in types):
-            raise NotNative(e.pos, f"a call of '{e.func}' with a value of no known type")
-        fn = self.function(fdef, types)
-        if fn.constant is not None and all(_SIMPLE.fullmatch(src) for _, src in args):
+        types, values, gather = [], [], []
+        for a, (t, src) in zip(e.args, args, strict=True):
+            if t == NAME and src.isdigit():  # a name written in the call: the function is lowered for it
+                types.append((LITERAL, int(src)))
+                values.append(src)
+            elif listed(t) or kept(t) or t == "empty":  # a list: gathered on the C stack, given as a span
+                members = self.members(a, sc) if t != "empty" else None
+                buf, n = self.fresh("buf"), self.fresh("n")
+                gather += [f"rg_stack(st, cx, {self.pos(a.pos)});", f"v_t {buf}[RG_LIST];", f"int32_t {n} = 0;"]
+                if members is not None:
+                    gather += self._gathered_into(members, buf, n, a.pos)
+                elem = members.elem if members is not None else NUM
+                types.append(("span", elem))
+                values.append(f"{buf}, {n}")
+            elif spanned(t):
+                types.append(t)
+                values.append(f"{src}_v, {src}_n")
+            elif t in SCALARS or masked(t):
+                types.append(t)
+                values.append(src)
+            else:
+                raise NotNative(e.pos, f"a call of '{e.func}' with a value of no known type")
+        fn = self.function(fdef, tuple(types))
+        if fn.constant is not None and all(_SIMPLE.fullmatch(src) for src in values):
             return fn.returns, fn.constant  # (arguments that are names or literals: nothing of them can fault)
-        values = ", ".join(["st", "cx", "fr"] + [src for _, src in args])
+        values = ", ".join(["st", "cx", "fr"] + values)
         if listed(fn.returns):
-            return fn.returns, self.buffer_members(fn.returns[1], f"F_{fn.index}({values.replace('fr', 'fr, BUF', 1)})",
-                                                   e.pos)
-        return fn.returns, f"F_{fn.index}({values})"
+            call = f"F_{fn.index}({values.replace('fr', 'fr, BUF', 1)})"
+            return fn.returns, self.buffer_members(fn.returns[1], _around(gather, call), e.pos)
+        return fn.returns, _around(gather, f"F_{fn.index}({values})")
+
+    def _gathered_into(self, members, buf: str, n: str, pos) -> list:
+        """C that appends each member to C array `buf`, counted by `n`."""
+        x, p = self.fresh("x"), self.pos(pos)
+        return members.loop(x, [f"if ({n} >= RG_LIST) rg_fault(st, cx, F_TOO_LONG, {p});", f"{buf}[{n}++] = {x};"])
 
     def function(self, fdef, types: tuple) -> Function:
         """Game function `fdef` for arguments of `types`, lowered once. A function that calls
@@ -494,9 +551,10 @@ class Calls:
         fn.returns = guess  # what a call of itself in its body gives (None: not guessed yet)
         saved, self.cur = self.cur, fn
         try:  # the whole body lowered here, lists and all, with the function's own names
-            sc = {name: (t, f"a{i}") for i, (name, t) in enumerate(zip(fdef.params, types, strict=True))}
+            sc = {name: _bound(t, i) for i, (name, t) in enumerate(zip(fdef.params, types, strict=True))}
             t, src = self.expr(fdef.tree, sc)
-            params = "".join(f", v_t a{i}" for i in range(len(types)))
+            params = "".join(f", v_t *a{i}_v, int32_t a{i}_n" if spanned(pt) else f", v_t a{i}"
+                             for i, pt in enumerate(types))
             head = f"F_{fn.index}(rg_state *st, rg_cx *cx, rg_frame *fr"
             if listed(t):
                 x = self.fresh("x")

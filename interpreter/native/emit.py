@@ -21,6 +21,7 @@ from ..language.texts import label_parts
 from ..names import fold
 from .automata import Automata
 from .calls import Calls
+from .data import Data
 from .expressions import COMP, HELD, HOLDER, NONE, NUM, SCALARS, SEAT, Expressions, masked, said
 from .slots import NotNative, lay_slots, supply_slot
 from .statements import Statements
@@ -31,7 +32,7 @@ MAX_COMPONENTS = 1024  # components of a game the native backend lays out at mos
 MAX_ZONE_CELLS = 2_000_000  # zones times components (the state's zones, 4 bytes each)
 
 
-class Emitter(Statements, Expressions, Calls, Automata):
+class Emitter(Statements, Expressions, Calls, Data, Automata):
     """Lowers the procedures and abilities of `program` to C, for games of up to `players` seats."""
 
     def __init__(self, program, players: int):
@@ -53,6 +54,9 @@ class Emitter(Statements, Expressions, Calls, Automata):
         # its body starts, or POP; the slot of its variable or -1; its label's text)], secret)
         self.menus: list = []
         self.signals: list = []  # signal index -> (event, argument types)
+        self.statics: list = []  # tables of the data known when lowered (data.Data)
+        self.keyed: list = []  # tables of the data picked in play: (rows, the C of the key)
+        self.missing: dict = {}  # the C of a number read from the data -> the same read, RG_MISSING where none
         self.chosen: set = set()  # the menus that are `choose`s: an automaton ranks their values, not labels
         self.decides: list = []  # `decide` index -> (prompt text or None, its variable, the type it decides)
         self.menu_code: list = []

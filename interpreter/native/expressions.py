@@ -22,6 +22,7 @@ NUM, BOOL, SEAT, TEAM, COMP, NODE, NAME, ZONE = (
 # what a component's zone belongs to (holder()): a player, team, node or component, told only
 # in play; kept as the zone's slot, and read as the kind its use asks for
 HOLDER = "holder"
+STATIC, KEYED = "data", "keyed"  # (STATIC, k): a table of the data known when lowered; (KEYED, k): picked in play
 PAIR = "pair of numbers"  # `[a, b]` as one value, each within 32 bits: a member of a list of pairs
 NONE = "none"
 OWNER_TYPE = {OwnerKind.PLAYER: SEAT, OwnerKind.TEAM: TEAM, OwnerKind.NODE: NODE, OwnerKind.COMPONENT: COMP}
@@ -36,6 +37,16 @@ def listed(t) -> bool:
 
 def masked(t) -> bool:
     return isinstance(t, tuple) and t[0] == "mask"
+
+
+def static(t) -> bool:
+    """A table of the game's data, known when lowered or picked in play (data.Data)."""
+    return isinstance(t, tuple) and t[0] in (STATIC, KEYED)
+
+
+def spanned(t) -> bool:
+    """A list a game function is given: C variables NAME_v (its members) and NAME_n (their number)."""
+    return isinstance(t, tuple) and t[0] == "span"
 
 
 def kept(t) -> bool:
@@ -91,6 +102,9 @@ class Expressions:
             return self._mask_members(t[1], src, e.pos)
         if kept(t):
             return self._kept_members(t[1], src, e.pos)
+        if spanned(t):
+            p = self.pos(e.pos)
+            return Members(t[1], lambda var, body: self.walk(var, body, [], "0", f"{src}_n", f"{src}_v[{{i}}]", p))
         if t == "empty":
             return Members(NONE, lambda var, body: [])
         if t == ZONE:
@@ -157,11 +171,7 @@ class Expressions:
         if isinstance(e.obj, N.Name) and e.obj.name == "options" and "options" not in self.cur.slots:
             return self.option(e)
         if self.is_data(e):
-            kind, cells = self.data_table(e)
-            if kind == "list":
-                elem, values = cells
-                return ("list", elem), self.constant_members(elem, values, e.pos)
-            return cells
+            return self.data_value(self.program.data[e.name], e.pos, f"data.{e.name}")
         t, src = self.expr(e.obj, sc)
         p = self.pos(e.pos)
         name = e.name
@@ -332,49 +342,20 @@ class Expressions:
         table = self.table(f"N_{len(self.tables)}", "int64_t", cells or ["0"])
         return t, f"{table}[rg_some(st, cx, {src}, {p})]"
 
-    def is_data(self, e) -> bool:
-        """Whether `e` is `data.NAME`, one of the game's named constants."""
-        return isinstance(e, N.Attr) and isinstance(e.obj, N.Name) and e.obj.name == "data" and \
-            "data" not in self.cur.slots and e.name in self.program.data
-
-    def data_table(self, e):
-        """("list", (type of its members, their C values)) of a list of the game's data, or
-        ("value", (type, C)) of one of its values."""
-        value = self.program.data[e.name]
-
-        def one(v):
-            if isinstance(v, bool):
-                return BOOL, str(int(v))
-            if isinstance(v, int):
-                if not -limits.MAX_NUMBER <= v <= limits.MAX_NUMBER:
-                    raise NotNative(e.pos, f"the number {v} in data.{e.name}")
-                return NUM, str(v)
-            if isinstance(v, str):
-                return NAME, str(self.slots.name(v))
-            raise NotNative(e.pos, f"data.{e.name}, a value of this kind")
-        if isinstance(value, list):
-            cells = [one(v) for v in value]
-            kinds = {t for t, _ in cells}
-            if len(kinds) > 1:
-                raise NotNative(e.pos, f"data.{e.name}, a list of values of several kinds")
-            return "list", ((kinds.pop() if kinds else NUM), [c for _, c in cells])
-        return "value", one(value)
-
     def e_Index(self, e, sc):
         if isinstance(e.obj, N.Attr) and e.obj.name in self.slots.second:
             return NUM, f"st->counters[{self.pair_slot(e, sc)}]"
-        if self.is_data(e.obj):
-            kind, cells = self.data_table(e.obj)
-            if kind != "list":
-                raise NotNative(e.pos, f"an index of data.{e.obj.name}, which is not a list")
-            elem, values = cells
-            table = self.table(f"D_{len(self.tables)}", "int64_t", values or ["0"])
-            out = "-1" if elem in REFS else "RG_MISSING"  # past its end: none, as the Python backend says
-            k = self.num(e.key, sc)
-            value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {len(values)}) ? {table}[k_ - 1] : {out}; }})"
-            return elem, value if elem in REFS else f"rg_present(st, cx, {value}, {self.pos(e.pos)})"
+        if self.is_data(e.obj) and isinstance(self.program.data[e.obj.name], list):
+            return self.index_data_list(e, sc)
         if not (isinstance(e.obj, N.Name) and e.obj.name in ("players", "teams") and e.obj.name not in sc):
             t, src = self.expr(e.obj, sc)
+            if static(t):
+                return self.index_data(t, e, sc)
+            if spanned(t):
+                k, n = self.num(e.key, sc), f"{src}_n"
+                out = "-1" if t[1] in REFS else "RG_MISSING"  # past its end: none, as the Python backend says
+                value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {n}) ? {src}_v[k_ - 1] : {out}; }})"
+                return t[1], value if t[1] in REFS else f"rg_present(st, cx, {value}, {self.pos(e.pos)})"
             if kept(t):
                 return t[1], f"rg_kept_at(st, cx, {src}, {self.num(e.key, sc)}, {self.pos(e.pos)})"
             if listed(t) and t[1] in REFS:  # the k-th member of a list walked to it (none past its end)
@@ -420,6 +401,9 @@ class Expressions:
                 other = rt if lt == NONE else lt
                 if other in REFS or other == NONE:
                     return BOOL, f"({left} {op} {right})"
+                raw = self.missing.get(right if lt == NONE else left)
+                if raw is not None:  # a number of the data, which may be missing
+                    return BOOL, f"({raw} {op} RG_MISSING)"
             elif lt == rt and lt in SCALARS:
                 return BOOL, f"({left} {op} {right})"
             elif {lt, rt} <= set(SCALARS) and lt != rt and BOOL not in (lt, rt):
@@ -463,7 +447,7 @@ class Expressions:
             return f"rg_in_mask({left}, {right})"
         if rt == "empty":
             return f"((void)({left}), 0)"
-        if (listed(rt) or kept(rt)) and t in (rt[1], NONE):
+        if (listed(rt) or kept(rt) or spanned(rt)) and t in (rt[1], NONE):
             members = self.members(e.right, sc)
             x, found = self.fresh("x"), self.fresh("found")
             loop = members.loop(x, [f"if ({x} == {found}_v) {{ {found} = 1; goto {found}_out; }}"])

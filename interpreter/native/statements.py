@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..engine.specs import OPTIONAL_ASK
 from ..language import nodes as N
 from ..names import fold
-from .expressions import COMP, HOLDER, NONE, NUM, REFS, SCALARS, SEAT, listed, masked, said
+from .expressions import COMP, HOLDER, NONE, NUM, REFS, SCALARS, SEAT, listed, masked, said, spanned
 from .slots import NotNative
 from .trees import ACTS, LISTED, POP, WAITS, Proc, Shown, counter_name, record, statements
 
@@ -134,7 +134,7 @@ class Statements:
                 return src
             if t == "empty":
                 return "0"
-            if (listed(t) or masked(t)) and t[1] == want[1]:
+            if (listed(t) or masked(t) or spanned(t)) and t[1] == want[1]:
                 return self.keep(self.members(e), e.pos)
         if t != want:
             raise NotNative(e.pos, f"a {said(t)} where a {said(want)} is kept")

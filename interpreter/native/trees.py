@@ -105,7 +105,7 @@ def counter_name(e) -> str:
 def stored(t):
     """The type a variable keeps a value of type `t` as: a list walked where it is made is kept
     in the arena."""
-    return ("kept", t[1]) if listed(t) else t
+    return ("kept", t[1]) if listed(t) or (isinstance(t, tuple) and t[0] == "span") else t
 
 
 def splice(body: list, effects: dict) -> list:

@@ -60,6 +60,7 @@ class GameResult:
     tallies: list = field(default_factory=list)  # per seat, the final values of `report_seats_by`'s counters
     facts: dict | None = None  # with `RunSpec.record`: what the game did (results.record.Recorder.facts)
     standings: list = field(default_factory=list)  # per seat, what the end shows when the game declares `standing:`
+    in_python: bool = False  # played by the Python backend where the native one could not play it on (NativeLimit)
 
 
 @dataclass
@@ -198,7 +199,9 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
         try:
             return _run_native(native, game, spec, index, seed, powers)
         except NativeLimit:  # past what the C plays (an automaton ranking a label made in play)
-            pass
+            result = _run_python(game, spec, index, seed, powers)
+            result.in_python = True
+            return result
     return _run_python(game, spec, index, seed, powers)
 
 

@@ -510,4 +510,20 @@ def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_sim
             for b in ("native", "python")]
     got = [[(r.winners, r.scores, r.decisions, r.error) for r in run.results] for run in runs]
     assert got[0] == got[1] and all(r.error is None for r in runs[0].results)
+    assert all(r.in_python for r in runs[0].results) and not any(r.in_python for r in runs[1].results)
     assert {tuple(r.scores) for r in runs[0].results} == {(1, 2), (2, 2)}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_solo_mode_plays_the_same_games_natively_at_every_level(level):
+    """Seeders' solo mode, whose automaton KB12 decides by the rulebook's priorities (`decide`),
+    reads its level's parameters from the data (`data.levels[options.level][key]`), passes lists
+    to functions and ranks the options of the base game's choices asked of it (`prefer`)."""
+    game = interpreter.load("seeders-exodus").with_layers(["solo"], None, None)
+    compiled = native.NativeGame(game)
+    rules = set()
+    for seed in range(5):
+        py, c = play_both(game, compiled, 2, seed, {"level": level})
+        assert _dumped(c) == _dumped(py)
+        rules |= {e["rule"] for e in py if e["type"] == "decide"}
+    assert {0, 1, 2, 3} <= rules
