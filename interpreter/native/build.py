@@ -65,8 +65,9 @@ def compiler() -> str | None:
     return shutil.which(os.environ.get("CC") or "cc")
 
 
-def build(source: str):
-    """(lib, ffi) of the library of C `source`, built or taken from the cache."""
+def build(source: str, say=None):
+    """(lib, ffi) of the library of C `source`, built or taken from the cache; `say()` is
+    called before a build, which takes seconds."""
     try:
         import cffi
     except ImportError:
@@ -88,6 +89,8 @@ def build(source: str):
             folder = made = tempfile.mkdtemp(prefix="regles-native-")
         path = os.path.join(folder, f"game-{fingerprint}.so")
         if not os.path.exists(path):
+            if say is not None:
+                say()
             _compile(cc, source, path, folder)
             if made is None:
                 _prune(folder)

@@ -79,14 +79,15 @@ class NativeLimit(GameFault):
 
 
 class NativeGame:
-    """`game` (an engine.game.Game) compiled to C for up to its most players."""
+    """`game` (an engine.game.Game) compiled to C for up to its most players (`say()` is
+    called before the C compiler runs: not when the library is kept from an earlier build)."""
 
-    def __init__(self, game):
+    def __init__(self, game, say=None):
         self.game = game
         self.program = game.program
         self.emitter = Emitter(self.program, self.program.max_players)
         self.source = self.emitter.game()
-        self.lib, self.ffi = build(self.source)
+        self.lib, self.ffi = build(self.source, say)
         self.size = self.lib.rg_size()
         # the memory of a state is laid by rg_start itself: no clearing it twice
         self.alloc = self.ffi.new_allocator(should_clear_after_alloc=False)

@@ -162,14 +162,14 @@ BACKENDS = ("auto", "native", "python")
 _NATIVE: dict = {}  # game key -> (NativeGame or None, what plays the games, the game it was made for)
 
 
-def backend_for(game, spec: RunSpec) -> tuple:
+def backend_for(game, spec: RunSpec, say=None) -> tuple:
     """(the native game that plays the games of `spec`, or None; what plays them, in words).
 
     The native backend plays a run when the game is within what it compiles, a C compiler is
     found, and every seat is a random agent (whose picks it makes in C, as the Python agent
     would: the same games, the same results); it keeps no record of each game (--results,
     --cards) and checks no invariant (--check). Otherwise the Python backend plays, and the
-    words say why."""
+    words say why. `say()` is called before the game's C is compiled (a first run: seconds)."""
     why = None
     if spec.backend == "python":
         why = "--backend python"
@@ -183,7 +183,7 @@ def backend_for(game, spec: RunSpec) -> tuple:
     found = _NATIVE.get(key)
     if found is None or found[2] is not game:  # kept for this very game (a key names its content)
         try:
-            compiled = NativeGame(game)
+            compiled = NativeGame(game, say)
             built = os.path.basename(native_compiler())
             found = _NATIVE[key] = (compiled, f"native backend (the rules in C, built by {built})", game)
         except (NotNative, NoCompiler) as exc:  # said in one line (a compiler's own output is long)
@@ -389,6 +389,8 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, clus
             return Run(results, time.perf_counter() - t0, True)
         return Run(results, time.perf_counter() - t0)
     workers = min(workers, spec.games)
+    if spec.backend != "python":
+        backend_for(game, spec)  # compiled once here, not by every worker at once
     chunks = _chunks(spec.first, spec.games, workers)
     ctx = _context()
     if ctx.get_start_method() == "fork":  # the children inherit the loaded game

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import interpreter
+from gamekit import FIXTURES
 from interpreter.cli import main
 from interpreter.runs import simulate as S
 
@@ -63,6 +64,20 @@ def test_the_report_names_the_backend_and_native_alone_is_refused_when_it_cannot
     err = capsys.readouterr().err
     assert status == 2
     assert "--backend native: the games would be played by the Python backend (the native backend plays random" in err
+
+
+def test_a_first_run_says_that_it_compiles_the_rules_and_a_later_one_does_not(tmp_path, monkeypatch, capsys):
+    from interpreter.native import build
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing kept from an earlier build
+    monkeypatch.setattr(build, "_LOADED", {})
+    monkeypatch.setattr(S, "_NATIVE", {})
+    said = []
+    for _ in range(2):
+        assert main(["simulate", str(FIXTURES / "nim"), "--players", "2", "--games", "3"]) == 0
+        said.append(capsys.readouterr().err)
+    assert "compiling the rules of nim to C for the native backend (once: the library is kept)" in said[0]
+    assert "compiling" not in said[1] and "playing 3 games of nim" in said[1]
+    assert list((tmp_path / "regles" / "native").glob("game-*.so"))
 
 
 def test_a_failed_native_game_is_recorded_as_the_python_backend_records_it(tmp_path):
