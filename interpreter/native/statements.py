@@ -549,6 +549,8 @@ class Statements:
         if s.var not in self.cur.slots:
             raise NotNative(s.pos, f"the decision '{s.var}', whose rules give values of no one kind")
         t = self.cur.slots[s.var][1]
+        if t not in SCALARS:
+            raise NotNative(s.pos, f"a decision of a {said(t)}")
         var = self.cur.local(s.var, t, s.pos)
         chooser = self.typed(s.chooser, SEAT) if s.chooser is not None else "(v_t)fr->you"
         p = self.pos(s.pos)
@@ -556,7 +558,7 @@ class Statements:
         prompt = self.text(s.prompt, s.pos) if s.prompt else None
         self.decides.append((prompt, s.var, t))
         done, who, rule, v = self.label(), self.fresh("who"), self.fresh("rule"), self.fresh("v")
-        where = self.table(f"D_{index}", "int32_t", [str(p)] + [str(self.pos(r.pos)) for r in s.rules])
+        where = self.table(f"DECIDE_{index}", "int32_t", [str(p)] + [str(self.pos(r.pos)) for r in s.rules])
         lines += ["{", f"int32_t {who} = rg_seat(st, cx, {chooser}, {p});", f"int32_t {rule} = 0;", f"v_t {v};"]
         for n, r in enumerate(s.rules, 1):
             vt, value = self.expr(r.value)
