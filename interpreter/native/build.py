@@ -37,7 +37,20 @@ typedef struct {
     int64_t *vals;
 } rg_log;
 
+typedef struct {
+    int64_t n, cap;
+    int64_t *rec;
+    int32_t nmv, capmv;
+    int32_t *mv;
+    int32_t overflow;
+} rg_watch;
+
 size_t rg_size(void);
+int rg_random_play_watched(void *st, rg_log *lg, uint64_t *seeds, int64_t most, rg_watch *w,
+                           const int8_t *picks, int32_t counter, const int32_t *score_slot,
+                           const int64_t *score_initial);
+void rg_held_by(const void *st, int64_t *out);
+void rg_unwatch(rg_watch *w);
 int rg_start(void *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *options, const int64_t *counters,
              const int32_t *zones, const int32_t *teams);
 int rg_apply(void *st, rg_log *lg, int32_t index);

@@ -57,6 +57,7 @@ class Emitter(Statements, Expressions, Calls, Data, Automata):
         self.statics: list = []  # tables of the data known when lowered (data.Data)
         self.keyed: list = []  # tables of the data picked in play: (rows, the C of the key)
         self.missing: dict = {}  # the C of a number read from the data -> the same read, RG_MISSING where none
+        self.row_types: dict = {}  # (menu, option) -> the type of the values it is offered for
         self.chosen: set = set()  # the menus that are `choose`s: an automaton ranks their values, not labels
         self.decides: list = []  # `decide` index -> (prompt text or None, its variable, the type it decides)
         self.menu_code: list = []
@@ -224,6 +225,18 @@ class Emitter(Statements, Expressions, Calls, Data, Automata):
                           [resource("actions.c")] + functions + signals + bodies + usable + self.menu_code +
                           self.entry() + label)
 
+    def picks(self) -> list | None:
+        """Per row of the menus (each option of each menu, in order): 1 when its values are
+        components, which the option picks; None when one is a holder, known only in play."""
+        out = []
+        for i, (_, _, _, options, _) in enumerate(self.menus):
+            for k in range(len(options)):
+                t = self.row_types.get((i, k))
+                if t == HOLDER:
+                    return None
+                out.append(int(t == COMP))
+        return out
+
     def seat_label(self) -> list:
         """The C of the value a seat is reported by (`report_seats_by`), if the game has one:
         `rg_seat_label(state, seat, &value)`, 0 or the code of a fault."""
@@ -246,6 +259,7 @@ class Emitter(Statements, Expressions, Calls, Data, Automata):
                 "    memset(&quiet, 0, sizeof quiet);",
                 "    char base;",
                 "    cxs.log = &quiet;",
+                "    cxs.watch = NULL;",
                 "    cxs.depth = 0;",
                 "    cxs.stack = &base;",
                 "    fr->me = -1;",

@@ -49,6 +49,7 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
     rg_cx cx;
     char base;
     cx.log = lg;
+    cx.watch = NULL;
     cx.depth = 0;
     cx.stack = &base;
     memset(st, 0, sizeof *st);
@@ -82,11 +83,13 @@ int rg_start(rg_state *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *o
     return 0;
 }
 
-/* Option `index` of the pending decision taken; the game run to its next decision. */
-int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
+/* Option `index` of the pending decision taken; the game run to its next decision (its moves
+   told to `w`, when not NULL). */
+static int rg_step(rg_state *st, rg_log *lg, int32_t index, rg_watch *w) {
     rg_cx cx;
     char base;
     cx.log = lg;
+    cx.watch = w;
     cx.depth = 0;
     cx.stack = &base;
     if (setjmp(cx.jb)) return st->fault;
@@ -96,6 +99,8 @@ int rg_apply(rg_state *st, rg_log *lg, int32_t index) {
     rg_loop(st, &cx);
     return 0;
 }
+
+int rg_apply(rg_state *st, rg_log *lg, int32_t index) { return rg_step(st, lg, index, NULL); }
 
 /* The game played on from `st`, each option picked by the random agent of the seat deciding
    (engine.values.Rng, as play.agents.RandomAgent: `seeds` holds each seat's generator, and
@@ -108,6 +113,72 @@ int rg_random_play(rg_state *st, rg_log *lg, uint64_t *seeds, int64_t most) {
         if (st->decisions > most) return -1;
     }
     return 0;
+}
+
+/* The seats a zone belongs to, as a bit mask: its player, its team's members, or the player
+   controlling the component that holds it; none for the game's or a node's. */
+static int64_t rg_seats_of_zone(const rg_state *st, int32_t z) {
+    if (z < 0) return 0;
+    int kind = RG_ZONE_HOLDER_KIND[z];
+    v_t h = RG_ZONE_HOLDER[z];
+    if (kind == 4) {
+        h = rg_controller((rg_state *)st, h);
+        kind = h >= 0 ? 1 : 0;
+    }
+    if (kind == 1) return (int64_t)1 << h;
+    int64_t mask = 0;
+    if (kind == 2)
+        for (int32_t s = 0; s < st->n; s++)
+            if (st->team_of[s] == h) mask |= (int64_t)1 << s;
+    return mask;
+}
+
+/* rg_random_play, each decision recorded in `w` as: the seat, the component its option picks
+   (`picks`, per row of a menu: whether its value is a component; else -1), counter `counter`
+   before it (0 for -1), how many moves into another zone it made, each as (component, from,
+   to, the seats of `to`, the seats of `from`) once it is made, then each seat's score
+   (`score_slot` per seat, -1: `score_initial`). */
+int rg_random_play_watched(rg_state *st, rg_log *lg, uint64_t *seeds, int64_t most, rg_watch *w,
+                           const int8_t *picks, int32_t counter, const int32_t *score_slot,
+                           const int64_t *score_initial) {
+    while (st->pending) {
+        int32_t seat = st->chooser;
+        int32_t i = (int32_t)rg_below_of(&seeds[seat], st->nopt);
+        int32_t row = RG_MENU_FIRST[st->menu] + st->opt_option[i];
+        rg_rec(w, seat);
+        rg_rec(w, picks[row] ? st->opt_val[i] : -1);
+        rg_rec(w, counter >= 0 ? st->counters[counter] : 0);
+        w->nmv = 0;
+        int r = rg_step(st, lg, i, w);
+        if (r) return r;
+        rg_rec(w, w->nmv);
+        for (int32_t k = 0; k < w->nmv; k++) {
+            int32_t *m = &w->mv[k * 3];
+            rg_rec(w, m[0]); rg_rec(w, m[1]); rg_rec(w, m[2]);
+            rg_rec(w, rg_seats_of_zone(st, m[2]));
+            rg_rec(w, rg_seats_of_zone(st, m[1]));
+        }
+        for (int32_t s = 0; s < st->n; s++) rg_rec(w, score_slot[s] >= 0 ? st->counters[score_slot[s]] : score_initial[s]);
+        if (st->decisions > most) return -1;
+    }
+    return 0;
+}
+
+/* Per component: the seats of the zone it lies in when that zone is not in play, else -1. */
+void rg_held_by(const rg_state *st, int64_t *out) {
+    for (int32_t c = 0; c < RG_COMPS; c++) {
+        int32_t z = st->where[c];
+        out[c] = z < 0 || RG_ZONE_IN_PLAY[z] ? -1 : rg_seats_of_zone(st, z);
+    }
+}
+
+void rg_unwatch(rg_watch *w) {
+    free(w->rec);
+    free(w->mv);
+    w->rec = NULL;
+    w->mv = NULL;
+    w->n = w->cap = 0;
+    w->nmv = w->capmv = 0;
 }
 
 /* What the Python side reads of a state. */

@@ -74,8 +74,19 @@ typedef struct {
     int64_t *vals;
 } rg_log;
 
+/* What a watched game did (rg_random_play_watched; runs.results.record reads it): its record,
+   and the moves of the step being played. Grown with realloc, freed by rg_unwatch. */
+typedef struct {
+    int64_t n, cap;
+    int64_t *rec;
+    int32_t nmv, capmv;
+    int32_t *mv;       /* component, from, to: each move into another zone during the step */
+    int32_t overflow;  /* out of memory: the record is incomplete */
+} rg_watch;
+
 typedef struct {
     rg_log *log;
+    rg_watch *watch;  /* NULL: no one watches the moves */
     int32_t depth;  /* game functions running, one in another */
     char *stack;    /* the C stack where the run began: the rules' lists lie on it */
     jmp_buf jb;
@@ -113,6 +124,29 @@ static rg_event *rg_emit(rg_state *st, rg_cx *cx, int kind, int pos) {
     e->text = -1;
     e->vals = lg->nvals;
     return e;
+}
+
+static void rg_watch_move(rg_watch *w, int32_t c, int32_t from, int32_t to) {
+    if (w->nmv * 3 + 3 > w->capmv) {
+        int32_t cap = w->capmv ? w->capmv * 2 : 96;
+        int32_t *mv = realloc(w->mv, sizeof(int32_t) * (size_t)cap);
+        if (!mv) { w->overflow = 1; return; }
+        w->mv = mv;
+        w->capmv = cap;
+    }
+    w->mv[w->nmv * 3] = c; w->mv[w->nmv * 3 + 1] = from; w->mv[w->nmv * 3 + 2] = to;
+    w->nmv++;
+}
+
+static void rg_rec(rg_watch *w, int64_t v) {
+    if (w->n >= w->cap) {
+        int64_t cap = w->cap ? w->cap * 2 : 1024;
+        int64_t *rec = realloc(w->rec, sizeof(int64_t) * (size_t)cap);
+        if (!rec) { w->overflow = 1; return; }
+        w->rec = rec;
+        w->cap = cap;
+    }
+    w->rec[w->n++] = v;
 }
 
 static void rg_value(rg_state *st, rg_cx *cx, rg_event *e, v_t v) {
@@ -272,6 +306,7 @@ static void rg_move(rg_state *st, rg_cx *cx, v_t c, int z, int bottom, int pos) 
         int32_t k = RG_LOST[i] + (int32_t)c;
         if (st->counters[k] != 0) rg_set(st, cx, k, 0, pos, R_SET);
     }
+    if (cx->watch) rg_watch_move(cx->watch, (int32_t)c, old, z);
     if (cx->log->on) {
         rg_event *e = rg_emit(st, cx, EV_MOVE, pos);
         e->a = c; e->b = old; e->c = z;

@@ -92,6 +92,9 @@ class NativeGame:
         # the memory of a state is laid by rg_start itself: no clearing it twice
         self.alloc = self.ffi.new_allocator(should_clear_after_alloc=False)
         self._starts: dict = {}  # (players, options, powers) -> what every game of them starts from
+        rows = self.emitter.picks()  # per row of the menus: whether its option picks a component
+        self.picks = self.ffi.new("int8_t[]", rows or [0]) if rows is not None else None
+        self.counter_index = {key: i for i, key in enumerate(self.emitter.slots.counters)}
 
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
                   powers: dict | None = None) -> "NativeState":
@@ -110,6 +113,11 @@ class NativeGame:
                 return NativeState.start(self, py)
         py, arrays = laid
         return NativeState.start(self, py, arrays, seed & (2 ** 64 - 1))
+
+
+def _seats(mask: int) -> tuple:
+    """The seats (from 0) of a bit mask."""
+    return tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
 
 
 class NativeState:
@@ -229,6 +237,59 @@ class NativeState:
         if rc < 0:
             raise InvariantError(f"did not end: more than {most} decisions")
         return self.decisions
+
+    def watched_play(self, seeds: list, most: int = MAX_DECISIONS, counter: str | None = None) -> tuple:
+        """`random_play`, with what each decision did: (steps, held). A step is (the seat, the
+        component its option picks or None, counter `counter` before it or None, its moves into
+        other zones as (component, zone it left or None, zone it entered, the seats of each
+        as they are once the step is made), each seat's score after it). `held`: (component,
+        seats) of each component lying in a zone not in play at the end. NativeLimit when the
+        game's menus offer holders, which the C does not tell from components."""
+        native = self.native
+        ffi, lib = native.ffi, native.lib
+        picks = native.picks
+        if picks is None:
+            raise NativeLimit("a menu offers holders, which the native backend does not tell from components")
+        slots = native.emitter.slots
+        index = native.counter_index
+        slot = index.get(counter, -1) if counter is not None else -1
+        score = native.program.score
+        cdef = native.program.counters[score] if score is not None else None
+        teams = native.program.team_of(self.n)
+        keys_ = [None if cdef is None else keys.team_key(score, teams[s]) if cdef.scope.kind is OwnerKind.TEAM
+                 else keys.seat_key(score, s) for s in range(self.n)]
+        score_slot = ffi.new("int32_t[]", [index.get(k, -1) if k is not None else -1 for k in keys_])
+        initial = ffi.new("int64_t[]", [cdef.initial if cdef is not None else 0] * self.n)
+        watch = ffi.new("rg_watch *")
+        rngs = ffi.new("uint64_t[]", [s & (2 ** 64 - 1) for s in seeds])
+        try:
+            rc = lib.rg_random_play_watched(self.mem, self.log, rngs, most, watch, picks, slot, score_slot, initial)
+            if watch.overflow:
+                raise NativeLimit("the native backend ran out of memory to watch the game")
+            rec = ffi.unpack(watch.rec, watch.n) if watch.n else []
+        finally:
+            lib.rg_unwatch(watch)
+        self._after(max(rc, 0))
+        if rc < 0:
+            raise InvariantError(f"did not end: more than {most} decisions")
+        zones = slots.zones
+        steps, i = [], 0
+        while i < len(rec):
+            seat, picked, value, moves = rec[i], rec[i + 1], rec[i + 2], rec[i + 3]
+            i += 4
+            moved = []
+            for _ in range(moves):
+                c, old, new, to_seats, from_seats = rec[i:i + 5]
+                moved.append((Comp(c), zones[old] if old >= 0 else None, zones[new], _seats(to_seats),
+                              _seats(from_seats)))
+                i += 5
+            steps.append((seat, Comp(picked) if picked >= 0 else None, value if slot >= 0 else None, moved,
+                          rec[i:i + self.n]))
+            i += self.n
+        out = ffi.new("int64_t[]", max(1, len(native.program.comp_card)))
+        lib.rg_held_by(self.mem, out)
+        held = [(Comp(c), _seats(out[c])) for c in range(len(native.program.comp_card)) if out[c] >= 0]
+        return steps, held
 
     @property
     def decisions(self) -> int:

@@ -529,6 +529,7 @@ class Statements:
         after = self.resume
         label = self._text([Shown(members.elem)], ["x"])
         self.chosen.add(index)
+        self.row_types[(index, 0)] = members.elem
         self.menus.append((p, prompt, f"choose {s.var}", [(after, self.cur.slots[s.var][0], label)], bool(s.secret)))
         x = self.fresh("x")
         inner = {s.var: (members.elem, x)}
@@ -605,6 +606,7 @@ class Statements:
             if o.source is not None:
                 members = self.members(o.source)
                 self.cur.local(o.var, members.elem, o.pos)
+                self.row_types[(index, k)] = members.elem
                 slot = self.cur.slots[o.var][0]
                 scope = {o.var: (members.elem, "x")}
                 cond = self.test(o.cond, scope) if o.cond is not None else "1"

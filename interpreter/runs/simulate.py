@@ -43,7 +43,7 @@ from ..rulings.trace import (default_trace_name, error_record, make_header, port
                     write_trace)
 from ..scopes import OwnerKind
 from .cluster import map_chunks
-from .results.record import Recorder
+from .results.record import ROUND, Recorder
 
 @dataclass
 class GameResult:
@@ -167,16 +167,16 @@ def backend_for(game, spec: RunSpec, say=None) -> tuple:
 
     The native backend plays a run when the game is within what it compiles, a C compiler is
     found, and every seat is a random agent (whose picks it makes in C, as the Python agent
-    would: the same games, the same results); it keeps no record of each game (--results,
-    --cards) and checks no invariant (--check). Otherwise the Python backend plays, and the
+    would: the same games, the same results, and with --results or --cards the same facts of
+    each game); it checks no invariant (--check). Otherwise the Python backend plays, and the
     words say why. `say()` is called before the game's C is compiled (a first run: seconds)."""
     why = None
     if spec.backend == "python":
         why = "--backend python"
     elif any(a != "random" for a in spec.agents):
         why = "the native backend plays random agents only"
-    elif spec.record or spec.check:
-        why = "--results, --cards and --check follow each step in Python"
+    elif spec.check:
+        why = "--check follows each step in Python"
     if why is not None:
         return None, f"Python backend ({why})"
     key = spec.game_key()
@@ -240,12 +240,19 @@ def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict
     """Game `index` played all in C by the seats' random agents: the game the Python backend
     plays with them (a fault is recorded as there, its trace made by the Python backend).
     NativeLimit when the C cannot play it on: the caller plays it in Python."""
+    seeds = [agent_seed(seed, s) for s in range(spec.players)]
+    watched = None
     try:
         st = native.new_state(spec.players, seed, spec.options, powers=powers)
-        st.random_play([agent_seed(seed, s) for s in range(spec.players)], spec.max_decisions)
+        if spec.record:  # what each decision did, for the facts of --results and --cards
+            watched = st.watched_play(seeds, spec.max_decisions, ROUND)
+        else:
+            st.random_play(seeds, spec.max_decisions)
     except NativeLimit:
         raise
     except Exception as exc:  # as play_game: a failure of a game is a result of the run
+        if spec.record:  # what is known of a failed game is gathered by the Python backend's recorder
+            return _run_python(game, spec, index, seed, powers)
         return GameResult(index, seed, None, [], 0, error=_record_error(game, spec, index, seed, exc, powers),
                           powers=powers)
     winners = list(st.winners) if st.winners else None
@@ -260,8 +267,27 @@ def _run_native(native, game, spec: RunSpec, index: int, seed: int, powers: dict
         counted = st.counters()
         tallies = [[counted.get(keys.seat_key(name, s), game.program.defn.counters[name].initial) for name in names]
                    for s in range(spec.players)]
-    return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers, credits=credits_of(st),
-                      labels=labels, tallies=tallies, standings=st.standings() if game.program.standing else [])
+    credits = credits_of(st)
+    facts = _native_facts(game, spec, st, watched, winners, credits) if watched is not None else None
+    return GameResult(index, seed, winners, st.scores(), st.decisions, powers=powers, credits=credits,
+                      labels=labels, tallies=tallies, standings=st.standings() if game.program.standing else [],
+                      facts=facts)
+
+
+def _native_facts(game, spec: RunSpec, st, watched, winners, credits) -> dict:
+    """The facts of a game played in C, told to the recorder of the Python backend step by step."""
+    steps, held = watched
+    watch = Recorder(game.program, spec.players)
+    for seat, picked, rnd, moves, scores in steps:
+        watch.begin(seat, picked, rnd)
+        seats = {}  # the seats of each zone the step moved components into or out of, once it is made
+        for _, old, new, to_seats, from_seats in moves:
+            seats[new] = to_seats
+            if old is not None:
+                seats[old] = from_seats
+        watch.end([(c, old, new) for c, old, new, _, _ in moves], seats.__getitem__, scores)
+    rounds = st.counters().get(ROUND, watch.round_initial) if watch.round_initial is not None else None
+    return watch.facts_of(winners, credits, rounds, held)
 
 
 def credits_of(state) -> list:

@@ -38,6 +38,27 @@ def test_a_run_on_the_native_backend_gives_the_python_backends_results(karman, p
     assert len({tuple(r.scores) for r in compiled.results}) > 5  # games that differ, not one game forty times
 
 
+@pytest.mark.parametrize("gid,layers,players,options", [
+    ("karman-swap", None, 3, {}), ("seeders-exodus", None, 4, {}), ("etherium", None, 4, {}),
+    ("seeders-exodus", ["solo"], 2, {"level": "hard"})], ids=["karman-swap", "seeders", "etherium", "solo"])
+def test_the_facts_of_results_and_cards_are_those_of_the_python_backend(gid, layers, players, options):
+    """--results and --cards play natively: the C tells the recorder what each decision picked
+    and moved, and the seats' scores, and the facts of each game are the Python backend's."""
+    game = interpreter.load(gid)
+    if layers:
+        game = game.with_layers(layers, None, None)
+    runs = {}
+    for backend in ("python", "native"):
+        spec = S.RunSpec(gid, players, 5, 8, ["random"] * players, options, backend=backend, record=True)
+        runs[backend] = [(r.winners, r.scores, r.decisions, r.credits, r.facts, r.error, r.in_python)
+                         for r in S.run(game, spec).results]
+    assert S.backend_for(game, spec)[0] is not None
+    assert runs["native"] == runs["python"]
+    rows = [row for r in runs["native"] for row in r[4]["cards"]]
+    assert any(row[3] for row in rows) and any(row[5] or row[8] for row in rows)  # taken; played or kept in hand
+    assert all(r[4]["first_seat"] is not None for r in runs["native"])
+
+
 def test_workers_do_not_change_a_native_run(karman):
     one = S.run(karman, _spec(karman, "native"))
     two = S.run(karman, _spec(karman, "native"), workers=2)

@@ -67,18 +67,29 @@ class Recorder:
         weighed = getattr(agent, "weighed", None) if agent is not None else None
         if weighed and isinstance(action, int):
             self.offered(state, seat, action, weighed)
-        self.decided[seat] += 1
-        if self.first_seat is None:
-            self.first_seat = seat
         picked = None
         if isinstance(action, int):
             entry = state.pending.entries[action]
             if entry.kind in (OptionKind.PICK, OptionKind.MENU_PICK) and type(entry.value) is Comp:
                 picked = entry.value
-        self.step = (seat, self.decided[seat], picked, self.round_now(state))
+        self.begin(seat, picked, self.round_now(state))
+
+    def begin(self, seat: int, picked, rnd) -> None:
+        """A decision of `seat` begins, its option picking component `picked` (or None), in
+        round `rnd`: what `before` notes, of a game played in Python or in C."""
+        self.decided[seat] += 1
+        if self.first_seat is None:
+            self.first_seat = seat
+        self.step = (seat, self.decided[seat], picked, rnd)
 
     def after(self, state) -> None:
         moves = state.moves
+        self.end(moves, lambda zone: self.seats_of(state, zone), state.scores())
+        moves.clear()
+
+    def end(self, moves, seats_of, scores: list) -> None:
+        """The decision begun is made: its `moves` into other zones (component, from, to),
+        `seats_of(zone)` the seats a zone belongs to now, and each seat's score after it."""
         if moves:
             seat, number, picked, rnd = self.step
             program = self.program
@@ -87,20 +98,19 @@ class Recorder:
                     continue
                 card = program.comp_card[c].id
                 into_play = program.zone_def(new).in_play
-                if c == picked and not into_play and seat in self.seats_of(state, new):
+                if c == picked and not into_play and seat in seats_of(new):
                     row = self._row(seat, card)
                     if not row[0]:
                         row[0], row[1] = True, number
                 if into_play:
-                    players = self.seats_of(state, new)
+                    players = seats_of(new)
                     if not players and old is not None and not program.zone_def(old).in_play:
-                        players = self.seats_of(state, old)
+                        players = seats_of(old)
                     for s in players:
                         row = self._row(s, card)
                         if not row[2]:
                             row[2], row[3] = True, rnd
-            moves.clear()
-        self.leaders.append(self.leader(state.scores()))
+        self.leaders.append(self.leader(scores))
 
     def offered(self, state, seat: int, action: int, weighed: list) -> None:
         """Note the cards the options of a bot's decision are about: offered, taken, rated best."""
@@ -151,6 +161,14 @@ class Recorder:
     def facts(self, state, winners, credits: list) -> dict:
         """The facts of the game, `winners` (seats from 0) and `credits` ([card id, seat, points])
         known: its length in rounds, who decided first, the lead, and the rows of its cards."""
+        program = self.program
+        held = [(c, self.seats_of(state, zone)) for c, zone in enumerate(state.where)
+                if zone is not None and not program.zone_def(zone).in_play]
+        return self.facts_of(winners, credits, self.round_now(state), held)
+
+    def facts_of(self, winners, credits: list, rounds, held) -> dict:
+        """`facts`, the game's rounds and `held` known: (component, the seats of its zone) of
+        each component lying in a zone not in play at the end."""
         won = set(winners or ())
         if len({i for i, side in enumerate(self.sides) if won & set(side)}) > 1:
             won = set()  # rival sides share the win: a tie, no seat's win (as in every figure of a run)
@@ -161,10 +179,10 @@ class Recorder:
                 row = rows[(seat, card)] = [False, None, False, None, 0, False]
             row[4] += points
         program = self.program
-        for c, zone in enumerate(state.where):
-            if zone is None or program.comp_owner[c] is not None or program.zone_def(zone).in_play:
+        for c, seats in held:
+            if program.comp_owner[c] is not None:
                 continue
-            for s in self.seats_of(state, zone):
+            for s in seats:
                 card = program.comp_card[c].id
                 row = rows.get((s, card))
                 if row is None:
@@ -180,7 +198,7 @@ class Recorder:
         titles = {card.id: card.title for card in program.defn.cards}
         return {
             "first_seat": None if self.first_seat is None else self.first_seat + 1,
-            "rounds": self.round_now(state),
+            "rounds": rounds,
             "lead_changes": changes,
             "midgame_leader_won": None if mid is None else any(s in won for s in self.sides[mid]),
             # [seat from 1, card id, title, taken, pick, played, played round, points, in hand at the end, won]
