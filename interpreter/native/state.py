@@ -115,9 +115,15 @@ class NativeGame:
         return NativeState.start(self, py, arrays, seed & (2 ** 64 - 1))
 
 
+_SEATS: dict = {}  # bit mask -> its seats: a game has a few of them, met at every move
+
+
 def _seats(mask: int) -> tuple:
     """The seats (from 0) of a bit mask."""
-    return tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+    seats = _SEATS.get(mask)
+    if seats is None:
+        seats = _SEATS[mask] = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+    return seats
 
 
 class NativeState:

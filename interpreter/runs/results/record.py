@@ -51,6 +51,7 @@ class Recorder:
         self.leaders: list = []  # after each decision: the side leading alone, or None
         self.cards: dict = {}  # (seat, card id) -> [taken, pick, played, played round]
         self.offers: dict = {}  # (seat, card id) -> [offered, taken, rated best] at a bot's decisions
+        self._scored = (None, None)  # the scores after the last decision, and who led then
 
     def round_now(self, state):
         if self.round_initial is None:
@@ -110,7 +111,9 @@ class Recorder:
                         row = self._row(s, card)
                         if not row[2]:
                             row[2], row[3] = True, rnd
-        self.leaders.append(self.leader(scores))
+        if scores != self._scored[0]:  # most decisions score nothing: the leader stays
+            self._scored = (list(scores), self.leader(scores))
+        self.leaders.append(self._scored[1])
 
     def offered(self, state, seat: int, action: int, weighed: list) -> None:
         """Note the cards the options of a bot's decision are about: offered, taken, rated best."""
