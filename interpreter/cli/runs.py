@@ -106,10 +106,10 @@ def cmd_simulate(args) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     summary = report_text.summarise(game, spec, ran.results, ran.seconds, interrupted=ran.interrupted)
     summary["backend"] = S.backend_for(game, spec)[1]
-    fell_back = sum(1 for r in ran.results if r.in_python)
+    fell_back = [r.in_python for r in ran.results if r.in_python]
     if fell_back:
-        summary["backend"] += f"; {fell_back} of {len(ran.results)} games by the Python backend, where the C " \
-                              "could not rank an option for a seat driven by content"
+        summary["backend"] += f"; {len(fell_back)} of {len(ran.results)} games by the Python backend, past what " \
+                              f"the C plays ({fell_back[0]})"
     if spec.record:
         team_of = game.program.team_of(players)
         summary["balance"] = balance.measures(ran.results, team_of)

@@ -60,7 +60,7 @@ class GameResult:
     tallies: list = field(default_factory=list)  # per seat, the final values of `report_seats_by`'s counters
     facts: dict | None = None  # with `RunSpec.record`: what the game did (results.record.Recorder.facts)
     standings: list = field(default_factory=list)  # per seat, what the end shows when the game declares `standing:`
-    in_python: bool = False  # played by the Python backend where the native one could not play it on (NativeLimit)
+    in_python: str = ""  # why the Python backend played it where the native one could not play it on (NativeLimit)
 
 
 @dataclass
@@ -198,9 +198,9 @@ def run_one(game, spec: RunSpec, index: int) -> GameResult:
     if native is not None:
         try:
             return _run_native(native, game, spec, index, seed, powers)
-        except NativeLimit:  # past what the C plays (an automaton ranking a label made in play)
+        except NativeLimit as limit:  # past what the C plays (an automaton ranking a label made in play)
             result = _run_python(game, spec, index, seed, powers)
-            result.in_python = True
+            result.in_python = str(limit.message)
             return result
     return _run_python(game, spec, index, seed, powers)
 

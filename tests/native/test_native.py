@@ -491,7 +491,8 @@ procedures:
 """
 
 
-def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_simulate_plays_it_in_python(tmp_path):
+def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_simulate_plays_it_in_python(
+        tmp_path, capsys):
     """The C knows a label by its interned text: one made in play ("Work {p}") it cannot rank.
     The native game stops with NativeLimit there; simulate plays the game in Python instead,
     with the results of the Python backend."""
@@ -511,6 +512,11 @@ def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_sim
     got = [[(r.winners, r.scores, r.decisions, r.error) for r in run.results] for run in runs]
     assert got[0] == got[1] and all(r.error is None for r in runs[0].results)
     assert all(r.in_python for r in runs[0].results) and not any(r.in_python for r in runs[1].results)
+    from interpreter.cli import main
+    assert main(["simulate", str(folder), "--games", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "played by the native backend (the rules in C, built by " in out
+    assert "; 4 of 4 games by the Python backend, past what the C plays (a seat driven by content ranks an option" in out
     assert {tuple(r.scores) for r in runs[0].results} == {(1, 2), (2, 2)}
 
 
