@@ -456,14 +456,21 @@ def test_an_action_paid_by_a_sacrifice_plays_the_same_on_both_backends(tmp_path)
 def test_a_seat_driven_by_content_decides_in_c_as_in_python(level):
     """Robots' solo mode: its automaton's `decide` and the `prefer` that ranks the options of
     the choices asked of it, traced at the rule that decided, on both backends alike."""
-    game = interpreter.load(str(FIXTURES / "robots")).with_layers(["solo"], None, None)
+    rules = _rules_that_decided(interpreter.load(str(FIXTURES / "robots")), level, 10)
+    assert rules == {1, "prefer"} if level == "hard" else rules == {2, "prefer"}
+
+
+def _rules_that_decided(game, level: str, seeds: int) -> set:
+    """Games of the solo mode of `game` at `level`, the same on both backends; the rules of the
+    `decide`s and automata that decided in them."""
+    game = game.with_layers(["solo"], None, None)
     compiled = native.NativeGame(game)
     rules = set()
-    for seed in range(10):
+    for seed in range(seeds):
         py, c = play_both(game, compiled, 2, seed, {"level": level})
         assert _dumped(c) == _dumped(py)
         rules |= {e["rule"] for e in py if e["type"] == "decide"}
-    assert rules == {1, "prefer"} if level == "hard" else rules == {2, "prefer"}
+    return rules
 
 
 AUTOMATON = """\
@@ -525,11 +532,4 @@ def test_the_solo_mode_plays_the_same_games_natively_at_every_level(level):
     """Seeders' solo mode, whose automaton KB12 decides by the rulebook's priorities (`decide`),
     reads its level's parameters from the data (`data.levels[options.level][key]`), passes lists
     to functions and ranks the options of the base game's choices asked of it (`prefer`)."""
-    game = interpreter.load("seeders-exodus").with_layers(["solo"], None, None)
-    compiled = native.NativeGame(game)
-    rules = set()
-    for seed in range(5):
-        py, c = play_both(game, compiled, 2, seed, {"level": level})
-        assert _dumped(c) == _dumped(py)
-        rules |= {e["rule"] for e in py if e["type"] == "decide"}
-    assert {0, 1, 2, 3} <= rules
+    assert {0, 1, 2, 3} <= _rules_that_decided(interpreter.load("seeders-exodus"), level, 5)
