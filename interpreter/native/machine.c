@@ -197,9 +197,8 @@ int32_t rg_failed(const rg_state *st, int64_t *vals) {
 /* The points each component brought each owner of the score. */
 void rg_credit(const rg_state *st, int64_t *out) { memcpy(out, st->credit, sizeof st->credit); }
 
-/* Counters and zones as they are, for the Python side's view of the state. */
-void rg_read(const rg_state *st, int64_t *counters, int32_t *zlen, int32_t *zitems) {
-    memcpy(counters, st->counters, sizeof st->counters);
-    memcpy(zlen, st->zlen, sizeof st->zlen);
-    memcpy(zitems, st->zitems, sizeof st->zitems);
-}
+/* One counter, by its slot. */
+int64_t rg_counter(const rg_state *st, int32_t slot) { return st->counters[slot]; }
+
+/* Every counter, for the Python side's view of the state. */
+void rg_counters(const rg_state *st, int64_t *out) { memcpy(out, st->counters, sizeof st->counters); }

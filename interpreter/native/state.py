@@ -95,6 +95,8 @@ class NativeGame:
         rows = self.emitter.picks()  # per row of the menus: whether its option picks a component
         self.picks = self.ffi.new("int8_t[]", rows or [0]) if rows is not None else None
         self.counter_index = {key: i for i, key in enumerate(self.emitter.slots.counters)}
+        self.seat_slots: dict = {}  # (counter, players) -> (its initial value, each seat's slot or -1)
+        self.score_owners = self.emitter.score_owners()
 
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
                   powers: dict | None = None) -> "NativeState":
@@ -205,7 +207,7 @@ class NativeState:
         name = native.program.score
         if name is None:
             return {}
-        owners = native.emitter.score_owners()
+        owners = native.score_owners
         values = native.ffi.new("int64_t[]", len(native.program.comp_card) * owners)
         native.lib.rg_credit(self.mem, values)
         base = slots.counter_base[name]
@@ -307,14 +309,17 @@ class NativeState:
         engine.game.GameState.counted gives it."""
         if name is None:
             return [0] * self.n
-        values = self.counters()
-        cdef = self.native.program.counters[name]
-        teams = self.native.program.team_of(self.n)
-        out = []
-        for s in range(self.n):
-            key = keys.team_key(name, teams[s]) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(name, s)
-            out.append(values.get(key, cdef.initial))
-        return out
+        native = self.native
+        where = native.seat_slots.get((name, self.n))
+        if where is None:  # each seat's slot of the counter (-1: none, its initial value), once per count
+            cdef = native.program.counters[name]
+            teams = native.program.team_of(self.n)
+            where = native.seat_slots[(name, self.n)] = (cdef.initial, [native.counter_index.get(
+                keys.team_key(name, teams[s]) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(name, s), -1)
+                for s in range(self.n)])
+        initial, slots = where
+        read = native.lib.rg_counter
+        return [read(self.mem, i) if i >= 0 else initial for i in slots]
 
     def scores(self) -> list:
         return self.counted(self.native.program.score)
@@ -363,10 +368,8 @@ class NativeState:
         slots = self.native.emitter.slots
         ffi = self.native.ffi
         values = ffi.new("int64_t[]", max(1, len(slots.counters)))
-        zlen = ffi.new("int32_t[]", max(1, len(slots.zones)))
-        items = ffi.new("int32_t[]", max(1, len(slots.zones)) * max(1, len(self.native.program.comp_card)))
-        self.native.lib.rg_read(self.mem, values, zlen, items)
-        return {key: values[i] for i, key in enumerate(slots.counters)}
+        self.native.lib.rg_counters(self.mem, values)
+        return dict(zip(slots.counters, ffi.unpack(values, len(slots.counters))))
 
     # the trace ----------------------------------------------------------------------------
     def _drain(self) -> None:
