@@ -369,7 +369,7 @@ class NativeState:
         ffi = self.native.ffi
         values = ffi.new("int64_t[]", max(1, len(slots.counters)))
         self.native.lib.rg_counters(self.mem, values)
-        return dict(zip(slots.counters, ffi.unpack(values, len(slots.counters))))
+        return dict(zip(slots.counters, ffi.unpack(values, len(slots.counters)), strict=True))
 
     # the trace ----------------------------------------------------------------------------
     def _drain(self) -> None:
