@@ -69,8 +69,8 @@ def cmd_simulate(args) -> int:
                      args.max_decisions, args.trace_dir, by=args.by, powers=args.powers,
                      named=args.named_options, record=bool(args.results or args.cards), backend=args.backend,
                      **S.laid_of(game))
-    if args.backend != "python":  # the rules compiled to C now, once, and said: it takes seconds
-        native, words = S.backend_for(game, spec, say=None if args.quiet else lambda: print(
+    if args.backend != "python":  # the rules compiled to C now, once, and said to a person waiting: it takes seconds
+        native, words = S.backend_for(game, spec, say=None if args.quiet or not sys.stderr.isatty() else lambda: print(
             f"compiling the rules of {printable(game.id)} to C for the native backend (once: the library is kept)",
             file=sys.stderr, flush=True))
         if native is None and args.backend == "native":

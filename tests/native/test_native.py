@@ -523,7 +523,8 @@ def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_sim
     assert main(["simulate", str(folder), "--games", "4", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "played by the native backend (the rules in C, built by " in out
-    assert "; 4 of 4 games by the Python backend, past what the C plays (a seat driven by content ranks an option" in out
+    assert "; 4 of 4 games by the Python backend, past what the C plays (a seat driven by content ranks an " \
+           "option" in out
     assert {tuple(r.scores) for r in runs[0].results} == {(1, 2), (2, 2)}
 
 

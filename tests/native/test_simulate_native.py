@@ -3,6 +3,8 @@ plays, with any number of workers; the report says which backend played, and why
 native one when it could not."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import interpreter
@@ -93,6 +95,7 @@ def test_a_first_run_says_that_it_compiles_the_rules_and_a_later_one_does_not(tm
     monkeypatch.setattr(build, "_LOADED", {})
     monkeypatch.setattr(S, "_NATIVE", {})
     said = []
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # said to a person at a terminal, as the progress bar
     for _ in range(2):
         assert main(["simulate", str(FIXTURES / "nim"), "--players", "2", "--games", "3"]) == 0
         said.append(capsys.readouterr().err)
