@@ -24,6 +24,7 @@ from ..runs import report_html, statistics
 from ..runs import simulate as S
 from ..runs import tune as T
 from ..view.shown import text
+from .runs import compiling_note
 from .common import load_only, setup_counted, setup_game, unwritable, usage_error, write_json
 
 
@@ -178,7 +179,7 @@ def cmd_tune(args) -> int:
         spec = S.RunSpec(args.game, players, args.seed, args.games, agents, options, False, args.max_decisions,
                          "traces", powers=args.powers, named=args.named_options, record=target.needs_facts,
                          **S.laid_of(variant))
-        ran = S.run(variant, spec, args.workers)
+        ran = S.run(variant, spec, args.workers, say=compiling_note(args, variant))
         if ran.interrupted:
             stopped = True
             raise KeyboardInterrupt

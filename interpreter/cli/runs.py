@@ -69,10 +69,8 @@ def cmd_simulate(args) -> int:
                      args.max_decisions, args.trace_dir, by=args.by, powers=args.powers,
                      named=args.named_options, record=bool(args.results or args.cards), backend=args.backend,
                      **S.laid_of(game))
-    if args.backend != "python":  # the rules compiled to C now, once, and said to a person waiting: it takes seconds
-        native, words = S.backend_for(game, spec, say=None if args.quiet or not sys.stderr.isatty() else lambda: print(
-            f"compiling the rules of {printable(game.id)} to C for the native backend (once: the library is kept)",
-            file=sys.stderr, flush=True))
+    if args.backend != "python":  # the rules compiled to C now, once
+        native, words = S.backend_for(game, spec, say=compiling_note(args, game))
         if native is None and args.backend == "native":
             return usage_error(args, f"--backend native: the games would be played by the {words}")
     err = Console(file=sys.stderr)
@@ -175,7 +173,7 @@ def cmd_balance(args) -> int:
     if not args.quiet:
         print(f"playing {plural(games, 'game')} of {printable(game.id)} ({players} players)"
               + ("; then comparing with the baseline" if args.baseline else ""), file=sys.stderr, flush=True)
-    ran = S.run(game, spec, args.workers)
+    ran = S.run(game, spec, args.workers, say=compiling_note(args, game))
     if ran.interrupted:
         return 130
     effects = {row["card"]: [row["effect"], row["effect_low"], row["effect_high"]]
@@ -209,9 +207,10 @@ def _play_arms(args, arms, games: int, pool, first: int = 0) -> list:
                            MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                            console=Console(file=sys.stderr), transient=True)
             task = bar.add_task("as is" if arm_game is arms[0][0] else "changed", total=games)
-            ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool)
+            ran = _run_with_bar(S, arm_game, spec, args.workers, bar, task, lambda: None, pool,
+                                say=compiling_note(args, arm_game))
         else:
-            ran = S.run(arm_game, spec, args.workers, cluster=pool)
+            ran = S.run(arm_game, spec, args.workers, cluster=pool, say=compiling_note(args, arm_game))
         runs.append(ran)
         if ran.interrupted:
             break
@@ -295,15 +294,24 @@ def _results_unusable(path: str, seed: int) -> str | None:
     return None
 
 
-def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None):
+def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None, say=None):
     # the pool forks its workers when made: start the bar's refresh thread after (when the games start)
     def begin():
         started()
         bar.start()
     try:
-        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin, cluster=cluster)
+        return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin, cluster=cluster, say=say)
     finally:
         bar.stop()
+
+
+def compiling_note(args, game):
+    """What says, to a person waiting at a terminal, that the rules of `game` are being compiled
+    to C (a first run of them: seconds); None where no one is told (--quiet, a log, a pipe)."""
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        return None
+    return lambda: print(f"compiling the rules of {printable(game.id)} to C for the native backend (once: the "
+                         "library is kept)", file=sys.stderr, flush=True)
 
 
 def _open_cluster(args):

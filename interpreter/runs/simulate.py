@@ -391,18 +391,21 @@ class Run:
         return iter((self.results, self.seconds))
 
 
-def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, cluster=None) -> Run:
+def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, cluster=None, say=None) -> Run:
     """Play the games of a run. Ctrl-C (KeyboardInterrupt) stops it: the games finished
     by then are its results, and `interrupted` is set.
 
     `started()` is called once the games start (the workers made), from when Ctrl-C stops
     the run cleanly; `progress(n)` as games finish, with how many just finished. With
-    `cluster` (a `cluster.Cluster`), the games are played by its workers.
+    `cluster` (a `cluster.Cluster`), the games are played by its workers. `say()` is called
+    before the game's rules are compiled to C (a first run of them: seconds).
     """
-    t0 = time.perf_counter()
-    results: list = []
     if cluster is not None:
         return _run_on_cluster(spec, cluster, progress, started)
+    if spec.backend != "python":
+        backend_for(game, spec, say)  # compiled once here, before the games, not by every worker at once
+    t0 = time.perf_counter()
+    results: list = []
     if workers <= 1 or spec.games <= 1:
         try:
             if started:
@@ -415,8 +418,6 @@ def run(game, spec: RunSpec, workers: int = 1, progress=None, started=None, clus
             return Run(results, time.perf_counter() - t0, True)
         return Run(results, time.perf_counter() - t0)
     workers = min(workers, spec.games)
-    if spec.backend != "python":
-        backend_for(game, spec)  # compiled once here, not by every worker at once
     chunks = _chunks(spec.first, spec.games, workers)
     ctx = _context()
     if ctx.get_start_method() == "fork":  # the children inherit the loaded game

@@ -102,6 +102,14 @@ def test_a_first_run_says_that_it_compiles_the_rules_and_a_later_one_does_not(tm
     assert "compiling the rules of nim to C for the native backend (once: the library is kept)" in said[0]
     assert "compiling" not in said[1] and "playing 3 games of nim" in said[1]
     assert list((tmp_path / "regles" / "native").glob("game-*.so"))
+    # balance, compare and tune play through the same run, and say it the same way
+    monkeypatch.setattr(build, "_LOADED", {})
+    monkeypatch.setattr(S, "_NATIVE", {})
+    for lib in (tmp_path / "regles" / "native").glob("game-*.so"):
+        lib.unlink()
+    main(["balance", str(FIXTURES / "nim"), "--players", "2", "--games", "3", "--write-baseline",
+          str(tmp_path / "base.json")])
+    assert "compiling the rules of nim to C" in capsys.readouterr().err
 
 
 def test_a_failed_native_game_is_recorded_as_the_python_backend_records_it(tmp_path):
