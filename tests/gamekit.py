@@ -82,6 +82,15 @@ cards:
 """
 
 
+def game_folder(tmp_path, name: str, **files: str):
+    """Folder `name` of `tmp_path` holding each file given (`game_yaml="..."` is game.yaml)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    for file, text in files.items():
+        (folder / file.replace("_yaml", ".yaml")).write_text(text, encoding="utf-8")
+    return folder
+
+
 def make_game(tmp_path, procedures: str, cards: str = CARDS, functions: str = ""):
     """`functions`, when given, is the game's `functions:` section, as YAML."""
     folder = tmp_path / "tiny"

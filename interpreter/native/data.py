@@ -93,14 +93,7 @@ class Data:
         elem = self.data_value(items, e.pos, f"data.{e.obj.name}")[0][1]
         values = [self.data_value(v, e.pos)[1].removesuffix("LL") for v in items]
         table = self.table(f"D_{len(self.tables)}", "int64_t", values or ["0"])
-        out = "-1" if elem in REFS else "RG_MISSING"  # past its end: none, as the Python backend says
-        k = self.num(e.key, sc)
-        value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {len(values)}) ? {table}[k_ - 1] : {out}; }})"
-        if elem in REFS:
-            return elem, value
-        present = f"rg_present(st, cx, {value}, {self.pos(e.pos)})"
-        self.missing[present] = value
-        return elem, present
+        return self.nth(elem, self.num(e.key, sc), str(len(values)), table, e.pos)
 
     def picked(self, rows: list, at: str, pos) -> tuple:
         """(type, C) of the value of the row whose key (C) `at` is, among `rows` (C of the key,

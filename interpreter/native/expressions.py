@@ -352,10 +352,7 @@ class Expressions:
             if static(t):
                 return self.index_data(t, e, sc)
             if spanned(t):
-                k, n = self.num(e.key, sc), f"{src}_n"
-                out = "-1" if t[1] in REFS else "RG_MISSING"  # past its end: none, as the Python backend says
-                value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {n}) ? {src}_v[k_ - 1] : {out}; }})"
-                return t[1], value if t[1] in REFS else f"rg_present(st, cx, {value}, {self.pos(e.pos)})"
+                return self.nth(t[1], self.num(e.key, sc), f"{src}_n", f"{src}_v", e.pos)
             if kept(t):
                 return t[1], f"rg_kept_at(st, cx, {src}, {self.num(e.key, sc)}, {self.pos(e.pos)})"
             if listed(t) and t[1] in REFS:  # the k-th member of a list walked to it (none past its end)
@@ -368,6 +365,18 @@ class Expressions:
             count = "st->n" if e.obj.name == "players" else "st->nteams"
             return (SEAT if e.obj.name == "players" else TEAM), f"rg_nth(st, cx, {k}, {count}, {self.pos(e.pos)})"
         raise NotNative(e.pos, "an index other than players[N] and teams[N]")
+
+    def nth(self, elem: str, k: str, count: str, items: str, pos) -> tuple:
+        """(type, C) of the k-th member, from 1, of C array `items` of `count` members of type
+        `elem`: none past its end, as the Python backend says (a missing number stops the game
+        where it is read, but `!= none` tests its presence: `missing`)."""
+        out = "-1" if elem in REFS else "RG_MISSING"
+        value = f"({{ v_t k_ = {k}; (k_ >= 1 && k_ <= {count}) ? {items}[k_ - 1] : {out}; }})"
+        if elem in REFS:
+            return elem, value
+        present = f"rg_present(st, cx, {value}, {self.pos(pos)})"
+        self.missing[present] = value
+        return elem, present
 
     # operators ---------------------------------------------------------------------------
     def e_Compare(self, e, sc):

@@ -98,6 +98,18 @@ class NativeGame:
         self.seat_slots: dict = {}  # (counter, players) -> (its initial value, each seat's slot or -1)
         self.score_owners = self.emitter.score_owners()
 
+    def seat_slots_of(self, name: str, players: int) -> tuple:
+        """(the initial value of counter `name`, kept per player or per team; the slot of each
+        seat's value, -1 where the state keeps none): found once per player count."""
+        found = self.seat_slots.get((name, players))
+        if found is None:
+            cdef = self.program.counters[name]
+            teams = self.program.team_of(players)
+            found = self.seat_slots[(name, players)] = (cdef.initial, [self.counter_index.get(
+                keys.team_key(name, teams[s]) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(name, s), -1)
+                for s in range(players)])
+        return found
+
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
                   powers: dict | None = None) -> "NativeState":
         """A new game, run to its first decision, as `engine.game.Game.new_state` makes it."""
@@ -259,15 +271,11 @@ class NativeState:
         if picks is None:
             raise NativeLimit("a menu offers holders, which the native backend does not tell from components")
         slots = native.emitter.slots
-        index = native.counter_index
-        slot = index.get(counter, -1) if counter is not None else -1
+        slot = native.counter_index.get(counter, -1) if counter is not None else -1
         score = native.program.score
-        cdef = native.program.counters[score] if score is not None else None
-        teams = native.program.team_of(self.n)
-        keys_ = [None if cdef is None else keys.team_key(score, teams[s]) if cdef.scope.kind is OwnerKind.TEAM
-                 else keys.seat_key(score, s) for s in range(self.n)]
-        score_slot = ffi.new("int32_t[]", [index.get(k, -1) if k is not None else -1 for k in keys_])
-        initial = ffi.new("int64_t[]", [cdef.initial if cdef is not None else 0] * self.n)
+        first, where = native.seat_slots_of(score, self.n) if score is not None else (0, [-1] * self.n)
+        score_slot = ffi.new("int32_t[]", where)
+        initial = ffi.new("int64_t[]", [first] * self.n)
         watch = ffi.new("rg_watch *")
         rngs = ffi.new("uint64_t[]", [s & (2 ** 64 - 1) for s in seeds])
         try:
@@ -309,16 +317,8 @@ class NativeState:
         engine.game.GameState.counted gives it."""
         if name is None:
             return [0] * self.n
-        native = self.native
-        where = native.seat_slots.get((name, self.n))
-        if where is None:  # each seat's slot of the counter (-1: none, its initial value), once per count
-            cdef = native.program.counters[name]
-            teams = native.program.team_of(self.n)
-            where = native.seat_slots[(name, self.n)] = (cdef.initial, [native.counter_index.get(
-                keys.team_key(name, teams[s]) if cdef.scope.kind is OwnerKind.TEAM else keys.seat_key(name, s), -1)
-                for s in range(self.n)])
-        initial, slots = where
-        read = native.lib.rg_counter
+        initial, slots = self.native.seat_slots_of(name, self.n)
+        read = self.native.lib.rg_counter
         return [read(self.mem, i) if i >= 0 else initial for i in slots]
 
     def scores(self) -> list:

@@ -194,7 +194,7 @@ def backend_for(game, spec: RunSpec, say=None) -> tuple:
 def run_one(game, spec: RunSpec, index: int) -> GameResult:
     seed = seed_for(spec.seed, index)
     powers = powers_for(game, spec, seed)
-    native, _ = backend_for(game, spec) if spec.backend != "python" else (None, None)
+    native = backend_for(game, spec)[0]
     if native is not None:
         try:
             return _run_native(native, game, spec, index, seed, powers)

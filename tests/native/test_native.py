@@ -9,7 +9,7 @@ import random
 import pytest
 
 import interpreter
-from gamekit import FIXTURES, fixture_game, source_line
+from gamekit import FIXTURES, fixture_game, game_folder, source_line
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.state import GameFault
 from interpreter.play.agents import RandomAgent, SeatView, agent_seed
@@ -159,10 +159,7 @@ GAME"""
 
 def small_game(tmp_path, body: str):
     """A game of no components whose `game` procedure is `body` (indented as its block)."""
-    folder = tmp_path / "small"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(SMALL.replace("GAME", body), encoding="utf-8")
-    return interpreter.load(str(folder))
+    return interpreter.load(str(game_folder(tmp_path, "small", game_yaml=SMALL.replace("GAME", body))))
 
 
 def test_what_the_backend_does_not_take_is_refused_where_it_is_written(tmp_path):
@@ -267,11 +264,7 @@ def test_the_constructs_no_shipped_game_uses_play_the_same_on_both_backends(tmp_
     """Counters kept per pair of players, previous(), % and / of the language (Python's),
     min and max of two numbers, members() of a player, a supply, a bounded counter, loops that
     break, a choice of no candidate, a menu of a range: the same traces on both backends."""
-    folder = tmp_path / "mixer"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(MIXER, encoding="utf-8")
-    (folder / "chips.yaml").write_text(CHIPS, encoding="utf-8")
-    game = interpreter.load(str(folder))
+    game = interpreter.load(str(game_folder(tmp_path, "mixer", game_yaml=MIXER, chips_yaml=CHIPS)))
     compiled = native.NativeGame(game)
     kinds, prompts = set(), set()
     for players in (2, 3):
@@ -395,9 +388,7 @@ def test_many_games_of_every_expansion_and_scenario_are_the_same_on_both_backend
 
 
 def test_a_function_calling_itself_without_end_stops_as_on_the_python_backend(tmp_path):
-    folder = tmp_path / "deep"
-    folder.mkdir()
-    (folder / "game.yaml").write_text("""\
+    folder = game_folder(tmp_path, "deep", game_yaml="""\
 kind: game
 id: deep
 title: Deep
@@ -412,7 +403,7 @@ procedures:
   game: |
     add down(1) to ticks
     win first(players)
-""", encoding="utf-8")
+""")
     game = interpreter.load(str(folder))
     compiled = native.NativeGame(game)
     for make in (game.new_state, compiled.new_state):
@@ -504,9 +495,7 @@ def test_an_automaton_ranking_a_label_made_in_play_stops_the_native_game_and_sim
     The native game stops with NativeLimit there; simulate plays the game in Python instead,
     with the results of the Python backend."""
     from interpreter.runs import simulate as S
-    folder = tmp_path / "asked"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(AUTOMATON, encoding="utf-8")
+    folder = game_folder(tmp_path, "asked", game_yaml=AUTOMATON)
     game = interpreter.load(str(folder))
     compiled = native.NativeGame(game)
     st = compiled.new_state(players=2, seed=1)

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import interpreter
-from gamekit import FIXTURES
+from gamekit import FIXTURES, game_folder
 from interpreter.cli import main
 from interpreter.runs import simulate as S
 
@@ -113,9 +113,7 @@ def test_a_first_run_says_that_it_compiles_the_rules_and_a_later_one_does_not(tm
 
 
 def test_a_failed_native_game_is_recorded_as_the_python_backend_records_it(tmp_path):
-    folder = tmp_path / "loops"
-    folder.mkdir()
-    (folder / "game.yaml").write_text("""\
+    folder = game_folder(tmp_path, "loops", game_yaml="""\
 kind: game
 id: loops
 title: Loops
@@ -135,7 +133,7 @@ procedures:
             option "Once more":
               add 2 to ticks
     win first(players)
-""", encoding="utf-8")
+""")
     game = interpreter.load(str(folder))
     runs = {}
     for backend in ("native", "python"):
