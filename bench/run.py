@@ -604,11 +604,12 @@ def main(argv=None):
 def _solo_modes() -> list:
     """(name, game) of each shipped game's solo mode, at its default level: the automaton's
     decisions are the rules', not the random agents' (not counted as decisions)."""
+    from interpreter.content.layers import available_expansions
     out = []
     for name in shipped_games():
-        folder = interpreter.resources.content_dir() / name / "expansions" / "solo"
-        if (folder / "expansion.yaml").is_file():
-            out.append((f"{name} solo", interpreter.load(name).with_layers(["solo"], None, None)))
+        for layer in available_expansions(interpreter.resources.content_dir() / name).values():
+            if layer.solo is not None:  # an expansion that is its game's solo mode (`solo:`)
+                out.append((f"{name} {layer.id}", interpreter.load(name).with_layers([layer.id], None, None)))
     return out
 
 

@@ -1,17 +1,17 @@
 """The native backend's data: the game's named constants (`data:`), lowered where they are read.
 
 A value of the data is known when the rules are lowered, so most of it never reaches the C:
-`data.targeting` is a table of names, `data.levels["easy"]["credits"]` the number 2. An index
-known only in play picks among the values at every key: `data.towards[ch.number]` is a chain of
-tests of the key, `data.levels[options.level]["order"]` a row of one table. So every key's
+`data.ranks` is a table of names, `data.tiers["low"]["bonus"]` the number 2. An index known
+only in play picks among the values at every key: `data.next_of[n.number]` is a chain of
+tests of the key, `data.tiers[options.tier]["names"]` a row of one table. So every key's
 value must be of one kind (numbers, truth values, names, or lists of one of those); a table of
 tables indexed in play is kept for the next index (`("keyed", k)`), which must be known when
-lowered. A parameter a call gives a literal (`lvl("order")`) is known when lowered: the
+lowered. A parameter a call gives a literal (`tier("names")`) is known when lowered: the
 function is lowered for that literal (calls.Calls.game_function).
 
 As the Python backend reads data (`engine.library.index`): a list from 1, a table by its key
-or by the key's text (`towards["1"]` for the number 1), and none for what is not there. A
-missing number is none: `data.towards[n] != none` tests its presence, and a number read where
+or by the key's text (`next_of["1"]` for the number 1), and none for what is not there. A
+missing number is none: `data.next_of[n] != none` tests its presence, and a number read where
 it is missing stops the game, as in Python.
 """
 from __future__ import annotations
