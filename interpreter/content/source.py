@@ -16,6 +16,7 @@ from contextvars import ContextVar
 import yaml
 
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural, position
+from ..diagnostics import _new_object, _set_column, _set_end, _set_line, _set_path
 from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
 
@@ -58,18 +59,25 @@ MAX_DEPTH = 64
 _YAML = "tag:yaml.org,2002:"
 _STR = _YAML + "str"
 _SCALAR = yaml.ScalarNode
+_MAPPING = yaml.MappingNode
+_INT = _YAML + "int"
+_PLAIN_DIGITS = len(str(MAX_NUMBER)) - 1  # a plain number of this many digits or fewer is within bounds
 # The tags a content file may hold, written or implied: plain data only.
 SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
 class PStr(str):
-    """A string from a file; `text_position` maps a place inside it back to the file."""
+    """A string from a file; `text_position` maps a place inside it back to the file. Its
+    position and style are slots: a check keeps one string for every text of every file, and a
+    dict of attributes cost 168 bytes each (measured), twice the string's own; the rarer fields
+    are kept in a dict made only for the strings that set them."""
 
+    __slots__ = ("pos", "style", "__dict__")
     pos: Position  # where it starts in its file
-    style: str | None = None  # how YAML wrote it: '|' or '>' (a block), '"' or "'" (quoted), None (plain)
+    style: str | None  # how YAML wrote it: '|' or '>' (a block), '"' or "'" (quoted), None (plain)
     lines: int | None = None  # of a block: the column its lines start at (0-based)
-    end_line: int | None = None  # the line of the file it ends on
+    end_line: int | None = None  # the line of the file it ends on, when not the line it starts on
 
     def text_position(self, line: int, column: int, end_column: int | None = None) -> Position:
         """Position in the file of (line, column) counted inside this string, from 1; given the
@@ -83,8 +91,8 @@ class PStr(str):
             quote = 1 if self.style in ('"', "'") else 0
             at_line, at_column = base.line, base.column + quote + column - 1
         else:
-            last = self.end_line
-            if last is not None and base.line + line - 1 > last:
+            last = self.end_line or base.line
+            if base.line + line - 1 > last:
                 # the line breaks came from escapes ('\n') or folding, not from the file:
                 # point at the string itself rather than past its end
                 at_line, at_column = base.line, base.column
@@ -97,11 +105,13 @@ class PStr(str):
 class PDict(dict):
     """A mapping from a file, with where it starts and where each of its keys is."""
 
+    __slots__ = ("pos", "key_pos", "__dict__")
     pos: Position
     key_pos: dict  # key -> Position
 
 
 class PList(list):
+    __slots__ = ("pos", "__dict__")
     pos: Position
 
 
@@ -110,6 +120,7 @@ class PInt(int):
 
 
 class PFloat(float):
+    __slots__ = ("pos", "__dict__")
     pos: Position
 
 
@@ -167,33 +178,51 @@ class _Builder:
             raise _alias_at_fault(self.path, text)
 
     def build(self, node, depth: int = 0):
+        """The positioned value of `node` and of what it holds. The cases are tested in the order
+        of their frequency (a check of a large pack builds millions of values): a text, a mapping,
+        a plain whole number, a sequence, the rest; each value sets only the fields that differ
+        from its class's defaults."""
         self.count += 1
         mark = node.start_mark
         if self.count > MAX_NODES:
             raise ContentError("Y009", f"the document has more than {MAX_NODES} values",
                                _pos(self.path, mark), "split the content into several files")
-        pos = position(self.path, mark.line + 1, mark.column + 1)
+        line = mark.line + 1
+        pos = _new_object(Position)  # position(...) written out: one for every value of a file
+        _set_path(pos, self.path)
+        _set_line(pos, line)
+        _set_column(pos, mark.column + 1)
+        _set_end(pos, None)
         if depth > MAX_DEPTH:
             raise ContentError("Y009", f"values nest more than {MAX_DEPTH} levels deep", pos,
                                "content files hold shallow data: flatten this value")
         tag = node.tag
-        if tag not in SAFE_TAGS and tag != "!":
-            raise ContentError("Y007", f"unsupported YAML tag '{_show_tag(tag)}'", pos,
-                               "remove the tag: content files hold plain data")
-        if isinstance(node, _SCALAR):  # the most frequent first
+        kind = node.__class__
+        if kind is _SCALAR:
             if tag == _STR or tag == "!":
                 s = PStr(node.value)
                 s.pos = pos
-                s.style = node.style
-                s.lines = None
-                s.end_line = node.end_mark.line + 1
-                if node.style in ("|", ">"):
-                    if self.lines is None:  # cut once for all the block scalars of the file
-                        self.lines = lines_of(self.loader_text)
-                    s.lines = _block_indent(self.lines, node)
+                s.style = style = node.style
+                last = node.end_mark.line + 1
+                if last != line:
+                    s.end_line = last
+                if style is not None:
+                    if style == "|" or style == ">":
+                        if self.lines is None:  # cut once for all the block scalars of the file
+                            self.lines = lines_of(self.loader_text)
+                        s.lines = _block_indent(self.lines, node)
                 return s
+            if tag == _INT:
+                text = node.value
+                if text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) <= _PLAIN_DIGITS:
+                    v = PInt(text)  # a plain decimal number, most numbers of a file ('012' is octal)
+                    v.pos = pos
+                    return v
+            elif tag not in SAFE_TAGS:
+                raise ContentError("Y007", f"unsupported YAML tag '{_show_tag(tag)}'", pos,
+                                   "remove the tag: content files hold plain data")
             value = self._scalar(node)
-            if isinstance(value, bool) or value is None:
+            if value is None or value is True or value is False:
                 return value
             if isinstance(value, int):
                 if not -MAX_NUMBER <= value <= MAX_NUMBER:
@@ -208,37 +237,48 @@ class _Builder:
                 v = PFloat(value)
             else:  # timestamps, binary...: keep the text
                 v = PStr(node.value)
-                v.style, v.lines = node.style, None
+                v.style = node.style
             v.pos = pos
             return v
-        if isinstance(node, yaml.MappingNode):
+        if tag not in SAFE_TAGS and tag != "!":
+            raise ContentError("Y007", f"unsupported YAML tag '{_show_tag(tag)}'", pos,
+                               "remove the tag: content files hold plain data")
+        if kind is _MAPPING:
             out = PDict()
             out.pos = pos
             out.key_pos = key_pos = {}
+            build = self.build
+            inner = depth + 1
             for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise ContentError("Y008", "merge keys ('<<') are not supported", _pos(self.path, key_node.start_mark),
-                                       "write the keys out in full")
-                key = self.build(key_node, depth + 1)
-                if isinstance(key, (int, float)) and not isinstance(key, bool):
-                    # numbers as keys (player counts, levels) are read as their text, as JSON would
-                    text = PStr(key_node.value)
-                    text.pos, text.style, text.lines = key.pos, None, None
-                    key = text
-                if not isinstance(key, str):
-                    raise ContentError("Y008", f"a key must be a text, not {kind_of(key)}",
-                                       _pos(self.path, key_node.start_mark), "quote the key")
+                key_tag = key_node.tag
+                if key_tag == _STR and key_node.__class__ is _SCALAR:  # most keys: a plain text
+                    key = build(key_node, inner)
+                else:
+                    if key_tag == "tag:yaml.org,2002:merge":
+                        raise ContentError("Y008", "merge keys ('<<') are not supported",
+                                           _pos(self.path, key_node.start_mark), "write the keys out in full")
+                    key = build(key_node, inner)
+                    if isinstance(key, (int, float)) and not isinstance(key, bool):
+                        # numbers as keys (player counts, levels) are read as their text, as JSON would
+                        text = PStr(key_node.value)
+                        text.pos, text.style = key.pos, None
+                        key = text
+                    if not isinstance(key, str):
+                        raise ContentError("Y008", f"a key must be a text, not {kind_of(key)}",
+                                           _pos(self.path, key_node.start_mark), "quote the key")
                 # the key's own position is where key_node starts: no need to make another
                 if key in out:
                     first = key_pos[key]
-                    self.errors.append(ContentError("Y004", 
+                    self.errors.append(ContentError("Y004",
                         f"duplicate key '{key}' (first defined at line {first.line})",
                         key.pos, "remove one of the two"))
                     continue
                 key_pos[key] = key.pos
-                out[key] = self.build(value_node, depth + 1)
+                out[key] = build(value_node, inner)
             return out
-        out = PList([self.build(v, depth + 1) for v in node.value])  # a sequence
+        build = self.build
+        inner = depth + 1
+        out = PList([build(v, inner) for v in node.value])  # a sequence
         out.pos = pos
         return out
 

@@ -2,6 +2,7 @@
 only comments, and the size of documents whose aliases repeat values and texts."""
 from __future__ import annotations
 
+import datetime
 import random
 
 import pytest
@@ -249,3 +250,39 @@ def test_the_tags_kept_for_short_values_are_those_the_safe_loader_gives():
         assert got == want and [type(v) for v in got.values()] == [type(v) for v in want.values()]
     assert source._Loader._resolved  # kept
     assert not any(len(k[1]) > source._RESOLVED_LONGEST for k in source._Loader._resolved)
+
+
+def test_the_values_built_are_those_the_safe_loader_gives():
+    """`_Builder.build` reads a plain decimal number itself (a fast path) and keeps the style
+    and last line of a text only where they are not the defaults: every value, plain, quoted,
+    in a block and as a key, has the value and type the safe loader gives it, and each text its
+    style and the line it ends on."""
+    values = ["0", "7", "-3", "+7", "012", "0x1F", "0o17", "0b101", "1_000", "190:20:30", "123456789012345",
+              "9007199254740991", "1e3", "1.5", "yes", "No", "~", "null", "a b", "2001-12-14", "!!int '42'",
+              "!!str 12", "'12'", '"x\\ny"', "|\n    one\n    two\n", ">\n    one\n    two\n", "[1, '2', x]",
+              "{3: x, '4': y}", "\"two\n    lines\""]
+    text = "".join(f"v{i}: {v}\n" for i, v in enumerate(values))
+    data, errors = source.parse_yaml("v.yaml", text)
+    assert not errors
+    want = yaml.safe_load(text)
+    for i in range(len(values)):
+        got, wanted = data[f"v{i}"], want[f"v{i}"]
+        if isinstance(wanted, dict):  # numbers as keys are read as their text
+            wanted = {str(k): v for k, v in wanted.items()}
+        elif isinstance(wanted, datetime.date):  # and so are timestamps
+            wanted = values[i]
+        assert source.plain_data(got) == wanted and type(source.plain_data(got)) is type(wanted), values[i]
+    node = yaml.compose(text, Loader=source._Loader)
+    for (key, value_node), (k, v) in zip(node.value, data.items()):
+        assert k == key.value
+        if isinstance(v, str):
+            assert v.pos.line == value_node.start_mark.line + 1
+            assert v.style == value_node.style
+            assert (v.end_line or v.pos.line) == value_node.end_mark.line + 1
+
+
+@pytest.mark.parametrize("value", ["!!int ²", "!!int 0x", "!!int ''"])
+def test_a_number_tagged_by_hand_that_is_none_is_refused(value):
+    with pytest.raises(ContentError) as err:
+        source.parse_yaml("n.yaml", f"v: {value}\n")
+    assert err.value.code == "Y003" and "cannot read value" in err.value.message
