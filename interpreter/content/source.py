@@ -33,21 +33,24 @@ _RESOLVED_LONGEST = 24  # characters of the values whose tags are kept: keys, wo
 class _Loader(_SafeLoader):
     """The safe loader, whose choice of each value's tag (is `12` a number, `yes` a text?) is kept
     for short values: libyaml asks the Python resolver for every value of every file, and a pack
-    repeats the same keys and words thousands of times. The tag depends only on the kind of node,
-    the value and how it is written, with the safe loader's fixed rules."""
+    repeats the same keys and words thousands of times. With the safe loader's fixed rules (no
+    path resolvers), the tag of a plain value depends only on its text, and a quoted or block
+    value is a text."""
 
-    _resolved: dict = {}
+    _resolved: dict = {}  # the text of a plain value -> its tag
 
     def resolve(self, kind, value, implicit):
-        if type(value) is not str or len(value) > _RESOLVED_LONGEST:
-            return super().resolve(kind, value, implicit)
-        key = (kind, value, implicit)
-        tag = self._resolved.get(key)
-        if tag is None:
-            tag = super().resolve(kind, value, implicit)
-            if len(self._resolved) < _RESOLVED_MOST:
-                self._resolved[key] = tag
-        return tag
+        if kind is _SCALAR and not self.yaml_path_resolvers:
+            if not implicit[0]:  # quoted, or a block: a text
+                return _STR
+            if len(value) <= _RESOLVED_LONGEST:
+                tag = self._resolved.get(value)
+                if tag is None:
+                    tag = super().resolve(kind, value, implicit)
+                    if len(self._resolved) < _RESOLVED_MOST:
+                        self._resolved[value] = tag
+                return tag
+        return super().resolve(kind, value, implicit)
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
@@ -64,6 +67,11 @@ _INT = _YAML + "int"
 _PLAIN_DIGITS = len(str(MAX_NUMBER)) - 1  # a plain number of this many digits or fewer is within bounds
 # The tags a content file may hold, written or implied: plain data only.
 SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
+# An anchor or an alias starts a value: the start of a line, a space or an indicator ('[', '{',
+# ',', ':', '-', '?') is before it, never a letter, a digit or '_' ('R&D', '2*3' are neither);
+# a file where these find one is sized (_Builder.check_size), whether or not it is in a text
+_ANCHOR = re.compile(r"(?<!\w)&")
+_ALIAS = re.compile(r"(?<!\w)\*")
 SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
@@ -460,7 +468,7 @@ def parse_yaml(path: str, text: str):
         raise ContentError("Y006", "file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
-    if "*" in text and "&" in text:  # only aliases (of anchors) can make a document larger than its text
+    if _ANCHOR.search(text) and _ALIAS.search(text):  # only aliases (of anchors) can make a document larger than its text
         builder.check_size(node, text)
     try:
         data = builder.build(node)

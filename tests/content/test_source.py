@@ -249,7 +249,7 @@ def test_the_tags_kept_for_short_values_are_those_the_safe_loader_gives():
         got = yaml.load(text, Loader=source._Loader)
         assert got == want and [type(v) for v in got.values()] == [type(v) for v in want.values()]
     assert source._Loader._resolved  # kept
-    assert not any(len(k[1]) > source._RESOLVED_LONGEST for k in source._Loader._resolved)
+    assert not any(len(k) > source._RESOLVED_LONGEST for k in source._Loader._resolved)
 
 
 def test_the_values_built_are_those_the_safe_loader_gives():
