@@ -24,6 +24,13 @@ WORD = re.compile(r"[^\W\d][\w']*")
 
 @lru_cache(maxsize=65536)
 def fold(name: str) -> str:
+    if name.isascii():  # most names: nothing to decompose, and casefold is lower (the ids of a large pack)
+        return name.lower().replace("-", "_").replace(" ", "_")
+    return _fold_any(name)
+
+
+def _fold_any(name: str) -> str:
+    """`fold` of any name: accents taken off its letters, its case folded."""
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return bare.casefold().replace("\u2019", "'").replace("-", "_").replace(" ", "_")

@@ -211,3 +211,13 @@ def test_a_text_passed_on_with_braces_or_naming_what_is_unbound_is_an_error_wher
     assert unbound.code == "N010"
     assert "coins_left" in lines[unbound.position.line - 1]
     # the shipped games load, so have no such error (tests/rulings check them with `regles check`)
+
+
+def test_names_folded_quickly_are_folded_as_any_name():
+    """`fold` of a name of plain ASCII letters (a fast path) is the fold of any name."""
+    from interpreter.names import _fold_any
+    names = ["Ecluse", "ecluse", "R&D", "Bonus-2", "two words", "Étoile", "ÉCLUSE", "l'Orée", "ab_CD-ef gh", "", "ß",
+             "Ǆ", "x\u2019y", "ﬁ", "İ"]
+    for name in names:
+        assert fold(name) == _fold_any(name), name
+    assert fold("Étoile") == fold("etoile") and fold("Bonus-2") == "bonus_2"

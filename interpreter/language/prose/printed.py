@@ -23,6 +23,7 @@ its content gives the card a `text:`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 FACE_WORDS = 40  # words of generated prose a card face can hold at a readable size
@@ -54,14 +55,20 @@ def fits(text: str, fell_back: bool = False) -> bool:
     return not fell_back and not _LEAK.search(str(text)) and words(text) <= FACE_WORDS
 
 
+@lru_cache(maxsize=256)
+def _parameters_pattern(names: tuple) -> re.Pattern:
+    """The pattern of a keyword's parameters, each a whole word, the longest first: made once
+    per keyword's parameters, not once per card that prints the keyword."""
+    return re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w])")
+
+
 def bound_text(text: str, use, say) -> str:
     """A keyword's printed text with the values a card prints for its parameters: each
     parameter's letter (a whole word, as the pattern writes it) becomes `say(param, value)`."""
     names = [p for p in use.keyword.params if p in use.bindings]
     if not names:
         return str(text)
-    pattern = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w])")
-    return pattern.sub(lambda m: say(m.group(1), use.bindings[m.group(1)]), str(text))
+    return _parameters_pattern(tuple(names)).sub(lambda m: say(m.group(1), use.bindings[m.group(1)]), str(text))
 
 
 def face_lines(prose, card) -> list:
@@ -77,18 +84,32 @@ def face_lines(prose, card) -> list:
     return [ability_face(prose, ab) for ab in card.abilities]
 
 
-def ability_face(prose, ab) -> FaceLine:
-    """One ability's line of a face, when its card has no text of its own."""
-    name = prose.printed_name(ab) or ""
+def face_source(prose, ab) -> str:
+    """Where the face of ability `ab` comes from when its card has no text of its own: "effect"
+    (a keyword's effect, written after its ':', in prose), "keyword" (the keyword's printed text
+    with the card's values) or "prose" (generated from the ability)."""
     use = prose.uses.get(ab)
     if use is not None:
         kw = use.keyword
         effect = kw.effect_param
         if effect is not None and isinstance(use.bindings.get(effect), list):
-            return FaceLine(name, prose.effect(use, use.bindings[effect]), "prose")
+            return "effect"
         printed = kw.texts.get(prose.lang)
         if printed is not None and str(printed).strip():
-            return FaceLine(name, bound_text(str(printed).strip(), use, prose.parameter), "keyword")
+            return "keyword"
+    return "prose"
+
+
+def ability_face(prose, ab) -> FaceLine:
+    """One ability's line of a face, when its card has no text of its own."""
+    name = prose.printed_name(ab) or ""
+    source = face_source(prose, ab)
+    if source == "effect":
+        use = prose.uses[ab]
+        return FaceLine(name, prose.effect(use, use.bindings[use.keyword.effect_param]), "prose")
+    if source == "keyword":
+        use = prose.uses[ab]
+        return FaceLine(name, bound_text(str(use.keyword.texts[prose.lang]).strip(), use, prose.parameter), "keyword")
     return FaceLine(name, prose.ability(ab), "prose")
 
 
@@ -109,10 +130,10 @@ def unfit_abilities(prose, card, unfit=None) -> list:
 def unfit_ability(prose, ab) -> tuple | None:
     """(its prose, why) when the face of ability `ab` is generated prose that does not fit (its
     card has no text of its own in the language of `prose`), else None."""
+    if face_source(prose, ab) == "keyword":  # printed by its keyword: nothing to write
+        return None
     before = len(prose.fallbacks)
     line = ability_face(prose, ab)
-    if line.source != "prose":
-        return None
     fell_back = len(prose.fallbacks) > before
     if fits(line.text, fell_back):
         return None
