@@ -16,7 +16,6 @@ from contextvars import ContextVar
 import yaml
 
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural, position
-from ..diagnostics import _new_object, _set_column, _set_end, _set_line, _set_path
 from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
 
@@ -196,11 +195,7 @@ class _Builder:
             raise ContentError("Y009", f"the document has more than {MAX_NODES} values",
                                _pos(self.path, mark), "split the content into several files")
         line = mark.line + 1
-        pos = _new_object(Position)  # position(...) written out: one for every value of a file
-        _set_path(pos, self.path)
-        _set_line(pos, line)
-        _set_column(pos, mark.column + 1)
-        _set_end(pos, None)
+        pos = position(self.path, line, mark.column + 1)
         if depth > MAX_DEPTH:
             raise ContentError("Y009", f"values nest more than {MAX_DEPTH} levels deep", pos,
                                "content files hold shallow data: flatten this value")
@@ -222,7 +217,8 @@ class _Builder:
                 return s
             if tag == _INT:
                 text = node.value
-                if text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) <= _PLAIN_DIGITS:
+                if (text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1)
+                        and len(text) <= _PLAIN_DIGITS):
                     v = PInt(text)  # a plain decimal number, most numbers of a file ('012' is octal)
                     v.pos = pos
                     return v
@@ -468,7 +464,8 @@ def parse_yaml(path: str, text: str):
         raise ContentError("Y006", "file is empty", Position(path, 1, 1))
     builder = _Builder(path, yaml.SafeLoader(""))
     builder.loader_text = text
-    if _ANCHOR.search(text) and _ALIAS.search(text):  # only aliases (of anchors) can make a document larger than its text
+    # only aliases (of anchors) can make a document larger than its text
+    if _ANCHOR.search(text) and _ALIAS.search(text):
         builder.check_size(node, text)
     try:
         data = builder.build(node)

@@ -273,7 +273,7 @@ def test_the_values_built_are_those_the_safe_loader_gives():
             wanted = values[i]
         assert source.plain_data(got) == wanted and type(source.plain_data(got)) is type(wanted), values[i]
     node = yaml.compose(text, Loader=source._Loader)
-    for (key, value_node), (k, v) in zip(node.value, data.items()):
+    for (key, value_node), (k, v) in zip(node.value, data.items(), strict=True):
         assert k == key.value
         if isinstance(v, str):
             assert v.pos.line == value_node.start_mark.line + 1
