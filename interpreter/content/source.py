@@ -18,6 +18,7 @@ import yaml
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural, position
 from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
+from .yaml_native import NATIVE_FROM, native_reader
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
     from yaml import CSafeLoader as _SafeLoader
@@ -51,6 +52,21 @@ class _Loader(_SafeLoader):
                 return tag
         return super().resolve(kind, value, implicit)
 
+RESOLVED_TAGS = _Loader._resolved
+_RESOLVER = yaml.resolver.Resolver()  # the safe loaders' resolver
+
+
+def plain_tag(value: str) -> str:
+    """The tag of a plain value (no quotes, no tag written) of text `value`, as the safe loader
+    gives it, kept for short values as `_Loader.resolve` keeps them."""
+    tag = RESOLVED_TAGS.get(value)
+    if tag is None:
+        tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
+        if len(value) <= _RESOLVED_LONGEST and len(RESOLVED_TAGS) < _RESOLVED_MOST:
+            RESOLVED_TAGS[value] = tag
+    return tag
+
+
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
 # characters of text (keys and values) a document may hold, its aliases expanded: as much as the
@@ -63,7 +79,9 @@ _STR = _YAML + "str"
 _SCALAR = yaml.ScalarNode
 _MAPPING = yaml.MappingNode
 _INT = _YAML + "int"
-_PLAIN_DIGITS = len(str(MAX_NUMBER)) - 1  # a plain number of this many digits or fewer is within bounds
+# the tags the native reader builds values of (content.yaml_native)
+TAG_STR, TAG_INT, TAG_BOOL, TAG_NULL = _STR, _INT, _YAML + "bool", _YAML + "null"
+PLAIN_DIGITS = len(str(MAX_NUMBER)) - 1  # a plain number of this many digits or fewer is within bounds
 # The tags a content file may hold, written or implied: plain data only.
 SAFE_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 # An anchor or an alias starts a value: the start of a line, a space or an indicator ('[', '{',
@@ -218,7 +236,7 @@ class _Builder:
             if tag == _INT:
                 text = node.value
                 if (text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1)
-                        and len(text) <= _PLAIN_DIGITS):
+                        and len(text) <= PLAIN_DIGITS):
                     v = PInt(text)  # a plain decimal number, most numbers of a file ('012' is octal)
                     v.pos = pos
                     return v
@@ -394,8 +412,13 @@ def _show_tag(tag: str) -> str:
 
 def _block_indent(lines: list[str], node) -> int:
     """Column (0-based) at which the lines of a block scalar start (`lines`: those of the file)."""
-    first = node.start_mark.line + 1
-    for i in range(first, min(len(lines), node.end_mark.line + 1)):
+    return _block_indent_at(lines, node.start_mark.line, node.end_mark.line)
+
+
+def _block_indent_at(lines: list[str], first: int, last: int) -> int:
+    """The same, of a block scalar whose indicator is on line `first` and which ends on line
+    `last` (both from 0)."""
+    for i in range(first + 1, min(len(lines), last + 1)):
         line = lines[i]
         if line.strip():
             return len(line) - len(line.lstrip(" "))
@@ -447,6 +470,10 @@ def parse_yaml(path: str, text: str):
             if stripped.startswith("\t"):
                 raise ContentError("Y002", "tab character used for indentation", Position(path, n, len(line) - len(stripped) + 1),
                                    "YAML indents with spaces only")
+    if len(text) >= NATIVE_FROM:
+        got = _read_natively(path, text)
+        if got is not None:
+            return got, []
     loader = None
     try:
         loader = _Loader(text)  # the pure-Python reader refuses a control character here already
@@ -472,6 +499,31 @@ def parse_yaml(path: str, text: str):
     except RecursionError:  # pragma: no cover - MAX_DEPTH stops nesting long before
         raise ContentError("Y009", "the document nests too deeply to be read", Position(path, 1, 1)) from None
     return data, builder.errors
+
+
+def _read_natively(path: str, text: str):
+    """The positioned values of `text` read by the native reader (content.yaml_native), or None
+    when it is not built here or gives the file up to the Python path."""
+    reader = native_reader(NATIVE_SETUP)
+    if reader is None:
+        return None
+    try:
+        got = reader.read(text.encode("utf-8"), path)
+    except UnicodeEncodeError:  # a lone surrogate: refused by the Python path, which says where
+        return None
+    if got is None:
+        return None
+    data, blocks = got
+    if blocks:  # each block text holds the lines it starts and ends on, for its indent
+        lines = lines_of(text)
+        for s in blocks:
+            s.lines = _block_indent_at(lines, *s.lines)
+    return data
+
+
+# What the native reader builds values of, and their bounds (content.yaml_native)
+NATIVE_SETUP = (PStr, PDict, PList, PInt, Position, RESOLVED_TAGS, plain_tag, TAG_STR, TAG_INT, TAG_BOOL, TAG_NULL,
+                MAX_NODES, MAX_DEPTH, MAX_TEXT, PLAIN_DIGITS)
 
 
 # What YAML reads nowhere in a file, not even in a quoted string (PyYAML's Reader.NON_PRINTABLE):

@@ -1,0 +1,124 @@
+"""The YAML reader's native path: large content files read by libyaml and built in C.
+
+    reader = native_reader(setup) # the module, or None (setup: source.NATIVE_SETUP)
+    got = reader.read(text.encode("utf-8"), path)   # (value, blocks), or None: read it in Python
+
+A check of a large pack spends a third of its time reading YAML: libyaml composes a tree of
+node objects through Python (a call of the resolver and two marks for every value), then
+`source._Builder` makes the positioned values of it. `yaml_reader.c` makes the same values
+from libyaml's events directly, for files of NATIVE_FROM bytes or more. It builds only what
+the Python path builds the same way (texts, mappings with text keys, lists, plain decimal
+whole numbers, true/false, null, and an alias as a copy of what its anchor names); for
+anything else in a file (a tag, another kind of number, a duplicate key, a file too large
+with its aliases expanded, any YAML error) it gives up, and the Python path reads the
+whole file, so that every error is said by one reader.
+
+It is compiled once by the system's C compiler, with Python's headers and libyaml's, and
+kept in the user's cache folder by the fingerprint of its source, the compiler and the
+Python; with no compiler, headers, libyaml or cache folder (`REGLES_NO_CACHE=1`) the Python
+path reads every file, as it does every small one. `tests/content/test_yaml_native.py`
+compares both paths' values, positions and styles on every shipped file and on mutated
+ones.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+from pathlib import Path
+
+from ..resources import cache_folder
+
+# bytes of YAML from which a file is read natively (a file of about 600 cards): a check or a
+# load of the shipped games reads none so (their largest file is 64 kB) and compiles nothing
+NATIVE_FROM = 128 * 1024
+MODULE = "_regles_yaml"
+SOURCE = Path(__file__).with_name("yaml_reader.c")
+FLAGS = ["-O2", "-shared", "-fPIC", "-w"]
+
+_LOCK = threading.Lock()
+_FOUND: list = []  # [the module, or None]: looked for once per process
+
+
+def native_reader(setup: tuple):
+    """The native reader, set up with `setup` (what it builds values of: `source.NATIVE_SETUP`),
+    or None when it cannot be built or loaded here."""
+    if _FOUND:
+        return _FOUND[0]
+    with _LOCK:
+        if not _FOUND:
+            folder = cache_folder()
+            # with no cache folder it would be built in each process: more than it spares
+            _FOUND.append(None if folder is None else build(os.path.join(folder, "yaml"), setup))
+    return _FOUND[0]
+
+
+def build(folder: str, setup: tuple):
+    """The reader built in `folder` (or taken from it when it was built there already) and set
+    up with `setup`, or None when it cannot be built or loaded here."""
+    try:
+        source = SOURCE.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    cc = _compiler()
+    include = sysconfig.get_paths().get("include")
+    if cc is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
+        return None
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    fingerprint = hashlib.sha256("\0".join([source, cc, " ".join(FLAGS), sys.version, suffix])
+                                 .encode("utf-8")).hexdigest()[:32]
+    path = os.path.join(folder, f"{MODULE}-{fingerprint}{suffix}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not os.path.exists(path):
+            if not _compile(cc, include, path):
+                return None
+            _prune(folder, keep=path)
+        spec = importlib.util.spec_from_file_location(MODULE, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.setup(*setup)
+    except (OSError, ImportError):
+        return None
+    return module
+
+
+def _compiler() -> str | None:
+    return shutil.which(os.environ.get("CC") or "cc")
+
+
+def _compile(cc: str, include: str, path: str) -> bool:
+    """Whether the reader was built at `path` (whole, or not at all)."""
+    partial = path + f".{os.getpid()}.part"
+    try:
+        done = subprocess.run([cc, *FLAGS, f"-I{include}", "-o", partial, str(SOURCE), "-lyaml"],
+                              capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            return False  # no libyaml headers, most often: the Python path reads every file
+        os.replace(partial, path)
+        return True
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    finally:
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+
+
+def _prune(folder: str, keep: str, most: int = 4) -> None:
+    """Keep the `most` readers built last (one per version of regles and Python in use)."""
+    try:
+        built = [os.path.join(folder, f) for f in os.listdir(folder) if f.startswith(MODULE + "-")]
+        built.sort(key=os.path.getmtime, reverse=True)
+        for old in built[most:]:
+            if old != keep:
+                os.unlink(old)
+    except OSError:
+        pass  # another process pruned it first
