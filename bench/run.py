@@ -208,7 +208,8 @@ def check_at_scale(sizes, runs: int):
     from interpreter.content.yaml_native import native_reader
     # the native YAML reader (of files of NATIVE_FROM bytes or more) built before the runs, as a
     # user's first check of a large pack builds it once; the table says which reader read
-    out = {"yaml_reader": "native (libyaml, built in C)" if native_reader(NATIVE_SETUP) is not None else "Python (PyYAML's composer)"}
+    native = native_reader(NATIVE_SETUP) is not None
+    out = {"yaml_reader": "native (libyaml, built in C)" if native else "Python (PyYAML's composer)"}
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             pack = Path(tmp) / f"pack-{n}"

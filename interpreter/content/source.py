@@ -37,20 +37,13 @@ class _Loader(_SafeLoader):
     path resolvers), the tag of a plain value depends only on its text, and a quoted or block
     value is a text."""
 
-    _resolved: dict = {}  # the text of a plain value -> its tag
+    _resolved: dict = {}  # the text of a short plain value -> its tag
 
     def resolve(self, kind, value, implicit):
         if kind is _SCALAR and not self.yaml_path_resolvers:
-            if not implicit[0]:  # quoted, or a block: a text
-                return _STR
-            if len(value) <= _RESOLVED_LONGEST:
-                tag = self._resolved.get(value)
-                if tag is None:
-                    tag = super().resolve(kind, value, implicit)
-                    if len(self._resolved) < _RESOLVED_MOST:
-                        self._resolved[value] = tag
-                return tag
+            return plain_tag(value) if implicit[0] else _STR  # quoted, or a block: a text
         return super().resolve(kind, value, implicit)
+
 
 RESOLVED_TAGS = _Loader._resolved
 _RESOLVER = yaml.resolver.Resolver()  # the safe loaders' resolver
@@ -58,7 +51,7 @@ _RESOLVER = yaml.resolver.Resolver()  # the safe loaders' resolver
 
 def plain_tag(value: str) -> str:
     """The tag of a plain value (no quotes, no tag written) of text `value`, as the safe loader
-    gives it, kept for short values as `_Loader.resolve` keeps them."""
+    gives it; kept for short values (also read by the native reader, content.yaml_native)."""
     tag = RESOLVED_TAGS.get(value)
     if tag is None:
         tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
@@ -100,7 +93,7 @@ class PStr(str):
 
     __slots__ = ("pos", "style", "__dict__")
     pos: Position  # where it starts in its file
-    style: str | None  # how YAML wrote it: '|' or '>' (a block), '"' or "'" (quoted), None (plain)
+    style: str | None  # how YAML wrote it: '|' or '>' (a block), '"' or "'" (quoted), '' (plain)
     lines: int | None = None  # of a block: the column its lines start at (0-based)
     end_line: int | None = None  # the line of the file it ends on, when not the line it starts on
 
@@ -227,11 +220,10 @@ class _Builder:
                 last = node.end_mark.line + 1
                 if last != line:
                     s.end_line = last
-                if style is not None:
-                    if style == "|" or style == ">":
-                        if self.lines is None:  # cut once for all the block scalars of the file
-                            self.lines = lines_of(self.loader_text)
-                        s.lines = _block_indent(self.lines, node)
+                if style == "|" or style == ">":
+                    if self.lines is None:  # cut once for all the block scalars of the file
+                        self.lines = lines_of(self.loader_text)
+                    s.lines = _block_indent(self.lines, node)
                 return s
             if tag == _INT:
                 text = node.value

@@ -112,10 +112,12 @@ def test_every_shipped_file_reads_the_same_natively(reader, monkeypatch):
 
 
 CASES = {
-    "texts": "a: plain\nb: 'single'\nc: \"double\\n\"\nd: |\n  one\n  two\ne: >-\n    folded\n    lines\nf: \"two\n  lines\"\n",
+    "texts": ("a: plain\nb: 'single'\nc: \"double\\n\"\nd: |\n  one\n  two\ne: >-\n    folded\n    lines\n"
+              "f: \"two\n  lines\"\n"),
     "numbers": "a: 0\nb: 7\nc: -12\nd: +4\ne: 123456789012345\nf: [yes, No, on, OFF, true, ~, null, '']\n",
     "nested": "cards:\n  - {id: a, tags: [x, y], n: 3}\n  - id: b\n    abilities:\n      - text\n",
-    "aliases": "base: &b\n  id: a\n  tags: [x, &t y]\n  n: 3\n  text: |\n    block\nmore: [*b, *b, *t]\nlist: &l [1, *t]\nagain: *l\n",
+    "aliases": ("base: &b\n  id: a\n  tags: [x, &t y]\n  n: 3\n  text: |\n    block\n"
+                "more: [*b, *b, *t]\nlist: &l [1, *t]\nagain: *l\n"),
     "scalar anchor": "a: &x hello\nb: *x\nc: [*x, *x]\n",
     "unicode": "é: 'ça'\nclé: \"\\u00e9t\\u00e9\"\nk: 💡 idée\n",
 }
