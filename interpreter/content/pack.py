@@ -289,8 +289,7 @@ class PackLoader:
         for item in as_list(d.get("cards")):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
                 continue
-            attrs = {k: v for k, v in item.items()
-                     if k not in ("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note")}
+            attrs = {k: v for k, v in item.items() if k not in _CARD_FIELDS}
             card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=component,
                            copies=as_int(item.get("copies"), 1), attrs=attrs,
                            tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
@@ -396,6 +395,10 @@ class PackLoader:
                                            cards=t.get("cards") if isinstance(t.get("cards"), list) else None))
 
 
+
+
+# the keys of a card that are not its attributes
+_CARD_FIELDS = frozenset(("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note"))
 
 
 def printed_texts(text) -> dict:

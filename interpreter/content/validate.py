@@ -88,6 +88,8 @@ def _compile(node, root, refs):
             preds = [types[t] for t in (value if isinstance(value, list) else [value])]
             if len(preds) == 1:
                 checks.append(preds[0])
+            elif len(preds) == 2:  # most unions (a text or a number...): no generator for each value
+                checks.append(lambda x, first=preds[0], second=preds[1]: first(x) or second(x))
             else:
                 checks.append(lambda x, preds=preds: any(p(x) for p in preds))
         elif key in ("properties", "patternProperties", "additionalProperties", "required"):
