@@ -108,9 +108,10 @@ def cards_checked(runs: int):
     g_cards = sum(len(interpreter.load(g).program.defn.cards) for g in shipped_games())
     check_paths([str(folder)])
     out = []
-    from interpreter.language import parser
+    from interpreter.language import parser, texts
     for _ in range(runs):
         parser._TREES.clear()  # as a fresh `regles check` would: every text parsed anew
+        texts.KEPT_TREES.clear()
         t = time.perf_counter()
         check_paths([str(folder)])
         out.append(g_cards / (time.perf_counter() - t))
@@ -147,6 +148,8 @@ def marginal_cards(runs: int, extra: int = 1000):
         def __setitem__(self, key, value):
             pass
     saved, parser._TREES = parser._TREES, NoCache()
+    from interpreter.language import texts
+    kept, texts.KEPT_MOST = texts.KEPT_MOST, 0  # nor kept from one check to the next
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         pack = Path(tmp) / "pack"
@@ -166,6 +169,7 @@ def marginal_cards(runs: int, extra: int = 1000):
             out.append(extra / max(1e-9, time.perf_counter() - t - statistics.median(base)))
         assert report.ok, "the bench pack does not check"
     parser._TREES = saved
+    texts.KEPT_MOST = kept
     return summary(out)
 
 

@@ -50,6 +50,7 @@ def rules_texts():
     try:
         import interpreter.language.texts as texts
         texts.parse = record
+        texts.KEPT_TREES.clear()  # parsed by an earlier check of this process: every text parsed here
         # in one call: the files that name one game are checked with it once
         check_paths([str(ROOT / "content")] + [str(f) for folder in ("tests/corpus", "tests/fixtures")
                                                for f in sorted((ROOT / folder).rglob("*.yaml"))])
@@ -242,10 +243,11 @@ def test_a_check_that_reads_each_text_once_reports_what_reading_each_anew_report
     calls = []
     real = texts.parse
     monkeypatch.setattr(texts, "parse", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(texts, "KEPT_TREES", {})  # none kept from an earlier check
     paths = [str(ROOT / "content"), str(ROOT / "tests" / "corpus")]
     fast = check.check_paths(paths)
     fast_calls = len(calls)
-    monkeypatch.setattr(check, "shared_parses", contextlib.nullcontext)
+    monkeypatch.setattr(check, "shared_parses", lambda **kept: contextlib.nullcontext())
     plain = check.check_paths(paths)
     assert len(fast.diagnostics) > 100
     assert fast_calls < len(calls) - fast_calls  # the texts a second pack reads are not parsed again

@@ -1,0 +1,87 @@
+"""The trees of rules texts kept from one check to the next (`texts.KEPT_TREES`), as a
+language server checks a pack again at each edit: only the texts edited, or moved by an
+edit, are parsed again, and what a check says is what a check from scratch says."""
+from __future__ import annotations
+
+import shutil
+
+from gamekit import FIXTURES
+from interpreter.content.source import edited_texts
+from interpreter.language import texts
+from interpreter.rulings.check import check_paths
+
+
+def _said(report) -> list:
+    return [(d.code, d.position, d.message, d.hint) for d in report.sorted()]
+
+
+def _counting(monkeypatch) -> list:
+    parsed = []
+    real = texts.parse
+
+    def parse(text, start, where=None, path="<text>"):
+        parsed.append(text)
+        return real(text, start, where, path)
+    monkeypatch.setattr(texts, "parse", parse)
+    return parsed
+
+
+def _from_scratch(paths, monkeypatch) -> list:
+    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    return _said(check_paths(paths))
+
+
+def test_a_check_again_parses_only_the_texts_an_edit_changed_or_moved(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    cards = game / "cards" / "market.yaml"
+    text = cards.read_text(encoding="utf-8")
+    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    parsed = _counting(monkeypatch)
+    first = check_paths([str(game)])
+    first_parsed = len(parsed)
+    assert first_parsed and texts.KEPT_TREES
+    parsed.clear()
+    again = check_paths([str(game)])
+    assert not parsed and _said(again) == _said(first)  # nothing changed: nothing parsed
+    # an edit of one ability's text: that text is parsed again, and the texts after it on
+    # the same file only where the edit moved them
+    edited = text.replace('"Income 1"', '"Incom 1"', 1)
+    assert edited != text
+    with edited_texts({str(cards): edited}):
+        got = check_paths([str(game)])
+        parsed_after_edit = list(parsed)
+        want = _from_scratch([str(game)], monkeypatch)
+    assert _said(got) == want and any("unknown keyword 'Incom 1'" in d[2] for d in want)
+    assert 0 < len(parsed_after_edit) < first_parsed
+    assert "Incom 1" in "".join(parsed_after_edit)
+
+
+def test_a_block_text_moved_under_another_indent_is_parsed_again(tmp_path, monkeypatch):
+    """A block's text read at the same place with another indent has its errors elsewhere:
+    kept trees are keyed by the indent too."""
+    from interpreter.diagnostics import Report
+    from interpreter.content.source import parse_yaml
+    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    positions = []
+    for indent in (2, 6):
+        pad = " " * indent
+        data, _ = parse_yaml("b.yaml", f"rules: |\n{pad}if 1 ?? 2:\n{pad}  pass\n")
+        report = Report()
+        with texts.shared_parses(kept=True):
+            texts.parse_text(data["rules"], "procedure", report)
+        (d,) = report.errors
+        positions.append(d.position.column)
+    assert positions[1] == positions[0] + 4
+
+
+def test_a_check_that_reads_more_trees_than_are_kept_keeps_none(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    check_paths([str(game)])
+    read = len(texts.KEPT_TREES)
+    assert read
+    monkeypatch.setattr(texts, "KEPT_MOST", read - 1)
+    check_paths([str(game)])
+    assert not texts.KEPT_TREES
