@@ -108,10 +108,12 @@ def cards_checked(runs: int):
     g_cards = sum(len(interpreter.load(g).program.defn.cards) for g in shipped_games())
     check_paths([str(folder)])
     out = []
+    from interpreter.content import source
     from interpreter.language import parser, texts
     for _ in range(runs):
         parser._TREES.clear()  # as a fresh `regles check` would: every text parsed anew
         texts.KEPT_TREES.clear()
+        source.KEPT_LOADS.clear()  # and every file read
         t = time.perf_counter()
         check_paths([str(folder)])
         out.append(g_cards / (time.perf_counter() - t))
@@ -148,8 +150,10 @@ def marginal_cards(runs: int, extra: int = 1000):
         def __setitem__(self, key, value):
             pass
     saved, parser._TREES = parser._TREES, NoCache()
+    from interpreter.content import source
     from interpreter.language import texts
     kept, texts.KEPT_MOST = texts.KEPT_MOST, 0  # nor kept from one check to the next
+    kept_bytes, source.KEPT_BYTES = source.KEPT_BYTES, 0  # every file read again
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         pack = Path(tmp) / "pack"
@@ -170,6 +174,7 @@ def marginal_cards(runs: int, extra: int = 1000):
         assert report.ok, "the bench pack does not check"
     parser._TREES = saved
     texts.KEPT_MOST = kept
+    source.KEPT_BYTES = kept_bytes
     return summary(out)
 
 

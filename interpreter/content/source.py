@@ -732,20 +732,28 @@ def edited_text(path: str) -> str | None:
 # expansions over it in several packs, which read the same files. The data loaded is never
 # changed by the stages after loading, so that each pack may read the same.
 _LOADS: dict | None = None
+# The files loaded by the checks of this process, kept from one check to the next when they
+# hold at most KEPT_BYTES of YAML in all (a language server checks a pack again at each edit,
+# and loads again only the files whose bytes changed); a check that read more keeps none.
+KEPT_LOADS: dict = {}
+KEPT_BYTES = 4 * 1024 * 1024
 
 
 @contextmanager
-def shared_loads():
+def shared_loads(kept: bool = False):
     """Within the block, a file read again with the same bytes is not loaded again: the same
-    SourceFile, and the same errors, are given back."""
+    SourceFile, and the same errors, are given back. `kept`: the files are kept in
+    `KEPT_LOADS`, from one check to the next."""
     global _LOADS
     outer = _LOADS
     if outer is None:
-        _LOADS = {}
+        _LOADS = KEPT_LOADS if kept else {}
     try:
         yield
     finally:
         _LOADS = outer
+        if kept and outer is None and sum(len(raw) for _, raw in KEPT_LOADS) > KEPT_BYTES:
+            KEPT_LOADS.clear()
 
 
 # The first key of a rules-test file, as its files start: `kind: rules-test`, the value plain or

@@ -104,7 +104,7 @@ def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -
 def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
     """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
     checked (the definitions of a pack whose game file does not read are None)."""
-    with collector_paused(), shared_parses(kept=True), shared_loads():
+    with collector_paused(), shared_parses(kept=True), shared_loads(kept=True):
         return _check_paths(paths, checked or (lambda defn, found: None))
 
 

@@ -1,14 +1,21 @@
-"""The trees of rules texts kept from one check to the next (`texts.KEPT_TREES`), as a
-language server checks a pack again at each edit: only the texts edited, or moved by an
-edit, are parsed again, and what a check says is what a check from scratch says."""
+"""What a check keeps for the next one in the same process, as a language server checks a
+pack again at each edit: the files loaded (`source.KEPT_LOADS`, by their bytes) and the trees
+of rules texts (`texts.KEPT_TREES`). Only the files and texts an edit changed are read again,
+and what a check says is what a check from scratch says."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
+
+import pytest
 
 from gamekit import FIXTURES
+from interpreter.content import source
 from interpreter.content.source import edited_texts
 from interpreter.language import texts
 from interpreter.rulings.check import check_paths
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _said(report) -> list:
@@ -28,7 +35,51 @@ def _counting(monkeypatch) -> list:
 
 def _from_scratch(paths, monkeypatch) -> list:
     monkeypatch.setattr(texts, "KEPT_TREES", {})
+    monkeypatch.setattr(source, "KEPT_LOADS", {})
     return _said(check_paths(paths))
+
+
+@pytest.mark.parametrize("folder", ["content/karman-swap", "content/seeders-exodus", "content/etherium", "tests/corpus"])
+def test_a_check_again_says_what_a_check_from_scratch_says(folder, monkeypatch):
+    """Nothing a check does to what it loaded or parsed shows in the next one: the same
+    files, checked again with what the first kept, give the same diagnostics and sources."""
+    paths = [str(ROOT / folder)]
+    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    monkeypatch.setattr(source, "KEPT_LOADS", {})
+    first = check_paths(paths)
+    assert source.KEPT_LOADS and texts.KEPT_TREES
+    again = check_paths(paths)
+    assert _said(again) == _said(first) == _from_scratch(paths, monkeypatch)
+    assert again.sources == first.sources and again.checked == first.checked
+
+
+def test_a_file_edited_is_loaded_again_and_the_others_are_not(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    cards = game / "cards" / "market.yaml"
+    monkeypatch.setattr(source, "KEPT_LOADS", {})
+    loaded = []
+    real = source._load_text
+    monkeypatch.setattr(source, "_load_text", lambda path, text: loaded.append(path) or real(path, text))
+    check_paths([str(game)])
+    assert len(loaded) > 1
+    loaded.clear()
+    with edited_texts({str(cards): cards.read_text(encoding="utf-8").replace('"Income 1"', '"Incom 1"', 1)}):
+        report = check_paths([str(game)])
+    assert len(loaded) == 1 and loaded[0].endswith("market.yaml")
+    assert any("unknown keyword 'Incom 1'" in d.message for d in report.errors)
+
+
+def test_a_check_that_reads_more_bytes_than_are_kept_keeps_no_file(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    monkeypatch.setattr(source, "KEPT_LOADS", {})
+    check_paths([str(game)])
+    read = sum(len(raw) for _, raw in source.KEPT_LOADS)
+    assert read
+    monkeypatch.setattr(source, "KEPT_BYTES", read - 1)
+    check_paths([str(game)])
+    assert not source.KEPT_LOADS
 
 
 def test_a_check_again_parses_only_the_texts_an_edit_changed_or_moved(tmp_path, monkeypatch):
@@ -37,6 +88,7 @@ def test_a_check_again_parses_only_the_texts_an_edit_changed_or_moved(tmp_path, 
     cards = game / "cards" / "market.yaml"
     text = cards.read_text(encoding="utf-8")
     monkeypatch.setattr(texts, "KEPT_TREES", {})
+    monkeypatch.setattr(source, "KEPT_LOADS", {})
     parsed = _counting(monkeypatch)
     first = check_paths([str(game)])
     first_parsed = len(parsed)
