@@ -736,7 +736,7 @@ _LOADS: dict | None = None
 # hold at most KEPT_BYTES of YAML in all (a language server checks a pack again at each edit,
 # and loads again only the files whose bytes changed); a check that read more keeps none.
 KEPT_LOADS: dict = {}
-KEPT_BYTES = 4 * 1024 * 1024
+KEPT_BYTES = 1024 * 1024  # (their values take about 50 times their bytes)
 
 
 @contextmanager

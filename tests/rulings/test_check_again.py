@@ -39,7 +39,8 @@ def _from_scratch(paths, monkeypatch) -> list:
     return _said(check_paths(paths))
 
 
-@pytest.mark.parametrize("folder", ["content/karman-swap", "content/seeders-exodus", "content/etherium", "tests/corpus"])
+@pytest.mark.parametrize("folder", ["content/karman-swap", "content/seeders-exodus", "content/etherium",
+                                    "tests/corpus"])
 def test_a_check_again_says_what_a_check_from_scratch_says(folder, monkeypatch):
     """Nothing a check does to what it loaded or parsed shows in the next one: the same
     files, checked again with what the first kept, give the same diagnostics and sources."""
