@@ -2,7 +2,7 @@
 imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
-The wings, from the bottom: the shared modules (`codes`, `diagnostics`, `kinds`, `limits`,
+The wings, from the bottom: the shared modules (`cbuild`, `codes`, `diagnostics`, `kinds`, `limits`,
 `names`, `resources`, `scopes`, `version`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`, and
 beside it `native` (the backend that compiles the same checked trees to C);
@@ -25,7 +25,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
-SHARED = {"interpreter.codes", "interpreter.diagnostics", "interpreter.kinds", "interpreter.limits", "interpreter.names",
+SHARED = {"interpreter.cbuild", "interpreter.codes", "interpreter.diagnostics", "interpreter.kinds",
+          "interpreter.limits", "interpreter.names",
           "interpreter.resources", "interpreter.scopes", "interpreter.version"}
 PIPELINE = {"content", "engine", "language", "compile", "native", "front door"}
 TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}

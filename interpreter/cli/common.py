@@ -194,3 +194,12 @@ def write_json(path: str, data: dict, command: str) -> bool:
         print(f"regles {command}: error: cannot write {printable(path)}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
+
+
+def compiling_note(args, game):
+    """What says, to a person waiting at a terminal, that the rules of `game` are being compiled
+    to C (a first run of them: seconds); None where no one is told (--quiet, a log, a pipe)."""
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        return None
+    return lambda: print(f"compiling the rules of {printable(game.id)} to C for the native backend (once: the "
+                         "library is kept)", file=sys.stderr, flush=True)

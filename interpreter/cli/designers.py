@@ -24,8 +24,7 @@ from ..runs import report_html, statistics
 from ..runs import simulate as S
 from ..runs import tune as T
 from ..view.shown import text
-from .runs import compiling_note
-from .common import load_only, setup_counted, setup_game, unwritable, usage_error, write_json
+from .common import compiling_note, load_only, setup_counted, setup_game, unwritable, usage_error, write_json
 
 
 def cmd_sheets(args) -> int:

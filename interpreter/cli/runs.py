@@ -29,7 +29,7 @@ from ..runs import simulate as S
 from ..runs.cluster import ClusterError
 from ..runs.results import balance, cards, store
 from ..content.settings import parse_setting
-from .common import setup_counted, setup_game, unwritable, usage_error, write_json
+from .common import compiling_note, setup_counted, setup_game, unwritable, usage_error, write_json
 
 
 def cmd_simulate(args) -> int:
@@ -303,15 +303,6 @@ def _run_with_bar(S, game, spec, workers, bar, task, started, cluster=None, say=
         return S.run(game, spec, workers, lambda k: bar.advance(task, k), begin, cluster=cluster, say=say)
     finally:
         bar.stop()
-
-
-def compiling_note(args, game):
-    """What says, to a person waiting at a terminal, that the rules of `game` are being compiled
-    to C (a first run of them: seconds); None where no one is told (--quiet, a log, a pipe)."""
-    if getattr(args, "quiet", False) or not sys.stderr.isatty():
-        return None
-    return lambda: print(f"compiling the rules of {printable(game.id)} to C for the native backend (once: the "
-                         "library is kept)", file=sys.stderr, flush=True)
 
 
 def _open_cluster(args):

@@ -26,13 +26,12 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 import sysconfig
 import threading
 from pathlib import Path
 
+from ..cbuild import CompileError, compile_to, compiler, prune, touch
 from ..resources import cache_folder
 
 # bytes of YAML from which a file is read natively (a file of about 600 cards): a check or a
@@ -41,6 +40,7 @@ NATIVE_FROM = 128 * 1024
 MODULE = "_regles_yaml"
 SOURCE = Path(__file__).with_name("yaml_reader.c")
 FLAGS = ["-O2", "-shared", "-fPIC", "-w"]
+KEEP = 4  # readers kept in the cache folder: one per version of regles and Python in use
 
 _LOCK = threading.Lock()
 _FOUND: list = []  # [the module, or None]: looked for once per process
@@ -66,7 +66,7 @@ def build(folder: str, setup: tuple):
         source = SOURCE.read_text(encoding="utf-8")
     except OSError:
         return None
-    cc = _compiler()
+    cc = compiler()
     include = sysconfig.get_paths().get("include")
     if cc is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
         return None
@@ -77,9 +77,13 @@ def build(folder: str, setup: tuple):
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.exists(path):
-            if not _compile(cc, include, path):
-                return None
-            _prune(folder, keep=path)
+            try:
+                compile_to(cc, [*FLAGS, f"-I{include}", str(SOURCE), "-lyaml"], path, timeout=120)
+            except CompileError:
+                return None  # no libyaml headers, most often: the Python path reads every file
+            prune(folder, MODULE + "-", suffix, KEEP)
+        else:
+            touch(path)
         spec = importlib.util.spec_from_file_location(MODULE, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -87,38 +91,3 @@ def build(folder: str, setup: tuple):
     except (OSError, ImportError):
         return None
     return module
-
-
-def _compiler() -> str | None:
-    return shutil.which(os.environ.get("CC") or "cc")
-
-
-def _compile(cc: str, include: str, path: str) -> bool:
-    """Whether the reader was built at `path` (whole, or not at all)."""
-    partial = path + f".{os.getpid()}.part"
-    try:
-        done = subprocess.run([cc, *FLAGS, f"-I{include}", "-o", partial, str(SOURCE), "-lyaml"],
-                              capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            return False  # no libyaml headers, most often: the Python path reads every file
-        os.replace(partial, path)
-        return True
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    finally:
-        try:
-            os.unlink(partial)
-        except OSError:
-            pass
-
-
-def _prune(folder: str, keep: str, most: int = 4) -> None:
-    """Keep the `most` readers built last (one per version of regles and Python in use)."""
-    try:
-        built = [os.path.join(folder, f) for f in os.listdir(folder) if f.startswith(MODULE + "-")]
-        built.sort(key=os.path.getmtime, reverse=True)
-        for old in built[most:]:
-            if old != keep:
-                os.unlink(old)
-    except OSError:
-        pass  # another process pruned it first

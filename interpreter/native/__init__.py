@@ -19,7 +19,8 @@ Its stages:
 The Python backend stays the reference: the tests play the same seeds on both and compare
 their traces byte for byte.
 """
-from .build import NoCompiler, compiler
+from ..cbuild import compiler
+from .build import NoCompiler
 from .emit import NotNative
 from .state import NativeGame, NativeLimit, NativeState
 

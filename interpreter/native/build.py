@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 
+from ..cbuild import CompileError, compile_to, compiler, prune, touch
 from ..resources import cache_folder
 
 CDEF = """
@@ -74,11 +74,6 @@ class NoCompiler(Exception):
     """No C compiler could build the game: the Python backend runs it."""
 
 
-def compiler() -> str | None:
-    """The C compiler the backend uses, or None when the machine has none."""
-    return shutil.which(os.environ.get("CC") or "cc")
-
-
 def build(source: str, say=None):
     """(lib, ffi) of the library of C `source`, built or taken from the cache; `say()` is
     called before a build, which takes seconds."""
@@ -107,9 +102,9 @@ def build(source: str, say=None):
                 say()
             _compile(cc, source, path, folder)
             if made is None:
-                _prune(folder)
+                prune(folder, "game-", ".so", KEEP)
         else:
-            _touch(path)
+            touch(path)
         ffi = cffi.FFI()
         ffi.cdef(CDEF)
         lib = ffi.dlopen(path)
@@ -123,36 +118,14 @@ def _compile(cc: str, source: str, path: str, folder: str) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".c", dir=folder, delete=False, encoding="utf-8") as f:
         f.write(source)
         c_path = f.name
-    partial = path + f".{os.getpid()}.part"
     try:
-        done = subprocess.run([cc, *FLAGS, "-o", partial, c_path], capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            raise NoCompiler(f"the C compiler refused the game's source: {done.stderr.strip()[:2000]}")
-        os.replace(partial, path)  # whole or not at all: another process may load it at once
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise NoCompiler(f"the C compiler could not run: {exc}") from None
+        compile_to(cc, [*FLAGS, c_path], path)
+    except CompileError as exc:
+        if exc.refused:
+            raise NoCompiler(f"the C compiler refused the game's source: {exc.message}") from None
+        raise NoCompiler(f"the C compiler could not run: {exc.message}") from None
     finally:
-        for p in (c_path, partial):
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
-
-
-def _prune(folder: str) -> None:
-    """Keep the KEEP libraries used last; a process that loaded one dropped keeps it."""
-    try:
-        found = [os.path.join(folder, f) for f in os.listdir(folder) if f.startswith("game-") and f.endswith(".so")]
-        found.sort(key=os.path.getmtime, reverse=True)
-        for old in found[KEEP:]:
-            os.unlink(old)
-    except OSError:
-        pass  # another process pruned it first, or the folder went: nothing to keep tidy
-
-
-def _touch(path: str) -> None:
-    """Mark a library as used now, so that pruning keeps it."""
-    try:
-        os.utime(path)
-    except OSError:
-        pass
+        try:
+            os.unlink(c_path)
+        except OSError:
+            pass
