@@ -653,3 +653,38 @@ def test_a_game_is_played_by_keyboard_alone_with_the_focus_in_sight(shared):
             by_bar += 1
         _wait(d, lambda before=before: d.find_element(By.ID, "decision").text != before or _over(d))
     assert by_bar >= 5 and by_table == 1
+
+
+
+def test_the_focus_goes_on_to_the_next_decision_after_a_card_of_the_table_is_chosen(shared):
+    """A card chosen by keyboard on the table is drawn away with the table. When the answer to
+    the choice is the only view that comes (the page's waiting ask for a newer view came back
+    while the choice was on its way, and was dropped) and the next decision is the same
+    person's, the focus goes on at its first option, not lost on the page. The page's waiting
+    asks are held back here, so that the answer to the choice is the only view."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    served, d = shared
+    made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                       "seed": 1})  # Karman Swap's first turn goes on after its card
+    held = d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const fetched = window.fetch;
+        window.fetch = (url, init) => String(url).includes("after=") ? new Promise(() => {}) : fetched(url, init);"""})
+    try:
+        d.get(made["seats"][0]["link"])
+        _wait(d, lambda: _options(d) and _focused(d)["inDecision"])
+        keys = ActionChains(d)
+        for _ in range(400):  # on to a card of the table that takes this decision
+            keys.send_keys(Keys.TAB).perform()
+            if _focused(d)["target"]:
+                break
+        assert _focused(d)["target"] and not d.find_elements(By.CSS_SELECTOR, ".pick-menu")
+        version = d.find_element(By.ID, "main").get_attribute("data-version")
+        keys.send_keys(Keys.SPACE).perform()
+        assert not d.find_elements(By.CSS_SELECTOR, ".pick-menu")  # one option names it: no menu
+        _wait(d, lambda: d.find_element(By.ID, "main").get_attribute("data-version") != version)
+        assert served.get(f"/api/tables/{made['id']}?key={made['seats'][0]['key']}")["decision"]["player"] == 0
+        f = _focused(d)
+        assert f["inDecision"] and f["tag"] == "BUTTON" and f["outline"], f
+    finally:
+        d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": held["identifier"]})

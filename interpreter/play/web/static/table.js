@@ -55,13 +55,15 @@
     $("status").textContent = v.fault ? R.t("stopped", v.fault) : watching ? R.t("watching_as", v.watching) :
       R.t("you_are", v.seats[seat].name) +
       (v.opens.length > 1 ? R.t("this_screen", v.opens.map(s => v.seats[s].name).join(", ")) : "");
-    // a keyboard in the decision bar (or nowhere: the bar was drawn again under it) goes on at
+    // a keyboard in the decision bar (or nowhere: the bar was drawn again under it), or on a
+    // card or space of the table that this drawing took away (it was just chosen), goes on at
     // the first option of the next decision, not back at the top of the page
     const focused = document.activeElement;
     const keyboardHere = !focused || focused === document.body || $("decision").contains(focused);
     R.drawTable($("table"), v, { choose: mine(v) ? choose : null });
     R.drawDecision($("decision"), v, mine(v) ? choose : null, v.opens);
-    if (keyboardHere && mine(v)) {
+    const drawnAway = focused && !focused.isConnected;
+    if ((keyboardHere || drawnAway) && mine(v)) {
       const first = $("decision").querySelector("button.option:not([disabled])");
       if (first) first.focus({ preventScroll: true });
     }
