@@ -109,11 +109,12 @@ def cards_checked(runs: int):
     check_paths([str(folder)])
     out = []
     from interpreter.content import source
-    from interpreter.language import parser, texts
+    from interpreter.language import check_reuse, parser, texts
     for _ in range(runs):
         parser._TREES.clear()  # as a fresh `regles check` would: every text parsed anew
         texts.KEPT_TREES.clear()
         source.KEPT_LOADS.clear()  # and every file read
+        check_reuse.KEPT_CHECKS.clear()  # and every ability checked
         t = time.perf_counter()
         check_paths([str(folder)])
         out.append(g_cards / (time.perf_counter() - t))
@@ -151,9 +152,10 @@ def marginal_cards(runs: int, extra: int = 1000):
             pass
     saved, parser._TREES = parser._TREES, NoCache()
     from interpreter.content import source
-    from interpreter.language import texts
+    from interpreter.language import check_reuse, texts
     kept, texts.KEPT_MOST = texts.KEPT_MOST, 0  # nor kept from one check to the next
     kept_bytes, source.KEPT_BYTES = source.KEPT_BYTES, 0  # every file read again
+    kept_checks, check_reuse.KEPT_MOST = check_reuse.KEPT_MOST, 0  # every ability checked again
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         pack = Path(tmp) / "pack"
@@ -175,6 +177,7 @@ def marginal_cards(runs: int, extra: int = 1000):
     parser._TREES = saved
     texts.KEPT_MOST = kept
     source.KEPT_BYTES = kept_bytes
+    check_reuse.KEPT_MOST = kept_checks
     return summary(out)
 
 

@@ -19,6 +19,11 @@ value in that pack; else it is checked again (`AbilityChecks`). Only an
 ability checked with no diagnostic is kept: one in error is checked in every
 pack, so its messages are those a check of that pack alone gives.
 
+A rules test is checked the same way (`AbilityChecks.check_test`): a game's
+rulings are checked in the game and again with its expansions laid over it.
+Its parts are taken again where they read alike; its count of players, which
+the expansions may raise, is checked in each pack.
+
 A card's face is checked the same way (`FaceChecks`): whether the prose of
 each ability fits the face, in each language, depends on the tree, the
 keyword it uses, the types found and what the renderer reads of the pack and
@@ -44,20 +49,27 @@ _ALL = "*"  # a read of the whole table (its length, its keys...)
 
 # Within a `shared_checks` block: the tree of each ability checked clean -> its Entry
 _STORE: dict | None = None
+# What a `shared_checks(kept=True)` block leaves for the next one: a language server checks a
+# pack again at each edit, and what did not change reads alike. At most KEPT_MOST entries.
+KEPT_CHECKS: dict = {}
+KEPT_MOST = 20_000
 
 
 @contextmanager
-def shared_checks():
+def shared_checks(kept: bool = False):
     """Within the block, an ability checked in one pack is not checked again in another pack
-    whose declarations it reads are the same (see the module's docstring)."""
+    whose declarations it reads are the same (see the module's docstring); with `kept`, nor in
+    the packs of the next such block."""
     global _STORE
     outer = _STORE
     if outer is None:
-        _STORE = {}
+        _STORE = KEPT_CHECKS if kept else {}
     try:
         yield
     finally:
         _STORE = outer
+        if kept and outer is None and len(KEPT_CHECKS) > KEPT_MOST:
+            KEPT_CHECKS.clear()
 
 
 class Reads:
@@ -189,9 +201,9 @@ def same(a, b) -> bool:
 
 class Entry:
     """What one clean check of an ability read and found."""
-    __slots__ = ("log", "types", "labels", "ids", "any", "wins", "keyword")
+    __slots__ = ("log", "types", "labels", "ids", "any", "wins", "keyword", "kept")
 
-    def __init__(self, log: dict, types, labels, named: CardsNamed, wins: bool, keyword):
+    def __init__(self, log: dict, types, labels, named: CardsNamed, wins: bool, keyword, kept=None):
         self.log = tuple(log.items())  # (note, value) of every read, as few objects as a dict's
         self.types = types
         self.labels = labels
@@ -199,6 +211,7 @@ class Entry:
         self.any = named.any
         self.wins = wins
         self.keyword = keyword  # (first word, place among the keywords of that word, bindings) or None
+        self.kept = kept  # what the entry's key names by its id, kept alive so that the id stays its own
 
 
 class Noting:
@@ -259,12 +272,22 @@ class AbilityChecks(Noting):
 
     def check(self, ab) -> None:
         """Check ability `ab` of a card, or take again what an earlier pack's check of it found."""
-        tree = ab.tree
-        entry = self.store.get(tree)
-        if entry is not None and self.reads_alike(entry.log, ab):
-            self._take(ab, entry)
+        self._reuse(ab.tree, ab, self.checker.card_ability, ability=True)
+
+    def check_test(self, t) -> None:
+        """Check rules test `t` (one without cards of its own), or take again what an earlier
+        pack's check of it found: a game's rulings are checked in the game and again with its
+        expansions laid over it. The test is the same when its parsed parts and its data (its
+        players, options, choices, one loaded mapping per check) are the same objects."""
+        key = ("test", t.given, t.when, *(cond for _, cond in t.then), id(t.data))
+        self._reuse(key, t, self.checker.check_test, keep=t.data)
+
+    def _reuse(self, key, item, check, ability=False, keep=None) -> None:
+        entry = self.store.get(key)
+        if entry is not None and self.reads_alike(entry.log, item):
+            self._take(item, entry)
             return
-        self._check(ab, record=entry is None)
+        self._check(item, check, key if entry is None else None, ability, keep)
 
     def read(self, note, ab):
         if note[0] == "call":
@@ -282,20 +305,24 @@ class AbilityChecks(Noting):
             first, place, bindings = entry.keyword
             c.found.keyword_uses[ab] = KeywordUse(c.keywords.by_first[first][place], bindings)
 
-    def _check(self, ab, record: bool) -> None:
+    def _check(self, ab, check, key, ability: bool, keep) -> None:
+        """Check `ab` (an ability, or a rules test) by `check`, noting what it reads; its findings
+        are stored under `key` (None: not stored) when it is clean, with the keyword an ability
+        uses, and `keep` kept alive beside them (what the key names by its id)."""
         c = self.checker
         found = c.found
         diagnostics = len(c.report.diagnostics)
         saved = (c.defn, c.attr_types, found.function_types, c.keywords.by_first, found.types, found.labels,
                  c.cards_named, c.wins_written)
         types, labels, named = {}, {}, CardsNamed()
+        named.in_tests = c.cards_named.in_tests  # (what the rules tests name is not counted)
         c.defn, c.attr_types, found.function_types, c.keywords.by_first = \
             self.seen, self.attr_types, self.function_types, self.by_first
         found.types, found.labels, c.cards_named, c.wins_written = types, labels, named, False
         self.reads.log = log = {}
         c.reads = self.reads
         try:
-            c.card_ability(ab)
+            check(ab)
         finally:
             self.reads.log = None
             c.reads = None
@@ -307,8 +334,8 @@ class AbilityChecks(Noting):
             c.cards_named.ids |= named.ids
             c.cards_named.any |= named.any
             c.wins_written |= wins
-        if record and len(c.report.diagnostics) == diagnostics:
-            self.store[ab.tree] = Entry(log, types, labels, named, wins, self._keyword(ab))
+        if key is not None and len(c.report.diagnostics) == diagnostics:
+            self.store[key] = Entry(log, types, labels, named, wins, self._keyword(ab) if ability else None, keep)
 
     def _keyword(self, ab):
         use = self.checker.found.keyword_uses.get(ab)

@@ -145,10 +145,15 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         """Every rules test of the pack (one with cards of its own is checked in the pack holding them)."""
         d = self.defn
         self.cards_named.in_tests = True
+        reuse = ability_checks(self)  # (a game's tests are checked again with its expansions laid over it)
         for t in d.tests:
             if t.cards and (t.file, t.pos.line) != d.test_cards_of:
                 continue  # a test with cards of its own is checked in the pack that holds them
-            self.check_test(t)
+            if reuse is not None and not t.cards:
+                reuse.check_test(t)
+            else:
+                self.check_test(t)
+            self.check_test_players(t)
 
     def check_start(self) -> None:
         """Cards never placed, and no way to win: only when the pack has no error anywhere (a rule
@@ -662,6 +667,10 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                     self.error("T002", cond.expr.pos, f"a 'then' must be a condition, true or false, not {word(got)}",
                                "compare it, e.g. 'count(you.hand) == 3'")
         self.check_chosen_options(t.data, t.pos)
+
+    def check_test_players(self, t) -> None:
+        """The players of a rules test, within the pack's count (which its expansions may raise:
+        checked apart from the test's parts, which are checked once for all the packs alike)."""
         players, d = t.data.get("players"), self.defn
         if _whole(players) and not d.min_players <= players <= d.max_players \
                 and not (isinstance(t.data.get("scenario"), str) and players > d.max_players):

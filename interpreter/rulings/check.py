@@ -6,7 +6,6 @@ and returns one Report with every error of every file.
 """
 from __future__ import annotations
 
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable
 
@@ -169,11 +168,9 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
         modes = [e for e in folders if is_dir(e) and mod_layer(e).solo]
         rest = [e for e in folders if e not in modes]
         groups += ([(root, rest)] if rest else []) + [(root, [m]) for m in modes]
-    # a card's ability checked in one pack is not checked again in the next (language.check_reuse):
-    # what is kept of each costs memory, so it is kept only when several packs are checked (a rules
-    # test with cards of its own is checked in a pack of its own, with the game's cards)
-    several = len(packs) + len(groups) > 1 or any(is_dir(root / "tests") for root in packs)
-    with shared_checks() if several else nullcontext():
+    # a card's ability or rules test checked in one pack is not checked again in the next, nor in
+    # the next check in this process where what it reads is alike (language.check_reuse)
+    with shared_checks(kept=True):
         for root, extra in packs.items():
             defn, found = read_and_check(root, report, extra)
             checked(defn, found)

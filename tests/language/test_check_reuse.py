@@ -247,3 +247,47 @@ def test_a_face_is_written_again_where_an_expansion_changes_its_words(tmp_path, 
     # the Miner's face, which reads no coins, was taken again; the Banker's was written again
     texts = [str(ab.text) for ab in taken]
     assert any("gain 1 points" in t for t in texts) and not any("gain 2 coins" in t for t in texts)
+
+
+def test_a_rules_test_is_checked_again_where_an_expansion_changes_what_it_reads(game_with_expansion, monkeypatch):
+    # the game's rulings are checked in the game and again with its expansion laid over it: the
+    # one that reads the function the expansion replaces (a number in the game, a condition with
+    # the expansion) is in error in the expansion's pack only; the other is taken again there. The
+    # expansion raises the players to 5: a test of 5 players is refused in the game alone
+    _write(game_with_expansion / "tests" / "rulings.yaml", """\
+        kind: rules-test
+        game: docs-game
+        tests:
+          - name: the market is worth something
+            players: 2
+            when: |
+              gain 1 coins
+            then:
+              - market_value() + 1 > 0
+          - name: coins are gained
+            players: 5
+            when: |
+              gain 2 coins
+            then:
+              - you.coins >= 2
+        """)
+    tests = []
+    check = check_reuse.AbilityChecks.check_test
+    monkeypatch.setattr(check_reuse.AbilityChecks, "check_test", lambda self, t: (tests.append(t.name),
+                                                                                 check(self, t)))
+    taken = []
+    take = check_reuse.AbilityChecks._take
+    monkeypatch.setattr(check_reuse.AbilityChecks, "_take",
+                        lambda self, item, entry: (taken.append(getattr(item, "name", None)), take(self, item, entry)))
+    with shared_parses(), shared_loads():
+        reused = _checked(str(game_with_expansion))
+        with monkeypatch.context() as m:
+            m.setattr(checker_module, "ability_checks", lambda checker: None)
+            whole = _checked(str(game_with_expansion))
+    _assert_same(reused, whole)
+    assert tests.count("coins are gained") == 2  # checked in both packs, once in full
+    assert "coins are gained" in taken and "the market is worth something" not in taken
+    errors = [(d.code, d.position.path.rsplit("/", 1)[-1], d.position.line) for d in reused[0].errors]
+    assert ("D001", "rulings.yaml", 11) in errors  # 5 players: the game alone is for fewer
+    assert any(name == "rulings.yaml" and line == 9 for _, name, line in errors)  # the function, a condition
+    assert not any(name == "rulings.yaml" and line == 14 for _, name, line in errors)

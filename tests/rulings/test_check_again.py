@@ -1,7 +1,8 @@
 """What a check keeps for the next one in the same process, as a language server checks a
-pack again at each edit: the files loaded (`source.KEPT_LOADS`, by their bytes) and the trees
-of rules texts (`texts.KEPT_TREES`). Only the files and texts an edit changed are read again,
-and what a check says is what a check from scratch says."""
+pack again at each edit: the files loaded (`source.KEPT_LOADS`, by their bytes), the trees
+of rules texts (`texts.KEPT_TREES`) and what the checks of abilities and rules tests found
+(`check_reuse.KEPT_CHECKS`, taken again where what they read is alike). Only the files and
+texts an edit changed are read again, and what a check says is what a check from scratch says."""
 from __future__ import annotations
 
 import shutil
@@ -12,7 +13,7 @@ import pytest
 from gamekit import FIXTURES
 from interpreter.content import source
 from interpreter.content.source import edited_texts
-from interpreter.language import texts
+from interpreter.language import check_reuse, texts
 from interpreter.rulings.check import check_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,10 +34,28 @@ def _counting(monkeypatch) -> list:
     return parsed
 
 
-def _from_scratch(paths, monkeypatch) -> list:
+def _nothing_kept(monkeypatch) -> None:
     monkeypatch.setattr(texts, "KEPT_TREES", {})
     monkeypatch.setattr(source, "KEPT_LOADS", {})
+    monkeypatch.setattr(check_reuse, "KEPT_CHECKS", {})
+
+
+def _from_scratch(paths, monkeypatch) -> list:
+    _nothing_kept(monkeypatch)
     return _said(check_paths(paths))
+
+
+def _found(report_and_packs) -> list:
+    """What each pack's check found, by place: the types of expressions, labels, function types."""
+    return [(sorted((type(node).__name__, node.pos.path, node.pos.line, node.pos.column, str(t))
+                    for node, t in found.types.items()), found.labels, found.function_types)
+            for _, found in report_and_packs]
+
+
+def _check(paths) -> tuple:
+    packs = []
+    report = check_paths(paths, lambda defn, found: packs.append((defn, found)))
+    return report, packs
 
 
 @pytest.mark.parametrize("folder", ["content/karman-swap", "content/seeders-exodus", "content/etherium",
@@ -45,13 +64,49 @@ def test_a_check_again_says_what_a_check_from_scratch_says(folder, monkeypatch):
     """Nothing a check does to what it loaded or parsed shows in the next one: the same
     files, checked again with what the first kept, give the same diagnostics and sources."""
     paths = [str(ROOT / folder)]
-    monkeypatch.setattr(texts, "KEPT_TREES", {})
-    monkeypatch.setattr(source, "KEPT_LOADS", {})
-    first = check_paths(paths)
-    assert source.KEPT_LOADS and texts.KEPT_TREES
-    again = check_paths(paths)
+    _nothing_kept(monkeypatch)
+    first, first_packs = _check(paths)
+    assert source.KEPT_LOADS and texts.KEPT_TREES and check_reuse.KEPT_CHECKS
+    again, again_packs = _check(paths)
     assert _said(again) == _said(first) == _from_scratch(paths, monkeypatch)
     assert again.sources == first.sources and again.checked == first.checked
+    assert _found(again_packs) == _found(first_packs)  # what an editor shows of the types
+
+
+def test_a_check_again_checks_again_only_what_reads_an_edited_declaration(tmp_path, monkeypatch):
+    """Every clean ability and rules test is taken again from the check before, but those that
+    read a declaration the edit changed: the function the Banker gains by becomes a condition."""
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    game_file = game / "game.yaml"
+    line = '  market_value: "sum(c.cost for each c in market)"\n'
+    text = game_file.read_text(encoding="utf-8")
+    assert line in text
+    game_file.write_text(text.replace(line, line + '  price: "market_value()"\n'), encoding="utf-8")
+    (game / "cards" / "reads.yaml").write_text(
+        "kind: cards\ngame: docs-game\ncomponent: card\nstart: deck\ncards:\n"
+        "  - id: banker\n    title: Banker\n    abilities:\n      - |\n        when played:\n"
+        "          gain price() coins\n"
+        "  - id: mason\n    title: Mason\n    abilities:\n      - |\n        when played:\n"
+        "          gain self.cost coins\n", encoding="utf-8")
+    _nothing_kept(monkeypatch)
+    checked = []
+    real = check_reuse.AbilityChecks._check
+    monkeypatch.setattr(check_reuse.AbilityChecks, "_check",
+                        lambda self, item, *rest: (checked.append(item), real(self, item, *rest)))
+    first = check_paths([str(game)])
+    assert first.ok and checked
+    checked.clear()
+    again = check_paths([str(game)])
+    assert not checked and _said(again) == _said(first)  # nothing edited: nothing checked again
+    edited = game_file.read_text(encoding="utf-8").replace(line, '  market_value: "count(market) > 2"\n')
+    with edited_texts({str(game_file): edited}):
+        got = check_paths([str(game)])
+        texts_checked = [str(getattr(item, "text", "")) for item in checked]
+        want = _from_scratch([str(game)], monkeypatch)
+    assert _said(got) == want
+    assert any(d[1].path.endswith("reads.yaml") and d[1].line == 11 for d in want)  # the Banker, in error
+    assert any("price()" in t for t in texts_checked) and not any("self.cost" in t for t in texts_checked)
 
 
 def test_a_file_edited_is_loaded_again_and_the_others_are_not(tmp_path, monkeypatch):
@@ -138,3 +193,16 @@ def test_a_check_that_reads_more_trees_than_are_kept_keeps_none(tmp_path, monkey
     monkeypatch.setattr(texts, "KEPT_MOST", read - 1)
     check_paths([str(game)])
     assert not texts.KEPT_TREES
+
+
+def test_a_check_that_keeps_more_findings_than_are_kept_keeps_none(tmp_path, monkeypatch):
+    game = tmp_path / "docs-game"
+    shutil.copytree(FIXTURES / "docs-game", game)
+    monkeypatch.setattr(check_reuse, "KEPT_CHECKS", {})
+    check_paths([str(game)])
+    kept = len(check_reuse.KEPT_CHECKS)
+    assert kept
+    monkeypatch.setattr(check_reuse, "KEPT_MOST", kept - 1)
+    monkeypatch.setattr(texts, "KEPT_TREES", {})  # (new trees: new findings to keep)
+    check_paths([str(game)])
+    assert not check_reuse.KEPT_CHECKS
