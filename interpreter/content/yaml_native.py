@@ -71,7 +71,7 @@ def build(folder: str, setup: tuple):
     if cc is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
         return None
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    fingerprint = hashlib.sha256("\0".join([source, cc, " ".join(FLAGS), sys.version, suffix])
+    fingerprint = hashlib.sha256("\0".join([source, cc[0], " ".join(FLAGS), sys.version, suffix])
                                  .encode("utf-8")).hexdigest()[:32]
     path = os.path.join(folder, f"{MODULE}-{fingerprint}{suffix}")
     try:

@@ -10,8 +10,8 @@ Its stages:
   expression and laying every zone and counter out as a slot of the state (`slots`);
   `NotNative` names the first construct it does not take;
 - the C runtime (`runtime.c`, `actions.c`, `machine.c`) knows no game;
-- `build` compiles the C with the system's compiler and keeps the library by its
-  fingerprint (`NoCompiler` when it cannot);
+- `build` compiles the C with the system's compiler (else Zig's, from the `ziglang` package)
+  and keeps the library by its fingerprint (`NoCompiler` when it cannot);
 - `state` runs it through the step API of the Python backend and writes the same trace;
   `NativeLimit` stops a game it cannot play on (an automaton ranking a label made in play),
   which the Python backend then plays.
@@ -19,8 +19,7 @@ Its stages:
 The Python backend stays the reference: the tests play the same seeds on both and compare
 their traces byte for byte.
 """
-from ..cbuild import compiler
-from .build import NoCompiler
+from .build import NoCompiler, compiler
 from .emit import NotNative
 from .state import NativeGame, NativeLimit, NativeState
 

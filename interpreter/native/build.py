@@ -18,7 +18,8 @@ import sys
 import tempfile
 import threading
 
-from ..cbuild import CompileError, compile_to, compiler, prune, touch
+from ..cbuild import CompileError, compile_to, fingerprinted, prune, touch
+from ..cbuild import compiler as find_compiler
 from ..resources import cache_folder
 
 CDEF = """
@@ -74,6 +75,12 @@ class NoCompiler(Exception):
     """No C compiler could build the game: the Python backend runs it."""
 
 
+def compiler() -> list | None:
+    """The command the native backend compiles with: the system's C compiler, else Zig's from the
+    `ziglang` package, else None."""
+    return find_compiler(packaged=True)
+
+
 def build(source: str, say=None):
     """(lib, ffi) of the library of C `source`, built or taken from the cache; `say()` is
     called before a build, which takes seconds."""
@@ -83,8 +90,9 @@ def build(source: str, say=None):
         raise NoCompiler("the native backend needs cffi (pip install 'regles[native]')") from None
     cc = compiler()
     if cc is None:
-        raise NoCompiler("no C compiler found (set $CC)")
-    fingerprint = hashlib.sha256("\0".join([source, cc, " ".join(FLAGS), cffi.__version__, sys.platform])
+        raise NoCompiler("no C compiler found (set $CC, or pip install 'regles[zig]' for Zig's)")
+    fingerprint = hashlib.sha256("\0".join([source, fingerprinted(cc), " ".join(FLAGS), cffi.__version__,
+                                            sys.platform])
                                  .encode("utf-8")).hexdigest()[:32]
     with _LOCK:
         if fingerprint in _LOADED:
@@ -114,7 +122,7 @@ def build(source: str, say=None):
         return lib, ffi
 
 
-def _compile(cc: str, source: str, path: str, folder: str) -> None:
+def _compile(cc: list, source: str, path: str, folder: str) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".c", dir=folder, delete=False, encoding="utf-8") as f:
         f.write(source)
         c_path = f.name

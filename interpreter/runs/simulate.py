@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import random
 import signal
 import sys
@@ -37,6 +36,7 @@ from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
 from ..native import NativeGame, NativeLimit, NoCompiler, NotNative
+from ..cbuild import named
 from ..native import compiler as native_compiler
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
@@ -184,7 +184,7 @@ def backend_for(game, spec: RunSpec, say=None) -> tuple:
     if found is None or found[2] is not game:  # kept for this very game (a key names its content)
         try:
             compiled = NativeGame(game, say)
-            built = os.path.basename(native_compiler())
+            built = named(native_compiler())
             found = _NATIVE[key] = (compiled, f"native backend (the rules in C, built by {built})", game)
         except (NotNative, NoCompiler) as exc:  # said in one line (a compiler's own output is long)
             found = _NATIVE[key] = (None, f"Python backend ({str(exc).splitlines()[0][:200]})", game)
