@@ -3,7 +3,7 @@ imports another in a circle, no private name crosses a module, and the package's
 own imports are made at the top of modules, where a reader sees them.
 
 The wings, from the bottom: the shared modules (`cbuild`, `codes`, `diagnostics`, `kinds`, `limits`,
-`names`, `resources`, `scopes`, `version`); `content` and `engine`, which know nothing of each other;
+`names`, `resources`, `scopes`, `shared_store`, `version`); `content` and `engine`, which know nothing of each other;
 `language`, which may use the engine's values to implement built-ins; `compile`, and
 beside it `native` (the backend that compiles the same checked trees to C);
 the front door (`interpreter/__init__.py`); then the wings of the tools, one per audience:
@@ -27,7 +27,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 SHARED = {"interpreter.cbuild", "interpreter.codes", "interpreter.diagnostics", "interpreter.kinds",
           "interpreter.limits", "interpreter.names",
-          "interpreter.resources", "interpreter.scopes", "interpreter.version"}
+          "interpreter.resources", "interpreter.scopes", "interpreter.shared_store", "interpreter.version"}
 PIPELINE = {"content", "engine", "language", "compile", "native", "front door"}
 TOOLS = {"view", "rl", "rulings", "play", "runs", "printing", "lsp", "cli"}
 BELOW = {  # the wings each wing may import, besides itself and the shared modules

@@ -18,6 +18,7 @@ import yaml
 from ..diagnostics import LINE_BREAK, ContentError, Position, lines_of, plural, position
 from ..kinds import kind_of
 from ..limits import MAX_NUMBER  # the largest number a content file may hold: the largest a game keeps
+from ..shared_store import SharedStore
 from .yaml_native import NATIVE_FROM, native_reader
 
 try:  # libyaml is much faster where it is installed; both are safe loaders
@@ -728,32 +729,24 @@ def edited_text(path: str) -> str | None:
     return edited.get(os.path.abspath(path)) if edited else None
 
 
-# The files loaded during one `shared_loads()` block, by path and bytes: a check lays a game's
-# expansions over it in several packs, which read the same files. The data loaded is never
-# changed by the stages after loading, so that each pack may read the same.
-_LOADS: dict | None = None
 # The files loaded by the checks of this process, kept from one check to the next when they
 # hold at most KEPT_BYTES of YAML in all (a language server checks a pack again at each edit,
 # and loads again only the files whose bytes changed); a check that read more keeps none.
 KEPT_LOADS: dict = {}
 KEPT_BYTES = 1024 * 1024  # (their values take about 50 times their bytes)
 
+# The files loaded during one `shared_loads()` block, by path and bytes: a check lays a game's
+# expansions over it in several packs, which read the same files. The data loaded is never
+# changed by the stages after loading, so that each pack may read the same.
+SHARED_LOADS = SharedStore("files loaded", lambda: KEPT_LOADS,
+                           lambda kept: sum(len(raw) for _, raw in kept) > KEPT_BYTES)
 
-@contextmanager
+
 def shared_loads(kept: bool = False):
     """Within the block, a file read again with the same bytes is not loaded again: the same
     SourceFile, and the same errors, are given back. `kept`: the files are kept in
     `KEPT_LOADS`, from one check to the next."""
-    global _LOADS
-    outer = _LOADS
-    if outer is None:
-        _LOADS = KEPT_LOADS if kept else {}
-    try:
-        yield
-    finally:
-        _LOADS = outer
-        if kept and outer is None and sum(len(raw) for _, raw in KEPT_LOADS) > KEPT_BYTES:
-            KEPT_LOADS.clear()
+    return SHARED_LOADS.block(kept)
 
 
 # The first key of a rules-test file, as its files start: `kind: rules-test`, the value plain or
@@ -799,19 +792,20 @@ def load_file(path: str, raw: bytes | None = None) -> tuple[SourceFile, list[Con
         except OSError as exc:
             raise ContentError("Y005", f"cannot read file: {exc.strerror}", Position(path, 1, 1)) from None
     key = (path, raw)
-    if _LOADS is not None and key in _LOADS:
-        found = _LOADS[key]
+    shared = SHARED_LOADS.get()
+    if shared is not None and key in shared:
+        found = shared[key]
         if isinstance(found, ContentError):
             raise found
         return found
     try:
         loaded = _load_text(path, decode(path, raw))
     except ContentError as exc:
-        if _LOADS is not None:
-            _LOADS[key] = exc
+        if shared is not None:
+            shared[key] = exc
         raise
-    if _LOADS is not None:
-        _LOADS[key] = loaded
+    if shared is not None:
+        shared[key] = loaded
     return loaded
 
 

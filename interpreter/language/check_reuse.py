@@ -37,9 +37,9 @@ mode, and over packs whose expansions change what a base card reads.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
 
+from ..shared_store import SharedStore
 from .check_start import CardsNamed
 from .keywords import KeywordUse
 from .prose.printed import unfit_ability
@@ -47,29 +47,19 @@ from .prose.printed import unfit_ability
 _MISSING = object()  # a key the table does not hold
 _ALL = "*"  # a read of the whole table (its length, its keys...)
 
-# Within a `shared_checks` block: the tree of each ability checked clean -> its Entry
-_STORE: dict | None = None
 # What a `shared_checks(kept=True)` block leaves for the next one: a language server checks a
 # pack again at each edit, and what did not change reads alike. At most KEPT_MOST entries.
 KEPT_CHECKS: dict = {}
 KEPT_MOST = 20_000
+# Within a `shared_checks` block: the tree of each ability checked clean -> its Entry
+SHARED_CHECKS = SharedStore("checks made", lambda: KEPT_CHECKS, lambda kept: len(kept) > KEPT_MOST)
 
 
-@contextmanager
 def shared_checks(kept: bool = False):
     """Within the block, an ability checked in one pack is not checked again in another pack
     whose declarations it reads are the same (see the module's docstring); with `kept`, nor in
     the packs of the next such block."""
-    global _STORE
-    outer = _STORE
-    if outer is None:
-        _STORE = KEPT_CHECKS if kept else {}
-    try:
-        yield
-    finally:
-        _STORE = outer
-        if kept and outer is None and len(KEPT_CHECKS) > KEPT_MOST:
-            KEPT_CHECKS.clear()
+    return SHARED_CHECKS.block(kept)
 
 
 class Reads:
@@ -398,9 +388,11 @@ class FaceChecks(Noting):
 def face_checks(prose) -> FaceChecks | None:
     """The reuse of face verdicts for `prose`'s pack and language, within a `shared_checks`
     block; else None."""
-    return FaceChecks(prose, _STORE) if _STORE is not None else None
+    store = SHARED_CHECKS.get()
+    return FaceChecks(prose, store) if store is not None else None
 
 
 def ability_checks(checker) -> AbilityChecks | None:
     """The reuse of findings for `checker`'s cards, within a `shared_checks` block; else None."""
-    return AbilityChecks(checker, _STORE) if _STORE is not None else None
+    store = SHARED_CHECKS.get()
+    return AbilityChecks(checker, store) if store is not None else None

@@ -9,7 +9,6 @@ is left out of the pack.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import re
 from typing import NamedTuple
@@ -18,6 +17,7 @@ from ..content.model import GameDef, KeywordDef
 from ..content.source import PStr
 from ..diagnostics import ContentError, Position, Report
 from ..names import fold
+from ..shared_store import SharedStore
 from . import nodes as N
 from .parser import parse
 
@@ -35,8 +35,9 @@ def parse_text(text, start: str, report: Report):
     # and the line a text ends on (PStr.text_position)
     key = (str(text), start, getattr(text, "pos", None), getattr(text, "style", None), getattr(text, "lines", None),
            getattr(text, "end_line", None))
-    if _SHARED is not None and key in _SHARED:
-        tree = _SHARED[key]  # read already, from the same file, by another pack of this check
+    shared = SHARED_TREES.get()
+    if shared is not None and key in shared:
+        tree = shared[key]  # read already, from the same file, by another pack of this check
         if isinstance(tree, ContentError):
             report.add(tree, getattr(text, "pos", Position("<text>")))
             return None
@@ -46,33 +47,9 @@ def parse_text(text, start: str, report: Report):
     except ContentError as exc:
         report.add(exc, getattr(text, "pos", Position("<text>")))
         tree = exc
-    if _SHARED is not None and key[2] is not None:
-        _SHARED[key] = tree
+    if shared is not None and key[2] is not None:
+        shared[key] = tree
     return None if isinstance(tree, ContentError) else tree
-
-
-# The trees of the texts read during one `shared_parses()` block, by text, rule, place and
-# YAML style: a check lays a game's expansions over it in several packs, which read the same
-# files; each text is parsed once. Trees are never changed by the stages after parsing.
-_SHARED: dict | None = None
-
-
-@contextmanager
-def shared_parses(trees: dict | None = None, kept: bool = False):
-    """Within the block, a text of a file read again (by another pack) is not parsed again.
-    `trees`: the dict to keep them in, holding some already (a warm start's, `warm`); `kept`:
-    keep them in `KEPT_TREES`, from one check to the next. Either is used only when no outer
-    block is under way."""
-    global _SHARED
-    outer = _SHARED
-    if outer is None:
-        _SHARED = KEPT_TREES if kept else trees if trees is not None else {}
-    try:
-        yield
-    finally:
-        _SHARED = outer
-        if kept and outer is None and len(KEPT_TREES) > KEPT_MOST:
-            KEPT_TREES.clear()
 
 
 # The trees of the checks of this process, kept from one check to the next: a language
@@ -81,6 +58,19 @@ def shared_parses(trees: dict | None = None, kept: bool = False):
 # the shipped games); a check that reads more keeps none.
 KEPT_TREES: dict = {}
 KEPT_MOST = 10_000
+
+# The trees of the texts read during one `shared_parses()` block, by text, rule, place and
+# YAML style: a check lays a game's expansions over it in several packs, which read the same
+# files; each text is parsed once. Trees are never changed by the stages after parsing.
+SHARED_TREES = SharedStore("trees parsed", lambda: KEPT_TREES, lambda kept: len(kept) > KEPT_MOST)
+
+
+def shared_parses(trees: dict | None = None, kept: bool = False):
+    """Within the block, a text of a file read again (by another pack) is not parsed again.
+    `trees`: the dict to keep them in, holding some already (a warm start's, `warm`); `kept`:
+    keep them in `KEPT_TREES`, from one check to the next. Either is used only when no outer
+    block is under way (in this thread)."""
+    return SHARED_TREES.block(kept, trees)
 
 
 class LabelPart(NamedTuple):
@@ -95,7 +85,7 @@ def parse_at(text: str, start: str, pos):
     condition in a hint): every place of its tree is `pos`. Kept as `parse_text`'s trees are
     within a `shared_parses` block; ContentError when it does not read."""
     key = (text, start, pos, "@")
-    shared = _SHARED
+    shared = SHARED_TREES.get()
     found = shared.get(key) if shared is not None else None
     if found is None:
         try:
