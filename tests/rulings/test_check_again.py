@@ -183,26 +183,17 @@ def test_a_block_text_moved_under_another_indent_is_parsed_again(tmp_path, monke
     assert positions[1] == positions[0] + 4
 
 
-def test_a_check_that_reads_more_trees_than_are_kept_keeps_none(tmp_path, monkeypatch):
+@pytest.mark.parametrize("module, kept, most", [(texts, "KEPT_TREES", "KEPT_MOST"),
+                                                (check_reuse, "KEPT_CHECKS", "KEPT_MOST")],
+                         ids=["trees", "findings"])
+def test_a_check_that_would_keep_more_than_is_kept_keeps_none(module, kept, most, tmp_path, monkeypatch):
     game = tmp_path / "docs-game"
     shutil.copytree(FIXTURES / "docs-game", game)
-    monkeypatch.setattr(texts, "KEPT_TREES", {})
+    _nothing_kept(monkeypatch)
     check_paths([str(game)])
-    read = len(texts.KEPT_TREES)
-    assert read
-    monkeypatch.setattr(texts, "KEPT_MOST", read - 1)
+    held = len(getattr(module, kept))
+    assert held
+    monkeypatch.setattr(module, most, held - 1)
+    monkeypatch.setattr(texts, "KEPT_TREES", {})  # new trees: as many to keep again, findings too
     check_paths([str(game)])
-    assert not texts.KEPT_TREES
-
-
-def test_a_check_that_keeps_more_findings_than_are_kept_keeps_none(tmp_path, monkeypatch):
-    game = tmp_path / "docs-game"
-    shutil.copytree(FIXTURES / "docs-game", game)
-    monkeypatch.setattr(check_reuse, "KEPT_CHECKS", {})
-    check_paths([str(game)])
-    kept = len(check_reuse.KEPT_CHECKS)
-    assert kept
-    monkeypatch.setattr(check_reuse, "KEPT_MOST", kept - 1)
-    monkeypatch.setattr(texts, "KEPT_TREES", {})  # (new trees: new findings to keep)
-    check_paths([str(game)])
-    assert not check_reuse.KEPT_CHECKS
+    assert not getattr(module, kept)
