@@ -9,7 +9,6 @@ is left out of the pack.
 """
 from __future__ import annotations
 
-
 import re
 from typing import NamedTuple
 

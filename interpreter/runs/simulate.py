@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import load
+from ..cbuild import named
 from ..engine import keys
 from ..engine.invariants import MAX_DECISIONS, InvariantError, Invariants, check_bound
 from ..engine.machine import label_of
 from ..engine.state import GameFault
 from ..engine.values import seed_for
 from ..native import NativeGame, NativeLimit, NoCompiler, NotNative
-from ..cbuild import named
 from ..native import compiler as native_compiler
 from ..play.agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..rulings.trace import (default_trace_name, error_record, make_header, portable_message, result_of, source_of,
