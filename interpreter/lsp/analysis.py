@@ -62,7 +62,7 @@ def analyse(path: str, texts: dict) -> Analysis:
     try:
         with edited_texts(texts):
             report = check_paths([_shown(path)], lambda defn, found: out.packs.append((defn, found))
-                                 if defn is not None else None)
+                                 if defn is not None else None, again=True)
     except RecursionError:  # as `regles check` says it
         out.packs = []
         out.problems[path] = [Problem(0, 0, 0, 1, "error", "the content nests too deeply to be read")]

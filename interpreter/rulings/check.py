@@ -6,6 +6,7 @@ and returns one Report with every error of every file.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable
 
@@ -100,14 +101,16 @@ def _with_test_cards(root: Path, report: Report, extra: list, defn, layers=()) -
             read_and_check(root, report, list(extra) + test_cards(test, defn.id), layers)
 
 
-def check_paths(paths: list[str], checked: Callable | None = None) -> Report:
+def check_paths(paths: list[str], checked: Callable | None = None, again: bool = False) -> Report:
     """Stages 1 to 4 over the packs `paths` name; `checked(defn, findings)` is told of each pack
-    checked (the definitions of a pack whose game file does not read are None)."""
+    checked (the definitions of a pack whose game file does not read are None). `again`: the
+    caller checks again in this process, after an edit (a language server): what the checks of
+    abilities and rules tests find is kept for the next check (language.check_reuse)."""
     with collector_paused(), shared_parses(kept=True), shared_loads(kept=True):
-        return _check_paths(paths, checked or (lambda defn, found: None))
+        return _check_paths(paths, checked or (lambda defn, found: None), again)
 
 
-def _check_paths(paths: list[str], checked: Callable) -> Report:
+def _check_paths(paths: list[str], checked: Callable, again: bool) -> Report:
     report = Report()
     packs: dict[Path, list[Path]] = {}
     expansions: dict[Path, list[Path]] = {}  # expansion folders to check with their game, by game folder
@@ -169,8 +172,12 @@ def _check_paths(paths: list[str], checked: Callable) -> Report:
         rest = [e for e in folders if e not in modes]
         groups += ([(root, rest)] if rest else []) + [(root, [m]) for m in modes]
     # a card's ability or rules test checked in one pack is not checked again in the next, nor in
-    # the next check in this process where what it reads is alike (language.check_reuse)
-    with shared_checks(kept=True):
+    # the next check in this process (`again`) where what it reads is alike (language.check_reuse).
+    # Noting what each check reads costs about a tenth of it: it is done where another pack or
+    # another check takes it again (a rules test with cards of its own is checked in a pack of its
+    # own, with the game's cards)
+    several = len(packs) + len(groups) > 1 or any(is_dir(root / "tests") for root in packs)
+    with shared_checks(kept=again) if several or again else nullcontext():
         for root, extra in packs.items():
             defn, found = read_and_check(root, report, extra)
             checked(defn, found)

@@ -1,6 +1,7 @@
 """What a check keeps for the next one in the same process, as a language server checks a
 pack again at each edit: the files loaded (`source.KEPT_LOADS`, by their bytes), the trees
-of rules texts (`texts.KEPT_TREES`) and what the checks of abilities and rules tests found
+of rules texts (`texts.KEPT_TREES`) and, for a check made to be made again
+(`check_paths(..., again=True)`), what the checks of abilities and rules tests found
 (`check_reuse.KEPT_CHECKS`, taken again where what they read is alike). Only the files and
 texts an edit changed are read again, and what a check says is what a check from scratch says."""
 from __future__ import annotations
@@ -58,8 +59,9 @@ def _found(report_and_packs) -> list:
 
 
 def _check(paths) -> tuple:
+    """A check as a language server makes it, to check again after an edit."""
     packs = []
-    report = check_paths(paths, lambda defn, found: packs.append((defn, found)))
+    report = check_paths(paths, lambda defn, found: packs.append((defn, found)), again=True)
     return report, packs
 
 
@@ -99,14 +101,14 @@ def test_a_check_again_checks_again_only_what_reads_an_edited_declaration(tmp_pa
     real = check_reuse.AbilityChecks._check
     monkeypatch.setattr(check_reuse.AbilityChecks, "_check",
                         lambda self, item, *rest: (checked.append(item), real(self, item, *rest)))
-    first = check_paths([str(game)])
+    first = check_paths([str(game)], again=True)
     assert first.ok and checked
     checked.clear()
-    again = check_paths([str(game)])
+    again = check_paths([str(game)], again=True)
     assert not checked and _said(again) == _said(first)  # nothing edited: nothing checked again
     edited = game_file.read_text(encoding="utf-8").replace(line, '  market_value: "count(market) > 2"\n')
     with edited_texts({str(game_file): edited}):
-        got = check_paths([str(game)])
+        got = check_paths([str(game)], again=True)
         texts_checked = [str(getattr(item, "text", "")) for item in checked]
         want = _from_scratch([str(game)], monkeypatch)
     assert _said(got) == want
@@ -195,12 +197,12 @@ def test_a_check_that_would_keep_more_than_is_kept_keeps_none(module, kept, most
     game = tmp_path / "docs-game"
     shutil.copytree(FIXTURES / "docs-game", game)
     _nothing_kept(monkeypatch)
-    check_paths([str(game)])
+    check_paths([str(game)], again=True)
     held = len(getattr(module, kept))
     assert held
     monkeypatch.setattr(module, most, held - 1)
     monkeypatch.setattr(texts, "KEPT_TREES", {})  # new trees: as many to keep again, findings too
-    check_paths([str(game)])
+    check_paths([str(game)], again=True)
     assert not getattr(module, kept)
 
 
