@@ -3,10 +3,11 @@
     cc = compiler()                              # a command (a list), or None: the machine has none
     compile_to(cc, [*flags, "src.c"], path)      # the library at `path`, whole, or CompileError
     prune(folder, "game-", ".so", keep=32)       # the libraries used last kept, the others removed
+    module = extension(source, "_name", folder)  # a Python module written in C, built once and loaded
 
-The native backend builds a game's rules (`native/build.py`) and the check its YAML reader
-(`content/yaml_native.py`) with it, each kept in the user's cache folder by a fingerprint of
-what it was built from.
+The native backend builds a game's rules (`native/build.py`), the check its YAML reader
+(`content/yaml_native.py`) and the parser its loop (`language/native_parse.py`) with it,
+each kept in the user's cache folder by a fingerprint of what it was built from.
 
 The compiler is the system's (`$CC`, else `cc`). Where there is none (Windows, a slim
 container), the native backend takes the C compiler of Zig that the `ziglang` package ships
@@ -16,10 +17,14 @@ machine without a compiler seldom has headers for: it asks for the system's comp
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.machinery
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from importlib import metadata, util
 
 
@@ -95,3 +100,44 @@ def touch(path: str) -> None:
         os.utime(path)
     except OSError:
         pass
+
+
+EXTENSION_FLAGS = ["-O2", "-shared", "-fPIC", "-w"]
+
+
+def extension(source, name: str, folder: str, libraries: tuple = (), packaged: bool = False, keep: int = 4):
+    """The Python module `name` written in C in file `source`: built in `folder` by the C
+    compiler (Zig's too with `packaged`) with Python's headers and linked with `libraries`, or
+    taken from there when it was built already, and loaded; None when it cannot be built or
+    loaded here. It is named by the fingerprint of its source, the compiler and the Python, and
+    the `keep` used last are kept."""
+    try:
+        text = open(source, encoding="utf-8").read()
+    except OSError:
+        return None
+    cc = compiler(packaged)
+    include = sysconfig.get_paths().get("include")
+    if cc is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
+        return None
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    flags = [*EXTENSION_FLAGS, *(["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else [])]
+    fingerprint = hashlib.sha256("\0".join([text, fingerprinted(cc), " ".join(flags), *libraries, sys.version, suffix])
+                                 .encode("utf-8")).hexdigest()[:32]
+    path = os.path.join(folder, f"{name}-{fingerprint}{suffix}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not os.path.exists(path):
+            try:
+                compile_to(cc, [*flags, f"-I{include}", str(source), *[f"-l{lib}" for lib in libraries]], path,
+                           timeout=120)
+            except CompileError:
+                return None  # a library's headers missing, most often: the Python path does the work
+            prune(folder, name + "-", suffix, keep)
+        else:
+            touch(path)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except (OSError, ImportError):
+        return None
+    return module

@@ -22,16 +22,11 @@ ones.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.machinery
-import importlib.util
 import os
-import sys
-import sysconfig
 import threading
 from pathlib import Path
 
-from ..cbuild import CompileError, compile_to, compiler, prune, touch
+from ..cbuild import extension
 from ..resources import cache_folder
 
 # bytes of YAML from which a file is read natively (a file of about 600 cards): a check or a
@@ -39,7 +34,6 @@ from ..resources import cache_folder
 NATIVE_FROM = 128 * 1024
 MODULE = "_regles_yaml"
 SOURCE = Path(__file__).with_name("yaml_reader.c")
-FLAGS = ["-O2", "-shared", "-fPIC", "-w"]
 KEEP = 4  # readers kept in the cache folder: one per version of regles and Python in use
 
 _LOCK = threading.Lock()
@@ -62,32 +56,8 @@ def native_reader(setup: tuple):
 def build(folder: str, setup: tuple):
     """The reader built in `folder` (or taken from it when it was built there already) and set
     up with `setup`, or None when it cannot be built or loaded here."""
-    try:
-        source = SOURCE.read_text(encoding="utf-8")
-    except OSError:
+    module = extension(SOURCE, MODULE, folder, libraries=("yaml",), keep=KEEP)
+    if module is None:
         return None
-    cc = compiler()
-    include = sysconfig.get_paths().get("include")
-    if cc is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
-        return None
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    fingerprint = hashlib.sha256("\0".join([source, cc[0], " ".join(FLAGS), sys.version, suffix])
-                                 .encode("utf-8")).hexdigest()[:32]
-    path = os.path.join(folder, f"{MODULE}-{fingerprint}{suffix}")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        if not os.path.exists(path):
-            try:
-                compile_to(cc, [*FLAGS, f"-I{include}", str(SOURCE), "-lyaml"], path, timeout=120)
-            except CompileError:
-                return None  # no libyaml headers, most often: the Python path reads every file
-            prune(folder, MODULE + "-", suffix, KEEP)
-        else:
-            touch(path)
-        spec = importlib.util.spec_from_file_location(MODULE, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.setup(*setup)
-    except (OSError, ImportError):
-        return None
+    module.setup(*setup)
     return module

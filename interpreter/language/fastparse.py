@@ -7,6 +7,7 @@ which parses the text again and reports its errors.
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import NamedTuple
 
 from lark import Lark, Token
@@ -29,6 +30,30 @@ class _Meta(NamedTuple):
 
 
 _NOWHERE = _Meta(None, None, None, None)
+
+
+class RuleKind(IntEnum):
+    """What a reduction by a rule makes (numbered as the loop in C numbers them, `lalr_loop.c`)."""
+
+    UNIT = 0     # `?rule: child`: the child itself, its span unchanged
+    INLINE = 1   # `_rule`: its children go into the rule that holds it
+    EXPAND1 = 2  # `?rule`: its child, when it has one
+    NODE = 3     # the `ToNodes` method of the rule, given the children's values
+    LARK = 4     # a rule with no method: the text is left to Lark
+
+
+class RuleSpec(NamedTuple):
+    """What a reduction by one rule makes: of `kind`, with the `ToNodes` method `func` (given
+    the children's span first when `wants_meta`). `include` lists the children kept: (index,
+    inlined, placeholders before it); `trailing`, placeholders after."""
+
+    size: int
+    origin: str
+    kind: RuleKind
+    include: tuple
+    trailing: int
+    func: object
+    wants_meta: bool
 
 
 class _GiveUp(Exception):
@@ -61,16 +86,20 @@ class FastParser:
         from lark.parsers.lalr_analysis import Shift
         from lark.visitors import _VArgsWrapper, _vargs_meta
 
-        table = lark.parser.parser.parser.parse_table
+        table = self.table = lark.parser.parser.parser.parse_table
         self.start_states = table.start_states
         self.end_states = table.end_states
         self.ends = frozenset(table.end_states.values())
         rules, kept = {}, set()
+        self.specs = {}  # Lark's rule -> its `RuleSpec` (read by the loop in C, `native_parse`)
         for rule in lark.rules:
-            rules[rule], include = self._rule(rule, lark.options.maybe_placeholders, maybe_create_child_filter,
-                                              _VArgsWrapper, _vargs_meta)
-            kept.update(str(rule.expansion[i].name) for i, _, _ in include if rule.expansion[i].is_term)
-        self.kept = frozenset(kept)  # the tokens some rule keeps as a child; others only give a place
+            spec = self.specs[rule] = self._rule(rule, lark.options.maybe_placeholders, maybe_create_child_filter,
+                                                 _VArgsWrapper, _vargs_meta)
+            rules[rule] = (spec.size, spec.origin, None if spec.kind is RuleKind.UNIT else
+                           _builder(spec.size, spec.include, spec.trailing, spec.kind, spec.func, spec.wants_meta))
+            kept.update(str(rule.expansion[i].name) for i, _, _ in spec.include if rule.expansion[i].is_term)
+        self.kept = frozenset(kept)
+        self.span_type, self.nowhere = _Meta, _NOWHERE  # what a rule's method is given as its span  # the tokens some rule keeps as a child; others only give a place
         # Token(...) without the check of Token.__new__ for a deprecated keyword argument
         self.new_token = getattr(Token, "_future_new", Token)
         # names as plain str: Lark's are often Tokens, whose == is a Python call at every look-up
@@ -90,9 +119,8 @@ class FastParser:
                          frozenset(map(str, indenter.CLOSE_PAREN_types)), indenter.tab_len)
 
     @staticmethod
-    def _rule(rule, placeholders, child_filter, wrapper_type, meta_wrapper):
-        """(size, goto symbol, builder or None for `?rule: child`) of one rule, and the children
-        it keeps, from Lark's own tree-building choices."""
+    def _rule(rule, placeholders, child_filter, wrapper_type, meta_wrapper) -> "RuleSpec":
+        """What a reduction of `rule` makes, from Lark's own tree-building choices."""
         size = len(rule.expansion)
         origin = str(rule.origin.name)
         expand1 = bool(rule.options.expand1) and not rule.alias
@@ -105,21 +133,24 @@ class FastParser:
         else:  # ChildFilterLALR_NoPlaceholders: (to_include,)
             include, trailing = [(i, x, 0) for i, x in made.args[0]], 0
         include = tuple(include)
+        func, wants_meta = None, False
         if expand1 and size == 1 and include == ((0, False, 0),) and not trailing:
-            return (size, origin, None), include  # the child itself, its span unchanged
-        if origin.startswith("_") and expand1:
-            kind, func, wants_meta = "node", None, False  # not in this grammar: left to Lark
+            kind = RuleKind.UNIT
+        elif origin.startswith("_") and expand1:
+            kind = RuleKind.LARK  # not in this grammar
         elif origin.startswith("_"):
-            kind, func, wants_meta = "inline", None, False
+            kind = RuleKind.INLINE
         else:
-            kind = "expand1" if expand1 else "node"
+            kind = RuleKind.EXPAND1 if expand1 else RuleKind.NODE
             name = str(rule.alias or rule.options.template_source or origin)
-            func, wants_meta = ToNodes.__dict__.get(name), False
+            func = ToNodes.__dict__.get(name)
             if isinstance(func, wrapper_type):
                 func, wants_meta = (func.base_func, True) if func.visit_wrapper is meta_wrapper else (None, False)
             elif not callable(func):
                 func = None
-        return (size, origin, _builder(size, include, trailing, kind, func, wants_meta)), include
+            if kind is RuleKind.NODE and func is None:
+                kind = RuleKind.LARK
+        return RuleSpec(size, origin, kind, include, trailing, func, wants_meta)
 
     def parse(self, text: str, start: str, where):
         """The tree of `text`, or None to let Lark parse it (and report what is wrong)."""
@@ -369,7 +400,7 @@ def _builder(size, include, trailing, kind, func, wants_meta):
             children += [_NONE_ENTRY] * trailing
         return children
 
-    if kind == "inline":  # `_rule`: its children go into the rule that holds it
+    if kind is RuleKind.INLINE:  # `_rule`: its children go into the rule that holds it
         if whole:
             def build(kids, tn):
                 first, last = kids[0][1], kids[-1][1]
@@ -380,7 +411,7 @@ def _builder(size, include, trailing, kind, func, wants_meta):
         else:
             def build(kids, tn):
                 return (children_of(kids), _span(kids), 0, _INLINE)
-    elif kind == "expand1":
+    elif kind is RuleKind.EXPAND1:
         def build(kids, tn):
             children = children_of(kids)
             if len(children) != 1:
@@ -393,7 +424,7 @@ def _builder(size, include, trailing, kind, func, wants_meta):
                 # Lark gives the tree the span of this rule (brackets included), keeping its own
                 return (child[0], span, child[2], _TREE)
             return child
-    elif func is None:
+    elif kind is RuleKind.LARK:
         def build(kids, tn):
             raise _GiveUp
     elif size > 0:

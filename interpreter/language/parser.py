@@ -3,7 +3,8 @@
 The Lark grammar (`grammar/regles.lark`) is built once per process with the
 LALR algorithm and an indentation post-lexer. A text is read by the first of:
 the reader of printed keyword lines (`Bonus 2 - Harbour`), the fast parser
-(`fastparse`, Lark's tables without Lark's trees), and Lark itself, which alone
+(`fastparse`, Lark's tables without Lark's trees; its loop in C, `native_parse`,
+once a process has parsed NATIVE_AFTER texts), and Lark itself, which alone
 reports syntax errors (`syntax_errors`: what was found, what was expected,
 which construct is still open, in words a modder knows). `tonodes` makes the
 typed tree either way.
@@ -21,12 +22,17 @@ from lark.indenter import DedentError, Indenter
 from . import grammar_tables, nodes as N
 from ..diagnostics import ContentError, Position
 from .fastparse import MAX_DEPTH, FastParser
+from .native_parse import native_loop
 from ..resources import cache_folder, grammar_path
 from ..content.source import position
 from .syntax_errors import dedent_position, syntax_error, text_lines
 from .tonodes import ToNodes, number_value
 
 START_SYMBOLS = ("procedure", "ability", "condition")
+# texts parsed by the Python loop in a process before the loop in C takes over: its setup (about
+# 60 ms, and 0.6 s to build it the first time on a machine) is paid back after a few hundred texts,
+# so a load of a small game never builds it, and a check of a large pack does
+NATIVE_AFTER = 500
 
 
 class _Indent(Indenter):
@@ -97,7 +103,7 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
             return fast
     fast = _fast_parser()
     if fast is not None:
-        node = fast.parse(source, start, where)
+        node = _fast_parse(fast, source, start, where)
         if node is not None:
             return node
     tree = _TREES.get((source, start))
@@ -116,6 +122,21 @@ def parse(text: str, start: str, where=None, path: str = "<text>"):
     return ToNodes(where).transform(tree)
 
 
+def _fast_parse(fast: FastParser, source: str, start: str, where):
+    """The tree of `source` by the fast parser's loop in C, else in Python; None to let Lark
+    parse it. What the loop in C gives up on is a text the Python loop gives up on too (the
+    tests compare them), an error: Lark parses it."""
+    global _LOOPED
+    if _LOOPED >= NATIVE_AFTER:
+        loop = native_loop(fast)
+        if loop is not None:
+            return loop.parse(source, start, where)
+    else:
+        _LOOPED += 1
+    return fast.parse(source, start, where)
+
+
+_LOOPED = 0  # texts parsed by the Python loop in this process (up to NATIVE_AFTER)
 _TREES: dict = {}
 _PHRASE_LINE = re.compile(r"[^\W\d][\w']*(?:[ ]+(?:[^\W\d][\w']*|\d+|[-\u2013\u2014]))*[ ]*\n")
 _PHRASE_WORD = re.compile(r"[^\W\d][\w']*|\d+|[-\u2013\u2014]")

@@ -1,0 +1,226 @@
+"""The fast parser's loop in C, for checks and loads that parse many texts.
+
+    loop = native_loop(fast)              # fast: a `fastparse.FastParser`; None where it cannot run
+    node = loop.parse(text, start, where) # as `FastParser.parse`: the tree, or None to let Lark say why
+
+`lalr_loop.c` runs the same LALR tables and contextual lexers as `fastparse.FastParser`, and
+makes each reduction's children, span and height as it does, calling the same `ToNodes`
+methods: the same trees, with the same positions. Only the loop, the lexer and the building
+of children and spans move into C; the nodes are made in Python. A check of many cards spends
+most of its parse in that loop.
+
+It is built once by the system's C compiler (or Zig's, as the native backend is), kept in the
+user's cache folder by the fingerprint of its source, and set up in a process with the tables
+read from the Python loop's. Its lexer knows the patterns of the grammar's terminals (a list of
+literal texts, names, numbers, strings, comments, newlines, blanks), each matched as Python's
+`re` matches it; a grammar with another pattern, or a Lark whose insides differ, runs on the
+Python loop. Whatever the C loop gives up on, the Python loop (and then Lark) parses again.
+`tests/language/test_native_parse.py` compares both loops on every shipped text, on damaged
+ones, and on edge cases.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from lark.lexer import UnlessCallback
+from lark.parsers.lalr_analysis import Shift
+
+from ..cbuild import extension
+from ..resources import cache_folder
+from .fastparse import MAX_DEPTH, RuleKind
+from .tonodes import ToNodes
+
+MODULE = "_regles_lalr"
+SOURCE = Path(__file__).with_name("lalr_loop.c")
+KEEP = 4  # loops kept in the cache folder: one per version of regles and Python in use
+
+# how the C lexer matches each terminal (lalr_loop.c's M_...): a list of literal texts, or one of
+# the grammar's other patterns, as Lark writes them out
+LITERALS = 0
+PATTERNS = {
+    "[^\\W\\d][\\w']*": 1,             # a name
+    "\\d+": 2,                         # a number
+    '"([^"\\\\\n]|\\\\.)*"': 3,        # a string
+    "#[^\n]*": 4,                      # a comment
+    "(\r?\n[\t ]*|#[^\n]*)+": 5,       # newlines (and comments between them)
+    "[\t ]+": 6,                       # blanks
+}
+
+_LOCK = threading.Lock()
+_LOOPS: dict = {}  # id(FastParser) -> (the FastParser, its NativeLoop or None)
+
+
+class NativeLoop:
+    """The loop in C, set up with the tables of one `FastParser`."""
+
+    def __init__(self, module, tables, states: dict):
+        self.module = module
+        self.tables = tables  # the grammar's tables read into C (a capsule, freed with it)
+        self.states = states  # start symbol -> (start state, end state)
+
+    def parse(self, text: str, start: str, where):
+        """The tree of `text` (ending with a newline), or None to let the Python loop or Lark parse it."""
+        start_state, end_state = self.states[start]
+        return self.module.parse(self.tables, text, start_state, end_state, ToNodes(where))
+
+
+def native_loop(fast) -> NativeLoop | None:
+    """The loop in C for `fast`'s grammar, built or taken from the cache folder; None where it
+    cannot be (no compiler, no cache folder, a pattern or a Lark it does not know)."""
+    known = _LOOPS.get(id(fast))
+    if known is not None and known[0] is fast:
+        return known[1]
+    with _LOCK:
+        known = _LOOPS.get(id(fast))
+        if known is None or known[0] is not fast:
+            known = _LOOPS[id(fast)] = (fast, _made(fast))
+    return known[1]
+
+
+def _made(fast) -> NativeLoop | None:
+    folder = cache_folder()
+    if folder is None:  # it would be built in each process: more than it spares
+        return None
+    try:
+        setup = tables(fast)
+    except Exception:  # a Lark whose insides are not those read here: the Python loop
+        return None
+    if setup is None:
+        return None
+    module = extension(SOURCE, MODULE, os.path.join(folder, "parser"), packaged=True, keep=KEEP)
+    if module is None:
+        return None
+    try:
+        read = module.setup(*setup[0])
+    except Exception:  # tables that do not hold together: the Python loop
+        return None
+    return NativeLoop(module, read, setup[1])
+
+
+def tables(fast):
+    """(the arguments of the C loop's `setup`, start symbol -> (start state, end state)) read from
+    `fast`, or None when a terminal's pattern is one the C lexer does not know."""
+    table = fast.table
+    nonterminals = sorted({spec.origin for spec in fast.specs.values()})
+    nonterminal_ids = {name: i for i, name in enumerate(nonterminals)}
+    nl, indent, dedent, opening, closing, tab_len = fast.indenter
+    names = set()
+    for actions in table.states.values():
+        names.update(str(sym) for sym in actions if str(sym) not in nonterminal_ids)
+    lexers, lexer_of = [], []
+    made = {}  # id of Lark's lexer -> its index in `lexers`
+    lark_lexers = fast.lexers.basics
+    for state in table.states:
+        basic = lark_lexers[state]
+        if id(basic) not in made:
+            made[id(basic)] = (basic, len(lexers))
+            lexers.append(_lexer_spec(basic))
+        lexer_of.append(made[id(basic)][1])
+    for order, ignored, newlines, unless in lexers:
+        names.update(t.name for t in order)
+        names.update(str(w) for words in unless.values() for w in words.values())
+    names.update(("$END", nl, indent, dedent))
+    terminals = sorted(names)
+    term_ids = {name: i for i, name in enumerate(terminals)}
+    patterns = {str(t.name): t.pattern for order, _, _, _ in lexers for t in order}
+    terminal_specs = []
+    for name in terminals:
+        pattern = patterns.get(name)
+        if pattern is None:  # a terminal the parser is fed (the end, the Indenter's): never lexed
+            matcher, literals = LITERALS, []
+        elif pattern.type == "str" and not pattern.flags:
+            matcher, literals = LITERALS, [str(pattern.value)]
+        else:
+            regexp = pattern.to_regexp()
+            literals = literal_texts(regexp)
+            matcher = LITERALS if literals is not None else PATTERNS.get(regexp)
+            if matcher is None:
+                return None  # a pattern the C lexer does not know
+            literals = literals or []
+        terminal_specs.append((name, matcher, literals, name in fast.kept, name in opening, name in closing))
+    lexer_specs = [([term_ids[t.name] for t in order], [term_ids[n] for n in ignored if n in term_ids],
+                    [term_ids[n] for n in newlines if n in term_ids],
+                    {term_ids[t]: {w: term_ids[n] for w, n in words.items()} for t, words in unless.items()})
+                   for order, ignored, newlines, unless in lexers]
+    states = list(table.states)
+    if states != list(range(len(states))):
+        return None  # Lark numbers its states from 0: the C loop indexes them so
+    rule_ids, rule_specs = {}, []
+    for rule, spec in fast.specs.items():
+        rule_ids[rule] = len(rule_specs)
+        include = [(i, bool(expand), int(nones)) for i, expand, nones in spec.include]
+        rule_specs.append((spec.size, nonterminal_ids[spec.origin], int(spec.kind), spec.wants_meta, include,
+                           int(spec.trailing), spec.func))
+    actions = [0] * (len(states) * len(terminals))
+    gotos = [-1] * (len(states) * len(nonterminals))
+    for state, row in table.states.items():
+        for sym, (action, arg) in row.items():
+            sym = str(sym)
+            if sym in nonterminal_ids:
+                gotos[state * len(nonterminals) + nonterminal_ids[sym]] = arg
+            elif action is Shift:
+                actions[state * len(terminals) + term_ids[sym]] = arg + 1
+            else:
+                actions[state * len(terminals) + term_ids[sym]] = -(rule_ids[arg] + 1)
+    setup = (terminal_specs, lexer_specs, lexer_of, actions, gotos, len(nonterminals), rule_specs,
+             (term_ids[nl], term_ids[indent], term_ids[dedent], term_ids["$END"], tab_len),
+             fast.new_token, fast.span_type, fast.nowhere, MAX_DEPTH)
+    starts = {start: (state, fast.end_states[start]) for start, state in fast.start_states.items()}
+    return setup, starts
+
+
+def _lexer_spec(basic):
+    """(the terminals tried in order, the ignored ones, those that count lines, keyword words by
+    the terminal that matches them) of one of Lark's lexers, as its scanner tries them."""
+    scanner = basic.scanner  # made by Lark when first asked for, with the callbacks
+    unless = {}
+    for type_, callback in basic.callback.items():
+        if not isinstance(callback, UnlessCallback) or type_ in basic.ignore_types:
+            raise ValueError(f"an unexpected lexer callback for {type_}")
+        words = {}
+        for t in callback.scanner.terminals:
+            if t.pattern.type != "str" or t.pattern.flags:
+                raise ValueError("an unexpected keyword terminal")
+            words.setdefault(str(t.pattern.value), str(t.name))
+        unless[str(type_)] = words
+    return (list(scanner.terminals), frozenset(map(str, basic.ignore_types)),
+            frozenset(map(str, basic.newline_types)), unless)
+
+
+def literal_texts(regexp: str) -> list | None:
+    """The texts a regular expression matches, in the order Python's `re` tries them, when it is
+    only literal texts, alternatives and character sets of them (as `(?:==|<=|<)`); else None."""
+    import re._parser as sre
+    from re._constants import BRANCH, IN, LITERAL, SUBPATTERN
+    try:
+        parsed = sre.parse(regexp)
+    except Exception:
+        return None
+
+    def texts(items) -> list | None:
+        out = [""]
+        for op, arg in items:
+            if op is LITERAL:
+                alternatives = [chr(arg)]
+            elif op is IN and all(o is LITERAL for o, _ in arg):
+                alternatives = [chr(a) for _, a in arg]
+            elif op is BRANCH:
+                alternatives = []
+                for branch in arg[1]:
+                    got = texts(branch)
+                    if got is None:
+                        return None
+                    alternatives += got
+            elif op is SUBPATTERN and arg[0] is None and not arg[1] and not arg[2]:
+                alternatives = texts(arg[3])
+                if alternatives is None:
+                    return None
+            else:
+                return None
+            out = [a + b for a in out for b in alternatives]  # tried in this order, backtracking
+        return out
+
+    found = texts(parsed.data)
+    return found if found and all(found) else None
