@@ -105,12 +105,13 @@ def touch(path: str) -> None:
 EXTENSION_FLAGS = ["-O2", "-shared", "-fPIC", "-w"]
 
 
-def extension(source, name: str, folder: str, libraries: tuple = (), packaged: bool = False, keep: int = 4):
+def extension(source, name: str, folder: str, libraries: tuple = (), packaged: bool = False, keep: int = 4,
+              build: bool = True):
     """The Python module `name` written in C in file `source`: built in `folder` by the C
     compiler (Zig's too with `packaged`) with Python's headers and linked with `libraries`, or
     taken from there when it was built already, and loaded; None when it cannot be built or
-    loaded here. It is named by the fingerprint of its source, the compiler and the Python, and
-    the `keep` used last are kept."""
+    loaded here, or (with `build` False) was not built yet. It is named by the fingerprint of
+    its source, the compiler and the Python, and the `keep` used last are kept."""
     try:
         text = open(source, encoding="utf-8").read()
     except OSError:
@@ -125,8 +126,10 @@ def extension(source, name: str, folder: str, libraries: tuple = (), packaged: b
                                  .encode("utf-8")).hexdigest()[:32]
     path = os.path.join(folder, f"{name}-{fingerprint}{suffix}")
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.exists(path):
+            if not build:
+                return None
+            os.makedirs(folder, mode=0o700, exist_ok=True)
             try:
                 compile_to(cc, [*flags, f"-I{include}", str(source), *[f"-l{lib}" for lib in libraries]], path,
                            timeout=120)

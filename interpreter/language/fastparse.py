@@ -98,8 +98,8 @@ class FastParser:
             rules[rule] = (spec.size, spec.origin, None if spec.kind is RuleKind.UNIT else
                            _builder(spec.size, spec.include, spec.trailing, spec.kind, spec.func, spec.wants_meta))
             kept.update(str(rule.expansion[i].name) for i, _, _ in spec.include if rule.expansion[i].is_term)
-        self.kept = frozenset(kept)
-        self.span_type, self.nowhere = _Meta, _NOWHERE  # what a rule's method is given as its span  # the tokens some rule keeps as a child; others only give a place
+        self.kept = frozenset(kept)  # the tokens some rule keeps as a child; others only give a place
+        self.span_type, self.nowhere = _Meta, _NOWHERE  # what a rule's method is given as its span
         # Token(...) without the check of Token.__new__ for a deprecated keyword argument
         self.new_token = getattr(Token, "_future_new", Token)
         # names as plain str: Lark's are often Tokens, whose == is a Python call at every look-up

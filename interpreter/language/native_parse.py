@@ -29,7 +29,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from ..cbuild import extension
 from ..resources import cache_folder
-from .fastparse import MAX_DEPTH, RuleKind
+from .fastparse import MAX_DEPTH
 from .tonodes import ToNodes
 
 MODULE = "_regles_lalr"
@@ -49,7 +49,7 @@ PATTERNS = {
 }
 
 _LOCK = threading.Lock()
-_LOOPS: dict = {}  # id(FastParser) -> (the FastParser, its NativeLoop or None)
+_LOOPS: dict = {}  # id(FastParser) -> (the FastParser, its NativeLoop or None, whether that is final)
 
 
 class NativeLoop:
@@ -66,37 +66,37 @@ class NativeLoop:
         return self.module.parse(self.tables, text, start_state, end_state, ToNodes(where))
 
 
-def native_loop(fast) -> NativeLoop | None:
-    """The loop in C for `fast`'s grammar, built or taken from the cache folder; None where it
-    cannot be (no compiler, no cache folder, a pattern or a Lark it does not know)."""
+def native_loop(fast, build: bool = True) -> NativeLoop | None:
+    """The loop in C for `fast`'s grammar, taken from the cache folder, or built there unless
+    `build` is False; None where it cannot be (no compiler, no cache folder, a pattern or a
+    Lark it does not know), or is not built yet and is not to be."""
     known = _LOOPS.get(id(fast))
-    if known is not None and known[0] is fast:
+    if known is not None and known[0] is fast and (known[2] or not build):
         return known[1]
     with _LOCK:
         known = _LOOPS.get(id(fast))
-        if known is None or known[0] is not fast:
-            known = _LOOPS[id(fast)] = (fast, _made(fast))
+        if known is None or known[0] is not fast or (build and not known[2]):
+            loop, final = _made(fast, build)
+            known = _LOOPS[id(fast)] = (fast, loop, final)
     return known[1]
 
 
-def _made(fast) -> NativeLoop | None:
+def _made(fast, build: bool) -> tuple:
+    """(the loop or None, whether that is final: asking to build it may give one later)."""
     folder = cache_folder()
     if folder is None:  # it would be built in each process: more than it spares
-        return None
+        return None, True
+    module = extension(SOURCE, MODULE, os.path.join(folder, "parser"), packaged=True, keep=KEEP, build=build)
+    if module is None:
+        return None, build
     try:
         setup = tables(fast)
-    except Exception:  # a Lark whose insides are not those read here: the Python loop
-        return None
-    if setup is None:
-        return None
-    module = extension(SOURCE, MODULE, os.path.join(folder, "parser"), packaged=True, keep=KEEP)
-    if module is None:
-        return None
-    try:
+        if setup is None:
+            return None, True
         read = module.setup(*setup[0])
-    except Exception:  # tables that do not hold together: the Python loop
-        return None
-    return NativeLoop(module, read, setup[1])
+    except Exception:  # a Lark whose insides are not those read here, tables that do not hold: the Python loop
+        return None, True
+    return NativeLoop(module, read, setup[1]), True
 
 
 def tables(fast):
@@ -118,7 +118,7 @@ def tables(fast):
             made[id(basic)] = (basic, len(lexers))
             lexers.append(_lexer_spec(basic))
         lexer_of.append(made[id(basic)][1])
-    for order, ignored, newlines, unless in lexers:
+    for order, _, _, unless in lexers:
         names.update(t.name for t in order)
         names.update(str(w) for words in unless.values() for w in words.values())
     names.update(("$END", nl, indent, dedent))

@@ -4,7 +4,7 @@ The Lark grammar (`grammar/regles.lark`) is built once per process with the
 LALR algorithm and an indentation post-lexer. A text is read by the first of:
 the reader of printed keyword lines (`Bonus 2 - Harbour`), the fast parser
 (`fastparse`, Lark's tables without Lark's trees; its loop in C, `native_parse`,
-once a process has parsed NATIVE_AFTER texts), and Lark itself, which alone
+in a process that has parsed many texts), and Lark itself, which alone
 reports syntax errors (`syntax_errors`: what was found, what was expected,
 which construct is still open, in words a modder knows). `tonodes` makes the
 typed tree either way.
@@ -29,10 +29,12 @@ from .syntax_errors import dedent_position, syntax_error, text_lines
 from .tonodes import ToNodes, number_value
 
 START_SYMBOLS = ("procedure", "ability", "condition")
-# texts parsed by the Python loop in a process before the loop in C takes over: its setup (about
-# 60 ms, and 0.6 s to build it the first time on a machine) is paid back after a few hundred texts,
-# so a load of a small game never builds it, and a check of a large pack does
+# texts parsed by the Python loop in a process before the loop in C takes over, when it was
+# built on this machine before: its setup (about 60 ms) is paid back after a few hundred texts.
+# It is built (0.6 s, once a machine) only by a process that has parsed BUILD_AFTER texts: a
+# check of a large pack, never a load of a game (a few hundred texts) nor a check of a small one
 NATIVE_AFTER = 500
+BUILD_AFTER = 3_000
 
 
 class _Indent(Indenter):
@@ -128,15 +130,15 @@ def _fast_parse(fast: FastParser, source: str, start: str, where):
     tests compare them), an error: Lark parses it."""
     global _LOOPED
     if _LOOPED >= NATIVE_AFTER:
-        loop = native_loop(fast)
+        loop = native_loop(fast, build=_LOOPED >= BUILD_AFTER)
         if loop is not None:
             return loop.parse(source, start, where)
-    else:
+    if _LOOPED < BUILD_AFTER:
         _LOOPED += 1
     return fast.parse(source, start, where)
 
 
-_LOOPED = 0  # texts parsed by the Python loop in this process (up to NATIVE_AFTER)
+_LOOPED = 0  # texts parsed by the Python loop in this process (up to BUILD_AFTER)
 _TREES: dict = {}
 _PHRASE_LINE = re.compile(r"[^\W\d][\w']*(?:[ ]+(?:[^\W\d][\w']*|\d+|[-\u2013\u2014]))*[ ]*\n")
 _PHRASE_WORD = re.compile(r"[^\W\d][\w']*|\d+|[-\u2013\u2014]")

@@ -114,7 +114,8 @@ def test_an_exception_in_a_tree_builder_gives_the_text_up_and_an_interrupt_goes_
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         loop.parse("gain 1 x\n", "procedure", interrupted)
-    assert dump(loop.parse("gain 1 x\n", "procedure", _where)) == dump(P._fast_parser().parse("gain 1 x\n", "procedure", _where))
+    fast = P._fast_parser()
+    assert dump(loop.parse("gain 1 x\n", "procedure", _where)) == dump(fast.parse("gain 1 x\n", "procedure", _where))
 
 
 def test_tables_that_do_not_hold_together_are_refused(loops):
@@ -157,11 +158,36 @@ def test_a_process_parses_with_the_loop_in_c_after_native_after_texts(loops, mon
         def parse(self, source, start, where):
             used.append(source)
             return loop.parse(source, start, where)
-    monkeypatch.setattr(P, "native_loop", lambda fast: Spy())
+    asked = []
+
+    def native(fast, build):
+        asked.append(build)
+        return Spy()
+    monkeypatch.setattr(P, "native_loop", native)
     monkeypatch.setattr(P, "_LOOPED", 0)
     monkeypatch.setattr(P, "NATIVE_AFTER", 2)
+    monkeypatch.setattr(P, "BUILD_AFTER", 3)
     trees = [dump(P.parse(f"gain {n} x", "procedure")) for n in range(4)]
     assert used == ["gain 2 x\n", "gain 3 x\n"]
+    assert asked == [False, False]  # the loop in C taken when built, not built yet
     assert P._LOOPED == 2
-    monkeypatch.setattr(P, "native_loop", lambda fast: None)
+    monkeypatch.setattr(P, "native_loop", lambda fast, build: asked.append(build))
     assert [dump(P.parse(f"gain {n} x", "procedure")) for n in range(4)] == trees
+    assert asked == [False, False, False, True, True, True]  # none: the Python loop, then built
+
+
+def test_the_loop_in_c_is_built_only_when_asked_and_found_built_after(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("REGLES_NO_CACHE", raising=False)
+    from interpreter.cbuild import compiler
+    if compiler(packaged=True) is None:
+        pytest.skip("no C compiler here")
+    first = FastParser(P.lark_parser())
+    assert native_parse.native_loop(first, build=False) is None
+    assert not (tmp_path / "regles" / "parser").exists() or not any((tmp_path / "regles" / "parser").iterdir())
+    assert native_parse.native_loop(first, build=True) is not None
+    assert len(list((tmp_path / "regles" / "parser").glob("_regles_lalr-*"))) == 1
+    second = FastParser(P.lark_parser())  # another process's, as it were: the build is found
+    loop = native_parse.native_loop(second, build=False)
+    assert loop is not None
+    assert dump(loop.parse("gain 1 x\n", "procedure", _where)) == dump(second.parse("gain 1 x\n", "procedure", _where))
