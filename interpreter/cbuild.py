@@ -113,7 +113,8 @@ def extension(source, name: str, folder: str, libraries: tuple = (), packaged: b
     loaded here, or (with `build` False) was not built yet. It is named by the fingerprint of
     its source, the compiler and the Python, and the `keep` used last are kept."""
     try:
-        text = open(source, encoding="utf-8").read()
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
     except OSError:
         return None
     cc = compiler(packaged)
