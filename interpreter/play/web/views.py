@@ -21,6 +21,7 @@ from ...engine import machine as vm
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
+from ...language.prose.vocabulary import Vocabulary
 from ...scopes import OwnerKind
 from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose
 from ...view.narrate_words import words_in
@@ -37,16 +38,29 @@ class CardTexts:
         self.program = program
         self.lang = lang
         self._prose = None
+        self._vocabulary = None
         self._done: dict = {}
 
     def of(self, card) -> dict:
         got = self._done.get(card.id)
         if got is None:
-            attrs = {k: plain_value(v) for k, v in card.attrs.items() if not str(k).startswith("_")}
+            attrs = {k: self._said(plain_value(v)) for k, v in card.attrs.items() if not str(k).startswith("_")}
             names = {k: noun(self.program, str(k), "attribute", self.lang) for k in attrs}  # as the reader says them
             got = self._done[card.id] = {"title": card.title, "attributes": attrs, "names": names,
                                          "text": self._text(card)}
         return got
+
+    def _said(self, value):
+        """A printed value in the table's language: a text by its `value:` words when the
+        vocabulary gives them (the colour 'red' is « rouge »), as the card's prose says it."""
+        if isinstance(value, list):
+            return [self._said(v) for v in value]
+        if not isinstance(value, str):
+            return value
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary(self.program.defn, self.lang)
+        word = self._vocabulary.value_words(value)
+        return word if isinstance(word, str) else value
 
     def _text(self, card) -> list:
         try:

@@ -62,6 +62,10 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
         assert card["text"] == [str(t) for t in Prose(defn, program.found, "fr").face_texts(
             next(c for c in defn.cards if c.id == card_id))]
         assert card["text"] != w["cards"][card_id]["text"]
+        # a text a card prints in its words: the caste's colour « rouge », "red" in English
+        red = [k for k, x in w["cards"].items() if x["attributes"].get("colour") == "red"]
+        assert red and all(v["cards"][k]["attributes"]["colour"] == "rouge" for k in red if k in v["cards"])
+        assert v["cards"][red[0]]["names"]["colour"] == "couleur"
         # the spaces of a board, as French names them
         labels = [n["label"] for b in v["boards"] for n in b["nodes"]]
         assert any(label.startswith("emplacement de négociation ") for label in labels)
