@@ -743,6 +743,9 @@ static PyObject *parse(PyObject *self, PyObject *args) {
     PyObject *capsule, *text, *tn, *root = NULL;
     int start_state, end_state;
     if (!PyArg_ParseTuple(args, "O!UiiO", &PyCapsule_Type, &capsule, &text, &start_state, &end_state, &tn)) return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) return NULL; /* a string made by the old API is read once made ready */
+#endif
     const Grammar *g = PyCapsule_GetPointer(capsule, CAPSULE);
     if (g == NULL) return NULL;
     if (start_state < 0 || start_state >= g->nstates) {
