@@ -96,3 +96,14 @@ EDGE_TEXTS = [
     ("", "procedure"),
     ("   ", "condition"),
 ]
+
+
+def damaged_cases(seed: int, count: int = 3000) -> list:
+    """`count` (text, start, where) of the shipped and test texts, each damaged (`damaged`)."""
+    rng = random.Random(seed)
+    texts = rules_texts()
+    cases = []
+    for _ in range(count):
+        text, start, where = texts[rng.randrange(len(texts))]
+        cases.append((damaged(text, rng), start, where))
+    return cases

@@ -4,8 +4,6 @@ thousands of damaged variants of them and for edge cases of the lexer, the same 
 the same positions, or both give the text up to Lark."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from interpreter.diagnostics import Position
@@ -13,7 +11,7 @@ from interpreter.language import native_parse
 from interpreter.language import parser as P
 from interpreter.language.fastparse import FastParser
 
-from parsed_texts import EDGE_TEXTS, damaged, dump, rules_texts
+from parsed_texts import EDGE_TEXTS, damaged_cases, dump, rules_texts
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +47,7 @@ def test_every_shipped_and_test_text_gives_the_python_loop_s_tree(loops):
 
 
 def test_damaged_texts_give_the_python_loop_s_tree_or_are_given_up(loops):
-    rng = random.Random(20261201)
-    texts = rules_texts()
-    cases = []
-    for _ in range(3000):
-        text, start, where = texts[rng.randrange(len(texts))]
-        cases.append((damaged(text, rng), start, where))
+    cases = damaged_cases(20261201)
     mismatches, trees = _mismatches(*loops, cases)
     assert mismatches == []
     assert 300 < trees < len(cases)  # both trees and texts given up were met

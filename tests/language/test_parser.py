@@ -13,7 +13,7 @@ from interpreter.language import parser as P
 from interpreter.diagnostics import ContentError
 
 from gamekit import ROOT
-from parsed_texts import EDGE_TEXTS, damaged, outcome, rules_texts
+from parsed_texts import EDGE_TEXTS, damaged, damaged_cases, outcome, rules_texts
 
 
 def test_many_texts_are_collected():
@@ -53,13 +53,7 @@ def test_the_fast_parser_reads_every_text_lark_reads():
 
 
 def test_damaged_texts_give_lark_s_tree_or_error(monkeypatch):
-    rng = random.Random(20240607)
-    texts = rules_texts()
-    cases = []
-    for _ in range(3000):
-        text, start, where = texts[rng.randrange(len(texts))]
-        cases.append((damaged(text, rng), start, where))
-    results = _compare(cases, monkeypatch)
+    results = _compare(damaged_cases(20240607), monkeypatch)
     kinds = {r[0] for r in results}
     assert kinds == {"tree", "error"}  # both sides were exercised
 
