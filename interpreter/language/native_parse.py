@@ -103,32 +103,63 @@ def tables(fast):
     """(the arguments of the C loop's `setup`, start symbol -> (start state, end state)) read from
     `fast`, or None when a terminal's pattern is one the C lexer does not know."""
     table = fast.table
+    states = list(table.states)
+    if states != list(range(len(states))):
+        return None  # Lark numbers its states from 0: the C loop indexes them so
     nonterminals = sorted({spec.origin for spec in fast.specs.values()})
     nonterminal_ids = {name: i for i, name in enumerate(nonterminals)}
-    nl, indent, dedent, opening, closing, tab_len = fast.indenter
-    names = set()
-    for actions in table.states.values():
-        names.update(str(sym) for sym in actions if str(sym) not in nonterminal_ids)
-    lexers, lexer_of = [], []
-    made = {}  # id of Lark's lexer -> its index in `lexers`
-    lark_lexers = fast.lexers.basics
-    for state in table.states:
-        basic = lark_lexers[state]
+    lexers, lexer_of = _lexers(fast)
+    terminals = _terminals(fast, lexers, nonterminal_ids)
+    if terminals is None:
+        return None
+    term_ids = {spec[0]: i for i, spec in enumerate(terminals)}
+    lexer_specs = [([term_ids[t.name] for t in order], [term_ids[n] for n in ignored if n in term_ids],
+                    [term_ids[n] for n in newlines if n in term_ids],
+                    {term_ids[t]: {w: term_ids[n] for w, n in words.items()} for t, words in unless.items()})
+                   for order, ignored, newlines, unless in lexers]
+    rule_ids, rule_specs = {}, []
+    for rule, spec in fast.specs.items():
+        rule_ids[rule] = len(rule_specs)
+        include = [(i, bool(expand), int(nones)) for i, expand, nones in spec.include]
+        rule_specs.append((spec.size, nonterminal_ids[spec.origin], int(spec.kind), spec.wants_meta, include,
+                           int(spec.trailing), spec.func))
+    actions, gotos = _actions(table, term_ids, nonterminal_ids, rule_ids)
+    nl, indent, dedent, _, _, tab_len = fast.indenter
+    setup = (terminals, lexer_specs, lexer_of, actions, gotos, len(nonterminals), rule_specs,
+             (term_ids[nl], term_ids[indent], term_ids[dedent], term_ids["$END"], tab_len),
+             fast.new_token, fast.span_type, fast.nowhere, MAX_DEPTH)
+    starts = {start: (state, fast.end_states[start]) for start, state in fast.start_states.items()}
+    return setup, starts
+
+
+def _lexers(fast) -> tuple[list, list]:
+    """(each of Lark's lexers as `_lexer_spec` reads it, the lexer of each parser state by index):
+    Lark shares one lexer between the states that accept the same terminals."""
+    lexers, lexer_of, made = [], [], {}  # made: id of Lark's lexer -> its index in `lexers`
+    for state in fast.table.states:
+        basic = fast.lexers.basics[state]
         if id(basic) not in made:
             made[id(basic)] = (basic, len(lexers))
             lexers.append(_lexer_spec(basic))
         lexer_of.append(made[id(basic)][1])
+    return lexers, lexer_of
+
+
+def _terminals(fast, lexers: list, nonterminal_ids: dict) -> list | None:
+    """(name, how it is matched, its literal texts, kept, opening, closing) of every terminal the
+    tables or the lexers name, sorted by name; None when a pattern is one the C lexer does not know."""
+    nl, indent, dedent, opening, closing, _ = fast.indenter
+    names = {"$END", nl, indent, dedent}
+    for actions in fast.table.states.values():
+        names.update(str(sym) for sym in actions if str(sym) not in nonterminal_ids)
     for order, _, _, unless in lexers:
         names.update(t.name for t in order)
         names.update(str(w) for words in unless.values() for w in words.values())
-    names.update(("$END", nl, indent, dedent))
-    terminals = sorted(names)
-    term_ids = {name: i for i, name in enumerate(terminals)}
     patterns = {str(t.name): t.pattern for order, _, _, _ in lexers for t in order}
-    terminal_specs = []
-    for name in terminals:
+    out = []
+    for name in sorted(names):
         pattern = patterns.get(name)
-        if pattern is None:  # a terminal the parser is fed (the end, the Indenter's): never lexed
+        if pattern is None:  # a terminal the parser is fed (the end, the Indenter's), or a keyword: never lexed
             matcher, literals = LITERALS, []
         elif pattern.type == "str" and not pattern.flags:
             matcher, literals = LITERALS, [str(pattern.value)]
@@ -137,38 +168,28 @@ def tables(fast):
             literals = literal_texts(regexp)
             matcher = LITERALS if literals is not None else PATTERNS.get(regexp)
             if matcher is None:
-                return None  # a pattern the C lexer does not know
+                return None
             literals = literals or []
-        terminal_specs.append((name, matcher, literals, name in fast.kept, name in opening, name in closing))
-    lexer_specs = [([term_ids[t.name] for t in order], [term_ids[n] for n in ignored if n in term_ids],
-                    [term_ids[n] for n in newlines if n in term_ids],
-                    {term_ids[t]: {w: term_ids[n] for w, n in words.items()} for t, words in unless.items()})
-                   for order, ignored, newlines, unless in lexers]
-    states = list(table.states)
-    if states != list(range(len(states))):
-        return None  # Lark numbers its states from 0: the C loop indexes them so
-    rule_ids, rule_specs = {}, []
-    for rule, spec in fast.specs.items():
-        rule_ids[rule] = len(rule_specs)
-        include = [(i, bool(expand), int(nones)) for i, expand, nones in spec.include]
-        rule_specs.append((spec.size, nonterminal_ids[spec.origin], int(spec.kind), spec.wants_meta, include,
-                           int(spec.trailing), spec.func))
-    actions = [0] * (len(states) * len(terminals))
-    gotos = [-1] * (len(states) * len(nonterminals))
+        out.append((name, matcher, literals, name in fast.kept, name in opening, name in closing))
+    return out
+
+
+def _actions(table, term_ids: dict, nonterminal_ids: dict, rule_ids: dict) -> tuple[list, list]:
+    """Lark's parse table as two flat tables, [state][terminal] and [state][nonterminal]: the
+    action on a terminal (0 an error, k > 0 a shift to state k - 1, k < 0 a reduction by rule
+    -k - 1) and the state after a rule is reduced (-1 none)."""
+    nterms, nnonterms = len(term_ids), len(nonterminal_ids)
+    actions, gotos = [0] * (len(table.states) * nterms), [-1] * (len(table.states) * nnonterms)
     for state, row in table.states.items():
         for sym, (action, arg) in row.items():
             sym = str(sym)
             if sym in nonterminal_ids:
-                gotos[state * len(nonterminals) + nonterminal_ids[sym]] = arg
+                gotos[state * nnonterms + nonterminal_ids[sym]] = arg
             elif action is Shift:
-                actions[state * len(terminals) + term_ids[sym]] = arg + 1
+                actions[state * nterms + term_ids[sym]] = arg + 1
             else:
-                actions[state * len(terminals) + term_ids[sym]] = -(rule_ids[arg] + 1)
-    setup = (terminal_specs, lexer_specs, lexer_of, actions, gotos, len(nonterminals), rule_specs,
-             (term_ids[nl], term_ids[indent], term_ids[dedent], term_ids["$END"], tab_len),
-             fast.new_token, fast.span_type, fast.nowhere, MAX_DEPTH)
-    starts = {start: (state, fast.end_states[start]) for start, state in fast.start_states.items()}
-    return setup, starts
+                actions[state * nterms + term_ids[sym]] = -(rule_ids[arg] + 1)
+    return actions, gotos
 
 
 def _lexer_spec(basic):

@@ -32,8 +32,8 @@ START_SYMBOLS = ("procedure", "ability", "condition")
 # texts parsed by the Python loop in a process before the loop in C takes over, when it was
 # built on this machine before: its setup (about 60 ms) is paid back after a few hundred texts.
 # It is built (0.6 s, once a machine) only by a process that has parsed BUILD_AFTER texts: a
-# check of a game with its expansions (Seeders: 2,695) or of a large pack, never a load of a
-# game (a few hundred texts) nor a check of a small pack
+# check of a game with its expansions (2,695 texts for the largest shipped) or of a large
+# pack, never a load of a game (a few hundred texts) nor a check of a small pack
 NATIVE_AFTER = 500
 BUILD_AFTER = 2_000
 
