@@ -8,7 +8,7 @@
  * of the tree-building methods and of the token class are Python. Whatever the Python loop
  * would give up on (an unexpected character or token, a bad dedent, a tree deeper than the
  * bound), and anything unforeseen (a method's exception), makes `parse` return None, so that
- * the text is parsed by the Python loop or Lark, which report what is wrong. Nothing here runs
+ * the text is parsed again by Lark, which reports what is wrong. Nothing here runs
  * anything the text says: it reads characters and calls the methods it was set up with.
  */
 #define PY_SSIZE_T_CLEAN
@@ -23,8 +23,7 @@ enum { R_UNIT, R_INLINE, R_EXPAND1, R_NODE, R_LARK }; /* fastparse.RuleKind */
 /* kinds of stack entries, as the Python loop's */
 enum { K_TOKEN, K_TREE, K_INLINE, K_NOTHING };
 
-#define GIVE_UP 1
-#define FAILED -1 /* a Python exception is set that is not an Exception (KeyboardInterrupt) */
+#define GIVE_UP 1 /* the text is left to Lark; -1 stands for an error (a Python exception set) */
 
 typedef struct {
     int matcher;
@@ -757,7 +756,7 @@ static PyObject *parse(PyObject *self, PyObject *args) {
     Py_XDECREF(root);
     if (rc == -1 && !PyErr_Occurred()) PyErr_NoMemory();
     if (rc == -1 && !PyErr_ExceptionMatches(PyExc_Exception)) return NULL; /* KeyboardInterrupt: on its way */
-    PyErr_Clear(); /* whatever it is, the Python loop or Lark meets it as before */
+    PyErr_Clear(); /* whatever it is, Lark meets it as the Python loop would leave it to Lark */
     Py_RETURN_NONE;
 }
 

@@ -14,7 +14,8 @@ user's cache folder by the fingerprint of its source, and set up in a process wi
 read from the Python loop's. Its lexer knows the patterns of the grammar's terminals (a list of
 literal texts, names, numbers, strings, comments, newlines, blanks), each matched as Python's
 `re` matches it; a grammar with another pattern, or a Lark whose insides differ, runs on the
-Python loop. Whatever the C loop gives up on, the Python loop (and then Lark) parses again.
+Python loop. Whatever the C loop gives up on (a text the Python loop gives up on too), Lark
+parses again and reports.
 `tests/language/test_native_parse.py` compares both loops on every shipped text, on damaged
 ones, and on edge cases.
 """
@@ -61,7 +62,7 @@ class NativeLoop:
         self.states = states  # start symbol -> (start state, end state)
 
     def parse(self, text: str, start: str, where):
-        """The tree of `text` (ending with a newline), or None to let the Python loop or Lark parse it."""
+        """The tree of `text` (ending with a newline), or None to let Lark parse it (and say what is wrong)."""
         start_state, end_state = self.states[start]
         return self.module.parse(self.tables, text, start_state, end_state, ToNodes(where))
 
