@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from pathlib import Path
 
 from lark.lexer import UnlessCallback
@@ -50,7 +51,7 @@ PATTERNS = {
 }
 
 _LOCK = threading.Lock()
-_LOOPS: dict = {}  # id(FastParser) -> (the FastParser, its NativeLoop or None, whether that is final)
+_LOOPS = weakref.WeakKeyDictionary()  # FastParser -> (its NativeLoop or None, whether that is final)
 
 
 class NativeLoop:
@@ -71,15 +72,13 @@ def native_loop(fast, build: bool = True) -> NativeLoop | None:
     """The loop in C for `fast`'s grammar, taken from the cache folder, or built there unless
     `build` is False; None where it cannot be (no compiler, no cache folder, a pattern or a
     Lark it does not know), or is not built yet and is not to be."""
-    known = _LOOPS.get(id(fast))
-    if known is not None and known[0] is fast and (known[2] or not build):
-        return known[1]
-    with _LOCK:
-        known = _LOOPS.get(id(fast))
-        if known is None or known[0] is not fast or (build and not known[2]):
-            loop, final = _made(fast, build)
-            known = _LOOPS[id(fast)] = (fast, loop, final)
-    return known[1]
+    known = _LOOPS.get(fast)
+    if known is None or (build and not known[1]):
+        with _LOCK:
+            known = _LOOPS.get(fast)
+            if known is None or (build and not known[1]):
+                known = _LOOPS[fast] = _made(fast, build)
+    return known[0]
 
 
 def _made(fast, build: bool) -> tuple:

@@ -21,9 +21,8 @@ from ...engine import machine as vm
 from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
-from ...language.prose.vocabulary import Vocabulary
 from ...scopes import OwnerKind
-from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose
+from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose, words
 from ...view.narrate_words import words_in
 from ...view.texts import texts_of
 
@@ -38,7 +37,6 @@ class CardTexts:
         self.program = program
         self.lang = lang
         self._prose = None
-        self._vocabulary = None
         self._done: dict = {}
 
     def of(self, card) -> dict:
@@ -57,9 +55,7 @@ class CardTexts:
             return [self._said(v) for v in value]
         if not isinstance(value, str):
             return value
-        if self._vocabulary is None:
-            self._vocabulary = Vocabulary(self.program.defn, self.lang)
-        word = self._vocabulary.value_words(value)
+        word = words(self.program, self.lang).value_words(value)  # the game's vocabulary, made once per language
         return word if isinstance(word, str) else value
 
     def _text(self, card) -> list:
