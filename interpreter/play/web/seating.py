@@ -23,7 +23,7 @@ import secrets
 import time
 
 from ...engine.observe import NOBODY
-from ...view.narrate_words import Said, words_in
+from ...view.narrate_words import Said, bot_said, words_in
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from .errors import TableError
 from .undo import UNDO_AGREED
@@ -132,7 +132,8 @@ def lobby_entry(table, now: float) -> dict:
     seats = []
     for s, who in enumerate(table.who):
         person = who == "person"
-        seats.append({"seat": s, "name": names[s], "who": who, "free": person and not table.taken[s],
+        seats.append({"seat": s, "name": names[s], "who": who, "who_said": bot_said(who, table.lang),
+                      "free": person and not table.taken[s],
                       "connected": person and present[s]})
     now_playing = None if st.is_terminal() else int(st.current_player)
     return {"id": table.id, "game": table.spec.get("game"), "title": table.game.title, "players": st.n,

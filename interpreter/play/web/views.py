@@ -23,7 +23,7 @@ from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
 from ...scopes import OwnerKind
 from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose, words
-from ...view.narrate_words import words_in
+from ...view.narrate_words import bot_said, words_in
 from ...view.texts import texts_of
 
 GAME = {"game": None}
@@ -335,6 +335,8 @@ class TableView:
                 mine["team"] = Team(teams[i])
             out.append({"seat": i, "name": seat_name(i, None, program, self.lang), "team": teams[i] + 1,
                         "who": auto.title if auto is not None else (who[i] if i < len(who) else "?"),
+                        "who_said": auto.title if auto is not None else
+                        (bot_said(who[i], self.lang) if i < len(who) else "?"),  # a bot in the table's words
                         "score": scores[i] if self._score_seen(score, i, teams[i]) else None,
                         **({"standing": shown[i] if self._score_seen(standing, i, teams[i]) else None}
                            if standing is not None else {}),

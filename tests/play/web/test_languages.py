@@ -41,6 +41,13 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
         assert (v["lang"], w["lang"]) == ("fr", "en")
         assert [s["name"] for s in v["seats"]] == ["joueur 1", "joueur 2", "joueur 3"]
         assert [s["name"] for s in w["seats"]] == ["player 1", "player 2", "player 3"]
+        # a bot told in the table's words, as the terminal and the start page tell it
+        assert [s["who_said"] for s in v["seats"][1:]] == ["glouton", "glouton"]
+        assert [s["who_said"] for s in w["seats"][1:]] == ["greedy", "greedy"]
+        listed = _new(c, game="karman-swap", players=2, seats=["person", "greedy"], seed=3, lang="fr",
+                      house={"listed": True})
+        lobby = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        assert [(s["who"], s["who_said"]) for s in lobby[listed["id"]]["seats"][1:]] == [("greedy", "glouton")]
         # the question and its options as the game's vocabulary writes them in French
         said = texts_of(program, "fr")
         assert v["decision"]["prompt"] == said(w["decision"]["prompt"]) != w["decision"]["prompt"]

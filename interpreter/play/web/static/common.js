@@ -528,7 +528,7 @@ R.drawTable = function (root, view, opts) {
   function seatArea(s) {
     const toPlay = decision && decision.player === s.seat;
     const head = R.el("h3", {}, R.swatch(s.seat), R.el("span", { text: s.name + (view.you === s.seat ? R.t("you_suffix") : "") }),
-      R.el("span", { class: "who", text: s.who === "person" ? R.t("person") : s.who }),
+      R.el("span", { class: "who", text: s.who === "person" ? R.t("person") : (s.who_said || s.who) }),
       s.connected === undefined ? null : R.el("span", { class: "presence " + (s.connected ? "here" : "away"),
         text: s.connected ? R.t("connected") : (s.taken ? R.t("away") : R.t("free_seat")) }),
       R.el("span", { class: "score", text: R.t("score", s.score === null ? "?" : s.score) }));
