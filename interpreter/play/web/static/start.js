@@ -153,7 +153,7 @@
         ...t.seats.map(s => s.free ?
           R.el("button", { type: "button", class: "take", dataset: { seat: String(s.seat + 1) },
             text: R.t("take_seat", s.name), onclick: () => take(t.id, s.seat + 1) }) :
-          R.el("span", { class: "muted", text: `${s.name}: ${s.who === "person" ? (s.connected ? R.t("person_here") : R.t("person_away")) : R.t("bot_who", s.who_said || s.who)}. ` })),
+          R.el("span", { class: "muted", text: R.t("lobby_seat", s.name, s.who === "person" ? (s.connected ? R.t("person_here") : R.t("person_away")) : R.t("bot_who", s.who_said || s.who)) })),
         " ", R.el("a", { href: t.watch, text: R.t("watch") }))) :
         [R.el("li", { class: "muted", text: R.t("no_table") })]));
     } catch (err) {
