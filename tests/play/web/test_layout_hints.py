@@ -27,6 +27,17 @@ def test_a_board_drawn_in_rows_stands_on_its_first_row():
         assert nodes[f"p{i}"]["x"] < nodes[f"q{i}"]["x"] < nodes[f"p{i + 1}"]["x"]
 
 
+def test_the_pyramid_market_is_on_the_table_only_when_two_players_play():
+    """KS-2P-1: only a 2-player game lays its Market as a pyramid; a table of 3 or 4 players
+    draws no empty pyramid beside the Market it plays."""
+    game = interpreter.load("karman-swap")
+    layout = TableLayout(game.program)
+    (board,) = layout.boards_of(game.new_state(2, seed=1))
+    assert len(board["nodes"]) == 14 and len(board["edges"]) == 18
+    for players in (3, 4):
+        assert layout.boards_of(game.new_state(players, seed=1)) == []
+
+
 def _board(n: int, edges) -> BoardDef:
     return BoardDef("b", {f"n{i}": {"kind": "spot", "name": f"spot {i}"} for i in range(n)}, edges, Position("b"), "b")
 
