@@ -20,6 +20,7 @@ from .layers import Layer, Merge, available_expansions, texts_of, where
 from .model import (AbilityDef, BoardDef, CardDef, GameDef, KeywordDef, LayerDef, LayerKind, RulesTestDef, ScenarioDef,
                     in_language)
 from ..names import did_you_mean, fold
+from ..shared_store import SharedStore
 from .rulings import from_note, rulings_of
 from .source import PDict, PList, SourceFile, edited_text, is_rules_test_file, load_file
 from .folders import display_path, exists, is_dir, is_file, is_game_file, shipped_game, yaml_files
@@ -43,6 +44,19 @@ def collector_paused():
     finally:
         if paused:
             gc.enable()
+
+
+# Within a `shared_cards()` block (a check of several packs): the cards built of each file, by
+# the file and the layer that adds them. Never kept from one block to the next: a card is not
+# changed once built, but by `--set` in a load, and a language server keeps the packs of its
+# last check while it checks again, whose abilities the next check's parse would change.
+SHARED_CARDS = SharedStore("cards built", dict, lambda kept: True)
+
+
+def shared_cards():
+    """Within the block, the packs that read the same file of cards, laid by the same layer,
+    share its cards: built once, in the first of them."""
+    return SHARED_CARDS.block()
 
 
 def test_cards(test: RulesTestDef, game_id: str) -> list[SourceFile]:
@@ -281,29 +295,42 @@ class PackLoader:
     # other kinds ---------------------------------------------------------
     def add_cards(self, defn: GameDef, src: SourceFile) -> None:
         d = src.data
-        component = as_str(d.get("component")) or "card"  # with its position: the checker names it (N016)
-        per_player = bool(d.get("per_player", False))
-        start = d.get("start")  # kept with its position: the checker names the zone's errors (N001)
-        authored_file = d.get("authored")
         defn.rulings += rulings_of(d)  # a card file's rulings are the game's, shown by explain with its cards
-        for item in as_list(d.get("cards")):
-            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                continue
-            attrs = {k: v for k, v in item.items() if k not in _CARD_FIELDS}
-            card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=component,
-                           copies=as_int(item.get("copies"), 1), attrs=attrs,
-                           tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
-                           abilities=[], start=start if isinstance(start, str) else None, per_player=per_player,
-                           pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
-                           key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
-                           texts=printed_texts(item.get("text")),
-                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
+        items = [item for item in as_list(d.get("cards")) if isinstance(item, dict) and isinstance(item.get("id"), str)]
+        for item in items:
             for t in as_list(item.get("tags")):
                 self.names.printed(t, "tag", item.pos)
-            for text in as_list(item.get("abilities")):
-                if isinstance(text, str):
-                    card.abilities.append(AbilityDef(text, text.pos))
-            defn.cards.append(card)
+        # the packs of one check read the same file (source.shared_loads) and lay the same layer
+        # under its cards: within a `shared_cards` block they share them, built once
+        store = SHARED_CARDS.get()
+        key = (id(src), self.layer)
+        found = store.get(key) if store is not None else None
+        if found is None:
+            found = (src, [self.build_card(src, item) for item in items])  # (src kept: its id stays its own)
+            if store is not None:
+                store[key] = found
+        defn.cards += found[1]
+
+    def build_card(self, src: SourceFile, item: PDict) -> CardDef:
+        """A card of file `src`, from its entry `item`, as the layer being added adds it."""
+        d = src.data
+        start = d.get("start")  # kept with its position: the checker names the zone's errors (N001)
+        attrs = {k: v for k, v in item.items() if k not in _CARD_FIELDS}
+        card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])),
+                       # the kind, with its position: the checker names it (N016)
+                       component=as_str(d.get("component")) or "card",
+                       copies=as_int(item.get("copies"), 1), attrs=attrs,
+                       tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
+                       abilities=[], start=start if isinstance(start, str) else None,
+                       per_player=bool(d.get("per_player", False)),
+                       pos=item.pos, file=src.path, authored=item.get("authored", d.get("authored")),
+                       key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
+                       texts=printed_texts(item.get("text")),
+                       rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
+        for text in as_list(item.get("abilities")):
+            if isinstance(text, str):
+                card.abilities.append(AbilityDef(text, text.pos))
+        return card
 
     def add_keywords(self, defn: GameDef, src: SourceFile) -> None:
         for item in as_list(src.data.get("keywords")):

@@ -84,12 +84,13 @@ def _whole(method):
 
 class Noted(dict):
     """A table of the pack that notes every key read, while `reads.log` is a dict."""
-    __slots__ = ("table", "reads")
+    __slots__ = ("table", "reads", "copy")
 
     def __init__(self, table: str, data: dict, reads: Reads):
         super().__init__(data)
         self.table = table
         self.reads = reads
+        self.copy = None
 
     def _note(self, key):
         value = dict.get(self, key, _MISSING)
@@ -112,7 +113,12 @@ class Noted(dict):
         return self._note(key) is not _MISSING
 
     def copy_of(self) -> dict:
-        return dict(dict.items(self))
+        # one copy per pack: this table does not change while the pack is checked, and the
+        # logs that read it whole then hold one value, which `interned` finds alike
+        copy = self.copy
+        if copy is None:
+            copy = self.copy = dict(dict.items(self))
+        return copy
 
     __iter__, __len__ = _whole(dict.__iter__), _whole(dict.__len__)
     keys, values, items = _whole(dict.keys), _whole(dict.values), _whole(dict.items)
@@ -120,12 +126,13 @@ class Noted(dict):
 
 class NotedList(list):
     """A list of the pack's declarations (its windows, keywords, cards) that notes how it is read."""
-    __slots__ = ("table", "reads")
+    __slots__ = ("table", "reads", "copy")
 
     def __init__(self, table: str, data: list, reads: Reads):
         super().__init__(data)
         self.table = table
         self.reads = reads
+        self.copy = None
 
     def __contains__(self, item):
         found = list.__contains__(self, item)
@@ -138,7 +145,10 @@ class NotedList(list):
         return found
 
     def copy_of(self) -> list:
-        return list(list.__iter__(self))
+        copy = self.copy  # (one per pack, as Noted's)
+        if copy is None:
+            copy = self.copy = list(list.__iter__(self))
+        return copy
 
     __iter__, __len__, __getitem__ = _whole(list.__iter__), _whole(list.__len__), _whole(list.__getitem__)
 
@@ -189,12 +199,26 @@ def same(a, b) -> bool:
         return False
 
 
+def interned(store: dict, log: dict) -> tuple:
+    """The reads of `log` as a tuple of (note, value), one tuple for all the checks of the store
+    that read the same values: a later pack asks once whether that tuple reads alike
+    (`Noting.reads_alike`), not once per ability. Many abilities read alike: the same counters,
+    events and keywords, the same tables of the pack. The key holds each value by its id: the
+    tuple kept in the store keeps each value alive, so that its id stays its own."""
+    reads = tuple(log.items())
+    key = ("reads", *[(note, id(value)) for note, value in reads])
+    found = store.get(key)
+    if found is None:
+        found = store[key] = reads
+    return found
+
+
 class Entry:
     """What one clean check of an ability read and found."""
     __slots__ = ("log", "types", "labels", "ids", "any", "wins", "keyword", "kept")
 
-    def __init__(self, log: dict, types, labels, named: CardsNamed, wins: bool, keyword, kept=None):
-        self.log = tuple(log.items())  # (note, value) of every read, as few objects as a dict's
+    def __init__(self, log: tuple, types, labels, named: CardsNamed, wins: bool, keyword, kept=None):
+        self.log = log  # (note, value) of every read (`interned`)
         self.types = types
         self.labels = labels
         self.ids = named.ids
@@ -214,6 +238,7 @@ class Noting:
         self.reads = Reads()
         self.sources: dict = {}
         self.alike: dict = {}  # (note, id of the value noted) -> whether this pack reads the same
+        self.logs_alike: dict = {}  # id of an interned log -> whether this pack reads all of it the same
 
     def noted(self, table: str, data: dict) -> Noted:
         """A Noted copy of table `data` of this pack, named `table`."""
@@ -221,8 +246,15 @@ class Noting:
         return Noted(table, data, self.reads)
 
     def reads_alike(self, log: tuple, ab) -> bool:
-        """Whether every read of `log` (an earlier pack's check of ability `ab`) gives the same
-        value in this pack."""
+        """Whether every read of `log` (an earlier pack's check of ability `ab`, `interned`) gives
+        the same value in this pack: worked out once per log (the store keeps it alive, so its
+        id stays its own; what a read gives does not depend on the ability)."""
+        known = self.logs_alike.get(id(log))
+        if known is None:
+            known = self.logs_alike[id(log)] = self._reads_alike(log, ab)
+        return known
+
+    def _reads_alike(self, log: tuple, ab) -> bool:
         alike = self.alike
         for note, value in log:
             key = (note, id(value))  # the store keeps each value alive: its id stays its own
@@ -325,7 +357,8 @@ class AbilityChecks(Noting):
             c.cards_named.any |= named.any
             c.wins_written |= wins
         if key is not None and len(c.report.diagnostics) == diagnostics:
-            self.store[key] = Entry(log, types, labels, named, wins, self._keyword(ab) if ability else None, keep)
+            self.store[key] = Entry(interned(self.store, log), types, labels, named, wins,
+                                    self._keyword(ab) if ability else None, keep)
 
     def _keyword(self, ab):
         use = self.checker.found.keyword_uses.get(ab)
@@ -351,26 +384,31 @@ class FaceChecks(Noting):
         """What `printed.unfit_ability` says of `ab` in this pack: taken again, or worked out."""
         key = ("face", prose.lang, ab.tree)
         entry = self.store.get(key)
-        if entry is not None and self.reads_alike(entry[0], ab):
-            return entry[1]
+        if entry is not None and self.alike_entry(entry, prose, ab):
+            return entry[2]
         r = prose.renderer
         saved = r.defn, r.vocab.defn, r.types, r.vocab.entries, r.vocab.folded, prose.by_tree
         r.defn = r.vocab.defn = self.seen
         r.types, r.vocab.entries, r.vocab.folded, prose.by_tree = self.views
-        self.reads.log = log = {("use", "", ""): prose.uses.get(ab)}
+        self.reads.log = log = {}
         try:
             found = unfit_ability(prose, ab)
         finally:
             self.reads.log = None
             r.defn, r.vocab.defn, r.types, r.vocab.entries, r.vocab.folded, prose.by_tree = saved
         if entry is None:
-            self.store[key] = (tuple(log.items()), found)
+            # the keyword `ab` uses is its own (its bindings), compared apart from what it read
+            self.store[key] = (prose.uses.get(ab), interned(self.store, log), found)
         return found
 
-    def reads_alike(self, log: tuple, ab) -> bool:
-        # the first note is the keyword `ab` uses, its own (not kept by value, so not memoised)
-        (_, use), rest = log[0], log[1:]
-        return self._same_use(use, self.prose.uses.get(ab)) and super().reads_alike(rest, ab)
+    def taken_again(self, prose, ab) -> bool:
+        """Whether an earlier pack's verdict on the face of `ab` holds in this pack."""
+        entry = self.store.get(("face", prose.lang, ab.tree))
+        return entry is not None and self.alike_entry(entry, prose, ab)
+
+    def alike_entry(self, entry: tuple, prose, ab) -> bool:
+        """Whether the face check `entry` (the keyword use, the reads, the verdict) reads alike here."""
+        return self._same_use(entry[0], prose.uses.get(ab)) and self.reads_alike(entry[1], ab)
 
     def _same_use(self, a, b) -> bool:
         """Whether two keyword uses are alike: the same values bound, to keywords alike (compared

@@ -455,6 +455,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         seen = {}
         components = 0
         reuse = ability_checks(self)
+        attributes, classes, kinds = d.attributes, d.classes, d.components
         for card in d.cards:
             before = components
             components += card.copies * (d.max_players if card.per_player else 1)
@@ -473,18 +474,20 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                            "give each card its own id; use 'copies' for several identical cards")
             else:
                 seen[key] = card
-            allowed = d.components.get(card.component, list(d.attributes))
+            # a card of a kind the pack does not declare is checked against every attribute (N016 names its kind)
+            allowed = kinds.get(card.component, attributes)
             for attr, value in card.attrs.items():
-                pos = card.key_pos.get(attr, card.pos)
                 if attr not in allowed:
                     hint = did_you_mean(attr, list(allowed) + list(_CARD_KEYS))
-                    self.error("S001", pos, f"unknown key '{attr}' for a {card.component}",
+                    self.error("S001", card.key_pos.get(attr, card.pos), f"unknown key '{attr}' for a {card.component}",
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
                     continue
-                if attr in d.attributes:  # else the component's declaration is reported already
-                    self.check_attr_value(d.attributes[attr], value, getattr(value, "pos", pos))
+                declared = attributes.get(attr)  # (none: the component's declaration is reported already)
+                if declared is not None and not self.fits_attr(declared, value):
+                    pos = getattr(value, "pos", None)
+                    self.check_attr_value(declared, value, card.key_pos.get(attr, card.pos) if pos is None else pos)
             for t in card.tags:
-                if fold(t) not in d.classes:
+                if fold(t) not in classes:
                     self.error("N004", getattr(t, "pos", None) or card.key_pos.get("tags", card.pos),
                                f"unknown class '{t}' in tags", self.classes_hint(t))
             for ab in card.abilities:
@@ -493,6 +496,18 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                         reuse.check(ab)
                     else:
                         self.card_ability(ab)
+
+    def fits_attr(self, attr, value) -> bool:
+        """Whether `value` surely fits attribute `attr`, as most do: the card's check goes on
+        without looking for a position to report (`check_attr_value` reports what does not)."""
+        t = attr.type
+        if t == "number":
+            return type(value) is not bool and isinstance(value, int)
+        if t == "class":
+            return isinstance(value, str) and fold(value) in self._class_values(attr)
+        if t == "string":
+            return isinstance(value, str)
+        return t == "boolean" and isinstance(value, bool)
 
     def check_attr_value(self, attr, value, pos) -> None:
         if attr.type == "class":

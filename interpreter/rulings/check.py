@@ -14,7 +14,7 @@ from .. import read_and_check
 from ..content.folders import (EXPANSION_FILES, GAME_FILES, display_path, expansion_file, find_expansion_root,
                                find_game_root, is_dir, is_file, shipped_game, shipped_games, yaml_files)
 from ..content.layers import Chosen, mod_layer, plan, read_data
-from ..content.pack import PackLoader, collector_paused, remember_text, test_cards
+from ..content.pack import PackLoader, collector_paused, remember_text, shared_cards, test_cards
 from ..content.source import load_file, shared_loads
 from ..language.check_reuse import shared_checks
 from ..language.texts import shared_parses
@@ -106,7 +106,7 @@ def check_paths(paths: list[str], checked: Callable | None = None, again: bool =
     checked (the definitions of a pack whose game file does not read are None). `again`: the
     caller checks again in this process, after an edit (a language server): what the checks of
     abilities and rules tests find is kept for the next check (language.check_reuse)."""
-    with collector_paused(), shared_parses(kept=True), shared_loads(kept=True):
+    with collector_paused(), shared_parses(kept=True), shared_loads(kept=True), shared_cards():
         return _check_paths(paths, checked or (lambda defn, found: None), again)
 
 

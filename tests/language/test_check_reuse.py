@@ -1,5 +1,6 @@
-"""A card's ability checked once in a check of several packs (language.check_reuse): what the
-packs' findings say with the findings reused is what they say with every pack checked whole."""
+"""A card built once and its ability checked once in a check of several packs
+(content.pack.shared_cards, language.check_reuse): what the packs' findings say with the cards
+shared and the findings reused is what they say with every pack built and checked whole."""
 from __future__ import annotations
 
 import shutil
@@ -9,6 +10,7 @@ from collections import Counter
 import pytest
 
 from gamekit import FIXTURES
+from interpreter.content import pack as pack_module
 from interpreter.content.source import shared_loads
 from interpreter.language import check_reuse
 from interpreter.language import checker as checker_module
@@ -46,6 +48,7 @@ def _both_ways(path: str, monkeypatch) -> tuple:
         reused = _checked(path)
         with monkeypatch.context() as m:
             m.setattr(checker_module, "ability_checks", lambda checker: None)
+            m.setattr(pack_module.SHARED_CARDS, "get", lambda: None)
             m.setattr(faces_module, "face_checks", lambda prose: None)
             whole = _checked(path)
     return reused, whole, len(taken)
@@ -72,6 +75,13 @@ def test_the_shipped_games_find_the_same_with_each_ability_checked_once(game, mo
     assert reused[0].ok
     if game == "seeders-exodus":  # its expansions and its solo mode hold the base game's cards
         assert taken > 300
+        # ...each built once: the three packs hold the same card, checked whole each its own
+        packs, whole_packs = reused[1], whole[1]
+        assert len(packs) == 3
+        ids = [{c.id: c for c in defn.cards} for defn, _ in packs]
+        assert all(ids[0]["cohorte-solidaire"] is other["cohorte-solidaire"] for other in ids[1:])
+        again = [{c.id: c for c in defn.cards} for defn, _ in whole_packs]
+        assert again[0]["cohorte-solidaire"] is not again[1]["cohorte-solidaire"]
 
 
 def _write(path, text: str) -> None:
@@ -234,8 +244,7 @@ def test_a_face_is_written_again_where_an_expansion_changes_its_words(tmp_path, 
     unfit = check_reuse.FaceChecks.unfit
 
     def counted(self, prose, ab):
-        entry = self.store.get(("face", prose.lang, ab.tree))
-        if entry is not None and self.reads_alike(entry[0], ab):
+        if self.taken_again(prose, ab):
             taken.append(ab)
         return unfit(self, prose, ab)
 
@@ -283,6 +292,7 @@ def test_a_rules_test_is_checked_again_where_an_expansion_changes_what_it_reads(
         reused = _checked(str(game_with_expansion))
         with monkeypatch.context() as m:
             m.setattr(checker_module, "ability_checks", lambda checker: None)
+            m.setattr(pack_module.SHARED_CARDS, "get", lambda: None)
             whole = _checked(str(game_with_expansion))
     _assert_same(reused, whole)
     assert tests.count("coins are gained") == 2  # checked in both packs, once in full
