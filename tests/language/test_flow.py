@@ -255,3 +255,29 @@ def test_a_rules_test_reads_in_then_what_given_and_when_surely_bound(tmp_path):
     game = interpreter.load(str(tmp_path / "tiny"), tests=True)
     [res] = [run_test(game, t) for t in game.program.defn.tests]
     assert res.passed, res.message
+
+
+@pytest.mark.parametrize("game", ["seeders-exodus", "etherium", "karman-swap"])
+def test_a_body_whose_locals_all_have_a_value_on_entry_is_not_walked_and_says_the_same(game, monkeypatch):
+    """The fenced fast path of check_flow: a body whose every local is given a value on entry
+    (an event's arguments, a function's parameters) is not walked (NoFlow); walking it anyway
+    finds nothing more, over every text of the game, its expansions and its solo mode."""
+    from interpreter.language import check_flow
+    from interpreter.resources import content_dir
+    from interpreter.rulings.check import check_paths
+    skipped = []
+    flow = check_flow.FlowChecks.flow
+
+    def counted(self, locals_, given):
+        walk = flow(self, locals_, given)
+        skipped.append(walk is check_flow.NO_FLOW)
+        return walk
+    monkeypatch.setattr(check_flow.FlowChecks, "flow", counted)
+    quick = check_paths([str(content_dir() / game)])
+    assert any(skipped) and not all(skipped)
+    monkeypatch.setattr(check_flow.FlowChecks, "walk_every_flow", True)
+    skipped.clear()
+    whole = check_paths([str(content_dir() / game)])
+    assert skipped and not any(skipped)
+    assert quick.diagnostics == whole.diagnostics
+
