@@ -161,3 +161,38 @@ def test_a_check_that_reads_each_text_once_reports_what_reading_each_anew_report
     assert fast_calls < len(calls) - fast_calls  # the texts a second pack reads are not parsed again
     assert [(d.position, d.message, d.hint, d.severity) for d in fast.sorted()] == \
         [(d.position, d.message, d.hint, d.severity) for d in plain.sorted()]
+
+
+def _pstr(text: str, line: int, column: int, style: str, lines=None, end_line=None):
+    from interpreter.content.source import PStr, position
+    s = PStr(text)
+    s.pos, s.style = position("f.yaml", line, column), style
+    if lines is not None:
+        s.lines = lines
+    if end_line is not None:
+        s.end_line = end_line
+    return s
+
+
+def test_places_made_in_one_call_are_those_the_text_maps_each_place_to():
+    """The fenced fast path of the parse's places (`tonodes.places_in`): every node and name of
+    every shipped and test text, and of texts of each YAML style (a block, a quoted text whose
+    line breaks are escapes, a plain text over two lines), has the place `PStr.text_position`
+    gives it, as the plain path asks it (a `where` that is not the text's own method)."""
+    from interpreter.content.source import PStr
+    cases = [(t, s, w) for t, s, w in rules_texts() if getattr(w, "__func__", None) is PStr.text_position]
+    styles = {w.__self__.style for _, _, w in cases}
+    assert len(cases) > 1000 and {"|", "", '"'} <= styles
+    made = [_pstr("gain 1 coins\nif x:\n  gain 2 coins\n", 4, 9, '"', end_line=4),  # escaped line breaks
+            _pstr("gain 1 coins\nif x:\n  gain 2 coins\n", 4, 9, '"', end_line=6),
+            _pstr("gain 1 coins\nif x:\n  gain 2 coins\n", 4, 9, "|", lines=6),
+            _pstr("gain (1 +\n2) coins", 7, 3, "", end_line=8),
+            _pstr("when played: gain 1 coins", 2, 5, "'")]
+    cases += [(s, "ability" if s.startswith("when") else "procedure", s.text_position) for s in made]
+    trees = 0
+    for text, start, where in cases:
+        plain = (lambda line, column, _where=where: _where(line, column))
+        fast, slow = outcome(text, start, where), outcome(text, start, plain)
+        assert fast == slow, text
+        trees += fast[0] == "tree"
+    assert trees > 1000 and all(outcome(text, start, where)[0] == "tree" for text, start, where in cases[-5:])
