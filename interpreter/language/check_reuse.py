@@ -319,10 +319,16 @@ class AbilityChecks(Noting):
     def _take(self, ab, entry: Entry) -> None:
         c = self.checker
         c.found.types.update(entry.types)
-        c.found.labels.update(entry.labels)
-        c.cards_named.ids |= entry.ids
-        c.cards_named.any |= entry.any
-        c.wins_written |= entry.wins
+        # (most abilities show no label, name no card and win nothing: a later pack takes
+        # thousands of them)
+        if entry.labels:
+            c.found.labels.update(entry.labels)
+        if entry.ids:
+            c.cards_named.ids |= entry.ids
+        if entry.any:
+            c.cards_named.any = True
+        if entry.wins:
+            c.wins_written = True
         if entry.keyword is not None:
             first, place, bindings = entry.keyword
             c.found.keyword_uses[ab] = KeywordUse(c.keywords.by_first[first][place], bindings)
