@@ -50,6 +50,7 @@ class CounterMap:
 
 
 MASK64 = (1 << 64) - 1
+_TWO64 = 1 << 64
 
 
 class Rng:
@@ -79,6 +80,29 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates, each place drawn by `below`. A search deals a hidden deck again at
+        every sample: here the draws are made in the loop, as `next64` and `below` make them
+        (`tests/engine/test_rng.py` compares it with the plain loop)."""
+        if type(self) is not Rng:  # a generator of another kind draws its own way
+            self.shuffle_plain(items)
+            return
+        state = self.state
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
+            items[i], items[j] = items[j], items[i]
+        self.state = state
+
+    def shuffle_plain(self, items: list) -> None:
+        """`shuffle`, each draw asked of `below`."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -69,6 +69,8 @@ def deal_hidden(st, seat: int, rng: Rng) -> None:
     """Deal again, in place, the components of `st` in zones hidden from `seat` among the
     places they occupy, each only among components of its own kind."""
     program = st.program
+    kinds = _kinds(program)
+    comp_owner = program.comp_owner
     slots: dict = {}  # the start zone of a kind of component -> [(zone key, index)]
     for key, comps in st.zones.items():
         if not comps:
@@ -79,20 +81,36 @@ def deal_hidden(st, seat: int, rng: Rng) -> None:
             continue
         own = zdef.visibility == "owner" and type(holder) not in (Seat, Team)
         for i, c in enumerate(comps):
-            if own and program.comp_owner[c] == seat:
+            if own and comp_owner[c] == seat:
                 continue  # its own piece in a place of the board: it sees it
-            slots.setdefault(repr(program.comp_start[c]), []).append((key, i))
+            slots.setdefault(kinds[c], []).append((key, i))
+    zones, where = st.zones, st.where
+    dealt: dict = {}  # the zones dealt again, in the order first met
     for places in slots.values():
         if len(places) < 2:
             continue
         # in the order of their numbers, not of the places: the deal depends only on which
         # components are hidden where the seat cannot tell them apart, not on the real order
-        comps = sorted(st.zones[k][i] for k, i in places)
+        comps = sorted(zones[k][i] for k, i in places)
         rng.shuffle(comps)
         for (k, i), c in zip(places, comps):
-            st.zones[k][i] = c
-            st.where[c] = k
-            st.zone_changed(k)
+            zones[k][i] = c
+            where[c] = k
+            dealt[k] = None
+    for k in dealt:  # each zone's change counted once, however many of its places were dealt
+        st.zone_changed(k)
+
+
+_KINDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # program -> each component's kind
+
+
+def _kinds(program) -> list:
+    """Each component's kind for a deal: the zone it starts the game in, written out (None for
+    none), worked out once per program rather than at every deal of a search."""
+    kinds = _KINDS.get(program)
+    if kinds is None:
+        kinds = _KINDS[program] = [repr(start) for start in program.comp_start]
+    return kinds
 
 
 class _Tracker:
