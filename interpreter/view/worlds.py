@@ -93,7 +93,7 @@ def deal_hidden(st, seat: int, rng: Rng) -> None:
         # components are hidden where the seat cannot tell them apart, not on the real order
         comps = sorted(zones[k][i] for k, i in places)
         rng.shuffle(comps)
-        for (k, i), c in zip(places, comps):
+        for (k, i), c in zip(places, comps, strict=True):
             zones[k][i] = c
             where[c] = k
             dealt[k] = None
