@@ -251,7 +251,7 @@ class NoFlow:
     """The flow of a body whose every local has a value on entry (its parameters, an event's
     arguments; most abilities of cards bind no local): no name can be read before it has one,
     so nothing is walked. `FlowWalk` says the same, walking every expression
-    (`tests/language/test_check_flow.py` compares them over every shipped text)."""
+    (`tests/language/test_flow.py` compares them over every shipped game)."""
 
     def block(self, body, bound):
         return bound

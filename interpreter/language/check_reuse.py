@@ -84,13 +84,13 @@ def _whole(method):
 
 class Noted(dict):
     """A table of the pack that notes every key read, while `reads.log` is a dict."""
-    __slots__ = ("table", "reads", "copy")
+    __slots__ = ("table", "reads", "whole")
 
     def __init__(self, table: str, data: dict, reads: Reads):
         super().__init__(data)
         self.table = table
         self.reads = reads
-        self.copy = None
+        self.whole = None  # the copy `copy_of` made (not `copy`: dict's and list's own method)
 
     def _note(self, key):
         value = dict.get(self, key, _MISSING)
@@ -115,9 +115,9 @@ class Noted(dict):
     def copy_of(self) -> dict:
         # one copy per pack: this table does not change while the pack is checked, and the
         # logs that read it whole then hold one value, which `interned` finds alike
-        copy = self.copy
+        copy = self.whole
         if copy is None:
-            copy = self.copy = dict(dict.items(self))
+            copy = self.whole = dict(dict.items(self))
         return copy
 
     __iter__, __len__ = _whole(dict.__iter__), _whole(dict.__len__)
@@ -126,13 +126,13 @@ class Noted(dict):
 
 class NotedList(list):
     """A list of the pack's declarations (its windows, keywords, cards) that notes how it is read."""
-    __slots__ = ("table", "reads", "copy")
+    __slots__ = ("table", "reads", "whole")
 
     def __init__(self, table: str, data: list, reads: Reads):
         super().__init__(data)
         self.table = table
         self.reads = reads
-        self.copy = None
+        self.whole = None  # the copy `copy_of` made (not `copy`: dict's and list's own method)
 
     def __contains__(self, item):
         found = list.__contains__(self, item)
@@ -145,9 +145,9 @@ class NotedList(list):
         return found
 
     def copy_of(self) -> list:
-        copy = self.copy  # (one per pack, as Noted's)
+        copy = self.whole  # (one per pack, as Noted's)
         if copy is None:
-            copy = self.copy = list(list.__iter__(self))
+            copy = self.whole = list(list.__iter__(self))
         return copy
 
     __iter__, __len__, __getitem__ = _whole(list.__iter__), _whole(list.__len__), _whole(list.__getitem__)

@@ -301,3 +301,20 @@ def test_a_rules_test_is_checked_again_where_an_expansion_changes_what_it_reads(
     assert ("D001", "rulings.yaml", 11) in errors  # 5 players: the game alone is for fewer
     assert any(name == "rulings.yaml" and line == 9 for _, name, line in errors)  # the function, a condition
     assert not any(name == "rulings.yaml" and line == 14 for _, name, line in errors)
+
+
+def test_a_noted_table_is_read_whole_once_per_pack_and_copies_as_its_kind_does():
+    """A table read whole is copied once per pack, so that the logs reading it hold one value
+    (and are one log, `interned`); its own `copy` is still dict's and list's."""
+    reads = check_reuse.Reads()
+    reads.log = {}
+    table = check_reuse.Noted("zones", {"deck": 1, "hand": 2}, reads)
+    listed = check_reuse.NotedList("windows", ["main"], reads)
+    assert len(table) == 2 and list(listed) == ["main"]
+    first = dict(reads.log)
+    reads.log = {}
+    assert len(table) == 2 and list(listed) == ["main"]
+    assert [id(v) for v in reads.log.values()] == [id(v) for v in first.values()]
+    store = {}
+    assert check_reuse.interned(store, first) is check_reuse.interned(store, dict(reads.log))
+    assert table.copy() == {"deck": 1, "hand": 2} and listed.copy() == ["main"]
