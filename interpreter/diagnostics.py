@@ -193,7 +193,8 @@ def source_line(text: str | None, line: int) -> str | None:
 def render_text(report: Report, color: bool = False) -> str:
     """The compiler-style listing: location, message, source line, caret, hint."""
     out = []
-    for d in report.sorted():
+    shown = report.sorted()
+    for d in shown:
         label = f"{d.severity}[{d.code}]"
         if color:
             label = ("\033[1;31m" if d.severity == "error" else "\033[1;33m") + label + "\033[0m"
@@ -201,8 +202,10 @@ def render_text(report: Report, color: bool = False) -> str:
         out += excerpt(report.sources.get(d.position.path), d.position)
         if d.hint:
             out.append(f"    hint: {printable(d.hint)}")
-    n = len(report.errors)
-    w = len(report.diagnostics) - n
+    # what is listed is counted: a message said at one place in two packs, with each pack's own
+    # hint (the keys it allows), is listed once
+    n = sum(1 for d in shown if d.severity == "error")
+    w = len(shown) - n
     summary = f"{report.files_checked} file{'s' if report.files_checked != 1 else ''} checked: "
     summary += f"{n} error{'s' if n != 1 else ''}"
     if w:
@@ -271,6 +274,7 @@ _JSON_UNSHOWABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u
 
 
 def render_json(report: Report) -> str:
+    shown = report.sorted()
     items = [
         {
             "path": d.position.path,
@@ -283,10 +287,11 @@ def render_json(report: Report) -> str:
             "message": d.message,
             "hint": d.hint,
         }
-        for d in report.sorted()
+        for d in shown
         for end in [end_of(d.position, report.sources.get(d.position.path))]
     ]
-    text = json.dumps({"files_checked": report.files_checked, "errors": len(report.errors),
+    errors = sum(1 for d in shown if d.severity == "error")  # (as render_text counts them)
+    text = json.dumps({"files_checked": report.files_checked, "errors": errors,
                        "diagnostics": items}, ensure_ascii=False, indent=2)
     # such a character can only stand inside a string, where its \\u escape means the same
     return _JSON_UNSHOWABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

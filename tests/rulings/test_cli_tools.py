@@ -266,3 +266,29 @@ def test_regles_explain_prints_a_rules_text_of_several_lines_as_lines(capsys):
 def test_regles_explain_lang_is_a_known_language(capsys):
     assert cli.main(["explain", "seeders-exodus", "conspirateur", "--lang", "de"]) == 2
     assert "invalid choice: 'de'" in capsys.readouterr().err
+
+
+def test_the_check_counts_the_errors_it_lists(tmp_path):
+    """A base card's unknown key is said in the game's pack and again with its expansions laid
+    over it, each with its pack's own keys as the hint: listed once, counted once, in the text
+    and in the JSON."""
+    import json
+    import shutil
+
+    from interpreter.diagnostics import render_json, render_text
+    from interpreter.resources import content_dir
+    from interpreter.rulings.check import check_paths
+    root = tmp_path / "seeders-exodus"
+    shutil.copytree(content_dir() / "seeders-exodus", root)
+    cards = root / "cards" / "noyau.yaml"
+    text = cards.read_text(encoding="utf-8")
+    card = text.index("  - id: cohorte-solidaire")
+    at = text.index("    cost: 2\n", card)
+    cards.write_text(text[:at] + "    power: 3\n" + text[at:], encoding="utf-8")
+    report = check_paths([str(root)])
+    said = [d for d in report.errors if "unknown key 'power'" in d.message]
+    assert len(said) == 2 and said[0].hint != said[1].hint  # the game's keys, then the expansions'
+    listing = render_text(report)
+    assert listing.count("error[S001]") == 1 and listing.splitlines()[-1].endswith(" checked: 1 error")
+    data = json.loads(render_json(report))
+    assert data["errors"] == 1 == len([d for d in data["diagnostics"] if d["severity"] == "error"])
