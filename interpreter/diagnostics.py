@@ -190,6 +190,12 @@ def source_line(text: str | None, line: int) -> str | None:
     return None
 
 
+def _errors(shown: list) -> int:
+    """The errors among the diagnostics listed (`Report.sorted`): what is listed is counted, and a
+    message said at one place in two packs, with each pack's own hint, is listed once."""
+    return sum(1 for d in shown if d.severity == "error")
+
+
 def render_text(report: Report, color: bool = False) -> str:
     """The compiler-style listing: location, message, source line, caret, hint."""
     out = []
@@ -202,9 +208,7 @@ def render_text(report: Report, color: bool = False) -> str:
         out += excerpt(report.sources.get(d.position.path), d.position)
         if d.hint:
             out.append(f"    hint: {printable(d.hint)}")
-    # what is listed is counted: a message said at one place in two packs, with each pack's own
-    # hint (the keys it allows), is listed once
-    n = sum(1 for d in shown if d.severity == "error")
+    n = _errors(shown)
     w = len(shown) - n
     summary = f"{report.files_checked} file{'s' if report.files_checked != 1 else ''} checked: "
     summary += f"{n} error{'s' if n != 1 else ''}"
@@ -290,8 +294,7 @@ def render_json(report: Report) -> str:
         for d in shown
         for end in [end_of(d.position, report.sources.get(d.position.path))]
     ]
-    errors = sum(1 for d in shown if d.severity == "error")  # (as render_text counts them)
-    text = json.dumps({"files_checked": report.files_checked, "errors": errors,
+    text = json.dumps({"files_checked": report.files_checked, "errors": _errors(shown),
                        "diagnostics": items}, ensure_ascii=False, indent=2)
     # such a character can only stand inside a string, where its \\u escape means the same
     return _JSON_UNSHOWABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -306,31 +306,34 @@ class PackLoader:
         key = (id(src), self.layer)
         found = store.get(key) if store is not None else None
         if found is None:
-            found = (src, [self.build_card(src, item) for item in items])  # (src kept: its id stays its own)
+            found = (src, self.build_cards(src, items))  # (src kept: its id stays its own)
             if store is not None:
                 store[key] = found
         defn.cards += found[1]
 
-    def build_card(self, src: SourceFile, item: PDict) -> CardDef:
-        """A card of file `src`, from its entry `item`, as the layer being added adds it."""
+    def build_cards(self, src: SourceFile, items: list) -> list:
+        """The cards of file `src`, from its entries `items`, as the layer being added adds them."""
         d = src.data
+        component = as_str(d.get("component")) or "card"  # with its position: the checker names it (N016)
+        per_player = bool(d.get("per_player", False))
         start = d.get("start")  # kept with its position: the checker names the zone's errors (N001)
-        attrs = {k: v for k, v in item.items() if k not in _CARD_FIELDS}
-        card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])),
-                       # the kind, with its position: the checker names it (N016)
-                       component=as_str(d.get("component")) or "card",
-                       copies=as_int(item.get("copies"), 1), attrs=attrs,
-                       tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
-                       abilities=[], start=start if isinstance(start, str) else None,
-                       per_player=bool(d.get("per_player", False)),
-                       pos=item.pos, file=src.path, authored=item.get("authored", d.get("authored")),
-                       key_pos=item.key_pos, layer=self.layer, set=as_str(d.get("set")),
-                       texts=printed_texts(item.get("text")),
-                       rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
-        for text in as_list(item.get("abilities")):
-            if isinstance(text, str):
-                card.abilities.append(AbilityDef(text, text.pos))
-        return card
+        start = start if isinstance(start, str) else None
+        authored_file, card_set = d.get("authored"), as_str(d.get("set"))
+        cards = []
+        for item in items:
+            attrs = {k: v for k, v in item.items() if k not in _CARD_FIELDS}
+            card = CardDef(id=str(item["id"]), title=str(item.get("title", item["id"])), component=component,
+                           copies=as_int(item.get("copies"), 1), attrs=attrs,
+                           tags=[str(t) for t in as_list(item.get("tags")) if isinstance(t, str)],
+                           abilities=[], start=start, per_player=per_player,
+                           pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
+                           key_pos=item.key_pos, layer=self.layer, set=card_set,
+                           texts=printed_texts(item.get("text")),
+                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
+            card.abilities = [AbilityDef(text, text.pos) for text in as_list(item.get("abilities"))
+                              if isinstance(text, str)]
+            cards.append(card)
+        return cards
 
     def add_keywords(self, defn: GameDef, src: SourceFile) -> None:
         for item in as_list(src.data.get("keywords")):

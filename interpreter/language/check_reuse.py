@@ -407,11 +407,6 @@ class FaceChecks(Noting):
             self.store[key] = (prose.uses.get(ab), interned(self.store, log), found)
         return found
 
-    def taken_again(self, prose, ab) -> bool:
-        """Whether an earlier pack's verdict on the face of `ab` holds in this pack."""
-        entry = self.store.get(("face", prose.lang, ab.tree))
-        return entry is not None and self.alike_entry(entry, prose, ab)
-
     def alike_entry(self, entry: tuple, prose, ab) -> bool:
         """Whether the face check `entry` (the keyword use, the reads, the verdict) reads alike here."""
         return self._same_use(entry[0], prose.uses.get(ab)) and self.reads_alike(entry[1], ab)

@@ -483,9 +483,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
                     continue
                 declared = attributes.get(attr)  # (none: the component's declaration is reported already)
-                if declared is not None and not self.fits_attr(declared, value):
-                    pos = getattr(value, "pos", None)
-                    self.check_attr_value(declared, value, card.key_pos.get(attr, card.pos) if pos is None else pos)
+                if declared is not None:
+                    self.check_attr_value(declared, value, card, attr)
             for t in card.tags:
                 if fold(t) not in classes:
                     self.error("N004", getattr(t, "pos", None) or card.key_pos.get("tags", card.pos),
@@ -497,33 +496,27 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                     else:
                         self.card_ability(ab)
 
-    def fits_attr(self, attr, value) -> bool:
-        """Whether `value` surely fits attribute `attr`, as most do: the card's check goes on
-        without looking for a position to report (`check_attr_value` reports what does not)."""
+    def check_attr_value(self, attr, value, card, key: str) -> None:
+        """The value of attribute `attr` that `card` gives under `key`. Its place is looked up only
+        for an error: a large pack checks hundreds of thousands of values, nearly all sound."""
         t = attr.type
-        if t == "number":
-            return type(value) is not bool and isinstance(value, int)
         if t == "class":
-            return isinstance(value, str) and fold(value) in self._class_values(attr)
-        if t == "string":
-            return isinstance(value, str)
-        return t == "boolean" and isinstance(value, bool)
-
-    def check_attr_value(self, attr, value, pos) -> None:
-        if attr.type == "class":
-            values = value if isinstance(value, list) else [value]
-            for v in values:
+            for v in value if isinstance(value, list) else [value]:
                 if not isinstance(v, str) or fold(v) not in self._class_values(attr):
                     hint = did_you_mean(str(v), attr.values)
-                    self.error("N019", getattr(v, "pos", pos), f"'{v}' is not a value of '{attr.name}'",
+                    self.error("N019", _value_at(v, value, card, key), f"'{v}' is not a value of '{attr.name}'",
                                hint or "values: " + ", ".join(attr.values))
-        elif attr.type == "number":
+        elif t == "number":
             if not isinstance(value, int) or isinstance(value, bool):
-                self.error("S008", pos, f"'{attr.name}' must be a whole number, found {_show(value)}")
-        elif attr.type == "boolean" and not isinstance(value, bool):
-            self.error("T003", pos, f"'{attr.name}' must be true or false, found {_show(value)}")
-        elif attr.type == "string" and not isinstance(value, str):
-            self.error("T003", pos, f"'{attr.name}' must be a string, found {_show(value)}")
+                self.error("S008", _value_at(value, value, card, key),
+                           f"'{attr.name}' must be a whole number, found {_show(value)}")
+        elif t == "boolean":
+            if not isinstance(value, bool):
+                self.error("T003", _value_at(value, value, card, key),
+                           f"'{attr.name}' must be true or false, found {_show(value)}")
+        elif t == "string" and not isinstance(value, str):
+            self.error("T003", _value_at(value, value, card, key),
+                       f"'{attr.name}' must be a string, found {_show(value)}")
 
     def _class_values(self, attr) -> set:
         """The folded values and aliases of a class attribute, gathered once per check (the game's
@@ -767,6 +760,16 @@ PASSES = (
     Checker.check_text_words,
     Checker.check_rules_index,
 )
+
+
+def _value_at(v, value, card, key: str):
+    """Where a card's value `v` is written: its own place, else that of the list `value` it is in,
+    else that of the card's `key`."""
+    for holder in (v, value):
+        pos = getattr(holder, "pos", None)
+        if pos is not None:
+            return pos
+    return card.key_pos.get(key, card.pos)
 
 
 def check_pack(defn: GameDef, report: Report) -> "Findings":

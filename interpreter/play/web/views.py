@@ -333,10 +333,11 @@ class TableView:
             mine = {"player": i}
             if teams.index(teams[i]) == i:  # a team's zones are shown in the area of its first seat
                 mine["team"] = Team(teams[i])
+            agent = who[i] if i < len(who) else "?"
             out.append({"seat": i, "name": seat_name(i, None, program, self.lang), "team": teams[i] + 1,
-                        "who": auto.title if auto is not None else (who[i] if i < len(who) else "?"),
-                        "who_said": auto.title if auto is not None else
-                        (bot_said(who[i], self.lang) if i < len(who) else "?"),  # a bot in the table's words
+                        "who": auto.title if auto is not None else agent,
+                        # a bot in the table's words
+                        "who_said": auto.title if auto is not None else bot_said(agent, self.lang),
                         "score": scores[i] if self._score_seen(score, i, teams[i]) else None,
                         **({"standing": shown[i] if self._score_seen(standing, i, teams[i]) else None}
                            if standing is not None else {}),
