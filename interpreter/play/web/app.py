@@ -398,12 +398,15 @@ async def describe_game(request: Request):
 # tables
 async def lobby(request: Request):
     """The lobby: the tables listed by their makers and still in play, newest first (a finished
-    table's game is among the replays)."""
+    table's game is among the replays), told in the page's language (`?lang=`; each table's own
+    when none is asked)."""
     server = _server(request)
+    asked = request.query_params.get("lang")
+    lang = language(asked, "lobby") if asked else None
     now = time.time()
     listed = [t for t in server.tables.values()
               if t.house.listed and t.fault is None and not t.state.is_terminal()]
-    return JSONResponse({"tables": [lobby_entry(t, now) for t in sorted(listed, key=lambda t: -t.made)]})
+    return JSONResponse({"tables": [lobby_entry(t, now, lang) for t in sorted(listed, key=lambda t: -t.made)]})
 
 
 async def take_seat(request: Request):

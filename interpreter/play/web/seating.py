@@ -122,17 +122,20 @@ def watch_name(seat: int, names: list) -> str:
     return "nobody (what every player sees)" if seat == NOBODY else names[seat]
 
 
-def lobby_entry(table, now: float) -> dict:
+def lobby_entry(table, now: float, lang: str | None = None) -> dict:
     """What the lobby says of a listed table in progress: its game, each seat (a person's or a
     bot's, taken or free, connected or not), whose decision it is, and how old it is. Nothing a
-    seat sees alone: no card, no counter, no option."""
+    seat sees alone: no card, no counter, no option. Its words are in `lang`, the language of the
+    page that asks (a French table in an English lobby is 'player 2: greedy bot'), else in the
+    table's own."""
     st = table.state
+    lang = lang or table.lang
     present = table.presence.connected(st.n)
-    names = [table.seat_name(s) for s in range(st.n)]
+    names = [table.seat_name(s, lang) for s in range(st.n)]
     seats = []
     for s, who in enumerate(table.who):
         person = who == "person"
-        seats.append({"seat": s, "name": names[s], "who": who, "who_said": bot_said(who, table.lang),
+        seats.append({"seat": s, "name": names[s], "who": who, "who_said": bot_said(who, lang),
                       "free": person and not table.taken[s],
                       "connected": person and present[s]})
     now_playing = None if st.is_terminal() else int(st.current_player)

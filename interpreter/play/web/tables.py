@@ -122,8 +122,9 @@ class Table(Seating, TakingBack):
     def people(self) -> list:
         return [s for s, w in enumerate(self.who) if w == "person"]
 
-    def seat_name(self, s: int) -> str:
-        return seat_name(s, None, self.game.program, self.lang)
+    def seat_name(self, s: int, lang: str | None = None) -> str:
+        """Seat `s` by its name ('player 2', an automaton's title), in `lang` or the table's language."""
+        return seat_name(s, None, self.game.program, lang or self.lang)
 
     def told_in(self, text: str) -> str:
         """What the rules wrote (a prompt, a label), in the table's language (view.texts)."""

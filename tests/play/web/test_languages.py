@@ -48,6 +48,11 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
                       house={"listed": True})
         lobby = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
         assert [(s["who"], s["who_said"]) for s in lobby[listed["id"]]["seats"][1:]] == [("greedy", "glouton")]
+        # the lobby told in the language of the page that asks, whatever the table's
+        for lang, seat, bot in (("en", "player 2", "greedy"), ("fr", "joueur 2", "glouton")):
+            told = {t["id"]: t for t in c.get(f"/api/tables?lang={lang}").json()["tables"]}[listed["id"]]
+            assert (told["seats"][1]["name"], told["seats"][1]["who_said"]) == (seat, bot)
+        assert c.get("/api/tables?lang=de").status_code == 400
         # the question and its options as the game's vocabulary writes them in French
         said = texts_of(program, "fr")
         assert v["decision"]["prompt"] == said(w["decision"]["prompt"]) != w["decision"]["prompt"]

@@ -146,7 +146,7 @@
 
   async function lobby() {
     try {
-      const data = await R.api("GET", "/api/tables");
+      const data = await R.api("GET", `/api/tables?lang=${R.lang}`);  // told in the page's language
       $("lobby").replaceChildren(...(data.tables.length ? data.tables.map(t => R.el("li", { dataset: { table: t.id } },
         R.el("strong", { text: t.title }), R.t("lobby_line", t.players, t.decisions, ago(t.age)) +
           (t.to_play_name ? R.t("to_play", t.to_play_name) : ""),
