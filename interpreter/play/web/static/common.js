@@ -17,7 +17,7 @@ R.WORDS = {
     empty_zones: "empty: {0}", set_aside: "Set aside", game_over: "Game over. ", won_by: "Won by {0}.", and: " and ",
     no_winner: "No winner.", scores: " Scores: {0}.", standing: " {0}: {1}.", waiting_for: "Waiting for {0}…",
     secretly: " (secretly)", prompt_of: "{0}: ", choose: "choose", since_last: "since your last decision",
-    cancel: "cancel", whose_piece: "{0}, {1}'s", team_suffix: " (team)", connected: "● connected", away: "○ away",
+    cancel: "cancel", whose_piece: "{0}, {1}'s", owner_tag: "P{0}", team_suffix: " (team)", connected: "● connected", away: "○ away",
     free_seat: "○ free seat", score: "score {0}", person: "person",
     // the table's page
     watching: "watching", stopped: "Stopped: {0}", watching_as: "Watching as {0}; you cannot act", you_are: "You are {0}",
@@ -78,7 +78,7 @@ R.WORDS = {
     empty_zones: "vides : {0}", set_aside: "Mis de côté", game_over: "Partie terminée. ", won_by: "Gagnée par {0}.",
     and: " et ", no_winner: "Aucun gagnant.", scores: " Scores : {0}.", standing: " {0} : {1}.",
     waiting_for: "En attente de {0}…", secretly: " (en secret)", prompt_of: "{0} : ", choose: "choisissez",
-    since_last: "depuis votre dernière décision", cancel: "annuler", whose_piece: "{0}, à {1}", team_suffix: " (équipe)",
+    since_last: "depuis votre dernière décision", cancel: "annuler", whose_piece: "{0}, à {1}", owner_tag: "J{0}", team_suffix: " (équipe)",
     connected: "● connecté", away: "○ absent", free_seat: "○ place libre", score: "score {0}", person: "personne",
     watching: "spectateur", stopped: "Arrêtée : {0}", watching_as: "Vous regardez comme {0} ; vous ne pouvez pas agir",
     you_are: "Vous êtes {0}", this_screen: " (cet écran joue {0})", replay_game: "Revoir cette partie",
@@ -339,7 +339,7 @@ R.drawTable = function (root, view, opts) {
       chip.style.background = `color-mix(in srgb, ${R.seatColour(c.owner)} 14%, white)`;
       chip.setAttribute("aria-label", R.t("whose_piece", c.title, seatName(c.owner)));
       // the owner in words too, not only in colour
-      chip.append(R.el("span", { class: "owner-tag", "aria-hidden": "true", text: `P${c.owner + 1}` }));
+      chip.append(R.el("span", { class: "owner-tag", "aria-hidden": "true", text: R.t("owner_tag", c.owner + 1) }));  // P2, J2 (joueur)
     }
     if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags.join(" ") }));
     if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
