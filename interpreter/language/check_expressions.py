@@ -14,7 +14,7 @@ from ..names import Names, did_you_mean, fold
 from ..scopes import OwnerKind
 from ..scopes import Scope as Owners
 from . import nodes as N
-from .builtins import FUNCTIONS, PROPERTIES, SPECIAL_NAMES
+from .builtins import ALSO_CALLED, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .texts import LabelPart, label_parts
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
                     OPTIONS, PLAYER, PROMISES, SET, STRING, TEAM, ZONE, accepts, word)
@@ -325,7 +325,11 @@ class ExpressionChecks:
         if want not in (None, ANY):  # only names that could stand here: a zone for a zone...
             visible = {k: t for k, t in visible.items()
                        if t in (want, ANY) or (want == NUMBER and t in NUMERIC)}
-        hint = did_you_mean(n, list(visible))
+        said = ALSO_CALLED.get(n.lower())  # a word other rules languages use for one of ours ('this')
+        if said is not None and said in visible:
+            hint = f"write '{said}': {SPECIAL_NAMES[said].doc}"
+        else:
+            hint = did_you_mean(n, list(visible))
         if hint is None and want == ZONE:  # none is close: the zones there are
             whole = [z for z, zd in d.zones.items() if zd.scope.is_game]
             mine = [f"you.{z}" for z, zd in d.zones.items() if zd.scope.per(OwnerKind.PLAYER)]

@@ -22,6 +22,6 @@ from __future__ import annotations
 from .base import FUNCTIONS, Function
 from . import numbers, players, board, components, game  # noqa: F401, I001 - the functions' records, in order
 from .properties import PROPERTIES, Property
-from .special import CONTEXT_NAMES, SPECIAL_NAMES, SpecialName
+from .special import ALSO_CALLED, CONTEXT_NAMES, SPECIAL_NAMES, SpecialName
 
-__all__ = ["CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "Function", "Property", "SpecialName"]
+__all__ = ["ALSO_CALLED", "CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "Function", "Property", "SpecialName"]

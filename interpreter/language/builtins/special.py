@@ -17,10 +17,13 @@ class SpecialName:
     doc: str = ""
     prose: dict = {}  # how a card written as prose says it, by language
     prose_you: dict = {}  # of a player: how prose says it is you, where the rules write `NAME == you`
+    also: tuple = ()  # what other languages call it ('this' for `self`): an unknown name so written is hinted to it
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        SPECIAL_NAMES[cls.name] = cls()
+        SPECIAL_NAMES[cls.name] = made = cls()
+        for word in made.also:
+            ALSO_CALLED[word] = made.name
 
     def kinds(self, pack) -> vk.Kinds | None:
         """What its value may be (`value_kinds.Kinds`), for the analysis of what each choice may
@@ -29,11 +32,13 @@ class SpecialName:
 
 
 SPECIAL_NAMES: dict[str, SpecialName] = {}
+ALSO_CALLED: dict[str, str] = {}  # a word other languages use -> the special name it stands for here
 
 
 class SelfName(SpecialName):
     name, returns, python = "self", COMPONENT, "fr.me"
     doc = "the component whose ability is running"
+    also = ("this", "me", "it", "this_card")
     prose = {"en": "this card",
              "fr": "cette carte"}
 
@@ -44,6 +49,7 @@ class SelfName(SpecialName):
 class YouName(SpecialName):
     name, returns, python = "you", PLAYER, "fr.you"
     doc = "the player acting: the controller of an ability, or the acting player of a procedure"
+    also = ("i", "myself", "current_player", "active_player")
     prose = {"en": "you",
              "fr": "vous"}
 
