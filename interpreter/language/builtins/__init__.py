@@ -24,4 +24,5 @@ from . import numbers, players, board, components, game  # noqa: F401, I001 - th
 from .properties import PROPERTIES, Property
 from .special import ALSO_CALLED, CONTEXT_NAMES, SPECIAL_NAMES, SpecialName
 
-__all__ = ["ALSO_CALLED", "CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "Function", "Property", "SpecialName"]
+__all__ = ["ALSO_CALLED", "CONTEXT_NAMES", "FUNCTIONS", "PROPERTIES", "SPECIAL_NAMES", "Function", "Property",
+           "SpecialName"]
