@@ -202,6 +202,11 @@ CASES = [
         "rules_missing_colon.yaml:8:24: error[P002]: syntax error: unexpected end of line; expected ':', 'if' or "
         "'optionally' (in the 'when' trigger)",
         "    hint: a block header ends with ':'"]),
+    ("rules_event_with_arguments.yaml", 1, [  # `when integrated(c):`, as other languages bind them
+        "rules_event_with_arguments.yaml:8:24: error[P002]: syntax error: unexpected '('; expected ':', 'if' or "
+        "'optionally' (in the 'when' trigger)",
+        "    hint: a trigger names its event alone, 'when EVENT:'; the event's arguments are names in its block, "
+        "those its declaration gives (events:)"]),
     ("rules_unclosed_paren.yaml", 1, [
         "rules_unclosed_paren.yaml:9:63: error[P002]: syntax error: unexpected end of text; expected ')' or ',' "
         "(the '(' at column 22 is still open)"]),
