@@ -154,6 +154,25 @@ def _syntax_hint(found, expected) -> str | None:
     return None
 
 
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_BLOCK_AFTER_COLON = re.compile(r":\s*(if|for|while|repeat)\b")
+
+
+def _line_hint(lines: list, line: int, found) -> str | None:
+    """A hint read off the line of the error, for mistakes the token alone does not tell."""
+    here = _STRING.sub('""', lines[line - 1]).split("#")[0] if line and 0 < line <= len(lines) else ""
+    block = _BLOCK_AFTER_COLON.search(here)
+    if block is not None:
+        # `when played: if x > 1: gain 1 coins`: what follows a header's ':' on its line is one
+        # simple statement, never a block ('if x: gain 1 coins' alone on its line is one)
+        word = "for each" if block.group(1) == "for" else block.group(1)
+        return (f"'{word}' opens a block of its own: write it on a line of its own, indented under the "
+                f"line ending with ':', and its statements on the lines below it, indented further")
+    if found is not None and str(found) == "of" and getattr(found, "type", None) == "NAME":
+        return "what belongs to a player or a component is written with a dot: 'you.NAME', 'c.NAME'"
+    return None
+
+
 def dedent_position(text, where):
     levels = [0]
     for n, line in enumerate(text_lines(text), 1):
@@ -241,4 +260,5 @@ def syntax_error(exc, text: str, where, parser: Lark) -> ContentError:
         message += f" ({opened})"
     blocks = {"_INDENT", "_DEDENT"}
     code = "P001" if getattr(token, "type", None) in blocks or blocks & set(expected) else "P002"
-    return ContentError(code, message, where(max(1, line or 1), max(1, col or 1)), _syntax_hint(token, expected))
+    hint = _syntax_hint(token, expected) or _line_hint(text_lines(text), line, token)
+    return ContentError(code, message, where(max(1, line or 1), max(1, col or 1)), hint)

@@ -207,6 +207,15 @@ CASES = [
         "'optionally' (in the 'when' trigger)",
         "    hint: a trigger names its event alone, 'when EVENT:'; the event's arguments are names in its block, "
         "those its declaration gives (events:)"]),
+    ("rules_block_on_header_line.yaml", 1, [  # what follows a header's ':' on its line is one simple statement
+        "rules_block_on_header_line.yaml:7:46: error[P002]: syntax error: unexpected '>'; expected an expression or "
+        "end of line (in the 'when' trigger)",
+        "    hint: 'if' opens a block of its own: write it on a line of its own, indented under the line ending "
+        "with ':', and its statements on the lines below it, indented further"]),
+    ("rules_of_for_a_dot.yaml", 1, [
+        "rules_of_for_a_dot.yaml:7:51: error[P002]: syntax error: unexpected name 'of'; expected end of text "
+        "(in the 'when' trigger)",
+        "    hint: what belongs to a player or a component is written with a dot: 'you.NAME', 'c.NAME'"]),
     ("rules_unclosed_paren.yaml", 1, [
         "rules_unclosed_paren.yaml:9:63: error[P002]: syntax error: unexpected end of text; expected ')' or ',' "
         "(the '(' at column 22 is still open)"]),
