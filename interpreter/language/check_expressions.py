@@ -16,6 +16,7 @@ from ..scopes import Scope as Owners
 from . import nodes as N
 from .builtins import ALSO_CALLED, FUNCTIONS, PROPERTIES, SPECIAL_NAMES
 from .texts import LabelPart, label_parts
+from .written import written
 from .types import (ANY, BOOL, CLASS, COMPONENT, COUNTER, COUNTER_MAP, DATA, LIST, NODE, NONE, NUMBER, NUMERIC,
                     OPTIONS, PLAYER, PROMISES, SET, STRING, TEAM, ZONE, accepts, word)
 
@@ -66,6 +67,17 @@ def callees_first(functions: dict) -> list:
     return order
 
 
+def _whose_example(name: str, scope) -> str:
+    """How a zone or counter kept per owner is named: 'you.hand', 'you.team.points', 'self.tokens'."""
+    if scope.per(OwnerKind.PLAYER):
+        return f"e.g. 'you.{name}'"
+    if scope.per(OwnerKind.TEAM):
+        return f"e.g. 'you.team.{name}', your team's"
+    if scope.per(OwnerKind.COMPONENT):
+        return f"e.g. 'self.{name}', the card's own"
+    return f"e.g. 'x.{name}', where x is its owner"
+
+
 class ExpressionChecks:
     """The checks of expressions, a `visit_` method per expression class giving its type (the
     Checker they are mixed into is the NodeVisitor, and holds the pack and the report)."""
@@ -87,6 +99,9 @@ class ExpressionChecks:
                 hint = "a zone is named, e.g. 'market' or 'you.hand'"
             if want == COUNTER and got == NUMBER:
                 hint = "add to a counter, e.g. 'add 2 to you.resource'"
+            if want == NUMBER and got in (ZONE, LIST):
+                # the number of components in a zone, or of members in a list
+                hint = f"how many it holds is a number: 'count({cut(written(e), 40)})'"
             self.error("T003", e.pos, f"{what} must be {word(want)}, not {word(got)}", hint)
         return got
 
@@ -310,11 +325,11 @@ class ExpressionChecks:
         d = self.defn
         if n in d.zones:
             self.error("T003", e.pos, f"zone '{n}' is kept per {'/'.join(d.zones[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if d.zones[n].scope.per(OwnerKind.PLAYER) else f"e.g. 'x.{n}'")
+                       _whose_example(n, d.zones[n].scope))
             return ZONE
         if n in d.counters:
             self.error("T003", e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
-                       f"e.g. 'you.{n}'" if d.counters[n].scope.per(OwnerKind.PLAYER) else f"e.g. 'x.{n}'")
+                       _whose_example(n, d.counters[n].scope))
             return COUNTER
         visible = {**{name: t for name, t in scope.names.items()},
                    **{name: f.returns for name, f in SPECIAL_NAMES.items()},

@@ -1,5 +1,7 @@
-"""What `regles check` hints at an unknown name: for a word other rules languages use for one
-of ours ('this' for `self`), that name; else the nearest name of the kind wanted."""
+"""What `regles check` hints at a name it cannot take: for an unknown word other rules languages
+use for one of ours ('this' for `self`), that name, else the nearest name of the kind wanted; for
+a counter or zone kept per owner and named alone, how its owner is named; for a zone where a
+number is wanted, its count."""
 from __future__ import annotations
 
 import pytest
@@ -40,3 +42,37 @@ def test_the_words_hinted_are_no_names_of_the_language():
     # a word the language knows (a function, a property) is never taken for another's word
     assert ALSO_CALLED and not [w for w in ALSO_CALLED if w in FUNCTIONS or w in PROPERTIES or w in SPECIAL_NAMES]
     assert set(ALSO_CALLED.values()) <= set(SPECIAL_NAMES)
+
+
+def _mod_errors(tmp_path, *abilities: str) -> list:
+    """The errors of a Karman Swap mod of one card with `abilities` (its points are kept per team,
+    its gems per card)."""
+    from interpreter.rulings.check import check_paths
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    said = "\n".join(f"      - {a!r}" for a in abilities).replace("'", '"')
+    (folder / "cards.yaml").write_text(f"""kind: cards
+game: karman-swap
+component: card
+cards:
+  - id: hinted
+    title: Hinted
+    colour: Rouge
+    value: 3
+    abilities:
+{said}
+""", encoding="utf-8")
+    return [d for d in check_paths([str(folder)]).diagnostics if d.severity == "error"]
+
+
+def test_a_counter_kept_per_owner_is_hinted_to_how_its_owner_is_named(tmp_path):
+    errors = _mod_errors(tmp_path, "when posed: add 1 to pp", "when posed: add 1 to boost")
+    assert [(e.message, e.hint) for e in errors] == [
+        ("counter 'pp' is kept per team: say whose", "e.g. 'you.team.pp', your team's"),
+        ("counter 'boost' is kept per card: say whose", "e.g. 'self.boost', the card's own")]
+
+
+def test_a_zone_where_a_number_is_wanted_is_hinted_to_its_count(tmp_path):
+    errors = _mod_errors(tmp_path, "when posed: add you.hand to you.team.pp")
+    assert [(e.message, e.hint) for e in errors] == [
+        ("the amount must be a number, not a zone", "how many it holds is a number: 'count(you.hand)'")]
