@@ -269,15 +269,48 @@ def _read_as_mapping(value, wanted) -> str | None:
             f"\"{text.replace(chr(34), chr(92) + chr(34))}\", or write it as a block after '|'")
 
 
+# words other languages and tools use for a word of the schemas ('int' for 'number'): hinted to it
+# where the schema takes it
+_ALSO_WRITTEN = {"int": "number", "integer": "number", "float": "number", "str": "string", "text": "string",
+                 "bool": "boolean", "array": "list", "secret": "hidden", "private": "owner", "shared": "public"}
+
+
+def shape_hint(schema: dict, key=None) -> str | None:
+    """How a mapping `schema` wants is written: its first example (the schema's `examples`, as
+    a YAML flow mapping under `key`), else its keys."""
+    examples = schema.get("examples") if isinstance(schema, dict) else None
+    if examples:
+        return "e.g. " + (f"{key}: " if isinstance(key, str) else "") + _flow(examples[0])
+    keys = list(schema.get("properties", {})) if isinstance(schema, dict) else []
+    return "its keys: " + ", ".join(keys) if keys else None
+
+
+def _flow(value) -> str:
+    """`value` written as YAML's flow style: {min: 2, max: 4}."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, (int, float)) or str(value).isidentifier() else json.dumps(value)
+
+
 def _describe(error) -> tuple[str, str, str | None]:
     v = error.validator
     if v == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         wanted = " or ".join(type_word(t) for t in types)
-        return "S003", f"expected {wanted}, found {kind_of(error.instance)}", _read_as_mapping(error.instance, types)
+        hint = _read_as_mapping(error.instance, types)
+        if hint is None and "object" in types:
+            hint = shape_hint(error.schema, error.path[-1] if error.path else None)
+        return "S003", f"expected {wanted}, found {kind_of(error.instance)}", hint
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
         hint = did_you_mean(str(error.instance), [str(a) for a in allowed]) if isinstance(error.instance, str) else None
+        meant = _ALSO_WRITTEN.get(error.instance) if isinstance(error.instance, str) else None
+        if hint is None and meant in allowed:  # a word of a programming language or of other tools
+            hint = f"write '{meant}'"
         return "S004", f"{_show(error.instance)} is not allowed here; expected " + ", ".join(_show(a) for a in allowed), hint
     if v == "pattern":
         if error.validator_value.startswith("^[a-z0-9]"):
@@ -344,7 +377,7 @@ def _to_content_errors(error, data) -> list[ContentError]:
     if error.validator == "required":
         missing = [k for k in error.validator_value if not (isinstance(node, dict) and k in node)]
         return [ContentError("S002", f"{prefix}missing required key '{k}'", fallback,
-                             None) for k in missing]
+                             shape_hint(error.schema, path[-1] if path else None)) for k in missing]
     code, message, hint = _describe(error)
     pos = fallback
     if path and isinstance(parent, PDict) and isinstance(path[-1], str) and not hasattr(node, "pos"):

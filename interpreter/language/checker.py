@@ -127,7 +127,9 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
         """The game has a procedure 'game', the one run to play it."""
         d = self.defn
         if "game" not in d.procedures:
-            self.error("N007", d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game")
+            first = next(iter(d.procedures), None)  # the one written first: most often the one meant
+            self.error("N007", d.pos, "the game has no procedure 'game'", "procedures.game is run to play a game" + (
+                f": rename '{first}' to 'game', or call it from a procedure 'game'" if first else ""))
 
     def check_heuristics(self) -> None:
         """The expressions of the game's heuristics, of a player `p`."""

@@ -412,7 +412,9 @@ CASES = [
         "    hint: give each card its own id; use 'copies' for several identical cards"]),
     ("game_missing_game_procedure", 1, [
         "game_missing_game_procedure/game.yaml:4:10: error[D001]: players.min (4) is more than players.max (2)",
-        "game_missing_game_procedure/game.yaml:1:1: error[N007]: the game has no procedure 'game'"]),
+        "game_missing_game_procedure/game.yaml:1:1: error[N007]: the game has no procedure 'game'",
+        "    hint: procedures.game is run to play a game: rename 'setup' to 'game', or call it from a procedure "
+        "'game'"]),
     # once a ValueError as a game started (an internal error of `regles play`), or a counter out of its bounds
     ("game_start_errors", 1, [
         "game_start_errors/game.yaml:6:35: error[D003]: option 'rounds' is a whole number, not 'three'",
