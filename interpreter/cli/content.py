@@ -21,6 +21,8 @@ from ..rulings.explain import explain, explain_scenario, find_card, find_scenari
 from ..rulings.ruletest import run_test
 from ..rulings.trace import TraceError, read_trace, replay, state_at
 from ..view import why
+from ..view.narrate_words import Said, words_in
+from ..view.texts import texts_of
 from ..view.shown import printable_stream
 from .common import cwd_content, load_only, setup_game, unwritable, usage_error
 
@@ -188,9 +190,12 @@ def cmd_why(args) -> int:
     game, state = got
     if args.seat is not None and not 1 <= args.seat <= state.n:
         return usage_error(args, f"--seat is a seat from 1 to {state.n}, not {args.seat}")
-    print(f"at event {args.at}: {why.asked(state)}")
-    answer = state.why_not(args.move, None if args.seat is None else args.seat - 1)
-    for line in why.render(answer, game.program.sources):
+    lang = getattr(args, "lang", "en")
+    seat = None if args.seat is None else args.seat - 1
+    print(words_in(lang).w("why_at_event", args.at, Said(why.asked(state, lang=lang))))
+    shown = texts_of(game.program, lang) if lang != "en" else None
+    answer = state.why_not(args.move, seat, shown)
+    for line in why.render(answer, game.program.sources, game.program, lang, seat):
         print(line)
     return 0
 

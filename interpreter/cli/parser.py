@@ -315,6 +315,9 @@ def _add_play_commands(sub) -> None:
                           "else the first asked after the event")
     why.add_argument("--seat", type=int, default=None,
                      help="ask as this seat (from 1): nothing it may not see is told")
+    why.add_argument("--lang", choices=LANGS, default="en",
+                     help="the language of the answer; MOVE may name an option as it is shown in it "
+                          "(default: en)")
     why.set_defaults(subparser=why)
 
     wb = sub.add_parser("why-bot", help="show what a bot weighed at a decision of a saved trace",

@@ -22,6 +22,7 @@ from ..diagnostics import lines_of
 from ..engine import machine as vm
 from ..engine.code import Code, CodeKind
 from ..engine.library import iterate
+from ..engine.phrases import Joined, Phrase, Value
 from ..engine.specs import Among, Because, Condition
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
@@ -121,7 +122,7 @@ class Reasons:
             for side, because in zip((node.left, node.right), sides):
                 if because is None:  # a side that holds when read alone (an error of the whole)
                     continue
-                values.extend(because.values or (f"'{because.text}' is false",))
+                values.extend(because.values or (Phrase("quoted_false", because.text),))
                 via.extend(v for v in because.via if v not in via)
             if values:
                 return Because(self.text(node), node.pos, tuple(values), tuple(via))
@@ -137,7 +138,7 @@ class Reasons:
                     continue  # written as its value: a literal, or a class named as such
                 said = self.said(side, consts, names, st, fr)
                 if classed:
-                    said += self.classes(side, consts, names, st, fr)
+                    said = Joined((said, self.classes(side, consts, names, st, fr)), "")
                 values.append(said)
             # what the game functions a side calls read, to give what they gave
             inner = [x for side in (node.left, node.right) for call in _calls(side)
@@ -158,24 +159,25 @@ class Reasons:
         except _ERRORS:
             return []
         env = dict(zip(f.params, args))
-        bound = ", ".join(f"{p} is {vm.label_of(st, v)}" for p, v in env.items())
-        head = f"{self.text(call)}" + (f", where {bound}," if bound else "")
+        bound = _bound(env, st)
+        head = Phrase("call_where", self.text(call), bound) if bound else self.text(call)
         if f.description:
-            head += f" ({f.description.rstrip('.')})"
+            head = Phrase("described", head, f.description.rstrip("."))
         body = f.tree.expr if isinstance(f.tree, N.Condition) else f.tree
         inner_fr = Frame(None, 0, env, fr.me, fr.you)
         params = frozenset(f.params)
         if isinstance(body, N.ListLit) and len(body.items) == 1:
             body = body.items[0]
         if isinstance(body, N.Call) and body.func in self.program.defn.functions:
-            return [f"{head} is {self.text(body)}"] + self.gave(body, _NO_BINDINGS, params, st, inner_fr, depth + 1)
+            return [Phrase("gives", head, self.text(body))] + self.gave(body, _NO_BINDINGS, params, st, inner_fr,
+                                                                         depth + 1)
         if isinstance(body, N.Each) and body.where is not None:
             try:
                 members = list(iterate(st, self.fn(body.source, _NO_BINDINGS, params)(st, inner_fr)))
             except _ERRORS:
                 return []
             if not members:
-                return [f"{head} gives nothing: {self.text(body.source)} is empty"]
+                return [Phrase("gives_nothing", head, self.text(body.source))]
             names_in = params | {body.var}
             left_out = []
             for m in members:
@@ -183,15 +185,16 @@ class Reasons:
                                    Frame(None, 0, {**env, body.var: m}, fr.me, fr.you), depth + 1)
                 if because is None:
                     continue
-                said = f"{vm.label_of(st, m)}: {because.text} is false"
+                who = Value(m, vm.label_of(st, m))
                 if because.values or because.via:
-                    said += f" ({', '.join(because.values + because.via)})"
-                left_out.append(said)
+                    left_out.append(Phrase("left_out_why", who, because.text, Joined(because.values + because.via)))
+                else:
+                    left_out.append(Phrase("left_out", who, because.text))
             if not left_out:
                 return []
-            shown = left_out[:SHOWN_LEFT_OUT] + ([f"and {len(left_out) - SHOWN_LEFT_OUT} more"]
+            shown = left_out[:SHOWN_LEFT_OUT] + ([Phrase("more", len(left_out) - SHOWN_LEFT_OUT)]
                                                  if len(left_out) > SHOWN_LEFT_OUT else [])
-            return [f"{head} leaves out " + "; ".join(shown)]
+            return [Phrase("leaves_out", head, Joined(shown, "; "))]
         return []
 
     def class_name(self, node, consts, names):
@@ -216,7 +219,7 @@ class Reasons:
         known = self.program.defn.classes
         held = set(self.program.comp_classes[c]) | {fold(t) for t in st.tags.get(c, ())}
         shown = sorted(known[k][1] if k in known else k for k in held)
-        return f" (of {', '.join(shown)})" if shown else " (of no class)"
+        return Phrase("of_classes", Joined(shown)) if shown else Phrase("of_no_class")
 
     def inside(self, call, consts, names, st, fr, depth):
         """The false part of the body of the game function `call` calls, its parameters bound
@@ -230,19 +233,22 @@ class Reasons:
         inner = self.why(f.tree, _NO_BINDINGS, frozenset(f.params), st, Frame(None, 0, env, fr.me, fr.you), depth + 1)
         if inner is None:
             return None
-        bound = ", ".join(f"{p} is {vm.label_of(st, v)}" for p, v in env.items())
-        return inner._replace(via=inner.via + (f"in {self.text(call)}" + (f", where {bound}" if bound else ""),))
+        bound = _bound(env, st)
+        called = Phrase("in_call_where", self.text(call), bound) if bound else Phrase("in_call", self.text(call))
+        return inner._replace(via=inner.via + (called,))
 
     def said(self, node, consts, names, st, fr) -> str:
         """'you.coins is 2'; of a zone, what it holds ('players[1].hand holds One, Two'), not its key."""
         try:
             v = self.fn(node, consts, names)(st, fr)
         except _ERRORS as exc:
-            return f"{self.text(node)} is {_failed(exc)}"
+            return Phrase("is", self.text(node), _failed(exc))
         if type(v) is ZoneRef:
-            held = st.zones.get(v) or []
-            return f"{self.text(node)} " + (f"holds {vm.label_of(st, list(held))}" if held else "is empty")
-        return f"{self.text(node)} is {vm.label_of(st, v)}"
+            held = list(st.zones.get(v) or [])
+            if not held:
+                return Phrase("is_empty", self.text(node))
+            return Phrase("holds", self.text(node), Value(held, vm.label_of(st, held)))
+        return Phrase("is", self.text(node), Value(v, vm.label_of(st, v)))
 
     def value(self, node, consts, names, st, fr) -> str:
         try:
@@ -265,4 +271,9 @@ def _calls(node):
 
 def _failed(exc) -> str:
     message = exc.message if isinstance(exc, GameFault) else f"{type(exc).__name__}: {exc}"
-    return f"an error ({message})"
+    return Phrase("an_error", message)
+
+
+def _bound(env: dict, st) -> str:
+    """'p is player 1, c is Gold Mine': the parameters of a game function, bound."""
+    return Joined(Phrase("is", p, Value(v, vm.label_of(st, v))) for p, v in env.items()) if env else ""

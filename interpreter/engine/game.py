@@ -102,11 +102,12 @@ class GameState(State):
         vm.resolve(self, action)
         vm.run(self)
 
-    def why_not(self, move: str, seat: int | None = None) -> "why.WhyNot":
+    def why_not(self, move: str, seat: int | None = None, shown=None) -> "why.WhyNot":
         """Why `move` (an option's label, a candidate, 'use CARD', 'CARD: LABEL', an action's
         label) is not possible now for `seat` (from 0; None: the seat deciding now), naming the
-        condition that excludes it and where content wrote it; or that it is (engine.why)."""
-        return why.why_not(self, move, seat)
+        condition that excludes it and where content wrote it; or that it is (engine.why).
+        `shown(label)`: a label as the person asking reads it (its words in their language)."""
+        return why.why_not(self, move, seat, shown)
 
     def is_terminal(self) -> bool:
         return self.pending is None

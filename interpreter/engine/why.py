@@ -28,8 +28,9 @@ from . import keys
 from . import machine as vm
 from .code import CodeKind
 from .observe import may_see
+from .phrases import Joined, Phrase, Quoted, Value
 from .state import DecisionKind, Frame, GameFault
-from .values import Comp, Seat
+from .values import Comp, Seat, ZoneRef
 
 _ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
 _USE = re.compile(r"\s*use\s+(.+)", re.IGNORECASE)
@@ -41,7 +42,7 @@ class WhyNot:
     the condition that excludes it (its text as written, where, the values it read)."""
 
     legal: bool
-    reason: str
+    reason: str  # an engine.phrases.Phrase: English, with its parts for a view to say again
     where: Position | None = None
     condition: str | None = None
     values: tuple = ()
@@ -51,24 +52,33 @@ class WhyNot:
     rules_of: str = ""  # that procedure or keyword ('procedure turn')
 
     def __str__(self) -> str:
-        text = self.reason
+        return "".join(self.parts())
+
+    def parts(self) -> list:
+        """The answer as the parts it is said in (English `str`s; phrases a view says again)."""
+        out = [self.reason]
         if self.values:
-            text += ": " + ", ".join(self.values)
+            out += [Phrase("colon"), Joined(self.values)]
         if self.via:
-            text += "; " + "; ".join(self.via)
+            out += [Phrase("semicolon"), Joined(self.via, "; ")]
         if self.near:
-            text += "; did you mean " + " or ".join(f"'{n}'" for n in self.near) + "?"
-        return text
+            quoted = [Quoted(n) for n in self.near]
+            named = quoted[0]
+            for q in quoted[1:]:
+                named = Phrase("or", named, q)
+            out.append(Phrase("did_you_mean", named))
+        return out
 
 
-def why_not(st, move: str, seat: int | None = None) -> WhyNot:
+def why_not(st, move: str, seat: int | None = None, shown=None) -> WhyNot:
     """Why `move` is not possible in state `st` for `seat` (from 0; None: the seat deciding
-    now), or that it is."""
+    now), or that it is. `shown(text)`, when given, is a label as the person asking reads it (in
+    the words of their language): a move names an option by either."""
     d = st.pending
     text = str(move).strip()
     if d is None:
-        return WhyNot(False, "the game is over: no move is possible")
-    answer = _Asked(st, d, seat).answer(text)
+        return WhyNot(False, Phrase("game_over"))
+    answer = _Asked(st, d, seat, shown).answer(text)
     if answer.legal:
         return answer
     rules, of = rules_asked_in(st)
@@ -83,19 +93,20 @@ def rules_asked_in(st) -> tuple:
     for fr in reversed(st.frames):
         code = fr.code
         if code.kind is CodeKind.PROC and program.proc_rules.get(code.proc):
-            return program.proc_rules[code.proc], f"procedure {code.proc}"
+            return program.proc_rules[code.proc], Phrase("rules_of_procedure", code.proc)
         use = uses.get(code.source) if code.kind in (CodeKind.ABILITY, CodeKind.ACTION) else None
         keyword = getattr(use, "keyword", None)
         if keyword is not None and keyword.rules:
-            return tuple(keyword.rules), f"keyword '{keyword.pattern}'"
+            return tuple(keyword.rules), Phrase("rules_of_keyword", Quoted(keyword.pattern))
     return (), ""
 
 
 class _Asked:
     """The decision asked now, and the moves it and the cards in play know of."""
 
-    def __init__(self, st, d, seat):
+    def __init__(self, st, d, seat, shown=None):
         self.st, self.d = st, d
+        self.shown = shown
         self.program = st.program
         self.who = Seat(seat) if seat is not None else d.player
         self.masked = seat is not None  # a seat asks: say nothing of what it may not see
@@ -105,25 +116,28 @@ class _Asked:
     def answer(self, text: str) -> WhyNot:
         key = fold(text)
         if not key:
-            return WhyNot(False, "no move given")
+            return WhyNot(False, Phrase("no_move"))
         for loose in (False, True):  # an exact name first, then the start of one
             for look in (self.offered, self.in_menu, self.in_choice, self.action):
                 found = look(key, loose)
                 if found is not None:
                     # whatever the move, it is not this seat's to make now
                     return found if self.who == self.d.player else self.not_yours()
-        near = tuple(suggest(text, sorted(set(self.names)), 3))
-        return WhyNot(False, f"no option, card or action '{text}' is known here", self.d.pos, near=near)
+        pool = set(self.names)
+        if self.shown is not None:  # the labels as the person asking reads them, too
+            pool |= {self.named_as(n) for n in self.names}
+        near = tuple(suggest(text, sorted(pool), 3))
+        return WhyNot(False, Phrase("unknown", Quoted(text)), self.d.pos, near=near)
 
     # the decision asked now ------------------------------------------------------------
     def offered(self, key, loose):
         labels = self.d.labels_for(self.st)
         self.names.extend(labels)
         for i, label in enumerate(labels):
-            if _names(label, key, loose) or self._names_value(i, key, loose):
+            if self.named(label, key, loose) or self._names_value(i, key, loose):
                 if self.who != self.d.player:
                     return self.not_yours()
-                return WhyNot(True, f"'{label}' is offered now: option {i + 1} of '{self.d.prompt}'", self.d.pos)
+                return WhyNot(True, Phrase("offered", Quoted(label), i + 1, Quoted(self.d.prompt)), self.d.pos)
         return None
 
     def _names_value(self, i, key, loose) -> bool:
@@ -132,8 +146,8 @@ class _Asked:
         return type(value) is Comp and _names(self.program.comp_card[value].id, key, loose)
 
     def not_yours(self) -> WhyNot:
-        return WhyNot(False, f"it is {self.program.player_name(int(self.d.player))}'s decision now "
-                             f"('{self.d.prompt}'), not {self.program.player_name(int(self.who))}'s", self.d.pos)
+        return WhyNot(False, Phrase("not_yours", self.seat(self.d.player), Quoted(self.d.prompt), self.seat(self.who)),
+                      self.d.pos)
 
     def in_menu(self, key, loose):
         """An option of the menu asked now, not offered: its guard, or its source."""
@@ -145,15 +159,15 @@ class _Asked:
                 continue  # the actions of cards: see `action`
             if o.var is None:
                 label = self.label(o, None, False)
-                if _names(label, key, loose):
-                    return self.excluded(f"'{label}'", o.guard, self.fr)
+                if self.named(label, key, loose):
+                    return self.excluded(Quoted(label), o.guard, self.fr)
                 continue
             found = self.among(o.among, o.var, key, loose, lambda x, o=o: self.label(o, x, True))
             if found is not None:
                 x, fr = found
                 if x is _ELSEWHERE:
                     return fr
-                return self.excluded(f"'{self.label(o, x, True)}'", o.guard, fr)
+                return self.excluded(Quoted(self.label(o, x, True)), o.guard, fr)
         return None
 
     def in_choice(self, key, loose):
@@ -169,7 +183,7 @@ class _Asked:
         x, fr = found
         if x is _ELSEWHERE:
             return fr
-        return self.excluded(f"'{vm.label_of(self.st, x)}'", spec.where, fr)
+        return self.excluded(Quoted(vm.label_of(self.st, x)), spec.where, fr)
 
     def among(self, among, var, key, loose, label):
         """The candidate named `key` among the members of `among` (with the frame it is
@@ -181,15 +195,15 @@ class _Asked:
         for x in members:
             shown = label(x)
             self.names.append(shown)
-            if _names(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
+            if self.named(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
                 return x, self.frame_with(var, x)
         for x in self.everything():
             shown = label(x)
-            if _names(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
+            if self.named(shown, key, loose) or (type(x) is Comp and _names(self.program.comp_card[x].id, key, loose)):
                 it = vm.label_of(self.st, x)
-                it = "it" if it == shown else it
-                return _ELSEWHERE, WhyNot(False, f"'{shown}' is not offered: {it} is not in {among.text}"
-                                                 f"{self.where_is(x)}", among.pos, among.text)
+                said = (Phrase("not_among_it", Quoted(shown), among.text, self.where_is(x)) if it == shown else
+                        Phrase("not_among", Quoted(shown), Value(x, it), among.text, self.where_is(x)))
+                return _ELSEWHERE, WhyNot(False, said, among.pos, among.text)
         return None
 
     def everything(self):
@@ -203,8 +217,8 @@ class _Asked:
         if because is None:  # it holds now: the option is offered (to another seat, or not asked)
             if self.who != self.d.player:
                 return self.not_yours()
-            return WhyNot(True, f"{what} is possible now", self.d.pos)
-        return WhyNot(False, f"{what} is not offered: {because.text} is false", because.pos, because.text,
+            return WhyNot(True, Phrase("possible", what), self.d.pos)
+        return WhyNot(False, Phrase("not_offered", what, because.text), because.pos, because.text,
                       because.values, because.via)
 
     # actions of cards --------------------------------------------------------------------
@@ -228,9 +242,9 @@ class _Asked:
                     named = _names(card.title, card_key, loose) or _names(card.id, card_key, loose)
                     if named and label_key is not None:
                         short = label.split(": ", 1)[1] if label.startswith(card.title + ": ") else label
-                        named = _names(label, label_key, loose) or _names(short, label_key, loose)
+                        named = self.named(label, label_key, loose) or self.named(short, label_key, loose)
                 else:
-                    named = _names(label, key, loose)
+                    named = self.named(label, key, loose)
                 if named:
                     found.append(self.judge(c, a, label))
         if not found:
@@ -241,45 +255,60 @@ class _Asked:
         """'use CARD' of a card that has no action."""
         for card in self.program.cards:
             if _names(card.title, card_key, loose) or _names(card.id, card_key, loose):
-                return WhyNot(False, f"{card.title} has no action to use", card.pos)
+                return WhyNot(False, Phrase("no_action", card.title), card.pos)
         return None
 
     def judge(self, c, a, label) -> tuple:
         """(how many checks it passes, the answer) for action `a` of component `c`."""
         st, who, d = self.st, self.who, self.d
         title = self.program.comp_card[c].title
-        what = f"'{label}'"
+        what = Quoted(label)
         if c not in vm.in_play(st, who):
-            return 0, WhyNot(False, f"{what} is not possible: {title} is not in play under "
-                                    f"{self.program.player_name(int(who))}'s control{self.where_is(c)}", a.pos)
+            return 0, WhyNot(False, Phrase("not_in_play", what, title, self.seat(who), self.where_is(c)), a.pos)
         if d.player != who:
             return 1, self.not_yours()
         spec = d.spec if d.kind is DecisionKind.MENU else None
         windows = [o.window for o in spec.options if o.window is not None or o.start is None] if spec else []
         if not windows:
-            return 2, WhyNot(False, f"{what} is not possible: no action of a card is offered now, while "
-                                    f"'{d.prompt}' is asked", d.pos)
+            return 2, WhyNot(False, Phrase("no_action_now", what, Quoted(d.prompt)), d.pos)
         if a.windows and not any(w is None or w in a.windows for w in windows):
             during = ", ".join(sorted(a.windows))
-            return 3, WhyNot(False, f"{what} is not possible now: it is used during {during}, and this "
-                                    f"decision offers actions during {', '.join(w for w in windows if w)}",
+            return 3, WhyNot(False, Phrase("other_window", what, during, ", ".join(w for w in windows if w)),
                              a.pos, f"during {during}")
         if vm.spent(st, c, a):
-            return 4, WhyNot(False, f"{what} is not possible: it was used already, once per {a.limit}", a.pos,
-                             f"once per {a.limit}")
+            return 4, WhyNot(False, Phrase("used", what, a.limit), a.pos, f"once per {a.limit}")
         fr = Frame(a.code, 0, {"cause": who}, c, who)
         for n, (kind, cond) in enumerate(a.requires):
             because = cond.why(st, fr)
             if because is None:
                 continue
             if kind == "if":
-                reason = f"{what} is not possible: its condition {because.text} is false"
+                reason = Phrase("condition", what, because.text)
             else:
-                reason = f"{what} is not possible: its cost '{because.text}' cannot be paid"
+                reason = Phrase("cost", what, Quoted(because.text))
             return 5 + n, WhyNot(False, reason, because.pos, because.text, because.values, because.via)
-        return 5 + len(a.requires), WhyNot(True, f"{what} of {title} is possible now", a.pos)
+        return 5 + len(a.requires), WhyNot(True, Phrase("action_possible", what, title), a.pos)
 
     # helpers -----------------------------------------------------------------------------
+    def named(self, label: str, key: str, loose: bool) -> bool:
+        """Whether `label` (a text of the rules) is the name `key`, as written or as shown."""
+        if _names(label, key, loose):
+            return True
+        if self.shown is None or not label:
+            return False
+        said = self.named_as(label)
+        return said != label and _names(said, key, loose)
+
+    def named_as(self, label: str) -> str:
+        """`label` as the person asking reads it."""
+        try:
+            return str(self.shown(label))
+        except (TypeError, ValueError, KeyError, IndexError):
+            return label
+
+    def seat(self, p) -> Value:
+        return Value(Seat(int(p)), self.program.player_name(int(p)))
+
     def label(self, o, x, bound: bool) -> str:
         """The label of menu option `o`, for candidate `x` when `bound`."""
         fr = self.frame_with(o.var, x) if bound else self.fr
@@ -304,7 +333,8 @@ class _Asked:
         if self.masked and not may_see(st, self.program.zone_def(key).visibility, holder, int(self.who)):
             return ""
         name = keys.name_of(key)
-        return f" (it is in {name}" + (f" of {vm.label_of(st, holder)})" if holder is not None else ")")
+        named = name + (f" of {vm.label_of(st, holder)}" if holder is not None else "")
+        return Phrase("is_in", Value(ZoneRef(key), named))
 
 
 _ELSEWHERE = object()

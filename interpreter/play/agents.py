@@ -104,10 +104,11 @@ class SeatView:
         value = getattr(entry, "value", None) if entry.kind is not OptionKind.ACTION else None  # an action: what it does is shown
         return value if type(value) in (Comp, NodeRef) else None
 
-    def why_not(self, move: str):
+    def why_not(self, move: str, shown=None):
         """Why `move` is not possible now for this seat, or that it is (engine.why): the answer
-        tells nothing the seat may not see of where things are."""
-        return self._state.why_not(move, self.seat)
+        tells nothing the seat may not see of where things are. `shown(label)`: a label as the
+        seat reads it."""
+        return self._state.why_not(move, self.seat, shown)
 
     @property
     def players(self) -> int:
@@ -460,9 +461,11 @@ class HumanAgent:
     def why(self, view: SeatView, move: str) -> None:
         """Say why `move` is not possible now, naming the condition and where content wrote it."""
         if not move:
-            self.say("  why what? type why and a move: an option's label, a card, 'use CARD'")
+            self.say("  " + words_in(self.lang).w("why_what"))
             return
-        for line in why_lines(view.why_not(move), view.program.sources):
+        program = view.program
+        shown = texts_of(program, self.lang) if self.lang != "en" else None  # 'Passer' names 'Pass'
+        for line in why_lines(view.why_not(move, shown), program.sources, program, self.lang, view.seat):
             self.say(f"  {line}")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..engine.phrases import ENGLISH as PHRASES
 from ..language.prose.french import elide
 
 WORDS = {
@@ -87,6 +88,11 @@ WORDS = {
                        "it was before it.",
         "undo_done_many": "-- Decision {0} and the {2} after it are taken back, by agreement of {1}: the table is "
                           "as it was before it.",
+        # why not? (engine.why, engine.phrases): the engine's own English sentences
+        **{f"why_{key}": text for key, text in PHRASES.items()},
+        "why_rules_line": "rules of {0}, where the choice is asked: {1}",
+        "why_what": "why what? type why and a move: an option's label, a card, 'use CARD'",
+        "why_at_event": "at event {0}: {1}",
     },
     "fr": {
         "you": "vous", "player": "joueur {0}", "team": "équipe {0}",
@@ -154,6 +160,52 @@ WORDS = {
                        "est comme avant elle.",
         "undo_done_many": "-- La décision {0} et les {2} qui la suivent sont reprises, tous d'accord ({1}) : la "
                           "table est comme avant elle.",
+        # why not? (view.why says the engine's phrases with these)
+        "why_game_over": "la partie est finie : aucun coup n'est possible",
+        "why_no_move": "aucun coup donné",
+        "why_unknown": "aucune option, carte ni action {0} n'est connue ici",
+        "why_offered": "{0} est proposé maintenant : option {1} de {2}",
+        "why_not_yours": "c'est à {0} de décider maintenant ({1}), pas à {2}",
+        "why_not_among": "{0} n'est pas proposé : {1} n'est pas dans {2}{3}",
+        "why_not_among_it": "{0} n'est pas proposé : ce n'est pas un membre de {1}{2}",
+        "why_possible": "{0} est possible maintenant",
+        "why_not_offered": "{0} n'est pas proposé : {1} est faux",
+        "why_no_action": "{0} n'a pas d'action à utiliser",
+        "why_not_in_play": "{0} n'est pas possible : {1} n'est pas en jeu sous le contrôle de {2}{3}",
+        "why_no_action_now": "{0} n'est pas possible : aucune action de carte n'est proposée maintenant, pendant la "
+                             "question {1}",
+        "why_other_window": "{0} n'est pas possible maintenant : elle s'utilise pendant {1}, et cette décision "
+                            "propose les actions pendant {2}",
+        "why_used": "{0} n'est pas possible : elle a déjà servi, une fois par {1}",
+        "why_condition": "{0} n'est pas possible : sa condition {1} est fausse",
+        "why_cost": "{0} n'est pas possible : son coût {1} ne peut pas être payé",
+        "why_action_possible": "{0} de {1} est possible maintenant",
+        "why_is_in": " (dans {0})",
+        "why_did_you_mean": " ; vouliez-vous dire {0} ?",
+        "why_or": "{0} ou {1}",
+        "why_rules_of_procedure": "la procédure {0}",
+        "why_rules_of_keyword": "le mot-clé {0}",
+        "why_is": "{0} = {1}",
+        "why_holds": "{0} contient {1}",
+        "why_is_empty": "{0} est vide",
+        "why_quoted_false": "« {0} » est faux",
+        "why_of_classes": " (de classe {0})",
+        "why_of_no_class": " (d'aucune classe)",
+        "why_in_call": "dans {0}",
+        "why_in_call_where": "dans {0}, où {1}",
+        "why_call_where": "{0}, où {1},",
+        "why_described": "{0} ({1})",
+        "why_gives": "{0} donne {1}",
+        "why_gives_nothing": "{0} ne donne rien : {1} est vide",
+        "why_left_out": "{0} : {1} est faux",
+        "why_left_out_why": "{0} : {1} est faux ({2})",
+        "why_leaves_out": "{0} laisse de côté {1}",
+        "why_more": "et {0} de plus",
+        "why_an_error": "une erreur ({0})",
+        "why_colon": " : ", "why_semicolon": " ; ",
+        "why_rules_line": "règles de {0}, où la question est posée : {1}",
+        "why_what": "pourquoi quoi ? tapez why et un coup : le libellé d'une option, une carte, « use CARTE »",
+        "why_at_event": "à l'événement {0} : {1}",
     },
 }
 LANGS = tuple(WORDS)

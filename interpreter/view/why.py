@@ -9,29 +9,91 @@
                                      ^~~~~~~~~~~~~
 
 The content line is read from the text of the files the game was loaded from;
-everything content wrote is escaped before it is printed.
+everything content wrote is escaped before it is printed. In another language than English
+(`regles play --lang fr`), the answer is said again from its parts (engine.phrases): each
+sentence in that language, the labels and prompts in the words the game's vocabulary gives
+them, players and zones as that language names them; what the rules wrote (a condition, a
+name) as written.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..diagnostics import excerpt, printable
-from .narrate import seat_said
+from ..engine.phrases import Joined, Phrase, Quoted, Value
+from ..engine.values import Comp, Seat, ZoneRef
+from .narrate import seat_name, seat_said, zone_name
 from .narrate_words import Said, words_in
 from .texts import texts_of
 
 
-def render(answer, sources: dict) -> list[str]:
+def render(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None) -> list[str]:
     """The lines telling `answer` (an engine.why.WhyNot); `sources`: path -> text of the
-    game's content files (the report of its loading)."""
-    lines = [printable(str(answer))]
+    game's content files (the report of its loading); in `lang`, with `program` the game's
+    (for its words) and `seat` the seat told (its zones are 'your ...')."""
+    say = Saying(program, lang, seat)
+    lines = [printable(say.all(answer.parts()))]
     where = answer.where
     if where is not None and not answer.legal:
         lines.append(f"  {printable(where)}")
         lines += excerpt(sources.get(where.path), where, "      ")
     if answer.rules and not answer.legal:
-        lines.append(printable(f"  rules of {answer.rules_of}, where the choice is asked: {', '.join(answer.rules)}"))
+        rules = words_in(lang).w("why_rules_line", Said(say(answer.rules_of)), Said(", ".join(answer.rules)))
+        lines.append(printable(f"  {rules}"))
     return lines
+
+
+# the phrases that name a player as the subject or object of a sentence, not as a value
+_IN_SENTENCE = frozenset({"not_yours", "not_in_play"})
+_MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, as each language writes them
+
+
+class Saying:
+    """The parts of the engine's phrases said in `lang` (in English, as the engine wrote them)."""
+
+    def __init__(self, program, lang: str, seat: int | None):
+        self.program, self.lang, self.seat = program, lang, seat
+        self.words = words_in(lang)
+        self.texts = texts_of(program, lang) if program is not None and lang != "en" else None
+
+    def all(self, parts) -> str:
+        return "".join(self(p) for p in parts)
+
+    def __call__(self, part) -> str:
+        if self.texts is None:
+            return str(part)
+        if isinstance(part, Phrase):
+            # a part said in the language already (a phrase, a text of the rules) is kept as it is;
+            # a player is said with its article, which the sentence around it may respell ('à le')
+            return self.words.w("why_" + part.key, *[self._arg(a, part.key in _IN_SENTENCE) for a in part.args])
+        if isinstance(part, Joined):
+            sep = self.words.w(_MARKS[part.sep]) if part.sep in _MARKS else part.sep
+            return sep.join(self(p) for p in part.parts)
+        if isinstance(part, Quoted):
+            return f"« {self.texts(part.text)} »"
+        if isinstance(part, Value):
+            return self.value(part.value, str(part))
+        return str(part)
+
+    def _arg(self, a, in_sentence: bool):
+        if in_sentence and isinstance(a, Value) and type(a.value) is Seat:
+            # with its article, respelt with the words around it ('à le joueur 2': 'au joueur 2')
+            return seat_said(int(a.value), self.program, self.lang)
+        return Said(self(a))
+
+    def value(self, v, label: str) -> str:
+        """A value of the game as the language names it ('joueur 2', 'vous'); any other as
+        English labelled it."""
+        t = type(v)
+        if t is Seat:
+            return seat_name(int(v), self.seat, self.program, self.lang)
+        if t is ZoneRef:
+            return zone_name(self.program, str(v), self.seat, vocabulary=True, lang=self.lang)
+        if t is Comp:
+            return self.program.comp_card[v].title
+        if isinstance(v, (list, tuple)) and v and all(type(x) in (Seat, Comp) for x in v):
+            return ", ".join(self.value(x, "") for x in v)
+        return label
 
 
 def asked(state, within=None, lang: str = "en") -> str:
