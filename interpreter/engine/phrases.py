@@ -89,15 +89,18 @@ class Quoted(str):
 
 
 class Value(str):
-    """A value of the game as English labels it ('player 2', 'Gold Mine'); `value` is it."""
+    """A value of the game as English labels it ('player 2', 'Gold Mine'); `value` is it;
+    `quoted`, named as a move ('player 2')."""
 
-    def __new__(cls, value, label: str):
-        made = super().__new__(cls, label)
+    def __new__(cls, value, label: str, quoted: bool = False):
+        made = super().__new__(cls, f"'{label}'" if quoted else label)
         made.value = value
+        made.label = str(label)
+        made.quoted = quoted
         return made
 
     def __reduce__(self):
-        return Value, (self.value, str(self))
+        return Value, (self.value, self.label, self.quoted)
 
 
 class Joined(str):

@@ -183,7 +183,7 @@ class _Asked:
         x, fr = found
         if x is _ELSEWHERE:
             return fr
-        return self.excluded(Quoted(vm.label_of(self.st, x)), spec.where, fr)
+        return self.excluded(Value(x, vm.label_of(self.st, x), quoted=True), spec.where, fr)
 
     def among(self, among, var, key, loose, label):
         """The candidate named `key` among the members of `among` (with the frame it is

@@ -72,7 +72,8 @@ class Saying:
         if isinstance(part, Quoted):
             return f"« {self.texts(part.text)} »"
         if isinstance(part, Value):
-            return self.value(part.value, str(part))
+            said = self.value(part.value, part.label)
+            return f"« {said} »" if part.quoted else said
         return str(part)
 
     def _arg(self, a, in_sentence: bool):
