@@ -127,7 +127,7 @@ class _Asked:
         if self.shown is not None:  # the labels as the person asking reads them, too
             pool |= {self.named_as(n) for n in self.names}
         near = tuple(suggest(text, sorted(pool), 3))
-        return WhyNot(False, Phrase("unknown", Quoted(text)), self.d.pos, near=near)
+        return WhyNot(False, Phrase("unknown", Value(text, text, quoted=True)), self.d.pos, near=near)  # as typed
 
     # the decision asked now ------------------------------------------------------------
     def offered(self, key, loose):
