@@ -275,14 +275,14 @@ _ALSO_WRITTEN = {"int": "number", "integer": "number", "float": "number", "str":
                  "bool": "boolean", "array": "list", "secret": "hidden", "private": "owner", "shared": "public"}
 
 
-def shape_hint(schema: dict, key=None) -> str | None:
+def shape_hint(schema: dict, key=None, keys: bool = True) -> str | None:
     """How a mapping `schema` wants is written: its first example (the schema's `examples`, as
-    a YAML flow mapping under `key`), else its keys."""
+    a YAML flow mapping under `key`), else (with `keys`) its keys."""
     examples = schema.get("examples") if isinstance(schema, dict) else None
     if examples:
         return "e.g. " + (f"{key}: " if isinstance(key, str) else "") + _flow(examples[0])
-    keys = list(schema.get("properties", {})) if isinstance(schema, dict) else []
-    return "its keys: " + ", ".join(keys) if keys else None
+    named = list(schema.get("properties", {})) if keys and isinstance(schema, dict) else []
+    return "its keys: " + ", ".join(named) if named else None
 
 
 def _flow(value) -> str:
@@ -377,7 +377,8 @@ def _to_content_errors(error, data) -> list[ContentError]:
     if error.validator == "required":
         missing = [k for k in error.validator_value if not (isinstance(node, dict) and k in node)]
         return [ContentError("S002", f"{prefix}missing required key '{k}'", fallback,
-                             shape_hint(error.schema, path[-1] if path else None)) for k in missing]
+                             # (its example only: the key missing is named already)
+                             shape_hint(error.schema, path[-1] if path else None, keys=False)) for k in missing]
     code, message, hint = _describe(error)
     pos = fallback
     if path and isinstance(parent, PDict) and isinstance(path[-1], str) and not hasattr(node, "pos"):

@@ -63,6 +63,16 @@ def test_a_mapping_without_an_example_is_hinted_to_its_keys():
     assert V.shape_hint({"type": "object"}, "x") is None
 
 
+def test_a_missing_key_is_hinted_to_an_example_only(tmp_path):
+    # a card without its title: the key is named; all the keys a card may have would not help
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "cards.yaml").write_text("kind: cards\ngame: karman-swap\ncomponent: card\ncards:\n"
+                                       "  - {id: untitled, colour: Rouge, value: 3}\n", encoding="utf-8")
+    found = [(d.code, d.message, d.hint) for d in check_paths([str(folder)]).diagnostics]
+    assert found == [("S002", "cards[0]: missing required key 'title'", None)]
+
+
 def test_every_example_of_the_schemas_is_valid_where_it_is_given():
     found = 0
     for path in sorted((ROOT / "schemas").glob("*.schema.json")):
