@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..engine import machine as vm
 from ..engine.code import Code, CodeKind
 from ..engine.library import counter_key, number
+from ..engine.phrases import Noun, Phrase, Value
 from ..engine.specs import FREE, OPTIONAL_ASK, UNNAMED_ACTION, ActionSpec, ChooseSpec, TriggerSpec
 from ..engine.state import Frame, GameFault
 from ..language import nodes as N
@@ -177,7 +178,9 @@ class AbilityCompiler:
 
         def values(st, fr, keyf=keyf, amount=amount, cdef=cdef):
             have = st.counters.get(keyf(st, fr), cdef.initial)
-            return [f"{vm.label_of(st, owner(st, fr))} has {have} {name}, the cost is {amount(st, fr)}"]
+            who = owner(st, fr)
+            return [Phrase("has_for_cost", Value(who, vm.label_of(st, who)), have, Noun(name, count=have),
+                           amount(st, fr))]
         return values
 
     def cost_sacrifice(self, cost, consts, ctx, checks):

@@ -10,6 +10,7 @@ key, and each part said in that language:
 - a `Quoted` text, written by the rules (a label, a prompt): in the words the game's vocabulary
   gives it;
 - a `Value` of the game (a player, a card, a list): as the language names it;
+- a `Noun`, a counter's or zone's name: as the game's vocabulary names it;
 - any other part (rules text as written, a name, a number): as it is.
 """
 from __future__ import annotations
@@ -57,6 +58,7 @@ ENGLISH = {
     "leaves_out": "{0} leaves out {1}",
     "more": "and {0} more",
     "an_error": "an error ({0})",
+    "has_for_cost": "{0} has {1} {2}, the cost is {3}",
     # the marks between the parts of an answer
     "colon": ": ",
     "semicolon": "; ",
@@ -101,6 +103,20 @@ class Value(str):
 
     def __reduce__(self):
         return Value, (self.value, self.label, self.quoted)
+
+
+class Noun(str):
+    """The name of one of the game's counters (`kind` 'counter') or zones, which a view says as
+    the game's vocabulary names it; `count`, how many it is said of (None: several)."""
+
+    def __new__(cls, name: str, kind: str = "counter", count: int | None = None):
+        made = super().__new__(cls, name)
+        made.kind = kind
+        made.count = count
+        return made
+
+    def __reduce__(self):
+        return Noun, (str(self), self.kind, self.count)
 
 
 class Joined(str):

@@ -238,12 +238,13 @@ class _Asked:
             for a in actions:
                 label = a.label(self.st, c)
                 self.names.append(label)
+                named = False
                 if card_key is not None:
                     named = _names(card.title, card_key, loose) or _names(card.id, card_key, loose)
                     if named and label_key is not None:
                         short = label.split(": ", 1)[1] if label.startswith(card.title + ": ") else label
                         named = self.named(label, label_key, loose) or self.named(short, label_key, loose)
-                else:
+                if not named and m is None:  # a label may hold ':' itself ('Activation 1: draw a card')
                     named = self.named(label, key, loose)
                 if named:
                     found.append(self.judge(c, a, label))

@@ -202,6 +202,7 @@ WORDS = {
         "why_leaves_out": "{0} laisse de côté {1}",
         "why_more": "et {0} de plus",
         "why_an_error": "une erreur ({0})",
+        "why_has_for_cost": "{0} a {1} {2}, le coût est de {3}",
         "why_colon": " : ", "why_semicolon": " ; ",
         "why_rules_line": "règles de {0}, où la question est posée : {1}",
         "why_what": "pourquoi quoi ? tapez why et un coup : le libellé d'une option, une carte, « use CARTE »",

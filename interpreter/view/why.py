@@ -20,9 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import excerpt, printable
-from ..engine.phrases import Joined, Phrase, Quoted, Value
+from ..engine.phrases import Joined, Noun, Phrase, Quoted, Value
 from ..engine.values import Comp, Seat, ZoneRef
-from .narrate import seat_name, seat_said, zone_name
+from .narrate import noun, seat_name, seat_said, zone_name
 from .narrate_words import Said, words_in
 from .texts import texts_of
 
@@ -44,7 +44,7 @@ def render(answer, sources: dict, program=None, lang: str = "en", seat: int | No
 
 
 # the phrases that name a player as the subject or object of a sentence, not as a value
-_IN_SENTENCE = frozenset({"not_yours", "not_in_play"})
+_IN_SENTENCE = frozenset({"not_yours", "not_in_play", "has_for_cost"})
 _MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, as each language writes them
 
 
@@ -74,6 +74,9 @@ class Saying:
         if isinstance(part, Value):
             said = self.value(part.value, part.label)
             return f"« {said} »" if part.quoted else said
+        if isinstance(part, Noun):  # French counts 0 and 1 in the singular ('0 ressource')
+            many = part.count is None or (part.count > 1 if self.lang == "fr" else part.count != 1)
+            return noun(self.program, str(part), part.kind, self.lang, many=many)
         return str(part)
 
     def _arg(self, a, in_sentence: bool):

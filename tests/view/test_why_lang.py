@@ -110,3 +110,31 @@ def test_regles_why_answers_in_the_language_asked(tmp_path, capsys):
     assert main(["why", str(path), "--at", at, "Passer"]) == 0  # in English, a French label names nothing
     assert capsys.readouterr().out.splitlines()[1] == \
         "no option, card or action 'Passer' is known here; did you mean 'Pass'?"
+
+
+def test_an_action_is_asked_by_its_label_with_a_colon_and_its_cost_said_in_french():
+    g = interpreter.load("seeders-exodus")
+    prog, fr = g.program, texts_of(g.program, "fr")
+    found = {}
+    acting = [(c, a) for c in prog.comps for a in prog.comp_actions[c]]
+    colon = [(c, a) for c, a in acting if ":" in a.label(g.new_state(3, 0), c)]
+    assert colon  # an 'Activation 1: ...' among them
+    for seed in range(6):
+        st = g.new_state(3, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if st.is_terminal() or "cost" in found:
+                break
+            seat = int(st.pending.player)
+            for c, a in acting[::3] + colon[:4]:
+                label = a.label(st, c)
+                answer = st.why_not(label, seat, fr)
+                found.setdefault(answer.reason.key, (seat, label, answer))
+            st.apply(rng.randrange(len(st.legal_actions())))
+    # a label holding ':' ('Activation 1: ...') names its action, never nothing
+    assert "unknown" not in found
+    seat, label, answer = found["cost"]
+    first = render(answer, prog.sources, prog, "fr", seat)[0]
+    assert "ne peut pas être payé : le joueur " in first and ", le coût est de " in first
+    assert " has " not in first and "the cost" not in first
+    assert str(answer).endswith(f"the cost is {str(answer).rsplit(' ', 1)[1]}")
