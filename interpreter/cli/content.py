@@ -22,7 +22,6 @@ from ..rulings.ruletest import run_test
 from ..rulings.trace import TraceError, read_trace, replay, state_at
 from ..view import why
 from ..view.narrate_words import Said, words_in
-from ..view.texts import texts_of
 from ..view.shown import printable_stream
 from .common import cwd_content, load_only, setup_game, unwritable, usage_error
 
@@ -193,8 +192,7 @@ def cmd_why(args) -> int:
     lang = getattr(args, "lang", "en")
     seat = None if args.seat is None else args.seat - 1
     print(words_in(lang).w("why_at_event", args.at, Said(why.asked(state, lang=lang))))
-    shown = texts_of(game.program, lang) if lang != "en" else None
-    answer = state.why_not(args.move, seat, shown)
+    answer = state.why_not(args.move, seat, why.shown_in(game.program, lang))
     for line in why.render(answer, game.program.sources, game.program, lang, seat):
         print(line)
     return 0

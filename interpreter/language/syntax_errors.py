@@ -148,7 +148,7 @@ def _syntax_hint(found, expected) -> str | None:
     if found is not None and getattr(found, "type", None) == "_INDENT":
         return "indent only the lines of a block, after a line ending with ':'"
     if found is not None and getattr(found, "type", None) in ("LPAR", "NAME") and {"COLON", "OPTIONALLY"} <= exp:
-        # after `when EVENT`: `when integrated(c):` is how many languages bind an event's arguments
+        # after `when EVENT`: `when played(c):` is how many languages bind an event's arguments
         return ("a trigger names its event alone, 'when EVENT:'; the event's arguments are names in its "
                 "block, those its declaration gives (events:)")
     return None

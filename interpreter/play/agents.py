@@ -51,7 +51,7 @@ from ..view.narrate_words import words_in
 from ..view.texts import Texts, attribute_fact, texts_of
 from ..view import worlds
 from ..view.seen import Seen
-from ..view.why import render as why_lines
+from ..view.why import render as why_lines, shown_in
 from .marks import Mark
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -464,8 +464,8 @@ class HumanAgent:
             self.say("  " + words_in(self.lang).w("why_what"))
             return
         program = view.program
-        shown = texts_of(program, self.lang) if self.lang != "en" else None  # 'Passer' names 'Pass'
-        for line in why_lines(view.why_not(move, shown), program.sources, program, self.lang, view.seat):
+        answer = view.why_not(move, shown_in(program, self.lang))  # a label as shown names its option too
+        for line in why_lines(answer, program.sources, program, self.lang, view.seat):
             self.say(f"  {line}")
 
 

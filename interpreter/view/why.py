@@ -43,6 +43,12 @@ def render(answer, sources: dict, program=None, lang: str = "en", seat: int | No
     return lines
 
 
+def shown_in(program, lang: str):
+    """The labels of `program` as a person reads them in `lang` (`view.texts`), for a move named
+    as the screen shows it ('why Passer'); None in English, where the rules' own text is shown."""
+    return texts_of(program, lang) if program is not None and lang != "en" else None
+
+
 # the phrases that name a player as the subject or object of a sentence, not as a value
 _IN_SENTENCE = frozenset({"not_yours", "not_in_play", "has_for_cost"})
 _MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, as each language writes them
@@ -54,7 +60,7 @@ class Saying:
     def __init__(self, program, lang: str, seat: int | None):
         self.program, self.lang, self.seat = program, lang, seat
         self.words = words_in(lang)
-        self.texts = texts_of(program, lang) if program is not None and lang != "en" else None
+        self.texts = shown_in(program, lang)
 
     def all(self, parts) -> str:
         return "".join(self(p) for p in parts)

@@ -126,7 +126,7 @@ def lobby_entry(table, now: float, lang: str | None = None) -> dict:
     """What the lobby says of a listed table in progress: its game, each seat (a person's or a
     bot's, taken or free, connected or not), whose decision it is, and how old it is. Nothing a
     seat sees alone: no card, no counter, no option. Its words are in `lang`, the language of the
-    page that asks (a French table in an English lobby is 'player 2: greedy bot'), else in the
+    page that asks (a French table's seats are 'player 2', 'greedy' in an English lobby), else in the
     table's own."""
     st = table.state
     lang = lang or table.lang
