@@ -30,7 +30,7 @@ from .code import CodeKind
 from .observe import may_see
 from .phrases import Joined, Phrase, Quoted, Value
 from .state import DecisionKind, Frame, GameFault
-from .values import Comp, Seat, ZoneRef
+from .values import Comp, NodeRef, Seat, ZoneRef
 
 _ERRORS = (GameFault, TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError)
 _USE = re.compile(r"\s*use\s+(.+)", re.IGNORECASE)
@@ -207,9 +207,11 @@ class _Asked:
         return None
 
     def everything(self):
-        """What a candidate may be, besides the members of a source: components and players."""
+        """What a candidate may be, besides the members of a source: components, players and
+        the board's nodes."""
         yield from self.program.comps
         yield from self.program.seats[self.st.n]
+        yield from map(NodeRef, self.program.nodes)
 
     def excluded(self, what: str, cond, fr) -> WhyNot:
         """`what` is not offered because `cond` is false in `fr`."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..diagnostics import excerpt, printable
 from ..engine.phrases import Joined, Noun, Phrase, Quoted, Value
-from ..engine.values import Comp, Seat, ZoneRef
+from ..engine.values import Comp, NodeRef, Seat, Team, ZoneRef
 from .narrate import noun, seat_name, seat_said, zone_name
 from .narrate_words import Said, words_in
 from .texts import texts_of
@@ -51,6 +51,7 @@ def shown_in(program, lang: str):
 
 # the phrases that name a player as the subject or object of a sentence, not as a value
 _IN_SENTENCE = frozenset({"not_yours", "not_in_play", "has_for_cost"})
+_NAMED = frozenset({Seat, Comp, Team, NodeRef, ZoneRef})  # the values a list is said member by member of
 _MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, as each language writes them
 
 
@@ -92,8 +93,8 @@ class Saying:
         return Said(self(a))
 
     def value(self, v, label: str) -> str:
-        """A value of the game as the language names it ('joueur 2', 'vous'); any other as
-        English labelled it."""
+        """A value of the game as the language names it ('joueur 2', 'vous', 'équipe 1', a board
+        node as the screen labels it: 'case 4', 'oui'); a number or a text as English labelled it."""
         t = type(v)
         if t is Seat:
             return seat_name(int(v), self.seat, self.program, self.lang)
@@ -101,7 +102,13 @@ class Saying:
             return zone_name(self.program, str(v), self.seat, vocabulary=True, lang=self.lang)
         if t is Comp:
             return self.program.comp_card[v].title
-        if isinstance(v, (list, tuple)) and v and all(type(x) in (Seat, Comp) for x in v):
+        if t is Team:
+            return self.words.w("team", int(v) + 1)
+        if t is NodeRef:
+            return self.texts(str(self.program.nodes.get(v, {}).get("name", v)))
+        if t is bool or v is None:
+            return self.words.w("none" if v is None else "yes" if v else "no")
+        if isinstance(v, (list, tuple)) and v and all(type(x) in _NAMED for x in v):
             return ", ".join(self.value(x, "") for x in v)
         return label
 

@@ -138,3 +138,29 @@ def test_an_action_is_asked_by_its_label_with_a_colon_and_its_cost_said_in_frenc
     assert "ne peut pas être payé : le joueur " in first and ", le coût est de " in first
     assert " has " not in first and "the cost" not in first
     assert str(answer).endswith(f"the cost is {str(answer).rsplit(' ', 1)[1]}")
+
+
+def test_a_board_node_is_named_in_french_as_the_screen_labels_it():
+    g = interpreter.load("etherium")
+    fr = texts_of(g.program, "fr")
+    st = g.new_state(2, 0)
+
+    def node_left_out(s):  # a place asked for, with a space of the board not offered
+        d = s.pending
+        return d.prompt.startswith("A green place") and any(
+            n.get("kind") == "space" and n["name"] not in d.labels_for(s) for n in g.program.nodes.values())
+    assert _until(st, node_left_out, 0)
+    seat, offered = int(st.pending.player), st.pending.labels_for(st)
+    read = 0
+    for space in (n["name"] for n in g.program.nodes.values() if n.get("kind") == "space"):
+        if space in offered:
+            continue
+        french = fr(space)
+        assert french.startswith("case ") and french != space
+        answer = st.why_not(french, seat, fr)  # named as the screen shows it
+        assert str(answer) == str(st.why_not(space, seat)) and not answer.legal
+        said = render(answer, g.program.sources, g.program, "fr", seat)[0]
+        assert said.startswith(f"« {french} » n'est pas proposé : ") and "space " not in said
+        # out of the choice's source ('ce n'est pas un membre de ...'), or a condition false of it
+        read += " est faux ; " in said and f"n = {french}" in said
+    assert read  # a condition, with the values it read named as the screen names them
