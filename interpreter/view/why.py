@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import excerpt, printable
+from ..engine.observe import may_see
 from ..engine.phrases import Joined, Noun, Phrase, Quoted, Value
 from ..engine.values import Comp, NodeRef, Seat, Team, ZoneRef
 from .narrate import noun, seat_name, seat_said, zone_name
@@ -31,16 +32,53 @@ def render(answer, sources: dict, program=None, lang: str = "en", seat: int | No
     """The lines telling `answer` (an engine.why.WhyNot); `sources`: path -> text of the
     game's content files (the report of its loading); in `lang`, with `program` the game's
     (for its words) and `seat` the seat told (its zones are 'your ...')."""
-    say = Saying(program, lang, seat)
-    lines = [printable(say.all(answer.parts()))]
+    told = said(answer, sources, program, lang, seat)
+    lines = [told["answer"]]
+    if told["where"] is not None:
+        lines.append(f"  {told['where']}")
+        lines += ["      " + line for line in told["excerpt"]]
+    if told["rules"] is not None:
+        lines.append(f"  {told['rules']}")
+    return lines
+
+
+def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None, within=None,
+         unseen: frozenset = frozenset()) -> dict:
+    """`answer` as `render` tells it, in parts: {legal, answer, where, excerpt (the content
+    line and its caret), rules}, each printable. With `within` (a folder), the file is named
+    from it, as a server names it to a browser; the components in `unseen` (those the seat may
+    not see: `unseen_by`) are said 'a card' wherever the answer read one."""
+    say = Saying(program, lang, seat, unseen)
+    out = {"legal": answer.legal, "answer": printable(say.all(answer.parts())), "where": None, "excerpt": [],
+           "rules": None}
     where = answer.where
     if where is not None and not answer.legal:
-        lines.append(f"  {printable(where)}")
-        lines += excerpt(sources.get(where.path), where, "      ")
+        out["where"] = printable(f"{_named_from(where.path, within)}:{where.line}:{where.column}")
+        out["excerpt"] = excerpt(sources.get(where.path), where, "")
     if answer.rules and not answer.legal:
-        rules = words_in(lang).w("why_rules_line", Said(say(answer.rules_of)), Said(", ".join(answer.rules)))
-        lines.append(printable(f"  {rules}"))
-    return lines
+        out["rules"] = printable(words_in(lang).w("why_rules_line", Said(say(answer.rules_of)),
+                                                  Said(", ".join(answer.rules))))
+    return out
+
+
+def unseen_by(st, seat: int) -> frozenset:
+    """The components in a zone that seat `seat` may not see (another's hand, a deck)."""
+    program = st.program
+    out = set()
+    for key, comps in st.zones.items():
+        if comps and not may_see(st, program.zone_def(key).visibility, program.zone_holder(key), seat):
+            out.update(comps)
+    return frozenset(out)
+
+
+def _named_from(path, within) -> str:
+    """`path` from folder `within` (its name alone when outside it); as it is without `within`."""
+    if path is None or within is None:
+        return str(path)
+    try:
+        return Path(path).resolve().relative_to(Path(within).resolve()).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def shown_in(program, lang: str):
@@ -51,6 +89,11 @@ def shown_in(program, lang: str):
 
 # the phrases that name a player as the subject or object of a sentence, not as a value
 _IN_SENTENCE = frozenset({"not_yours", "not_in_play", "has_for_cost"})
+class _Unseen:
+    """A component the seat told may not see, in place of it in a value of an answer."""
+
+
+UNSEEN = _Unseen()
 _NAMED = frozenset({Seat, Comp, Team, NodeRef, ZoneRef})  # the values a list is said member by member of
 _MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, as each language writes them
 
@@ -58,15 +101,18 @@ _MARKS = {": ": "why_colon", "; ": "why_semicolon"}  # the marks between parts, 
 class Saying:
     """The parts of the engine's phrases said in `lang` (in English, as the engine wrote them)."""
 
-    def __init__(self, program, lang: str, seat: int | None):
+    def __init__(self, program, lang: str, seat: int | None, unseen: frozenset = frozenset()):
         self.program, self.lang, self.seat = program, lang, seat
         self.words = words_in(lang)
         self.texts = shown_in(program, lang)
+        self.unseen = unseen  # components said 'a card' (a seat may not see them)
 
     def all(self, parts) -> str:
         return "".join(self(p) for p in parts)
 
     def __call__(self, part) -> str:
+        if self.unseen:
+            part = self.masked(part)
         if self.texts is None:
             return str(part)
         if isinstance(part, Phrase):
@@ -86,6 +132,26 @@ class Saying:
             return noun(self.program, str(part), part.kind, self.lang, many=many)
         return str(part)
 
+    def masked(self, part):
+        """`part` with each value that is, or lists, a component of `unseen` said 'a card' (the
+        engine's English rebuilt around it, so that English and the other languages agree)."""
+        if isinstance(part, Phrase):
+            args = tuple(self.masked(a) for a in part.args)
+            return part if all(x is y for x, y in zip(args, part.args, strict=True)) else Phrase(part.key, *args)
+        if isinstance(part, Joined):
+            parts = tuple(self.masked(p) for p in part.parts)
+            return part if all(x is y for x, y in zip(parts, part.parts, strict=True)) else Joined(parts, part.sep)
+        if isinstance(part, Value):
+            v = part.value
+            if type(v) is Comp and v in self.unseen:
+                return Value(UNSEEN, words_in("en").w("a_card"), part.quoted)
+            if isinstance(v, (list, tuple)) and any(type(x) is Comp and x in self.unseen for x in v):
+                hidden = [UNSEEN if type(x) is Comp and x in self.unseen else x for x in v]
+                named = ", ".join(words_in("en").w("a_card") if x is UNSEEN else
+                                  self.program.comp_card[x].title if type(x) is Comp else str(x) for x in hidden)
+                return Value(hidden, named, part.quoted)
+        return part
+
     def _arg(self, a, in_sentence: bool):
         if in_sentence and isinstance(a, Value) and type(a.value) is Seat:
             # with its article, respelt with the words around it ('à le joueur 2': 'au joueur 2')
@@ -102,31 +168,29 @@ class Saying:
             return zone_name(self.program, str(v), self.seat, vocabulary=True, lang=self.lang)
         if t is Comp:
             return self.program.comp_card[v].title
+        if v is UNSEEN:
+            return self.words.w("a_card")
         if t is Team:
             return self.words.w("team", int(v) + 1)
         if t is NodeRef:
             return self.texts(str(self.program.nodes.get(v, {}).get("name", v)))
         if t is bool or v is None:
             return self.words.w("none" if v is None else "yes" if v else "no")
-        if isinstance(v, (list, tuple)) and v and all(type(x) in _NAMED for x in v):
+        if isinstance(v, (list, tuple)) and v and all(type(x) in _NAMED or x is UNSEEN for x in v):
             return ", ".join(self.value(x, "") for x in v)
         return label
 
 
-def asked(state, within=None, lang: str = "en") -> str:
+def asked(state, within=None, lang: str = "en", seat: int | None = None) -> str:
     """'player 1 is asked 'Your turn' (game.yaml:50)': the decision a state waits for; with
     `within` (a folder), its file named from that folder, as a server names it to a browser
     (never a path of the server's own); in `lang`, its words and the prompt ('Le joueur 1 doit
-    répondre à « À vous » (game.yaml:50)')."""
+    répondre à « À vous » (game.yaml:50)'); told to `seat`, its own is 'you are asked'."""
     d = state.pending
     if d is None:
         return words_in(lang).w("game_is_over")
-    path = d.pos.path if d.pos is not None else None
-    if path is not None and within is not None:
-        try:
-            path = Path(path).resolve().relative_to(Path(within).resolve()).as_posix()
-        except ValueError:
-            path = Path(path).name
-    at = f" ({path}:{d.pos.line})" if d.pos is not None else ""
+    at = f" ({_named_from(d.pos.path, within)}:{d.pos.line})" if d.pos is not None else ""
     who = seat_said(int(d.player), state.program, lang, first=True)
-    return printable(words_in(lang).w("is_asked", who, Said(texts_of(state.program, lang)(d.prompt)), Said(at)))
+    you = seat is not None and int(d.player) == seat
+    prompt = Said(texts_of(state.program, lang)(d.prompt))
+    return printable(words_in(lang).w("is_asked", who, prompt, Said(at), you=you))

@@ -72,7 +72,7 @@ NAMES = ("{tid}", "{name}", "nim", "nothing", "..", "../..", "../../../etc/passw
          "%00", "%ff%fe", "%c0%af", "é", "%E2%80%AE", "a%20b", "x" * 300, LONG, "-1", "9" * 5000, "CON",
          "upload-x", ".hidden", "a.jsonl", "{data}/traces/x", "%", "%%", "%zz", "\\..\\..\\", "~", "*", "?")
 ROUTES = ("/", "/table/{p}", "/replay/{p}", "/api/games", "/api/games/{p}", "/api/tables", "/api/tables/{p}",
-          "/api/tables/{p}/act", "/api/replays", "/api/replays/{p}", "/api/replays/{p}/at/{q}",
+          "/api/tables/{p}/act", "/api/tables/{p}/why", "/api/replays", "/api/replays/{p}", "/api/replays/{p}/at/{q}",
           "/api/replays/{p}/fork", "/static/{p}", "/static/../{p}", "/{p}", "/api/{p}", "/api/tables/{p}/{p}")
 EVENTS = ("0", "1", "3", "-1", "9" * 20, "9" * 5000, "x", "%00", "0x10", "１", "1.5", "")
 QUERY_KEYS = ("key", "seat", "since", "after", "expansions", "scenario", "event", "x")
@@ -150,7 +150,7 @@ def _trace_upload(rng) -> bytes:
         how = rng.choice(("header", "header-file", "event", "at", "drop", "swap", "cut", "line", "none"))
         if how == "header":
             header = _mutate_json(rng, header)
-        elif how == "header-file":
+        elif how == "header-file" and isinstance(header, dict):  # (a mutated header may be no object at all)
             place = rng.choice(("{private}", "/etc/passwd", "../../private/notes.txt", "{data}", "/dev/zero",
                                 "/proc/self/environ", str(NIM)))
             field = rng.choice(("source", "mods", "expansions", "game", "scenario"))
@@ -194,6 +194,10 @@ def _aimed(rng) -> dict:
          f"&since={rng.choice(('0', '1', q))}", "random"),
         ("/api/tables/{tid}/act", "POST", _mutate_json(rng, {"key": "{key}", "seat": rng.choice((1, 2)), "option": 0,
                                                              "version": rng.choice((0, 1, 2))}), "", "json"),
+        ("/api/tables/{tid}/why", "POST", _mutate_json(rng, {"key": rng.choice(("{key}", "{seat_key}")),
+                                                             "seat": rng.choice((1, 2)),
+                                                             "move": rng.choice(("Take", "use x", LONG, ""))}),
+         "", "json"),
         ("/api/replays", "POST", None, "", "trace"),
         ("/api/replays/{name}", "GET", None, "", "random"),
         ("/api/replays/{name}/at/" + rng.choice(EVENTS), "GET", None, f"seat={q}" if rng.random() < 0.5 else "", "random"),

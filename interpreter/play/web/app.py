@@ -516,6 +516,19 @@ async def act(request: Request):
     return JSONResponse(await run_in_threadpool(table.view, asked.get("key"), seat - 1, since))
 
 
+async def why_not(request: Request):
+    """Why not? for a seat of the table: {key, seat, move} -> the answer (`Table.why`)."""
+    server = _server(request)
+    table = server.table(request.path_params["tid"])
+    asked = await _body(request)
+    if not isinstance(asked, dict):
+        raise TableError(400, "a question is a JSON object: {key, seat, move}")
+    seat = asked.get("seat")
+    if not _whole(seat):
+        raise TableError(400, "'seat' is a whole number")
+    return JSONResponse(await run_in_threadpool(table.why, asked.get("key"), seat - 1, asked.get("move")))
+
+
 # replays
 async def replays(request: Request):
     """The traces kept, newest first, each with the result its replayed game reached (None until
@@ -681,6 +694,7 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
         Route("/api/tables/{tid}/seats/{seat}", take_seat, methods=["POST"]),
         Route("/api/tables/{tid}/close", close_table, methods=["POST"]),
         Route("/api/tables/{tid}/undo", ask_undo, methods=["POST"]),
+        Route("/api/tables/{tid}/why", why_not, methods=["POST"]),
         Route("/api/tables/{tid}/undo/answer", answer_undo, methods=["POST"]),
         Route("/api/replays", replays, methods=["GET"]),
         Route("/api/replays", upload_replay, methods=["POST"]),

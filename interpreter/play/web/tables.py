@@ -12,6 +12,7 @@ A table also has house rules (`seating.House`: listed in the lobby, undo by
 agreement, a clock per decision), spectators' keys that act for no seat (one
 to watch as nobody, one per seat), and knows which seats are taken and
 connected (`seating`). Its decisions can be taken back by agreement (`undo`).
+A seat may ask why a move is not offered (`why`, as `regles why` answers it).
 
 A table is saved to its folder after every change: the state as the engine's
 JSON (`GameState.to_json`), the events so far, and what each seat was told. A
@@ -38,6 +39,7 @@ from ...kinds import type_word
 from ...rulings.trace import portable_message, result_of, save_state_trace, source_of
 from ...view.narrate import Narrator, seat_name, seat_said
 from ...view.narrate_words import LANGS
+from ...view import why
 from ...view.texts import texts_of
 from ..agents import LookaheadFault, SeatView, agent_seed, make_agent
 from ..mcts import parse_search
@@ -52,6 +54,7 @@ TABLE_ID = re.compile(r"^[a-z0-9]{6,32}$")
 MAX_LOG = 20000  # lines a seat's log keeps; older ones are dropped (a bound on what a table holds)
 MAX_ITERATIONS = 2000  # the most a search bot of a table may think per decision: its work is the server's
 MAX_SECONDS = 5.0
+MAX_MOVE = 200  # characters of a move asked about ('why not?'): longer is no name of the game's
 
 
 class _Lines:
@@ -191,6 +194,26 @@ class Table(Seating, TakingBack):
                 self.undos.keep(self.state, seat)
             self._apply(option)
             self.decided[seat] = len(self.told[seat].lines)
+
+    def why(self, key: str | None, seat: int, move: str) -> dict:
+        """Why the person at `seat` may not make `move` now (an option, a card, 'use CARD', as
+        `regles why` reads it), in the table's language: what the decision is, the answer, and
+        the rules' line that excludes the move, named from the game's folder. What the seat
+        may not see is not told: a card in a zone hidden from it is 'a card'."""
+        if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
+            raise TableError(400, f"'move' is the text of a move: an option, a card, 'use CARD' "
+                                  f"(at most {MAX_MOVE} characters)")
+        with self.lock:
+            if seat not in self.seats_for(key):
+                raise TableError(403, f"this key does not open seat {seat + 1}")
+            program = self.game.program
+            answer = self.state.why_not(move, seat, why.shown_in(program, self.lang))
+            within = Path(program.root).parent
+            told = why.said(answer, program.sources, program, self.lang, seat, within,
+                            why.unseen_by(self.state, seat))
+            told.update({"move": move, "asked": why.asked(self.state, within, self.lang, seat),
+                         "version": self.version})
+            return told
 
     def step_bot(self) -> bool:
         """One decision of the bot to play, if a bot is to play; whether one was made."""

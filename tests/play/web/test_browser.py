@@ -247,6 +247,40 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "A new table")
 
 
+def test_a_player_asks_why_a_move_is_not_offered_and_the_answer_ages_with_the_table(shared):
+    """A French table: the seat asks, in the 'why not?' box, about an option by the label it
+    reads (offered) and about a move that names nothing (the rules' line, with its caret);
+    once the table moves on, the answer says it is older than the table. A spectator has no box."""
+    served, d = shared
+    made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "greedy"],
+                                       "seed": 6, "lang": "fr"})
+    d.get(served.base + made["link"])
+    first = _wait(d, lambda: _options(d))[0].text
+    box = d.find_element(By.ID, "why")
+    assert box.is_displayed() and box.find_element(By.TAG_NAME, "summary").text == "Pourquoi ne puis-je pas… ?"
+    box.find_element(By.TAG_NAME, "summary").click()
+
+    def ask(move):
+        before = _text(d, "#why-answer")
+        field = d.find_element(By.ID, "why-move")
+        field.clear()
+        field.send_keys(move + "\n")  # Enter asks
+        _wait(d, lambda: _text(d, "#why-answer") not in (before, None) and _text(d, "#why-answer .why-said"))
+        return _text(d, "#why-answer .why-said")
+    assert ask(first).startswith(f"« {first} » est proposé maintenant : option 1")
+    assert ask("Attaquer la lune").startswith("Aucune option, carte ni action « Attaquer la lune »")
+    line = _text(d, "#why-answer .why-line")
+    assert line.startswith("karman-swap/") and "^" in line
+    assert not d.find_element(By.CSS_SELECTOR, "#why-answer .why-older").is_displayed()
+    _click_first_option(d)
+    _wait(d, lambda: d.find_element(By.CSS_SELECTOR, "#why-answer .why-older").is_displayed())
+    assert _text(d, "#why-answer .why-older") == "La table a changé depuis cette réponse : redemandez."
+    watch = served.get(f"/api/tables/{made['id']}?key={made['owner_key']}")["watch_links"][0]["link"]
+    d.get(served.base + watch)
+    _wait(d, lambda: (_text(d, "#status") or "").startswith("Vous regardez"))
+    assert not d.find_element(By.ID, "why").is_displayed()
+
+
 def test_what_the_board_s_nodes_hold_never_hides_another_node(shared):
     """Mid-game in French, Seeders' slots hold negotiators and its chambers their cards and
     cubes: every node's box, as the page draws it, falls on no other, and each link still joins

@@ -73,7 +73,37 @@
     }
     if (v.maker) showLinks(v.links || [], v.watch_links || []);
     drawTools(v);
+    showWhy(v);
     return true;
+  }
+
+  // why not? a seat asks why a move is not offered now; the answer stays until the next
+  // question, marked as older once the table has changed since
+  let whyAt = null;  // the table's version the answer on screen was given at
+  function showWhy(v) {
+    $("why").hidden = v.watching !== undefined || v.seat === null;
+    $("why-answer").classList.toggle("stale", whyAt !== null && whyAt !== v.version);
+    $("why-form").onsubmit = (event) => { event.preventDefault(); askWhy(); };
+  }
+
+  async function askWhy() {
+    const move = $("why-move").value.trim();
+    if (!move || seat === null) return;
+    try {
+      const a = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/why`, { key, seat: seat + 1, move });
+      whyAt = a.version;
+      const parts = [R.el("p", { class: "muted why-asked", text: R.capital(a.asked) }),
+        R.el("p", { class: a.legal ? "why-said legal" : "why-said", text: R.capital(a.answer) })];
+      if (a.where) {
+        parts.push(R.el("pre", { class: "why-line" }, `${a.where}\n${a.excerpt.join("\n")}`));
+      }
+      if (a.rules) parts.push(R.el("p", { class: "muted", text: R.capital(a.rules) }));
+      parts.push(R.el("p", { class: "muted why-older", text: R.t("why_older") }));
+      $("why-answer").replaceChildren(...parts);
+      $("why-answer").classList.remove("stale");
+    } catch (err) {
+      R.showError($("why-answer"), err);
+    }
   }
 
   function showLinks(links, watch) {
