@@ -191,9 +191,10 @@ def cmd_why(args) -> int:
         return usage_error(args, f"--seat is a seat from 1 to {state.n}, not {args.seat}")
     lang = getattr(args, "lang", "en")
     seat = None if args.seat is None else args.seat - 1
-    print(words_in(lang).w("why_at_event", args.at, Said(why.asked(state, lang=lang))))
+    print(words_in(lang).w("why_at_event", args.at, Said(why.asked(state, lang=lang, seat=seat))))
     answer = state.why_not(args.move, seat, why.shown_in(game.program, lang))
-    for line in why.render(answer, game.program.sources, game.program, lang, seat):
+    unseen = why.unseen_by(state, seat, args.move) if seat is not None else frozenset()
+    for line in why.render(answer, game.program.sources, game.program, lang, seat, unseen):
         print(line)
     return 0
 

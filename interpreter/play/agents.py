@@ -51,7 +51,7 @@ from ..view.narrate_words import words_in
 from ..view.texts import Texts, attribute_fact, texts_of
 from ..view import worlds
 from ..view.seen import Seen
-from ..view.why import render as why_lines, shown_in
+from ..view.why import render as why_lines, shown_in, unseen_by
 from .marks import Mark
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -109,6 +109,11 @@ class SeatView:
         tells nothing the seat may not see of where things are. `shown(label)`: a label as the
         seat reads it."""
         return self._state.why_not(move, self.seat, shown)
+
+    def unseen(self, move: str = "") -> frozenset:
+        """The components in the zones this seat may not see, but those `move` names (a 'why
+        not?' says each 'a card')."""
+        return unseen_by(self._state, self.seat, move)
 
     @property
     def players(self) -> int:
@@ -465,7 +470,7 @@ class HumanAgent:
             return
         program = view.program
         answer = view.why_not(move, shown_in(program, self.lang))  # a label as shown names its option too
-        for line in why_lines(answer, program.sources, program, self.lang, view.seat):
+        for line in why_lines(answer, program.sources, program, self.lang, view.seat, view.unseen(move)):
             self.say(f"  {line}")
 
 

@@ -91,6 +91,9 @@ WORDS = {
                           "as it was before it.",
         # why not? (engine.why, engine.phrases): the engine's own English sentences
         **{f"why_{key}": text for key, text in PHRASES.items()},
+        "why_not_yours_you": "it is {0}'s decision now ({1}), not yours",
+        "why_not_in_play_you": "{0} is not possible: {1} is not in play under your control{3}",
+        "why_has_for_cost_you": "you have {1} {2}, the cost is {3}",
         "why_rules_line": "rules of {0}, where the choice is asked: {1}",
         "why_what": "why what? type why and a move: an option's label, a card, 'use CARD'",
         "why_at_event": "at event {0}: {1}",
@@ -168,12 +171,14 @@ WORDS = {
         "why_unknown": "aucune option, carte ni action {0} n'est connue ici",
         "why_offered": "{0} est proposé maintenant : option {1} de {2}",
         "why_not_yours": "c'est à {0} de décider maintenant ({1}), pas à {2}",
+        "why_not_yours_you": "c'est à {0} de décider maintenant ({1}), pas à vous",
         "why_not_among": "{0} n'est pas proposé : {1} n'est pas dans {2}{3}",
         "why_not_among_it": "{0} n'est pas proposé : ce n'est pas un membre de {1}{2}",
         "why_possible": "{0} est possible maintenant",
         "why_not_offered": "{0} n'est pas proposé : {1} est faux",
         "why_no_action": "{0} n'a pas d'action à utiliser",
         "why_not_in_play": "{0} n'est pas possible : {1} n'est pas en jeu sous le contrôle de {2}{3}",
+        "why_not_in_play_you": "{0} n'est pas possible : {1} n'est pas en jeu sous votre contrôle{3}",
         "why_no_action_now": "{0} n'est pas possible : aucune action de carte n'est proposée maintenant, pendant la "
                              "question {1}",
         "why_other_window": "{0} n'est pas possible maintenant : elle s'utilise pendant {1}, et cette décision "
@@ -205,6 +210,7 @@ WORDS = {
         "why_more": "et {0} de plus",
         "why_an_error": "une erreur ({0})",
         "why_has_for_cost": "{0} a {1} {2}, le coût est de {3}",
+        "why_has_for_cost_you": "vous avez {1} {2}, le coût est de {3}",
         "why_colon": " : ", "why_semicolon": " ; ",
         "why_rules_line": "règles de {0}, où la question est posée : {1}",
         "why_what": "pourquoi quoi ? tapez why et un coup : le libellé d'une option, une carte, « use CARTE »",

@@ -17,10 +17,12 @@ name) as written.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..diagnostics import excerpt, printable
 from ..engine.observe import may_see
+from ..names import fold
 from ..engine.phrases import Joined, Noun, Phrase, Quoted, Value
 from ..engine.values import Comp, NodeRef, Seat, Team, ZoneRef
 from .narrate import noun, seat_name, seat_said, zone_name
@@ -28,11 +30,13 @@ from .narrate_words import Said, words_in
 from .texts import texts_of
 
 
-def render(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None) -> list[str]:
+def render(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None,
+           unseen: frozenset = frozenset()) -> list[str]:
     """The lines telling `answer` (an engine.why.WhyNot); `sources`: path -> text of the
     game's content files (the report of its loading); in `lang`, with `program` the game's
-    (for its words) and `seat` the seat told (its zones are 'your ...')."""
-    told = said(answer, sources, program, lang, seat)
+    (for its words) and `seat` the seat told (its zones are 'your ...', its seat 'you'); the
+    components of `unseen` are 'a card' (see `said`)."""
+    told = said(answer, sources, program, lang, seat, unseen=unseen)
     lines = [told["answer"]]
     if told["where"] is not None:
         lines.append(f"  {told['where']}")
@@ -61,14 +65,23 @@ def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None
     return out
 
 
-def unseen_by(st, seat: int) -> frozenset:
-    """The components in a zone that seat `seat` may not see (another's hand, a deck)."""
+def unseen_by(st, seat: int, move: str = "") -> frozenset:
+    """The components in a zone that seat `seat` may not see (another's hand, a deck), but for
+    those `move` names by their title: the seat asking knows what it named ('Build Saw': 'Saw
+    is not in your hand', not 'a card is')."""
     program = st.program
+    named = set(re.findall(r"[^\W_]+", fold(move)))
     out = set()
     for key, comps in st.zones.items():
         if comps and not may_see(st, program.zone_def(key).visibility, program.zone_holder(key), seat):
-            out.update(comps)
+            out.update(c for c in comps if not named or not _named_in(program.comp_card[c].title, named))
     return frozenset(out)
+
+
+def _named_in(title: str, words: set) -> bool:
+    """Whether each word of `title` is among `words` (those of a move as asked)."""
+    mine = re.findall(r"[^\W_]+", fold(title))
+    return bool(mine) and all(w in words for w in mine)
 
 
 def _named_from(path, within) -> str:
@@ -87,8 +100,11 @@ def shown_in(program, lang: str):
     return texts_of(program, lang) if program is not None and lang != "en" else None
 
 
-# the phrases that name a player as the subject or object of a sentence, not as a value
-_IN_SENTENCE = frozenset({"not_yours", "not_in_play", "has_for_cost"})
+# the phrases that name a player as the subject or object of a sentence, not as a value, and which
+# of their parts: said of the seat told, the sentence is its own ('not yours', 'your control')
+_YOU_AT = {"not_yours": 2, "not_in_play": 2, "has_for_cost": 0}
+_IN_SENTENCE = frozenset(_YOU_AT)
+_VALUE_AT = {"is": 1, "gives": 1}  # the phrases of what a condition read, and which part is the value
 class _Unseen:
     """A component the seat told may not see, in place of it in a value of an answer."""
 
@@ -114,11 +130,12 @@ class Saying:
         if self.unseen:
             part = self.masked(part)
         if self.texts is None:
-            return str(part)
+            return str(part) if self.seat is None else self.english(part)
         if isinstance(part, Phrase):
             # a part said in the language already (a phrase, a text of the rules) is kept as it is;
             # a player is said with its article, which the sentence around it may respell ('à le')
-            return self.words.w("why_" + part.key, *[self._arg(a, part.key in _IN_SENTENCE) for a in part.args])
+            return self.words.w("why_" + part.key, *[self._arg(a, part.key in _IN_SENTENCE) for a in part.args],
+                                you=self.yours(part))
         if isinstance(part, Joined):
             sep = self.words.w(_MARKS[part.sep]) if part.sep in _MARKS else part.sep
             return sep.join(self(p) for p in part.parts)
@@ -131,6 +148,28 @@ class Saying:
             many = part.count is None or (part.count > 1 if self.lang == "fr" else part.count != 1)
             return noun(self.program, str(part), part.kind, self.lang, many=many)
         return str(part)
+
+    def english(self, part) -> str:
+        """The engine's English, told to a seat: its own seat is 'you' ('not yours', 'under your
+        control', 'where p is you'); the rest as the engine wrote it."""
+        if isinstance(part, Phrase):
+            args = [self.english(a) for a in part.args]
+            at = _VALUE_AT.get(part.key)
+            if at is not None and self.is_you(part.args[at]):
+                args[at] = "you"
+            return self.words.w("why_" + part.key, *args, you=self.yours(part))
+        if isinstance(part, Joined):
+            return part.sep.join(self.english(p) for p in part.parts)
+        return str(part)
+
+    def yours(self, phrase: Phrase) -> bool:
+        """Whether `phrase` says the seat told as the subject or object of its sentence."""
+        at = _YOU_AT.get(phrase.key)
+        return at is not None and at < len(phrase.args) and self.is_you(phrase.args[at])
+
+    def is_you(self, part) -> bool:
+        return (self.seat is not None and isinstance(part, Value) and type(part.value) is Seat
+                and int(part.value) == self.seat)
 
     def masked(self, part):
         """`part` with each value that is, or lists, a component of `unseen` said 'a card' (the

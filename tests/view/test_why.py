@@ -70,7 +70,10 @@ def test_why_as_a_seat_tells_nothing_hidden(tmp_path, capsys):
     _, out, _ = run(capsys, "why", str(path), "--at", at, "--seat", "1", "Build Saw")
     assert "Saw is not in you.hand\n" in out and "deck)" not in out
     _, out, _ = run(capsys, "why", str(path), "--at", at, "--seat", "2", "Rest")
-    assert "it is player 1's decision now ('Your turn'), not player 2's" in out
+    assert "it is player 1's decision now ('Your turn'), not yours" in out  # asked as seat 2
+    assert out.startswith(f"at event {at}: player 1 is asked 'Your turn'")
+    _, out, _ = run(capsys, "why", str(path), "--at", at, "--seat", "1", "Rest")
+    assert out.startswith(f"at event {at}: you are asked 'Your turn'")
 
 
 def test_why_at_the_end_of_the_game(tmp_path, capsys):
@@ -151,10 +154,10 @@ def test_why_at_a_prompt_of_play_answers_and_asks_again():
     status, text = play("why Build Anvil\nwhy use Saw\nwhy\n2\nq\n")
     assert status == 0
     assert ("  'Build Anvil (5)' is not offered: c.value <= p.coins is false: c.value is 5, p.coins is 2; "
-            "in affordable(you, c), where p is player 1, c is Anvil\n") in text
+            "in affordable(you, c), where p is you, c is Anvil\n") in text  # the seat told is 'you'
     assert 'body: "c.value <= p.coins and count(p.bench) < 3"' in text
     # the saw is in the hidden deck: the person is not told where it is
-    assert "  'Cut' is not possible: Saw is not in play under player 1's control\n" in text
+    assert "  'Cut' is not possible: Saw is not in play under your control\n" in text
     assert "why what?" in text
     # the prompt is asked again after each answer, and the other commands still work
     assert text.count("your choice (1-5, q to quit): ") == 5

@@ -135,7 +135,9 @@ def test_an_action_is_asked_by_its_label_with_a_colon_and_its_cost_said_in_frenc
     assert "unknown" not in found
     seat, label, answer = found["cost"]
     first = render(answer, prog.sources, prog, "fr", seat)[0]
-    assert "ne peut pas être payé : le joueur " in first and ", le coût est de " in first
+    assert "ne peut pas être payé : vous avez " in first and ", le coût est de " in first  # said to its seat
+    # asked of no seat in particular (regles why without --seat), the player is named
+    assert "ne peut pas être payé : le joueur " in render(answer, prog.sources, prog, "fr")[0]
     assert " has " not in first and "the cost" not in first
     assert str(answer).endswith(f"the cost is {str(answer).rsplit(' ', 1)[1]}")
 

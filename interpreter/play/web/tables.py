@@ -210,7 +210,7 @@ class Table(Seating, TakingBack):
             answer = self.state.why_not(move, seat, why.shown_in(program, self.lang))
             within = Path(program.root).parent
             told = why.said(answer, program.sources, program, self.lang, seat, within,
-                            why.unseen_by(self.state, seat))
+                            why.unseen_by(self.state, seat, move))
             told.update({"move": move, "asked": why.asked(self.state, within, self.lang, seat),
                          "version": self.version})
             return told
