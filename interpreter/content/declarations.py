@@ -97,6 +97,9 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
         defn.components[name] = [a for a in as_list(spec.get("attributes")) if isinstance(a, str)]
         for a in defn.components[name]:
             defn.attribute_name_pos.setdefault((name, a), getattr(a, "pos", spec.pos))
+    for section in ("zones", "counters", "attributes"):
+        if isinstance(d.get(section), dict):
+            defn.misdeclared.update(str(k) for k, v in d[section].items() if not isinstance(v, dict))
     for name, spec in items_of(d.get("zones")):
         defn.zones[name] = ZoneDef(name, scope_of(spec.get("scope")), as_str(spec.get("visibility")) or "public",
                                    bool(spec.get("in_play", False)), as_int(spec.get("capacity"), None),

@@ -296,6 +296,9 @@ class GameDef:
     score_pos: Position | None = None  # where `score:` names its counter (its value), for the checker's warnings
     standing: str | None = None  # the counter the end of the game shows for each player (default: the score)
     attribute_name_pos: dict = field(default_factory=dict)  # (component kind, attribute) -> its position
+    # names of zones, counters and attributes declared as something other than a mapping: their
+    # declaration is reported (the schema), and their uses are not, each again
+    misdeclared: set = field(default_factory=set)
     heuristic_tree: object = None  # parsed: nodes.Condition
     functions: dict = field(default_factory=dict)
     invariants: list = field(default_factory=list)  # (text, tree: parsed)

@@ -331,6 +331,8 @@ class ExpressionChecks:
             self.error("T003", e.pos, f"counter '{n}' is kept per {'/'.join(d.counters[n].scope)}: say whose",
                        _whose_example(n, d.counters[n].scope))
             return COUNTER
+        if n in d.misdeclared:  # its declaration is in error, and said so: not each use again
+            return ANY
         visible = {**{name: t for name, t in scope.names.items()},
                    **{name: f.returns for name, f in SPECIAL_NAMES.items()},
                    **{z: ZONE for z, zd in d.zones.items() if zd.scope.is_game},
@@ -384,6 +386,8 @@ class ExpressionChecks:
             return ANY
         if obj in (ANY, NODE) and self.node_attribute(n) is not None:
             return self.node_attribute(n)
+        if n in d.misdeclared:  # its declaration is in error, and said so: not each use again
+            return ANY
         candidates = list(d.zones) + list(d.counters) + list(d.attributes) + list(PROPERTIES)
         pos = e.pos
         if pos.end_column is not None and pos.end_column - len(n) >= pos.column:

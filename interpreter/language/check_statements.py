@@ -75,8 +75,10 @@ class StatementChecks:
         self.expect(s.amount, scope, NUMBER, "the amount")
         c = self.defn.counters.get(s.counter)
         if c is None:
-            self.error("N002", self.word(s.pos, s.counter), f"unknown counter '{s.counter}'", did_you_mean(s.counter, self.defn.counters)
-                       or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
+            if self.unknown(s.counter, self.defn.counters):
+                self.error("N002", self.word(s.pos, s.counter), f"unknown counter '{s.counter}'",
+                           did_you_mean(s.counter, self.defn.counters)
+                           or ("counters: " + ", ".join(self.defn.counters) if self.defn.counters else None))
         elif not (c.scope.per(OwnerKind.PLAYER) or c.scope.per(OwnerKind.TEAM)):
             self.error("T003", s.pos, f"'{type(s).__name__.lower()}' works on counters kept per player or team; "
                               f"'{s.counter}' is kept per {'/'.join(c.scope)}",

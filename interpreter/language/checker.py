@@ -81,6 +81,11 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
     def error(self, code: str, pos: Position, message: str, hint: str | None = None) -> None:
         self.report.error(code, pos, message, hint)
 
+    def unknown(self, name: str, declared) -> bool:
+        """Whether `name` is not among `declared` (zones, counters, attributes) and is to be said
+        so: a name declared as no mapping is not, its declaration is reported already."""
+        return name not in declared and name not in self.defn.misdeclared
+
     def classes_hint(self, name: str) -> str:
         return classes_hint(self.defn, name)
 
@@ -277,33 +282,33 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                         self.error("D004", decl.pos, f"unknown scope '{s}' for '{decl.name}'",
                                    did_you_mean(s, scope_words) or "scopes: " + ", ".join(sorted(scope_words)))
         for c in d.counters.values():
-            if isinstance(c.supply, str) and c.supply not in d.counters:
+            if isinstance(c.supply, str) and self.unknown(c.supply, d.counters):
                 self.error("N002", c.pos, f"counter '{c.name}' shares the supply of unknown counter '{c.supply}'",
                            did_you_mean(c.supply, d.counters))
             for z in c.keep_in:
-                if z not in d.zones:
+                if self.unknown(z, d.zones):
                     self.error("N001", c.pos, f"counter '{c.name}' is kept in unknown zone '{z}'", did_you_mean(z, d.zones))
         self.check_counter_starts()
         for kind, attrs in d.components.items():
             for a in attrs:
-                if a not in d.attributes:
+                if self.unknown(a, d.attributes):
                     self.error("N003", d.attribute_name_pos.get((kind, a), d.pos),
                                f"component '{kind}' names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         for z in d.tags_kept_in or []:
-            if z not in d.zones:
+            if self.unknown(z, d.zones):
                 self.error("N001", d.pos, f"tags_kept_in names unknown zone '{z}'", did_you_mean(z, d.zones))
         if d.powers is not None:
             self.check_powers(d.powers)
         for a in d.report_by:
-            if a not in d.attributes:
+            if self.unknown(a, d.attributes):
                 self.error("N003", d.pos, f"report_by names unknown attribute '{a}'", did_you_mean(a, d.attributes))
         check_table_hints(d, self.error)
         check_print_hints(d, self.error, self.report.warning)
-        if d.discard is not None and d.discard not in d.zones:
+        if d.discard is not None and self.unknown(d.discard, d.zones):
             self.error("N001", d.pos, f"unknown zone '{d.discard}' for the discard", did_you_mean(d.discard, d.zones))
-        if d.score is not None and d.score not in d.counters:
+        if d.score is not None and self.unknown(d.score, d.counters):
             self.error("N002", d.score.pos, f"unknown counter '{d.score}' for the score", did_you_mean(d.score, d.counters))
-        if d.standing is not None and d.standing not in d.counters:
+        if d.standing is not None and self.unknown(d.standing, d.counters):
             self.error("N002", d.standing.pos, f"unknown counter '{d.standing}' for the standing",
                        did_you_mean(d.standing, d.counters))
         elif d.standing is not None and not d.counters[d.standing].scope.only(OwnerKind.PLAYER, OwnerKind.TEAM):
@@ -452,7 +457,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                 self.error("N016", getattr(kind, "pos", pos), f"unknown component kind '{kind}'",
                            did_you_mean(kind, d.components))
         for start in {(c.file, c.start): c.start for c in d.cards if c.start is not None}.values():
-            if start not in d.zones:
+            if self.unknown(start, d.zones):
                 self.error("N001", getattr(start, "pos", d.pos), f"unknown zone '{start}'", did_you_mean(start, d.zones))
         seen = {}
         components = 0
@@ -480,6 +485,8 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             allowed = kinds.get(card.component, attributes)
             for attr, value in card.attrs.items():
                 if attr not in allowed:
+                    if attr in d.misdeclared:  # its declaration is reported: not each card's value
+                        continue
                     hint = did_you_mean(attr, list(allowed) + list(_CARD_KEYS))
                     self.error("S001", card.key_pos.get(attr, card.pos), f"unknown key '{attr}' for a {card.component}",
                                hint or ("keys: " + ", ".join(list(_CARD_KEYS) + list(allowed))))
@@ -589,7 +596,7 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
             for cost in tree.costs:
                 if cost.kind in (N.CostKind.PAY, N.CostKind.SPEND):
                     self.expr(cost.amount, scope)
-                    if cost.name not in self.defn.counters:
+                    if self.unknown(cost.name, self.defn.counters):
                         self.error("N002", self.word(cost.pos, cost.name), f"unknown counter '{cost.name}'",
                                    did_you_mean(cost.name, self.defn.counters))
                 elif cost.kind is N.CostKind.SACRIFICE:

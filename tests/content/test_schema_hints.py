@@ -93,3 +93,36 @@ def _nodes(value):
     elif isinstance(value, list):
         for v in value:
             yield from _nodes(v)
+
+
+@pytest.mark.parametrize("section, declared, used", [
+    ("zones", "basket: player", "move c to you.basket"),
+    ("zones", "pile: game", "shuffle pile"),
+    ("counters", "coins: player", "gain 1 coins"),
+    ("attributes", "worth: number", "log \"{c.worth}\""),
+    ("attributes", "worth: number", "if c.worth > 1: pass"),
+])
+def test_a_name_declared_as_no_mapping_is_reported_once_not_at_each_use(tmp_path, section, declared, used):
+    folder = tmp_path / "hinted"
+    folder.mkdir()
+    rules = "\n".join(f"    {line}" for line in ("for each c in deck:", f"  {used}", f"  {used}"))
+    game = (GAME.format(**SOUND).replace("  basket: {scope: player}\n", "")
+            .replace("    shuffle deck\n", rules + "\n"))
+    game = game.replace(f"{section}:\n", f"{section}:\n  {declared}\n") if f"{section}:\n" in game \
+        else game.replace("procedures:\n", f"{section}:\n  {declared}\nprocedures:\n")
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    found = [(d.code, d.message) for d in check_paths([str(folder)]).diagnostics if d.severity == "error"]
+    assert [code for code, _ in found] == ["S003"], found  # the declaration, and none of its two uses
+    assert found[0][1].startswith(f"{section}.{declared.split(':')[0]}: expected a mapping")
+
+
+def test_cards_giving_an_attribute_declared_as_no_mapping_are_not_each_reported(tmp_path):
+    folder = tmp_path / "hinted"
+    folder.mkdir()
+    game = GAME.format(**SOUND).replace("attributes:\n", "attributes:\n  worth: number\n")
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    (folder / "cards.yaml").write_text("kind: cards\nstart: deck\ncards:\n"
+                                       "  - {id: a, title: A, worth: 1}\n  - {id: b, title: B, worth: 2}\n",
+                                       encoding="utf-8")
+    found = [(d.code, d.message) for d in check_paths([str(folder)]).diagnostics if d.severity == "error"]
+    assert [code for code, _ in found] == ["S003"], found
