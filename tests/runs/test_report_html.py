@@ -84,13 +84,14 @@ def synthetic_run(run_id: str, games: int, seed: int) -> dict:
     return rows
 
 
-def write_results(path, runs: list) -> None:
-    """A results database of `runs`: (run_id, started_at, rows)."""
+def write_results(path, runs: list, game: str = "testgame") -> None:
+    """A results database of `runs`: (run_id, started_at, rows), of the game named `game`."""
     con = duckdb.connect(str(path))
     con.execute(SCHEMA)
     for run_id, started, rows in runs:
-        con.execute("INSERT INTO runs VALUES (?, ?, '0.1.0', 'testgame', [], NULL, '{\"variant\": \"<i>short</i>\"}', "
-                    "?, ?, 7, ?, 'regles simulate testgame')", [run_id, started, PLAYERS, AGENTS, len(rows["games"])])
+        con.execute("INSERT INTO runs VALUES (?, ?, '0.1.0', ?, [], NULL, '{\"variant\": \"<i>short</i>\"}', "
+                    "?, ?, 7, ?, 'regles simulate testgame')",
+                    [run_id, started, game, PLAYERS, AGENTS, len(rows["games"])])
         for table, table_rows in rows.items():  # a column a list: one statement, not one a row
             types = [r[1] for r in con.execute(f"DESCRIBE {table}").fetchall()]
             columns = ", ".join(f"unnest(${i + 1}::{t}[])" for i, t in enumerate(types))
@@ -320,6 +321,17 @@ def test_the_latest_run_is_shown_unless_one_is_chosen(tmp_path, capsys):
     assert tables(out.read_text(encoding="utf-8"))["win-rates"][0]["games"][0] == str(len(completed(first)))
     assert cli.main(["report", str(path), "--out", str(out), "--run", "frist"]) == 2
     assert "no run 'frist'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game, title", [("karman-swap", "Karman Swap"), ("testgame", "testgame"),
+                                         ("../karman-swap", "../karman-swap"), ("/etc", "/etc")])
+def test_the_page_is_titled_by_the_game_s_title_when_the_game_is_shipped(run, tmp_path, game, title):
+    path = tmp_path / "titled.duckdb"
+    write_results(path, [("run-1", "2025-01-02 03:04:05", run)], game=game)
+    out = tmp_path / "r.html"
+    assert cli.main(["report", str(path), "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert f"<title>{title}: simulation report</title>" in text and f"<h1>{title}: simulation report</h1>" in text
 
 
 def test_usage_and_file_errors(results, tmp_path, capsys):

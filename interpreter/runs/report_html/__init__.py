@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import importlib
 
+from ...diagnostics import ContentError
+from ...content.folders import shipped_games
+from ...content.model import in_language
+from ...content.source import parse_yaml
+from ...resources import content_dir
 from . import page, queries
 from .queries import ResultsError, UnknownRun
 
@@ -61,8 +66,22 @@ def write_report(results: str, out: str, run_id: str | None = None, top: int = 1
         figures = queries.read(con, run_id, min_plays)
     finally:
         con.close()
-    text = page.build(figures, top, min_plays)
+    text = page.build(figures, top, min_plays, title=shipped_title(figures.run.get("game")))
     with open(out, "w", encoding="utf-8", newline="\n") as stream:
         stream.write(text)
     return figures
+
+
+def shipped_title(game) -> str | None:
+    """The title of a shipped game by its name ('seeders-exodus': 'Seeders from Sereis, Episode
+    I: Exodus'); None for any other. A results file only names its game: the title is read from
+    the shipped content, never from a folder the file names."""
+    if not isinstance(game, str) or game not in shipped_games():
+        return None
+    path = content_dir() / game / "game.yaml"
+    try:
+        data, _ = parse_yaml(str(path), path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ContentError):
+        return None
+    return (in_language(data.get("title"), "en") or None) if isinstance(data, dict) else None
 

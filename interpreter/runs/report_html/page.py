@@ -20,12 +20,13 @@ from . import charts
 from .queries import Difference, Figures, Rate
 
 
-def build(f: Figures, top: int = 10, min_plays: int = 30) -> str:
-    """The page of the figures of a run; `top`: how many cards of each end are drawn."""
+def build(f: Figures, top: int = 10, min_plays: int = 30, title: str | None = None) -> str:
+    """The page of the figures of a run; `top`: how many cards of each end are drawn; `title`,
+    the game's (else the page is titled by the name of the game the run played)."""
     sections = [_seats(f), _scores(f), _length(f), _balance(f), _cards(f, top, min_plays), _offers(f, top),
                 _labels(f), _errors(f), _runs(f)]
     sections = [s for s in sections if s]
-    game = _text(f.run.get("game") or "?")
+    game = _text(title or f.run.get("game") or "?")
     nav = "".join(f'<li><a href="#{anchor}">{_text(title)}</a></li>' for anchor, title, _ in sections)
     body = "\n".join(f'<section id="{anchor}">\n<h2>{_text(title)}</h2>\n{content}\n</section>'
                      for anchor, title, content in sections)
