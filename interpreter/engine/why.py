@@ -78,7 +78,13 @@ def why_not(st, move: str, seat: int | None = None, shown=None) -> WhyNot:
     text = str(move).strip()
     if d is None:
         return WhyNot(False, Phrase("game_over"))
-    answer = _Asked(st, d, seat, shown).answer(text)
+    # what is evaluated between runs shares one budget of work (machine.run): the question has
+    # one of its own, and leaves the state's as it found it, however often it is asked
+    kept, st.fuel = st.fuel, st.program.step_budget
+    try:
+        answer = _Asked(st, d, seat, shown).answer(text)
+    finally:
+        st.fuel = kept
     if answer.legal:
         return answer
     rules, of = rules_asked_in(st)

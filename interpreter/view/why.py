@@ -14,6 +14,10 @@ everything content wrote is escaped before it is printed. In another language th
 sentence in that language, the labels and prompts in the words the game's vocabulary gives
 them, players and zones as that language names them; what the rules wrote (a condition, a
 name) as written.
+
+The web table asks it too (`said`: the answer in parts, its file named from the game's
+folder). Told to a seat, the answer says that seat 'you' ('not yours', 'where p is you'), and
+a card in a zone hidden from it 'a card' (`unseen_by`), but for a card the move named.
 """
 from __future__ import annotations
 
@@ -22,9 +26,9 @@ from pathlib import Path
 
 from ..diagnostics import excerpt, printable
 from ..engine.observe import may_see
-from ..names import fold
 from ..engine.phrases import Joined, Noun, Phrase, Quoted, Value
 from ..engine.values import Comp, NodeRef, Seat, Team, ZoneRef
+from ..names import fold
 from .narrate import noun, seat_name, seat_said, zone_name
 from .narrate_words import Said, words_in
 from .texts import texts_of
@@ -105,6 +109,8 @@ def shown_in(program, lang: str):
 _YOU_AT = {"not_yours": 2, "not_in_play": 2, "has_for_cost": 0}
 _IN_SENTENCE = frozenset(_YOU_AT)
 _VALUE_AT = {"is": 1, "gives": 1}  # the phrases of what a condition read, and which part is the value
+
+
 class _Unseen:
     """A component the seat told may not see, in place of it in a value of an answer."""
 

@@ -95,6 +95,29 @@ def test_a_guard_calling_a_game_function_names_the_false_part_of_its_body():
     assert str(answer).startswith("'Build Anvil (5)' is not offered: c.value <= p.coins is false: c.value is 5")
 
 
+def test_asking_changes_nothing_of_the_state_not_even_its_budget_of_work():
+    """An Etherium game asked 'why' at each decision is the game played without the questions,
+    and each question leaves the budget of work that labels and bots share between two runs as
+    it found it, however often it is asked (a server's table is asked by every seat): the
+    conditions read to answer run game functions and walk zones."""
+    import random
+    game = interpreter.load("etherium")
+    asked, quiet = game.new_state(2, 1), game.new_state(2, 1)
+    rng = random.Random(1)
+    for _ in range(120):
+        if asked.is_terminal():
+            break
+        for move in ("space 4", "space 11", "Pass"):
+            before = asked.fuel
+            asked.why_not(move, int(asked.pending.player))
+            asked.why_not(move)
+            assert asked.fuel == before, move
+        option = rng.randrange(len(asked.legal_actions()))
+        asked.apply(option)
+        quiet.apply(option)
+    assert asked.to_json() == quiet.to_json()
+
+
 def test_through_and_the_first_false_part_is_named():
     st = turn(coins=9, bench=("lamp", "saw", "worker"))
     answer = st.why_not("Build Anvil")
