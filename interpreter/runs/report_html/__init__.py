@@ -73,8 +73,8 @@ def write_report(results: str, out: str, run_id: str | None = None, top: int = 1
 
 
 def shipped_title(game) -> str | None:
-    """The title of a shipped game by its name ('seeders-exodus': 'Seeders from Sereis, Episode
-    I: Exodus'); None for any other. A results file only names its game: the title is read from
+    """The title of a shipped game by its name (its folder's: 'market-day' for 'Market Day'); None
+    for any other. A results file only names its game: the title is read from
     the shipped content, never from a folder the file names."""
     if not isinstance(game, str) or game not in shipped_games():
         return None
