@@ -55,6 +55,10 @@ MAX_LOG = 20000  # lines a seat's log keeps; older ones are dropped (a bound on 
 MAX_ITERATIONS = 2000  # the most a search bot of a table may think per decision: its work is the server's
 MAX_SECONDS = 5.0
 MAX_MOVE = 200  # characters of a move asked about ('why not?'): longer is no name of the game's
+# questions ('why not?') a seat may ask a minute: each runs the rules' conditions under the table's
+# lock, on a budget of work of its own, so a seat asking without end would hold up the table
+WHY_PER_MINUTE = 30
+_now = time.monotonic  # (the clock of those questions, set by a test)
 
 
 class _Lines:
@@ -96,6 +100,7 @@ class Table(Seating, TakingBack):
         self.made = time.time()
         self.posed = time.monotonic()  # when the decision now asked was asked (the turn clock counts from it)
         self.lock = threading.RLock()
+        self.asked_why: dict = {}  # seat -> when it asked its last questions (time.monotonic), WHY_PER_MINUTE at most
         self.save_lock = threading.Lock()  # one save at a time: the bots' and a person's may cross
         self.traces: Path | None = None  # where the trace is written when the game ends
         self.results = None  # where the result of the game is noted when its trace is written
@@ -206,6 +211,12 @@ class Table(Seating, TakingBack):
         with self.lock:
             if seat not in self.seats_for(key):
                 raise TableError(403, f"this key does not open seat {seat + 1}")
+            now = _now()
+            recent = [t for t in self.asked_why.get(seat, ()) if now - t < 60]
+            if len(recent) >= WHY_PER_MINUTE:
+                raise TableError(429, f"seat {seat + 1} has asked {WHY_PER_MINUTE} questions in the last minute: "
+                                      "ask again in a moment")
+            self.asked_why[seat] = recent + [now]
             program = self.game.program
             answer = self.state.why_not(move, seat, why.shown_in(program, self.lang))
             within = Path(program.root).parent

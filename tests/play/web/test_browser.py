@@ -259,6 +259,10 @@ def test_a_player_asks_why_a_move_is_not_offered_and_the_answer_ages_with_the_ta
     box = d.find_element(By.ID, "why")
     assert box.is_displayed() and box.find_element(By.TAG_NAME, "summary").text == "Pourquoi ne puis-je pas… ?"
     box.find_element(By.TAG_NAME, "summary").click()
+    offered = [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#why-moves option")]
+    assert offered[0] == first  # what may be asked of: the options, then the cards the page shows
+    shown = {e.text for e in d.find_elements(By.CSS_SELECTOR, "#table .comp-title")}
+    assert shown and shown <= set(offered)
 
     def ask(move):
         before = _text(d, "#why-answer")

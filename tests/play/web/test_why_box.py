@@ -123,3 +123,21 @@ def test_a_value_the_seat_may_not_see_is_said_a_card(lang, said):
              Phrase("is", "hand", Value([shown, hidden], f"{program.comp_card[shown].title}, {name}"))]
     assert Saying(program, lang, 0, frozenset({hidden})).all(parts) == said.format(program.comp_card[shown].title)
     assert Saying(program, lang, 0).all(parts).count(name) == 2  # what the seat may see is named
+
+
+def test_a_seat_asking_without_end_is_told_to_wait(tmp_path, monkeypatch):
+    """Each question runs the rules' conditions under the table's lock: a seat may ask a few a
+    minute (WHY_PER_MINUTE), then gets a 429 until a minute has passed; another seat still may."""
+    from interpreter.play.web import tables
+    monkeypatch.setattr(tables, "WHY_PER_MINUTE", 3)
+    clock = [1000.0]
+    monkeypatch.setattr(tables, "_now", lambda: clock[0])
+    with _client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                           "seed": 4}).json()
+        assert [_why(c, made, 0, "Pass").status_code for _ in range(4)] == [200, 200, 200, 429]
+        refused = _why(c, made, 0, "Pass").json()["error"]
+        assert refused.startswith("seat 1 has asked 3 questions in the last minute")
+        assert _why(c, made, 1, "Pass").status_code == 200  # each seat its own
+        clock[0] += 61
+        assert _why(c, made, 0, "Pass").status_code == 200

@@ -84,6 +84,30 @@
     $("why").hidden = v.watching !== undefined || v.seat === null;
     $("why-answer").classList.toggle("stale", whyAt !== null && whyAt !== v.version);
     $("why-form").onsubmit = (event) => { event.preventDefault(); askWhy(); };
+    // what may be asked about, offered as the player types: the options asked now, and the
+    // cards the page shows (the moves of a card: "use CARD")
+    const moves = new Set((mine(v) ? v.decision.options : []).map(o => o.label));
+    for (const title of [...shownTitles(v)].sort()) moves.add(title);
+    const list = [...moves];
+    if (list.join("\n") !== $("why-moves").dataset.moves) {
+      $("why-moves").dataset.moves = list.join("\n");
+      $("why-moves").replaceChildren(...list.map(m => R.el("option", { value: m })));
+    }
+  }
+
+  // the titles of the components a view shows, wherever they lie (a zone, a board's space)
+  function shownTitles(v) {
+    const titles = new Set();
+    const todo = [v.seats, v.centre, v.aside, v.boards];
+    while (todo.length) {
+      const x = todo.pop();
+      if (Array.isArray(x)) todo.push(...x);
+      else if (x && typeof x === "object") {
+        if (typeof x.title === "string" && x.card !== undefined) titles.add(x.title);
+        todo.push(...Object.values(x));
+      }
+    }
+    return titles;
   }
 
   async function askWhy() {
