@@ -73,7 +73,8 @@ NAMES = ("{tid}", "{name}", "nim", "nothing", "..", "../..", "../../../etc/passw
          "upload-x", ".hidden", "a.jsonl", "{data}/traces/x", "%", "%%", "%zz", "\\..\\..\\", "~", "*", "?")
 ROUTES = ("/", "/table/{p}", "/replay/{p}", "/api/games", "/api/games/{p}", "/api/tables", "/api/tables/{p}",
           "/api/tables/{p}/act", "/api/tables/{p}/why", "/api/replays", "/api/replays/{p}", "/api/replays/{p}/at/{q}",
-          "/api/replays/{p}/fork", "/static/{p}", "/static/../{p}", "/{p}", "/api/{p}", "/api/tables/{p}/{p}")
+          "/api/replays/{p}/why/{q}", "/api/replays/{p}/fork", "/static/{p}", "/static/../{p}", "/{p}", "/api/{p}",
+          "/api/tables/{p}/{p}")
 EVENTS = ("0", "1", "3", "-1", "9" * 20, "9" * 5000, "x", "%00", "0x10", "１", "1.5", "")
 QUERY_KEYS = ("key", "seat", "since", "after", "expansions", "scenario", "event", "x")
 QUERY_VALUES = ("{key}", "{seat_key}", "1", "2", "0", "-1", "99", "9" * 30, "9" * 5000, "", "abc", "%00", "%ff",
@@ -201,6 +202,8 @@ def _aimed(rng) -> dict:
         ("/api/replays", "POST", None, "", "trace"),
         ("/api/replays/{name}", "GET", None, "", "random"),
         ("/api/replays/{name}/at/" + rng.choice(EVENTS), "GET", None, f"seat={q}" if rng.random() < 0.5 else "", "random"),
+        ("/api/replays/{name}/why/" + rng.choice(EVENTS), "GET", None,
+         f"move={rng.choice(('Take', q, LONG))}&seat={rng.choice(('1', q))}", "random"),
         ("/api/replays/{name}/fork", "POST", _mutate_json(rng, {"event": rng.choice((0, 1, 3)),
                                                                 "seats": ["greedy", "random"]}), "", "json"),
         ("/api/games/nim", "GET", None, f"expansions={q}&scenario={rng.choice(QUERY_VALUES)}", "random"),

@@ -597,6 +597,14 @@ async def replay_why_bot(request: Request):
     return JSONResponse(await run_in_threadpool(r.why_bot, k, agent, _lang(request)))
 
 
+async def replay_why(request: Request):
+    """Why not? at a decision of a replay (?move=...; &seat=N: as that seat could see it)."""
+    r, k = await _replay_event(request)
+    seat = _int(request, "seat", None, 1, r.players)
+    move = request.query_params.get("move")
+    return JSONResponse(await run_in_threadpool(r.why, k, move, seat - 1 if seat else None, _lang(request)))
+
+
 async def fork(request: Request):
     server = _server(request)
     r = await run_in_threadpool(server.replay, request.path_params["name"])
@@ -701,6 +709,7 @@ def make_app(folder, game: str | None = None, mods=(), bot_delay: float = 0.4,
         Route("/api/replays/{name}", replay_summary),
         Route("/api/replays/{name}/at/{event}", replay_at),
         Route("/api/replays/{name}/why-bot/{event}", replay_why_bot),
+        Route("/api/replays/{name}/why/{event}", replay_why),
         Route("/api/replays/{name}/fork", fork, methods=["POST"]),
         Mount("/static", staticfiles.StaticFiles(directory=STATIC)),
     ], exception_handlers={TableError: _refused, ReplayError: _refused, exceptions.HTTPException: _http,

@@ -42,10 +42,12 @@ from ...rulings.trace import (
     result_differs,
     result_of,
 )
+from ...view import why
 from ...view.narrate import Narrator, counter_name, source_lines, zone_name
 from ...view.narrate_words import cap
 from .catalogue import Catalogue
 from .layout import TableLayout
+from .tables import MAX_MOVE
 from .views import CardTexts, TableView
 
 TRACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
@@ -342,6 +344,22 @@ class Replay:
         except ValueError as exc:
             raise ReplayError(422, f"agent: {exc}") from None
         return {"event": k, "seat": st.current_player + 1, "traced": traced, **weighed.as_json()}
+
+    def why(self, k: int, move, seat: int | None, lang: str = "en") -> dict:
+        """Why `move` was not offered at the decision event `k` answers (or the next one), as
+        `regles why TRACE --at` answers it, in `lang`; asked as `seat` (from 0), the answer says
+        nothing that seat could not see then, else it tells the whole table."""
+        if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
+            raise ReplayError(400, f"'move' is the text of a move: an option, a card, 'use CARD' "
+                                   f"(at most {MAX_MOVE} characters)")
+        st = self.decision_state(k)
+        program = self.program
+        within = Path(program.root).parent
+        answer = st.why_not(move, seat, why.shown_in(program, lang))
+        unseen = why.unseen_by(st, seat, move) if seat is not None else frozenset()
+        told = why.said(answer, program.sources, program, lang, seat, within, unseen)
+        told.update({"event": k, "move": move, "asked": why.asked(st, within, lang, seat)})
+        return told
 
     def view(self, k: int, seat: int | None, lang: str = "en") -> dict:
         st = self.state_at(k)

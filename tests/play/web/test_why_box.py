@@ -141,3 +141,33 @@ def test_a_seat_asking_without_end_is_told_to_wait(tmp_path, monkeypatch):
         assert _why(c, made, 1, "Pass").status_code == 200  # each seat its own
         clock[0] += 61
         assert _why(c, made, 0, "Pass").status_code == 200
+
+
+def test_a_replay_answers_why_not_at_a_decision_as_regles_why_does(tmp_path):
+    with _client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "karman-swap", "players": 2, "seats": ["person", "greedy"],
+                                           "seed": 3}).json()
+        key, url = made["seats"][0]["key"], f"/api/tables/{made['id']}"
+        v = c.get(url, params={"key": key, "seat": 1}).json()
+        for _ in range(400):  # the person takes the first option each time, the bot plays its own
+            if v["over"]:
+                break
+            if v["decision"] and v["decision"]["player"] == 0 and "options" in v["decision"]:
+                v = c.post(f"{url}/act", json={"key": key, "seat": 1, "option": 0, "version": v["version"]}).json()
+            else:
+                v = c.get(url, params={"key": key, "seat": 1, "after": v["version"]}).json()
+        assert v["over"]
+        replay = c.get(f"/api/replays/{made['id']}").json()
+        k = replay["steps"][3]  # a decision of the game
+        whole = c.get(f"/api/replays/{made['id']}/why/{k}", params={"move": "Attaquer la lune"}).json()
+        assert not whole["legal"] and whole["event"] == k
+        assert whole["answer"] == "no option, card or action 'Attaquer la lune' is known here"
+        assert whole["where"].startswith("karman-swap/") and whole["asked"].startswith("player ")
+        asker = int(whole["asked"].split()[1])
+        as_seat = c.get(f"/api/replays/{made['id']}/why/{k}", params={"move": "Pass", "seat": asker,
+                                                                       "lang": "fr"}).json()
+        assert as_seat["asked"].startswith("Vous devez répondre à « ")
+        for params, status in (({"move": "x" * 201}, 400), ({}, 400), ({"move": "Pass", "seat": 9}, 400)):
+            r = c.get(f"/api/replays/{made['id']}/why/{k}", params=params)
+            assert r.status_code == status, r.text
+        assert c.get(f"/api/replays/{made['id']}/why/99999", params={"move": "Pass"}).status_code == 404

@@ -60,7 +60,32 @@
     const answer = R.el("div", { id: "why-bot-answer", "aria-live": "polite" });
     ask.onclick = () => whyBot(ev.n, answer);
     parts.push(R.el("p", {}, ask), answer);
+    // why not? a move that was not offered at the decision this event answers (or the next)
+    const move = R.el("input", { id: "why-move", maxlength: "200", autocomplete: "off", required: true });
+    const told = R.el("div", { id: "why-answer", "aria-live": "polite" });
+    const form = R.el("form", { id: "why-form", class: "why-replay" },
+      R.el("label", { for: "why-move", text: R.t("why_replay_label") }), move,
+      R.el("button", { type: "submit", text: R.t("ask") }));
+    form.onsubmit = (event) => { event.preventDefault(); whyNot(ev.n, move.value.trim(), told); };
+    parts.push(form, told);
     $("event").replaceChildren(...parts);
+  }
+
+  async function whyNot(k, move, where) {
+    if (!move) return;
+    const seat = $("seen-by").value;
+    try {
+      const q = new URLSearchParams({ move, lang: R.lang });
+      if (seat) q.set("seat", seat);
+      const a = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/why/${k}?${q}`);
+      const parts = [R.el("p", { class: "muted why-asked", text: R.capital(a.asked) }),
+        R.el("p", { class: a.legal ? "why-said legal" : "why-said", text: R.capital(a.answer) })];
+      if (a.where) parts.push(R.el("pre", { class: "why-line" }, `${a.where}\n${a.excerpt.join("\n")}`));
+      if (a.rules) parts.push(R.el("p", { class: "muted", text: R.capital(a.rules) }));
+      where.replaceChildren(...parts);
+    } catch (err) {
+      R.showError(where, err);
+    }
   }
 
   // What a bot weighs at the decision this event answers (or the next one): each option with
