@@ -421,10 +421,14 @@ async def take_seat(request: Request):
     return JSONResponse({"seat": int(raw), "key": key, "link": f"/table/{table.id}?key={key}"})
 
 
-async def close_table(request: Request):
+async def _table_asked(request: Request) -> tuple:
+    """(the server, the table the path names, the JSON the request sent) of a request to a table."""
     server = _server(request)
-    table = server.table(request.path_params["tid"])
-    asked = await _body(request)
+    return server, server.table(request.path_params["tid"]), await _body(request)
+
+
+async def close_table(request: Request):
+    server, table, asked = await _table_asked(request)
     if not isinstance(asked, dict) or not same_key(asked.get("key"), table.owner_key):
         raise TableError(403, "only the table's maker (the key of the link they were given) closes it")
     name = await run_in_threadpool(server.close, table)
@@ -434,9 +438,7 @@ async def close_table(request: Request):
 
 
 async def ask_undo(request: Request):
-    server = _server(request)
-    table = server.table(request.path_params["tid"])
-    asked = await _body(request)
+    server, table, asked = await _table_asked(request)
     if not isinstance(asked, dict) or not _whole(asked.get("seat")) or \
             ("to" in asked and asked["to"] is not None and not _whole(asked["to"])):
         raise TableError(400, "an undo is asked with {key, seat, to}: 'to' the decision to go back to "
@@ -447,9 +449,7 @@ async def ask_undo(request: Request):
 
 
 async def answer_undo(request: Request):
-    server = _server(request)
-    table = server.table(request.path_params["tid"])
-    asked = await _body(request)
+    server, table, asked = await _table_asked(request)
     if not isinstance(asked, dict) or not _whole(asked.get("seat")) or not isinstance(asked.get("agree"), bool):
         raise TableError(400, "an undo is answered with {key, seat, agree}: 'agree' true or false")
     await run_in_threadpool(table.answer_undo, asked.get("key"), asked["seat"] - 1, asked["agree"])
@@ -498,9 +498,7 @@ async def table_view(request: Request):
 
 
 async def act(request: Request):
-    server = _server(request)
-    table = server.table(request.path_params["tid"])
-    asked = await _body(request)
+    server, table, asked = await _table_asked(request)
     if not isinstance(asked, dict):
         raise TableError(400, "an action is a JSON object: {key, seat, option, version}")
     seat, option, version = asked.get("seat"), asked.get("option"), asked.get("version")
@@ -518,9 +516,7 @@ async def act(request: Request):
 
 async def why_not(request: Request):
     """Why not? for a seat of the table: {key, seat, move} -> the answer (`Table.why`)."""
-    server = _server(request)
-    table = server.table(request.path_params["tid"])
-    asked = await _body(request)
+    _, table, asked = await _table_asked(request)
     if not isinstance(asked, dict):
         raise TableError(400, "a question is a JSON object: {key, seat, move}")
     seat = asked.get("seat")
