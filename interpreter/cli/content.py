@@ -8,8 +8,8 @@ from pathlib import Path
 from .. import LoadError
 from ..content.folders import find_expansion_root, is_dir, is_file
 from ..content.model import LayerKind
-from ..content.source import decode, parse_yaml
-from ..diagnostics import ContentError, lines_of, plural, printable, render_json, render_text
+from ..content.source import data_of
+from ..diagnostics import lines_of, plural, printable, render_json, render_text
 from ..engine.state import GameFault
 from ..lsp import server as lsp_server
 from ..play import weighing
@@ -100,10 +100,7 @@ def _game_named_in(path: Path) -> str | None:
     """The game a rules-test file names ('game: my-game', or a game folder's path from the
     file), read as the loader reads content; None when it names none or does not read (the
     load that follows, with the GAME given, reports what is wrong with it)."""
-    try:
-        data, _ = parse_yaml(str(path), decode(str(path), path.read_bytes()))
-    except (OSError, ContentError):
-        return None
+    data = data_of(path)
     named = data.get("game") if isinstance(data, dict) else None
     if not isinstance(named, str) or not named:
         return None
@@ -191,10 +188,9 @@ def cmd_why(args) -> int:
         return usage_error(args, f"--seat is a seat from 1 to {state.n}, not {args.seat}")
     lang = getattr(args, "lang", "en")
     seat = None if args.seat is None else args.seat - 1
-    print(words_in(lang).w("why_at_event", args.at, Said(why.asked(state, lang=lang, seat=seat))))
-    answer = state.why_not(args.move, seat, why.shown_in(game.program, lang))
-    unseen = why.unseen_by(state, seat, args.move) if seat is not None else frozenset()
-    for line in why.render(answer, game.program.sources, game.program, lang, seat, unseen):
+    told = why.answered(state, args.move, seat, lang)
+    print(words_in(lang).w("why_at_event", args.at, Said(told["asked"])))
+    for line in why.lines(told):
         print(line)
     return 0
 

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 
 import yaml
 
@@ -450,6 +451,17 @@ def decode(path: str, raw: bytes) -> str:
     # a byte order mark starts the file, or two (files saved twice by tools that each add one):
     # YAML would take the second for the first, and count every position of the file one short
     return text.lstrip("\ufeff")
+
+
+def data_of(path: Path):
+    """The data of one YAML file, read as the loader reads it (bounded, UTF-8, positioned); None
+    when it cannot be read. For a look at one key of a file (`game:`, `title:`) before or
+    without a load, which reports what is wrong with it."""
+    try:
+        data, _ = parse_yaml(str(path), decode(str(path), path.read_bytes()))
+    except (OSError, ContentError):
+        return None
+    return data
 
 
 def parse_yaml(path: str, text: str):

@@ -51,7 +51,7 @@ from ..view.narrate_words import words_in
 from ..view.texts import Texts, attribute_fact, texts_of
 from ..view import worlds
 from ..view.seen import Seen
-from ..view.why import render as why_lines, shown_in, unseen_by
+from ..view.why import answered, lines as why_lines
 from .marks import Mark
 from .mcts import MctsAgent, parse_budget
 from .revisits import Revisits
@@ -110,10 +110,9 @@ class SeatView:
         seat reads it."""
         return self._state.why_not(move, self.seat, shown)
 
-    def unseen(self, move: str = "") -> frozenset:
-        """The components in the zones this seat may not see, but those `move` names (a 'why
-        not?' says each 'a card')."""
-        return unseen_by(self._state, self.seat, move)
+    def why(self, move: str, lang: str = "en") -> dict:
+        """`why_not` told to this seat in `lang` (view.why.answered): nothing it may not see."""
+        return answered(self._state, move, self.seat, lang)
 
     @property
     def players(self) -> int:
@@ -468,9 +467,7 @@ class HumanAgent:
         if not move:
             self.say("  " + words_in(self.lang).w("why_what"))
             return
-        program = view.program
-        answer = view.why_not(move, shown_in(program, self.lang))  # a label as shown names its option too
-        for line in why_lines(answer, program.sources, program, self.lang, view.seat, view.unseen(move)):
+        for line in why_lines(view.why(move, self.lang)):  # a label as shown names its option too
             self.say(f"  {line}")
 
 

@@ -15,8 +15,9 @@ sentence in that language, the labels and prompts in the words the game's vocabu
 them, players and zones as that language names them; what the rules wrote (a condition, a
 name) as written.
 
-The web table asks it too (`said`: the answer in parts, its file named from the game's
-folder). Told to a seat, the answer says that seat 'you' ('not yours', 'where p is you'), and
+`answered` is the one way in (the terminal, `regles why`, the web table and the replay page
+ask through it): the answer in parts (`said`), its file named from the game's folder for a
+server. Told to a seat, the answer says that seat 'you' ('not yours', 'where p is you'), and
 a card in a zone hidden from it 'a card' (`unseen_by`), but for a card the move named.
 """
 from __future__ import annotations
@@ -40,14 +41,7 @@ def render(answer, sources: dict, program=None, lang: str = "en", seat: int | No
     game's content files (the report of its loading); in `lang`, with `program` the game's
     (for its words) and `seat` the seat told (its zones are 'your ...', its seat 'you'); the
     components of `unseen` are 'a card' (see `said`)."""
-    told = said(answer, sources, program, lang, seat, unseen=unseen)
-    lines = [told["answer"]]
-    if told["where"] is not None:
-        lines.append(f"  {told['where']}")
-        lines += ["      " + line for line in told["excerpt"]]
-    if told["rules"] is not None:
-        lines.append(f"  {told['rules']}")
-    return lines
+    return lines(said(answer, sources, program, lang, seat, unseen=unseen))
 
 
 def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None, within=None,
@@ -66,6 +60,31 @@ def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None
     if answer.rules and not answer.legal:
         out["rules"] = printable(words_in(lang).w("why_rules_line", Said(say(answer.rules_of)),
                                                   Said(", ".join(answer.rules))))
+    return out
+
+
+def answered(st, move: str, seat: int | None = None, lang: str = "en", within=None) -> dict:
+    """Why `move` is not possible in state `st` (engine.why), told as `said` tells it, with the
+    decision asked ('asked') and the move: told to `seat` when given (nothing it may not see; its
+    own seat 'you'), else of the whole table. What the terminal, `regles why`, the web table and
+    the replay page ask."""
+    program = st.program
+    answer = st.why_not(move, seat, shown_in(program, lang))
+    unseen = unseen_by(st, seat, move) if seat is not None else frozenset()
+    told = said(answer, program.sources, program, lang, seat, within, unseen)
+    told.update({"move": move, "asked": asked(st, within, lang, seat)})
+    return told
+
+
+def lines(told: dict) -> list[str]:
+    """The lines that print an answer `said` (or `answered`) tells: the answer, then the rules'
+    line with its caret and the rule IDs, indented under it."""
+    out = [told["answer"]]
+    if told["where"] is not None:
+        out.append(f"  {told['where']}")
+        out += ["      " + line for line in told["excerpt"]]
+    if told["rules"] is not None:
+        out.append(f"  {told['rules']}")
     return out
 
 
@@ -130,11 +149,10 @@ class Saying:
         self.unseen = unseen  # components said 'a card' (a seat may not see them)
 
     def all(self, parts) -> str:
-        return "".join(self(p) for p in parts)
+        """The parts said one after the other, what the seat may not see masked first."""
+        return "".join(self(self.masked(p) if self.unseen else p) for p in parts)
 
     def __call__(self, part) -> str:
-        if self.unseen:
-            part = self.masked(part)
         if self.texts is None:
             return str(part) if self.seat is None else self.english(part)
         if isinstance(part, Phrase):

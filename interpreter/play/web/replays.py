@@ -352,13 +352,8 @@ class Replay:
         if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE:
             raise ReplayError(400, f"'move' is the text of a move: an option, a card, 'use CARD' "
                                    f"(at most {MAX_MOVE} characters)")
-        st = self.decision_state(k)
-        program = self.program
-        within = Path(program.root).parent
-        answer = st.why_not(move, seat, why.shown_in(program, lang))
-        unseen = why.unseen_by(st, seat, move) if seat is not None else frozenset()
-        told = why.said(answer, program.sources, program, lang, seat, within, unseen)
-        told.update({"event": k, "move": move, "asked": why.asked(st, within, lang, seat)})
+        told = why.answered(self.decision_state(k), move, seat, lang, Path(self.program.root).parent)
+        told["event"] = k
         return told
 
     def view(self, k: int, seat: int | None, lang: str = "en") -> dict:

@@ -217,13 +217,8 @@ class Table(Seating, TakingBack):
                 raise TableError(429, f"seat {seat + 1} has asked {WHY_PER_MINUTE} questions in the last minute: "
                                       "ask again in a moment")
             self.asked_why[seat] = recent + [now]
-            program = self.game.program
-            answer = self.state.why_not(move, seat, why.shown_in(program, self.lang))
-            within = Path(program.root).parent
-            told = why.said(answer, program.sources, program, self.lang, seat, within,
-                            why.unseen_by(self.state, seat, move))
-            told.update({"move": move, "asked": why.asked(self.state, within, self.lang, seat),
-                         "version": self.version})
+            told = why.answered(self.state, move, seat, self.lang, Path(self.game.program.root).parent)
+            told["version"] = self.version
             return told
 
     def step_bot(self) -> bool:

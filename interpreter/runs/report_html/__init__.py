@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import importlib
 
-from ...diagnostics import ContentError
 from ...content.folders import shipped_games
 from ...content.model import in_language
-from ...content.source import parse_yaml
+from ...content.source import data_of
 from ...resources import content_dir
 from . import page, queries
 from .queries import ResultsError, UnknownRun
@@ -78,10 +77,6 @@ def shipped_title(game) -> str | None:
     the shipped content, never from a folder the file names."""
     if not isinstance(game, str) or game not in shipped_games():
         return None
-    path = content_dir() / game / "game.yaml"
-    try:
-        data, _ = parse_yaml(str(path), path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ContentError):
-        return None
+    data = data_of(content_dir() / game / "game.yaml")
     return (in_language(data.get("title"), "en") or None) if isinstance(data, dict) else None
 

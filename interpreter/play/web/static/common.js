@@ -229,6 +229,16 @@ R.param = function (name) {
   return new URLSearchParams(window.location.search).get(name);
 };
 
+// The answer to "why not?" the server sends (view.why.said): what is asked, the answer, the
+// rules' line with its caret, and the rule IDs; each a text node, never markup.
+R.whyAnswer = function (a) {
+  const parts = [R.el("p", { class: "muted why-asked", text: R.capital(a.asked) }),
+    R.el("p", { class: a.legal ? "why-said legal" : "why-said", text: R.capital(a.answer) })];
+  if (a.where) parts.push(R.el("pre", { class: "why-line" }, `${a.where}\n${a.excerpt.join("\n")}`));
+  if (a.rules) parts.push(R.el("p", { class: "muted", text: R.capital(a.rules) }));
+  return parts;
+};
+
 R.showError = function (where, err) {
   where.replaceChildren(R.el("div", { class: "error", role: "alert", text: String(err.message || err) }));
 };

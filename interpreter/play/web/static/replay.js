@@ -78,11 +78,7 @@
       const q = new URLSearchParams({ move, lang: R.lang });
       if (seat) q.set("seat", seat);
       const a = await R.api("GET", `/api/replays/${encodeURIComponent(name)}/why/${k}?${q}`);
-      const parts = [R.el("p", { class: "muted why-asked", text: R.capital(a.asked) }),
-        R.el("p", { class: a.legal ? "why-said legal" : "why-said", text: R.capital(a.answer) })];
-      if (a.where) parts.push(R.el("pre", { class: "why-line" }, `${a.where}\n${a.excerpt.join("\n")}`));
-      if (a.rules) parts.push(R.el("p", { class: "muted", text: R.capital(a.rules) }));
-      where.replaceChildren(...parts);
+      where.replaceChildren(...R.whyAnswer(a));
     } catch (err) {
       R.showError(where, err);
     }

@@ -116,14 +116,7 @@
     try {
       const a = await R.api("POST", `/api/tables/${encodeURIComponent(tid)}/why`, { key, seat: seat + 1, move });
       whyAt = a.version;
-      const parts = [R.el("p", { class: "muted why-asked", text: R.capital(a.asked) }),
-        R.el("p", { class: a.legal ? "why-said legal" : "why-said", text: R.capital(a.answer) })];
-      if (a.where) {
-        parts.push(R.el("pre", { class: "why-line" }, `${a.where}\n${a.excerpt.join("\n")}`));
-      }
-      if (a.rules) parts.push(R.el("p", { class: "muted", text: R.capital(a.rules) }));
-      parts.push(R.el("p", { class: "muted why-older", text: R.t("why_older") }));
-      $("why-answer").replaceChildren(...parts);
+      $("why-answer").replaceChildren(...R.whyAnswer(a), R.el("p", { class: "muted why-older", text: R.t("why_older") }));
       $("why-answer").classList.remove("stale");
     } catch (err) {
       R.showError($("why-answer"), err);
