@@ -13,23 +13,26 @@ the run, the function sets `frame.pc` as the machine would have, so a choice
 resumes at the right place. Each line of the source keeps the position of its
 statement (`Code.line_pos`): an error names the statement that made it.
 
-The source is written when the body is compiled (`finish`), and compiled into functions
-when the code first runs: Python's `compile()` was most of a game's compiling, and a game
-may run few of its codes (in one of the shipped games, about one in six of them). Until
-then each operation is a stub that compiles the whole code, puts its functions in place of
-the stubs and runs its own; `Code.ready()` does it at once, for whoever reads the functions.
+The source is written when the body is compiled (`finish`), and each operation's function
+is compiled when the machine first dispatches it: Python's `compile()` was most of a game's
+compiling, a game may run few of its codes (in one of the shipped games, about one in six
+of them), and of a code's operations the machine dispatches only those a run starts at (the
+others run inline, inside the function before them: of a straight run of 20,000 statements,
+one operation in `MAX_RUN`). Until then each operation is a stub that compiles its own
+function, puts it in its place and runs it; `Code.ready()` compiles the ones left at once,
+for whoever reads the functions.
 """
 from __future__ import annotations
 
 import threading
+import types
 from enum import Enum
 
 from ..engine.state import GameFault
 from .warm import code_store, compiled
 
-CHUNK_LINES = 4000  # lines of generated source compiled at once at most
 MAX_RUN = 16  # operations inlined in one function at most (the source grows as runs overlap)
-_COMPILING = threading.Lock()  # one code compiled at a time: games of one program may run in threads
+_COMPILING = threading.Lock()  # one function compiled at a time: games of one program may run in threads
 
 
 class Flow(Enum):
@@ -55,55 +58,63 @@ class Src:
 
 
 def finish(code, ns: dict) -> None:
-    """Write the source of the operations of `code` and leave them to be compiled into
-    functions, in namespace `ns`, when the code first runs (see the module's docstring)."""
+    """Write the source of the operations of `code` and leave each to be compiled into its
+    function, in namespace `ns`, when it first runs (see the module's docstring)."""
     srcs = code.srcs
     if not any(s is not None for s in srcs):
         return
-    text, line_pos = _source(code)
+    text, line_pos, spans = _source(code)
     code.filename = f"<code {code.name}>"
     code.line_pos = line_pos
     code.srcs = [None] * len(srcs)  # written: nothing left to write
-    store = code_store()  # the load's warm store (or None), which the compiled chunks go through
-    todo = [i for i, s in enumerate(srcs) if s is not None and code.ops[i] is None]
-    state = {"text": text, "ns": ns, "store": store}  # dropped once compiled
+    store = code_store()  # the load's warm store (or None), which the compiled functions go through
+    left: dict = {}  # operation -> its stub, until its function replaces it
     earlier = code.pending  # the operations of an earlier body of the same code, if not compiled yet
 
-    def ready():
-        if earlier is not None:
-            earlier()
+    def compile_op(i) -> None:
         with _COMPILING:
-            if not state:
-                return  # compiled already (another stub got there first)
+            if code.ops[i] is not left.get(i):
+                return  # compiled already (another thread's stub got there first)
+            first, end = spans[i]
             try:
-                local = _run(code.filename, state["text"], state["ns"], state["store"])
+                code.ops[i] = _function(code.filename, text, first, end, ns, store, f"op_{i}")
             except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
                 # Python refused the source the engine wrote: a fault of the engine, which
                 # stops the game where the code starts (its trace kept), never a traceback
                 where = next((p for p in code.pos if p is not None), None)
                 raise GameFault(f"the engine cannot compile {code.name} ({type(exc).__name__}: {exc})", where) from None
-            for i in todo:
-                code.ops[i] = local[f"op_{i}"]
-            state.clear()
-            code.pending = None
+            del left[i]
+            if not left:  # every function made: the source dropped, and what is left is the earlier body's
+                text.clear()
+                if code.pending is ready:
+                    code.pending = earlier if earlier is not None and earlier.left else None
+
+    def ready():
+        if earlier is not None:
+            earlier()
+        for i in list(left):
+            compile_op(i)
 
     def stub(i):
         def op(st, fr):
-            ready()
+            compile_op(i)
             code.ops[i](st, fr)
         return op
 
-    for i in todo:
-        code.ops[i] = stub(i)
+    for i in spans:
+        code.ops[i] = left[i] = stub(i)
+    ready.left = left  # what a later body of the same code asks: whether this one is all compiled
     code.pending = ready
 
 
 def _source(code) -> tuple:
-    """The lines of Python of the operations of `code`, and the position of each line."""
+    """The lines of Python of the operations of `code`, the position of each line, and the
+    lines of each operation's function (operation -> (first, end), indexes of the lines)."""
     srcs = code.srcs
     rendered = [s.render() if s is not None else None for s in srcs]
     text: list = []
     line_pos = {}
+    spans = {}
 
     def put(line, pos):
         text.append(line)
@@ -112,6 +123,7 @@ def _source(code) -> tuple:
     for i, s in enumerate(srcs):
         if s is None or code.ops[i] is not None:
             continue
+        first = len(text)
         put(f"def op_{i}(st, fr):", code.pos[i])
         start = len(text)
         j = i
@@ -130,8 +142,9 @@ def _source(code) -> tuple:
         if j == len(srcs) - 1 and srcs[j].flow is not Flow.END:
             put("    st.frames.pop()", code.pos[j])  # the end of the code: leave it here, not in the machine
         _local_env(text, line_pos, start, code.pos[i])
+        spans[i] = (first, len(text))
         put("", None)
-    return text, line_pos
+    return text, line_pos, spans
 
 
 def _local_env(text: list, line_pos: dict, start: int, pos) -> None:
@@ -150,19 +163,19 @@ def _local_env(text: list, line_pos: dict, start: int, pos) -> None:
     line_pos[start + 1] = pos
 
 
-def _run(filename: str, text: list, ns: dict, store) -> dict:
-    """The functions the lines `text` define, run in namespace `ns`."""
-    local: dict = {}
+def _function(filename: str, text: list, first: int, end: int, ns: dict, store, name: str):
+    """The function the lines `text[first:end]` define, with globals `ns`, its lines numbered
+    as they are in `text` (line k + 1 for `text[k]`, which `Code.line_pos` maps to positions)."""
     # our own generated source: content enters it only as constants of `ns` and repr'd names.
-    # Compiled a few thousand lines at a time (whole functions, each chunk at its own line
-    # numbers): Python's compiler holds the tree of all it is given, and a procedure of
-    # 20,000 statements made more than a gigabyte of it at once.
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + CHUNK_LINES)
-        while end < len(text) and not text[end].startswith("def "):
-            end += 1
-        chunk = "\n" * start + "\n".join(text[start:end])
-        exec(compiled(chunk, filename, "exec", store), ns, local)  # noqa: S102
-        start = end
-    return local
+    # Compiled alone at line 1, then moved to its line: a prefix of blank lines would make each
+    # compile read all the lines before it, and a code of many operations compiled one
+    # function at a time would read its source as many times over.
+    module = compiled("\n".join(text[first:end]), filename, "exec", store)
+    body = next(c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return types.FunctionType(_moved(body, first), ns, name)
+
+
+def _moved(body: types.CodeType, lines: int) -> types.CodeType:
+    """`body`, and the code nested in it (comprehensions, lambdas), `lines` lines further down."""
+    consts = tuple(_moved(c, lines) if isinstance(c, types.CodeType) else c for c in body.co_consts)
+    return body.replace(co_firstlineno=body.co_firstlineno + lines, co_consts=consts)

@@ -62,20 +62,20 @@ def test_games_in_threads_compile_each_code_once_and_play_as_alone(fresh):
     import interpreter.compile.assemble as A
 
     runs = []
-    run = A._run
+    make = A._function
 
-    def counted(*args):
-        runs.append(args[0])
-        return run(*args)
+    def counted(filename, text, first, end, ns, store, name):
+        runs.append((filename, name))
+        return make(filename, text, first, end, ns, store, name)
 
-    A._run = counted
+    A._function = counted
     try:
         game = interpreter.load("karman-swap")
         with ThreadPoolExecutor(4) as pool:
             threaded = list(pool.map(lambda seed: _play(game, 4, seed), range(8)))
     finally:
-        A._run = run
-    assert len(runs) == len(set(runs)) > 0, "each code compiled once"
+        A._function = make
+    assert len(runs) == len(set(runs)) > 0, "each operation compiled once"
     assert threaded == [_play(game, 4, seed) for seed in range(8)]
 
 
@@ -87,9 +87,41 @@ def test_a_code_python_refuses_is_a_fault_of_the_game_at_its_line(tmp_path, monk
     from interpreter.engine.state import GameFault
 
     source = A._source
-    monkeypatch.setattr(A, "_source", lambda code: ((lines := source(code))[0] + ["def broken(:"], lines[1]))
+
+    def broken(code):
+        text, line_pos, spans = source(code)
+        for _first, end in spans.values():
+            text[end - 1] += " (:"  # each function's last line, broken
+        return text, line_pos, spans
+
+    monkeypatch.setattr(A, "_source", broken)
     game = make_game(tmp_path, "game: |\n  add 1 to ticks\n")
     with pytest.raises(GameFault) as err:
         game.new_state(players=2, seed=3, trace=True)
     assert "the engine cannot compile proc:game (SyntaxError" in err.value.message
     assert source_line(err.value.pos).strip() == "add 1 to ticks"
+
+
+def test_only_the_operations_the_machine_dispatches_are_compiled(tmp_path, fresh):
+    """A straight run of statements is dispatched once per `MAX_RUN` of them (each function runs
+    the ones after it inline): only those functions are compiled, not one per statement, so
+    that a procedure of 20,000 statements compiles 1,250 functions, not 20,000 of 16 each."""
+    import interpreter.compile.assemble as A
+    from gamekit import make_game
+
+    made = []
+    make = A._function
+
+    def counted(filename, text, first, end, ns, store, name):
+        made.append((filename, name))
+        return make(filename, text, first, end, ns, store, name)
+
+    game = make_game(tmp_path, "game: |\n" + "  add 1 to ticks\n" * 200)
+    A._function = counted
+    try:
+        st = game.new_state(players=2, seed=1)
+    finally:
+        A._function = make
+    assert st.is_terminal() and st.counters["ticks"] == 200
+    ran = [name for filename, name in made if filename == "<code proc:game>"]
+    assert ran == [f"op_{i}" for i in range(0, 200, A.MAX_RUN)]
