@@ -363,7 +363,7 @@ class HumanAgent:
         actions = view.legal_actions()
         labels = view.labels()
         asked = self.about(view, actions[0])[1] if labels == ["yes", "no"] else None
-        said = self.texts(view)
+        said = self.texts(view).to(view.seat)  # a text naming this seat, told as to it
         labels = [said(label) for label in labels]
         prompt = said(view.prompt) if view.prompt else say("choose")
         self.say()

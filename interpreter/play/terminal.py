@@ -97,7 +97,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
                     if weighing.weighs(agents[p]) and agents[p].weighed:  # for 'bot' at the next question
                         weighed = weighing.from_agent(state, agents[p], a, name=agent_names[p], lang=lang)
                         human.last_bot = (seat_name(p, seat, game.program, lang),
-                                          texts_of(game.program, lang)(state.pending.prompt), weighed.lines(lang=lang))
+                                          texts_of(game.program, lang)(state.pending.prompt, seat), weighed.lines(lang=lang))
             narrator.before(state)
             state.apply(a)
             narrator.flush()

@@ -412,7 +412,8 @@ class Narrator:
         self.done = 0
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
-        self.said = texts_of(state.program, lang)  # what content wrote, in the language told
+        # what content wrote, in the language told, and to the seat told where a text names it
+        self.said = texts_of(state.program, lang).to(seat)
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)

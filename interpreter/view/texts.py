@@ -12,6 +12,12 @@ words in the reader's language around the same values, the way gettext reads a
 catalogue. The few texts the engine itself writes into a decision (the question
 whether to use an optional ability, yes and no) have their words here.
 
+A text told to one seat may name that seat ("player 1 draws 2 cards"). A game gives
+the words the seat reading it is told instead under `you:` (`"you:{p} draws {n}
+cards": "you draw {n} cards"`): the same text, without the expression that names the
+reader, which it is used for only when every expression it leaves out was filled in
+with that seat.
+
 A text no template matches is shown as written: a game without words in a
 language is read in the language of its rules, never garbled.
 """
@@ -109,12 +115,18 @@ class Template:
         """How much of the text is written out: a template that writes more is tried first."""
         return len(_PART.sub("", self.source))
 
-    def fill(self, text: str, value) -> str | None:
-        """`text` in the other words, or None when this template did not write it."""
+    def fill(self, text: str, value, reader: str | None = None) -> str | None:
+        """`text` in the other words, or None when this template did not write it; with `reader`
+        (a seat as the engine writes it, 'player 1'), only when each expression the words leave
+        out was filled in with it (the words of a `you:` text)."""
         m = self.pattern.fullmatch(text)
         if m is None:
             return None
         written = {name: m.group(f"v{i}") for i, name in enumerate(self.names)}
+        if reader is not None:
+            said = {p.strip() for p in _PART.findall(self.target)}
+            if any(v != reader for name, v in written.items() if name not in said):
+                return None
         values = {name: value(v, True) if _many(written.get(self.counted.get(name))) else value(v)
                   for name, v in written.items()}
         return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
@@ -139,9 +151,14 @@ class Texts:
         self.lang = lang
         self.vocab = Vocabulary(program.defn, lang)
         self.exact: dict[str, str] = {}
-        templates = []
+        templates, yours = [], []
         for key, value in self.vocab.entries.items():
-            if not key.startswith("label:") or not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str) or not value.strip():
+                continue
+            if key.startswith("you:") and _PART.search(key):  # told to the seat the text names
+                yours.append(Template(key[len("you:"):], str(value)))
+                continue
+            if not key.startswith("label:"):
                 continue
             source = key[len("label:"):]
             if _PART.search(source):
@@ -149,25 +166,38 @@ class Texts:
             else:
                 self.exact[source] = str(value)
         self.templates = sorted(templates, key=lambda t: -t.literal())
+        self.yours = sorted(yours, key=lambda t: -t.literal())
         self._actions: dict | None = None  # the label of an action without one -> (card, ability)
         self._prose = None
         self.words = words_in(lang)
         self.places, self._in_sentence = self._places()
         self._seen: dict[str, str] = {}
 
-    def __call__(self, text) -> str:
-        """`text`, as the rules wrote it at run time, in this language."""
+    def __call__(self, text, seat: int | None = None) -> str:
+        """`text`, as the rules wrote it at run time, in this language; told to `seat` (from 0),
+        in the words the game gives the seat it names (`you:`), where it gives them."""
         if text is None:
             return text
         text = str(text)
-        found = self._seen.get(text)
+        key = text if seat is None or not self.yours else (text, seat)
+        found = self._seen.get(key)
         if found is None:
             if len(self._seen) >= MOST_REMEMBERED:
                 self._seen.clear()
-            found = self._seen[text] = self._shown(text)
+            found = self._seen[key] = self._shown(text, seat)
         return found
 
-    def _shown(self, text: str) -> str:
+    def to(self, seat: int | None):
+        """This language's texts as told to `seat` (None: to no seat): `f(text)`."""
+        return self if seat is None or not self.yours else lambda text: self(text, seat)
+
+    def _shown(self, text: str, seat: int | None = None) -> str:
+        if seat is not None:
+            reader = self.program.player_name(seat)
+            for t in self.yours:
+                filled = t.fill(text, self.value, reader)
+                if filled is not None:  # written as the game writes it, its first letter too
+                    return french_spelling(filled) if self.lang == "fr" else filled
         if text in self.exact:
             return self.exact[text]
         for t in self.templates:
@@ -175,7 +205,9 @@ class Texts:
             if filled is not None:
                 if self.lang == "fr":  # a seat filled in after 'de' or 'à': 'du joueur 2'
                     filled = french_spelling(filled)
-                return cap(filled) if text[:1].isupper() else filled
+                # a capital where the rules' text begins with one of its own words ('Play {c}'),
+                # not where a value it begins with has one ('{u} of {p} flees': a log line)
+                return cap(filled) if t.source[:1].isupper() else filled
         if text in ANSWERS:
             return self.words.w(text)
         if _SEATS.fullmatch(text):  # a seat as the whole text: an option of a choice of players

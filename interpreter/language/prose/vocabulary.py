@@ -161,8 +161,8 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node", "option", "value", "label")
-FREE = ("value", "label")
+         "class", "node", "option", "value", "label", "you")
+FREE = ("value", "label", "you")
 SAID_OF_COUNTERS = {"set": 2, "when": 1}  # phrases of what a counter means: 'set:NAME' {0} holder {1} value  # words for a text of the rules (a value, a menu's label), not for a declared name
 
 
@@ -325,6 +325,7 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
     for text, pos in shown:
         first.setdefault(str(text), pos)
     for lang, words in defn.vocabulary.items():
+        _check_yours(lang, words, first, report)
         given = {str(name)[len("label:"):]: (value, pos) for name, (value, pos) in words.items()
                  if str(name).startswith("label:")}
         if not given:
@@ -346,3 +347,29 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
                 report.warning("W004", pos, f"the text \"{text}\" has no words in '{lang}', although the vocabulary "
                                             f"gives other texts words in it",
                                f"add to vocabulary: {lang}: \"label:{text}\": \"...\"")
+
+
+def _check_yours(lang: str, words: dict, shown: dict, report: Report) -> None:
+    """The words of a text told to the seat it names (`you:TEXT`): a text the rules show, with
+    {expressions} in it; its words fill in some of them and leave out the one (or more) naming
+    the seat reading, which is what they are used for."""
+    for name, (value, pos) in words.items():
+        if not str(name).startswith("you:") or not isinstance(value, str):
+            continue
+        source = str(name)[len("you:"):]
+        at = getattr(value, "pos", pos)
+        wanted = {p.strip() for p in _EXPRESSION.findall(source)}
+        said = {p.strip() for p in _EXPRESSION.findall(value)}
+        if source not in shown:
+            report.error("V001", pos, f"vocabulary ({lang}) for \"you:{source}\", which is no text the rules show",
+                         did_you_mean(source, [t for t in shown if _EXPRESSION.search(t)])
+                         or "write the text as the rules do: a prompt, an option's label, a log line...")
+        elif said - wanted:
+            extra = ", ".join("{" + e + "}" for e in sorted(said - wanted))
+            report.error("V001", at,
+                         f"vocabulary ({lang}) for \"you:{source}\" fills in {extra}, which the text does not",
+                         "the words told to a seat fill in the text's {expressions}, but the one naming that seat")
+        elif said == wanted:
+            report.error("V001", at, f"vocabulary ({lang}) for \"you:{source}\" leaves out no {{expression}}: "
+                                     f"they would never be told",
+                         "leave out the {expression} naming the seat told: \"you:{p} draws {n}\": \"You draw {n}\"")

@@ -312,9 +312,9 @@ class TableView:
         out = {"player": who, "name": seat_name(who, None, self.program, self.lang)}
         if self.seat is not None and who != self.seat:
             return out  # another seat decides: what it is offered is not this seat's to see
-        out["prompt"] = self.told(d.prompt)
+        out["prompt"] = self.told(d.prompt, self.seat)  # to the seat it names, where the game says it so
         labels = d.labels_for(self.st)
-        out["options"] = [{"index": i, "label": self.told(labels[i]), "targets": option_targets(e)}
+        out["options"] = [{"index": i, "label": self.told(labels[i], self.seat), "targets": option_targets(e)}
                           for i, e in enumerate(d.entries)]
         if d.secret:
             out["secret"] = True

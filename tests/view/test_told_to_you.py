@@ -1,0 +1,126 @@
+"""A text of the rules told to the seat it names (view/texts.py, `you:TEXT` in a vocabulary):
+"player 1 starts the colonisation of Mirelle" is told to player 1 as "you start the
+colonisation of Mirelle", wherever that seat reads it (the narration, its prompt, the quoted
+question of another seat), and to every other seat as the rules wrote it. The checker refuses
+words that fill in a value the text does not, or leave out none (V001)."""
+from __future__ import annotations
+
+import io
+import random
+import shutil
+from pathlib import Path
+
+import interpreter
+from interpreter.rulings.check import check_paths
+from interpreter.view.narrate import Narrator
+from interpreter.view.texts import Template, Texts
+
+NIM = Path(__file__).parent.parent / "fixtures" / "nim"
+
+WORDS = """
+vocabulary:
+  en:
+    "you:{p} takes {k}": "you take {k}"
+    "you:{p} and {q}": "you and {q}"
+  fr:
+    "label:Take stones": "Prenez des pierres"
+    "label:Take {k}": "Prendre {k}"
+    "label:{p} takes {k}": "{p} prend {k}"
+    "label:{p} and {q}": "{p} et {q}"
+    "you:{p} takes {k}": "vous prenez {k}"
+"""
+
+
+def nim_telling(tmp_path, words: str = WORDS) -> Path:
+    """Nim, whose turn logs who takes how many ('player 1 takes 2'), with `words`."""
+    folder = tmp_path / "nim"
+    shutil.copytree(NIM, folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8").replace("          repeat k times:\n", (
+        "          let q = next(p)\n"
+        "          log \"{p} takes {k}\"\n"
+        "          log \"{p} and {q}\"\n"
+        "          repeat k times:\n"), 1)
+    game.write_text(text + words, encoding="utf-8")
+    return folder
+
+
+def test_the_words_for_the_reader_are_used_only_when_what_they_leave_out_names_the_reader():
+    t = Template("{p} takes {k}", "you take {k}")
+    assert t.fill("player 1 takes 2", str, "player 1") == "you take 2"
+    assert t.fill("player 2 takes 2", str, "player 1") is None  # another seat took them
+    assert t.fill("player 1, player 3 takes 2", str, "player 1") is None  # a team, not the reader alone
+    assert Template("{p} and {q}", "you and {q}").fill("player 2 and player 2", str, "player 2") == "you and player 2"
+
+
+def test_a_seat_is_told_what_names_it_in_its_words_and_others_as_the_rules_wrote_it(tmp_path):
+    g = interpreter.load(str(nim_telling(tmp_path)))
+    en, fr = Texts(g.program, "en"), Texts(g.program, "fr")
+    assert en("player 1 takes 2", 0) == "you take 2"
+    assert en("player 1 takes 2", 1) == "player 1 takes 2"
+    assert en("player 1 takes 2") == "player 1 takes 2"  # told to no seat: the rules' words
+    assert fr("player 1 takes 2", 0) == "vous prenez 2"
+    assert fr("player 1 takes 2", 1) == "le joueur 1 prend 2"
+    assert en("player 1 and player 2", 0) == "you and player 2"
+    assert en("player 1 and player 2", 1) == "player 1 and player 2"  # the words leave out {p}, not {q}
+    assert fr("player 1 and player 2", 0) == "le joueur 1 et le joueur 2"  # no words for the reader in French
+    told = en.to(0)
+    assert told("player 1 takes 3") == "you take 3" and told("Take 3") == "Take 3"
+
+
+def test_the_narration_tells_each_seat_its_own_lines_as_to_it(tmp_path):
+    g = interpreter.load(str(nim_telling(tmp_path)))
+    st = g.new_state(players=2, seed=4, trace=True)
+    r = random.Random(4)
+    while not st.is_terminal():
+        st.apply(r.randrange(len(st.legal_actions())))
+    for lang, mine in (("en", "you take"), ("fr", "vous prenez")):
+        told = {}
+        for seat in (0, 1, None):
+            out = io.StringIO()
+            narrator = Narrator(g.new_state(players=2, seed=4), seat, out, lang=lang)
+            told[seat] = [narrator.tell(e) or "" for e in st.trace]
+        # each seat is told its own takes as to it, the other's as the rules wrote them
+        takes = [e for e in st.trace if e["type"] == "log" and " takes " in e["text"]]
+        assert {e["text"].split()[1] for e in takes} == {"1", "2"}
+        for i, e in enumerate(st.trace):
+            if e in takes:
+                who = int(e["text"].split()[1]) - 1
+                assert mine in told[who][i] and mine not in told[1 - who][i], (lang, told[who][i], told[1 - who][i])
+                assert mine not in told[None][i]
+
+
+def test_the_checker_refuses_words_for_the_reader_that_fill_in_another_value_or_leave_none_out(tmp_path):
+    assert check_paths([str(nim_telling(tmp_path / "ok"))]).diagnostics == []
+    report = check_paths([str(nim_telling(tmp_path / "bad", """
+vocabulary:
+  en:
+    "you:{p} takes {k}": "you take {k} of {n}"
+    "you:{p} and {q}": "{p} and {q}"
+    "you:{p} gives {k}": "you give {k}"
+"""))])
+    found = sorted((d.code, d.message) for d in report.diagnostics)
+    assert found == [
+        ("V001", 'vocabulary (en) for "you:{p} and {q}" leaves out no {expression}: they would never be told'),
+        ("V001", 'vocabulary (en) for "you:{p} gives {k}", which is no text the rules show'),
+        ("V001", 'vocabulary (en) for "you:{p} takes {k}" fills in {n}, which the text does not'),
+    ], found
+    gives = next(d for d in report.diagnostics if "gives" in d.message)
+    assert "{p} takes {k}" in (gives.hint or "")  # the text it was likely meant for
+
+
+def test_a_shipped_game_tells_the_seat_its_colonisations_and_its_rounds(tmp_path):
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=1, trace=True)
+    r = random.Random(1)
+    while not st.is_terminal():
+        st.apply(r.randrange(len(st.legal_actions())))
+    out = io.StringIO()
+    narrator = Narrator(g.new_state(players=2, seed=1), 0, out)
+    lines = [narrator.tell(e) or "" for e in st.trace]
+    logs = [(e["text"], line) for e, line in zip(st.trace, lines, strict=True) if e["type"] == "log"]
+    mine = [(text, line) for text, line in logs if "player 1" in text]
+    assert mine, "player 1 is named in the game's log"
+    for text, line in mine:
+        assert "player 1" not in line and "you" in line, (text, line)
+    assert any("player 2" in line for _, line in logs)  # the other seat, as the rules name it
