@@ -335,7 +335,9 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     """The counters of an observation, one line per player (then team, then the game's, then
     what is left in the supplies): 'you: wood cubes 4, army 2'. With `every` false, only those
     whose value is not what `before` holds (key -> value; a counter not in it was 0): a screen
-    shows what changed since the last one, not a line of every counter of the game."""
+    shows what changed since the last one, not a line of every counter of the game. A counter
+    kept on a component or a place is listed in full only when it is not 0 (a change to 0 is
+    still told)."""
     w = words_in(lang).w
     seat, players = obs["seat"], obs["players"]
     vis = visible_ids(obs)
@@ -350,6 +352,10 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
                              f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
             continue
         group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
+        if every and where and v == 0:
+            # a counter kept on a card or a place, at nought, is as if it were not there: the full
+            # list names what holds some ('tokens on North = 1'), not every card it was once on
+            continue
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
         # a counter kept per place in the order of its places, numbers as numbers ('salle 8'
         # before 'salle 12'), whether its noun is said in the singular or the plural

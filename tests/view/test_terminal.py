@@ -277,6 +277,20 @@ def test_a_counter_kept_per_place_is_listed_in_the_order_of_its_places():
     assert places == [2, 8, 12], mine
 
 
+def test_a_counter_kept_on_a_place_at_nought_is_left_out_of_the_full_list_but_told_when_it_changes():
+    """The full list names the places a counter holds some on ('cubes à la chambre 8 = 1'), not
+    each one it was once on and is at 0 again; a change to 0 is still told."""
+    import interpreter
+    from interpreter.view.narrate import counter_lines
+    game = interpreter.load("seeders-exodus")
+    obs = game.new_state(3, 4, {}).observation(0)
+    obs["counters"].update({"cubes#c8#0": 1, "cubes#c12#0": 0})
+    full = "\n".join(counter_lines(game.program, obs))
+    assert "chamber 8 = 1" in full and "chamber 12" not in full, full
+    changed = "\n".join(counter_lines(game.program, obs, {"cubes#c8#0": 1, "cubes#c12#0": 2}, every=False))
+    assert "chamber 12 = 0" in changed and "chamber 8" not in changed, changed
+
+
 def test_a_seat_sees_whose_each_piece_on_a_shared_board_is():
     """A negotiator on a slot of the board, a unit on a space: '(vous)', '(joueur 2)'; what lies
     in its owner's own zone (a hand, a personal board) is not marked."""
