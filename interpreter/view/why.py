@@ -164,7 +164,7 @@ class Saying:
             sep = self.words.w(_MARKS[part.sep]) if part.sep in _MARKS else part.sep
             return sep.join(self(p) for p in part.parts)
         if isinstance(part, Quoted):
-            return f"« {self.texts(part.text)} »"
+            return f"« {self.texts(part.text, self.seat)} »"
         if isinstance(part, Value):
             said = self.value(part.value, part.label)
             return f"« {said} »" if part.quoted else said
@@ -255,5 +255,5 @@ def asked(state, within=None, lang: str = "en", seat: int | None = None) -> str:
     at = f" ({_named_from(d.pos.path, within)}:{d.pos.line})" if d.pos is not None else ""
     who = seat_said(int(d.player), state.program, lang, first=True)
     you = seat is not None and int(d.player) == seat
-    prompt = Said(texts_of(state.program, lang)(d.prompt))
+    prompt = Said(texts_of(state.program, lang)(d.prompt, seat))  # a prompt naming the seat told, as to it
     return printable(words_in(lang).w("is_asked", who, prompt, Said(at), you=you))

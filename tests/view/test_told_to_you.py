@@ -23,7 +23,8 @@ vocabulary:
     "you:{p} takes {k}": "you take {k}"
     "you:{p} and {q}": "you and {q}"
   fr:
-    "label:Take stones": "Prenez des pierres"
+    "label:Stones {p} takes": "Pierres que prend {p}"
+    "you:Stones {p} takes": "Pierres que vous prenez"
     "label:Take {k}": "Prendre {k}"
     "label:{p} takes {k}": "{p} prend {k}"
     "label:{p} and {q}": "{p} et {q}"
@@ -36,7 +37,8 @@ def nim_telling(tmp_path, words: str = WORDS) -> Path:
     folder = tmp_path / "nim"
     shutil.copytree(NIM, folder)
     game = folder / "game.yaml"
-    text = game.read_text(encoding="utf-8").replace("          repeat k times:\n", (
+    text = game.read_text(encoding="utf-8").replace('choose by p "Take stones":', 'choose by p "Stones {p} takes":')
+    text = text.replace("          repeat k times:\n", (
         "          let q = next(p)\n"
         "          log \"{p} takes {k}\"\n"
         "          log \"{p} and {q}\"\n"
@@ -124,3 +126,12 @@ def test_a_shipped_game_tells_the_seat_its_colonisations_and_its_rounds(tmp_path
     for text, line in mine:
         assert "player 1" not in line and "you" in line, (text, line)
     assert any("player 2" in line for _, line in logs)  # the other seat, as the rules name it
+
+
+def test_why_not_quotes_the_question_as_the_seat_told_reads_it(tmp_path):
+    from interpreter.view.why import asked
+    g = interpreter.load(str(nim_telling(tmp_path)))
+    st = g.new_state(players=2, seed=4)
+    assert int(st.pending.player) == 0
+    assert asked(st, lang="fr", seat=0).startswith("Vous devez répondre à « Pierres que vous prenez »")
+    assert asked(st, lang="fr", seat=1).startswith("Le joueur 1 doit répondre à « Pierres que prend le joueur 1 »")
