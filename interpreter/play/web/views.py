@@ -210,10 +210,14 @@ class TableView:
 
     def counters_of(self, owner: str, kind: str) -> list:
         """The counters kept on one node (`kind` 'node') or one component ('component'); a
-        counter kept per pair of a node and a player (or team) is shown on the node, per player."""
+        counter kept per pair of a node and a player (or team) is shown on the node, per player.
+        A component's counter at 0 is not shown: it is as if the card held none (as the
+        terminal's list of counters says it)."""
         out = []
         for key, value, cdef, owners in self._counters_by_owner().get(owner, ()):
             if len(owners) == 1:
+                if value == 0 and kind == "component":
+                    continue
                 held_by = cdef.scope.kind
                 if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \
                         and held_by in (OwnerKind.NODE, OwnerKind.COMPONENT):

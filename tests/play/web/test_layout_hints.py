@@ -199,3 +199,34 @@ def test_hints_naming_what_a_board_lacks_are_errors():
                  "'#12345g' of 'x' is not a colour"):
         assert said in text, (said, text)
     assert len(errors) == 8
+
+
+def test_a_cards_counters_at_nought_are_not_drawn_on_it():
+    """A planet holding no dome is drawn without 'domes 0': a counter of a card at 0 is as if
+    the card held none; one that is not 0 is drawn with its value."""
+    import random
+    from interpreter.engine import keys
+    from interpreter.play.web.views import CardTexts, TableView
+    game = interpreter.load("karman-swap")
+    st = game.new_state(2, seed=3)
+    rng = random.Random(3)
+    while not st.is_terminal():
+        held = {keys.owners_of(k)[0]: v for k, v in st.counters.items()
+                if keys.name_of(k) in ("dome", "colonising") and keys.owners_of(k)}
+        if 0 in held.values() and any(held.values()):
+            break
+        st.apply(rng.randrange(len(st.legal_actions())))
+    view = TableView(st, TableLayout(game.program), CardTexts(game.program), None).data(["person", "person"])
+
+    def drawn(x):
+        if isinstance(x, dict):
+            if "card" in x and "id" in x:
+                yield x
+            for v in x.values():
+                yield from drawn(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from drawn(v)
+    counters = [k for c in drawn(view) for k in c.get("counters", [])]
+    assert counters, "a card holds a counter that is not 0"
+    assert all(k["value"] != 0 for k in counters), counters
