@@ -101,6 +101,14 @@ def _a(noun: Noun, lang: str) -> str:
     return words_in(lang).w(key, noun.one)
 
 
+def class_said(program, name: str, lang: str = NARRATED_IN) -> tuple:
+    """A class a component has, as a reader of `lang` is told it: (the noun the vocabulary gives
+    it, the noun with its article: 'a ruined building', « une carte retournée »); as the rules
+    write it, twice, when the vocabulary gives it no words."""
+    noun = words(program, lang).class_words(name)
+    return (noun.one, _a(noun, lang)) if noun is not None else (str(name), str(name))
+
+
 def _in_plural(noun: Noun, many: bool) -> bool:
     """Whether `noun`, meant as `many`, is said in the plural: a noun with one form for both
     numbers is a rank ('niveau de la tour') unless that form is itself a plural, its first
@@ -569,8 +577,7 @@ class Narrator:
             if t in (TAG, UNTAG):
                 # the class as the vocabulary names it ('Farm becomes a ruined building'),
                 # else as the rules write it ('Farm becomes Marked')
-                noun = words(program, self.lang).class_words(ev["tag"])
-                kind = _a(noun, self.lang) if noun is not None else ev["tag"]
+                kind = class_said(program, ev["tag"], self.lang)[1]
                 return w("tagged" if t == TAG else "untagged", title, Said(kind))
             if t == SET:
                 if not seen:

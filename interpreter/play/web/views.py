@@ -22,7 +22,7 @@ from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
 from ...scopes import OwnerKind
-from ...view.narrate import counter_name, counter_noun, natural, noun, seat_name, whose, words
+from ...view.narrate import class_said, counter_name, counter_noun, natural, noun, seat_name, whose, words
 from ...view.narrate_words import bot_said, words_in
 from ...view.texts import texts_of
 
@@ -152,7 +152,11 @@ class TableView:
             out["tapped"] = True
         tags = self.st.tags.get(c)
         if tags:
-            out["tags"] = [str(t) for t in tags]
+            out["tags"] = [str(t) for t in tags]  # as the rules write them
+            # in the view's language: the chip's words, and the card panel's ('est une carte ...')
+            said = [class_said(self.program, t, self.lang) for t in tags]
+            out["tags_said"] = [one for one, _ in said]
+            out["tags_a"] = [a for _, a in said]
         if int(c) in self.over:
             out["set"] = self.over[int(c)]
         held = self.zones_of({"component": int(c)}, "holder")

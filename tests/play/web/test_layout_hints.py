@@ -217,16 +217,37 @@ def test_a_cards_counters_at_nought_are_not_drawn_on_it():
             break
         st.apply(rng.randrange(len(st.legal_actions())))
     view = TableView(st, TableLayout(game.program), CardTexts(game.program), None).data(["person", "person"])
-
-    def drawn(x):
-        if isinstance(x, dict):
-            if "card" in x and "id" in x:
-                yield x
-            for v in x.values():
-                yield from drawn(v)
-        elif isinstance(x, list):
-            for v in x:
-                yield from drawn(v)
-    counters = [k for c in drawn(view) for k in c.get("counters", [])]
+    counters = [k for c in _drawn(view) for k in c.get("counters", [])]
     assert counters, "a card holds a counter that is not 0"
     assert all(k["value"] != 0 for k in counters), counters
+
+
+def test_a_class_a_card_has_is_drawn_in_the_words_of_the_tables_language():
+    """The chip and the card panel say a class as the vocabulary gives it ('carte dont la pose a
+    servi', 'est une carte dont...'), not as the rules keep it ('posed')."""
+    import random
+    from interpreter.play.web.views import CardTexts, TableView
+    game = interpreter.load("karman-swap")
+    st = game.new_state(2, seed=3)
+    rng = random.Random(3)
+    while not st.tags and not st.is_terminal():
+        st.apply(rng.randrange(len(st.legal_actions())))
+    assert st.tags, "a card gained a class"
+    for lang, one, a in (("fr", "carte dont la pose a servi", "une carte dont la pose a servi"),
+                         ("en", "card whose pose was used", "a card whose pose was used")):
+        view = TableView(st, TableLayout(game.program), CardTexts(game.program), None, lang=lang).data(["person"] * 2)
+        tagged = [c for c in _drawn(view) if c.get("tags")]
+        assert tagged and all(c["tags"] == ["posed"] and c["tags_said"] == [one] and c["tags_a"] == [a]
+                              for c in tagged), tagged
+
+
+def _drawn(x):
+    """Every component a table view draws, wherever it lies (a zone, a board's node, a card)."""
+    if isinstance(x, dict):
+        if "card" in x and "id" in x:
+            yield x
+        for v in x.values():
+            yield from _drawn(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _drawn(v)
