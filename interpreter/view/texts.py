@@ -88,7 +88,7 @@ class Template:
     """One text of the rules (`Play {c} around {contest}`) and its words in a language: matches a
     finished text and writes the same values into the other words."""
 
-    __slots__ = ("source", "target", "pattern", "names", "counted")
+    __slots__ = ("source", "target", "pattern", "names", "counted", "said")
 
     def __init__(self, source: str, target: str):
         self.source, self.target = source, target
@@ -110,6 +110,7 @@ class Template:
         # a value written right after another in the words ('{n} {res}'): said in the plural
         # when that one is a number other than one, as a noun after its count
         self.counted = {m.group(2).strip(): m.group(1).strip() for m in _COUNTED.finditer(target)}
+        self.said = {p.strip() for p in _PART.findall(target)}  # the expressions the words fill in
 
     def literal(self) -> int:
         """How much of the text is written out: a template that writes more is tried first."""
@@ -123,10 +124,8 @@ class Template:
         if m is None:
             return None
         written = {name: m.group(f"v{i}") for i, name in enumerate(self.names)}
-        if reader is not None:
-            said = {p.strip() for p in _PART.findall(self.target)}
-            if any(v != reader for name, v in written.items() if name not in said):
-                return None
+        if reader is not None and any(v != reader for name, v in written.items() if name not in self.said):
+            return None
         values = {name: value(v, True) if _many(written.get(self.counted.get(name))) else value(v)
                   for name, v in written.items()}
         return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
