@@ -109,3 +109,15 @@ def random_trace(game, players: int, seed: int) -> list:
     while not st.is_terminal():
         st.apply(r.randrange(len(st.legal_actions())))
     return [dict(e) for e in st.trace]
+
+
+def dicts_in(value):
+    """Every mapping in a value made of mappings and lists (a schema, a view sent to a page),
+    itself first, then those it holds, depth first."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from dicts_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from dicts_in(v)

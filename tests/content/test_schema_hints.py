@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from interpreter.content import validate as V
 from interpreter.rulings.check import check_paths
 
-from gamekit import ROOT
+from gamekit import ROOT, dicts_in
 
 GAME = """kind: game
 id: hinted
@@ -77,7 +77,7 @@ def test_every_example_of_the_schemas_is_valid_where_it_is_given():
     found = 0
     for path in sorted((ROOT / "schemas").glob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
-        for node in _nodes(schema):
+        for node in dicts_in(schema):
             for example in node.get("examples", ()):
                 found += 1
                 part = {**node, "$defs": schema.get("$defs", {})}
@@ -85,14 +85,6 @@ def test_every_example_of_the_schemas_is_valid_where_it_is_given():
     assert found >= 4
 
 
-def _nodes(value):
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from _nodes(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _nodes(v)
 
 
 @pytest.mark.parametrize("section, declared, used", [

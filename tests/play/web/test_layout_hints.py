@@ -9,6 +9,8 @@ from interpreter.diagnostics import Position
 from interpreter.play.web.layout import TableLayout, draw_board
 from interpreter.view.texts import texts_of
 
+from gamekit import dicts_in
+
 
 def test_zones_go_where_their_scope_says_unless_a_hint_moves_them():
     layout = TableLayout(interpreter.load("karman-swap").program)
@@ -241,13 +243,7 @@ def test_a_class_a_card_has_is_drawn_in_the_words_of_the_tables_language():
                               for c in tagged), tagged
 
 
-def _drawn(x):
+
+def _drawn(view):
     """Every component a table view draws, wherever it lies (a zone, a board's node, a card)."""
-    if isinstance(x, dict):
-        if "card" in x and "id" in x:
-            yield x
-        for v in x.values():
-            yield from _drawn(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _drawn(v)
+    return [x for x in dicts_in(view) if "card" in x and "id" in x]
