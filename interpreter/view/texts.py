@@ -230,7 +230,9 @@ class Texts:
         if text in self._in_sentence:
             return self._in_sentence[text]
         if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3'), in a sentence: 'le joueur 1'
-            return _SEAT.sub(lambda m: self.words.w("of_player", m.group(1)), text)
+            seats = [self.words.w("of_player", n) for n in _SEAT.findall(text)]
+            # several, as a sentence lists them: 'le joueur 1 et le joueur 3'
+            return seats[0] if len(seats) == 1 else self.words.w("and", ", ".join(seats[:-1]), seats[-1])
         if text in ANSWERS:
             return self.words.w(text)
         return self.vocab.value(text, many)

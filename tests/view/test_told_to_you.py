@@ -135,3 +135,13 @@ def test_why_not_quotes_the_question_as_the_seat_told_reads_it(tmp_path):
     assert int(st.pending.player) == 0
     assert asked(st, lang="fr", seat=0).startswith("Vous devez répondre à « Pierres que vous prenez »")
     assert asked(st, lang="fr", seat=1).startswith("Le joueur 1 doit répondre à « Pierres que prend le joueur 1 »")
+
+
+def test_seats_filled_into_a_sentence_are_listed_as_a_sentence_lists_them():
+    """A team's members filled into a text: « le joueur 1 et le joueur 3 », not « le joueur 1, le
+    joueur 3 »; the seat told is not a team alone, so the words for it are not used."""
+    fr = Texts(interpreter.load("karman-swap").program, "fr")
+    assert fr("Oskaar is colonised by player 1, player 3") == "Oskaar est colonisée par le joueur 1 et le joueur 3"
+    assert fr("Oskaar is colonised by player 1, player 2, player 4", 0) == \
+        "Oskaar est colonisée par le joueur 1, le joueur 2 et le joueur 4"
+    assert fr("Oskaar is colonised by player 1", 0) == "Oskaar est colonisée par vous"
