@@ -35,15 +35,6 @@ from .narrate_words import Said, words_in
 from .texts import texts_of
 
 
-def render(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None,
-           unseen: frozenset = frozenset()) -> list[str]:
-    """The lines telling `answer` (an engine.why.WhyNot); `sources`: path -> text of the
-    game's content files (the report of its loading); in `lang`, with `program` the game's
-    (for its words) and `seat` the seat told (its zones are 'your ...', its seat 'you'); the
-    components of `unseen` are 'a card' (see `said`)."""
-    return lines(said(answer, sources, program, lang, seat, unseen=unseen))
-
-
 def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None, within=None,
          unseen: frozenset = frozenset()) -> dict:
     """`answer` as `render` tells it, in parts: {legal, answer, where, excerpt (the content

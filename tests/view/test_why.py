@@ -216,12 +216,12 @@ def test_why_looks_inside_the_game_functions_a_condition_calls(tmp_path):
 
 def test_why_names_the_rule_ids_of_the_procedure_the_choice_is_asked_in(tmp_path):
     from gamekit import make_game
-    from interpreter.view.why import render
+    from interpreter.view.why import lines as why_lines, said as why_said
     game = make_game(tmp_path, TURN.replace("turn:\n  params:", "turn:\n  rules: [T-1, T-2]\n  params:"),
                      functions=FUNCTIONS)
     st = game.new_state(2, 0)
     answer = st.why_not("Play")
     assert (answer.rules, answer.rules_of) == (("T-1", "T-2"), "procedure turn")
-    lines = render(answer, game.program.sources)
+    lines = why_lines(why_said(answer, game.program.sources))
     assert lines[-1] == "  rules of procedure turn, where the choice is asked: T-1, T-2"
     assert st.why_not("Pass").rules == ()  # a legal move: nothing to look up

@@ -12,7 +12,7 @@ from interpreter.play.agents import HumanAgent
 from interpreter.play.terminal import play_at_terminal
 from interpreter.view.narrate_words import WORDS
 from interpreter.view.texts import texts_of
-from interpreter.view.why import render
+from interpreter.view.why import lines as why_lines, said as why_said
 
 
 def _until(st, wanted, seed: int, most: int = 3000):
@@ -36,9 +36,9 @@ def test_a_french_seat_names_an_option_in_its_words_and_is_answered_in_french():
     assert fr("Pass") == "Passer" and fr("Your turn") == "Votre tour"
     answer = st.why_not("Passer", seat, fr)
     assert answer.legal
-    assert render(answer, g.program.sources, g.program, "fr", seat)[0] == \
+    assert why_lines(why_said(answer, g.program.sources, g.program, "fr", seat))[0] == \
         f"« Passer » est proposé maintenant : option {i + 1} de « Votre tour »"
-    assert render(answer, g.program.sources)[0] == f"'Pass' is offered now: option {i + 1} of 'Your turn'"
+    assert why_lines(why_said(answer, g.program.sources))[0] == f"'Pass' is offered now: option {i + 1} of 'Your turn'"
     # the English seat's move, named in English, gets the same answer; a French word it does not know
     assert str(st.why_not("Pass", seat)) == str(answer)
     assert not st.why_not("Passer", seat).legal
@@ -67,12 +67,12 @@ def test_a_false_condition_is_said_in_french_with_what_it_read():
     assert not english.legal and english.values
     french = st.why_not(f"Intégrer {card}", seat, fr)
     assert str(french) == str(english)  # one answer, named in either language
-    first = render(french, g.program.sources, g.program, "fr", seat)[0]
+    first = why_lines(why_said(french, g.program.sources, g.program, "fr", seat))[0]
     assert first.startswith(f"« Intégrer {card}") and "n'est pas proposé :" in first
     assert " est faux : c.cost = " in first
     assert " = " in first and " is " not in first  # what it read: 'c.cost = 6'
     assert " ; dans can_integrate(you, c), où p = vous, c = " + card in first
-    assert render(french, g.program.sources)[0] == str(english)
+    assert why_lines(why_said(french, g.program.sources))[0] == str(english)
 
 
 def test_why_at_a_french_terminal():
@@ -134,10 +134,10 @@ def test_an_action_is_asked_by_its_label_with_a_colon_and_its_cost_said_in_frenc
     # a label holding ':' ('Activation 1: ...') names its action, never nothing
     assert "unknown" not in found
     seat, label, answer = found["cost"]
-    first = render(answer, prog.sources, prog, "fr", seat)[0]
+    first = why_lines(why_said(answer, prog.sources, prog, "fr", seat))[0]
     assert "ne peut pas être payé : vous avez " in first and ", le coût est de " in first  # said to its seat
     # asked of no seat in particular (regles why without --seat), the player is named
-    assert "ne peut pas être payé : le joueur " in render(answer, prog.sources, prog, "fr")[0]
+    assert "ne peut pas être payé : le joueur " in why_lines(why_said(answer, prog.sources, prog, "fr"))[0]
     assert " has " not in first and "the cost" not in first
     assert str(answer).endswith(f"the cost is {str(answer).rsplit(' ', 1)[1]}")
 
@@ -161,7 +161,7 @@ def test_a_board_node_is_named_in_french_as_the_screen_labels_it():
         assert french.startswith("case ") and french != space
         answer = st.why_not(french, seat, fr)  # named as the screen shows it
         assert str(answer) == str(st.why_not(space, seat)) and not answer.legal
-        said = render(answer, g.program.sources, g.program, "fr", seat)[0]
+        said = why_lines(why_said(answer, g.program.sources, g.program, "fr", seat))[0]
         assert said.startswith(f"« {french} » n'est pas proposé : ") and "space " not in said
         # out of the choice's source ('ce n'est pas un membre de ...'), or a condition false of it
         read += " est faux ; " in said and f"n = {french}" in said
