@@ -292,7 +292,7 @@ R.drawTable = function (root, view, opts) {
       const face = (card.text || []).filter(line => line);
       if (face.length) body.push(R.el("div", { class: "face" }, face.map(line => R.el("p", { class: "ability", text: line }))));
     }
-    if (c.tags) body.push(R.el("p", { class: "muted", text: R.t("is_tags", (c.tags_a || c.tags).join(", ")) }));
+    if (c.tags) body.push(R.el("p", { class: "muted", text: R.t("is_tags", c.tags_a.join(", ")) }));
     if (c.set) body.push(R.el("p", { class: "muted", text: Object.entries(c.set).map(([k, v]) => `${k}: ${v}`).join("; ") }));
     if (c.counters) body.push(R.el("p", { class: "muted", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
     const close = R.el("button", { type: "button", class: "close", "aria-label": R.t("close_card"), text: "×" });
@@ -357,7 +357,7 @@ R.drawTable = function (root, view, opts) {
       // the owner in words too, not only in colour
       chip.append(R.el("span", { class: "owner-tag", "aria-hidden": "true", text: R.t("owner_tag", c.owner + 1) }));  // P2, J2 (joueur)
     }
-    if (c.tags) chip.append(R.el("span", { class: "tags", text: (c.tags_said || c.tags).join(" · ") }));
+    if (c.tags) chip.append(R.el("span", { class: "tags", text: c.tags_said.join(" · ") }));
     if (c.counters) chip.append(R.el("span", { class: "counters", text: c.counters.map(k => `${k.name} ${k.value}`).join(" · ") }));
     if (c.zones) for (const z of c.zones) if (z.count || !z.hidden) chip.append(zone(z, true, area));
     chip.addEventListener("mouseenter", (ev) => { ev.stopPropagation(); showCard(c); });
