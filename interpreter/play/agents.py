@@ -348,7 +348,12 @@ class HumanAgent:
         every = bool(getattr(view, "show_all", False))
         say = words_in(self.lang).w
         lines = render_observation(view.program, {**obs, "counters": {}}, lang=self.lang)
-        counters = [printable(line) for line in counter_lines(view.program, obs, self.counters, every, self.lang)]
+        last = self.counters
+        if self.shown is None and last is not None:
+            # a whole screen shows every counter that is not 0, as it shows every zone that holds
+            # something, and one that has just fallen to 0; a screen of changes, those that changed
+            last = {key: 0 if v else last.get(key, 0) for key, v in obs["counters"].items()}
+        counters = [printable(line) for line in counter_lines(view.program, obs, last, every, self.lang)]
         self.counters = dict(obs["counters"])
         if self.shown is None:
             for line in lines + counters:

@@ -234,11 +234,16 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
     return " ".join([named if named is not None else _the(noun, lang, many)] + where)
 
 
-def _counter_place(program, word: str, raw: str, visible, lang: str) -> str:
+def _counter_place(program, word: str, raw: str, visible, lang: str, bare: bool = False) -> str:
     """Where a counter held by a board node or a component is, in `lang`: 'à la salle 3',
-    'sur Farm' (a card the seat cannot see: 'sur une carte')."""
+    'sur Farm' (a card the seat cannot see: 'sur une carte'); with `bare`, the place alone
+    ('salle 3', 'Farm'), as a list of the places of one counter names them."""
     w = words_in(lang)
     if word == "node":
+        if bare:
+            attrs = program.nodes.get(raw, {})
+            noun = place_noun(attrs, raw, words(program, lang), words(program, "en")) if lang != "en" else None
+            return noun.one if noun is not None else str(attrs.get("name", raw))
         return w.w("counter_at", _node(program, raw, lang))
     if word == "player":  # a counter kept per pair of seats: the second one
         return w.w("counter_of", seat_said(int(raw), program, lang))
@@ -250,7 +255,8 @@ def _counter_place(program, word: str, raw: str, visible, lang: str) -> str:
         return w.w("counter_of", raw)
     if not 0 <= c < len(program.comp_card):
         return w.w("counter_of", raw)
-    return w.w("counter_on", program.comp_card[c].title if visible is None or c in visible else w.w("a_card"))
+    title = program.comp_card[c].title if visible is None or c in visible else w.w("a_card")
+    return title if bare else w.w("counter_on", title)
 
 
 def is_internal(program, key: str) -> bool:
@@ -345,12 +351,14 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     whose value is not what `before` holds (key -> value; a counter not in it was 0): a screen
     shows what changed since the last one, not a line of every counter of the game. A counter
     kept on a component or a place is listed in full only when it is not 0 (a change to 0 is
-    still told)."""
+    still told). A counter kept on several places or components is one item, its noun once and
+    its places in their order: 'influence cubes (chamber 2 = 3, chamber 8 = 1)'."""
     w = words_in(lang).w
     seat, players = obs["seat"], obs["players"]
     vis = visible_ids(obs)
     groups: dict = {}
     supplies = []
+    places: dict = {}  # (group, counter) -> [(order of the place, the place, value)]: one item
     for key, v in obs["counters"].items():
         if not every and (before or {}).get(key, 0) == v:
             continue
@@ -364,6 +372,11 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
             # list names what holds some ('tokens on North = 1'), not every card it was once on
             continue
+        if where:
+            place = _held_at(program, key, vis, lang)
+            if place is not None:
+                places.setdefault((group, keys.name_of(key)), []).append((key, natural(place), place, v))
+                continue
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
         # a counter kept per place in the order of its places, numbers as numbers ('salle 8'
         # before 'salle 12'), whether its noun is said in the singular or the plural
@@ -371,6 +384,17 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
         if where:
             order = order[:2] + (natural(" ".join(where)),) + order[2:]
         groups.setdefault(group, []).append((order, item))
+    for (group, _), held in places.items():
+        held.sort(key=lambda h: h[1])
+        key, _, _, v = held[0]
+        if len(held) == 1:  # one place: said as any counter is ('influence cube at chamber 3 = 1')
+            _, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
+            item = f"{name} {' '.join(where)} = {v}"
+        else:  # its places listed under its noun once: 'influence cubes (chamber 2 = 3, chamber 8 = 1)'
+            _, name, _ = _counter_group(program, key, seat, vis, players, True, lang)
+            item = f"{name} (" + ", ".join(f"{place} = {value}" for _, _, place, value in held) + ")"
+        order = _order(program, key, name, "counter", lang)
+        groups.setdefault(group, []).append((order[:2] + (held[0][1],) + order[2:], item))
     order = [w("group_you"), w("group_team_you")] + [seat_name(s, seat, program, lang) for s in range(players)
                                                      if s != seat]
     game = w("group_game")
@@ -380,6 +404,25 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     if supplies:
         lines.append(w("left_in_supply", Said(", ".join(text for _, text in sorted(supplies)))))
     return lines
+
+
+def _held_at(program, key: str, visible, lang: str) -> str | None:
+    """The place alone ('chamber 3', 'Farm') where a counter kept on one board node or one
+    component is held, for a list of the places of that counter; None for any other counter
+    (kept per pair of seats, or on more than one thing)."""
+    cdef = program.defn.counters.get(keys.name_of(key))
+    held = [(word, raw) for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or (), strict=False)
+            if word not in ("player", "team")]
+    if len(held) != 1:
+        return None
+    word, raw = held[0]
+    if word != "node":
+        try:
+            if not 0 <= int(raw) < len(program.comp_card):
+                return None
+        except ValueError:
+            return None
+    return _counter_place(program, word, raw, visible, lang, bare=True)
 
 
 def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str) -> tuple:

@@ -278,6 +278,24 @@ def test_a_person_deciding_again_is_shown_only_what_changed():
     assert "points" not in changed  # the counters that did not change are not shown again
 
 
+def test_a_whole_screen_shows_every_counter_not_only_those_that_changed(capsys, monkeypatch):
+    # after the other seats decided, the screen is whole again: its zones all of them, and so its
+    # counters, those that did not change since the last screen too (the cubes placed a turn ago)
+    out = play_cli(capsys, monkeypatch, "seeders-exodus", "--players", "3", "--seed", "1", answers="1\n" * 60 + "q\n")
+    screens = out.split("-- what you see")[1:]
+    found = [re.search(r"^  you: (.*)$", screen, re.M) for screen in screens]
+    assert all(found), [screen[-400:] for screen, m in zip(screens, found, strict=True) if not m][:1]
+    mine = [m.group(1) for m in found]
+    placed = [line for line in mine if "influence cubes" in line or "influence cube " in line]
+    assert len(placed) >= 2, mine
+    for line in mine:
+        assert "place in the turn order 1" in line, line  # set at the start, never changed since
+    first = re.search(r"influence cubes? \((.*?)\)|influence cube at (chamber \d+ = \d+)", placed[0])
+    for place in (first.group(1) or first.group(2)).split(", "):
+        chamber = place.split(" = ")[0]
+        assert chamber in placed[1], (placed[0], placed[1])  # cubes stay where they were placed
+
+
 def test_a_card_s_action_is_offered_with_what_it_does_and_a_card_is_shown_on_request():
     # the workshop: night comes, and the lamp on the bench offers its action
     g = game("workshop")

@@ -265,16 +265,22 @@ def test_a_zone_of_titles_with_commas_sets_them_apart():
     assert _listed(["Kessra, lame de l'ombre", "Moor, tire-laine"]) == "Kessra, lame de l'ombre · Moor, tire-laine"
 
 
-def test_a_counter_kept_per_place_is_listed_in_the_order_of_its_places():
-    """'chambre 8' before 'chambre 12', whatever the number of cubes makes of the noun."""
+def test_a_counter_kept_per_place_is_listed_once_with_its_places_in_their_order():
+    """The noun once, then each place that holds some, 'chambre 8' before 'chambre 12': not
+    « cubes d'influence à la chambre 2 = 3, cube d'influence à la chambre 8 = 1, … »."""
     import interpreter
     from interpreter.view.narrate import counter_lines
     game = interpreter.load("seeders-exodus")
     obs = game.new_state(3, 4, {}).observation(0)
-    obs["counters"].update({"cubes#c12#0": 1, "cubes#c8#0": 1, "cubes#c2#0": 3})
-    [mine] = [line for line in counter_lines(game.program, obs, lang="fr") if line.startswith("  vous")]
-    places = [int(n) for n in re.findall(r"à la chambre (\d+)", mine)]
-    assert places == [2, 8, 12], mine
+    obs["counters"].update({"cubes#c12#0": 1, "cubes#c8#0": 1, "cubes#c2#0": 3, "cubes#c5#1": 2})
+    lines = counter_lines(game.program, obs, lang="fr")
+    [mine] = [line for line in lines if line.startswith("  vous")]
+    assert "cubes d'influence (chambre 2 = 3, chambre 8 = 1, chambre 12 = 1)" in mine, mine
+    assert "à la chambre" not in mine, mine
+    [theirs] = [line for line in lines if line.startswith("  joueur 2")]
+    assert "cubes d'influence à la chambre 5 = 2" in theirs, theirs  # one place: said as before
+    [english] = [line for line in counter_lines(game.program, obs) if line.startswith("  you")]
+    assert "influence cubes (chamber 2 = 3, chamber 8 = 1, chamber 12 = 1)" in english, english
 
 
 def test_a_counter_kept_on_a_place_at_nought_is_left_out_of_the_full_list_but_told_when_it_changes():
