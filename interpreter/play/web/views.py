@@ -215,13 +215,14 @@ class TableView:
     def counters_of(self, owner: str, kind: str) -> list:
         """The counters kept on one node (`kind` 'node') or one component ('component'); a
         counter kept per pair of a node and a player (or team) is shown on the node, per player.
-        A component's counter at 0 is not shown: it is as if the card held none (as the
-        terminal's list of counters says it)."""
+        A counter at 0 is not shown: it is as if the card or the place held none (as the
+        terminal's list of counters says it), and a place holding none of a player's cubes shows
+        no cube of that player."""
         out = []
         for key, value, cdef, owners in self._counters_by_owner().get(owner, ()):
+            if value == 0:
+                continue
             if len(owners) == 1:
-                if value == 0 and kind == "component":
-                    continue
                 held_by = cdef.scope.kind
                 if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \
                         and held_by in (OwnerKind.NODE, OwnerKind.COMPONENT):
@@ -232,7 +233,8 @@ class TableView:
                 seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
                             None)
                 if seat is not None:  # a player's counter on a node: drawn in the player's colour
-                    entry.update({"seat": seat, "counter": noun(self.program, cdef.name, "counter", self.lang)})
+                    # named once before the seats' values: the noun of a count ('influence cubes')
+                    entry.update({"seat": seat, "counter": noun(self.program, cdef.name, "counter", self.lang, many=True)})
                 out.append(entry)
         return sorted(out, key=lambda x: natural(x["name"]))
 

@@ -224,6 +224,28 @@ def test_a_cards_counters_at_nought_are_not_drawn_on_it():
     assert all(k["value"] != 0 for k in counters), counters
 
 
+def test_a_places_counters_at_nought_are_not_drawn_on_it():
+    """A chamber where a player has no influence cube left shows no cube of that player: after a
+    round is scored every chamber's cubes go back to 0, and the board drew '0 0 0' on each."""
+    import random
+    from interpreter.engine import keys
+    from interpreter.play.web.views import CardTexts, TableView
+    game = interpreter.load("seeders-exodus")
+    st = game.new_state(3, seed=3)
+    rng = random.Random(3)
+    while not st.is_terminal():
+        cubes = [v for k, v in st.counters.items() if keys.name_of(k) == "cubes"]
+        if 0 in cubes and any(cubes):
+            break
+        st.apply(rng.randrange(len(st.legal_actions())))
+    for lang, noun in (("en", "influence cubes"), ("fr", "cubes d'influence")):
+        view = TableView(st, TableLayout(game.program), CardTexts(game.program), None, lang=lang).data(["person"] * 3)
+        drawn = [k for board in view["boards"] for node in board["nodes"] for k in node.get("counters", [])]
+        assert drawn, "a chamber holds a player's cubes"
+        assert all(k["value"] != 0 for k in drawn), drawn
+        assert {k.get("counter") for k in drawn} == {noun}, drawn  # named once, as a count
+
+
 def test_a_class_a_card_has_is_drawn_in_the_words_of_the_tables_language():
     """The chip and the card panel say a class as the vocabulary gives it ('carte dont la pose a
     servi', 'est une carte dont...'), not as the rules keep it ('posed')."""
