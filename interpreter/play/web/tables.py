@@ -118,7 +118,7 @@ class Table(Seating, TakingBack):
         # (and the log of nobody's eyes, told to the spectators of the public view)
         seen_by = [*range(state.n), NOBODY]
         self.told = {s: _Lines(list((logs or {}).get(str(s), []))) for s in seen_by}
-        self.narrators = {s: Narrator(state, s, self.told[s], lang=self.lang) for s in seen_by}
+        self.narrators = {s: Narrator(state, s, self.told[s], lang=self.lang, group=True) for s in seen_by}
         # per person's seat: how many lines of its log were told when its last decision was
         # carried out (what follows is new to it: the others' moves since)
         self.decided: dict = {}

@@ -3,6 +3,8 @@ question asked and its options, and what the table says of itself, in the langua
 was made in (`lang`), as `regles play --lang fr` tells the same game."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("starlette")
@@ -68,6 +70,9 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
         assert v["log"][1].strip() == "mélange de la pioche Arche"
         assert w["log"][1].strip() == "Arche deck shuffled"
         assert any("passe de la pioche Arche à votre paquet" in line for line in v["log"])
+        # the deal of the cards another seat holds hidden, told once with its count, as the terminal tells it
+        assert any(re.fullmatch(r"\d+ cartes passent de la pioche Arche au paquet du joueur 2", line.strip())
+                   for line in v["log"]), v["log"][:12]
         # the cards written in French, their attributes named so
         card_id, card = next((k, x) for k, x in v["cards"].items() if x["text"])
         defn = program.defn
