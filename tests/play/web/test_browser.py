@@ -241,6 +241,10 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         assert d.execute_script("return document.documentElement.lang") == "fr"
         assert "2 joueurs, graine" in _log_lines(d)[0]
         assert [e.text for e in d.find_elements(By.CSS_SELECTOR, ".legend-seat")][:2] == ["joueur 1 (vous)", "joueur 2"]
+        # the counters at 0 (every team's PP at the start) named in one line, as the empty zones are
+        assert "0" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.counters .value")]
+        nought = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".nought-counters")]
+        assert nought and all(t.startswith("à 0 : ") for t in nought) and any("PP (équipe)" in t for t in nought), nought
     finally:  # the browser is shared: the next page is in English again
         d.get(served.base + "/")
         _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#lang option[value='en']"))[0].click()
