@@ -291,7 +291,9 @@ class TableView:
         for key, value in st.counters.items():
             if keys.is_supply(key):
                 supplied = noun(program, keys.supply_of(key), "counter", self.lang, many=True)
-                out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value})
+                # 'wood cubes left in supply'; the page lists the supplies in a line of their own
+                out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value,
+                            "supply": noun(program, keys.supply_of(key), "counter", self.lang, many=value != 1)})
             elif len(keys.owners_of(key)) > 1 and self.counter_seen(key):  # kept per pair of owners
                 cdef = self.program.defn.counters.get(keys.name_of(key))
                 if cdef is not None and self._on_node(cdef, keys.owners_of(key)) is None:  # (else on its node)

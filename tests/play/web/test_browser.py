@@ -245,6 +245,10 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         assert "0" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.counters .value")]
         nought = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".nought-counters")]
         assert nought and all(t.startswith("à 0 : ") for t in nought) and any("PP (équipe)" in t for t in nought), nought
+        # what is left in the supplies, under one « en réserve : », each by its noun alone
+        supplies = d.find_element(By.CSS_SELECTOR, "ul.counters.supplies").text
+        assert supplies.startswith("en réserve :") and "gemmes de recherche" in supplies, supplies
+        assert supplies.count("en réserve") == 1, supplies
     finally:  # the browser is shared: the next page is in English again
         d.get(served.base + "/")
         _wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#lang option[value='en']"))[0].click()

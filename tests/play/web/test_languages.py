@@ -66,6 +66,8 @@ def test_a_french_table_shows_the_game_in_french(tmp_path):
         cubes = next(k for k in mine["counters"] if k["value"] == 30)
         assert cubes["name"] == "cubes non placés"
         assert any(k["name"].endswith(" en réserve") for k in v["counters"])
+        supplies = [k for k in v["counters"] if "supply" in k]  # (the page lists them under « en réserve : »)
+        assert supplies and all(k["name"] == f"{k['supply']} en réserve" for k in supplies), supplies
         # the log told in French, as the terminal tells it
         assert v["log"][1].strip() == "mélange de la pioche Arche"
         assert w["log"][1].strip() == "Arche deck shuffled"

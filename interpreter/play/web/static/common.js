@@ -14,7 +14,7 @@ R.WORDS = {
   en: {
     point_card: "Point at a card to read it.", player_n: "player {0}", you_suffix: " (you)", owner: "Owner: {0}",
     is_tags: "is {0}", close_card: "close the card", here: "Here: {0}", face_down: "{0} face down", face_down_one: "1 face down", empty: "empty",
-    empty_zones: "empty: {0}", at_nought: "at 0: {0}", set_aside: "Set aside", game_over: "Game over. ", won_by: "Won by {0}.", and: " and ",
+    empty_zones: "empty: {0}", at_nought: "at 0: {0}", in_supply: "left in supply:", set_aside: "Set aside", game_over: "Game over. ", won_by: "Won by {0}.", and: " and ",
     no_winner: "No winner.", scores: " Scores: {0}.", standing: " {0}: {1}.", waiting_for: "Waiting for {0}…",
     secretly: " (secretly)", prompt_of: "{0}: ", choose: "choose", since_last: "since your last decision",
     cancel: "cancel", whose_piece: "{0}, {1}'s", owner_tag: "P{0}", team_suffix: " (team)", connected: "● connected", away: "○ away",
@@ -78,7 +78,7 @@ R.WORDS = {
   fr: {
     point_card: "Pointez une carte pour la lire.", player_n: "joueur {0}", you_suffix: " (vous)", owner: "Propriétaire : {0}",
     is_tags: "est {0}", close_card: "fermer la carte", here: "Ici : {0}", face_down: "{0} cartes face cachée", face_down_one: "1 carte face cachée", empty: "vide",
-    empty_zones: "vides : {0}", at_nought: "à 0 : {0}", set_aside: "Mis de côté", game_over: "Partie terminée. ", won_by: "Gagnée par {0}.",
+    empty_zones: "vides : {0}", at_nought: "à 0 : {0}", in_supply: "en réserve :", set_aside: "Mis de côté", game_over: "Partie terminée. ", won_by: "Gagnée par {0}.",
     and: " et ", no_winner: "Aucun gagnant.", scores: " Scores : {0}.", standing: " {0} : {1}.",
     waiting_for: "En attente de {0}…", secretly: " (en secret)", prompt_of: "{0} : ", choose: "choisissez",
     since_last: "depuis votre dernière décision", cancel: "annuler", whose_piece: "{0}, à {1}", owner_tag: "J{0}", team_suffix: " (équipe)",
@@ -421,12 +421,17 @@ R.drawTable = function (root, view, opts) {
   function counters(list) {
     if (!list || !list.length) return null;
     const name = k => k.name + (k.team ? R.t("team_suffix") : "");
-    const nought = list.filter(k => !k.hidden && k.value === 0);
-    const held = list.filter(k => k.hidden || k.value !== 0);
+    const item = (k, said) => R.el("li", {}, R.el("span", { class: "name", text: said }),
+      R.el("span", { class: "value", text: k.hidden ? "?" : String(k.value) }));
+    // what is left in the supplies, in a line of its own: 'left in supply: wood cubes 13, rock cubes 9'
+    const supplies = list.filter(k => k.supply !== undefined);
+    const rest = list.filter(k => k.supply === undefined);
+    const nought = rest.filter(k => !k.hidden && k.value === 0);
+    const held = rest.filter(k => k.hidden || k.value !== 0);
     return R.el("div", { class: "counter-list" },
-      held.length ? R.el("ul", { class: "counters" }, held.map(k => R.el("li", {},
-        R.el("span", { class: "name", text: name(k) }),
-        R.el("span", { class: "value", text: k.hidden ? "?" : String(k.value) })))) : null,
+      held.length ? R.el("ul", { class: "counters" }, held.map(k => item(k, name(k)))) : null,
+      supplies.length ? R.el("ul", { class: "counters supplies" }, R.el("li", { class: "muted", text: R.t("in_supply") }),
+        supplies.map(k => item(k, k.supply))) : null,
       nought.length ? R.el("p", { class: "nought-counters muted small", text: R.t("at_nought", nought.map(name).join(", ")) }) : null);
   }
 
