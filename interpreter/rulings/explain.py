@@ -20,6 +20,7 @@ from ..content.rules_index import rules_of
 from ..diagnostics import lines_of, printable
 from ..language import nodes as N
 from ..language.prose import Prose
+from ..language.prose.french import elide
 from ..language.prose.vocabulary import Vocabulary
 from ..language.prose.checks import plain
 from ..names import did_you_mean, fold
@@ -114,7 +115,7 @@ _HEADINGS = {
     "en": {"rules": "Rules:", "ability": "Ability {0}", "ability_named": "Ability {0}: {1}",
            "printed": "printed ({0}): ", "keyword_rules": "  rules:",
            "reads": "the engine reads it: ", "rulings": "Rulings and notes that name it:",
-           "how": "How the engine reads it:", "what": "{0} ({1}), a {2} of {3}: {4}", "copies": "copies: {0}",
+           "how": "How the engine reads it:", "what": "{0} ({1}), a {2} {3}: {4}", "copies": "copies: {0}",
            "starts": "starts in: {0}", "per_player": " (one per player)", "classes": "classes (for 'is'): ",
            "authored": "authored: {0}", "yes": "yes", "none": "no ability", "source": "ability {0} ({1}):",
            "keyword": "keyword '{0}' ({1})", "family": ", family {0}", "with": ", with {0}",
@@ -126,7 +127,7 @@ _HEADINGS = {
            "sacrifice": "sacrifice a {0} you control", "costs": "costs: {0}", "once_per": "once per {0}",
            "offered_if": "offered only when its condition holds", "printed_keyword": "a printed keyword", "sep": "; ",
            # a scenario's sheets
-           "scenario_of": "{0} \u00b7 scenario of {1}", "players": "  players: {0}", "from": "  from: {0}",
+           "scenario_of": "{0} \u00b7 scenario {1}", "players": "  players: {0}", "from": "  from: {0}",
            "common_sheet": "The common sheet (read aloud by the first player):",
            "each_sheet": "The sheet of each {0} (each player takes the sheet of the {0} they play):",
            "sheet_authored": " (authored)", "options": "  options: {0}", "hooks": "  hooks: {0}",
@@ -134,7 +135,7 @@ _HEADINGS = {
     "fr": {"rules": "Règles :", "ability": "Capacité {0}", "ability_named": "Capacité {0} : {1}",
            "printed": "imprimé ({0}) : ", "keyword_rules": "  règles :", "reads": "le moteur la lit : ",
            "rulings": "Décisions et notes qui la nomment :", "how": "Comment le moteur la lit :",
-           "what": "{0} ({1}), composant « {2} » de {3} : {4}", "copies": "exemplaires : {0}",
+           "what": "{0} ({1}), composant « {2} » {3} : {4}", "copies": "exemplaires : {0}",
            "starts": "commence dans : {0}", "per_player": " (un par joueur)", "classes": "classes (pour 'is') : ",
            "authored": "écrit pour le jeu : {0}", "yes": "oui", "none": "aucune capacité",
            "source": "capacité {0} ({1}) :",
@@ -149,13 +150,18 @@ _HEADINGS = {
            "sacrifice": "sacrifier un {0} que vous contrôlez", "costs": "coûts : {0}", "once_per": "une fois par {0}",
            "offered_if": "proposée seulement quand sa condition est vraie", "printed_keyword": "un mot-clé imprimé",
            "sep": " ; ",
-           "scenario_of": "{0} \u00b7 scénario de {1}", "players": "  joueurs : {0}", "from": "  extension : {0}",
+           "scenario_of": "{0} \u00b7 scénario {1}", "players": "  joueurs : {0}", "from": "  extension : {0}",
            "common_sheet": "La fiche commune (lue à voix haute par le premier joueur) :",
            "each_sheet": "La fiche de chaque {0} (chaque joueur prend la sienne) :",
            "sheet_authored": " (écrite pour le jeu)", "options": "  options : {0}",
            "hooks": "  points d'extension : {0}", "replaces": "  remplace : {0}",
            "how_scenario": "Comment le moteur le lit :"},
 }
+
+
+def _of_game(title: str, lang: str) -> str:
+    """'of Etherium', « d'Etherium » (elided before a vowel, as French writes it)."""
+    return elide(f"de {title}") if lang == "fr" else f"of {title}"
 
 
 def explain(game, card, lang: str = "en") -> str:
@@ -191,7 +197,7 @@ def explain(game, card, lang: str = "en") -> str:
         for note in rulings:
             out += _wrapped("- ", note, "  ")
     out += ["", say["how"],
-            say["what"].format(card.title, card.id, card.component, defn.title, _where(card.pos))]
+            say["what"].format(card.title, card.id, card.component, _of_game(defn.title, lang), _where(card.pos))]
     if card.copies != 1:
         out.append("  " + say["copies"].format(card.copies))
     if card.start:
@@ -281,7 +287,7 @@ def explain_scenario(game, sc, lang: str = "en") -> str:
     defn = game.program.defn
     say = _HEADINGS.get(lang, _HEADINGS["en"])
     named = sc.title_in(lang)
-    out = [say["scenario_of"].format(named, defn.title)]
+    out = [say["scenario_of"].format(named, _of_game(defn.title, lang))]
     players = sc.data.get("players")
     if isinstance(players, list) and players:
         out.append(say["players"].format(", ".join(str(p) for p in players)))

@@ -250,6 +250,10 @@ def test_regles_explain_starts_with_the_card_as_printed_in_the_language_asked(ca
     assert any(line.startswith("  le moteur la lit : Troc : Quand on joue cette carte") for line in lines)
     # and the lines for modders under them
     assert any(line.startswith("Cendreux (cendreux), composant « card » de ") for line in lines)
+    # a game whose title begins with a vowel: « d'Etherium », as French writes it
+    assert cli.main(["explain", "etherium", "sentier", "--lang", "fr"]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("Sentier (sentier), composant « flash_card » d'Etherium : ") for line in told), told
     assert any(line.startswith("  capacité 1 (") for line in lines) and not any("  ability 1 (" in x for x in lines)
     assert any(line.startswith("    mot-clé 'Troc' (") for line in lines)  # the keyword and what the engine makes of it
     assert any(line.startswith("    - déclenchée : à l'événement « posed » (facultative") for line in lines)
