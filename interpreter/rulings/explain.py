@@ -160,7 +160,7 @@ _HEADINGS = {
 
 
 def _of_game(title: str, lang: str) -> str:
-    """'of Etherium', « d'Etherium » (elided before a vowel, as French writes it)."""
+    """'of Orbis', « d'Orbis » (elided before a vowel, as French writes it)."""
     return elide(f"de {title}") if lang == "fr" else f"of {title}"
 
 
