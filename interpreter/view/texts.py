@@ -16,7 +16,8 @@ A text told to one seat may name that seat ("player 1 draws 2 cards"). A game gi
 the words the seat reading it is told instead under `you:` (`"you:{p} draws {n}
 cards": "you draw {n} cards"`): the same text, without the expression that names the
 reader, which it is used for only when every expression it leaves out was filled in
-with that seat.
+with that seat. A text naming two seats may have a form for each, in a list
+(`"you:{p} pillages {q}": ["you pillage {q}", "{p} pillages you"]`).
 
 A text no template matches is shown as written: a game without words in a
 language is read in the language of its rules, never garbled.
@@ -152,10 +153,13 @@ class Texts:
         self.exact: dict[str, str] = {}
         templates, yours = [], []
         for key, value in self.vocab.entries.items():
-            if not isinstance(value, str) or not value.strip():
-                continue
             if key.startswith("you:") and _PART.search(key):  # told to the seat the text names
-                yours.append(Template(key[len("you:"):], str(value)))
+                # a text naming two seats has a form for each: ['you pillage {q}', '{p} pillages you']
+                for form in (value if isinstance(value, list) else [value]):
+                    if isinstance(form, str) and form.strip():
+                        yours.append(Template(key[len("you:"):], form))
+                continue
+            if not isinstance(value, str) or not value.strip():
                 continue
             if not key.startswith("label:"):
                 continue

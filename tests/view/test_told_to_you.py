@@ -111,6 +111,35 @@ vocabulary:
     assert "{p} takes {k}" in (gives.hint or "")  # the text it was likely meant for
 
 
+def test_a_text_naming_two_seats_is_told_to_each_in_its_own_form(tmp_path):
+    """`you:` with a list: a form for each seat the text names, each told to the seat it leaves out."""
+    g = interpreter.load(str(nim_telling(tmp_path, WORDS.replace(
+        '"you:{p} and {q}": "you and {q}"', '"you:{p} and {q}": ["you and {q}", "{p} and you"]'))))
+    en = Texts(g.program, "en")
+    assert en("player 1 and player 2", 0) == "you and player 2"
+    assert en("player 1 and player 2", 1) == "player 1 and you"
+    assert en("player 1 and player 2") == "player 1 and player 2"
+    # a shipped game: the pillaged seat is told its collector was pillaged
+    et = interpreter.load("etherium")
+    line = "player 2 pillages the collector of player 1 on space 3"
+    for lang, to_one, to_two, to_three in (
+            ("en", "player 2 pillages your collector on space 3", "you pillage the collector of player 1 on space 3",
+             line),
+            ("fr", "le joueur 2 pille votre collecteur sur la case 3",
+             "vous pillez le collecteur du joueur 1 sur la case 3",
+             "le joueur 2 pille le collecteur du joueur 1 sur la case 3")):
+        said = Texts(et.program, lang)
+        assert [said(line, seat) for seat in (0, 1, 2)] == [to_one, to_two, to_three], lang
+
+
+def test_the_checker_refuses_two_forms_for_the_same_seat(tmp_path):
+    report = check_paths([str(nim_telling(tmp_path, WORDS.replace(
+        '"you:{p} and {q}": "you and {q}"', '"you:{p} and {q}": ["you and {q}", "yourself and {q}"]')))])
+    found = [(d.code, d.message) for d in report.diagnostics]
+    assert found == [("V001", 'vocabulary (en) for "you:{p} and {q}" has two forms that leave out {p}: the second '
+                              'would never be told')], found
+
+
 def test_a_shipped_game_tells_the_seat_its_colonisations_and_its_rounds(tmp_path):
     g = interpreter.load("karman-swap")
     st = g.new_state(players=2, seed=1, trace=True)

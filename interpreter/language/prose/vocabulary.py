@@ -228,11 +228,16 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                 continue
             if free:
                 noun = kind == "value" and not isinstance(value, str) and as_noun(value) is not None
-                if not noun and (not isinstance(value, str) or not value.strip()):
+                # told to a seat: a text, or one per seat the text names (a list)
+                forms = kind == "you" and isinstance(value, list) and all(
+                    isinstance(v, str) and v.strip() for v in value)
+                if not noun and not forms and (not isinstance(value, str) or not value.strip()):
                     hint = ("a text, or a noun: [singular, plural] or [singular, plural, gender], its plural said "
                             "after a number other than one" if kind == "value" else
+                            "a text, or a list of texts, one for each seat the text names" if kind == "you" else
                             "e.g. 'label:Keep both': \"Garder les deux\"")
-                    wanted = "a text or a noun" if kind == "value" else "a text"
+                    wanted = ("a text or a noun" if kind == "value" else "a text or a list of texts" if kind == "you"
+                              else "a text")
                     report.error("T003", getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be {wanted}",
                                  hint)
                 continue
@@ -352,24 +357,39 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
 def _check_yours(lang: str, words: dict, shown: dict, report: Report) -> None:
     """The words of a text told to the seat it names (`you:TEXT`): a text the rules show, with
     {expressions} in it; its words fill in some of them and leave out the one (or more) naming
-    the seat reading, which is what they are used for."""
+    the seat reading, which is what they are used for. A text naming two seats may have a form
+    for each, in a list: each leaves out other expressions than the others."""
     for name, (value, pos) in words.items():
-        if not str(name).startswith("you:") or not isinstance(value, str):
+        if not str(name).startswith("you:"):
+            continue
+        forms = value if isinstance(value, list) else [value]
+        if not all(isinstance(form, str) for form in forms):
             continue
         source = str(name)[len("you:"):]
-        at = getattr(value, "pos", pos)
         wanted = {p.strip() for p in _EXPRESSION.findall(source)}
-        said = {p.strip() for p in _EXPRESSION.findall(value)}
         if source not in shown:
             report.error("V001", pos, f"vocabulary ({lang}) for \"you:{source}\", which is no text the rules show",
                          did_you_mean(source, [t for t in shown if _EXPRESSION.search(t)])
                          or "write the text as the rules do: a prompt, an option's label, a log line...")
-        elif said - wanted:
-            extra = ", ".join("{" + e + "}" for e in sorted(said - wanted))
-            report.error("V001", at,
-                         f"vocabulary ({lang}) for \"you:{source}\" fills in {extra}, which the text does not",
-                         "the words told to a seat fill in the text's {expressions}, but the one naming that seat")
-        elif said == wanted:
-            report.error("V001", at, f"vocabulary ({lang}) for \"you:{source}\" leaves out no {{expression}}: "
-                                     f"they would never be told",
-                         "leave out the {expression} naming the seat told: \"you:{p} draws {n}\": \"You draw {n}\"")
+            continue
+        left_out: dict = {}  # the expressions a form leaves out -> that form
+        for form in forms:
+            at = getattr(form, "pos", None) or getattr(value, "pos", pos)
+            said = {p.strip() for p in _EXPRESSION.findall(form)}
+            if said - wanted:
+                extra = ", ".join("{" + e + "}" for e in sorted(said - wanted))
+                report.error("V001", at,
+                             f"vocabulary ({lang}) for \"you:{source}\" fills in {extra}, which the text does not",
+                             "the words told to a seat fill in the text's {expressions}, but the one naming that seat")
+            elif said == wanted:
+                report.error("V001", at, f"vocabulary ({lang}) for \"you:{source}\" leaves out no {{expression}}: "
+                                         f"they would never be told",
+                             "leave out the {expression} naming the seat told: \"you:{p} draws {n}\": \"You draw {n}\"")
+            else:
+                gone = frozenset(wanted - said)
+                if gone in left_out:
+                    report.error("V001", at, f"vocabulary ({lang}) for \"you:{source}\" has two forms that leave out "
+                                             f"{', '.join('{' + g + '}' for g in sorted(gone))}: the second would never "
+                                             f"be told",
+                                 "a form for each seat the text names, each leaving out the expression naming it")
+                left_out[gone] = form
