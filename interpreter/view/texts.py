@@ -182,7 +182,7 @@ class Texts:
         if text is None:
             return text
         text = str(text)
-        key = text if seat is None or not self.yours else (text, seat)
+        key = text if seat is None else (text, seat)
         found = self._seen.get(key)
         if found is None:
             if len(self._seen) >= MOST_REMEMBERED:
@@ -192,7 +192,7 @@ class Texts:
 
     def to(self, seat: int | None):
         """This language's texts as told to `seat` (None: to no seat): `f(text)`."""
-        return self if seat is None or not self.yours else lambda text: self(text, seat)
+        return self if seat is None else lambda text: self(text, seat)
 
     def _shown(self, text: str, seat: int | None = None) -> str:
         if seat is not None:
@@ -203,8 +203,9 @@ class Texts:
                     return french_spelling(filled) if self.lang == "fr" else filled
         if text in self.exact:
             return self.exact[text]
+        value = self.value if seat is None else lambda v, many=False: self.value(v, many, seat)
         for t in self.templates:
-            filled = t.fill(text, self.value)
+            filled = t.fill(text, value)
             if filled is not None:
                 if self.lang == "fr":  # a seat filled in after 'de' or 'à': 'du joueur 2'
                     filled = french_spelling(filled)
@@ -223,9 +224,22 @@ class Texts:
         asked = _ASK.fullmatch(text)
         if asked is not None:
             return self.ask(asked.group(1), asked.group(2))
+        if self.lang == "en" and ", player " in text:
+            # the rules' own words, seats listed in them as a sentence lists them: 'won by player 1
+            # and player 3' (the engine writes 'player 1, player 3', and the trace keeps it)
+            return _SEATS.sub(lambda m: self._listed(m.group(0).split(", "), seat, "player"), text)
         return text
 
-    def value(self, text: str, many: bool = False) -> str:
+    def _listed(self, seats: list, reader: int | None, word: str) -> str:
+        """Seats ('player 1', 'player 3') as a sentence lists them, each in `word`'s words ('le
+        joueur 1'); several told to one of them name it 'you' ('you and player 3'), as a seat
+        alone is named only in the words a game gives (`you:`, where its verb agrees)."""
+        numbers = [_SEAT.fullmatch(s).group(1) for s in seats]
+        said = [self.words.w("you") if len(numbers) > 1 and reader is not None and int(n) == reader + 1
+                else self.words.w(word, n) for n in numbers]
+        return said[0] if len(said) == 1 else self.words.w("and", ", ".join(said[:-1]), said[-1])
+
+    def value(self, text: str, many: bool = False, reader: int | None = None) -> str:
         """A value filled into a text (a card's title, a seat, a place, a number), in this language:
         a place with its article where the language writes one ('vers la salle 4'); a value the
         vocabulary gives as a noun in the plural when `many` (after a number other than one)."""
@@ -234,9 +248,8 @@ class Texts:
         if text in self._in_sentence:
             return self._in_sentence[text]
         if _SEATS.fullmatch(text):  # a seat, or seats ('player 1, player 3'), in a sentence: 'le joueur 1'
-            seats = [self.words.w("of_player", n) for n in _SEAT.findall(text)]
-            # several, as a sentence lists them: 'le joueur 1 et le joueur 3'
-            return seats[0] if len(seats) == 1 else self.words.w("and", ", ".join(seats[:-1]), seats[-1])
+            # several, as a sentence lists them: 'le joueur 1 et le joueur 3' ('vous et…' to one of them)
+            return self._listed(text.split(", "), reader, "of_player")
         if text in ANSWERS:
             return self.words.w(text)
         return self.vocab.value(text, many)

@@ -168,9 +168,15 @@ def test_why_not_quotes_the_question_as_the_seat_told_reads_it(tmp_path):
 
 def test_seats_filled_into_a_sentence_are_listed_as_a_sentence_lists_them():
     """A team's members filled into a text: « le joueur 1 et le joueur 3 », not « le joueur 1, le
-    joueur 3 »; the seat told is not a team alone, so the words for it are not used."""
-    fr = Texts(interpreter.load("karman-swap").program, "fr")
+    joueur 3 », in English too when no words are given for the text; told to one of them, that one
+    is « vous » in the list (the words for the seat alone are not used: it is not alone)."""
+    program = interpreter.load("karman-swap").program
+    fr, en = Texts(program, "fr"), Texts(program, "en")
     assert fr("Oskaar is colonised by player 1, player 3") == "Oskaar est colonisée par le joueur 1 et le joueur 3"
     assert fr("Oskaar is colonised by player 1, player 2, player 4", 0) == \
-        "Oskaar est colonisée par le joueur 1, le joueur 2 et le joueur 4"
+        "Oskaar est colonisée par vous, le joueur 2 et le joueur 4"
+    assert fr("Oskaar is colonised by player 1, player 3", 1) == "Oskaar est colonisée par le joueur 1 et le joueur 3"
     assert fr("Oskaar is colonised by player 1", 0) == "Oskaar est colonisée par vous"
+    assert en("Oskaar is colonised by player 1, player 3") == "Oskaar is colonised by player 1 and player 3"
+    assert en("round 2 is won by player 2, player 4", 3) == "round 2 is won by player 2 and you"
+    assert en("player 1, player 3") == "player 1, player 3"  # a team as an option of a choice: as written

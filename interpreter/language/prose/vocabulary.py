@@ -388,8 +388,8 @@ def _check_yours(lang: str, words: dict, shown: dict, report: Report) -> None:
             else:
                 gone = frozenset(wanted - said)
                 if gone in left_out:
+                    named = ", ".join("{" + g + "}" for g in sorted(gone))
                     report.error("V001", at, f"vocabulary ({lang}) for \"you:{source}\" has two forms that leave out "
-                                             f"{', '.join('{' + g + '}' for g in sorted(gone))}: the second would never "
-                                             f"be told",
+                                             f"{named}: the second would never be told",
                                  "a form for each seat the text names, each leaving out the expression naming it")
                 left_out[gone] = form
