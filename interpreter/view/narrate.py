@@ -359,6 +359,8 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     groups: dict = {}
     supplies = []
     places: dict = {}  # (group, counter) -> [(order of the place, the place, value)]: one item
+    owners = {str(x["id"]): x["owner"] for z in obs["zones"].values() if isinstance(z, list)
+              for x in z if isinstance(x.get("owner"), int)}  # whose each component shown is
     for key, v in obs["counters"].items():
         if not every and (before or {}).get(key, 0) == v:
             continue
@@ -367,7 +369,7 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             supplies.append((_order(program, name, name, "counter", lang),
                              f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
             continue
-        group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
+        group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang, owners)
         if every and where and v == 0:
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
             # list names what holds some ('tokens on North = 1'), not every card it was once on
@@ -388,10 +390,10 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
         held.sort(key=lambda h: h[1])
         key, _, _, v = held[0]
         if len(held) == 1:  # one place: said as any counter is ('influence cube at chamber 3 = 1')
-            _, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang)
+            _, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang, owners)
             item = f"{name} {' '.join(where)} = {v}"
         else:  # its places listed under its noun once: 'influence cubes (chamber 2 = 3, chamber 8 = 1)'
-            _, name, _ = _counter_group(program, key, seat, vis, players, True, lang)
+            _, name, _ = _counter_group(program, key, seat, vis, players, True, lang, owners)
             item = f"{name} (" + ", ".join(f"{place} = {value}" for _, _, place, value in held) + ")"
         order = _order(program, key, name, "counter", lang)
         groups.setdefault(group, []).append((order[:2] + (held[0][1],) + order[2:], item))
@@ -411,7 +413,8 @@ def _held_at(program, key: str, visible, lang: str) -> str | None:
     component is held, for a list of the places of that counter; None for any other counter
     (kept per pair of seats, or on more than one thing)."""
     cdef = program.defn.counters.get(keys.name_of(key))
-    held = [(word, raw) for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or (), strict=False)
+    scope = cdef.scope if cdef is not None else ()
+    held = [(word, raw) for word, raw in zip(scope, keys.owners_of(key) or (), strict=False)
             if word not in ("player", "team")]
     if len(held) != 1:
         return None
@@ -425,15 +428,21 @@ def _held_at(program, key: str, visible, lang: str) -> str | None:
     return _counter_place(program, word, raw, visible, lang, bare=True)
 
 
-def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str) -> tuple:
+def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str,
+                   owners: dict | None = None) -> tuple:
     """(group, name, where) of a counter: the group its line is in ('you', 'player 2', 'your
-    team', 'the game'; 'vous', 'joueur 2'), its bare noun, and where it is kept ('at North')."""
+    team', 'the game'; 'vous', 'joueur 2'), its bare noun, and where it is kept ('at North').
+    A counter kept on a component a seat owns (`owners`: id -> seat) is in that seat's line:
+    each seat's 'Token 1' is told apart by whose it is."""
     w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", True, lang)
     name = noun.many if many and noun.many != noun.one else noun.one
     cdef = program.defn.counters.get(keys.name_of(key))
     group, where = w.w("group_game"), []
-    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or ()):
+    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or (), strict=False):
+        owner = (owners or {}).get(raw) if word not in ("player", "team", "node") else None
+        if owner is not None and group == w.w("group_game"):
+            group = seat_name(int(owner), seat, program, lang)
         if word == "player":
             group = seat_name(int(raw), seat, program, lang)
         elif word == "team":

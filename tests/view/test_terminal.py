@@ -283,6 +283,28 @@ def test_a_counter_kept_per_place_is_listed_once_with_its_places_in_their_order(
     assert "influence cubes (chamber 2 = 3, chamber 8 = 1, chamber 12 = 1)" in english, english
 
 
+def test_a_counter_kept_on_a_seat_s_component_is_in_that_seat_s_line():
+    """Each seat's 'Jeton 1' holds its own revealed action: listed under the game, the four were
+    told apart by nothing ('revealed action on Jeton 1 = 4, revealed action on Jeton 1 = 2')."""
+    import interpreter
+    from interpreter.view.narrate import counter_lines
+    game = interpreter.load("etherium")
+    obs = game.new_state(3, 1, {}).observation(0)
+    first = {}
+    for z in obs["zones"].values():
+        for x in z if isinstance(z, list) else ():
+            if x["title"] == "Jeton 1" and isinstance(x.get("owner"), int):
+                first[x["owner"]] = x["id"]
+    assert set(first) >= {0, 1}, first
+    obs["counters"].update({f"act#{first[0]}": 2, f"act#{first[1]}": 4})
+    lines = counter_lines(game.program, obs)
+    [mine] = [line for line in lines if line.startswith("  you:")]
+    [theirs] = [line for line in lines if line.startswith("  player 2:")]
+    assert "revealed action on Jeton 1 = 2" in mine and "= 4" not in mine, mine
+    assert "revealed action on Jeton 1 = 4" in theirs, theirs
+    assert not any(line.startswith("  the game:") and "Jeton" in line for line in lines), lines
+
+
 def test_a_counter_kept_on_a_place_at_nought_is_left_out_of_the_full_list_but_told_when_it_changes():
     """The full list names the places a counter holds some on ('cubes à la chambre 8 = 1'), not
     each one it was once on and is at 0 again; a change to 0 is still told."""
