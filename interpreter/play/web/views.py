@@ -229,7 +229,7 @@ class TableView:
                     out.append({"name": noun(self.program, cdef.name, "counter", self.lang, many=value != 1),
                                 "value": value})
             elif kind == "node" and self._on_node(cdef, owners) == owner:
-                entry = {"name": self._whose(cdef, owners), "value": value}
+                entry = {"name": self._whose(cdef, owners, value != 1), "value": value}
                 seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
                             None)
                 if seat is not None:  # a player's counter on a node: drawn in the player's colour
@@ -243,15 +243,15 @@ class TableView:
         """The node a counter kept per pair of owners is on, when one of its owners is a node."""
         return next((raw for word, raw in zip(cdef.scope, owners) if word == "node"), None)
 
-    def _whose(self, cdef, owners: list) -> str:
+    def _whose(self, cdef, owners: list, many: bool = False) -> str:
         """A counter kept per pair of a node and a player (or team), named on the node: 'your
-        cubes', "player 2's cubes", "team 1's cubes"."""
-        for word, raw in zip(cdef.scope, owners):
+        cubes', "player 2's cubes", "team 1's cubes" (in the singular for one: 'your cube')."""
+        for word, raw in zip(cdef.scope, owners, strict=False):
             if word == "player" and raw.isdigit():
-                return whose(self.program, cdef.name, "counter", int(raw), self.seat, self.lang)
+                return whose(self.program, cdef.name, "counter", int(raw), self.seat, self.lang, many=many)
             if word == "team" and keys.is_team_owner(raw):
                 return whose(self.program, cdef.name, "counter", keys.team_of_owner(raw), self.seat, self.lang,
-                             team=True, players=self.st.n)
+                             many=many, team=True, players=self.st.n)
         return ", ".join(owners)
 
     def seat_counters(self, i: int) -> list:
