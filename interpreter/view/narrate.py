@@ -358,7 +358,7 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     vis = visible_ids(obs)
     groups: dict = {}
     supplies = []
-    places: dict = {}  # (group, counter) -> [(order of the place, the place, value)]: one item
+    places: dict = {}  # (group, counter) -> [(key, order of the place, the place, value)]: one item
     owners = {str(x["id"]): x["owner"] for z in obs["zones"].values() if isinstance(z, list)
               for x in z if isinstance(x.get("owner"), int)}  # whose each component shown is
     for key, v in obs["counters"].items():
