@@ -420,7 +420,9 @@ def _table(title: str, columns: list) -> Table:
 
 
 def _ci(r: dict) -> str:
-    return f"{_pct(r['low'])} – {_pct(r['high'])}"
+    # a range of percentages closed up around its dash ('30.7%–60.2%'), as ranges are set: one
+    # word, which a table at 80 columns keeps on one line
+    return f"{_pct(r['low'])}\u2013{_pct(r['high'])}"
 
 
 def _pct(x) -> str:

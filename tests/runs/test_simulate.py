@@ -255,6 +255,19 @@ def render(summary) -> str:
     return out.getvalue()
 
 
+def test_a_win_rate_s_interval_stays_on_one_line_in_a_narrow_terminal():
+    """'30.7%–60.2%', a range closed up around its dash: a seats' table as wide as a shipped game's
+    with a column of its own (rounds won) at 80 columns is kept whole, no interval broken over two
+    lines (this one, narrower, at 58)."""
+    s = fabricated("envoys", 2, [(0,), (1,), (0,), (0,), (1,), None])
+    out = io.StringIO()
+    R.render(s, Console(file=out, width=58))
+    rows = [line for line in out.getvalue().splitlines() if line.startswith("│")]
+    assert rows and all(re.search(r"\d%–\d", line) for line in rows if "random" in line or "greedy" in line), rows
+    assert all(len(line) <= 58 for line in out.getvalue().splitlines() if line[:1] in "┏┃┡│└"), out.getvalue()
+    assert not any(re.search(r"%\s*–\s*│|│\s*\d+\.\d%\s*│\s*$", line) for line in rows)
+
+
 def test_a_team_win_counts_once_and_a_tie_is_no_win():
     # envoys at 4: seats 1 and 3 against 2 and 4
     s = fabricated("envoys", 4, [(0, 2), (0, 2), (1, 3), (0, 1, 2, 3), None])
