@@ -255,6 +255,20 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         _wait(d, lambda: d.find_element(By.TAG_NAME, "h1").text == "A new table")
 
 
+def test_a_narrow_seat_s_heading_goes_on_to_a_second_line_rather_than_overflow(shared):
+    """Four seats side by side: the French heading « joueur 1 (vous) personne ● connecté score 0 »
+    is wider than its seat's box, and the score was cut off at its edge."""
+    served, d = shared
+    made = served.post("/api/tables", {"game": "karman-swap", "players": 4, "seed": 2, "lang": "fr",
+                                       "seats": ["person", "greedy", "greedy", "greedy"]})
+    d.get(served.base + made["link"])
+    _wait(d, lambda: _options(d) or _over(d))
+    spill = d.execute_script(
+        "return [...document.querySelectorAll('.seat h3')].map(h => { const box = h.getBoundingClientRect();"
+        " return [...h.children].filter(c => c.getBoundingClientRect().right > box.right + 1).map(c => c.textContent); })")
+    assert len(spill) == 4 and not any(spill), spill
+
+
 def test_a_player_asks_why_a_move_is_not_offered_and_the_answer_ages_with_the_table(shared):
     """A French table: the seat asks, in the 'why not?' box, about an option by the label it
     reads (offered) and about a move that names nothing (the rules' line, with its caret);
