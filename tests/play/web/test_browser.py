@@ -244,7 +244,8 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         # the counters at 0 (every team's PP at the start) named in one line, as the empty zones are
         assert "0" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.counters .value")]
         nought = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".nought-counters")]
-        assert nought and all(t.startswith("à 0 : ") for t in nought) and any("PP (équipe)" in t for t in nought), nought
+        assert nought and all(t.startswith("à 0 : ") for t in nought), nought
+        assert any("PP (équipe)" in t for t in nought), nought
         # what is left in the supplies, under one « en réserve : », each by its noun alone
         supplies = d.find_element(By.CSS_SELECTOR, "ul.counters.supplies").text
         assert supplies.startswith("en réserve :") and "gemmes de recherche" in supplies, supplies
@@ -265,7 +266,8 @@ def test_a_narrow_seat_s_heading_goes_on_to_a_second_line_rather_than_overflow(s
     _wait(d, lambda: _options(d) or _over(d))
     spill = d.execute_script(
         "return [...document.querySelectorAll('.seat h3')].map(h => { const box = h.getBoundingClientRect();"
-        " return [...h.children].filter(c => c.getBoundingClientRect().right > box.right + 1).map(c => c.textContent); })")
+        " return [...h.children].filter(c => c.getBoundingClientRect().right > box.right + 1)"
+        ".map(c => c.textContent); })")
     assert len(spill) == 4 and not any(spill), spill
 
 
