@@ -234,10 +234,11 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
     return " ".join([named if named is not None else _the(noun, lang, many)] + where)
 
 
-def _counter_place(program, word: str, raw: str, visible, lang: str, bare: bool = False) -> str:
+def _counter_place(program, word: str, raw: str, visible, lang: str, bare: bool = False) -> str | None:
     """Where a counter held by a board node or a component is, in `lang`: 'à la salle 3',
     'sur Farm' (a card the seat cannot see: 'sur une carte'); with `bare`, the place alone
-    ('salle 3', 'Farm'), as a list of the places of one counter names them."""
+    ('salle 3', 'Farm'), as a list of the places of one counter names them, or None for an
+    owner that is no board node or component."""
     w = words_in(lang)
     if word == "node":
         if bare:
@@ -246,15 +247,15 @@ def _counter_place(program, word: str, raw: str, visible, lang: str, bare: bool 
             return noun.one if noun is not None else str(attrs.get("name", raw))
         return w.w("counter_at", _node(program, raw, lang))
     if word == "player":  # a counter kept per pair of seats: the second one
-        return w.w("counter_of", seat_said(int(raw), program, lang))
+        return None if bare else w.w("counter_of", seat_said(int(raw), program, lang))
     if word == "team":
-        return w.w("counter_of", w.w("team", keys.team_of_owner(raw) + 1))
+        return None if bare else w.w("counter_of", w.w("team", keys.team_of_owner(raw) + 1))
     try:
         c = int(raw)
     except ValueError:
-        return w.w("counter_of", raw)
+        return None if bare else w.w("counter_of", raw)
     if not 0 <= c < len(program.comp_card):
-        return w.w("counter_of", raw)
+        return None if bare else w.w("counter_of", raw)
     title = program.comp_card[c].title if visible is None or c in visible else w.w("a_card")
     return title if bare else w.w("counter_on", title)
 
@@ -324,15 +325,15 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
     lines = [w("seen", seat + 1, players)]
     named = sorted(((zone_name(program, key, seat, vis, players, vocabulary=True, lang=lang), key) for key in obs["zones"]),
                    key=lambda nk: _order(program, nk[1], nk[0], "zone", lang))
-    owners = {str(x["id"]): str(x["owner"]) for z in obs["zones"].values() if isinstance(z, list)
-              for x in z if x.get("owner") is not None}
+    owners = component_owners(obs)
     for name, key in named:
         z = obs["zones"][key]
         if isinstance(z, list):
             if not z:
                 continue
             zone_owner = keys.owner_of(key)
-            zone_owner = owners.get(zone_owner, zone_owner)  # a zone held by a piece: its owner's
+            if zone_owner in owners:  # a zone held by a piece: its owner's
+                zone_owner = str(owners[zone_owner])
             items = _listed([_item(x, zone_owner, seat, program, lang) for x in z])
             lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):
@@ -345,6 +346,12 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
     return [printable(line) for line in lines]
 
 
+def component_owners(obs: dict) -> dict:
+    """Whose each component an observation shows is: its id (as keys write it) -> its owner."""
+    return {str(x["id"]): x["owner"] for z in obs["zones"].values() if isinstance(z, list)
+            for x in z if x.get("owner") is not None}
+
+
 def counter_lines(program, obs: dict, before: dict | None = None, every: bool = True, lang: str = NARRATED_IN) -> list:
     """The counters of an observation, one line per player (then team, then the game's, then
     what is left in the supplies): 'you: wood cubes 4, army 2'. With `every` false, only those
@@ -352,15 +359,14 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     shows what changed since the last one, not a line of every counter of the game. A counter
     kept on a component or a place is listed in full only when it is not 0 (a change to 0 is
     still told). A counter kept on several places or components is one item, its noun once and
-    its places in their order: 'influence cubes (chamber 2 = 3, chamber 8 = 1)'."""
+    its places in their order: 'tokens (room 2 = 3, room 8 = 1)'."""
     w = words_in(lang).w
     seat, players = obs["seat"], obs["players"]
     vis = visible_ids(obs)
     groups: dict = {}
     supplies = []
-    places: dict = {}  # (group, counter) -> [(key, order of the place, the place, value)]: one item
-    owners = {str(x["id"]): x["owner"] for z in obs["zones"].values() if isinstance(z, list)
-              for x in z if isinstance(x.get("owner"), int)}  # whose each component shown is
+    places: dict = {}  # (group, counter) -> what it holds on each place: one item for them all
+    owners = component_owners(obs)
     for key, v in obs["counters"].items():
         if not every and (before or {}).get(key, 0) == v:
             continue
@@ -369,34 +375,28 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             supplies.append((_order(program, name, name, "counter", lang),
                              f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
             continue
-        group, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang, owners)
+        group, noun, where, place = _counter_group(program, key, seat, vis, players, lang, owners)
         if every and where and v == 0:
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
             # list names what holds some ('tokens on North = 1'), not every card it was once on
             continue
-        if where:
-            place = _held_at(program, key, vis, lang)
-            if place is not None:
-                places.setdefault((group, keys.name_of(key)), []).append((key, natural(place), place, v))
-                continue
+        name = noun.many if v != 1 and noun.many else noun.one
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
         # a counter kept per place in the order of its places, numbers as numbers ('salle 8'
         # before 'salle 12'), whether its noun is said in the singular or the plural
         order = _order(program, key, name, "counter", lang)
         if where:
-            order = order[:2] + (natural(" ".join(where)),) + order[2:]
-        groups.setdefault(group, []).append((order, item))
+            order = order[:2] + (natural(place if place is not None else " ".join(where)),) + order[2:]
+        if place is not None:
+            places.setdefault((group, keys.name_of(key)), []).append((order, item, noun, f"{place} = {v}"))
+        else:
+            groups.setdefault(group, []).append((order, item))
     for (group, _), held in places.items():
-        held.sort(key=lambda h: h[1])
-        key, _, _, v = held[0]
-        if len(held) == 1:  # one place: said as any counter is ('influence cube at chamber 3 = 1')
-            _, name, where = _counter_group(program, key, seat, vis, players, v != 1, lang, owners)
-            item = f"{name} {' '.join(where)} = {v}"
-        else:  # its places listed under its noun once: 'influence cubes (chamber 2 = 3, chamber 8 = 1)'
-            _, name, _ = _counter_group(program, key, seat, vis, players, True, lang, owners)
-            item = f"{name} (" + ", ".join(f"{place} = {value}" for _, _, place, value in held) + ")"
-        order = _order(program, key, name, "counter", lang)
-        groups.setdefault(group, []).append((order[:2] + (held[0][1],) + order[2:], item))
+        held.sort(key=lambda h: h[0])
+        order, item, noun, _ = held[0]
+        if len(held) > 1:  # its places listed under its noun once: 'tokens (room 2 = 3, room 8 = 1)'
+            item = f"{noun.many or noun.one} (" + ", ".join(at for _, _, _, at in held) + ")"
+        groups.setdefault(group, []).append((order, item))
     order = [w("group_you"), w("group_team_you")] + [seat_name(s, seat, program, lang) for s in range(players)
                                                      if s != seat]
     game = w("group_game")
@@ -408,37 +408,17 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     return lines
 
 
-def _held_at(program, key: str, visible, lang: str) -> str | None:
-    """The place alone ('chamber 3', 'Farm') where a counter kept on one board node or one
-    component is held, for a list of the places of that counter; None for any other counter
-    (kept per pair of seats, or on more than one thing)."""
-    cdef = program.defn.counters.get(keys.name_of(key))
-    scope = cdef.scope if cdef is not None else ()
-    held = [(word, raw) for word, raw in zip(scope, keys.owners_of(key) or (), strict=False)
-            if word not in ("player", "team")]
-    if len(held) != 1:
-        return None
-    word, raw = held[0]
-    if word != "node":
-        try:
-            if not 0 <= int(raw) < len(program.comp_card):
-                return None
-        except ValueError:
-            return None
-    return _counter_place(program, word, raw, visible, lang, bare=True)
-
-
-def _counter_group(program, key: str, seat, visible, players, many: bool, lang: str,
-                   owners: dict | None = None) -> tuple:
-    """(group, name, where) of a counter: the group its line is in ('you', 'player 2', 'your
-    team', 'the game'; 'vous', 'joueur 2'), its bare noun, and where it is kept ('at North').
-    A counter kept on a component a seat owns (`owners`: id -> seat) is in that seat's line:
-    each seat's 'Token 1' is told apart by whose it is."""
+def _counter_group(program, key: str, seat, visible, players, lang: str, owners: dict | None = None) -> tuple:
+    """(group, noun, where, place) of a counter: the group its line is in ('you', 'player 2',
+    'your team', 'the game'; 'vous', 'joueur 2'), its noun, where it is kept ('at North'), and
+    when that is one board node or one component, the place alone ('North'), by which the
+    places of one counter are listed together. A counter kept on a component a seat owns
+    (`owners`: id -> seat) is in that seat's line: each seat's 'Scout' is told apart by whose
+    it is."""
     w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", True, lang)
-    name = noun.many if many and noun.many != noun.one else noun.one
     cdef = program.defn.counters.get(keys.name_of(key))
-    group, where = w.w("group_game"), []
+    group, where, held = w.w("group_game"), [], []
     for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or (), strict=False):
         owner = (owners or {}).get(raw) if word not in ("player", "team", "node") else None
         if owner is not None and group == w.w("group_game"):
@@ -451,7 +431,9 @@ def _counter_group(program, key: str, seat, visible, players, many: bool, lang: 
             group = w.w("group_team_you") if mine else w.w("group_team", t + 1)
         else:
             where.append(_counter_place(program, word, raw, visible, lang))
-    return group, name, where
+            held.append((word, raw))
+    place = _counter_place(program, *held[0], visible, lang, bare=True) if len(held) == 1 else None
+    return group, noun, where, place
 
 
 class Narrator:

@@ -17,7 +17,7 @@ the words the seat reading it is told instead under `you:` (`"you:{p} draws {n}
 cards": "you draw {n} cards"`): the same text, without the expression that names the
 reader, which it is used for only when every expression it leaves out was filled in
 with that seat. A text naming two seats may have a form for each, in a list
-(`"you:{p} pillages {q}": ["you pillage {q}", "{p} pillages you"]`).
+(`"you:{p} robs {q}": ["you rob {q}", "{p} robs you"]`).
 
 A text no template matches is shown as written: a game without words in a
 language is read in the language of its rules, never garbled.
@@ -154,7 +154,7 @@ class Texts:
         templates, yours = [], []
         for key, value in self.vocab.entries.items():
             if key.startswith("you:") and _PART.search(key):  # told to the seat the text names
-                # a text naming two seats has a form for each: ['you pillage {q}', '{p} pillages you']
+                # a text naming two seats has a form for each: ['you rob {q}', '{p} robs you']
                 for form in (value if isinstance(value, list) else [value]):
                     if isinstance(form, str) and form.strip():
                         yours.append(Template(key[len("you:"):], form))

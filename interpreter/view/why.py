@@ -37,7 +37,7 @@ from .texts import texts_of
 
 def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None = None, within=None,
          unseen: frozenset = frozenset()) -> dict:
-    """`answer` as `render` tells it, in parts: {legal, answer, where, excerpt (the content
+    """`answer` as `lines` tells it, in parts: {legal, answer, where, excerpt (the content
     line and its caret), rules}, each printable. With `within` (a folder), the file is named
     from it, as a server names it to a browser; the components in `unseen` (those the seat may
     not see: `unseen_by`) are said 'a card' wherever the answer read one."""

@@ -201,6 +201,15 @@ def declared_names(defn: GameDef) -> dict:
     return out
 
 
+# what the words of a free key (KIND:TEXT) may be, by kind: (what it must be, the hint)
+_FREE_VALUES = {
+    "value": ("a text or a noun", "a text, or a noun: [singular, plural] or [singular, plural, gender], its plural "
+                                  "said after a number other than one"),
+    "you": ("a text or a list of texts", "a text, or a list of texts, one for each seat the text names"),
+    None: ("a text", "e.g. 'label:Keep both': \"Garder les deux\""),
+}
+
+
 def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
     """Every language of `vocabulary:` has a renderer; every name is declared; a noun is a noun,
     a phrase names only the arguments there are."""
@@ -232,12 +241,7 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                 forms = kind == "you" and isinstance(value, list) and all(
                     isinstance(v, str) and v.strip() for v in value)
                 if not noun and not forms and (not isinstance(value, str) or not value.strip()):
-                    hint = ("a text, or a noun: [singular, plural] or [singular, plural, gender], its plural said "
-                            "after a number other than one" if kind == "value" else
-                            "a text, or a list of texts, one for each seat the text names" if kind == "you" else
-                            "e.g. 'label:Keep both': \"Garder les deux\"")
-                    wanted = ("a text or a noun" if kind == "value" else "a text or a list of texts" if kind == "you"
-                              else "a text")
+                    wanted, hint = _FREE_VALUES.get(kind, _FREE_VALUES[None])
                     report.error("T003", getattr(value, "pos", pos), f"vocabulary ({lang}) for {kind} '{bare}' must be {wanted}",
                                  hint)
                 continue

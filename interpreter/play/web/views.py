@@ -233,7 +233,7 @@ class TableView:
                 seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
                             None)
                 if seat is not None:  # a player's counter on a node: drawn in the player's colour
-                    # named once before the seats' values: the noun of a count ('influence cubes')
+                    # named once before the seats' values: the noun of a count ('tokens')
                     entry.update({"seat": seat, "counter": noun(self.program, cdef.name, "counter", self.lang, many=True)})
                 out.append(entry)
         return sorted(out, key=lambda x: natural(x["name"]))
@@ -291,7 +291,7 @@ class TableView:
         for key, value in st.counters.items():
             if keys.is_supply(key):
                 supplied = noun(program, keys.supply_of(key), "counter", self.lang, many=True)
-                # 'wood cubes left in supply'; the page lists the supplies in a line of their own
+                # 'coins left in supply'; the page lists the supplies in a line of their own
                 out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value,
                             "supply": noun(program, keys.supply_of(key), "counter", self.lang, many=value != 1)})
             elif len(keys.owners_of(key)) > 1 and self.counter_seen(key):  # kept per pair of owners

@@ -423,7 +423,7 @@ R.drawTable = function (root, view, opts) {
     const name = k => k.name + (k.team ? R.t("team_suffix") : "");
     const item = (k, said) => R.el("li", {}, R.el("span", { class: "name", text: said }),
       R.el("span", { class: "value", text: k.hidden ? "?" : String(k.value) }));
-    // what is left in the supplies, in a line of its own: 'left in supply: wood cubes 13, rock cubes 9'
+    // what is left in the supplies, in a line of its own: 'left in supply: coins 13, gems 9'
     const supplies = list.filter(k => k.supply !== undefined);
     const rest = list.filter(k => k.supply === undefined);
     const nought = rest.filter(k => !k.hidden && k.value === 0);
