@@ -229,7 +229,7 @@ def test_the_rules_bookkeeping_is_shown_only_when_asked(capsys, monkeypatch):
     assert re.search(r"^\S.* is played on an active planet$", out, re.M)
     assert "a card whose pose was used" not in quiet
     assert not re.search(r"^\S.* is played on an active planet$", quiet, re.M)  # (its optional abilities ask in its words)
-    assert re.search(r"^  your team: PP 0, research 0", out, re.M)
+    assert re.search(r"^  your team: PP 0, research gems 0", out, re.M)
 
 
 def test_zones_numbered_by_their_node_come_in_numeric_order(capsys, monkeypatch):
