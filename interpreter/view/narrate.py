@@ -80,9 +80,28 @@ def whose(program, name: str, kind: str, i: int, seat: int | None, lang: str = N
     noun = _noun_of(program, name, kind, True, lang)
     if not team:
         return _whose(noun, many, i, seat, program, lang)
-    mine = seat is not None and players is not None and program.team_of(players)[seat] == i
+    return _whose_team(noun, many, i, seat, program, lang, players)
+
+
+def lone_member(program, players: int | None, team: int) -> int | None:
+    """The seat of team `team` (from 0) when it is the only player of its team in a game of
+    `players`: such a team is told as its player ('player 2's gems', not 'team 2's gems'), as a
+    game whose teams are of one player at this count is played by players alone."""
+    if players is None:
+        return None
+    members = [s for s, t in enumerate(program.team_of(players)) if t == team]
+    return members[0] if len(members) == 1 else None
+
+
+def _whose_team(noun: Noun, many: bool, t: int, seat: int | None, program, lang: str, players) -> str:
+    """'your team's gems', "team 2's gems"; 'les gemmes de votre équipe'; a team of one player
+    told as that player ('your gems', "player 2's gems")."""
+    alone = lone_member(program, players, t)
+    if alone is not None:
+        return _whose(noun, many, alone, seat, program, lang)
+    mine = seat is not None and players is not None and program.team_of(players)[seat] == t
     return words_in(lang).w("whose_team_you" if mine else "whose_team", bare=noun.many if many else noun.one,
-                            the=_the(noun, lang, many), n=i + 1)
+                            the=_the(noun, lang, many), n=t + 1)
 
 
 def _the(noun: Noun, lang: str, many: bool = False) -> str:
@@ -194,8 +213,7 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
     if t is Seat:
         return _whose(noun, False, int(h), seat, program, lang)
     if t is Team:
-        mine = seat is not None and players is not None and program.team_of(players)[seat] == int(h)
-        return w.w("whose_team_you" if mine else "whose_team", bare=base, the=_the(noun, lang), n=int(h) + 1)
+        return _whose_team(noun, False, int(h), seat, program, lang, players)
     if t is NodeRef:
         node = str(program.nodes.get(h, {}).get("name", h))
         named = (base, _nice(keys.name_of(key)))  # 'room 3' holds the zone 'room' ('room card')
@@ -217,7 +235,6 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
     """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'.
     With `vocabulary`, named as the game's vocabulary names it ('many': in the plural); in French
     with its article or possessive ('la manche', 'vos cubes de bois', 'les pièces du joueur 2')."""
-    w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", vocabulary, lang)
     cdef = program.defn.counters.get(keys.name_of(key))
     named, where = None, []
@@ -225,10 +242,7 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
         if word == "player" and named is None:
             named = _whose(noun, many, int(raw), seat, program, lang)
         elif word == "team" and named is None:
-            t = keys.team_of_owner(raw)
-            mine = seat is not None and players is not None and program.team_of(players)[seat] == t
-            named = w.w("whose_team_you" if mine else "whose_team", bare=noun.many if many else noun.one,
-                        the=_the(noun, lang, many), n=t + 1)
+            named = _whose_team(noun, many, keys.team_of_owner(raw), seat, program, lang, players)
         else:  # a node, a component, or a second owner: where the counter is
             where.append(_counter_place(program, word, raw, visible, lang))
     return " ".join([named if named is not None else _the(noun, lang, many)] + where)
@@ -331,9 +345,7 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
         if isinstance(z, list):
             if not z:
                 continue
-            zone_owner = keys.owner_of(key)
-            if zone_owner in owners:  # a zone held by a piece: its owner's
-                zone_owner = str(owners[zone_owner])
+            zone_owner = _zone_owner(program, key, owners)
             items = _listed([_item(x, zone_owner, seat, program, lang) for x in z])
             lines.append(f"  {name}: {items}" if lang == "en" else f"  {cap(name)} : {items}")
         elif z.get("count"):
@@ -344,6 +356,22 @@ def render_observation(program, obs: dict, counters_before: dict | None = None, 
             lines.append(f"  {name}: {told}" if lang == "en" else f"  {cap(name)} : {told}")
     lines += counter_lines(program, obs, counters_before, every_counter, lang)
     return [printable(line) for line in lines]
+
+
+def _zone_owner(program, key: str, owners: dict) -> str | None:
+    """The seat (as keys write it) whose zone `key` is: a player's own, or that of the player
+    who owns the piece holding it (`owners`: component id -> seat). Its holder is read from the
+    zone's scope: the '1' of a player's zone is seat 1, not component 1."""
+    try:
+        h = program.zone_holder(key)
+    except (KeyError, ValueError, IndexError):
+        return None
+    if type(h) is Seat:
+        return str(int(h))
+    if type(h) is Comp:
+        owner = owners.get(str(int(h)))
+        return None if owner is None else str(owner)
+    return None
 
 
 def component_owners(obs: dict) -> dict:
@@ -360,7 +388,7 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     kept on a component or a place is listed in full only when it is not 0 (a change to 0 is
     still told). A counter kept on several places or components is one item, its noun once and
     its places in their order: 'tokens (room 2 = 3, room 8 = 1)'."""
-    w = words_in(lang).w
+    w, plural = words_in(lang).w, words_in(lang).plural
     seat, players = obs["seat"], obs["players"]
     vis = visible_ids(obs)
     groups: dict = {}
@@ -373,14 +401,14 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
         if keys.is_supply(key):
             name = keys.supply_of(key)
             supplies.append((_order(program, name, name, "counter", lang),
-                             f"{_noun(program, name, 'counter', v != 1, vocabulary=True, lang=lang)} {v}"))
+                             f"{_noun(program, name, 'counter', plural(v), vocabulary=True, lang=lang)} {v}"))
             continue
         group, noun, where, place = _counter_group(program, key, seat, vis, players, lang, owners)
         if every and where and v == 0:
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
             # list names what holds some ('tokens on North = 1'), not every card it was once on
             continue
-        name = noun.many if v != 1 and noun.many else noun.one
+        name = noun.many if plural(v) and noun.many else noun.one
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
         # a counter kept per place in the order of its places, numbers as numbers ('salle 8'
         # before 'salle 12'), whether its noun is said in the singular or the plural
@@ -427,8 +455,10 @@ def _counter_group(program, key: str, seat, visible, players, lang: str, owners:
             group = seat_name(int(raw), seat, program, lang)
         elif word == "team":
             t = keys.team_of_owner(raw)
+            alone = lone_member(program, players, t)
             mine = seat is not None and players is not None and program.team_of(players)[seat] == t
-            group = w.w("group_team_you") if mine else w.w("group_team", t + 1)
+            group = (seat_name(alone, seat, program, lang) if alone is not None
+                     else w.w("group_team_you") if mine else w.w("group_team", t + 1))
         else:
             where.append(_counter_place(program, word, raw, visible, lang))
             held.append((word, raw))
@@ -625,8 +655,8 @@ class Narrator:
             key = ev["counter"]
             if not self.show_all and is_internal(program, key):
                 return None
-            name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True, many=ev.get("value") != 1,
-                                lang=self.lang)
+            name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True,
+                                many=self.words.plural(ev.get("value")), lang=self.lang)
             if self.sees_counter(key):
                 ch = ev["change"]
                 return w("counter_changed", name, f"{'+' if ch > 0 else ''}{ch}", ev["value"])

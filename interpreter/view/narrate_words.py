@@ -243,6 +243,14 @@ class Words:
     def has(self, key: str) -> bool:
         return key in self.table
 
+    def plural(self, n) -> bool:
+        """Whether a noun counted `n` is said in the plural: English for every number but 1 and
+        -1 ('0 cubes', '1 cube', '-1 cube'); French from 2 on, as its grammars count ('0 cube',
+        '2 cubes'). A count that is no number (None) takes the plural."""
+        if not isinstance(n, int):
+            return True
+        return abs(n) >= 2 if self.lang == "fr" else abs(n) != 1
+
     def w(self, key: str, *args, you: bool = False, **named) -> str:
         text = self.template(key, you)
         if self.lang != "fr":

@@ -46,9 +46,10 @@ MOST_REMEMBERED = 10_000  # finished texts kept with their words: a long game do
 _COUNTED = re.compile(r"\{([^{}]*)\} \{([^{}]*)\}")  # a value right after another: '{n} {res}'
 
 
-def _many(count) -> bool:
-    """Whether a value written as `count` (text) is a number a noun after it is plural for."""
-    return count is not None and count.lstrip("-").isdigit() and int(count) not in (1, -1)
+def _many(count, plural) -> bool:
+    """Whether a value written as `count` (text) is a number a noun after it is plural for, as
+    the language counts (`plural`: narrate_words.Words.plural; '0 roche' in French)."""
+    return count is not None and count.lstrip("-").isdigit() and plural(int(count))
 
 
 def attribute_fact(program, vocabulary: Vocabulary, name: str, v) -> str:
@@ -89,10 +90,11 @@ class Template:
     """One text of the rules (`Play {c} around {contest}`) and its words in a language: matches a
     finished text and writes the same values into the other words."""
 
-    __slots__ = ("source", "target", "pattern", "names", "counted", "said")
+    __slots__ = ("source", "target", "pattern", "names", "counted", "said", "plural")
 
-    def __init__(self, source: str, target: str):
+    def __init__(self, source: str, target: str, lang: str = "en"):
         self.source, self.target = source, target
+        self.plural = words_in(lang).plural
         pieces, names, seen = [], [], {}
         last = 0
         for m in _PART.finditer(source):
@@ -127,7 +129,7 @@ class Template:
         written = {name: m.group(f"v{i}") for i, name in enumerate(self.names)}
         if reader is not None and any(v != reader for name, v in written.items() if name not in self.said):
             return None
-        values = {name: value(v, True) if _many(written.get(self.counted.get(name))) else value(v)
+        values = {name: value(v, True) if _many(written.get(self.counted.get(name)), self.plural) else value(v)
                   for name, v in written.items()}
         return _PART.sub(lambda p: values.get(p.group(1).strip(), p.group(0)), self.target)
 
@@ -157,7 +159,7 @@ class Texts:
                 # a text naming two seats has a form for each: ['you rob {q}', '{p} robs you']
                 for form in (value if isinstance(value, list) else [value]):
                     if isinstance(form, str) and form.strip():
-                        yours.append(Template(key[len("you:"):], form))
+                        yours.append(Template(key[len("you:"):], form, lang))
                 continue
             if not isinstance(value, str) or not value.strip():
                 continue
@@ -165,7 +167,7 @@ class Texts:
                 continue
             source = key[len("label:"):]
             if _PART.search(source):
-                templates.append(Template(source, str(value)))
+                templates.append(Template(source, str(value), lang))
             else:
                 self.exact[source] = str(value)
         self.templates = sorted(templates, key=lambda t: -t.literal())

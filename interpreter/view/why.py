@@ -160,7 +160,7 @@ class Saying:
             said = self.value(part.value, part.label)
             return f"« {said} »" if part.quoted else said
         if isinstance(part, Noun):  # French counts 0 and 1 in the singular ('0 ressource')
-            many = part.count is None or (part.count > 1 if self.lang == "fr" else part.count != 1)
+            many = self.words.plural(part.count)
             return noun(self.program, str(part), part.kind, self.lang, many=many)
         return str(part)
 

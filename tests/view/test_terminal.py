@@ -353,3 +353,20 @@ def test_a_module_crew_of_its_owner_is_not_marked_as_anothers():
         state.apply(rng.choice(state.legal_actions()))
     crews = [line for line in render_observation(game.program, state.observation(0)) if line.startswith("  crew of")]
     assert crews and not any("(you)" in line or "(player" in line for line in crews), crews
+
+
+def test_a_player_s_zone_is_not_taken_for_a_zone_of_the_component_of_that_number():
+    """Player 2's board is zone 'board#1'. Once the seat could see component 1 (a card of its
+    own, passed in the draft), the board was read as that card's, and each of player 2's pieces
+    on it was marked '(player 2)' as if it lay outside its owner's zones."""
+    import interpreter
+    from interpreter.view.narrate import render_observation
+    game = interpreter.load("seeders-exodus")
+    st = game.new_state(3, 1, {})
+    for _ in range(3):  # each seat keeps a card of its draft packet
+        st.apply(0)
+    obs = st.observation(0)
+    assert any(x["id"] == 1 for z in obs["zones"].values() if isinstance(z, list) for x in z)
+    lines = render_observation(game.program, obs)
+    [board] = [line for line in lines if line.startswith("  player 2's personal board: ")]
+    assert "Négociateur Noyau" in board and "(player 2)" not in board, board

@@ -22,7 +22,7 @@ from ...engine.observe import counter_holder, may_see
 from ...engine.values import Comp, NodeRef, Seat, Team
 from ...language.prose.cards import Prose
 from ...scopes import OwnerKind
-from ...view.narrate import class_said, counter_name, counter_noun, natural, noun, seat_name, whose, words
+from ...view.narrate import class_said, counter_name, counter_noun, lone_member, natural, noun, seat_name, whose, words
 from ...view.narrate_words import bot_said, words_in
 from ...view.texts import texts_of
 
@@ -105,6 +105,10 @@ class TableView:
         self.program = st.program
         self.lang = lang  # the names of zones and counters, the prompt and the labels in this language
         self.told = texts_of(st.program, lang)
+        plural = words_in(lang).plural
+        # whether a count's noun is said in the plural; those at 0 are named together in a line
+        # of noughts, as kinds ('à 0 : étoiles, jetons'), where French too says them in the plural
+        self.plural = lambda n: n == 0 or plural(n)
         self.layout = layout
         self.texts = texts
         self.seat = seat
@@ -226,10 +230,10 @@ class TableView:
                 held_by = cdef.scope.kind
                 if owners[0] == owner and (held_by is OwnerKind.NODE) == (kind == "node") \
                         and held_by in (OwnerKind.NODE, OwnerKind.COMPONENT):
-                    out.append({"name": noun(self.program, cdef.name, "counter", self.lang, many=value != 1),
+                    out.append({"name": noun(self.program, cdef.name, "counter", self.lang, many=self.plural(value)),
                                 "value": value})
             elif kind == "node" and self._on_node(cdef, owners) == owner:
-                entry = {"name": self._whose(cdef, owners, value != 1), "value": value}
+                entry = {"name": self._whose(cdef, owners, self.plural(value)), "value": value}
                 seat = next((int(raw) for word, raw in zip(cdef.scope, owners) if word == "player" and raw.isdigit()),
                             None)
                 if seat is not None:  # a player's counter on a node: drawn in the player's colour
@@ -259,6 +263,8 @@ class TableView:
         st, program = self.st, self.program
         out = []
         team = program.team_of(st.n)[i]
+        # a team of one player is that player: its counters are not marked as a team's
+        shared = lone_member(program, st.n, team) is None
         for name, cdef in program.defn.counters.items():
             if not cdef.scope.only(OwnerKind.PLAYER, OwnerKind.TEAM):
                 continue
@@ -268,11 +274,11 @@ class TableView:
                 if cdef.internal and not self.show_all:
                     continue
                 out.append({"name": noun(program, name, "counter", self.lang, many=True), "hidden": True,
-                            **({"team": True} if team_kept else {})})
+                            **({"team": True} if team_kept and shared else {})})
                 continue
             value = st.counters.get(key, cdef.initial)
-            entry = {"name": noun(program, name, "counter", self.lang, many=value != 1), "value": value}
-            if team_kept:
+            entry = {"name": noun(program, name, "counter", self.lang, many=self.plural(value)), "value": value}
+            if team_kept and shared:
                 entry["team"] = True
             out.append(entry)
         return out
@@ -287,13 +293,13 @@ class TableView:
                 out.append({"name": noun(program, name, "counter", self.lang, many=True), "hidden": True})
                 continue
             value = st.counters.get(name, cdef.initial)
-            out.append({"name": noun(program, name, "counter", self.lang, many=value != 1), "value": value})
+            out.append({"name": noun(program, name, "counter", self.lang, many=self.plural(value)), "value": value})
         for key, value in st.counters.items():
             if keys.is_supply(key):
                 supplied = noun(program, keys.supply_of(key), "counter", self.lang, many=True)
                 # 'coins left in supply'; the page lists the supplies in a line of their own
-                out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value,
-                            "supply": noun(program, keys.supply_of(key), "counter", self.lang, many=value != 1)})
+                supply = noun(program, keys.supply_of(key), "counter", self.lang, many=self.plural(value))
+                out.append({"name": words_in(self.lang).w("supply_left", supplied), "value": value, "supply": supply})
             elif len(keys.owners_of(key)) > 1 and self.counter_seen(key):  # kept per pair of owners
                 cdef = self.program.defn.counters.get(keys.name_of(key))
                 if cdef is not None and self._on_node(cdef, keys.owners_of(key)) is None:  # (else on its node)

@@ -241,11 +241,13 @@ def test_a_table_made_in_french_is_told_in_french(shared):
         assert d.execute_script("return document.documentElement.lang") == "fr"
         assert "2 joueurs, graine" in _log_lines(d)[0]
         assert [e.text for e in d.find_elements(By.CSS_SELECTOR, ".legend-seat")][:2] == ["joueur 1 (vous)", "joueur 2"]
-        # the counters at 0 (every team's PP at the start) named in one line, as the empty zones are
+        # the counters at 0 (every team's PP at the start) named in one line, as the empty zones
+        # are; at 2 players each team is one player, so no counter is marked as a team's
         assert "0" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.counters .value")]
         nought = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".nought-counters")]
         assert nought and all(t.startswith("à 0 : ") for t in nought), nought
-        assert any("PP (équipe)" in t for t in nought), nought
+        assert any("PP, gemmes de recherche" in t for t in nought), nought
+        assert not any("(équipe)" in t for t in nought), nought
         # what is left in the supplies, under one « en réserve : », each by its noun alone
         supplies = d.find_element(By.CSS_SELECTOR, "ul.counters.supplies").text
         assert supplies.startswith("en réserve :") and "gemmes de recherche" in supplies, supplies
