@@ -11,19 +11,18 @@ import urllib.request
 from pathlib import Path
 
 from interpreter.play.web.app import make_app
-from interpreter.play.web.serve import server_config
+from interpreter.play.web.serve import table_server
 
 
 class Served:
     def __init__(self, folder, game=None):
-        import uvicorn
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.folder = Path(folder)
         self.app = make_app(folder, game, bot_delay=0)
-        self.server = uvicorn.Server(server_config(self.app, "127.0.0.1", self.port))
+        self.server = table_server(self.app, "127.0.0.1", self.port)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
@@ -53,7 +52,7 @@ class Served:
         return socket.create_connection(("127.0.0.1", self.port), timeout=5)
 
     def stop(self):
-        self.server.should_exit = True  # the pages' long polls still open are cut short
-        self.server.force_exit = True
+        # as Ctrl-C stops `regles serve`: the pages' long polls still open are answered first
+        self.server.should_exit = True
         self.thread.join(10)
         assert not self.thread.is_alive(), "the server did not stop"

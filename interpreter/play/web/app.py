@@ -102,6 +102,7 @@ class Server:
         self.set_aside: dict[str, str] = {}  # saved tables that could not be restored: why
         self.closed: dict[str, str] = {}  # tables their makers closed: the name of their replay
         self.changed: dict[str, asyncio.Condition] = {}
+        self.closing = False  # the server is stopping: no page waits for a table any more
         self.driving: set = set()
         self.tasks: set = set()
         self.replays: OrderedDict = OrderedDict()
@@ -150,6 +151,14 @@ class Server:
         if c is None:
             c = self.changed[tid] = asyncio.Condition()
         return c
+
+    async def stop(self) -> None:
+        """Answer every page waiting for a table now: the server is stopping (Ctrl-C), and a
+        long poll cut short by the server's shutdown would end as an error, not an answer."""
+        self.closing = True
+        for c in list(self.changed.values()):
+            async with c:
+                c.notify_all()
 
     async def announce(self, table: Table) -> None:
         c = self.condition(table.id)
@@ -485,11 +494,12 @@ async def table_view(request: Request):
         await server.announce(table)  # the others' pages show who came
         server.clock(table)  # (a seat's clock starts when someone sits there)
         changes = table.presence.changes
-    if after is not None and table.version <= after:
+    if after is not None and table.version <= after and not server.closing:
         c = server.condition(table.id)
         try:
             async with c:  # a new version, or someone came
-                await asyncio.wait_for(c.wait_for(lambda: table.version > after or table.presence.changes != changes),
+                await asyncio.wait_for(c.wait_for(lambda: table.version > after or table.presence.changes != changes
+                                                  or server.closing),
                                        LONG_POLL)
         except TimeoutError:
             pass

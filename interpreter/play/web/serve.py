@@ -54,8 +54,21 @@ def serve(folder: Path, game: str | None, mods, host: str, port: int, bot_delay:
     shown = f"[{host}]" if ":" in host else host
     print(f"regles serve: the table is at http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/ "
           f"(tables and traces kept in {folder}; Ctrl-C stops)", file=out, flush=True)
+    table_server(app, host, port).run()
+
+
+def table_server(app, host: str, port: int):
+    """uvicorn's server for `app`, which answers the pages waiting for a table before it stops
+    (Ctrl-C): uvicorn waits for open requests, then cancels what is left, and a long poll
+    cancelled so is logged as an error with a traceback."""
     import uvicorn  # here, with Starlette: only this command needs them
-    uvicorn.Server(server_config(app, host, port)).run()
+
+    class TableServer(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            await app.state.server.stop()
+            await super().shutdown(sockets)
+
+    return TableServer(server_config(app, host, port))
 
 
 def server_config(app, host: str, port: int):

@@ -338,3 +338,44 @@ def test_a_saved_table_with_damaged_house_rules_or_undos_is_set_aside(tmp_path):
         with _client(tmp_path) as c:
             r = c.get(f"/api/tables/{made['id']}", params={"key": made["owner_key"]})
             assert r.status_code == 404 and "could not be restored" in r.json()["error"], (damage, r.text)
+
+
+def test_a_page_waiting_for_its_table_is_answered_when_the_server_stops(tmp_path):
+    """Stopping the server (Ctrl-C) with a table's page open: its long poll was cut short by
+    uvicorn and logged 'Exception in ASGI application' with a traceback. It is now answered
+    with the table as it is before the server stops."""
+    import logging
+    import threading
+    import urllib.request
+
+    from served import Served
+    served = Served(tmp_path)
+    made = served.post("/api/tables", {"game": "karman-swap", "players": 2, "seats": ["person", "person"],
+                                       "seed": 1})
+    key = made["owner_key"]
+    v = served.get(f"/api/tables/{made['id']}?key={key}")
+    answered, logged = [], []
+
+    class Kept(logging.Handler):
+        def emit(self, record):
+            logged.append(record)
+
+    def wait_for_a_change():
+        url = f"{served.base}/api/tables/{made['id']}?key={key}&after={v['version']}"
+        with urllib.request.urlopen(url, timeout=30) as r:
+            answered.append((r.status, json.loads(r.read())["version"]))
+
+    poll = threading.Thread(target=wait_for_a_change)
+    poll.start()
+    time.sleep(0.5)  # the poll is waiting: nothing changes at a table of two people
+    assert not answered
+    errors = logging.getLogger("uvicorn.error")  # uvicorn's own log, which does not reach the root
+    kept = Kept(logging.ERROR)
+    errors.addHandler(kept)
+    try:
+        served.stop()
+        poll.join(10)
+    finally:
+        errors.removeHandler(kept)
+    assert answered == [(200, v["version"])]
+    assert not logged, [r.getMessage() for r in logged]
