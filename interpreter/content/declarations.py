@@ -103,7 +103,8 @@ def read_declarations(defn: GameDef, src: SourceFile, report: Report, layer: str
     for name, spec in items_of(d.get("zones")):
         defn.zones[name] = ZoneDef(name, scope_of(spec.get("scope")), as_str(spec.get("visibility")) or "public",
                                    bool(spec.get("in_play", False)), as_int(spec.get("capacity"), None),
-                                   key_pos(d.get("zones"), name, spec), index=len(defn.zones))
+                                   key_pos(d.get("zones"), name, spec), index=len(defn.zones),
+                                   holds=spec.get("holds") if isinstance(spec.get("holds"), str) else None)
     for name, spec in items_of(d.get("counters")):
         supply = spec.get("supply")
         defn.counters[name] = CounterDef(name, scope_of(spec.get("scope")), as_int(spec.get("min", 0), 0),

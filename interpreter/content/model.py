@@ -25,6 +25,7 @@ class ZoneDef:
     capacity: int | None
     pos: Position
     index: int = -1  # its place among the game's zones (versions of the state are kept per zone)
+    holds: str | None = None  # what its members are in prose: a component kind or a class ('tile')
 
 
 @dataclass

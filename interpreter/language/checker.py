@@ -281,6 +281,12 @@ class Checker(StatementChecks, ExpressionChecks, FlowChecks, NodeVisitor):
                     if s not in scope_words:
                         self.error("D004", decl.pos, f"unknown scope '{s}' for '{decl.name}'",
                                    did_you_mean(s, scope_words) or "scopes: " + ", ".join(sorted(scope_words)))
+        for z in d.zones.values():  # what a zone's members are called in prose: a kind or a class
+            if z.holds is not None and z.holds not in d.components and fold(z.holds) not in d.classes:
+                kinds = [*d.components, *(printed for _, printed in d.classes.values())]
+                self.error("N016", getattr(z.holds, "pos", z.pos),
+                           f"zone '{z.name}' holds unknown component kind or class '{z.holds}'",
+                           did_you_mean(z.holds, kinds) or "component kinds: " + ", ".join(d.components))
         for c in d.counters.values():
             if isinstance(c.supply, str) and self.unknown(c.supply, d.counters):
                 self.error("N002", c.pos, f"counter '{c.name}' shares the supply of unknown counter '{c.supply}'",

@@ -420,13 +420,13 @@ def test_an_etherium_flash_card_says_how_many_it_takes_as_that_many(lang, text):
            "may remove 1 Jailer token from this card and pay 1 resource to choose one of the crews in play "
            "that a player controls. That crew is no longer a Mutant. Move that crew to your prison. "
            "During negotiation or integration, if your prison is not empty, you may remove 1 Jailer token from this "
-           "card and pay 1 resource to choose a card in your prison. Move that card to your hand."),
+           "card and pay 1 resource to choose a crew in your prison. Move that crew to your hand."),
     ("fr", "Quand cette carte est intégrée, placez 1 jeton Geôlier sur cette carte. Pendant la négociation ou "
            "l'intégration : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez l'un des "
            "équipages en jeu que contrôle un joueur. Cet équipage n'est plus un "
            "Mutant. Mettez cet équipage dans votre prison. Pendant la négociation ou l'intégration, si votre prison "
-           "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez une carte "
-           "dans votre prison. Mettez cette carte dans votre main."),
+           "n'est pas vide : retirez 1 jeton Geôlier de cette carte et payez 1 ressource. Choisissez un équipage "
+           "dans votre prison. Mettez cet équipage dans votre main."),
 ])
 def test_a_keyword_definition_reads_as_sentences(lang, text):
     defn, prose = prose_of("seeders-exodus", lang)
@@ -550,3 +550,52 @@ def test_a_game_without_vocabulary_is_written_with_generic_phrases(tmp_path):
 ])
 def test_an_amount_with_a_ceiling_says_its_ceiling_last(card_id, lang, text):
     assert written("seeders-exodus", card_id, lang) == text
+
+
+# what a zone holds names its members ---------------------------------------------------------
+
+HOLDING = GAME.replace("  table: {scope: player, in_play: true}\n",
+                       "  table: {scope: player, in_play: true, holds: HOLDS}\n").replace(
+    "vocabulary:\n  en:\n", "vocabulary:\n  en:\n    \"class:Sun\": [sun card, sun cards]\n").replace(
+    "  fr:\n", "  fr:\n") + "  fr:\n    card: [carte, cartes, f]\n    \"class:Sun\": [carte Soleil, cartes Soleil, f]\n"
+RECLAIM = """\
+kind: keywords
+game: tiny
+keywords:
+  - pattern: "Reclaim"
+    text: {en: "Take back a card you played.", fr: "Reprenez une carte jouée."}
+    ability: |
+      action during main:
+        choose c from you.table by you "Card to take back"
+        move c to you.hand
+        if count(you.table) > 1:
+          add count(you.table) to you.coins
+"""
+
+
+@pytest.mark.parametrize("holds, member", [("card", "card"), ("Sun", "sun card")])
+def test_the_members_of_a_zone_are_named_by_what_it_holds(tmp_path, holds, member):
+    """A zone that declares `holds:` (a component kind or a class) names its members by it: 'that
+    planet', not 'that card', in the engine's reading of a card (regles explain, the docs)."""
+    folder = write(tmp_path, game=HOLDING.replace("HOLDS", holds), keywords=RECLAIM)
+    (folder / "cards.yaml").write_text("kind: cards\ngame: tiny\nstart: deck\ncards:\n"
+                                       "  - {id: monk, title: Monk, suit: Sun, abilities: [Reclaim]}\n",
+                                       encoding="utf-8")
+    report = check_paths([str(folder)])
+    assert report.ok, [d.message for d in report.diagnostics]
+    defn, found = read_and_check(folder, Report())
+    reading = Prose(defn, found, "en").reading(defn.cards[0].abilities[0])
+    assert reading == (f"Reclaim: During main, you may choose a {member} in your table. Move that {member} to "
+                       f"your hand. If you have more than 1 {member} in your table, take 1 coin for each {member} "
+                       f"in your table."), reading
+    french = Prose(defn, found, "fr").reading(defn.cards[0].abilities[0])
+    assert ("cette carte Soleil" in french) == (holds == "Sun"), french
+
+
+def test_a_zone_holding_what_the_game_does_not_declare_is_an_error_with_a_hint(tmp_path):
+    folder = write(tmp_path, game=HOLDING.replace("HOLDS", "crad"))
+    report = check_paths([str(folder)])
+    [error] = [d for d in report.diagnostics if d.code == "N016"]
+    assert "zone 'table' holds unknown component kind or class 'crad'" in error.message
+    assert "card" in error.hint
+    assert (error.position.path.endswith("game.yaml"), error.position.line) == (True, 10)

@@ -50,8 +50,9 @@ def _bounds(pick, args: list) -> tuple:
 class Count(Function):
     name, forms, types, returns, iterates = "count", ("count(S)",), {"S": SET}, NUMBER, True
     doc = "how many members a set, zone or list has"
-    prose = {"en": {1: "the number of {0}", "zone": "the number of cards in {0}"},
-             "fr": {1: "le nombre de {0}", "zone": "le nombre de cartes dans {0}"}}
+    # of a zone, {1} is what it holds ('tiles' where it declares `holds: tile`, else 'cards')
+    prose = {"en": {1: "the number of {0}", "zone": "the number of {1} in {0}"},
+             "fr": {1: "le nombre de {0}", "zone": "le nombre de {1} dans {0}"}}
 
     @staticmethod
     def run(st, pos, s):

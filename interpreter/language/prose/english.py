@@ -189,7 +189,8 @@ class English(Naming, Renderer):
             if member is not None and not self.holds_cards(source):
                 return self.gendered("per_of", member, self.amount(n.left, noun), self.node(source))
             if self.holds_cards(source):
-                return self.w("per_in", self.amount(n.left, noun), self.word_noun("card").one, self.node(source))
+                return self.w("per_in", self.amount(n.left, noun), self.member_noun(source.name).one,
+                              self.node(source))
         return self.w("as_many", noun.many, self.node(n))
 
     def joined(self, items: list, key: str = "list") -> str:
@@ -318,8 +319,8 @@ class English(Naming, Renderer):
             return self.agreeing("not_empty", args[0])
         if len(args) == 1 and self.holds_cards(args[0]):
             phrase = self.builtin("function", e.func, "zone")
-            if phrase is not None:
-                return phrase.format(self.node(args[0]))
+            if phrase is not None:  # {1}: what the zone holds, in the plural
+                return phrase.format(self.node(args[0]), self.member_noun(args[0].name).many)
         if len(args) == 1 and isinstance(args[0], N.Mapped):
             phrase = self.builtin("function", e.func, "mapped")
             if phrase is not None:
@@ -521,7 +522,7 @@ class English(Naming, Renderer):
         if isinstance(left, N.Call) and left.func == "count" and len(left.args) == 1 and \
                 isinstance(left.args[0], N.Attr) and left.args[0].name in self.defn.zones and \
                 isinstance(right, N.Number) and op in self._QUANTITIES and not isinstance(right.value, bool):
-            card = self.word_noun("card")
+            card = self.member_noun(left.args[0].name)
             n = right.value
             amount = f"{n} {card.one if n == 1 else card.many}"
             if op != "==":

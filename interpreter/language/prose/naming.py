@@ -4,7 +4,8 @@ A card never prints a variable: what a rule calls `q` or `dest` is introduced
 with its noun ("a player", "a district") and referred to afterwards as "that
 player", "ce joueur". The noun comes from where the value is taken: the class
 its condition requires (`where c is Building`), the players, a kind of board
-node (the vocabulary's `node:KIND`), the cards of a zone, a game function's
+node (the vocabulary's `node:KIND`), the members of a zone (what it `holds:`,
+else cards), a game function's
 body, else the type the checker found. When two values of the same noun are
 alive at once, they are told apart by their order: the second is introduced
 as "another district" when its condition says it differs from the first (that
@@ -57,10 +58,10 @@ class Naming:
             if source.name == "players":
                 return self.word_noun("player"), True
             if source.name in self.defn.zones:
-                return self.word_noun("card"), False
+                return self.member_noun(source.name), False
             return None, False
         if isinstance(source, N.Attr) and source.name in self.defn.zones:
-            return self.word_noun("card"), False
+            return self.member_noun(source.name), False
         if isinstance(source, N.Each):
             noun, _ = self.split_class(source.var, source.where)
             return (noun, False) if noun is not None else (self.element_noun(source.source, depth + 1)[0], False)
@@ -92,6 +93,16 @@ class Naming:
             noun, whole = self.element_noun(getattr(found.tree, "expr", None), depth + 1)
             return noun, whole and not args
         return None, False
+
+    def member_noun(self, zone: str) -> Noun:
+        """The noun of a member of `zone`: what its declaration says it holds (`holds: tile`,
+        a component kind or a class, in the vocabulary's words), else 'card'."""
+        holds = self.defn.zones[zone].holds
+        if holds is None:
+            return self.word_noun("card")
+        if holds in self.defn.components:
+            return self.vocab.noun(holds, "component")
+        return self.vocab.class_noun(holds)
 
     def type_noun(self, var: str, trees) -> Noun | None:
         """The noun of the type the checker found for `var` where the trees read it (else anywhere
