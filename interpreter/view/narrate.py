@@ -14,7 +14,7 @@ import weakref
 from pathlib import Path
 
 from ..diagnostics import lines_of, printable
-from ..engine import keys
+from ..engine import keys, machine
 from ..engine.events import (ACTION, CHOICE, COUNTER, CUT, DECIDE, FAIL, LOG, MOVE, REVEAL, ROLL, SET, SHUFFLE, SIGNAL,
                              START, TAG, TAP, UNTAG, UNTAP, UNUSED, WIN)
 from ..engine.observe import counter_holder, may_see
@@ -231,10 +231,12 @@ def zone_name(program, key: str, seat: int | None, visible=None, players: int | 
 
 
 def counter_name(program, key: str, seat: int | None, visible=None, players: int | None = None,
-                 vocabulary: bool = False, many: bool = True, lang: str = NARRATED_IN) -> str:
+                 vocabulary: bool = False, many: bool = True, lang: str = NARRATED_IN, owner_of=None) -> str:
     """'round', "player 2's coins", 'your team's gems', 'gems on Farm', 'your influence at North'.
     With `vocabulary`, named as the game's vocabulary names it ('many': in the plural); in French
-    with its article or possessive ('la manche', 'vos cubes de bois', 'les pièces du joueur 2')."""
+    with its article or possessive ('la manche', 'vos cubes de bois', 'les pièces du joueur 2').
+    With `owner_of` (component -> its owner's seat, or None), a counter on a component a seat
+    owns says whose it is: every seat has a 'Scout', 'tokens on Scout (player 2)'."""
     noun = _noun_of(program, keys.name_of(key), "counter", vocabulary, lang)
     cdef = program.defn.counters.get(keys.name_of(key))
     named, where = None, []
@@ -245,7 +247,19 @@ def counter_name(program, key: str, seat: int | None, visible=None, players: int
             named = _whose_team(noun, many, keys.team_of_owner(raw), seat, program, lang, players)
         else:  # a node, a component, or a second owner: where the counter is
             where.append(_counter_place(program, word, raw, visible, lang))
+            owner = _owner_said(owner_of, raw, seat, program, lang) if word not in ("node", "player", "team") else None
+            if owner is not None:
+                where[-1] += f" ({owner})"
     return " ".join([named if named is not None else _the(noun, lang, many)] + where)
+
+
+def _owner_said(owner_of, raw: str, seat, program, lang: str) -> str | None:
+    """Whose the component `raw` (its id, as keys write it) is, as a seat is named ('you',
+    'player 2'), or None when `owner_of` is not given or tells no owner."""
+    if owner_of is None or not raw.isdigit():
+        return None
+    owner = owner_of(int(raw))
+    return None if owner is None else seat_name(int(owner), seat, program, lang)
 
 
 def _counter_place(program, word: str, raw: str, visible, lang: str, bare: bool = False) -> str | None:
@@ -573,6 +587,12 @@ class Narrator:
     def who(self, i: int) -> str:
         return seat_name(i, self.seat, self.state.program, self.lang)
 
+    def owner_of(self, c: int):
+        """The seat that owns component `c` (a seat's own piece, or what it controls), or None."""
+        if not 0 <= c < len(self.state.program.comp_card):
+            return None
+        return machine.owner(self.state, Comp(c))
+
     def title(self, c: int) -> str:
         return self.state.program.comp_card[c].title if self.sees_comp(c) else self.w("a_card")
 
@@ -656,7 +676,7 @@ class Narrator:
             if not self.show_all and is_internal(program, key):
                 return None
             name = counter_name(program, key, seat, _Sees(self), st.n, vocabulary=True,
-                                many=self.words.plural(ev.get("value")), lang=self.lang)
+                                many=self.words.plural(ev.get("value")), lang=self.lang, owner_of=self.owner_of)
             if self.sees_counter(key):
                 ch = ev["change"]
                 return w("counter_changed", name, f"{'+' if ch > 0 else ''}{ch}", ev["value"])

@@ -370,3 +370,31 @@ def test_a_player_s_zone_is_not_taken_for_a_zone_of_the_component_of_that_number
     lines = render_observation(game.program, obs)
     [board] = [line for line in lines if line.startswith("  player 2's personal board: ")]
     assert "Négociateur Noyau" in board and "(player 2)" not in board, board
+
+
+def test_a_change_of_a_counter_on_a_seat_s_piece_says_whose_piece_it_is():
+    """Every Etherium seat has a 'Jeton 1': 'revealed action on Jeton 1: +1' did not say whose;
+    it is now told 'on Jeton 1 (player 2)', and 'on Jeton 1 (you)' for the seat's own."""
+    import io
+
+    import interpreter
+    from interpreter.view.narrate import Narrator
+    game = interpreter.load("etherium")
+    st = game.new_state(3, 1, {}, trace=True)
+    first = {}
+    for c, card in enumerate(game.program.comp_card):
+        if card.title == "Jeton 1" and game.program.comp_owner[c] is not None:
+            first[game.program.comp_owner[c]] = c
+    told = {lang: io.StringIO() for lang in ("en", "fr")}
+    narrators = {lang: Narrator(st, 0, out, show_all=True, lang=lang) for lang, out in told.items()}
+    for narrator in narrators.values():
+        narrator.flush()
+        narrator.out.seek(0), narrator.out.truncate()
+    spec = game.program.counters["act"]
+    st.add(f"act#{first[1]}", spec, 2, None)
+    st.add(f"act#{first[0]}", spec, 1, None)
+    for narrator in narrators.values():
+        narrator.flush()
+    assert [line.strip() for line in told["en"].getvalue().splitlines()] == [
+        "revealed action on Jeton 1 (player 2): +2 (now 2)", "revealed action on Jeton 1 (you): +1 (now 1)"]
+    assert "sur Jeton 1 (joueur 2) : +2" in told["fr"].getvalue()
