@@ -238,6 +238,13 @@ def _shown(value, r) -> str:
     return str(value)
 
 
+def _family(defn, name: str, value) -> str:
+    """The set a word attribute's value is taken from: the attribute whose values make a class
+    of it ('red' from the colour), else its own attribute's declared values."""
+    found = defn.classes.get(fold(str(value)))
+    return found[0] if found else name
+
+
 def _speaks(defn, name: str, value) -> bool:
     """Whether a word attribute's value says what it is by itself: a value among those its
     attribute declares, or a class's name; else (a list, a free word) it is printed after its
@@ -276,6 +283,11 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
         band = look.band_of(card)
         label = band[1] if band[0] is not None else kind
         kinds, figures = [], {}
+        # words that each say what they are by themselves ('red'), unless a card has several of one
+        # kind: three colours in a row say nothing ('green · blue · red'), each follows its name
+        families = Counter(_family(defn, name, value) for name, value in card.attrs.items()
+                           if isinstance(value, str) and _speaks(defn, name, value)
+                           and name not in (band[0], hints.art, hints.symbol) and name not in hints.hide)
         for name, value in card.attrs.items():
             if name == band[0] or name in hints.hide or name == hints.art:  # the picture is shown, not named
                 continue
@@ -287,9 +299,9 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
                     kinds.append(clean(noun))
                     lacks("attributes", name, "attribute")
             elif name != hints.symbol:
-                kinds.append(clean(_shown(value, r) if _speaks(defn, name, value) else
-                                   r.w("attribute", noun, _shown(value, r))))
-                if not _speaks(defn, name, value):
+                speaks = _speaks(defn, name, value) and families[_family(defn, name, value)] < 2
+                kinds.append(clean(_shown(value, r) if speaks else r.w("attribute", noun, _shown(value, r))))
+                if not speaks:
                     lacks("attributes", name, "attribute")
         if hints.figures is not None:
             figures = {name: figures[name] for name in hints.figures if name in figures}

@@ -356,3 +356,24 @@ def test_a_face_never_breaks_a_line_between_a_number_and_what_it_counts_nor_befo
     # Python's plain breaking at every space does break there at some widths: the test can fail
     monkeypatch.setattr(cardlayout, "glued", lambda text: text)
     assert len([w for w in range(8, 60) if broken_at(w)]) >= 4
+
+
+def test_several_words_of_one_kind_on_a_card_each_follow_their_name():
+    """A planet's three preys are three colours: printed bare they read 'Vert · Bleu · Rouge', which
+    says nothing; each now follows its name ('proie des rouges : Vert'). Words of different kinds
+    still say what they are by themselves (a crew's 'Équipage · Secondaire · Ouvrier')."""
+    import interpreter
+    from interpreter.language.prose import Prose
+    from interpreter.printing import faces as F
+
+    def kinds_of(game, title, lang):
+        program = interpreter.load(game).program
+        prose = Prose(program.defn, program.found, lang)
+        card = next(c for c in program.defn.cards if c.title == title)
+        return list(F.faces(program.defn, prose, [card])[0].kinds)
+    assert kinds_of("karman-swap", "Juhel", "fr") == ["proie des rouges : Vert", "proie des verts : Bleu",
+                                                       "proie des bleus : Rouge"]
+    assert kinds_of("karman-swap", "Juhel", "en") == ["red prey: Vert", "green prey: Bleu", "blue prey: Rouge"]
+    assert kinds_of("karman-swap", "Vermille", "fr") == ["Rouge"]
+    crew = kinds_of("seeders-exodus", "Ouvrier", "fr")
+    assert crew[0] == "Équipage" and "Ouvrier" in crew and not any(":" in k for k in crew), crew
