@@ -430,6 +430,7 @@ class Merge:
                               "hook on an extension point instead")
             return
         self.replaced[name] = (layer.id, pos)
+        base.replaced_texts.append(str(target.text))
         target.text, target.pos, target.layer, target.tree = text, pos, layer.id, None
 
     def scenario(self, sc: ScenarioDef, src: SourceFile, layer: LayerDef) -> None:

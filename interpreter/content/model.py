@@ -304,6 +304,9 @@ class GameDef:
     functions: dict = field(default_factory=dict)
     invariants: list = field(default_factory=list)  # (text, tree: parsed)
     tags_kept_in: list | None = None  # zones where given classes stay; None: everywhere
+    # the rules text of each procedure or function a layer replaced, as it was: the texts it
+    # showed are no longer shown in this pack, yet their words in a lower layer are not wrong
+    replaced_texts: list = field(default_factory=list)
     keywords: list = field(default_factory=list)
     cards: list = field(default_factory=list)
     boards: list = field(default_factory=list)

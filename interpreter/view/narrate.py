@@ -506,6 +506,8 @@ class Narrator:
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
         # what content wrote, in the language told, and to the seat told where a text names it
         self.said = texts_of(state.program, lang).to(seat)
+        # a text addressed to another seat deciding, as this one is told it ('end their turn')
+        self.of_another = lambda text: texts_of(state.program, lang).of_another(text, seat)
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)
@@ -686,8 +688,10 @@ class Narrator:
             label = Said(self.said(ev["label"]))
             you = seat is not None and who == seat
             if not you:
-                # another seat's option is quoted: its label speaks to that seat ("End your turn")
-                label = Said(w("quoted", label))
+                # another seat's option is quoted, in the words the game gives it for the others
+                # ('End their turn'), else as its label speaks to that seat ("End your turn")
+                theirs = self.of_another(ev["label"])
+                label = Said(w("quoted", Said(theirs) if theirs is not None else label))
             if seat is None or you:
                 if ev.get("auto"):
                     return w("only_option", seat_said(who, program, self.lang), label, you=you)
@@ -700,8 +704,10 @@ class Narrator:
                 what += w("the_only_option")
             prompt = ev.get("prompt") or ""
             if prompt and not any(h in prompt for h in self.hidden_titles()):
-                # the question as that seat was asked it ("Your turn"): said as its question, not as ours
-                what += w("asked", self.said(prompt))
+                # the question as that seat was asked it ("Your turn"): said as its question, not as
+                # ours, in the words the game gives it for the others ('their turn') where it does
+                theirs = self.of_another(prompt)
+                what += w("asked", theirs if theirs is not None else self.said(prompt))
             return w("chose", cap(w("player", who + 1)), Said(what))
         if t == DECIDE:
             return self.decided(ev)

@@ -19,6 +19,11 @@ reader, which it is used for only when every expression it leaves out was filled
 with that seat. A text naming two seats may have a form for each, in a list
 (`"you:{p} robs {q}": ["you rob {q}", "{p} robs you"]`).
 
+A prompt or an option's label is addressed to the seat deciding ("End your turn"). The
+other seats are told what it chose in the words the game gives under `they:` (`"they:End
+your turn": "end their turn"`), where it gives them; else the label is quoted as that
+seat read it.
+
 A text no template matches is shown as written: a game without words in a
 language is read in the language of its rules, never garbled.
 """
@@ -153,8 +158,17 @@ class Texts:
         self.lang = lang
         self.vocab = Vocabulary(program.defn, lang)
         self.exact: dict[str, str] = {}
-        templates, yours = [], []
+        templates, yours, theirs = [], [], []
+        self.their_exact: dict[str, str] = {}
         for key, value in self.vocab.entries.items():
+            if key.startswith("they:") and isinstance(value, str) and value.strip():
+                # a text addressed to the seat deciding ('End your turn'), as the others are told it
+                source = key[len("they:"):]
+                if _PART.search(source):
+                    theirs.append(Template(source, value, lang))
+                else:
+                    self.their_exact[source] = value
+                continue
             if key.startswith("you:") and _PART.search(key):  # told to the seat the text names
                 # a text naming two seats has a form for each: ['you rob {q}', '{p} robs you']
                 for form in (value if isinstance(value, list) else [value]):
@@ -172,6 +186,7 @@ class Texts:
                 self.exact[source] = str(value)
         self.templates = sorted(templates, key=lambda t: -t.literal())
         self.yours = sorted(yours, key=lambda t: -t.literal())
+        self.theirs = sorted(theirs, key=lambda t: -t.literal())
         self._actions: dict | None = None  # the label of an action without one -> (card, ability)
         self._prose = None
         self.words = words_in(lang)
@@ -191,6 +206,26 @@ class Texts:
                 self._seen.clear()
             found = self._seen[key] = self._shown(text, seat)
         return found
+
+    def of_another(self, text, seat: int | None = None) -> str | None:
+        """`text`, addressed to the seat deciding ('End your turn'), as the other seats are told
+        what it chose ('end their turn', « terminer son tour »; `seat`: the one told), or None
+        where the game gives it no such words (`they:` in its vocabulary), or where the text
+        names the seat told, which its own words (`you:`) tell it ('an army took your city')."""
+        if text is None:
+            return None
+        text = str(text)
+        if seat is not None and self(text, seat) != self(text):
+            return None  # it names the seat told, which is told it in its own words (`you:`)
+        found = self.their_exact.get(text)
+        if found is not None:
+            return found
+        value = self.value if seat is None else lambda v, many=False: self.value(v, many, seat)
+        for t in self.theirs:
+            filled = t.fill(text, value)
+            if filled is not None:
+                return french_spelling(filled) if self.lang == "fr" else filled
+        return None
 
     def to(self, seat: int | None):
         """This language's texts as told to `seat` (None: to no seat): `f(text)`."""

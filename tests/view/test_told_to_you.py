@@ -180,3 +180,82 @@ def test_seats_filled_into_a_sentence_are_listed_as_a_sentence_lists_them():
     assert en("Oskaar is colonised by player 1, player 3") == "Oskaar is colonised by player 1 and player 3"
     assert en("round 2 is won by player 2, player 4", 3) == "round 2 is won by player 2 and you"
     assert en("player 1, player 3") == "player 1, player 3"  # a team as an option of a choice: as written
+
+
+THEIR_WORDS = """
+vocabulary:
+  en:
+    "they:Stones you take": "Stones they take"
+    "they:Take {k} into your pile": "Take {k} into their pile"
+  fr:
+    "label:Stones you take": "Pierres que vous prenez"
+    "they:Stones you take": "Pierres qu'il prend"
+    "label:Take {k} into your pile": "Prendre {k} dans votre tas"
+    "they:Take {k} into your pile": "Prendre {k} dans son tas"
+"""
+
+
+def nim_addressed(tmp_path, words: str = THEIR_WORDS) -> Path:
+    """Nim, whose question and options speak to the seat deciding ('Take 2 into your pile')."""
+    folder = tmp_path / "nim"
+    shutil.copytree(NIM, folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8").replace('choose by p "Take stones":', 'choose by p "Stones you take":')
+    text = text.replace('option "Take {k}"', 'option "Take {k} into your pile"')
+    game.write_text(text + words, encoding="utf-8")
+    return folder
+
+
+def test_another_seat_s_choice_is_told_in_the_words_the_game_gives_the_others(tmp_path):
+    """'Player 2 chose: 'Take 2 into your pile'' said 'your' of player 2's pile to player 1. The
+    game's `they:` words tell the others 'Take 2 into their pile' [asked: 'Stones they take'];
+    the seat that chose is still told its own words, and a trace keeps the rules' text."""
+    g = interpreter.load(str(nim_addressed(tmp_path)))
+    st = g.new_state(players=2, seed=4, trace=True)
+    r = random.Random(4)
+    while not st.is_terminal():
+        st.apply(r.randrange(len(st.legal_actions())))
+    choices = [e for e in st.trace if e["type"] == "choice" and not e.get("auto")]
+    assert {e["player"] for e in choices} == {1, 2}
+    assert all(e["label"].endswith(" into your pile") and e["prompt"] == "Stones you take" for e in choices)
+    for lang, theirs, mine in (("en", "chose: 'Take {} into their pile'  [asked: 'Stones they take']",
+                                "You chose: Take {} into your pile"),
+                               ("fr", "a choisi : « Prendre {} dans son tas »  [à la question « Pierres qu'il prend »]",
+                                "Vous avez choisi : Prendre {} dans votre tas")):
+        out = io.StringIO()
+        narrator = Narrator(g.new_state(players=2, seed=4), 0, out, lang=lang)
+        for e in choices:
+            k = e["label"].split()[1]
+            told = narrator.tell(e)
+            if e["player"] == 2:
+                assert theirs.format(k) in told, told
+            else:
+                assert mine.format(k) in told, told
+
+
+def test_the_checker_refuses_words_for_the_others_of_no_text_or_of_other_values(tmp_path):
+    assert check_paths([str(nim_addressed(tmp_path / "ok"))]).diagnostics == []
+    words = THEIR_WORDS.replace('    "they:Take {k} into your pile": "Prendre {k} dans son tas"\n', "") + """\
+    "they:Stones you took": "Pierres qu'il a prises"
+    "they:Take {k} into your pile": "Prendre {n} dans son tas"
+"""
+    report = check_paths([str(nim_addressed(tmp_path / "bad", words))])
+    found = sorted((d.code, d.message) for d in report.diagnostics)
+    assert found == [
+        ("V001", 'vocabulary (fr) for "they:Stones you took", which is no text the rules show'),
+        ("V001", 'vocabulary (fr) for "they:Take {k} into your pile" fills in {n}, which the text does not'),
+    ], found
+    took = next(d for d in report.diagnostics if "took" in d.message)
+    assert "Stones you take" in (took.hint or "")
+
+
+def test_a_question_naming_the_seat_told_is_told_it_in_its_own_words_not_the_others():
+    """Etherium asks the attacker 'Your army took the city of {q}'. The others read it in the
+    third person (« Son armée a pris la cité du joueur 3 »); the seat it names, {q}, its own
+    words (« Une armée a pris votre cité »), not 'the city of player 3' about itself."""
+    g = interpreter.load("etherium")
+    fr = Texts(g.program, "fr")
+    text = "Your army took the city of player 3"
+    assert fr.of_another(text, 0) == "Son armée a pris la cité du joueur 3"
+    assert fr.of_another(text, 2) is None and fr(text, 2) == "Une armée a pris votre cité"
+    assert Texts(g.program, "en").of_another(text, 0) == "Their army took the city of player 3"

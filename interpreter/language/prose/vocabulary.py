@@ -161,8 +161,8 @@ class Vocabulary:
 
 
 KINDS = ("zone", "counter", "attribute", "component", "window", "event", "argument", "procedure", "function",
-         "class", "node", "option", "value", "label", "you")
-FREE = ("value", "label", "you")
+         "class", "node", "option", "value", "label", "you", "they")
+FREE = ("value", "label", "you", "they")
 SAID_OF_COUNTERS = {"set": 2, "when": 1}  # phrases of what a counter means: 'set:NAME' {0} holder {1} value  # words for a text of the rules (a value, a menu's label), not for a declared name
 
 
@@ -334,7 +334,9 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
     for text, pos in shown:
         first.setdefault(str(text), pos)
     for lang, words in defn.vocabulary.items():
-        _check_yours(lang, words, first, report)
+        gone = _replaced(defn)
+        _check_yours(lang, words, first, report, gone)
+        _check_theirs(lang, words, first, report, gone)
         given = {str(name)[len("label:"):]: (value, pos) for name, (value, pos) in words.items()
                  if str(name).startswith("label:")}
         if not given:
@@ -358,7 +360,38 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
                                f"add to vocabulary: {lang}: \"label:{text}\": \"...\"")
 
 
-def _check_yours(lang: str, words: dict, shown: dict, report: Report) -> None:
+def _replaced(defn: GameDef):
+    """Whether a text was shown by rules a layer of this pack replaced (a solo mode's own set-up):
+    its words, given in the layer below, are right there, and checked where it is laid alone."""
+    return lambda text: any(f'"{text}"' in old for old in defn.replaced_texts)
+
+
+def _check_theirs(lang: str, words: dict, shown: dict, report: Report, gone=lambda text: False) -> None:
+    """The words of a text addressed to the seat deciding (`they:TEXT`: 'End your turn'), as the
+    other seats are told what it chose ('end their turn'): a text the rules show, whose words fill
+    in the same {expressions} as the text."""
+    for name, (value, pos) in words.items():
+        if not str(name).startswith("they:") or not isinstance(value, str):
+            continue
+        source = str(name)[len("they:"):]
+        if source not in shown and not gone(source):
+            report.error("V001", pos, f"vocabulary ({lang}) for \"they:{source}\", which is no text the rules show",
+                         did_you_mean(source, list(shown))
+                         or "write the text as the rules do: a prompt or an option's label")
+            continue
+        if source not in shown:  # shown by rules this pack replaced
+            continue
+        wanted = {p.strip() for p in _EXPRESSION.findall(source)}
+        said = {p.strip() for p in _EXPRESSION.findall(value)}
+        if said != wanted:
+            extra, missing = sorted(said - wanted), sorted(wanted - said)
+            report.error("V001", getattr(value, "pos", pos), f"vocabulary ({lang}) for \"they:{source}\" "
+                         + (f"fills in {', '.join('{' + e + '}' for e in extra)}, which the text does not"
+                            if extra else f"leaves out {', '.join('{' + m + '}' for m in missing)}"),
+                         "the words told to the other seats fill in the same {expressions} as the text")
+
+
+def _check_yours(lang: str, words: dict, shown: dict, report: Report, gone=lambda text: False) -> None:
     """The words of a text told to the seat it names (`you:TEXT`): a text the rules show, with
     {expressions} in it; its words fill in some of them and leave out the one (or more) naming
     the seat reading, which is what they are used for. A text naming two seats may have a form
@@ -371,6 +404,8 @@ def _check_yours(lang: str, words: dict, shown: dict, report: Report) -> None:
             continue
         source = str(name)[len("you:"):]
         wanted = {p.strip() for p in _EXPRESSION.findall(source)}
+        if source not in shown and gone(source):
+            continue  # shown by rules this pack replaced
         if source not in shown:
             report.error("V001", pos, f"vocabulary ({lang}) for \"you:{source}\", which is no text the rules show",
                          did_you_mean(source, [t for t in shown if _EXPRESSION.search(t)])
