@@ -259,3 +259,13 @@ def test_a_question_naming_the_seat_told_is_told_it_in_its_own_words_not_the_oth
     assert fr.of_another(text, 0) == "Son armée a pris la cité du joueur 3"
     assert fr.of_another(text, 2) is None and fr(text, 2) == "Une armée a pris votre cité"
     assert Texts(g.program, "en").of_another(text, 0) == "Their army took the city of player 3"
+
+
+def test_words_for_the_reader_of_no_text_after_good_ones_are_an_error_not_a_crash(tmp_path):
+    """A good `you:` entry, then one of no text: the check said V001 for the first alone when it
+    came first, and failed inside (a name of the loop shadowed a function) when it came after."""
+    report = check_paths([str(nim_telling(tmp_path, WORDS + """\
+    "you:{p} gives {k}": "vous donnez {k}"
+"""))])
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        ("V001", 'vocabulary (fr) for "you:{p} gives {k}", which is no text the rules show')]

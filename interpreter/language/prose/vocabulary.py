@@ -334,9 +334,9 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
     for text, pos in shown:
         first.setdefault(str(text), pos)
     for lang, words in defn.vocabulary.items():
-        gone = _replaced(defn)
-        _check_yours(lang, words, first, report, gone)
-        _check_theirs(lang, words, first, report, gone)
+        replaced = _replaced(defn)
+        _check_yours(lang, words, first, report, replaced)
+        _check_theirs(lang, words, first, report, replaced)
         given = {str(name)[len("label:"):]: (value, pos) for name, (value, pos) in words.items()
                  if str(name).startswith("label:")}
         if not given:
@@ -366,7 +366,7 @@ def _replaced(defn: GameDef):
     return lambda text: any(f'"{text}"' in old for old in defn.replaced_texts)
 
 
-def _check_theirs(lang: str, words: dict, shown: dict, report: Report, gone=lambda text: False) -> None:
+def _check_theirs(lang: str, words: dict, shown: dict, report: Report, replaced=lambda text: False) -> None:
     """The words of a text addressed to the seat deciding (`they:TEXT`: 'End your turn'), as the
     other seats are told what it chose ('end their turn'): a text the rules show, whose words fill
     in the same {expressions} as the text."""
@@ -374,7 +374,7 @@ def _check_theirs(lang: str, words: dict, shown: dict, report: Report, gone=lamb
         if not str(name).startswith("they:") or not isinstance(value, str):
             continue
         source = str(name)[len("they:"):]
-        if source not in shown and not gone(source):
+        if source not in shown and not replaced(source):
             report.error("V001", pos, f"vocabulary ({lang}) for \"they:{source}\", which is no text the rules show",
                          did_you_mean(source, list(shown))
                          or "write the text as the rules do: a prompt or an option's label")
@@ -391,7 +391,7 @@ def _check_theirs(lang: str, words: dict, shown: dict, report: Report, gone=lamb
                          "the words told to the other seats fill in the same {expressions} as the text")
 
 
-def _check_yours(lang: str, words: dict, shown: dict, report: Report, gone=lambda text: False) -> None:
+def _check_yours(lang: str, words: dict, shown: dict, report: Report, replaced=lambda text: False) -> None:
     """The words of a text told to the seat it names (`you:TEXT`): a text the rules show, with
     {expressions} in it; its words fill in some of them and leave out the one (or more) naming
     the seat reading, which is what they are used for. A text naming two seats may have a form
@@ -404,7 +404,7 @@ def _check_yours(lang: str, words: dict, shown: dict, report: Report, gone=lambd
             continue
         source = str(name)[len("you:"):]
         wanted = {p.strip() for p in _EXPRESSION.findall(source)}
-        if source not in shown and gone(source):
+        if source not in shown and replaced(source):
             continue  # shown by rules this pack replaced
         if source not in shown:
             report.error("V001", pos, f"vocabulary ({lang}) for \"you:{source}\", which is no text the rules show",
