@@ -49,7 +49,7 @@ class Naming:
         """(noun of the members of `source`, whether the noun says all of `source`): 'player' for
         the players, the vocabulary's noun of a kind of board node, 'card' for a zone. None when
         nothing tells."""
-        if depth > 4 or source is None:
+        if depth > 8 or source is None:  # (a function calling itself: no end)
             return None, False
         loc = self.local(source.name) if isinstance(source, N.Name) else None
         if loc is not None and loc.noun == self.word_noun("selection"):  # what a list a rule gathers holds
