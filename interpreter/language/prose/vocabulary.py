@@ -342,17 +342,10 @@ def check_text_words(defn: GameDef, shown: dict, report: Report) -> None:
         if not given:
             continue
         for source, (value, pos) in given.items():
-            if not isinstance(value, str):
-                continue
-            wanted = {p.strip() for p in _EXPRESSION.findall(source)}
-            said = {p.strip() for p in _EXPRESSION.findall(value)}
-            if said != wanted:
-                extra, missing = sorted(said - wanted), sorted(wanted - said)
-                report.error("V001", getattr(value, "pos", pos),
-                             f"vocabulary ({lang}) for the text \"{source}\" "
-                             + (f"fills in {', '.join('{' + e + '}' for e in extra)}, which the text does not"
-                                if extra else f"leaves out {', '.join('{' + m + '}' for m in missing)}"),
-                             "the words of a text fill in the same {expressions} as the text, in any order")
+            if isinstance(value, str):
+                _check_same_expressions(report, getattr(value, "pos", pos), f"vocabulary ({lang}) for the text "
+                                        f"\"{source}\"", source, value,
+                                        "the words of a text fill in the same {expressions} as the text, in any order")
         for text, pos in first.items():
             if text not in given:
                 report.warning("W004", pos, f"the text \"{text}\" has no words in '{lang}', although the vocabulary "
@@ -379,16 +372,21 @@ def _check_theirs(lang: str, words: dict, shown: dict, report: Report, replaced=
                          did_you_mean(source, list(shown))
                          or "write the text as the rules do: a prompt or an option's label")
             continue
-        if source not in shown:  # shown by rules this pack replaced
-            continue
-        wanted = {p.strip() for p in _EXPRESSION.findall(source)}
-        said = {p.strip() for p in _EXPRESSION.findall(value)}
-        if said != wanted:
-            extra, missing = sorted(said - wanted), sorted(wanted - said)
-            report.error("V001", getattr(value, "pos", pos), f"vocabulary ({lang}) for \"they:{source}\" "
-                         + (f"fills in {', '.join('{' + e + '}' for e in extra)}, which the text does not"
-                            if extra else f"leaves out {', '.join('{' + m + '}' for m in missing)}"),
-                         "the words told to the other seats fill in the same {expressions} as the text")
+        if source in shown:  # (else shown by rules this pack replaced)
+            _check_same_expressions(report, getattr(value, "pos", pos), f"vocabulary ({lang}) for \"they:{source}\"",
+                                    source, value, "the words told to the other seats fill in the same "
+                                                   "{expressions} as the text")
+
+
+def _check_same_expressions(report: Report, at, what: str, source: str, value: str, hint: str) -> None:
+    """V001 where the words `value` of a text `source` fill in other {expressions} than it."""
+    wanted = {p.strip() for p in _EXPRESSION.findall(source)}
+    said = {p.strip() for p in _EXPRESSION.findall(value)}
+    if said != wanted:
+        extra, missing = sorted(said - wanted), sorted(wanted - said)
+        report.error("V001", at, f"{what} "
+                     + (f"fills in {', '.join('{' + e + '}' for e in extra)}, which the text does not"
+                        if extra else f"leaves out {', '.join('{' + m + '}' for m in missing)}"), hint)
 
 
 def _check_yours(lang: str, words: dict, shown: dict, report: Report, replaced=lambda text: False) -> None:
