@@ -32,19 +32,26 @@ vocabulary:
 """
 
 
-def nim_telling(tmp_path, words: str = WORDS) -> Path:
-    """Nim, whose turn logs who takes how many ('player 1 takes 2'), with `words`."""
+def nim_with(tmp_path, edits: dict, words: str) -> Path:
+    """A copy of Nim in `tmp_path`, its rules with each text of `edits` replaced (once), `words`
+    added."""
     folder = tmp_path / "nim"
     shutil.copytree(NIM, folder)
     game = folder / "game.yaml"
-    text = game.read_text(encoding="utf-8").replace('choose by p "Take stones":', 'choose by p "Stones {p} takes":')
-    text = text.replace("          repeat k times:\n", (
-        "          let q = next(p)\n"
-        "          log \"{p} takes {k}\"\n"
-        "          log \"{p} and {q}\"\n"
-        "          repeat k times:\n"), 1)
+    text = game.read_text(encoding="utf-8")
+    for old, new in edits.items():
+        text = text.replace(old, new, 1)
     game.write_text(text + words, encoding="utf-8")
     return folder
+
+
+def nim_telling(tmp_path, words: str = WORDS) -> Path:
+    """Nim, whose turn logs who takes how many ('player 1 takes 2'), with `words`."""
+    return nim_with(tmp_path, {'choose by p "Take stones":': 'choose by p "Stones {p} takes":',
+                               "          repeat k times:\n": ("          let q = next(p)\n"
+                                                              "          log \"{p} takes {k}\"\n"
+                                                              "          log \"{p} and {q}\"\n"
+                                                              "          repeat k times:\n")}, words)
 
 
 def test_the_words_for_the_reader_are_used_only_when_what_they_leave_out_names_the_reader():
@@ -197,13 +204,8 @@ vocabulary:
 
 def nim_addressed(tmp_path, words: str = THEIR_WORDS) -> Path:
     """Nim, whose question and options speak to the seat deciding ('Take 2 into your pile')."""
-    folder = tmp_path / "nim"
-    shutil.copytree(NIM, folder)
-    game = folder / "game.yaml"
-    text = game.read_text(encoding="utf-8").replace('choose by p "Take stones":', 'choose by p "Stones you take":')
-    text = text.replace('option "Take {k}"', 'option "Take {k} into your pile"')
-    game.write_text(text + words, encoding="utf-8")
-    return folder
+    return nim_with(tmp_path, {'choose by p "Take stones":': 'choose by p "Stones you take":',
+                               'option "Take {k}"': 'option "Take {k} into your pile"'}, words)
 
 
 def test_another_seat_s_choice_is_told_in_the_words_the_game_gives_the_others(tmp_path):
