@@ -147,6 +147,17 @@ def test_the_checker_refuses_two_forms_for_the_same_seat(tmp_path):
                               'would never be told')], found
 
 
+def test_a_form_that_is_no_text_is_one_error_where_it_is_not_two(tmp_path):
+    """A list of forms holding a number: the schema names the number (S003); the vocabulary's
+    check said the whole list was no text as well (T003), two errors for one slip."""
+    report = check_paths([str(nim_telling(tmp_path, WORDS.replace(
+        '"you:{p} and {q}": "you and {q}"', '"you:{p} and {q}": ["you and {q}", 3]')))])
+    found = [(d.code, d.position.line, d.position.column) for d in report.diagnostics]
+    assert [code for code, _, _ in found] == ["S003"], found
+    line = (tmp_path / "nim" / "game.yaml").read_text(encoding="utf-8").splitlines()[found[0][1] - 1]
+    assert line[found[0][2] - 1] == "3", line
+
+
 def test_a_shipped_game_tells_the_seat_its_colonisations_and_its_rounds(tmp_path):
     g = interpreter.load("karman-swap")
     st = g.new_state(players=2, seed=1, trace=True)

@@ -236,6 +236,8 @@ def check_vocabulary(defn: GameDef, report: Report, langs: tuple) -> None:
                     _check_phrase(report, lang, name, kind, SAID_OF_COUNTERS[kind], value, getattr(value, "pos", pos))
                 continue
             if free:
+                if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+                    continue  # the schema names each item that is no text (S003): one error, not two
                 noun = kind == "value" and not isinstance(value, str) and as_noun(value) is not None
                 # told to a seat: a text, or one per seat the text names (a list)
                 forms = kind == "you" and isinstance(value, list) and all(
