@@ -505,9 +505,10 @@ class Narrator:
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
         # what content wrote, in the language told, and to the seat told where a text names it
-        self.said = texts_of(state.program, lang).to(seat)
+        texts = texts_of(state.program, lang)
+        self.said = texts.to(seat)
         # a text addressed to another seat deciding, as this one is told it ('end their turn')
-        self.of_another = lambda text: texts_of(state.program, lang).of_another(text, seat)
+        self.of_another = lambda text: texts.of_another(text, seat)
 
     def say(self, text: str) -> None:
         print(printable(text), file=self.out, flush=True)

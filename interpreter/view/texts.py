@@ -220,12 +220,17 @@ class Texts:
         found = self.their_exact.get(text)
         if found is not None:
             return found
+        return self._filled(self.theirs, text, seat)[1]
+
+    def _filled(self, templates: list, text: str, seat: int | None) -> tuple:
+        """(the first of `templates` that wrote `text`, its words with the same values filled in,
+        told to `seat`: French spelt as French writes it), or (None, None)."""
         value = self.value if seat is None else lambda v, many=False: self.value(v, many, seat)
-        for t in self.theirs:
+        for t in templates:
             filled = t.fill(text, value)
-            if filled is not None:
-                return french_spelling(filled) if self.lang == "fr" else filled
-        return None
+            if filled is not None:  # a seat filled in after 'de' or 'à': 'du joueur 2'
+                return t, french_spelling(filled) if self.lang == "fr" else filled
+        return None, None
 
     def to(self, seat: int | None):
         """This language's texts as told to `seat` (None: to no seat): `f(text)`."""
@@ -240,15 +245,11 @@ class Texts:
                     return french_spelling(filled) if self.lang == "fr" else filled
         if text in self.exact:
             return self.exact[text]
-        value = self.value if seat is None else lambda v, many=False: self.value(v, many, seat)
-        for t in self.templates:
-            filled = t.fill(text, value)
-            if filled is not None:
-                if self.lang == "fr":  # a seat filled in after 'de' or 'à': 'du joueur 2'
-                    filled = french_spelling(filled)
-                # a capital where the rules' text begins with one of its own words ('Play {c}'),
-                # not where a value it begins with has one ('{u} of {p} flees': a log line)
-                return cap(filled) if t.source[:1].isupper() else filled
+        t, filled = self._filled(self.templates, text, seat)
+        if filled is not None:
+            # a capital where the rules' text begins with one of its own words ('Play {c}'),
+            # not where a value it begins with has one ('{u} of {p} flees': a log line)
+            return cap(filled) if t.source[:1].isupper() else filled
         if text in ANSWERS:
             return self.words.w(text)
         if _SEATS.fullmatch(text):  # a seat as the whole text: an option of a choice of players

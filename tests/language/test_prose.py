@@ -227,13 +227,15 @@ keywords:
 """
 
 
-def write(tmp_path, game=GAME, keywords=KEYWORDS):
+def write(tmp_path, game=GAME, keywords=KEYWORDS, ability="Tithe"):
+    """The tiny game in `tmp_path`, its one card (Monk) with the keyword `ability`."""
     folder = tmp_path / "tiny"
     folder.mkdir(exist_ok=True)
     (folder / "game.yaml").write_text(game, encoding="utf-8")
     (folder / "keywords.yaml").write_text(keywords, encoding="utf-8")
     (folder / "cards.yaml").write_text("kind: cards\ngame: tiny\nstart: deck\ncards:\n"
-                                       "  - {id: monk, title: Monk, suit: Sun, abilities: [Tithe]}\n", encoding="utf-8")
+                                       f"  - {{id: monk, title: Monk, suit: Sun, abilities: [{ability}]}}\n",
+                                       encoding="utf-8")
     return folder
 
 
@@ -556,8 +558,8 @@ def test_an_amount_with_a_ceiling_says_its_ceiling_last(card_id, lang, text):
 
 HOLDING = GAME.replace("  table: {scope: player, in_play: true}\n",
                        "  table: {scope: player, in_play: true, holds: HOLDS}\n").replace(
-    "vocabulary:\n  en:\n", "vocabulary:\n  en:\n    \"class:Sun\": [sun card, sun cards]\n").replace(
-    "  fr:\n", "  fr:\n") + "  fr:\n    card: [carte, cartes, f]\n    \"class:Sun\": [carte Soleil, cartes Soleil, f]\n"
+    "vocabulary:\n  en:\n", "vocabulary:\n  en:\n    \"class:Sun\": [sun card, sun cards]\n") + \
+    "  fr:\n    card: [carte, cartes, f]\n    \"class:Sun\": [carte Soleil, cartes Soleil, f]\n"
 RECLAIM = """\
 kind: keywords
 game: tiny
@@ -577,10 +579,7 @@ keywords:
 def test_the_members_of_a_zone_are_named_by_what_it_holds(tmp_path, holds, member):
     """A zone that declares `holds:` (a component kind or a class) names its members by it: 'that
     planet', not 'that card', in the engine's reading of a card (regles explain, the docs)."""
-    folder = write(tmp_path, game=HOLDING.replace("HOLDS", holds), keywords=RECLAIM)
-    (folder / "cards.yaml").write_text("kind: cards\ngame: tiny\nstart: deck\ncards:\n"
-                                       "  - {id: monk, title: Monk, suit: Sun, abilities: [Reclaim]}\n",
-                                       encoding="utf-8")
+    folder = write(tmp_path, game=HOLDING.replace("HOLDS", holds), keywords=RECLAIM, ability="Reclaim")
     report = check_paths([str(folder)])
     assert report.ok, [d.message for d in report.diagnostics]
     defn, found = read_and_check(folder, Report())
