@@ -143,6 +143,7 @@ class CardDef:
     set: str | None = None  # the `set:` its file names, when it names one
     texts: dict = field(default_factory=dict)  # language -> the card's whole printed text (a text with its position)
     rules: list = field(default_factory=list)  # the rule IDs (of the game's rules index) the card implements
+    plural_title: bool = False  # its title names several things: told with a verb in the plural
 
 
 @dataclass

@@ -329,7 +329,8 @@ class PackLoader:
                            pos=item.pos, file=src.path, authored=item.get("authored", authored_file),
                            key_pos=item.key_pos, layer=self.layer, set=card_set,
                            texts=printed_texts(item.get("text")),
-                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)])
+                           rules=[str(r) for r in as_list(item.get("rules")) if isinstance(r, str)],
+                           plural_title=item.get("plural_title") is True)
             card.abilities = [AbilityDef(text, text.pos) for text in as_list(item.get("abilities"))
                               if isinstance(text, str)]
             cards.append(card)
@@ -428,7 +429,8 @@ class PackLoader:
 
 
 # the keys of a card that are not its attributes
-_CARD_FIELDS = frozenset(("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note"))
+_CARD_FIELDS = frozenset(("id", "title", "copies", "abilities", "text", "tags", "authored", "rules", "note",
+                          "plural_title"))
 
 
 def printed_texts(text) -> dict:

@@ -314,14 +314,24 @@ def _item(x: dict, zone_owner, seat: int, program, lang: str) -> str:
     return f"{title} ({seat_name(owner, seat, program, lang)})"
 
 
-def _listed(items: list) -> str:
-    """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
+# the most titles one line of moves names (the rest are counted: 'and 40 others')
+SHOWN_MOVED = 12
+
+
+def _counted(items: list) -> list:
+    """[[item, how many times in a row]]: [['Farm', 1], ['Well', 3], ['Farm', 1]]."""
     runs: list = []
     for item in items:
         if runs and runs[-1][0] == item:
             runs[-1][1] += 1
         else:
             runs.append([item, 1])
+    return runs
+
+
+def _listed(items: list) -> str:
+    """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
+    runs = _counted(items)
     # titles with a comma of their own ('Anna, the smith') are set apart by a dot
     sep = " · " if any(", " in str(item) for item, _ in runs) else ", "
     return sep.join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
@@ -596,6 +606,12 @@ class Narrator:
             return None
         return machine.owner(self.state, Comp(c))
 
+    def plural_title(self, c: int) -> bool:
+        """Whether the title of component `c` is told with a verb in the plural: its card says so
+        (`plural_title`), or the language reads it so (a French title beginning with « Les »)."""
+        card = self.state.program.comp_card[c]
+        return self.words.plural_name(card.title, card.plural_title)
+
     def title(self, c: int) -> str:
         return self.state.program.comp_card[c].title if self.sees_comp(c) else self.w("a_card")
 
@@ -610,7 +626,9 @@ class Narrator:
         self.pending_choice = None
 
     def tell_many(self, events) -> list:
-        """The texts of events in order, a run of moves the seat sees alike told once with its count."""
+        """The texts of events in order, a run of moves from one zone to one zone told once: the
+        titles the seat sees, each counted ('Farm and Well ×2 moved ...'), or how many cards it
+        does not see."""
         out, run, same = [], [], None
         for ev in list(events) + [None]:
             key = self._alike(ev) if ev is not None else None
@@ -618,30 +636,41 @@ class Narrator:
                 run.append(ev)
                 continue
             if run:
-                out.append(self.tell(run[0]) if len(run) == 1 else self.moved(run[0], len(run)))
+                out.append(self.tell(run[0]) if len(run) == 1 else self.moved(run[0], run))
             run, same = ([ev], key) if key is not None else ([], None)
             if ev is not None and key is None:
                 out.append(self.tell(ev))
         return out
 
     def _alike(self, ev: dict):
-        """What a move looks like to the seat (title or hidden, from, to); None for any other event."""
+        """What a move looks like to the seat (whether it sees the card, from, to); None for any
+        other event."""
         if ev.get("type") != MOVE:
             return None
         src, dst = ev.get("from"), ev.get("to")
-        seen = self.sees_zone(src) or self.sees_zone(dst)
-        return (self.state.program.comp_card[ev["id"]].title if seen else None, src, dst)
+        return (self.sees_zone(src) or self.sees_zone(dst), src, dst)
 
-    def moved(self, ev: dict, count: int = 1) -> str:
-        """'Well moved from box to supply'; of `count` alike moves: 'Well ×12 moved ...'."""
+    def moved(self, ev: dict, run: list | None = None) -> str:
+        """'Well moved from box to supply'; of a `run` of moves alike (`ev` the first): 'Well ×12
+        moved ...', 'Farm, Mine and Well ×2 moved ...', '12 cards moved ...'."""
         src, dst = ev.get("from"), ev.get("to")
         vis = self.sees_zone(src) or self.sees_zone(dst)
         where = (self.w("to", self.zone(dst)) if not src else self.w("within", self.zone(dst)) if src == dst
                  else self.w("from_to", self.zone(src), self.zone(dst)))  # within: to its top or bottom
-        many = "_many" if count > 1 else ""
-        if vis:
-            return self.w("moved" + many, self.state.program.comp_card[ev["id"]].title, where, count)
-        return self.w("hidden_moved" + many, where, count)
+        count = len(run) if run else 1
+        if not vis:
+            return self.w("hidden_moved_many" if count > 1 else "hidden_moved", where, count)
+        cards = self.state.program.comp_card
+        titles = _counted([cards[e["id"]].title for e in run or (ev,)])
+        if len(titles) == 1:
+            title, k = titles[0]
+            if k > 1:
+                return self.w("moved_many", title, where, k)
+            return self.w("moved_several" if self.plural_title(ev["id"]) else "moved", title, where)
+        names = [title if k == 1 else f"{title} ×{k}" for title, k in titles]
+        if len(names) > SHOWN_MOVED:  # a whole deck laid out: its first titles, then how many more
+            names = names[:SHOWN_MOVED - 1] + [self.w("others", sum(k for _, k in titles[SHOWN_MOVED - 1:]))]
+        return self.w("moved_several", joined(names, self.lang), where)
 
     def tell(self, ev: dict) -> str | None:
         st = self.state
@@ -673,7 +702,8 @@ class Narrator:
                 if self.lang != "en":
                     attribute = _noun(program, attribute, "attribute", vocabulary=True, lang=self.lang)
                 return w("set", title, attribute, Said(ev["value"]))
-            return w("tapped" if t == TAP else "untapped", title)
+            many = "_many" if seen and self.plural_title(c) else ""
+            return w(("tapped" if t == TAP else "untapped") + many, title)
         if t == COUNTER:
             key = ev["counter"]
             if not self.show_all and is_internal(program, key):

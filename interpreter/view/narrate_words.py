@@ -30,7 +30,8 @@ WORDS = {
         "a": "a {0}", "an": "an {0}", "a_f": "a {0}",  # a class a card gains: 'an immobile ship'
         # events
         "start": "== {0}: {1} players, seed {2} ==",
-        "moved": "  {0} moved {1}", "moved_many": "  {0} ×{2} moved {1}",
+        "moved": "  {0} moved {1}", "moved_many": "  {0} ×{2} moved {1}", "moved_several": "  {0} moved {1}",
+        "others": "{0} others",
         "hidden_moved": "  a card moved {0}", "hidden_moved_many": "  {1} cards moved {0}",
         "from_to": "from {0} to {1}", "to": "to {0}",
         "within": "within {0}",
@@ -110,13 +111,15 @@ WORDS = {
         "counter": "{0}", "counter_at": "à {0}", "counter_on": "sur {0}", "counter_of": "de {0}",
         "a_card": "une carte",
         "start": "== {0} : {1} joueurs, graine {2} ==",
-        "moved": "  {0} passe {1}", "moved_many": "  {0} ×{2} passent {1}",
+        "moved": "  {0} passe {1}", "moved_many": "  {0} ×{2} passent {1}", "moved_several": "  {0} passent {1}",
+        "others": "{0} autres",
         "hidden_moved": "  une carte passe {0}", "hidden_moved_many": "  {1} cartes passent {0}",
         "from_to": "de {0} à {1}", "to": "à {0}",
         "within": "d'une place à une autre de {0}",
         "shuffled": "  mélange de {0}",
         "tagged": "  {0} devient {1}", "untagged": "  {0} n'est plus {1}",
         "set": "  {0} : {1} passe à {2}", "tapped": "  {0} s'incline", "untapped": "  {0} se redresse",
+        "tapped_many": "  {0} s'inclinent", "untapped_many": "  {0} se redressent",
         "counter_changed": "  {0} : {1} ({2} maintenant)", "counter_hidden": "  changement de {0}",
         "only_option": "  (seule option de {0} : {1})", "only_option_you": "  (votre seule option : {1})",
         "chose": "{0} a choisi : {1}", "chose_you": "{0} avez choisi : {1}", "asked": "  [à la question « {0} »]",
@@ -218,6 +221,8 @@ WORDS = {
     },
 }
 LANGS = tuple(WORDS)
+# the words a French name in the plural begins with: the articles and determiners of the plural
+_FRENCH_PLURAL_ARTICLES = frozenset(("les", "des", "ces", "mes", "tes", "ses", "nos", "vos", "leurs"))
 
 # 'de le joueur 2' -> 'du joueur 2', 'à les ateliers' -> 'aux ateliers', 'le atelier' -> "l'atelier":
 # the rules of the prose renderer, one copy
@@ -250,6 +255,15 @@ class Words:
         if not isinstance(n, int):
             return True
         return abs(n) >= 2 if self.lang == "fr" else abs(n) != 1
+
+    def plural_name(self, name: str, plural: bool = False) -> bool:
+        """Whether a name a card is printed with takes a verb in the plural: in French when its
+        card says it names several things (`plural`, « Jardins suspendus passent ») or it
+        begins with a plural article (« Les Marchands du port passent »). English verbs in the
+        past take no number ('moved', 'tapped')."""
+        if self.lang != "fr":
+            return False
+        return plural or (" " in name and name.split(" ", 1)[0].lower() in _FRENCH_PLURAL_ARTICLES)
 
     def w(self, key: str, *args, you: bool = False, **named) -> str:
         text = self.template(key, you)

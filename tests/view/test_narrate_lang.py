@@ -13,7 +13,7 @@ from interpreter.engine.events import CHOICE, DECIDE, FAIL, LOG, REVEAL
 from interpreter.play.agents import HumanAgent, RandomAgent, SeatView
 from interpreter.play.terminal import play_at_terminal
 from interpreter.view.narrate import Narrator, counter_name, zone_name
-from interpreter.view.narrate_words import WORDS, french_spelling
+from interpreter.view.narrate_words import WORDS, Words, french_spelling
 
 ENGLISH = (" moved from ", " moved to ", " chose", "your ", "player ", " now)", " changed", " shuffled", "dice:")
 CONTENT = (CHOICE, DECIDE, REVEAL, FAIL)  # events whose text ends with what content wrote (a label, a prompt)
@@ -98,18 +98,56 @@ def test_every_sentence_is_said_in_every_language():
             assert key.removesuffix("_you").removesuffix("_many") in WORDS["en"] or key in WORDS["en"], (lang, key)
 
 
-def test_a_run_of_alike_moves_is_told_once_with_its_count():
+def test_a_run_of_moves_from_one_zone_to_another_is_told_once():
     g = interpreter.load("seeders-exodus")
-    for lang, titled, hidden in (("en", "  Ouvrier ×2 moved from Arche deck to box",
-                                  "  2 cards moved from Arche deck to player 2's packet"),
-                                 ("fr", "  Ouvrier ×2 passent de la pioche Arche à la boîte",
-                                  "  2 cartes passent de la pioche Arche au paquet du joueur 2")):
+    for lang, titled, dealt, hidden in (
+            ("en", "  Apprenti, Ouvrier ×2, Novice, Converti and Prêtre moved from Arche deck to box",
+             "  Magistrat and Dortoirs de la Fosse moved from Arche deck to your packet",
+             "  2 cards moved from Arche deck to player 2's packet"),
+            ("fr", "  Apprenti, Ouvrier ×2, Novice, Converti et Prêtre passent de la pioche Arche à la boîte",
+             "  Magistrat et Dortoirs de la Fosse passent de la pioche Arche à votre paquet",
+             "  2 cartes passent de la pioche Arche au paquet du joueur 2")):
         st = g.new_state(players=2, seed=1, options={"expert": True}, trace=True)
         out = io.StringIO()
         Narrator(st, 0, out, lang=lang, group=True).flush()
         lines = out.getvalue().splitlines()
-        assert titled in lines and hidden in lines, lines
+        # the cards of one title counted, the seat's own cards named, the others' counted
+        assert titled in lines and dealt in lines and hidden in lines, lines
         assert all(a != b for a, b in zip(lines, lines[1:]) if "moved" in a or "passe" in a)
+
+
+def test_a_long_run_of_moves_names_its_first_titles_and_counts_the_rest():
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=1, trace=True)
+    titles = {}
+    for c, card in enumerate(st.program.comp_card):
+        titles.setdefault(card.title, c)
+    ids = list(titles.values())[:20] + [list(titles.values())[0]]  # 20 titles, the first again at the end
+    zone = st.where[ids[0]]
+    events = [{"type": "move", "id": c, "from": zone, "to": zone} for c in ids]
+    for lang, others in (("en", "and 10 others moved within "), ("fr", "et 10 autres passent ")):
+        narrator = Narrator(st, None, io.StringIO(), lang=lang, group=True)
+        [line] = narrator.tell_many(events)
+        names = [st.program.comp_card[c].title for c in ids[:11]]
+        assert line.startswith("  " + ", ".join(names) + " " + others), line
+
+
+def test_a_title_in_the_plural_takes_its_verb_in_the_plural_in_french():
+    g = interpreter.load("seeders-exodus")
+    st = g.new_state(players=2, seed=1, options={"expert": True}, trace=True)
+    told = {}
+    for lang in ("en", "fr"):
+        out = io.StringIO()
+        Narrator(st, None, out, lang=lang, group=True).flush()
+        told[lang] = out.getvalue()
+    # its card says its title is plural (plural_title); English verbs in the past take no number
+    assert "  Cuves de régénération passent de la pioche Arche à la chambre 12\n" in told["fr"]
+    assert "  Cuves de régénération moved from Arche deck to chamber 12\n" in told["en"]
+    assert "  Missionnaire passe de la pioche Arche à la chambre 1\n" in told["fr"]
+    # a French title that begins with a plural article is read in the plural without being told
+    fr, en = Words("fr"), Words("en")
+    assert fr.plural_name("Les Barbares de Reces") and fr.plural_name("Jardins", plural=True)
+    assert not fr.plural_name("Lesbos") and not fr.plural_name("Charogneux") and not en.plural_name("Les Barbares")
     # without `group` (the web table, the PettingZoo env) each move is its own line, as before
     st = g.new_state(players=2, seed=1, options={"expert": True}, trace=True)
     out = io.StringIO()
@@ -128,7 +166,7 @@ def test_play_at_the_terminal_in_french():
     assert text.startswith("Vous êtes le joueur 1, contre le joueur 2 (coups au hasard).")
     assert "-- ce que vous voyez (vous êtes le joueur 1 sur 2) --" in text
     assert "votre choix (1-" in text and "Vous avez choisi : " in text
-    assert "  Votre main : " in text and "passe de la pioche à votre main" in text
+    assert "  Votre main : " in text and re.search(r" pass(e|ent) de la pioche à votre main", text)
     assert "Partie terminée. " in text and "Manches gagnées : vous " in text  # Karman Swap ends on its rounds won
     assert "your choice" not in text and "Player 2 chose" not in text and " moved " not in text
 
