@@ -428,9 +428,10 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
                              f"{_noun(program, name, 'counter', plural(v), vocabulary=True, lang=lang)} {v}"))
             continue
         group, noun, where, place = _counter_group(program, key, seat, vis, players, lang, owners)
-        if every and where and v == 0:
+        if where and v == 0 and (every or _on_unseen(program, key, vis)):
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
-            # list names what holds some ('tokens on North = 1'), not every card it was once on
+            # list names what holds some ('tokens on North = 1'), not every card it was once on;
+            # nor does a list of changes say one fell to 0 on 'a card' the seat cannot see
             continue
         name = noun.many if plural(v) and noun.many else noun.one
         item = f"{name} {' '.join(where)} = {v}" if where else f"{name} {v}"
@@ -458,6 +459,18 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     if supplies:
         lines.append(w("left_in_supply", Said(", ".join(text for _, text in sorted(supplies)))))
     return lines
+
+
+def _on_unseen(program, key: str, visible) -> bool:
+    """Whether counter `key` is kept on a component the seat does not see (`visible`: the ids
+    it sees, None for all)."""
+    if visible is None:
+        return False
+    cdef = program.defn.counters.get(keys.name_of(key))
+    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key), strict=False):
+        if word not in ("player", "team", "node") and raw.isdigit() and int(raw) not in visible:
+            return True
+    return False
 
 
 def _counter_group(program, key: str, seat, visible, players, lang: str, owners: dict | None = None) -> tuple:
@@ -512,6 +525,10 @@ class Narrator:
         self.words = words_in(lang)
         self.group = group
         self.done = 0
+        # component -> the zone it lay in at the event being told, for those that moved after it
+        # within the events told at once: a card put away in a hidden box later in the step is
+        # still named where the seat saw it then (the counters on it, the zones it holds)
+        self.then: dict = {}
         self.pending_choice = None  # (player, visible?) of the decision about to be answered
         self.lines = source_lines(state.program)  # a rule's line, from the game's own files
         # what content wrote, in the language told, and to the seat told where a text names it
@@ -535,10 +552,16 @@ class Narrator:
             return False
 
     def sees_comp(self, c: int) -> bool:
+        """Whether the seat sees component `c`: where it lies now, or where it lay at the event
+        being told (within the events told at once, what the seat saw then or sees at their
+        end it may be told of)."""
         if self.seat is None:
             return True
         z = self.state.where[c] if 0 <= c < len(self.state.where) else None
-        return z is not None and self.sees_zone(z)
+        if z is not None and self.sees_zone(z):
+            return True
+        then = self.then.get(c, z)
+        return then is not None and then != z and self.sees_zone(then)
 
     def sees_counter(self, key: str) -> bool:
         if self.seat is None:
@@ -619,27 +642,53 @@ class Narrator:
     def flush(self) -> None:
         trace = self.state.trace or []
         events = trace[self.done:]
-        for text in (self.tell_many(events) if self.group else map(self.tell, events)):
-            if text:
-                self.say(text)
+        self.then = {}
+        for ev in reversed(events):  # where each component that moved since lay before
+            if ev.get("type") == MOVE:
+                self.then[ev["id"]] = ev.get("from")
+        try:
+            for text in (self.tell_many(events) if self.group else map(self._told, events)):
+                if text:
+                    self.say(text)
+        finally:
+            self.then = {}
         self.done = len(trace)
         self.pending_choice = None
+
+    def _told(self, ev: dict) -> str | None:
+        """The text of event `ev`, then the state as the seat knows it after `ev`."""
+        text = self.tell(ev)
+        self._after(ev)
+        return text
+
+    def _after(self, ev: dict) -> None:
+        if ev.get("type") == MOVE and ev["id"] in self.then:
+            self.then[ev["id"]] = ev.get("to")
 
     def tell_many(self, events) -> list:
         """The texts of events in order, a run of moves from one zone to one zone told once: the
         titles the seat sees, each counted ('Farm and Well ×2 moved ...'), or how many cards it
         does not see."""
         out, run, same = [], [], None
-        for ev in list(events) + [None]:
-            key = self._alike(ev) if ev is not None else None
-            if run and key is not None and key == same:
-                run.append(ev)
-                continue
+
+        def close():
             if run:
                 out.append(self.tell(run[0]) if len(run) == 1 else self.moved(run[0], run))
-            run, same = ([ev], key) if key is not None else ([], None)
-            if ev is not None and key is None:
-                out.append(self.tell(ev))
+                for done in run:
+                    self._after(done)
+                run.clear()
+
+        for ev in events:
+            key = self._alike(ev)
+            if key is not None:
+                if not (run and key == same):
+                    close()
+                    same = key
+                run.append(ev)
+            elif not (run and self.tell(ev) is None):  # an event told to no one leaves a run whole
+                close()
+                out.append(self._told(ev))
+        close()
         return out
 
     def _alike(self, ev: dict):

@@ -12,7 +12,8 @@ import interpreter
 from interpreter.engine.events import CHOICE, DECIDE, FAIL, LOG, REVEAL
 from interpreter.play.agents import HumanAgent, RandomAgent, SeatView
 from interpreter.play.terminal import play_at_terminal
-from interpreter.view.narrate import Narrator, counter_name, zone_name
+from interpreter.engine.observe import observation
+from interpreter.view.narrate import Narrator, counter_lines, counter_name, zone_name
 from interpreter.view.narrate_words import WORDS, Words, french_spelling
 
 ENGLISH = (" moved from ", " moved to ", " chose", "your ", "player ", " now)", " changed", " shuffled", "dice:")
@@ -194,3 +195,57 @@ def test_a_move_within_its_own_zone_is_told_as_such_and_two_zones_of_one_node_by
         same = {"type": "move", "card": "x", "id": 0, "from": "pyramid_up#r1", "to": "pyramid_up#r1"}
         assert narrator.moved(same).endswith(within)
         assert narrator.moved({**same, "from": "pyramid_down#r1"}).endswith(turned)
+
+
+def _told_of(st, events, seat=0, lang="en") -> list:
+    """The lines seat `seat` is told of `events`, appended to `st`'s trace as the rules would."""
+    st.trace.extend({"n": len(st.trace) + i, **ev} for i, ev in enumerate(events))
+    narrator = Narrator(st, seat, io.StringIO(), lang=lang, group=True)
+    narrator.done = len(st.trace) - len(events)
+    narrator.flush()
+    return narrator.out.getvalue().splitlines()
+
+
+def test_a_card_put_away_later_in_a_step_is_named_where_the_seat_saw_it():
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=1, trace=True)
+    title = lambda c: st.program.comp_card[c].title  # noqa: E731
+    gone, unseen = st.zones["pile_a"][0], st.zones["pile_b"][0]  # two planets, each in a hidden pile now
+    ships = st.zones["hand#0"][:2]
+    lines = _told_of(st, [
+        # a ship leaves the orbit of a planet in play, then the planet is put away face down:
+        # the seat saw the planet when the ship left it
+        {"type": "move", "card": "x", "id": ships[0], "from": f"orbit#{gone}", "to": "deck"},
+        {"type": "move", "card": "x", "id": gone, "from": "space", "to": "pile_a"},
+        # a planet the seat did not see then and does not see now stays 'a card'
+        {"type": "move", "card": "x", "id": ships[1], "from": f"orbit#{unseen}", "to": "deck"},
+    ])
+    assert lines[0] == f"  {title(ships[0])} moved from orbit of {title(gone)} to deck", lines
+    assert lines[1] == f"  {title(gone)} moved from row of planets in play to first planet pile", lines
+    assert lines[2] == f"  {title(ships[1])} moved from orbit of a card to deck", lines
+
+
+def test_a_run_of_moves_is_not_cut_by_an_event_told_to_no_one():
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=1, trace=True)
+    a, b = st.zones["hand#0"][:2]
+    lines = _told_of(st, [
+        {"type": "move", "card": "x", "id": a, "from": "hand#0", "to": "deck"},
+        {"type": "tag", "card": "x", "id": a, "tag": "Posed"},  # the rules' bookkeeping: not told
+        {"type": "move", "card": "x", "id": b, "from": "hand#0", "to": "deck"},
+    ])
+    names = [st.program.comp_card[c].title for c in (a, b)]
+    told = f"{names[0]} ×2" if names[0] == names[1] else f"{names[0]} and {names[1]}"
+    assert lines == [f"  {told} moved from your hand to deck"], lines
+
+
+def test_a_screen_of_changes_names_no_counter_fallen_to_nought_on_a_card_it_cannot_see():
+    g = interpreter.load("karman-swap")
+    st = g.new_state(players=2, seed=1, trace=True)
+    seen, unseen = st.zones["visible_a"][0], st.zones["pile_a"][0]  # a planet face up, one face down
+    obs = observation(st, 0)
+    obs["counters"] = {**obs["counters"], f"dome#{seen}": 0, f"dome#{unseen}": 0}
+    before = {f"dome#{seen}": 1, f"dome#{unseen}": 1}
+    [line] = [x for x in counter_lines(st.program, obs, before, every=False) if "dome" in x]
+    assert f"colonisation domes on {st.program.comp_card[seen].title} = 0" in line, line
+    assert "a card" not in line, line
