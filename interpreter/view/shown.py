@@ -54,6 +54,10 @@ class WordTable(Table):
         least = [max((len(w) for c in col for w in c.split()), default=1) for col in cells]
         most = [max((len(line) for c in col for line in c.splitlines() or [""]), default=1) for col in cells]
         most = [max(a, b) for a, b in zip(least, most)]
+        # how narrow a column goes before its values wrap: a long header ('stars from capabilities'
+        # over '1.00') wraps first, a name in the cells ('The Merchants of the Port') last
+        values = [max([least[i]] + [len(line) for c in col[1:] for line in c.splitlines()])
+                  for i, col in enumerate(cells)]
         n = len(self.columns)
         for narrower in ({}, {"show_edge": False}, {"show_edge": False, "padding": (0, 0)}):
             for key, value in narrower.items():
@@ -63,7 +67,9 @@ class WordTable(Table):
             if sum(least) <= room:
                 widths = list(most)
                 while sum(widths) > room:  # narrow the column with the most room to give, by one
-                    k = max(range(n), key=lambda i: widths[i] - least[i])
+                    headed = [i for i in range(n) if widths[i] > values[i]]
+                    floor = values if headed else least
+                    k = max(headed or range(n), key=lambda i: widths[i] - floor[i])
                     widths[k] -= 1
                 for column, width in zip(self.columns, widths):
                     column.width = width

@@ -213,6 +213,31 @@ def test_a_table_at_80_columns_breaks_no_word():
     assert words <= cells, words - cells
 
 
+def test_a_table_narrower_than_its_headers_wraps_its_headers_before_its_values():
+    """At 110 columns the seats-by-people table does not fit with every header on one line: the
+    long headers over short numbers ('stars from capabilities' over '1.00') wrap, and the
+    peoples' names stay whole on their lines."""
+    import io
+
+    from rich.console import Console
+
+    from interpreter.view.shown import WordTable, text
+    t = WordTable(title=text("seats by people"))
+    heads = ["people", "seats", "win rate", "95% CI", "mean score", "stars from victory",
+             "stars from capabilities", "stars from guide", "stars from ether"]
+    for h in heads:
+        t.add_column(text(h), justify="left" if h == "people" else "right", overflow="fold")
+    peoples = ("Les Barbares de Reces", "Les Harmoniques d'Hivalia", "Les Bâtisseurs de Psolos")
+    for people in peoples:
+        t.add_row(text(people), "3", "33.3%", "6.2%–79.2%", "2.33", "0.00", "1.00", "1.00", "0.33")
+    out = io.StringIO()
+    Console(file=out, width=110, color_system=None).print(t)
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 110
+    assert all(any(people in line for line in lines) for people in peoples), out.getvalue()
+    assert not any("stars from capabilities" in line for line in lines)  # that header wrapped
+
+
 def test_a_class_a_card_gains_or_loses_is_told_only_with_all():
     """'Pyrax becomes Posed' is how the rules remember a pose was used: the rules' bookkeeping,
     told with --all only (a game says what is worth saying with `log`)."""
