@@ -142,7 +142,9 @@ def _by_card(game, done: list, won: list) -> list:
             w, n = wins.get(card, (0, 0))
             wins[card] = (w + (1 if seat in winners else 0), n + 1)
     c = len(done) or 1
-    return [{"card": card, "points_per_game": round(points[card] / c, 3), "owner_win_rate": _rate(*wins[card])}
+    titles = {d.id: d.title for d in game.program.defn.cards}
+    return [{"card": card, "title": titles.get(card, card), "points_per_game": round(points[card] / c, 3),
+             "owner_win_rate": _rate(*wins[card])}
             for card in sorted(points, key=lambda k: -points[k])]
 
 
@@ -295,9 +297,14 @@ def render(summary: dict, console) -> None:
                     [("card", "left"), ("points per game", "right"),
                      ("win rate of the seats it scored for", "right")])
         shown = cards if len(cards) <= 10 else cards[:5] + cards[-5:]
+        titled = {}  # each card by its title, as the other tables name cards; its id too where titles repeat
+        for row in cards:
+            titled.setdefault(row.get("title", row["card"]), set()).add(row["card"])
         for row in shown:
             r = row["owner_win_rate"]
-            ct.add_row(*map(text, [row["card"], f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_ci(r)})"]))
+            name = row.get("title", row["card"])
+            name = name if len(titled[name]) == 1 else f"{name} ({row['card']})"
+            ct.add_row(*map(text, [name, f"{row['points_per_game']:.2f}", f"{_pct(r['rate'])} ({_ci(r)})"]))
         console.print(ct)
     if summary.get("balance") and summary["balance"]["games"]:
         _render_balance(summary["balance"], console)

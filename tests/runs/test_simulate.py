@@ -293,6 +293,8 @@ def test_a_tie_between_players_is_counted_apart():
     [red] = s["by"]["colour"]
     assert red["value"] == "Red" and red["lead_win_rate"]["rate"] == 0.5
     text = render(s)
+    # the card named by its title, as the table of what cards do names it
+    assert card["title"] == "Herald" and re.search(r"│ Herald +│ +1\.00 │", text), text
     assert re.search(r"│ +1 │ random │ +1 │ +1 │ +25\.0% │", text)
 
 
