@@ -644,7 +644,7 @@ class Narrator:
         events = trace[self.done:]
         self.then = {}
         for ev in reversed(events):  # where each component that moved since lay before
-            if ev.get("type") == MOVE:
+            if ev.get("type") == MOVE and isinstance(ev.get("id"), int):
                 self.then[ev["id"]] = ev.get("from")
         try:
             for text in (self.tell_many(events) if self.group else map(self._told, events)):
@@ -662,7 +662,7 @@ class Narrator:
         return text
 
     def _after(self, ev: dict) -> None:
-        if ev.get("type") == MOVE and ev["id"] in self.then:
+        if ev.get("type") == MOVE and isinstance(ev.get("id"), int) and ev["id"] in self.then:
             self.then[ev["id"]] = ev.get("to")
 
     def tell_many(self, events) -> list:
