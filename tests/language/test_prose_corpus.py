@@ -65,6 +65,7 @@ def test_the_corpus_shows_no_leak_in_either_language(corpus):
     ("en", "You may pay 1 resources.", "agreement"),
     ("en", "If there is no such a module, this cannot be done.", "agreement"),
     ("fr", "Choisissez un module tel que ce module est inclinée.", "agreement"),
+    ("fr", "Si le premier emplacement est active, utilisez sa pose.", "agreement"),
 ])
 def test_the_leak_scan_finds_what_a_reader_must_never_see(lang, text, kind):
     assert kind in {leak.kind for leak in leaks(text, lang)}, leaks(text, lang)
@@ -81,6 +82,7 @@ def test_the_leak_scan_finds_a_games_names_and_its_bookkeeping():
 @pytest.mark.parametrize("text, lang", [
     ("When this card is played as a Flash, roll again your dice showing 2 or less.", "en"),
     ("Quand cette carte est jouée en Flash, choisissez l'un de vos modules qui est incliné.", "fr"),
+    ("Si le premier emplacement est actif et que la planète est active, utilisez sa pose.", "fr"),
     ("Troc: swap a card on a planet with a card in the Market.", "en"),  # a card's name is no leak
     ("Nacrelle, Cendreux, Kessra, lame de l'ombre.", "fr"),
 ])

@@ -39,6 +39,15 @@ _YOURS = {"les": "your_many", "des": "of_your_many"}
 _OF_IT = re.compile(rf"\b(les|le|la|l')\s?((?:{_WORD} ){{0,2}}{_WORD}) de (?:celui|celle)-ci\b")
 _ITS = {"le": "son", "l'": "son", "la": "sa", "les": "ses"}
 _PARTICIPLE = re.compile(r"\b(est|sont)( pas)? ([a-zéèêàâîôûç]+)ée(s?)\b")
+# an adjective in -ive after « est »: « cette carte est active », « ce lieu est actif »
+_ADJECTIVE_IVE = re.compile(r"\b(est|sont)( pas)? ([a-zéèêàâîôûç]+)ive(s?)\b")
+
+
+def _masculine(phrase: str) -> str:
+    """A phrase said of a feminine noun, said of a masculine one: its participle (« posée » ->
+    « posé ») and its adjective in -ive (« active » -> « actif ») after « est »."""
+    phrase = _PARTICIPLE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}é{m.group(4)}", phrase)
+    return _ADJECTIVE_IVE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}if{m.group(4)}", phrase)
 
 
 class French(English):
@@ -217,7 +226,7 @@ class French(English):
     def agree(self, phrase: str | None, gender: str | None) -> str | None:
         """'{0} est posée' said of a masculine noun: '{0} est posé'."""
         if phrase and gender == "m":
-            return _PARTICIPLE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}é{m.group(4)}", phrase)
+            return _masculine(phrase)
         return phrase
 
     def said_of(self, args, text: str) -> str:
@@ -226,7 +235,7 @@ class French(English):
         subject = args[0] if len(args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
         if loc is not None and loc.noun.gender == "m":
-            text = _PARTICIPLE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} {m.group(3)}é{m.group(4)}", text)
+            text = _masculine(text)
         return text
 
     _HAS_ON = re.compile(r"^((?:(?!tel|celui|celle).)+?(?: |n')(?:a|avez|ont) (?:(?!tel|celui|celle).)+) sur (?:celui|celle)-ci$")

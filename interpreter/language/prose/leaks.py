@@ -53,7 +53,10 @@ class Leak:
         return f"{self.kind}: {self.found}"
 
 
-_GRAMMAR = {"en": re.compile(r"\bno such an? \w+"), "fr": re.compile(r"\b(?:un|le|ce) \w+ (?:qui )?est \w+ée\b")}
+# a masculine noun said with a feminine participle or adjective ('ce module est inclinée', 'le premier
+# emplacement est active')
+_GRAMMAR = {"en": re.compile(r"\bno such an? \w+"),
+            "fr": re.compile(r"\b(?:un|le|ce)(?: \w+){1,2} (?:qui )?est (?:pas )?\w+(?:ée|ive)\b")}
 
 
 def leaks(text: str, lang: str, names=(), internal=()) -> list:
