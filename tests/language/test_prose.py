@@ -474,6 +474,20 @@ def test_built_ins_are_said_as_a_person_would_say_them(expansion, card_id, lang,
     assert written_with(expansion, card_id, lang) == text
 
 
+def test_a_place_other_than_a_card_s_holder_is_one_that_does_not_hold_it():
+    # `pl != holder(c)`: 'a planet that does not hold that creature', not 'that is not what holds'
+    assert "Choose a planet in the row of planets in play that does not hold that creature and on which" in \
+        written("karman-swap", "pyrax", "en")
+    assert "Choisissez une planète dans la rangée des planètes en jeu qui ne porte pas cette créature et sur " \
+           "laquelle" in written("karman-swap", "pyrax", "fr")
+
+
+def test_an_adjective_in_ive_agrees_with_a_masculine_subject_in_french():
+    # `active(place)` said « {0} est active » of a planet; the first place is an « emplacement »
+    told = written("karman-swap", "gorgonelle", "fr")
+    assert "Si le premier emplacement est actif et que le deuxième emplacement est actif, choisissez" in told
+
+
 def test_a_feminine_attribute_compared_agrees_in_french():
     # `x.strong > 1`, the strong influence ('influence forte', feminine)
     assert "dont l'influence forte est supérieure à 1" in written("seeders-exodus", "fille-de-joie", "fr")

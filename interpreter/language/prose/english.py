@@ -75,6 +75,7 @@ class English(Naming, Renderer):
         "==": "{0} is {1}", "!=": "{0} is not {1}", "<": "{0} is less than {1}", "<=": "{0} is at most {1}",
         ">": "{0} is more than {1}", ">=": "{0} is at least {1}", "is": "{0} is {1}", "isnot": "{0} is not {1}",
         "in": "{0} is among {1}", "notin": "{0} is not among {1}",
+        "holds": "{0} holds {1}", "holds_not": "{0} does not hold {1}",  # x == holder(c), x != holder(c)
         "exists": "{0} exists", "missing": "there is no {0}", "empty_of": "{0} is empty",
         "no_member": "there is no {0}",
         "not": "it is not so that {0}",
@@ -451,6 +452,8 @@ class English(Naming, Renderer):
                                                                          "that your opponents control")),
                  (re.compile(r"^it is controlled by a player$"), ("that a player controls", "that players control")),
                  (re.compile(r"^it is (.+)$"), ("that is \\1", "that are \\1")),
+                 (re.compile(r"^it does not hold (.+)$"), ("that does not hold \\1", "that do not hold \\1")),
+                 (re.compile(r"^it holds (.+)$"), ("that holds \\1", "that hold \\1")),
                  (re.compile(r"^its (.+?) (is|are) (.+)$"), ("whose \\1 \\2 \\3", "whose \\1 \\2 \\3")),
                  (re.compile(r"^it has (.+)$"), ("with \\1", "with \\1")),
                  (re.compile(r"^((?:(?!such that|\bit\b).)+) (has|have) ((?:(?!such that|\bit\b).)+) on it$"),
@@ -536,6 +539,10 @@ class English(Naming, Renderer):
             said = self.said_as("some" if some else "none", left) if some or none else None
             if said is not None:
                 return said
+        held = [x for x in (left, right) if isinstance(x, N.Call) and x.func == "holder" and len(x.args) == 1]
+        if op in ("==", "!=") and len(held) == 1:  # 'that place holds that card', not 'is what holds'
+            holder = left if held[0] is right else right
+            return self.w("holds" if op == "==" else "holds_not", self.node(holder), self.node(held[0].args[0]))
         if op == "==" and (self.is_you(right) or self.is_you(left)):
             mine = self.said_as("you", left if self.is_you(right) else right)
             if mine is not None:
