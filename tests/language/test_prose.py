@@ -482,6 +482,14 @@ def test_a_place_other_than_a_card_s_holder_is_one_that_does_not_hold_it():
            "laquelle" in written("karman-swap", "pyrax", "fr")
 
 
+def test_two_cards_held_apart_are_not_in_the_same_place():
+    # `holder(a) != holder(x)`: not 'what holds the first card is not what holds it'
+    assert "may be swapped and the first card and it are not in the same place" in \
+        written("karman-swap", "gorgonelle", "en")
+    assert "peuvent être échangées et la première carte et celle-ci ne sont pas au même endroit" in \
+        written("karman-swap", "gorgonelle", "fr")
+
+
 def test_an_adjective_in_ive_agrees_with_a_masculine_subject_in_french():
     # `active(place)` said « {0} est active » of a planet; the first place is an « emplacement »
     told = written("karman-swap", "gorgonelle", "fr")

@@ -76,6 +76,8 @@ class English(Naming, Renderer):
         ">": "{0} is more than {1}", ">=": "{0} is at least {1}", "is": "{0} is {1}", "isnot": "{0} is not {1}",
         "in": "{0} is among {1}", "notin": "{0} is not among {1}",
         "holds": "{0} holds {1}", "holds_not": "{0} does not hold {1}",  # x == holder(c), x != holder(c)
+        # holder(a) == holder(b), holder(a) != holder(b)
+        "same_place": "{0} and {1} are in the same place", "same_place_not": "{0} and {1} are not in the same place",
         "exists": "{0} exists", "missing": "there is no {0}", "empty_of": "{0} is empty",
         "no_member": "there is no {0}",
         "not": "it is not so that {0}",
@@ -543,6 +545,9 @@ class English(Naming, Renderer):
         if op in ("==", "!=") and len(held) == 1:  # 'that place holds that card', not 'is what holds'
             holder = left if held[0] is right else right
             return self.w("holds" if op == "==" else "holds_not", self.node(holder), self.node(held[0].args[0]))
+        if op in ("==", "!=") and len(held) == 2:  # not 'what holds the first card is not what holds it'
+            return self.w("same_place" if op == "==" else "same_place_not", self.node(left.args[0]),
+                          self.node(right.args[0]))
         if op == "==" and (self.is_you(right) or self.is_you(left)):
             mine = self.said_as("you", left if self.is_you(right) else right)
             if mine is not None:
