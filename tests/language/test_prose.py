@@ -486,7 +486,8 @@ def test_two_cards_held_apart_are_not_in_the_same_place():
     # `holder(a) != holder(x)`: not 'what holds the first card is not what holds it'
     assert "may be swapped and the first card and it are not in the same place" in \
         written("karman-swap", "gorgonelle", "en")
-    assert "peuvent être échangées et la première carte et celle-ci ne sont pas au même endroit" in \
+    # and in French the second condition of « telle que » is a clause of its own: « et que »
+    assert "peuvent être échangées et que la première carte et celle-ci ne sont pas au même endroit" in \
         written("karman-swap", "gorgonelle", "fr")
 
 

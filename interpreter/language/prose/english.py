@@ -408,7 +408,7 @@ class English(Naming, Renderer):
             said = [self.node(r) for r in rest]
         finally:
             loc.introducing = False
-        cond = self.joined(said, "and")
+        cond = self.joined(said, "and_clauses")  # French: « telle que A et que B »
 
         member = self.element_noun(source)[0] or Noun("", "")
         same = not whole and noun.one == member.one and self.plural(src)
