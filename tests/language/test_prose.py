@@ -491,6 +491,12 @@ def test_two_cards_held_apart_are_not_in_the_same_place():
         written("karman-swap", "gorgonelle", "fr")
 
 
+def test_what_holds_a_card_is_said_in_the_masculine_in_french():
+    # `tapped(holder(self))`: « ce qui porte cette carte est incliné », not « inclinée »
+    assert "si ce qui porte cette carte est incliné : inclinez cette carte" in \
+        written_with("hanks", "relais-de-maintenance", "fr")
+
+
 def test_an_adjective_in_ive_agrees_with_a_masculine_subject_in_french():
     # `active(place)` said « {0} est active » of a planet; the first place is an « emplacement »
     told = written("karman-swap", "gorgonelle", "fr")

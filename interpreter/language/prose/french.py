@@ -239,7 +239,9 @@ class French(English):
         'ce jeton n'est pas incliné')."""
         subject = args[0] if len(args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
-        if loc is not None and loc.noun.gender == "m":
+        # « ce qui porte cette carte est incliné »: what holds a card is said « ce qui », masculine
+        holder = isinstance(subject, N.Call) and subject.func == "holder"
+        if loc is not None and loc.noun.gender == "m" or holder:
             text = _masculine(text)
         return text
 
