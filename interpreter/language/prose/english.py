@@ -542,7 +542,8 @@ class English(Naming, Renderer):
             if said is not None:
                 return said
         held = [x for x in (left, right) if isinstance(x, N.Call) and x.func == "holder" and len(x.args) == 1]
-        if op in ("==", "!=") and len(held) == 1:  # 'that place holds that card', not 'is what holds'
+        if op in ("==", "!=") and len(held) == 1 and not (self.is_you(left) or self.is_you(right)):
+            # 'that place holds that card', not 'is what holds' (you: 'you hold' is said as yours are)
             holder = left if held[0] is right else right
             return self.w("holds" if op == "==" else "holds_not", self.node(holder), self.node(held[0].args[0]))
         if op in ("==", "!=") and len(held) == 2:  # not 'what holds the first card is not what holds it'
