@@ -1,7 +1,8 @@
 """Two people in two browsers: one makes a listed table with undo from the start page, the
 other finds it in the lobby and takes the free seat; they play, take back one decision by
-agreement and finish, while a third browser watches as nobody and is never shown a card of
-either hand."""
+agreement and go on (`--slow`: to the end, and read the replay), while a third browser watches
+as nobody and is never shown a card of either hand. A game played to its end by clicking is
+also in the default suite's tests/play/web/test_browser.py."""
 from __future__ import annotations
 
 import pytest
@@ -36,7 +37,9 @@ def _hidden_titles(served, made_id) -> set:
     return private - public
 
 
-def test_two_people_meet_in_the_lobby_play_take_back_a_decision_and_finish_while_one_watches(tmp_path):
+@pytest.mark.parametrize("finish", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["thirty-decisions-on", "to-the-end"])
+def test_two_people_meet_in_the_lobby_play_take_back_a_decision_and_finish_while_one_watches(tmp_path, finish):
     served = Served(tmp_path)
     pages = []
     try:
@@ -94,7 +97,7 @@ def test_two_people_meet_in_the_lobby_play_take_back_a_decision_and_finish_while
         wait(guest, lambda: "taken back, by agreement" in _log(guest), 30)
 
         clicks = 0
-        while not (over(maker) and over(guest)):
+        while not (over(maker) and over(guest)) and (finish or clicks < 30):
             assert clicks < 800, "the game does not end"
             clicks += play_one()
             if clicks % 15 == 0:  # the spectator never holds a card of either hand
@@ -104,6 +107,9 @@ def test_two_people_meet_in_the_lobby_play_take_back_a_decision_and_finish_while
                 hidden = _hidden_titles(served, made_id)
                 assert hidden and not shown & hidden
                 assert not offered(watcher)
+        if not finish:
+            assert clicks == 30 and not over(maker)
+            return
         assert over(maker)[0].text == over(guest)[0].text
         wait(watcher, lambda: over(watcher), 30)
         trace = served.trace_header(made_id)
