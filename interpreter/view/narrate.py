@@ -427,8 +427,8 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
             supplies.append((_order(program, name, name, "counter", lang),
                              f"{_noun(program, name, 'counter', plural(v), vocabulary=True, lang=lang)} {v}"))
             continue
-        group, noun, where, place = _counter_group(program, key, seat, vis, players, lang, owners)
-        if where and v == 0 and (every or _on_unseen(program, key, vis)):
+        group, noun, where, place, unseen = _counter_group(program, key, seat, vis, players, lang, owners)
+        if where and v == 0 and (every or unseen):
             # a counter kept on a card or a place, at nought, is as if it were not there: the full
             # list names what holds some ('tokens on North = 1'), not every card it was once on;
             # nor does a list of changes say one fell to 0 on 'a card' the seat cannot see
@@ -461,29 +461,17 @@ def counter_lines(program, obs: dict, before: dict | None = None, every: bool = 
     return lines
 
 
-def _on_unseen(program, key: str, visible) -> bool:
-    """Whether counter `key` is kept on a component the seat does not see (`visible`: the ids
-    it sees, None for all)."""
-    if visible is None:
-        return False
-    cdef = program.defn.counters.get(keys.name_of(key))
-    for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key), strict=False):
-        if word not in ("player", "team", "node") and raw.isdigit() and int(raw) not in visible:
-            return True
-    return False
-
-
 def _counter_group(program, key: str, seat, visible, players, lang: str, owners: dict | None = None) -> tuple:
-    """(group, noun, where, place) of a counter: the group its line is in ('you', 'player 2',
+    """(group, noun, where, place, unseen) of a counter: the group its line is in ('you', 'player 2',
     'your team', 'the game'; 'vous', 'joueur 2'), its noun, where it is kept ('at North'), and
     when that is one board node or one component, the place alone ('North'), by which the
-    places of one counter are listed together. A counter kept on a component a seat owns
-    (`owners`: id -> seat) is in that seat's line: each seat's 'Scout' is told apart by whose
-    it is."""
+    places of one counter are listed together, and whether it is kept on a component the seat
+    does not see. A counter kept on a component a seat owns (`owners`: id -> seat) is in that
+    seat's line: each seat's 'Scout' is told apart by whose it is."""
     w = words_in(lang)
     noun = _noun_of(program, keys.name_of(key), "counter", True, lang)
     cdef = program.defn.counters.get(keys.name_of(key))
-    group, where, held = w.w("group_game"), [], []
+    group, where, held, unseen = w.w("group_game"), [], [], False
     for word, raw in zip(cdef.scope if cdef is not None else (), keys.owners_of(key) or (), strict=False):
         owner = (owners or {}).get(raw) if word not in ("player", "team", "node") else None
         if owner is not None and group == w.w("group_game"):
@@ -499,8 +487,9 @@ def _counter_group(program, key: str, seat, visible, players, lang: str, owners:
         else:
             where.append(_counter_place(program, word, raw, visible, lang))
             held.append((word, raw))
+            unseen = unseen or (word != "node" and visible is not None and raw.isdigit() and int(raw) not in visible)
     place = _counter_place(program, *held[0], visible, lang, bare=True) if len(held) == 1 else None
-    return group, noun, where, place
+    return group, noun, where, place, unseen
 
 
 class Narrator:

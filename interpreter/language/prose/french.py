@@ -239,9 +239,11 @@ class French(English):
         'ce jeton n'est pas incliné')."""
         subject = args[0] if len(args) == 1 else None
         loc = self.local(subject.name) if isinstance(subject, N.Name) else None
-        # « ce qui porte cette carte est incliné »: what holds a card is said « ce qui », masculine
-        holder = isinstance(subject, N.Call) and subject.func == "holder"
-        if loc is not None and loc.noun.gender == "m" or holder:
+        # a built-in said « ce qui … » is masculine: « ce qui porte cette carte est incliné »
+        phrase = self.builtin("function", subject.func, len(subject.args)) \
+            if isinstance(subject, N.Call) and subject.func not in self.defn.functions else None
+        neuter = isinstance(phrase, str) and phrase.startswith(("ce qui ", "ce que "))
+        if loc is not None and loc.noun.gender == "m" or neuter:
             text = _masculine(text)
         return text
 
