@@ -318,20 +318,14 @@ def _item(x: dict, zone_owner, seat: int, program, lang: str) -> str:
 SHOWN_MOVED = 12
 
 
-def _counted(items: list) -> list:
-    """[[item, how many times in a row]]: [['Farm', 1], ['Well', 3], ['Farm', 1]]."""
+def _listed(items: list) -> str:
+    """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
     runs: list = []
     for item in items:
         if runs and runs[-1][0] == item:
             runs[-1][1] += 1
         else:
             runs.append([item, 1])
-    return runs
-
-
-def _listed(items: list) -> str:
-    """'Farm, Well ×3, Farm': the items in their order, a run of the same one counted."""
-    runs = _counted(items)
     # titles with a comma of their own ('Anna, the smith') are set apart by a dot
     sep = " · " if any(", " in str(item) for item, _ in runs) else ", "
     return sep.join(item if k == 1 else f"{item} ×{k}" for item, k in runs)
@@ -690,7 +684,7 @@ class Narrator:
 
     def moved(self, ev: dict, run: list | None = None) -> str:
         """'Well moved from box to supply'; of a `run` of moves alike (`ev` the first): 'Well ×12
-        moved ...', 'Farm, Mine and Well ×2 moved ...', '12 cards moved ...'."""
+        moved ...', 'Farm, Mine and Well ×2 moved ...' (each title once, counted), '12 cards moved ...'."""
         src, dst = ev.get("from"), ev.get("to")
         vis = self.sees_zone(src) or self.sees_zone(dst)
         where = (self.w("to", self.zone(dst)) if not src else self.w("within", self.zone(dst)) if src == dst
@@ -699,7 +693,10 @@ class Narrator:
         if not vis:
             return self.w("hidden_moved_many" if count > 1 else "hidden_moved", where, count)
         cards = self.state.program.comp_card
-        titles = _counted([cards[e["id"]].title for e in run or (ev,)])
+        counts: dict = {}  # each title once, where it first comes, with how many moved
+        for e in run or (ev,):
+            counts[cards[e["id"]].title] = counts.get(cards[e["id"]].title, 0) + 1
+        titles = list(counts.items())
         if len(titles) == 1:
             title, k = titles[0]
             if k > 1:
