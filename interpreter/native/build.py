@@ -57,6 +57,7 @@ int rg_start(void *st, rg_log *lg, int32_t n, uint64_t rng, const int64_t *optio
 int rg_apply(void *st, rg_log *lg, int32_t index);
 int rg_random_play(void *st, rg_log *lg, uint64_t *seeds, int64_t most);
 void rg_info(const void *st, int64_t *out);
+void rg_layout(int64_t *out);
 void rg_counters(const void *st, int64_t *out);
 int64_t rg_counter(const void *st, int32_t slot);
 void rg_credit(const void *st, int64_t *out);

@@ -188,6 +188,19 @@ void rg_info(const rg_state *st, int64_t *out) {
     out[8] = st->menu; out[9] = st->decisions;
 }
 
+/* Where the parts the Python side reads of a state lie in its memory (`reading`), in bytes
+   from its start, and the sizes the generated part fixed. */
+void rg_layout(int64_t *out) {
+    out[0] = offsetof(rg_state, nmade); out[1] = offsetof(rg_state, made);
+    out[2] = offsetof(rg_state, zlen); out[3] = offsetof(rg_state, zitems);
+    out[4] = offsetof(rg_state, where); out[5] = offsetof(rg_state, counters);
+    out[6] = offsetof(rg_state, tapped); out[7] = offsetof(rg_state, ntags);
+    out[8] = offsetof(rg_state, tags); out[9] = offsetof(rg_state, over);
+    out[10] = offsetof(rg_state, opt_option); out[11] = offsetof(rg_state, opt_val);
+    out[12] = RG_COMPS; out[13] = RG_ZONES; out[14] = RG_TAGS; out[15] = RG_OVER; out[16] = RG_COUNTERS;
+    out[17] = offsetof(rg_state, changed);
+}
+
 /* The text and values of a `fail` that stopped the game. */
 int32_t rg_failed(const rg_state *st, int64_t *vals) {
     for (int32_t i = 0; i < st->fail_n; i++) vals[i] = st->fail_vals[i];

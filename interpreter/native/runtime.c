@@ -7,6 +7,7 @@
    A fault of the rules (a runaway loop, procedures nested too deeply, a choice with no
    option, a number too large, a full zone) jumps back to `rg_run`, which returns its code;
    the Python side turns it into the same GameFault the Python backend raises. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ typedef struct {
     v_t opt_val[RG_MAX_OPTIONS];
     v_t options[RG_OPTIONS];
     v_t counters[RG_COUNTERS];
+    int8_t changed[RG_COUNTERS];  /* 1 once a counter changed: the Python backend's dict holds it since */
     int32_t zlen[RG_ZONES];
     int32_t where[RG_COMPS];
     int32_t zitems[RG_ZONES * RG_COMPS];
@@ -232,8 +234,12 @@ static v_t rg_set(rg_state *st, rg_cx *cx, int k, v_t value, int pos, int reason
     if (s >= 0 && v > old && v - old > st->counters[s]) v = old + st->counters[s];
     v_t delta = v - old;
     if (delta == 0) return 0;
-    if (s >= 0) st->counters[s] -= delta;
+    if (s >= 0) {
+        st->counters[s] -= delta;
+        st->changed[s] = 1;
+    }
     st->counters[k] = v;
+    st->changed[k] = 1;
     if (cx->log->on) {
         rg_event *e = rg_emit(st, cx, EV_COUNTER, pos);
         e->a = k; e->b = delta; e->c = v; e->d = reason;

@@ -28,6 +28,7 @@ from .build import build
 from .emit import Emitter
 from ..scopes import OwnerKind
 from .expressions import BOOL, COMP, HOLDER, NAME, NODE, NONE, SEAT, TEAM, ZONE
+from .reading import Reader
 
 (EV_SHUFFLE, EV_COUNTER, EV_CHOICE, EV_MOVE, EV_WIN, EV_SIGNAL, EV_LOG, EV_TAG, EV_ACTION, EV_UNUSED, EV_TAP,
  EV_REVEAL, EV_SET, EV_FAIL, EV_ROLL, EV_DECIDE) = range(1, 17)
@@ -97,6 +98,7 @@ class NativeGame:
         self.counter_index = {key: i for i, key in enumerate(self.emitter.slots.counters)}
         self.seat_slots: dict = {}  # (counter, players) -> (its initial value, each seat's slot or -1)
         self.score_owners = self.emitter.score_owners()
+        self.reader = None  # reading.Reader, made when a state is first read as the Python backend's
 
     def seat_slots_of(self, name: str, players: int) -> tuple:
         """(the initial value of counter `name`, kept per player or per team; the slot of each
@@ -362,6 +364,16 @@ class NativeState:
         ffi.memmove(st.info, self.info, ffi.sizeof("int64_t[10]"))
         st.history = self.history[:]
         return st
+
+    def as_python_state(self):
+        """This state's data read from its slots as the Python backend's `State`: its zones,
+        counters, taps, tags, attributes and the decision pending (with no frames, so no prompt
+        or labels): what an observation's vector and the numbers of its options read
+        (`reading`)."""
+        native = self.native
+        if native.reader is None:
+            native.reader = Reader(native)
+        return native.reader.state(self)
 
     def counters(self) -> dict:
         """Every counter by its key, as the Python backend's `State.counters` keeps them."""
