@@ -115,6 +115,11 @@ class NativeGame:
     def new_state(self, players: int, seed: int = 0, options: dict | None = None, trace: bool = False,
                   powers: dict | None = None) -> "NativeState":
         """A new game, run to its first decision, as `engine.game.Game.new_state` makes it."""
+        st = self._new_state(players, seed, options, trace, powers)
+        st.begun = (players, seed, options, powers)
+        return st
+
+    def _new_state(self, players: int, seed: int, options, trace: bool, powers) -> "NativeState":
         if trace:  # its first event names the seed: the Python backend lays this game's start
             return NativeState.start(self, self.game.blank_state(players, seed, options, trace, powers))
         key = (players, tuple(sorted((options or {}).items())), tuple(sorted((powers or {}).items())))
@@ -145,7 +150,7 @@ def _seats(mask: int) -> tuple:
 class NativeState:
     """A state of a native game, run to its next decision."""
 
-    __slots__ = ("native", "start_state", "mem", "log", "trace", "info", "history")
+    __slots__ = ("native", "start_state", "mem", "log", "trace", "info", "history", "begun", "reference_")
 
     @staticmethod
     def start_arrays(native: NativeGame, py) -> tuple:
@@ -180,6 +185,8 @@ class NativeState:
         st.trace = list(py.trace) if py.trace is not None else None
         st.info = ffi.new("int64_t[10]")
         st.history = []
+        st.begun = (py.n, py.seed, dict(py.options), None)  # what the game was made of (new_state gives its own)
+        st.reference_ = None
         if arrays is None:
             arrays, rng = NativeState.start_arrays(native, py), py.rng.state
         st._after(native.lib.rg_start(st.mem, st.log, py.n, rng, *arrays))
@@ -363,6 +370,7 @@ class NativeState:
         st.info = ffi.new("int64_t[10]")
         ffi.memmove(st.info, self.info, ffi.sizeof("int64_t[10]"))
         st.history = self.history[:]
+        st.begun, st.reference_ = self.begun, None
         return st
 
     def as_python_state(self):
@@ -374,6 +382,39 @@ class NativeState:
         if native.reader is None:
             native.reader = Reader(native)
         return native.reader.state(self)
+
+    def reference(self):
+        """The Python backend's state that this game's choices lead to (a GameState of its own):
+        the game begun as this one was and its history played again, kept from one call to the
+        next and brought up to date with the choices made since. What the frames hold and the
+        slots do not, the prompt and labels of the decision, is read there."""
+        ref = self.reference_
+        if ref is None:
+            players, seed, options, powers = self.begun
+            ref = self.reference_ = self.native.game.new_state(players, seed, options, powers=powers)
+        if self.decisions != len(self.history):
+            raise GameFault(f"this game was played on in C by its random agents (random_play), whose picks are not "
+                            f"kept: {len(self.history)} of its {self.decisions} decisions are known, too few to "
+                            "reach its state on the Python backend")
+        for action in self.history[len(ref.history):]:
+            ref.apply(action)
+        return ref.clone()
+
+    def observation(self, seat: int) -> dict:
+        """What seat `seat` sees, as the Python backend's `GameState.observation` gives it (with the
+        prompt and labels of the decision: the reference's). Its vector reads the slots
+        (`as_python_state`)."""
+        return self.reference().observation(seat)
+
+    def to_json(self) -> dict:
+        """The state as the Python backend saves it (`GameState.to_json`): its history, played again
+        from its start when the save is loaded, is this game's."""
+        return self.reference().to_json()
+
+    def save(self, path) -> None:
+        """Write the state to file `path` as the Python backend would (`Game.load_state` reads it
+        back, on either backend's game)."""
+        self.reference().save(path)
 
     def counters(self) -> dict:
         """Every counter by its key, as the Python backend's `State.counters` keeps them."""

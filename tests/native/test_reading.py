@@ -126,3 +126,40 @@ def test_a_counter_changed_and_back_to_its_start_is_still_held():
                 back.add(key)
         assert set(b.as_python_state().counters) == set(a.counters)
     assert back  # the game has such counters, so the test tells something
+
+
+@pytest.mark.parametrize("where", ["karman-swap", "etherium", "seeders-exodus"])
+def test_a_native_state_saves_and_is_observed_as_the_python_backends(where, tmp_path):
+    """Its observation (with the prompt and labels of the decision), its JSON and its save are
+    the Python backend's, whose history is this game's: a save of a native game loads into the
+    Python backend at the same state."""
+    game = interpreter.load(where)
+    compiled = native.NativeGame(game)
+    a = game.new_state(players=3, seed=4)
+    b = compiled.new_state(players=3, seed=4)
+    rng = random.Random(4)
+    for step in range(45):
+        if a.is_terminal():
+            break
+        if step % 15 == 0:
+            assert b.to_json() == a.to_json()
+            assert [b.observation(s) for s in range(3)] == [a.observation(s) for s in range(3)]
+            copy = b.clone()
+        pick = rng.randrange(len(a.legal_actions()))
+        a.apply(pick)
+        b.apply(pick)
+    b.save(tmp_path / "native.json")
+    loaded = game.load_state(tmp_path / "native.json")
+    assert loaded.to_json() == a.to_json() and loaded.history == a.history
+    # a copy made earlier keeps its own history, and its own reference
+    assert copy.to_json()["history"] == a.history[:len(copy.history)] and len(copy.history) < len(a.history)
+
+
+def test_a_game_played_on_in_c_has_no_reference_and_says_why():
+    """`random_play` picks in C and keeps no history: no state of the Python backend is claimed
+    for the game it played."""
+    compiled = native.NativeGame(interpreter.load("karman-swap"))
+    st = compiled.new_state(players=2, seed=9)
+    st.random_play([1, 2])
+    with pytest.raises(GameFault, match=r"random_play\), whose picks are not kept: 0 of its \d+ decisions"):
+        st.to_json()
