@@ -145,7 +145,7 @@ class Saying:
 
     def __call__(self, part) -> str:
         if self.texts is None:
-            return str(part) if self.seat is None else self.english(part)
+            return self.english(part)
         if isinstance(part, Phrase):
             # a part said in the language already (a phrase, a text of the rules) is kept as it is;
             # a player is said with its article, which the sentence around it may respell ('à le')
@@ -175,6 +175,9 @@ class Saying:
             return self.words.w("why_" + part.key, *args, you=self.yours(part))
         if isinstance(part, Joined):
             return part.sep.join(self.english(p) for p in part.parts)
+        if isinstance(part, Value) and type(part.value) is ZoneRef and self.program is not None:
+            # as the log and the screen name it ("player 2's hand", 'pyramid down at r3'), not by its key
+            return zone_name(self.program, str(part.value), self.seat, vocabulary=True, lang="en")
         return str(part)
 
     def yours(self, phrase: Phrase) -> bool:

@@ -225,3 +225,24 @@ def test_why_names_the_rule_ids_of_the_procedure_the_choice_is_asked_in(tmp_path
     lines = why_lines(why_said(answer, game.program.sources))
     assert lines[-1] == "  rules of procedure turn, where the choice is asked: T-1, T-2"
     assert st.why_not("Pass").rules == ()  # a legal move: nothing to look up
+
+
+def test_the_english_answer_names_a_zone_as_the_log_does():
+    """Where the card asked for lies is said as the log and the screen name the zone ("player
+    2's hand", "your hand" to its owner), not by the zone's key ("hand of player 2"), in English
+    as in French."""
+    from interpreter.view.why import said
+    game = interpreter.load("karman-swap")
+    st = game.new_state(2, 0)
+    rng = random.Random(0)
+    while st.pending.kind.value != "choose" or not any(
+            "(it is in" in st.why_not(st.program.comp_card[c].title).reason
+            for c, z in enumerate(st.where) if z is not None and "hand" in str(z)):
+        st.apply(rng.randrange(len(st.legal_actions())))
+    c = next(c for c, z in enumerate(st.where) if z is not None and "hand" in str(z)
+             and "(it is in" in st.why_not(st.program.comp_card[c].title).reason)
+    answer = st.why_not(st.program.comp_card[c].title)
+    owner = int(str(st.where[c]).split("#")[1])
+    assert f"(it is in player {owner + 1}'s hand)" in said(answer, {}, st.program, "en")["answer"]
+    assert "(it is in your hand)" in said(answer, {}, st.program, "en", seat=owner)["answer"]
+    assert f"(dans la main du joueur {owner + 1})" in said(answer, {}, st.program, "fr")["answer"]
