@@ -49,8 +49,8 @@ def said(answer, sources: dict, program=None, lang: str = "en", seat: int | None
         out["where"] = printable(f"{_named_from(where.path, within)}:{where.line}:{where.column}")
         out["excerpt"] = excerpt(sources.get(where.path), where, "")
     if answer.rules and not answer.legal:
-        out["rules"] = printable(words_in(lang).w("why_rules_line", Said(say(answer.rules_of)),
-                                                  Said(", ".join(answer.rules))))
+        # the procedure or keyword is said in the sentence's words ('règles du mot-clé'), its name as written
+        out["rules"] = printable(words_in(lang).w("why_rules_line", say(answer.rules_of), Said(", ".join(answer.rules))))
     return out
 
 

@@ -246,3 +246,22 @@ def test_the_english_answer_names_a_zone_as_the_log_does():
     assert f"(it is in player {owner + 1}'s hand)" in said(answer, {}, st.program, "en")["answer"]
     assert "(it is in your hand)" in said(answer, {}, st.program, "en", seat=owner)["answer"]
     assert f"(dans la main du joueur {owner + 1})" in said(answer, {}, st.program, "fr")["answer"]
+
+
+def test_the_french_rules_line_spells_the_keyword_with_its_article():
+    """The rules of a keyword are « règles du mot-clé … » (not « de le »): the sentence's words
+    are spelt as French writes them around the keyword's name."""
+    from interpreter.view.why import said
+    game = interpreter.load("karman-swap")
+    rng = random.Random(0)
+    for seed in range(10):
+        st = game.new_state(2, seed)
+        while not st.is_terminal():
+            answer = st.why_not("No such move")
+            if answer.rules and getattr(answer.rules_of, "key", "") == "rules_of_keyword":
+                fr = said(answer, {}, st.program, "fr")["rules"]
+                assert fr.startswith("règles du mot-clé « ") and "de le" not in fr
+                assert said(answer, {}, st.program, "en")["rules"].startswith("rules of keyword '")
+                return
+            st.apply(rng.randrange(len(st.legal_actions())))
+    pytest.fail("no decision asked within a keyword's rules in ten games")
