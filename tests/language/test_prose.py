@@ -627,3 +627,12 @@ def test_a_zone_holding_what_the_game_does_not_declare_is_an_error_with_a_hint(t
     assert "zone 'table' holds unknown component kind or class 'crad'" in error.message
     assert "card" in error.hint
     assert (error.position.path.endswith("game.yaml"), error.position.line) == (True, 10)
+
+
+def test_a_zone_gives_the_preposition_a_move_into_it_takes():
+    # the KS vocabulary's `surface: {..., into: sur}`: « sur la surface », not « dans la surface »
+    told = written("karman-swap", "pyrax", "fr")
+    assert "Mettez cette créature sur la surface de cette planète." in told and "dans la surface" not in told
+    assert "Move that creature to the surface of that planet." in written("karman-swap", "pyrax", "en")
+    # a zone whose noun gives none keeps the language's own
+    assert "Mettez cette carte dans votre main." in written("karman-swap", "ronce-crabe", "fr")

@@ -86,7 +86,7 @@ class English(Naming, Renderer):
         "//": "{0} divided by {1}, rounded down", "%": "the remainder of {0} divided by {1}",
         "neg": "minus {0}", "entry": "the {1} entry of {0}", "option": "the option {0}", "data": "the data {0}",
         # statements: [what you do, what another player does]
-        "move": "move {0} to {1}", "move_top": "put {0} on top of {1}", "move_bottom": "put {0} at the bottom of {1}",
+        "move": "move {0} to {1}", "move_into": "move {0} {2} {1}", "move_top": "put {0} on top of {1}", "move_bottom": "put {0} at the bottom of {1}",
         "move_all": "the cards of {0}",
         "put": "put {0} on {1}", "put_keyed": "put {0} of {1} on {2}", "of_yours": None,
         "put_keyed_yours": "put {0} on {1}", "take_off_keyed_yours": "remove {0} from {1}",
@@ -707,7 +707,18 @@ class English(Naming, Renderer):
     def visit_Move(self, e) -> str:
         what = self.w("move_all", self.node(e.what)) if self.holds_cards(e.what) else self.node(e.what)
         key = {"top": "move_top", "bottom": "move_bottom"}.get(e.end or "", "move")
+        into = self.into(e.to) if key == "move" else None
+        if into is not None:  # the zone's own preposition: « mettez-la sur la table »
+            return self.w("move_into", what, self.node(e.to), into)
         return self.w(key, what, self.node(e.to))
+
+    def into(self, zone):
+        """The preposition the vocabulary gives a move into `zone` (a zone named, or read off
+        its holder: `deck`, `pl.surface`), or None."""
+        name = zone.name if isinstance(zone, (N.Name, N.Attr)) else None
+        if name is None or name not in self.defn.zones:
+            return None
+        return self.vocab.noun(name, "zone").into
 
     def visit_Add(self, e) -> str:
         return self.change(e, "put", "put_keyed", "give", "add_to")

@@ -117,7 +117,7 @@ class French(English):
         "+": "{0} plus {1}", "-": "{0} moins {1}", "*": "{0} fois {1}", "/": "{0} divisé par {1}",
         "//": "{0} divisé par {1}, arrondi à l'inférieur", "%": "le reste de {0} divisé par {1}",
         "neg": "moins {0}", "entry": "l'entrée {1} de {0}", "option": "l'option {0}", "data": "la donnée {0}",
-        "move": "mettez {0} dans {1}", "move_top": "mettez {0} sur le dessus de {1}",
+        "move": "mettez {0} dans {1}", "move_into": "mettez {0} {2} {1}", "move_top": "mettez {0} sur le dessus de {1}",
         "move_bottom": "mettez {0} sous {1}", "move_all": "les cartes de {0}",
         "put": "placez {0} sur {1}", "put_keyed": "placez {0} de {1} sur {2}", "of_yours": "{0} de vos {1}",
         "put_keyed_yours": "placez {0} sur {1}", "take_off_keyed_yours": "retirez {0} de {1}",

@@ -32,6 +32,7 @@ class Noun:
     one: str
     many: str
     gender: str = "m"
+    into: str | None = None  # of a zone: the preposition a move into it takes ('sur'), where the language's own does not fit
 
 
 def singular(word: str) -> str:
@@ -61,10 +62,12 @@ def as_noun(value) -> Noun | None:
         return Noun(str(value[0]), str(value[1]), gender) if gender in GENDERS else None
     if isinstance(value, dict) and isinstance(value.get("one"), str):
         many = value.get("many")
-        gender = value.get("gender", "m")
-        if gender not in GENDERS or (many is not None and not isinstance(many, str)):
+        gender, into = value.get("gender", "m"), value.get("into")
+        if gender not in GENDERS or (many is not None and not isinstance(many, str)) or \
+                (into is not None and not (isinstance(into, str) and into.strip())):
             return None
-        return Noun(str(value["one"]), str(many) if many else plural(str(value["one"])), str(gender))
+        return Noun(str(value["one"]), str(many) if many else plural(str(value["one"])), str(gender),
+                    str(into) if into is not None else None)
     return None
 
 
