@@ -636,3 +636,21 @@ def test_a_zone_gives_the_preposition_a_move_into_it_takes():
     assert "Move that creature to the surface of that planet." in written("karman-swap", "pyrax", "en")
     # a zone whose noun gives none keeps the language's own
     assert "Mettez cette carte dans votre main." in written("karman-swap", "ronce-crabe", "fr")
+
+
+def test_a_value_no_longer_spoken_of_leaves_its_noun_to_the_next():
+    # Rappel: the card taken from a planet is not read after it is moved, so the card then chosen
+    # in the hand is 'a card' and 'that card', not 'a second card' of a first one long gone
+    told = written("karman-swap", "ronce-crabe", "en")
+    assert "Move that card to your hand. Choose a card in your hand. Move that card to the Market." in told
+    assert "Choisissez une carte dans votre main. Mettez cette carte dans le Marché." in \
+        written("karman-swap", "ronce-crabe", "fr")
+    # Cueillette: each card of the hand offered, after the Market card moved there
+    assert "for each card in your hand (only if that card is a creature" in written("karman-swap", "k-ib", "en")
+    # a value said by its rank keeps it, even once the other is no longer spoken of: Troc's
+    # second card stays 'the second card' after the first has moved
+    assert "Move the first card to the Market. Move the second card to the zone of the first card." in \
+        written("karman-swap", "cendreux", "en")
+    # and a value introduced by its rank ('another chamber') keeps it once the first is gone
+    told = written("seeders-exodus", "antre-des-faussaires", "en", index=1)
+    assert told.endswith("on the second chamber.") and "that chamber." not in told

@@ -56,15 +56,15 @@ class Prose:
 
     def _written(self, tree, params: dict, extra=()) -> str:
         r = self.renderer
-        saved = r.params, r.locals, r.alive, r.inline, r.tree
-        r.params, r.alive, r.inline, r.tree = params, [], {}, tree
+        saved = r.params, r.locals, r.alive, r.inline, r.tree, r.ahead
+        r.params, r.alive, r.inline, r.tree, r.ahead = params, [], {}, tree, []
         r.locals = bound_names(tree, *extra)
         try:
             return r.node(tree)
         except RecursionError:  # a tree deeper than Python goes: said as its rules text
             return r.fallback(tree)
         finally:
-            r.params, r.locals, r.alive, r.inline, r.tree = saved
+            r.params, r.locals, r.alive, r.inline, r.tree, r.ahead = saved
 
     def node(self, tree) -> str:
         """Any tree of the rules language as prose; a printed keyword through its keyword."""

@@ -681,7 +681,12 @@ class English(Naming, Renderer):
                             and not in_loop(s.name, body[i + 1:]):
                         self.inline[s.name] = s.value
                         continue
-                    parts.append(self.node(s))
+                    self.ahead.append(body[i:])
+                    try:
+                        self.retire()
+                        parts.append(self.node(s))
+                    finally:
+                        self.ahead.pop()
         finally:
             self.depth -= 1
         parts = [p for p in parts if p]

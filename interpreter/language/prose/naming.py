@@ -10,7 +10,9 @@ body, else the type the checker found. When two values of the same noun are
 alive at once, they are told apart by their order: the second is introduced
 as "another district" when its condition says it differs from the first (that
 condition is then not written again), else as "a second district", and from
-then on both are "the first district" and "the second district".
+then on both are "the first district" and "the second district". A value no
+statement ahead reads is retired: the next value of its noun is "a district"
+and "that district" again (a value said by its rank keeps its rank).
 """
 from __future__ import annotations
 
@@ -31,12 +33,15 @@ class Local:
     nth: int
     number: bool = False  # a number: 'that many tokens'
     introducing: bool = False  # its condition being written: 'a district such that you have tokens on it'
+    retired: bool = False  # read nowhere ahead: a later value of its noun is 'that district' again, not 'the second'
+    ranked: bool = False  # said by its rank once ('the second district'): said so to the end
 
 
 class Naming:
     """The part of a renderer that names bound values; mixed into `English`."""
 
     alive: list  # the values bound where the renderer is, innermost last
+    ahead: list  # per block the renderer is in, its statements from the one being written on
     tree: object  # the tree being written
     types: dict  # expression node -> its type, as the checker found it
 
@@ -123,7 +128,7 @@ class Naming:
         return None
 
     def bind(self, var: str, noun: Noun, number: bool = False) -> Local:
-        others = {loc.nth for loc in self.alive if loc.noun.one == noun.one and loc.var != var}
+        others = {loc.nth for loc in self.alive if loc.noun.one == noun.one and loc.var != var and not loc.retired}
         nth = next(i for i in range(1, len(others) + 2) if i not in others)
         loc = Local(var, noun, nth, number)
         self.alive.append(loc)
@@ -140,7 +145,18 @@ class Naming:
 
     def shares_noun(self, loc: Local) -> bool:
         """Whether another alive value has the noun of `loc` (then both are said by their rank)."""
-        return any(o is not loc and o.noun.one == loc.noun.one and self.local(o.var) is o for o in self.alive)
+        return any(o is not loc and o.noun.one == loc.noun.one and self.local(o.var) is o and not o.retired
+                   for o in self.alive)
+
+    def retire(self) -> None:
+        """Retire the values no statement ahead reads (`ahead`: the statements still to be written
+        of each block the renderer is in, the one being written first, so a loop's whole body is
+        ahead while any of it is written): 'Move that card to your hand. ... for each card in your
+        hand, “Play that card”', not 'the second card' of a first one no longer spoken of."""
+        for loc in self.alive:
+            if not loc.retired and not any(uses_of(loc.var, rest) for rest in self.ahead) \
+                    and not uses_of(loc.var, list(self.inline.values())):
+                loc.retired = True
 
     # saying them -------------------------------------------------------------
     def gendered(self, key: str, noun: Noun, *args) -> str:
@@ -159,7 +175,8 @@ class Naming:
         if loc.introducing and loc is next((o for o in reversed(self.alive) if o.introducing), None):
             person = loc.noun in (self.word_noun("player"), self.word_noun("opponent"))
             return self.gendered("it_person" if person else "it", loc.noun, loc.noun.one)
-        if self.shares_noun(loc):
+        if loc.ranked or self.shares_noun(loc):
+            loc.ranked = True
             return self.gendered("the_nth", loc.noun, self.ordinal(loc.noun, loc.nth), loc.noun.one)
         return self.gendered("that", loc.noun, loc.noun.one)
 
@@ -168,6 +185,7 @@ class Naming:
         the one before), 'a second district'."""
         if loc.nth == 1 or not self.shares_noun(loc):
             return self.a(loc.noun)
+        loc.ranked = True
         if other:
             return self.gendered("another", loc.noun, loc.noun.one)
         return self.gendered("a_nth", loc.noun, self.ordinal(loc.noun, loc.nth), loc.noun.one)

@@ -73,6 +73,7 @@ class Renderer(NodeVisitor):
         self.event_args: set = set()  # the arguments of the event a trigger listens to
         self.depth = 0  # how deep in blocks: an ability's own statements are at 1
         self.alive: list = []  # the values bound where the renderer is (naming.Local), innermost last
+        self.ahead: list = []  # per block being written, its statements from the current one on (naming.retire)
         self.inline: dict = {}  # a name a `let` binds and that is read once -> its value, said in its place
         self.types: dict = {}  # expression node -> its type, as the checker found it
         self.tree = None  # the tree being written
