@@ -113,7 +113,7 @@ def play_at_terminal(game, players: int, seed: int, options: dict, bots: list, *
         print(w("left"), file=out)
     except GameFault as exc:
         if narrator is not None:
-            narrator.flush()
+            narrator.flush(whole=True)
         print(f"regles play: the game cannot go on: {printable(exc)}", file=sys.stderr)
         status, error = 1, exc
     if save and state is not None:

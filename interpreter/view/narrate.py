@@ -486,6 +486,15 @@ def _counter_group(program, key: str, seat, visible, players, lang: str, owners:
     return group, noun, where, place, unseen
 
 
+class _Secrets:
+    """A run of another seat's secret choices, told as one line (`Narrator._gathered`)."""
+
+    __slots__ = ("choices",)
+
+    def __init__(self, choices: list):
+        self.choices = choices
+
+
 class Narrator:
     """Tells the new events of a state's trace to one seat (`seat` None: tell everything).
 
@@ -622,9 +631,12 @@ class Narrator:
         return self.state.program.comp_card[c].title if self.sees_comp(c) else self.w("a_card")
 
     # telling -------------------------------------------------------------------------
-    def flush(self) -> None:
+    def flush(self, whole: bool = False) -> None:
+        """Tell the events since the last flush; `whole`: every one, holding none back (the game
+        stopped, and no decision will go on with a run of secret choices)."""
         trace = self.state.trace or []
-        events = trace[self.done:]
+        end = self._held(trace) if self.group and not whole else len(trace)
+        events = trace[self.done:end]
         self.then = {}
         for ev in reversed(events):  # where each component that moved since lay before
             if ev.get("type") == MOVE and isinstance(ev.get("id"), int):
@@ -635,8 +647,80 @@ class Narrator:
                     self.say(text)
         finally:
             self.then = {}
-        self.done = len(trace)
+        self.done = end
         self.pending_choice = None
+
+    def _held(self, trace) -> int:
+        """Where the events this flush tells end: before a run of another seat's secret choices
+        (with the moves they make) that its next decision, a secret choice again, goes on with;
+        the run is told whole once it ends ('Player 2 chose secretly 4 times')."""
+        d = self.state.pending
+        if d is None or not d.secret or self.seat is None or int(d.player) == self.seat:
+            return len(trace)
+        player = int(d.player) + 1
+        start = len(trace)
+        while start > self.done:
+            ev = trace[start - 1]
+            if not (ev.get("type") == MOVE or self._secret_of(ev, player) or self.tell(ev) is None):
+                break
+            start -= 1
+        while start < len(trace) and not self._secret_of(trace[start], player):
+            start += 1  # moves and the rest before the first choice of the run are told now
+        return start
+
+    def _secret_of(self, ev: dict, player: int | None = None) -> bool:
+        """Whether `ev` is a choice another seat made in secret (of `player`, counted from 1)."""
+        return (ev.get("type") == CHOICE and bool(ev.get("secret")) and self.seat is not None
+                and int(ev["player"]) - 1 != self.seat and (player is None or int(ev["player"]) == player))
+
+    def _gathered(self, events) -> list:
+        """`events`, each run of another seat's secret choices (two or more, each followed by moves
+        alike and by events told to no one) told as one line before its moves: a `_Secrets`."""
+        out, i = [], 0
+        while i < len(events):
+            ev = events[i]
+            if not self._secret_of(ev):
+                out.append(ev)
+                i += 1
+                continue
+            choices, rest, key, j = [], [], None, i
+            while j < len(events) and self._secret_of(events[j], int(ev["player"])):
+                k, after = j + 1, []
+                while k < len(events) and not self._secret_of(events[k]):
+                    alike = self._alike(events[k])
+                    if alike is None and self.tell(events[k]) is not None:
+                        break
+                    if alike is not None:
+                        if key not in (None, alike):
+                            break
+                        key = alike
+                    after.append(events[k])
+                    k += 1
+                choices.append(events[j])
+                rest += after
+                j = k
+                if k < len(events) and not self._secret_of(events[k], int(ev["player"])):
+                    break
+            if len(choices) < 2:
+                out.append(ev)
+                i += 1
+                continue
+            out.append(_Secrets(choices))
+            out += rest
+            i = j
+        return out
+
+    def chose_secretly(self, choices: list) -> str:
+        """'Player 2 chose secretly 4 times  [asked: 'Action of token 1', ...]'."""
+        who = int(choices[0]["player"]) - 1
+        prompts = list(dict.fromkeys(self.said(ev.get("prompt") or "") for ev in choices))
+        prompts = [p for p in prompts if p]
+        text = self.w("chose_secretly_many", cap(self.who(who)), len(choices))
+        if len(prompts) == 1:
+            return text + self.w("asked", prompts[0])
+        if prompts:
+            return text + self.w("asked_many", joined([self.w("quoted", Said(p)) for p in prompts], self.lang))
+        return text
 
     def _told(self, ev: dict) -> str | None:
         """The text of event `ev`, then the state as the seat knows it after `ev`."""
@@ -661,7 +745,11 @@ class Narrator:
                     self._after(done)
                 run.clear()
 
-        for ev in events:
+        for ev in self._gathered(events):
+            if type(ev) is _Secrets:
+                close()
+                out.append(self.chose_secretly(ev.choices))
+                continue
             key = self._alike(ev)
             if key is not None:
                 if not (run and key == same):

@@ -41,6 +41,7 @@ WORDS = {
         "counter_changed": "  {0}: {1} (now {2})", "counter_hidden": "  {0} changed",
         "only_option": "  ({0}'s only option: {1})", "only_option_you": "  (your only option: {1})",
         "chose": "{0} chose: {1}", "chose_secretly": "{0} chose secretly", "asked": "  [asked: '{0}']",
+        "chose_secretly_many": "{0} chose secretly {1} times", "asked_many": "  [asked: {0}]",
         "quoted": "'{0}'",  # another seat's option, as its label says it to that seat ('End your turn')
         "option_hidden": "an option you cannot see", "the_only_option": " (the only option)",
         "uses": "  {0} uses {1}", "uses_you": "  {0} use {1}", "free": " (its costs not paid)",
@@ -125,6 +126,7 @@ WORDS = {
         "chose": "{0} a choisi : {1}", "chose_you": "{0} avez choisi : {1}", "asked": "  [à la question « {0} »]",
         "quoted": "« {0} »",
         "chose_secretly": "{0} a choisi en secret", "chose_secretly_you": "{0} avez choisi en secret",
+        "chose_secretly_many": "{0} a choisi en secret {1} fois", "asked_many": "  [aux questions {0}]",
         "option_hidden": "une option que vous ne voyez pas", "the_only_option": " (la seule option)",
         "uses": "  {0} utilise {1}", "uses_you": "  {0} utilisez {1}", "free": " (sans en payer les coûts)",
         "cannot_use": "  {0} ne peut pas utiliser {1}", "cannot_use_you": "  {0} ne pouvez pas utiliser {1}",

@@ -251,3 +251,54 @@ def test_a_screen_of_changes_names_no_counter_fallen_to_nought_on_a_card_it_cann
     [line] = [x for x in counter_lines(st.program, obs, before, every=False) if "dome" in x]
     assert f"colonisation domes on {st.program.comp_card[seen].title} = 0" in line, line
     assert "a card" not in line, line
+
+
+def _programming(lang: str, seat: int = 0):
+    """Etherium at 3 players told to `seat` as at the terminal, a flush after each decision, up
+    to the end of the first round of programming; (the lines told, what was told at the flush
+    after each of another seat's secret choices)."""
+    g = interpreter.load("etherium")
+    st = g.new_state(players=3, seed=2, trace=True)
+    out = io.StringIO()
+    narrator = Narrator(st, seat, out, lang=lang, group=True)
+    narrator.flush()
+    agents = [RandomAgent(s) for s in range(3)]
+    after_secret, secrets_seen = [], 0
+    while not st.is_terminal() and secrets_seen < 12:
+        p = st.current_player
+        secret = st.pending.secret and p != seat
+        narrator.before(st)
+        st.apply(agents[p].act(SeatView(st, p)))
+        before = out.tell()
+        narrator.flush()
+        if secret:
+            secrets_seen += 1
+            after_secret.append(out.getvalue()[before:])
+    narrator.flush(whole=True)
+    return out.getvalue().splitlines(), after_secret
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_another_seats_run_of_secret_choices_is_told_once_with_its_moves(lang):
+    lines, after_secret = _programming(lang)
+    many = {"en": "Player 2 chose secretly 4 times  [asked: 'Action of token 1', 'Action of token 2', "
+                  "'Action of token 3' and 'Action of token 4']",
+            "fr": "Joueur 2 a choisi en secret 4 fois  [aux questions « Action du jeton 1 », « Action du "
+                  "jeton 2 », « Action du jeton 3 » et « Action du jeton 4 »]"}[lang]
+    moved = {"en": "  Jeton 1, Jeton 2, Jeton 3 and Jeton 4 moved from player 2's action token reserve to "
+                   "player 2's programming panel",
+             "fr": "  Jeton 1, Jeton 2, Jeton 3 et Jeton 4 passent de la réserve des jetons d'action du joueur 2 "
+                   "au panneau de programmation du joueur 2"}[lang]
+    at = lines.index(many)
+    assert lines[at + 1] == moved
+    single = {"en": "Player 2 chose secretly  [", "fr": "Joueur 2 a choisi en secret  ["}[lang]
+    assert not any(line.startswith(single) for line in lines)  # no choice of the run told alone
+    # the run is held while it goes on, and told whole at the flush that ends it
+    assert after_secret[:3] == ["", "", ""] and many in after_secret[3]
+
+
+def test_a_seat_is_told_its_own_secret_choices_one_by_one():
+    lines, _ = _programming("en", seat=1)
+    mine = [line for line in lines if line.startswith("You chose: ")]
+    assert len(mine) >= 4  # its own choices, each with what it chose
+    assert any(line.startswith("Player 1 chose secretly 4 times") for line in lines)

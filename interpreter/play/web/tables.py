@@ -250,7 +250,7 @@ class Table(Seating, TakingBack):
 
     def _flush(self) -> None:
         for n in self.narrators.values():
-            n.flush()
+            n.flush(whole=self.fault is not None)
 
     # views -----------------------------------------------------------------------------
     def view(self, key: str | None, asked: int | None = None, since: int = 0) -> dict:
