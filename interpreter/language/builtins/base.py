@@ -43,6 +43,14 @@ class Function:
     # the rules compare it with 0 (`supply("x") > 0`: 'there are tokens left in the supply')
     prose_some: dict = {}
     prose_none: dict = {}
+    # of a value another is compared with: how prose says they are equal ("is") and differ
+    # ("is_not") where the rules write `x == f(a)` ('{1} holds {0}': its arguments, then x), and
+    # how it says two calls are equal ("same") or differ ("same_not") where the rules write
+    # `f(a) == f(b)` ('{0} and {1} are in the same place': the arguments of each call)
+    prose_is: dict = {}
+    prose_is_not: dict = {}
+    prose_same: dict = {}
+    prose_same_not: dict = {}
     signatures: dict = {}  # derived from the forms: number of arguments -> the type of each
     min_args = max_args = 0  # derived from the forms
 

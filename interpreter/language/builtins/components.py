@@ -56,6 +56,12 @@ class Holder(Function):
     doc = "what the zone of a component belongs to (a player, a node, a component), or none"
     prose = {"en": {1: "what holds {0}"},
              "fr": {1: "ce qui porte {0}"}}
+    # 'that place holds that card', not 'that place is what holds that card'
+    prose_is = {"en": "{1} holds {0}", "fr": "{1} porte {0}"}
+    prose_is_not = {"en": "{1} does not hold {0}", "fr": "{1} ne porte pas {0}"}
+    # not 'what holds the first card is not what holds it'
+    prose_same = {"en": "{0} and {1} are in the same place", "fr": "{0} et {1} sont au même endroit"}
+    prose_same_not = {"en": "{0} and {1} are not in the same place", "fr": "{0} et {1} ne sont pas au même endroit"}
 
     @staticmethod
     def run(st, pos, c):

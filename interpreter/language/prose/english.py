@@ -75,9 +75,6 @@ class English(Naming, Renderer):
         "==": "{0} is {1}", "!=": "{0} is not {1}", "<": "{0} is less than {1}", "<=": "{0} is at most {1}",
         ">": "{0} is more than {1}", ">=": "{0} is at least {1}", "is": "{0} is {1}", "isnot": "{0} is not {1}",
         "in": "{0} is among {1}", "notin": "{0} is not among {1}",
-        "holds": "{0} holds {1}", "holds_not": "{0} does not hold {1}",  # x == holder(c), x != holder(c)
-        # holder(a) == holder(b), holder(a) != holder(b)
-        "same_place": "{0} and {1} are in the same place", "same_place_not": "{0} and {1} are not in the same place",
         "exists": "{0} exists", "missing": "there is no {0}", "empty_of": "{0} is empty",
         "no_member": "there is no {0}",
         "not": "it is not so that {0}",
@@ -541,14 +538,10 @@ class English(Naming, Renderer):
             said = self.said_as("some" if some else "none", left) if some or none else None
             if said is not None:
                 return said
-        held = [x for x in (left, right) if isinstance(x, N.Call) and x.func == "holder" and len(x.args) == 1]
-        if op in ("==", "!=") and len(held) == 1 and not (self.is_you(left) or self.is_you(right)):
-            # 'that place holds that card', not 'is what holds' (you: 'you hold' is said as yours are)
-            holder = left if held[0] is right else right
-            return self.w("holds" if op == "==" else "holds_not", self.node(holder), self.node(held[0].args[0]))
-        if op in ("==", "!=") and len(held) == 2:  # not 'what holds the first card is not what holds it'
-            return self.w("same_place" if op == "==" else "same_place_not", self.node(left.args[0]),
-                          self.node(right.args[0]))
+        if op in ("==", "!="):
+            said = self.compared_as(left, right, op == "==")
+            if said is not None:
+                return said
         if op == "==" and (self.is_you(right) or self.is_you(left)):
             mine = self.said_as("you", left if self.is_you(right) else right)
             if mine is not None:
@@ -652,6 +645,22 @@ class English(Naming, Renderer):
             sides.append(text)
         # two conditions, each a clause: French repeats 'que' before the second ('si A et que B')
         return self.w("and_clauses" if e.op == "and" else e.op, *sides)
+
+    def compared_as(self, left, right, equal: bool) -> str | None:
+        """`f(a) == f(b)` or `x == f(a)` (or `!=`) as the built-in's record says it ('the first card
+        and it are in the same place', 'that place holds that card'); None where it gives no
+        phrase, or where one side is you ('you hold' is said as yours are, `prose_you`)."""
+        if isinstance(left, N.Call) and isinstance(right, N.Call) and left.func == right.func:
+            said = self.said_as("same" if equal else "same_not", left, *right.args)
+            if said is not None:
+                return said
+        if self.is_you(left) or self.is_you(right):
+            return None
+        for call, other in ((right, left), (left, right)):
+            said = self.said_as("is" if equal else "is_not", call, other)
+            if said is not None:
+                return said
+        return None
 
     def visit_Not(self, e) -> str:
         inner = e.operand

@@ -108,8 +108,6 @@ class French(English):
         "<=": "{0} est au plus {1}", ">": "{0} est supérieur à {1}", ">=": "{0} est au moins {1}",
         "<_f": "{0} est inférieure à {1}", ">_f": "{0} est supérieure à {1}",
         "is": "{0} est {1}", "isnot": "{0} n'est pas {1}",
-        "holds": "{0} porte {1}", "holds_not": "{0} ne porte pas {1}",
-        "same_place": "{0} et {1} sont au même endroit", "same_place_not": "{0} et {1} ne sont pas au même endroit",
         "in": "{0} est parmi {1}", "notin": "{0} n'est pas parmi {1}",
         "exists": "{0} existe", "missing": "{0} n'existe pas", "empty_of": "{0} est vide",
         "no_member": "il n'existe pas {0}",

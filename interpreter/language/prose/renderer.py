@@ -34,7 +34,7 @@ BUILTIN_PROSE = {
 SAID_AS = {what: {kind: {name: getattr(r, f"prose_{what}") for name, r in table.items()
                          if getattr(r, f"prose_{what}", None)}
                   for kind, table in (("function", FUNCTIONS), ("property", PROPERTIES), ("special", SPECIAL_NAMES))}
-           for what in ("not", "you", "some", "none")}
+           for what in ("not", "you", "some", "none", "is", "is_not", "same", "same_not")}
 
 
 class Text(str):
@@ -144,10 +144,11 @@ class Renderer(NodeVisitor):
             return phrases.get(key)
         return phrases
 
-    def said_as(self, what: str, e) -> str | None:
+    def said_as(self, what: str, e, *more) -> str | None:
         """Built-in `e` (a call, a property, a special name) put as its record's `prose_WHAT`
         phrase says (see SAID_AS), agreeing with what it is said of; None when `e` is no
-        built-in or its record gives no such phrase."""
+        built-in or its record gives no such phrase. `more`: the phrase's parts after the
+        arguments of `e` (what it is compared with)."""
         d = self.defn
         if isinstance(e, N.Call) and e.func not in d.functions:
             kind, name, args = "function", e.func, e.args
@@ -160,7 +161,7 @@ class Renderer(NodeVisitor):
         phrase = SAID_AS[what][kind].get(name, {}).get(self.lang)
         if phrase is None:
             return None
-        return self.said_of(args, phrase.format(*[self.node(a) for a in args]))
+        return self.said_of(args, phrase.format(*[self.node(a) for a in [*args, *more]]))
 
     def said_of(self, args, text: str) -> str:
         """A built-in's phrase said of `args`, as the language agrees it with them (English: as is)."""
