@@ -128,7 +128,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._told = io.StringIO()
-        self._narrator = Narrator(self.state_, self.render_seat, self._told) if self.render_mode else None
+        # told as `regles play` and the web table tell it: a run of moves alike in one line
+        self._narrator = Narrator(self.state_, self.render_seat, self._told, group=True) if self.render_mode else None
         self._after_step()
 
     def _after_step(self) -> None:

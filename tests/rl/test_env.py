@@ -475,3 +475,11 @@ def test_the_decision_block_names_the_kind_and_choice_point_asked(game_id):
         asked.add(point)
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert len(asked) > 3
+
+
+def test_render_tells_the_game_as_play_does_a_run_of_moves_in_one_line():
+    e = env("karman-swap", players=2, render_mode="ansi")
+    e.reset(seed=1)
+    told = e.render().splitlines()
+    dealt = [line for line in told if line.endswith("moved from deck to player 1's hand")]
+    assert len(dealt) == 1 and dealt[0].count(",") >= 5  # the hand dealt, one line naming each card
