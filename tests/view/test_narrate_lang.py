@@ -188,8 +188,8 @@ def test_play_in_english_is_told_in_english():
 def test_a_move_within_its_own_zone_is_told_as_such_and_two_zones_of_one_node_by_their_own_names():
     g = interpreter.load("karman-swap")
     st = g.new_state(players=2, seed=5, trace=True)
-    for lang, within, turned in (("en", "within face-up pyramid card at r1",
-                                  "from face-down pyramid card at r1 to face-up pyramid card at r1"),
+    for lang, within, turned in (("en", "within face-up pyramid slot at r1",
+                                  "from face-down pyramid slot at r1 to face-up pyramid slot at r1"),
                                  ("fr", "d'une place à une autre de l'emplacement visible de la case de la pyramide r1",
                                   "de l'emplacement caché de la case de la pyramide r1 "
                                   "à l'emplacement visible de la case de la pyramide r1")):
