@@ -13,7 +13,7 @@ kind, position and options, each of its kind and value); what it does not hold i
 frames render, its prompt and the labels of its options.
 
 The C tells where its parts lie (`rg_layout`), and each is read whole with `ffi.unpack`. A read
-costs more than a decision of the Python backend (51 to 216 µs at 4 players in the shipped
+costs more than a decision of the Python backend (53 to 157 µs at 4 players in the shipped
 games, docs/native.md): it is for a tool that asks now and then, not for every step of a game.
 """
 from __future__ import annotations

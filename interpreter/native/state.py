@@ -229,11 +229,12 @@ class NativeState:
         if name is None:
             return {}
         owners = native.score_owners
-        values = native.ffi.new("int64_t[]", len(native.program.comp_card) * owners)
-        native.lib.rg_credit(self.mem, values)
+        n = max(1, len(native.program.comp_card)) * owners  # as the C lays it out (RG_COMPS: at least 1)
+        buffer = native.ffi.new("int64_t[]", n)
+        native.lib.rg_credit(self.mem, buffer)
         base = slots.counter_base[name]
-        return {(Comp(i // owners), slots.counters[base + i % owners]): values[i]
-                for i in range(len(values)) if values[i]}
+        return {(Comp(i // owners), slots.counters[base + i % owners]): v
+                for i, v in enumerate(native.ffi.unpack(buffer, n)) if v}
 
     def is_terminal(self) -> bool:
         return not self.info[0]
