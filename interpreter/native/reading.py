@@ -47,7 +47,6 @@ class Reader:
          self.comps, self.zone_slots, self.tag_slots, self.over_slots, self.counter_slots, self.at_changed) = list(out)
         self.zone_refs = [ZoneRef(k) for k in em.slots.zones]
         self.counter_keys = list(em.slots.counters)
-        self.counter_index = native.counter_index
         program = native.program
         self.comp_of = list(program.comps)
         self.tag_names = em.tags  # folded, as the Python backend keeps them
@@ -102,15 +101,12 @@ class Reader:
         """The counters the Python backend's dict holds, in its order: those it started with
         (each player's and team's, and the supplies), then each as it first changed (the C does
         not keep that order: those come in the order of their slots)."""
-        values = self._ints(ns, self.at_counters, "int64_t *", self.counter_slots)
+        every = ns.counters()
+        counters = {key: every[key] for key in ns.start_state.counters}
         changed = self._ints(ns, self.at_changed, "int8_t *", self.counter_slots)
-        keys = self.counter_keys
-        counters = {}
-        for key in ns.start_state.counters:
-            counters[key] = values[self.counter_index[key]]
-        for k, c in enumerate(changed):
-            if c and keys[k] not in counters:
-                counters[keys[k]] = values[k]
+        for key, c in zip(self.counter_keys, changed, strict=True):
+            if c and key not in counters:
+                counters[key] = every[key]
         return counters
 
     def _over(self, ns) -> dict:
@@ -122,9 +118,9 @@ class Reader:
         missing = -(2 ** 63)
         slots, classes = self.native.emitter.slots, self.native.program.defn.classes
         for a, (name, number) in enumerate(self.attributes):
-            row = values[a * self.comps:(a + 1) * self.comps]
+            row = values[a * self.comps:a * self.comps + len(self.comp_of)]  # RG_COMPS: at least 1
             for c, v in enumerate(row):
-                if v == missing or c >= len(self.comp_of):
+                if v == missing:
                     continue
                 if number:
                     over[(self.comp_of[c], name)] = v

@@ -659,14 +659,16 @@ class Narrator:
             return len(trace)
         player = int(d.player) + 1
         start = len(trace)
-        while start > self.done:
-            ev = trace[start - 1]
-            if not (ev.get("type") == MOVE or self._secret_of(ev, player) or self.tell(ev) is None):
-                break
+        while start > self.done and self._in_run(trace[start - 1], player):
             start -= 1
         while start < len(trace) and not self._secret_of(trace[start], player):
             start += 1  # moves and the rest before the first choice of the run are told now
         return start
+
+    def _in_run(self, ev: dict, player: int) -> bool:
+        """Whether `ev` belongs to a run of `player`'s secret choices: one of them, a move (which
+        they make), or an event told to no one."""
+        return ev.get("type") == MOVE or self._secret_of(ev, player) or self.tell(ev) is None
 
     def _secret_of(self, ev: dict, player: int | None = None) -> bool:
         """Whether `ev` is a choice another seat made in secret (of `player`, counted from 1)."""
@@ -674,8 +676,9 @@ class Narrator:
                 and int(ev["player"]) - 1 != self.seat and (player is None or int(ev["player"]) == player))
 
     def _gathered(self, events) -> list:
-        """`events`, each run of another seat's secret choices (two or more, each followed by moves
-        alike and by events told to no one) told as one line before its moves: a `_Secrets`."""
+        """`events`, each run of another seat's secret choices (two or more, with the moves they
+        make and the events told to no one between them) told as one line before the rest of the
+        run: a `_Secrets`, then its moves, which `tell_many` tells as runs of their own."""
         out, i = [], 0
         while i < len(events):
             ev = events[i]
@@ -683,30 +686,17 @@ class Narrator:
                 out.append(ev)
                 i += 1
                 continue
-            choices, rest, key, j = [], [], None, i
-            while j < len(events) and self._secret_of(events[j], int(ev["player"])):
-                k, after = j + 1, []
-                while k < len(events) and not self._secret_of(events[k]):
-                    alike = self._alike(events[k])
-                    if alike is None and self.tell(events[k]) is not None:
-                        break
-                    if alike is not None:
-                        if key not in (None, alike):
-                            break
-                        key = alike
-                    after.append(events[k])
-                    k += 1
-                choices.append(events[j])
-                rest += after
-                j = k
-                if k < len(events) and not self._secret_of(events[k], int(ev["player"])):
-                    break
+            player = int(ev["player"])
+            j = i
+            while j < len(events) and self._in_run(events[j], player):
+                j += 1
+            choices = [e for e in events[i:j] if self._secret_of(e, player)]
             if len(choices) < 2:
                 out.append(ev)
                 i += 1
                 continue
             out.append(_Secrets(choices))
-            out += rest
+            out += [e for e in events[i:j] if not self._secret_of(e, player)]
             i = j
         return out
 

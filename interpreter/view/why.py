@@ -176,7 +176,7 @@ class Saying:
         if isinstance(part, Joined):
             return part.sep.join(self.english(p) for p in part.parts)
         if isinstance(part, Value) and type(part.value) is ZoneRef and self.program is not None:
-            # as the log and the screen name it ("player 2's hand", 'pyramid down at r3'), not by its key
+            # as the log and the screen name it ("player 2's hand", 'site at North'), not by its key
             return zone_name(self.program, str(part.value), self.seat, vocabulary=True, lang="en")
         return str(part)
 

@@ -729,10 +729,7 @@ class English(Naming, Renderer):
     def into(self, zone):
         """The preposition the vocabulary gives a move into `zone` (a zone named, or read off
         its holder: `deck`, `pl.surface`), or None."""
-        name = zone.name if isinstance(zone, (N.Name, N.Attr)) else None
-        if name is None or name not in self.defn.zones:
-            return None
-        return self.vocab.noun(name, "zone").into
+        return self.vocab.noun(zone.name, "zone").into if self.holds_cards(zone) else None
 
     def visit_Add(self, e) -> str:
         return self.change(e, "put", "put_keyed", "give", "add_to")

@@ -241,7 +241,7 @@ class French(English):
         phrase = self.builtin("function", subject.func, len(subject.args)) \
             if isinstance(subject, N.Call) and subject.func not in self.defn.functions else None
         neuter = isinstance(phrase, str) and phrase.startswith(("ce qui ", "ce que "))
-        if loc is not None and loc.noun.gender == "m" or neuter:
+        if neuter or (loc is not None and loc.noun.gender == "m"):
             text = _masculine(text)
         return text
 
