@@ -231,11 +231,14 @@ class Look:
 
 
 def _shown(value, r) -> str:
+    """A printed value in the sheet's language: a text by its `value:` words when the vocabulary
+    gives them, as the card's prose and the table's card panel say it (`Vocabulary.value_words`)."""
     if isinstance(value, bool):
         return r.w("yes" if value else "no")
     if isinstance(value, list):
         return ", ".join(_shown(v, r) for v in value)
-    return str(value)
+    word = r.vocab.value_words(value) if isinstance(value, str) else None
+    return word if isinstance(word, str) else str(value)
 
 
 def _family(defn, name: str, value) -> str:
@@ -281,7 +284,7 @@ def faces(defn, prose, cards, players: int = 1, notes: list | None = None) -> li
             continue
         lacks("component kinds", card.component, "component")  # on its band or its back
         band = look.band_of(card)
-        label = band[1] if band[0] is not None else kind
+        label = _shown(band[1], r) if band[0] is not None else kind
         kinds, figures = [], {}
         # words that each say what they are by themselves ('red'), unless a card has several of one
         # kind: three colours in a row say nothing ('green · blue · red'), each follows its name

@@ -373,7 +373,24 @@ def test_several_words_of_one_kind_on_a_card_each_follow_their_name():
         return list(F.faces(program.defn, prose, [card])[0].kinds)
     assert kinds_of("karman-swap", "Juhel", "fr") == ["proie des rouges : Vert", "proie des verts : Bleu",
                                                        "proie des bleus : Rouge"]
-    assert kinds_of("karman-swap", "Juhel", "en") == ["red prey: Vert", "green prey: Bleu", "blue prey: Rouge"]
+    assert kinds_of("karman-swap", "Juhel", "en") == ["red prey: Green", "green prey: Blue", "blue prey: Red"]
     assert kinds_of("karman-swap", "Vermille", "fr") == ["Rouge"]
     crew = kinds_of("seeders-exodus", "Ouvrier", "fr")
     assert crew[0] == "Équipage" and "Ouvrier" in crew and not any(":" in k for k in crew), crew
+
+
+def test_an_english_sheet_prints_the_values_in_english_as_the_card_panel_says_them():
+    """A value a card prints is said by the vocabulary's `value:` words of the sheet's language,
+    on its band and in its line of kinds: Karman Swap's content, written with the French
+    rulebook's words, printed 'Créature' and 'Rouge' on its English sheet."""
+    from interpreter.language.prose import Prose
+    from interpreter.printing import faces as F
+
+    def face(game, title, lang):
+        program = interpreter.load(game).program
+        card = next(c for c in program.defn.cards if c.title == title)
+        return F.faces(program.defn, Prose(program.defn, program.found, lang), [card])[0]
+    english, french = face("karman-swap", "Vermille", "en"), face("karman-swap", "Vermille", "fr")
+    assert (english.band, list(english.kinds)) == ("Creature", ["Red"])
+    assert (french.band, list(french.kinds)) == ("Créature", ["Rouge"])
+    assert face("etherium", "Bûcheron", "en").band == "Season"

@@ -456,14 +456,14 @@ def _reads_the_start(d, served, game: str) -> None:
     if chip.get_attribute("data-owner") is not None:
         owner = int(chip.get_attribute("data-owner"))
         assert panel["owner"] == "Owner: " + view["seats"][owner]["name"] + (" (you)" if owner == 0 else "")
-    if game == "karman-swap":  # a creature's colour and value can be read
+    if game == "karman-swap":  # a creature's colour and value can be read, in the table's language
         creature = next(c for c in d.find_elements(By.CSS_SELECTOR, ".seat.mine .comp")
-                        if view["cards"][c.get_attribute("data-card")]["attributes"].get("category") == "Créature")
+                        if view["cards"][c.get_attribute("data-card")]["attributes"].get("category") == "Creature")
         _hover(d, creature)
         title = view["cards"][creature.get_attribute("data-card")]["title"]
         _wait(d, lambda: d.find_element(By.CSS_SELECTOR, ".card-panel h3").text == title)
         shown = _panel(d, "card")["attrs"]
-        assert shown.get("colour") in ("Rouge", "Vert", "Bleu") and shown.get("value", "").isdigit(), shown
+        assert shown.get("colour") in ("Red", "Green", "Blue") and shown.get("value", "").isdigit(), shown
         assert "Owner: player 1 (you)" == _panel(d, "card")["owner"]  # (in the hand: the seat holding it)
 
     board = view["boards"][0]
